@@ -1,0 +1,87 @@
+package io.periscope.model.topology;
+
+import io.periscope.model.globalnet.GlobalEgressIP;
+import io.periscope.model.net.Ipv4Prefix;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One Kubernetes cluster of the set. {@code globalCidr} is what the file declares; clusters that
+ * declare none get one from the broker (see {@code GlobalCidrAllocator}).
+ *
+ * @param clusterEgressIPs the ClusterGlobalEgressIP's number of IPs; per gateway when
+ *                         {@code multiActiveGateways} is set
+ */
+public record Cluster(
+        String name,
+        Map<String, String> labels,
+        List<Ipv4Prefix> podCidrs,
+        List<Ipv4Prefix> serviceCidrs,
+        Optional<Ipv4Prefix> globalCidr,
+        Cni cni,
+        boolean multiActiveGateways,
+        int clusterEgressIPs,
+        GatewayLoadBalancing loadBalancing,
+        List<Node> nodes,
+        List<Pod> pods,
+        List<Service> services,
+        List<ServiceExport> exports,
+        List<GlobalEgressIP> globalEgressIPs) {
+
+    /** Upstream's default number of cluster egress IPs. */
+    public static final int DEFAULT_CLUSTER_EGRESS_IPS = 8;
+
+    public Cluster {
+        labels = Map.copyOf(labels);
+        podCidrs = List.copyOf(podCidrs);
+        serviceCidrs = List.copyOf(serviceCidrs);
+        nodes = List.copyOf(nodes);
+        pods = List.copyOf(pods);
+        services = List.copyOf(services);
+        exports = List.copyOf(exports);
+        globalEgressIPs = List.copyOf(globalEgressIPs);
+    }
+
+    public Optional<Node> node(String nodeName) {
+        return nodes.stream().filter(n -> n.name().equals(nodeName)).findFirst();
+    }
+
+    public Node requireNode(String nodeName) {
+        return node(nodeName).orElseThrow(() -> new IllegalArgumentException("cluster " + name + " has no node '" + nodeName + "'"));
+    }
+
+    public Optional<Pod> pod(String namespace, String podName) {
+        return pods.stream().filter(p -> p.namespace().equals(namespace) && p.name().equals(podName)).findFirst();
+    }
+
+    public Optional<Service> service(String namespace, String serviceName) {
+        return services.stream().filter(s -> s.namespace().equals(namespace) && s.name().equals(serviceName)).findFirst();
+    }
+
+    public List<Node> gateways() {
+        return nodes.stream().filter(Node::gateway).toList();
+    }
+
+    /**
+     * The gateways that carry traffic: every gateway with multiple active gateways, otherwise the
+     * first one (the leader; the others wait on the leadership lease).
+     */
+    public List<Node> activeGateways() {
+        List<Node> gateways = gateways();
+        return multiActiveGateways || gateways.isEmpty() ? gateways : List.of(gateways.getFirst());
+    }
+
+    public boolean isExported(Service service) {
+        return exports.stream().anyMatch(e -> e.namespace().equals(service.namespace()) && e.name().equals(service.name()));
+    }
+
+    /** The pods a service's selector picks, in file order; host-network pods are never service endpoints here. */
+    public List<Pod> endpointsOf(Service service) {
+        return pods.stream()
+                .filter(p -> p.namespace().equals(service.namespace()) && !p.hostNetwork()
+                        && !service.selector().isEmpty() && service.selector().matches(p.labels()))
+                .toList();
+    }
+}

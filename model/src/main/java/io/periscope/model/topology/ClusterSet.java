@@ -1,0 +1,51 @@
+package io.periscope.model.topology;
+
+import io.periscope.model.policy.ClusterConnectionPolicy;
+import io.periscope.model.policy.ClusterConnectivityPolicy;
+import io.periscope.model.policy.CableDriver;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A cluster set as the topology file describes it: the clusters joined to one broker, the Globalnet
+ * settings, the connectivity and connection policies, and the flows the user wants traced.
+ * Cluster order matters: the broker hands out global CIDRs in that order.
+ */
+public record ClusterSet(
+        String name,
+        GlobalnetConfig globalnet,
+        CableDriver defaultCableDriver,
+        List<Cluster> clusters,
+        List<ClusterConnectivityPolicy> connectivityPolicies,
+        List<ClusterConnectionPolicy> connectionPolicies,
+        List<Flow> flows) {
+
+    public ClusterSet {
+        clusters = List.copyOf(clusters);
+        connectivityPolicies = List.copyOf(connectivityPolicies);
+        connectionPolicies = List.copyOf(connectionPolicies);
+        flows = List.copyOf(flows);
+    }
+
+    public Optional<Cluster> cluster(String clusterName) {
+        return clusters.stream().filter(c -> c.name().equals(clusterName)).findFirst();
+    }
+
+    /** The cluster of that name; for callers that hold a name the validator already checked. */
+    public Cluster requireCluster(String clusterName) {
+        return cluster(clusterName).orElseThrow(() -> new IllegalArgumentException("no cluster named '" + clusterName + "'"));
+    }
+
+    public Optional<Flow> flow(String flowName) {
+        return flows.stream().filter(f -> f.name().equals(flowName)).findFirst();
+    }
+
+    public ClusterSet withFlows(List<Flow> newFlows) {
+        return new ClusterSet(name, globalnet, defaultCableDriver, clusters, connectivityPolicies, connectionPolicies, newFlows);
+    }
+
+    public ClusterSet withClusters(List<Cluster> newClusters) {
+        return new ClusterSet(name, globalnet, defaultCableDriver, newClusters, connectivityPolicies, connectionPolicies, flows);
+    }
+}
