@@ -1,0 +1,105 @@
+package io.periscope.plan;
+
+import io.periscope.plan.ipset.IpSet;
+import io.periscope.plan.link.FdbEntry;
+import io.periscope.plan.link.Neighbour;
+import io.periscope.plan.link.VxlanDevice;
+import io.periscope.plan.netfilter.NetfilterTable;
+import io.periscope.plan.netfilter.Table;
+import io.periscope.plan.routing.NexthopGroup;
+import io.periscope.plan.routing.NexthopObject;
+import io.periscope.plan.routing.PolicyRule;
+import io.periscope.plan.routing.Route;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Kernel state for one network namespace, as records: what an agent programs and what it reads
+ * back. The same type describes the desired state (from the planner) and the actual state (parsed
+ * from {@code iptables-save}, {@code ipset save} and {@code ip -j}), so a diff between two of them
+ * is what a level-driven reconcile applies.
+ */
+public record DataplanePlan(
+        List<NetfilterTable> netfilter,
+        List<IpSet> ipsets,
+        List<VxlanDevice> vxlanDevices,
+        List<FdbEntry> fdb,
+        List<Neighbour> neighbours,
+        List<NexthopObject> nexthops,
+        List<NexthopGroup> nexthopGroups,
+        List<Route> routes,
+        List<PolicyRule> rules,
+        Map<String, String> sysctls) {
+
+    public static final DataplanePlan EMPTY = new DataplanePlan(List.of(), List.of(), List.of(), List.of(), List.of(),
+            List.of(), List.of(), List.of(), List.of(), Map.of());
+
+    public DataplanePlan {
+        netfilter = List.copyOf(netfilter);
+        ipsets = List.copyOf(ipsets);
+        vxlanDevices = List.copyOf(vxlanDevices);
+        fdb = List.copyOf(fdb);
+        neighbours = List.copyOf(neighbours);
+        nexthops = List.copyOf(nexthops);
+        nexthopGroups = List.copyOf(nexthopGroups);
+        routes = List.copyOf(routes);
+        rules = List.copyOf(rules);
+        sysctls = Map.copyOf(new TreeMap<>(sysctls));
+    }
+
+    public Optional<NetfilterTable> table(Table table) {
+        return netfilter.stream().filter(t -> t.table() == table).findFirst();
+    }
+
+    public Optional<IpSet> ipset(String name) {
+        return ipsets.stream().filter(s -> s.name().equals(name)).findFirst();
+    }
+
+    public List<Route> routesIn(int tableId) {
+        return routes.stream().filter(r -> r.table() == tableId).toList();
+    }
+
+    public boolean isEmpty() {
+        return equals(EMPTY);
+    }
+
+    /** Everything of both plans; tables with the same name have their chains concatenated, this plan's first. */
+    public DataplanePlan merge(DataplanePlan other) {
+        List<NetfilterTable> tables = new ArrayList<>();
+        for (Table t : Table.values()) {
+            List<io.periscope.plan.netfilter.Chain> chains = new ArrayList<>();
+            table(t).ifPresent(nt -> chains.addAll(nt.chains()));
+            other.table(t).ifPresent(nt -> chains.addAll(nt.chains()));
+            if (!chains.isEmpty()) {
+                tables.add(new NetfilterTable(t, mergeChains(chains)));
+            }
+        }
+        Map<String, String> allSysctls = new TreeMap<>(sysctls);
+        allSysctls.putAll(other.sysctls);
+        return new DataplanePlan(tables, concat(ipsets, other.ipsets), concat(vxlanDevices, other.vxlanDevices),
+                concat(fdb, other.fdb), concat(neighbours, other.neighbours), concat(nexthops, other.nexthops),
+                concat(nexthopGroups, other.nexthopGroups), concat(routes, other.routes), concat(rules, other.rules), allSysctls);
+    }
+
+    /** A built-in chain may appear in both plans (each adds its jumps): keep one chain, rules in order. */
+    private static List<io.periscope.plan.netfilter.Chain> mergeChains(List<io.periscope.plan.netfilter.Chain> chains) {
+        Map<String, List<io.periscope.plan.netfilter.Rule>> byName = new java.util.LinkedHashMap<>();
+        for (io.periscope.plan.netfilter.Chain chain : chains) {
+            byName.computeIfAbsent(chain.name(), n -> new ArrayList<>()).addAll(chain.rules());
+        }
+        return byName.entrySet().stream().map(e -> new io.periscope.plan.netfilter.Chain(e.getKey(), e.getValue())).toList();
+    }
+
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+        if (b.isEmpty()) {
+            return a;
+        }
+        List<T> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+}

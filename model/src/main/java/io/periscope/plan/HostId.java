@@ -1,0 +1,32 @@
+package io.periscope.plan;
+
+import java.util.Optional;
+
+/**
+ * A network namespace of the cluster set: a node ({@code cluster/node}) or a pod
+ * ({@code cluster/namespace/pod}); this text is the {@code node} field of a trace hop.
+ */
+public record HostId(String cluster, Optional<String> namespace, String name) implements Comparable<HostId> {
+
+    public static HostId node(String cluster, String node) {
+        return new HostId(cluster, Optional.empty(), node);
+    }
+
+    public static HostId pod(String cluster, String namespace, String pod) {
+        return new HostId(cluster, Optional.of(namespace), pod);
+    }
+
+    public boolean isPod() {
+        return namespace.isPresent();
+    }
+
+    @Override
+    public int compareTo(HostId o) {
+        return toString().compareTo(o.toString());
+    }
+
+    @Override
+    public String toString() {
+        return namespace.map(ns -> cluster + "/" + ns + "/" + name).orElse(cluster + "/" + name);
+    }
+}

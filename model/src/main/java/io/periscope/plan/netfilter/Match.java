@@ -1,0 +1,80 @@
+package io.periscope.plan.netfilter;
+
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.topology.Protocol;
+
+import java.util.Set;
+
+/** A condition of an iptables rule. Each kind renders to the iptables syntax shown in its comment. */
+public sealed interface Match {
+
+    /** {@code [!] -s CIDR} */
+    record Source(Ipv4Prefix prefix, boolean negated) implements Match {
+        public Source(Ipv4Prefix prefix) {
+            this(prefix, false);
+        }
+    }
+
+    /** {@code [!] -d CIDR} */
+    record Destination(Ipv4Prefix prefix, boolean negated) implements Match {
+        public Destination(Ipv4Prefix prefix) {
+            this(prefix, false);
+        }
+    }
+
+    /** {@code [!] -i IFACE} */
+    record InInterface(String name, boolean negated) implements Match {
+        public InInterface(String name) {
+            this(name, false);
+        }
+    }
+
+    /** {@code [!] -o IFACE} */
+    record OutInterface(String name, boolean negated) implements Match {
+        public OutInterface(String name) {
+            this(name, false);
+        }
+    }
+
+    /** {@code -p tcp|udp|icmp} */
+    record ProtocolIs(Protocol protocol) implements Match {
+    }
+
+    /** {@code -m tcp|udp --dport N} (the protocol match must precede it) */
+    record DestinationPort(int port) implements Match {
+    }
+
+    /** {@code -m tcp|udp --sport N} */
+    record SourcePort(int port) implements Match {
+    }
+
+    /** {@code -m set [!] --match-set NAME src|dst} */
+    record SetMatch(String setName, boolean source, boolean negated) implements Match {
+    }
+
+    /** {@code -m mark [!] --mark VALUE/MASK} */
+    record MarkIs(int value, int mask, boolean negated) implements Match {
+    }
+
+    /** {@code -m connmark --mark VALUE/MASK} */
+    record ConnMarkIs(int value, int mask) implements Match {
+    }
+
+    /** {@code -m conntrack [!] --ctstate A,B} */
+    record ConnState(Set<CtState> states, boolean negated) implements Match {
+        public ConnState {
+            states = Set.copyOf(states);
+        }
+    }
+
+    /** {@code -m addrtype [!] --dst-type LOCAL} */
+    record DestinationIsLocal(boolean negated) implements Match {
+    }
+
+    /**
+     * {@code -m statistic --mode random --probability P}: how kube-proxy spreads a service over its
+     * endpoints. The simulator follows both outcomes as separate branches.
+     */
+    record RandomProbability(double probability) implements Match {
+    }
+}

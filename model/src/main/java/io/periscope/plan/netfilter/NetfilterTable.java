@@ -1,0 +1,24 @@
+package io.periscope.plan.netfilter;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The chains of one table that Periscope programs on a node: its own chains whole, and the
+ * built-in chains holding only its jumps (see {@link Chain}).
+ */
+public record NetfilterTable(Table table, List<Chain> chains) {
+
+    public NetfilterTable {
+        chains = List.copyOf(chains);
+    }
+
+    public Optional<Chain> chain(String name) {
+        return chains.stream().filter(c -> c.name().equals(name)).findFirst();
+    }
+
+    /** Chains Periscope owns entirely (everything that is not a built-in chain). */
+    public List<Chain> ownedChains() {
+        return chains.stream().filter(c -> !table.isBuiltin(c.name())).toList();
+    }
+}

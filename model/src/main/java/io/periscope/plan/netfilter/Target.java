@@ -1,0 +1,62 @@
+package io.periscope.plan.netfilter;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Range;
+
+import java.util.OptionalInt;
+
+/** What a rule does when it matches. Each kind renders to the iptables syntax in its comment. */
+public sealed interface Target {
+
+    /** {@code -j ACCEPT} */
+    record Accept() implements Target {
+    }
+
+    /** {@code -j DROP} */
+    record Drop() implements Target {
+    }
+
+    /** {@code -j RETURN} */
+    record Return() implements Target {
+    }
+
+    /** {@code -j CHAIN}: traverse the user chain, then continue here unless it decided. */
+    record Jump(String chain) implements Target {
+    }
+
+    /** {@code -j SNAT --to-source A[-B]}: one address of the range per connection. */
+    record Snat(Ipv4Range toSource) implements Target {
+    }
+
+    /** {@code -j DNAT --to-destination A[:PORT]} */
+    record Dnat(Ipv4Address toAddress, OptionalInt toPort) implements Target {
+    }
+
+    /** {@code -j MASQUERADE}: SNAT to the outgoing interface's address. */
+    record Masquerade() implements Target {
+    }
+
+    /** {@code -j MARK --set-xmark VALUE/MASK} (non-terminating) */
+    record SetMark(int value, int mask) implements Target {
+    }
+
+    /** {@code -j CONNMARK --set-xmark VALUE/MASK} (non-terminating) */
+    record SetConnMark(int value, int mask) implements Target {
+    }
+
+    /** {@code -j TCPMSS --clamp-mss-to-pmtu} (non-terminating; only changes SYNs) */
+    record ClampMssToPmtu() implements Target {
+    }
+
+    /** {@code -j CT --notrack} (raw table; non-terminating) */
+    record NoTrack() implements Target {
+    }
+
+    static Accept accept() {
+        return new Accept();
+    }
+
+    static Jump jump(String chain) {
+        return new Jump(chain);
+    }
+}

@@ -1,0 +1,6 @@
+package io.periscope.plan.routing;
+
+/** Route types Periscope uses. */
+public enum RouteType {
+    UNICAST, BLACKHOLE, UNREACHABLE
+}
