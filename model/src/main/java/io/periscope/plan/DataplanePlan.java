@@ -67,13 +67,18 @@ public record DataplanePlan(
         return equals(EMPTY);
     }
 
-    /** Everything of both plans; tables with the same name have their chains concatenated, this plan's first. */
+    /**
+     * Everything of both plans, as one kernel would hold them when {@code other} is programmed on top
+     * of this one: in a built-in chain {@code other}'s rules come first, because Periscope's agents
+     * insert their jumps at the top of built-in chains; anything else is this plan's, then other's.
+     */
     public DataplanePlan merge(DataplanePlan other) {
         List<NetfilterTable> tables = new ArrayList<>();
         for (Table t : Table.values()) {
             List<io.periscope.plan.netfilter.Chain> chains = new ArrayList<>();
+            other.table(t).ifPresent(nt -> chains.addAll(nt.chains().stream().filter(c -> t.isBuiltin(c.name())).toList()));
             table(t).ifPresent(nt -> chains.addAll(nt.chains()));
-            other.table(t).ifPresent(nt -> chains.addAll(nt.chains()));
+            other.table(t).ifPresent(nt -> chains.addAll(nt.chains().stream().filter(c -> !t.isBuiltin(c.name())).toList()));
             if (!chains.isEmpty()) {
                 tables.add(new NetfilterTable(t, mergeChains(chains)));
             }

@@ -67,6 +67,7 @@ public final class IptablesSyntax {
             case Match.ProtocolIs p -> "-p " + p.protocol().lowerName();
             case Match.DestinationPort p -> "-m " + portModule(protocol) + " --dport " + p.port();
             case Match.SourcePort p -> "-m " + portModule(protocol) + " --sport " + p.port();
+            case Match.TcpSyn t -> "-m tcp --tcp-flags SYN,RST SYN";
             case Match.SetMatch s -> "-m set " + not(s.negated()) + "--match-set " + s.setName() + (s.source() ? " src" : " dst");
             case Match.MarkIs m -> "-m mark " + not(m.negated()) + "--mark " + hex(m.value()) + "/" + hex(m.mask());
             case Match.ConnMarkIs m -> "-m connmark --mark " + hex(m.value()) + "/" + hex(m.mask());

@@ -48,6 +48,13 @@ public sealed interface Match {
     record SourcePort(int port) implements Match {
     }
 
+    /**
+     * {@code -m tcp --tcp-flags SYN,RST SYN}: TCP SYNs, the only packets TCPMSS may change (the kernel
+     * refuses a TCPMSS rule without this match).
+     */
+    record TcpSyn() implements Match {
+    }
+
     /** {@code -m set [!] --match-set NAME src|dst} */
     record SetMatch(String setName, boolean source, boolean negated) implements Match {
     }

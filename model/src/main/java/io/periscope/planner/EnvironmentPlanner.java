@@ -1,0 +1,149 @@
+package io.periscope.planner;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Node;
+import io.periscope.model.topology.Pod;
+import io.periscope.plan.HostId;
+import io.periscope.plan.HostPlan.HostRole;
+import io.periscope.plan.Interface;
+import io.periscope.plan.Segment;
+import io.periscope.plan.routing.Nexthop;
+import io.periscope.plan.routing.Route;
+import io.periscope.plan.routing.RouteProtocol;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The network that exists before Submariner: every node and pod as a host, a veth per pod, the
+ * cluster's underlay bridge, the WAN between gateways, and a routed CNI (like kindnet or host-gw:
+ * each node routes the other nodes' pod blocks via their node address). Addresses are /32 and
+ * every reachable address has an explicit route, so nothing depends on guessed subnets.
+ */
+final class EnvironmentPlanner {
+
+    static final String WAN_SEGMENT = "wan";
+
+    private EnvironmentPlanner() {
+    }
+
+    static String underlaySegment(String cluster) {
+        return cluster + "/underlay";
+    }
+
+    static Map<HostId, HostDraft> plan(ClusterSet set, GlobalAddresses global, List<Segment> segments) {
+        Map<HostId, HostDraft> hosts = new LinkedHashMap<>();
+        List<Segment.Attachment> wan = new ArrayList<>();
+        for (Cluster cluster : set.clusters()) {
+            planCluster(set, cluster, global, hosts, segments, wan);
+        }
+        // Gateways of every cluster share the WAN; each routes the others' endpoint addresses over it.
+        List<HostDraft> gateways = hosts.values().stream().filter(h -> h.role == HostRole.GATEWAY).toList();
+        for (HostDraft gateway : gateways) {
+            Node self = set.requireCluster(gateway.id.cluster()).requireNode(gateway.id.name());
+            for (HostDraft other : gateways) {
+                if (other == gateway) {
+                    continue;
+                }
+                Node peer = set.requireCluster(other.id.cluster()).requireNode(other.id.name());
+                if (!peer.endpointIp().equals(self.endpointIp())) {
+                    gateway.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(peer.endpointIp()),
+                            List.of(Nexthop.direct(Names.WAN)), RouteProtocol.BOOT));
+                }
+            }
+        }
+        if (!wan.isEmpty()) {
+            segments.add(new Segment(WAN_SEGMENT, Segment.SegmentKind.BRIDGE, wan));
+        }
+        return hosts;
+    }
+
+    private static void planCluster(ClusterSet set, Cluster cluster, GlobalAddresses global, Map<HostId, HostDraft> hosts,
+                                    List<Segment> segments, List<Segment.Attachment> wan) {
+        Map<String, List<Ipv4Prefix>> blocks = PodBlocks.of(cluster);
+        List<Segment.Attachment> underlay = new ArrayList<>();
+        List<Node> active = cluster.activeGateways();
+        for (Node node : cluster.nodes()) {
+            HostRole role = active.contains(node) ? HostRole.GATEWAY : HostRole.NODE;
+            HostId id = HostId.node(cluster.name(), node.name());
+            HostDraft host = new HostDraft(id, role, Optional.empty());
+            hosts.put(id, host);
+            host.interfaces.add(new Interface(Names.UNDERLAY, List.of(node.ip()), Macs.of(Macs.UNDERLAY, node.ip()),
+                    underlaySegment(cluster.name()), Interface.DEFAULT_MTU));
+            underlay.add(new Segment.Attachment(id, Names.UNDERLAY));
+            // cni0 holds the node's CNI address even on a node without pods (a port-less bridge,
+            // because the lab's kernel has no dummy interfaces).
+            host.interfaces.add(new Interface(Names.CNI_BRIDGE, List.of(node.cniIp()), Macs.of(Macs.CNI, node.cniIp()), "",
+                    Interface.DEFAULT_MTU));
+            if (role == HostRole.GATEWAY) {
+                host.interfaces.add(new Interface(Names.WAN, List.of(node.endpointIp()), Macs.of(Macs.WAN, node.endpointIp()),
+                        WAN_SEGMENT, Interface.DEFAULT_MTU));
+                wan.add(new Segment.Attachment(id, Names.WAN));
+            }
+            host.environment.sysctl("net.ipv4.ip_forward", "1")
+                    .sysctl("net.ipv4.conf.all.rp_filter", "0")
+                    .sysctl("net.ipv4.conf.default.rp_filter", "0");
+            for (Node other : cluster.nodes()) {
+                if (other == node) {
+                    continue;
+                }
+                host.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(other.ip()),
+                        List.of(Nexthop.direct(Names.UNDERLAY)), RouteProtocol.BOOT));
+                for (Ipv4Prefix block : blocks.get(other.name())) {
+                    host.environment.route(Route.unicast(Route.MAIN_TABLE, block,
+                            List.of(Nexthop.via(other.ip(), Names.UNDERLAY)), RouteProtocol.BOOT));
+                }
+            }
+            KubeProxyPlanner.plan(cluster, host.environment, service -> set.globalnet().enabled()
+                    && cluster.isExported(service) ? global.serviceIngress(cluster.name(), service.namespace(), service.name())
+                    : Optional.empty());
+        }
+        segments.add(new Segment(underlaySegment(cluster.name()), Segment.SegmentKind.BRIDGE, underlay));
+        Map<String, Set<String>> usedNames = new LinkedHashMap<>();
+        for (Pod pod : cluster.pods()) {
+            if (pod.hostNetwork()) {
+                continue;
+            }
+            Node node = cluster.requireNode(pod.node());
+            HostDraft nodeHost = hosts.get(HostId.node(cluster.name(), node.name()));
+            String peerName = vethName(pod, usedNames.computeIfAbsent(node.name(), n -> new HashSet<>()));
+            HostId podId = HostId.pod(cluster.name(), pod.namespace(), pod.name());
+            HostDraft podHost = new HostDraft(podId, HostRole.POD, Optional.of(node.name()));
+            hosts.put(podId, podHost);
+            String segment = cluster.name() + "/" + node.name() + "/" + pod.namespace() + "/" + pod.name();
+            podHost.interfaces.add(new Interface(Names.POD_INTERFACE, List.of(pod.ip()), Macs.of(Macs.POD, pod.ip()), segment,
+                    Interface.DEFAULT_MTU));
+            podHost.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
+                    List.of(Nexthop.onlink(node.cniIp(), Names.POD_INTERFACE)), RouteProtocol.BOOT));
+            // As with the ptp CNI plugin, the node side of each pod's veth also carries the node's
+            // CNI address, so the pod's default route has a neighbour to resolve.
+            nodeHost.interfaces.add(new Interface(peerName, List.of(node.cniIp()), Macs.of(Macs.POD_PEER, pod.ip()), segment,
+                    Interface.DEFAULT_MTU));
+            nodeHost.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(pod.ip()),
+                    List.of(Nexthop.direct(peerName)), RouteProtocol.BOOT));
+            segments.add(new Segment(segment, Segment.SegmentKind.VETH,
+                    List.of(new Segment.Attachment(podId, Names.POD_INTERFACE), new Segment.Attachment(nodeHost.id, peerName))));
+        }
+    }
+
+    /** A node-side veth name: readable, unique on the node, at most 15 characters (IFNAMSIZ). */
+    static String vethName(Pod pod, Set<String> used) {
+        String base = "p-" + pod.name().replaceAll("[^A-Za-z0-9-]", "");
+        String name = base.length() > 15 ? base.substring(0, 15) : base;
+        for (int i = 1; used.contains(name); i++) {
+            String suffix = "-" + i;
+            name = (base.length() + suffix.length() > 15 ? base.substring(0, 15 - suffix.length()) : base) + suffix;
+        }
+        used.add(name);
+        return name;
+    }
+
+}

@@ -1,0 +1,64 @@
+package io.periscope.planner;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The Globalnet addresses the planner needs, whatever allocated them: the IPAM of a topology file,
+ * or the status of live objects on a real cluster. Empty answers mean "nothing allocated", and the
+ * planner then programs nothing for that object, as upstream does for a failed allocation.
+ */
+public interface GlobalAddresses {
+
+    Optional<Ipv4Prefix> globalCidr(String cluster);
+
+    /** The cluster's egress addresses; with multiple active gateways those of {@code gateway}. */
+    List<Ipv4Address> clusterEgress(String cluster, Optional<String> gateway);
+
+    /** A GlobalEgressIP's addresses. */
+    List<Ipv4Address> egress(String cluster, String namespace, String name);
+
+    /** The GlobalIngressIP of an exported ClusterIP service. */
+    Optional<Ipv4Address> serviceIngress(String cluster, String namespace, String service);
+
+    /** The GlobalIngressIP of a pod of an exported headless service. */
+    Optional<Ipv4Address> headlessPodIngress(String cluster, String namespace, String pod);
+
+    /** Legacy Globalnet (seed 000): the pod's own global IP. */
+    Optional<Ipv4Address> legacyPod(String cluster, String namespace, String pod);
+
+    GlobalAddresses NONE = new GlobalAddresses() {
+        @Override
+        public Optional<Ipv4Prefix> globalCidr(String cluster) {
+            return Optional.empty();
+        }
+
+        @Override
+        public List<Ipv4Address> clusterEgress(String cluster, Optional<String> gateway) {
+            return List.of();
+        }
+
+        @Override
+        public List<Ipv4Address> egress(String cluster, String namespace, String name) {
+            return List.of();
+        }
+
+        @Override
+        public Optional<Ipv4Address> serviceIngress(String cluster, String namespace, String service) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<Ipv4Address> headlessPodIngress(String cluster, String namespace, String pod) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<Ipv4Address> legacyPod(String cluster, String namespace, String pod) {
+            return Optional.empty();
+        }
+    };
+}

@@ -1,0 +1,166 @@
+package io.periscope.planner;
+
+import io.periscope.model.globalnet.GlobalEgressIP;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.net.Ipv4Range;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.GlobalnetMode;
+import io.periscope.model.topology.Node;
+import io.periscope.model.topology.Pod;
+import io.periscope.model.topology.Service;
+import io.periscope.model.topology.ServicePort;
+import io.periscope.plan.ipset.IpSet;
+import io.periscope.plan.ipset.IpSetType;
+import io.periscope.plan.netfilter.Match;
+import io.periscope.plan.netfilter.Rule;
+import io.periscope.plan.netfilter.Table;
+import io.periscope.plan.netfilter.Target;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Globalnet's datapath on an active gateway (with multiple active gateways, on each of them: seed
+ * 004 moves it into the gateway pod). Globalnet 2.0 (seed 002): traffic to a remote cluster's
+ * global CIDR is marked 0xC0000 in SUBMARINER-GN-MARK, then SNATed by the first matching chain of
+ * SM-GN-EGRESS-PODS (pod-selector GlobalEgressIPs, by ipset), SM-GN-EGRESS-HDLS-PODS (headless
+ * service pods, their own ingress IP), SM-GN-EGRESS-NS (namespace GlobalEgressIPs, by ipset),
+ * SM-GN-EGRESS-CLUSTER (the ClusterGlobalEgressIP, this gateway's own with multiple active
+ * gateways). Ingress: headless pods' global IPs are DNATed in SUBMARINER-GN-INGRESS; an exported
+ * ClusterIP service's global IP is DNATed by kube-proxy, as an external IP of the internal service
+ * Globalnet creates (see {@link KubeProxyPlanner}). The legacy design (seed 000) SNATs each pod to its
+ * own global IP and sends a service's global IP into the service's kube-proxy chain.
+ */
+final class GlobalnetPlanner {
+
+    private GlobalnetPlanner() {
+    }
+
+    static void plan(ClusterSet set, Cluster cluster, Node gateway, HostDraft host, List<Ipv4Prefix> remoteGlobalCidrs,
+                     GlobalAddresses global) {
+        PlanBuilder plan = host.submariner;
+        plan.rule(Table.NAT, "PREROUTING", Rule.of(Target.jump(Names.GN_INGRESS)));
+        plan.chain(Table.NAT, Names.GN_INGRESS);
+        // The first rule of SUBMARINER-POSTROUTING: the route agent declared the chain empty.
+        plan.rule(Table.NAT, Names.POSTROUTING, Rule.of(Target.jump(Names.GN_EGRESS)));
+        plan.rule(Table.NAT, Names.GN_EGRESS, Rule.of(Target.jump(Names.GN_MARK)));
+        for (Ipv4Prefix remote : remoteGlobalCidrs) {
+            plan.rule(Table.NAT, Names.GN_MARK, Rule.of(new Target.SetMark(Names.GLOBALNET_MARK, Names.GLOBALNET_MARK),
+                    new Match.Destination(remote)));
+        }
+        if (set.globalnet().mode() == GlobalnetMode.LEGACY) {
+            planLegacy(cluster, plan, global);
+        } else {
+            planV2(cluster, gateway, plan, global);
+        }
+    }
+
+    private static void planV2(Cluster cluster, Node gateway, PlanBuilder plan, GlobalAddresses global) {
+        for (String chain : List.of(Names.GN_EGRESS_PODS, Names.GN_EGRESS_HEADLESS_PODS, Names.GN_EGRESS_NAMESPACE, Names.GN_EGRESS_CLUSTER)) {
+            plan.rule(Table.NAT, Names.GN_EGRESS, Rule.of(Target.jump(chain)));
+            plan.chain(Table.NAT, chain);
+        }
+        Match marked = new Match.MarkIs(Names.GLOBALNET_MARK, Names.GLOBALNET_MARK, false);
+
+        for (GlobalEgressIP egress : cluster.globalEgressIPs()) {
+            Optional<Ipv4Range> range = range(global.egress(cluster.name(), egress.namespace(), egress.name()));
+            if (range.isEmpty()) {
+                continue;
+            }
+            List<Pod> selected = cluster.pods().stream()
+                    .filter(p -> p.namespace().equals(egress.namespace()) && !p.hostNetwork())
+                    .filter(p -> egress.podSelector().map(s -> s.matches(p.labels())).orElse(true))
+                    .toList();
+            String setName = (egress.namespaceScoped() ? "SM-GN-NS-" : "SM-GN-PODS-") + shortHash(egress.namespace() + "/" + egress.name());
+            plan.ipset(new IpSet(setName, IpSetType.HASH_NET, selected.stream().map(p -> Ipv4Prefix.host(p.ip())).toList()));
+            String chain = egress.namespaceScoped() ? Names.GN_EGRESS_NAMESPACE : Names.GN_EGRESS_PODS;
+            plan.rule(Table.NAT, chain, new Rule(List.of(marked, new Match.SetMatch(setName, true, false)),
+                    new Target.Snat(range.get()), Optional.of(egress.namespace() + "/" + egress.name())));
+        }
+
+        for (Service service : cluster.services()) {
+            if (!cluster.isExported(service)) {
+                continue;
+            }
+            if (service.headless()) {
+                for (Pod pod : cluster.endpointsOf(service)) {
+                    Optional<Ipv4Address> ingress = global.headlessPodIngress(cluster.name(), pod.namespace(), pod.name());
+                    if (ingress.isEmpty()) {
+                        continue;
+                    }
+                    plan.rule(Table.NAT, Names.GN_INGRESS, new Rule(List.of(new Match.Destination(Ipv4Prefix.host(ingress.get()))),
+                            new Target.Dnat(pod.ip(), OptionalInt.empty()), Optional.of(pod.qualifiedName())));
+                    plan.rule(Table.NAT, Names.GN_EGRESS_HEADLESS_PODS, new Rule(List.of(new Match.Source(Ipv4Prefix.host(pod.ip())), marked),
+                            new Target.Snat(Ipv4Range.single(ingress.get())), Optional.of(pod.qualifiedName())));
+                }
+            }
+        }
+
+        Optional<String> owner = cluster.multiActiveGateways() ? Optional.of(gateway.name()) : Optional.empty();
+        range(global.clusterEgress(cluster.name(), owner)).ifPresent(range -> {
+            for (Ipv4Prefix local : cluster.podCidrs()) {
+                plan.rule(Table.NAT, Names.GN_EGRESS_CLUSTER, Rule.of(new Target.Snat(range), new Match.Source(local), marked));
+            }
+            // Host networking: nodes whose CNI address lies outside the pod CIDRs still use the
+            // cluster's egress IPs (their routes to remote clusters use the CNI address as source).
+            for (Node node : cluster.nodes()) {
+                if (cluster.podCidrs().stream().noneMatch(c -> c.contains(node.cniIp()))) {
+                    plan.rule(Table.NAT, Names.GN_EGRESS_CLUSTER, Rule.of(new Target.Snat(range),
+                            new Match.Source(Ipv4Prefix.host(node.cniIp())), marked));
+                }
+            }
+        });
+    }
+
+    private static void planLegacy(Cluster cluster, PlanBuilder plan, GlobalAddresses global) {
+        Match marked = new Match.MarkIs(Names.GLOBALNET_MARK, Names.GLOBALNET_MARK, false);
+        for (Pod pod : cluster.pods()) {
+            if (pod.hostNetwork()) {
+                continue;
+            }
+            global.legacyPod(cluster.name(), pod.namespace(), pod.name()).ifPresent(ip ->
+                    plan.rule(Table.NAT, Names.GN_EGRESS, new Rule(List.of(new Match.Source(Ipv4Prefix.host(pod.ip())), marked),
+                            new Target.Snat(Ipv4Range.single(ip)), Optional.of(pod.qualifiedName()))));
+        }
+        for (Service service : cluster.services()) {
+            if (!cluster.isExported(service) || service.headless()) {
+                continue;
+            }
+            Optional<Ipv4Address> ingress = global.serviceIngress(cluster.name(), service.namespace(), service.name());
+            if (ingress.isEmpty()) {
+                continue;
+            }
+            for (ServicePort port : service.ports()) {
+                String portName = service.qualifiedName() + (service.ports().size() > 1 ? ":" + port.port() : "");
+                plan.rule(Table.NAT, Names.GN_INGRESS, new Rule(List.of(new Match.Destination(Ipv4Prefix.host(ingress.get())),
+                        new Match.ProtocolIs(port.protocol()), new Match.DestinationPort(port.port())),
+                        Target.jump(KubeProxyPlanner.chainName("KUBE-SVC-", portName, port)), Optional.of(service.qualifiedName())));
+            }
+        }
+    }
+
+    /** Allocations are contiguous blocks; an empty list means nothing was allocated. */
+    static Optional<Ipv4Range> range(List<Ipv4Address> addresses) {
+        if (addresses.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Ipv4Range(addresses.getFirst(), addresses.getLast()));
+    }
+
+    /** 8 hex digits of SHA-256: ipset names are limited to 31 characters. */
+    static String shortHash(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().withUpperCase().formatHex(digest, 0, 4);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package io.periscope.planner;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.Pod;
+import io.periscope.model.topology.Service;
+import io.periscope.model.topology.ServicePort;
+import io.periscope.plan.netfilter.Match;
+import io.periscope.plan.netfilter.Rule;
+import io.periscope.plan.netfilter.Table;
+import io.periscope.plan.netfilter.Target;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * kube-proxy's iptables mode, as far as the documented flows depend on it: KUBE-SERVICES matches a
+ * service address and port, KUBE-SVC-* picks an endpoint with {@code statistic} probabilities
+ * (1/n, 1/(n-1), ..., so each endpoint is equally likely), KUBE-SEP-* DNATs to it. Chain names are
+ * kube-proxy's: a prefix and 16 characters of base32(sha256(service port name + protocol)).
+ * Masquerade marking (KUBE-MARK-MASQ) is left out: Submariner's own POSTROUTING rules decide
+ * translation for cross-cluster traffic, and within a cluster no flow here needs it.
+ */
+final class KubeProxyPlanner {
+
+    private KubeProxyPlanner() {
+    }
+
+    /**
+     * Adds kube-proxy's chains for every service of the cluster to a node's environment.
+     * {@code externalIps} gives, per service, the extra address kube-proxy also answers on: the
+     * global IP of an exported service, which upstream Globalnet realises as an internal service
+     * {@code submariner-<hash>} with the global IP as external IP.
+     */
+    static void plan(Cluster cluster, PlanBuilder environment, java.util.function.Function<Service, Optional<Ipv4Address>> externalIps) {
+        List<Rule> services = environment.chain(Table.NAT, Names.KUBE_SERVICES);
+        boolean any = false;
+        for (Service service : cluster.services()) {
+            if (service.headless()) {
+                continue;
+            }
+            List<Pod> endpoints = cluster.endpointsOf(service);
+            for (ServicePort port : service.ports()) {
+                String portName = service.qualifiedName() + (service.ports().size() > 1 ? ":" + port.port() : "");
+                String svcChain = chainName("KUBE-SVC-", portName, port);
+                services.add(new Rule(List.of(new Match.Destination(Ipv4Prefix.host(service.clusterIp().orElseThrow())),
+                        new Match.ProtocolIs(port.protocol()), new Match.DestinationPort(port.port())),
+                        Target.jump(svcChain), Optional.of(portName + " cluster IP")));
+                endpointChains(environment, svcChain, portName, port, endpoints);
+                any = true;
+                Optional<Ipv4Address> external = externalIps.apply(service);
+                if (external.isPresent()) {
+                    String mirrored = service.namespace() + "/" + mirroredServiceName(service)
+                            + (service.ports().size() > 1 ? ":" + port.port() : "");
+                    String mirroredChain = chainName("KUBE-SVC-", mirrored, port);
+                    services.add(new Rule(List.of(new Match.Destination(Ipv4Prefix.host(external.get())),
+                            new Match.ProtocolIs(port.protocol()), new Match.DestinationPort(port.port())),
+                            Target.jump(mirroredChain), Optional.of(mirrored + " external IP")));
+                    endpointChains(environment, mirroredChain, mirrored, port, endpoints);
+                }
+            }
+        }
+        if (any) {
+            Rule portals = new Rule(List.of(), Target.jump(Names.KUBE_SERVICES), Optional.of("kubernetes service portals"));
+            environment.rule(Table.NAT, "PREROUTING", portals);
+            environment.rule(Table.NAT, "OUTPUT", portals);
+        }
+    }
+
+    private static void endpointChains(PlanBuilder environment, String svcChain, String portName, ServicePort port, List<Pod> endpoints) {
+        List<Rule> svc = environment.chain(Table.NAT, svcChain);
+        for (int i = 0; i < endpoints.size(); i++) {
+            Pod pod = endpoints.get(i);
+            String sepChain = chainName("KUBE-SEP-", portName + pod.ip(), port);
+            String description = portName + " -> " + pod.ip() + ":" + port.targetPort();
+            int remaining = endpoints.size() - i;
+            List<Match> matches = remaining > 1 ? List.of(new Match.RandomProbability(1.0 / remaining)) : List.of();
+            svc.add(new Rule(matches, Target.jump(sepChain), Optional.of(description)));
+            environment.rule(Table.NAT, sepChain, new Rule(List.of(new Match.ProtocolIs(port.protocol())),
+                    new Target.Dnat(pod.ip(), OptionalInt.of(port.targetPort())), Optional.of(portName)));
+        }
+    }
+
+    /** The internal service Globalnet creates to carry an exported service's global IP. */
+    static String mirroredServiceName(Service service) {
+        return "submariner-" + base32(sha256(service.qualifiedName())).substring(0, 32).toLowerCase(Locale.ROOT);
+    }
+
+    static String chainName(String prefix, String portName, ServicePort port) {
+        return prefix + base32(sha256(portName + port.protocol().lowerName())).substring(0, 16);
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
+    private static String base32(byte[] bytes) {
+        final String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+        StringBuilder text = new StringBuilder();
+        int buffer = 0;
+        int bits = 0;
+        for (byte b : bytes) {
+            buffer = (buffer << 8) | (b & 0xff);
+            bits += 8;
+            while (bits >= 5) {
+                text.append(alphabet.charAt((buffer >>> (bits - 5)) & 31));
+                bits -= 5;
+            }
+        }
+        if (bits > 0) {
+            text.append(alphabet.charAt((buffer << (5 - bits)) & 31));
+        }
+        return text.toString();
+    }
+
+}

@@ -1,0 +1,26 @@
+package io.periscope.planner;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.plan.link.MacAddress;
+
+/**
+ * Fixed MAC addresses, derived from an address the interface is tied to and a byte saying what the
+ * interface is, so that FDB and neighbour entries can name them before any device exists.
+ */
+final class Macs {
+
+    static final int UNDERLAY = 0x01;
+    static final int POD = 0x02;
+    static final int POD_PEER = 0x03;
+    static final int CNI = 0x04;
+    static final int WAN = 0x05;
+    static final int VX_SUBMARINER = 0x40;
+    static final int VXLAN_TUNNEL = 0x41;
+
+    private Macs() {
+    }
+
+    static MacAddress of(int kind, Ipv4Address address) {
+        return MacAddress.locallyAdministered(kind, address.bits());
+    }
+}

@@ -1,0 +1,102 @@
+package io.periscope.planner;
+
+import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.ipset.IpSet;
+import io.periscope.plan.link.FdbEntry;
+import io.periscope.plan.link.Neighbour;
+import io.periscope.plan.link.VxlanDevice;
+import io.periscope.plan.netfilter.Chain;
+import io.periscope.plan.netfilter.NetfilterTable;
+import io.periscope.plan.netfilter.Rule;
+import io.periscope.plan.netfilter.Table;
+import io.periscope.plan.routing.NexthopGroup;
+import io.periscope.plan.routing.NexthopObject;
+import io.periscope.plan.routing.PolicyRule;
+import io.periscope.plan.routing.Route;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Collects one host's plan while the planners add to it; {@link #build()} freezes it. Chains keep
+ * the order in which they are first named, which is the order they render and print in.
+ */
+final class PlanBuilder {
+
+    private final Map<Table, Map<String, List<Rule>>> tables = new EnumMap<>(Table.class);
+    private final List<IpSet> ipsets = new ArrayList<>();
+    private final List<VxlanDevice> vxlans = new ArrayList<>();
+    private final List<FdbEntry> fdb = new ArrayList<>();
+    private final List<Neighbour> neighbours = new ArrayList<>();
+    private final List<NexthopObject> nexthops = new ArrayList<>();
+    private final List<NexthopGroup> groups = new ArrayList<>();
+    private final List<Route> routes = new ArrayList<>();
+    private final List<PolicyRule> rules = new ArrayList<>();
+    private final Map<String, String> sysctls = new TreeMap<>();
+
+    /** Declares a chain (so it exists even when empty) and returns its rule list to append to. */
+    List<Rule> chain(Table table, String name) {
+        return tables.computeIfAbsent(table, t -> new LinkedHashMap<>()).computeIfAbsent(name, n -> new ArrayList<>());
+    }
+
+    PlanBuilder rule(Table table, String chain, Rule rule) {
+        chain(table, chain).add(rule);
+        return this;
+    }
+
+    PlanBuilder ipset(IpSet set) {
+        ipsets.add(set);
+        return this;
+    }
+
+    PlanBuilder vxlan(VxlanDevice device) {
+        vxlans.add(device);
+        return this;
+    }
+
+    PlanBuilder fdb(FdbEntry entry) {
+        fdb.add(entry);
+        return this;
+    }
+
+    PlanBuilder neighbour(Neighbour entry) {
+        neighbours.add(entry);
+        return this;
+    }
+
+    PlanBuilder nexthop(NexthopObject object) {
+        nexthops.add(object);
+        return this;
+    }
+
+    PlanBuilder group(NexthopGroup group) {
+        groups.add(group);
+        return this;
+    }
+
+    PlanBuilder route(Route route) {
+        routes.add(route);
+        return this;
+    }
+
+    PlanBuilder policyRule(PolicyRule rule) {
+        rules.add(rule);
+        return this;
+    }
+
+    PlanBuilder sysctl(String key, String value) {
+        sysctls.put(key, value);
+        return this;
+    }
+
+    DataplanePlan build() {
+        List<NetfilterTable> netfilter = new ArrayList<>();
+        tables.forEach((table, chains) -> netfilter.add(new NetfilterTable(table,
+                chains.entrySet().stream().map(e -> new Chain(e.getKey(), e.getValue())).toList())));
+        return new DataplanePlan(netfilter, ipsets, vxlans, fdb, neighbours, nexthops, groups, routes, rules, sysctls);
+    }
+}

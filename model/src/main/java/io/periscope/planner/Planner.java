@@ -1,0 +1,104 @@
+package io.periscope.planner;
+
+import io.periscope.model.endpoint.Endpoint;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.policy.ClusterGraph;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Node;
+import io.periscope.model.topology.Pod;
+import io.periscope.model.topology.Service;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.HostId;
+import io.periscope.plan.HostPlan;
+import io.periscope.plan.Segment;
+import io.periscope.plan.ServiceRecord;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Compiles a cluster set into every host's dataplane: a pure function (same model and addresses
+ * in, same plan out, no I/O). The order of the steps matters where they share a chain:
+ * the route agent declares SUBMARINER-POSTROUTING, Globalnet puts its jump first, the cable adds
+ * the multi-active-gateway SNAT after it.
+ */
+public final class Planner {
+
+    private Planner() {
+    }
+
+    public static ClusterSetPlan plan(ClusterSet set, GlobalAddresses global) {
+        ClusterGraph graph = ClusterGraph.of(set);
+        List<Segment> segments = new ArrayList<>();
+        Map<HostId, HostDraft> hosts = EnvironmentPlanner.plan(set, global, segments);
+
+        for (Cluster cluster : set.clusters()) {
+            List<Cluster> peers = graph.peersOf(cluster.name()).stream().map(set::requireCluster).toList();
+            List<VxlanCablePlanner.RemoteCluster> remotes = peers.stream()
+                    .map(peer -> new VxlanCablePlanner.RemoteCluster(peer, RemoteSubnets.of(set, peer, global))).toList();
+            List<Ipv4Prefix> remoteSubnets = remotes.stream().flatMap(r -> r.subnets().stream()).toList();
+            for (Node node : cluster.nodes()) {
+                HostDraft host = hosts.get(HostId.node(cluster.name(), node.name()));
+                Tunnels.NexthopIds ids = new Tunnels.NexthopIds();
+                RouteAgentPlanner.plan(set, cluster, node, host, remoteSubnets, ids);
+                if (host.role == HostPlan.HostRole.GATEWAY) {
+                    if (set.globalnet().enabled()) {
+                        GlobalnetPlanner.plan(set, cluster, node, host, remoteSubnets, global);
+                    }
+                    VxlanCablePlanner.plan(set, cluster, node, host, remotes, global, ids);
+                }
+            }
+        }
+
+        TreeMap<HostId, HostPlan> built = new TreeMap<>();
+        hosts.forEach((id, draft) -> built.put(id, draft.build()));
+        return new ClusterSetPlan(set, endpoints(set, global), built, segments, serviceRecords(set, global));
+    }
+
+    /** One Endpoint per active gateway, as the gateway agent publishes it through the broker. */
+    static List<Endpoint> endpoints(ClusterSet set, GlobalAddresses global) {
+        List<Endpoint> endpoints = new ArrayList<>();
+        for (Cluster cluster : set.clusters()) {
+            for (Node gateway : cluster.activeGateways()) {
+                List<Ipv4Address> allocated = set.globalnet().enabled() && cluster.multiActiveGateways()
+                        ? global.clusterEgress(cluster.name(), Optional.of(gateway.name())) : List.of();
+                endpoints.add(new Endpoint(cluster.name(), gateway.name(), gateway.ip(), gateway.publicIp(),
+                        RemoteSubnets.of(set, cluster, global), set.defaultCableDriver(), Map.of(), allocated));
+            }
+        }
+        return endpoints;
+    }
+
+    /** Lighthouse's answers: exported services (global IPs with Globalnet) and headless pods. */
+    static List<ServiceRecord> serviceRecords(ClusterSet set, GlobalAddresses global) {
+        List<ServiceRecord> records = new ArrayList<>();
+        boolean globalnet = set.globalnet().enabled();
+        for (Cluster cluster : set.clusters()) {
+            for (Service service : new LinkedHashSet<>(cluster.services())) {
+                if (!cluster.isExported(service)) {
+                    continue;
+                }
+                if (service.headless()) {
+                    for (Pod pod : cluster.endpointsOf(service)) {
+                        Optional<Ipv4Address> address = globalnet
+                                ? global.headlessPodIngress(cluster.name(), pod.namespace(), pod.name()) : Optional.of(pod.ip());
+                        address.ifPresent(a -> records.add(new ServiceRecord(cluster.name(), service.namespace(), service.name(),
+                                Optional.of(pod.name()), a)));
+                    }
+                } else {
+                    Optional<Ipv4Address> address = globalnet
+                            ? global.serviceIngress(cluster.name(), service.namespace(), service.name()) : service.clusterIp();
+                    address.ifPresent(a -> records.add(new ServiceRecord(cluster.name(), service.namespace(), service.name(),
+                            Optional.empty(), a)));
+                }
+            }
+        }
+        return records;
+    }
+}

@@ -1,0 +1,103 @@
+package io.periscope.planner;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.Node;
+import io.periscope.model.topology.Pod;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pod address blocks a routed CNI gives each node. The topology file names each node's CNI
+ * address and its pods but no per-node pod CIDR, so the block is derived: the largest aligned
+ * prefix around the node's CNI address (inside a pod CIDR, smaller than it when there are several
+ * nodes) that holds no other node's CNI address or pods. Pods outside their node's block get a /32
+ * of their own. Routing blocks instead of every pod keeps a node's table small.
+ */
+final class PodBlocks {
+
+    private PodBlocks() {
+    }
+
+    static Map<String, List<Ipv4Prefix>> of(Cluster cluster) {
+        Map<String, List<Ipv4Address>> ownedBy = new LinkedHashMap<>();
+        for (Node node : cluster.nodes()) {
+            List<Ipv4Address> owned = new ArrayList<>();
+            owned.add(node.cniIp());
+            ownedBy.put(node.name(), owned);
+        }
+        for (Pod pod : cluster.pods()) {
+            List<Ipv4Address> owned = ownedBy.get(pod.node());
+            if (!pod.hostNetwork() && owned != null) {
+                owned.add(pod.ip());
+            }
+        }
+        long[] all = sortedUnsigned(ownedBy.values().stream().flatMap(List::stream).toList());
+        Map<String, List<Ipv4Prefix>> blocks = new LinkedHashMap<>();
+        for (Node node : cluster.nodes()) {
+            List<Ipv4Address> owned = ownedBy.get(node.name());
+            long[] mine = sortedUnsigned(owned);
+            Ipv4Prefix block = largestBlock(cluster, node, all, mine);
+            LinkedHashSet<Ipv4Prefix> nodeBlocks = new LinkedHashSet<>();
+            if (block != null) {
+                nodeBlocks.add(block);
+            }
+            for (Ipv4Address ip : owned) {
+                if (block == null || !block.contains(ip)) {
+                    nodeBlocks.add(Ipv4Prefix.host(ip));
+                }
+            }
+            blocks.put(node.name(), List.copyOf(nodeBlocks));
+        }
+        return blocks;
+    }
+
+    private static Ipv4Prefix largestBlock(Cluster cluster, Node node, long[] all, long[] mine) {
+        Ipv4Prefix podCidr = cluster.podCidrs().stream().filter(c -> c.contains(node.cniIp())).findFirst().orElse(null);
+        if (podCidr == null) {
+            return null;
+        }
+        int start = cluster.nodes().size() > 1 ? Math.min(32, podCidr.length() + 1) : podCidr.length();
+        for (int length = start; length <= 32; length++) {
+            Ipv4Prefix candidate = Ipv4Prefix.containing(node.cniIp(), length);
+            long first = candidate.first().unsigned();
+            long last = candidate.last().unsigned();
+            // Clean when every owned address inside the candidate is this node's own.
+            if (countIn(all, first, last) == countIn(mine, first, last)) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    private static long[] sortedUnsigned(List<Ipv4Address> addresses) {
+        long[] values = addresses.stream().mapToLong(Ipv4Address::unsigned).toArray();
+        Arrays.sort(values);
+        return values;
+    }
+
+    /** How many of the sorted values lie in [first, last]; duplicates count once per occurrence. */
+    private static int countIn(long[] sorted, long first, long last) {
+        return lowerBound(sorted, last + 1) - lowerBound(sorted, first);
+    }
+
+    private static int lowerBound(long[] sorted, long value) {
+        int low = 0;
+        int high = sorted.length;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (sorted[mid] < value) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        return low;
+    }
+}

@@ -1,0 +1,106 @@
+package io.periscope.planner;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Node;
+import io.periscope.model.topology.Protocol;
+import io.periscope.plan.HostPlan.HostRole;
+import io.periscope.plan.link.VxlanDevice;
+import io.periscope.plan.netfilter.Match;
+import io.periscope.plan.netfilter.Rule;
+import io.periscope.plan.netfilter.Table;
+import io.periscope.plan.netfilter.Target;
+import io.periscope.plan.routing.PolicyRule;
+import io.periscope.plan.routing.Route;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The route agent, on every node of a cluster. Each node has {@code vx-submariner}; a non-gateway
+ * node routes the remote clusters' subnets over it to the active gateways (several at once with
+ * multiple active gateways: seed 004's multipath route), and a gateway has FDB entries back to every
+ * other node. It also owns the chains every node has: SUBMARINER-POSTROUTING (no NAT for traffic to
+ * remote clusters without Globalnet), SUBMARINER-FORWARD, SUBMARINER-INPUT, the MSS clamp and the
+ * raw-table notrack for tunnel ports.
+ */
+final class RouteAgentPlanner {
+
+    private RouteAgentPlanner() {
+    }
+
+    static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<Ipv4Prefix> remoteSubnets,
+                     Tunnels.NexthopIds ids) {
+        PlanBuilder plan = host.submariner;
+        boolean gateway = host.role == HostRole.GATEWAY;
+        List<Node> activeGateways = cluster.activeGateways();
+
+        Ipv4Address vxAddress = Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, node.ip());
+        plan.vxlan(new VxlanDevice(Names.VX_SUBMARINER, Names.VX_SUBMARINER_VNI, Names.VX_SUBMARINER_PORT, node.ip(),
+                Names.UNDERLAY, Names.VXLAN_MTU, vxAddress, Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET),
+                Macs.of(Macs.VX_SUBMARINER, node.ip())));
+        List<Node> peers = gateway
+                ? cluster.nodes().stream().filter(n -> !activeGateways.contains(n)).toList()
+                : activeGateways;
+        Tunnels.peers(plan, Names.VX_SUBMARINER, peers.stream().map(RouteAgentPlanner::vxPeer).toList());
+
+        plan.sysctl("net.ipv4.fib_multipath_hash_policy", "1");
+        plan.sysctl("net.ipv4.conf.all.ignore_routes_with_linkdown", "1");
+        if (!gateway) {
+            List<Ipv4Address> via = activeGateways.stream()
+                    .map(g -> Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, g.ip())).toList();
+            Tunnels.spread(plan, ids, Route.MAIN_TABLE, remoteSubnets, via, Names.VX_SUBMARINER, cluster.loadBalancing(),
+                    Optional.empty(), 0);
+            // Host-network traffic (the node itself, host-network pods) takes the same way out, but
+            // with the node's CNI address as source so that replies and Globalnet's SNAT treat it
+            // like pod traffic. "iif lo" limits the table to locally generated packets.
+            Tunnels.spread(plan, ids, Names.HOST_NETWORK_TABLE, remoteSubnets, via, Names.VX_SUBMARINER, cluster.loadBalancing(),
+                    Optional.of(node.cniIp()), 0);
+            if (!remoteSubnets.isEmpty()) {
+                plan.policyRule(new PolicyRule(Names.HOST_NETWORK_RULE_PRIORITY, Optional.empty(), Optional.empty(),
+                        OptionalInt.empty(), Optional.of("lo"), Names.HOST_NETWORK_TABLE));
+            }
+        }
+
+        // Jumps from built-in chains, in the order they must run.
+        plan.rule(Table.RAW, "PREROUTING", Rule.of(Target.jump(Names.RAW)));
+        plan.rule(Table.RAW, "OUTPUT", Rule.of(Target.jump(Names.RAW)));
+        plan.rule(Table.NAT, "POSTROUTING", Rule.of(Target.jump(Names.POSTROUTING)));
+        plan.rule(Table.FILTER, "INPUT", Rule.of(Target.jump(Names.INPUT)));
+        plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.MSS_CLAMP)));
+        plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.FORWARD)));
+
+        // Tunnel packets need no connection tracking, and tracking them would fill the table.
+        List<Integer> tunnelPorts = gateway ? List.of(Names.VX_SUBMARINER_PORT, Names.VXLAN_TUNNEL_PORT) : List.of(Names.VX_SUBMARINER_PORT);
+        for (int port : tunnelPorts) {
+            plan.rule(Table.RAW, Names.RAW, Rule.of(new Target.NoTrack(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(port)));
+            plan.rule(Table.FILTER, Names.INPUT, Rule.of(Target.accept(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(port)));
+        }
+
+        List<Rule> postrouting = plan.chain(Table.NAT, Names.POSTROUTING);
+        if (!set.globalnet().enabled()) {
+            // Pod traffic to other clusters keeps its pod address: accept it in nat POSTROUTING
+            // before the CNI's masquerade rules see it.
+            for (Ipv4Prefix local : RemoteSubnets.local(cluster)) {
+                for (Ipv4Prefix remote : remoteSubnets) {
+                    postrouting.add(Rule.of(Target.accept(), new Match.Source(local), new Match.Destination(remote)));
+                }
+            }
+        }
+
+        List<Rule> mss = plan.chain(Table.FILTER, Names.MSS_CLAMP);
+        for (Ipv4Prefix remote : remoteSubnets) {
+            mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Destination(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
+            mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Source(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
+        }
+        plan.chain(Table.FILTER, Names.FORWARD);
+    }
+
+    private static Tunnels.Peer vxPeer(Node node) {
+        return new Tunnels.Peer(node.ip(), Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, node.ip()),
+                Macs.of(Macs.VX_SUBMARINER, node.ip()));
+    }
+}

@@ -1,0 +1,100 @@
+package io.periscope.planner;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.topology.GatewayLoadBalancing;
+import io.periscope.plan.link.FdbEntry;
+import io.periscope.plan.link.MacAddress;
+import io.periscope.plan.link.Neighbour;
+import io.periscope.plan.routing.Nexthop;
+import io.periscope.plan.routing.NexthopGroup;
+import io.periscope.plan.routing.NexthopObject;
+import io.periscope.plan.routing.Route;
+import io.periscope.plan.routing.RouteProtocol;
+import io.periscope.plan.routing.RouteType;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * What the route agent's and the vxlan cable's tunnels have in common: tunnel addresses derived
+ * from node addresses (upstream's 240.x / 241.x scheme), multi-endpoint FDB entries (seed 004), and
+ * the three ways of spreading a route over several gateways.
+ */
+final class Tunnels {
+
+    private Tunnels() {
+    }
+
+    /** {@code <firstOctet>.<last three octets of the node address>}, e.g. 172.18.0.6 -> 240.18.0.6. */
+    static Ipv4Address tunnelAddress(int firstOctet, Ipv4Address nodeAddress) {
+        return new Ipv4Address(firstOctet << 24 | (nodeAddress.bits() & 0x00ffffff));
+    }
+
+    static Ipv4Prefix tunnelNetwork(int firstOctet) {
+        return new Ipv4Prefix(new Ipv4Address(firstOctet << 24), 8);
+    }
+
+    /** A tunnel peer: its underlay address (FDB destination), tunnel address and tunnel device MAC. */
+    record Peer(Ipv4Address underlay, Ipv4Address tunnelAddress, MacAddress mac) {
+    }
+
+    /**
+     * Seed 004's multi-endpoint FDB: an all-zero entry per peer, as the document shows, plus an
+     * exact entry and a permanent neighbour per peer, so that unicast frames go to one peer instead
+     * of being copied to all of them.
+     */
+    static void peers(PlanBuilder plan, String device, List<Peer> peers) {
+        for (Peer peer : peers) {
+            plan.fdb(new FdbEntry(device, MacAddress.ZERO, peer.underlay()));
+        }
+        for (Peer peer : peers) {
+            plan.fdb(new FdbEntry(device, peer.mac(), peer.underlay()));
+            plan.neighbour(new Neighbour(device, peer.tunnelAddress(), peer.mac()));
+        }
+    }
+
+    /** Allocates nexthop object and group ids on one host. */
+    static final class NexthopIds {
+        private int next = 1;
+
+        int take() {
+            return next++;
+        }
+    }
+
+    /**
+     * Routes {@code destinations} over {@code gateways} (tunnel addresses on {@code device}) the way
+     * the cluster's load-balancing option says: inline multipath nexthops, or one nexthop group
+     * (plain or resilient) shared by all the routes, so a gateway change touches only the group.
+     */
+    static void spread(PlanBuilder plan, NexthopIds ids, int table, List<Ipv4Prefix> destinations, List<Ipv4Address> gateways,
+                       String device, GatewayLoadBalancing option, Optional<Ipv4Address> source, int metric) {
+        if (destinations.isEmpty() || gateways.isEmpty()) {
+            return;
+        }
+        OptionalInt group = OptionalInt.empty();
+        List<Nexthop> inline = gateways.stream().map(g -> Nexthop.via(g, device)).toList();
+        if (option != GatewayLoadBalancing.MULTIPATH_ROUTES) {
+            List<NexthopGroup.Member> members = new ArrayList<>();
+            for (Ipv4Address gateway : gateways) {
+                int id = ids.take();
+                plan.nexthop(new NexthopObject(id, gateway, device, false));
+                members.add(new NexthopGroup.Member(id, 1));
+            }
+            int groupId = ids.take();
+            boolean resilient = option == GatewayLoadBalancing.RESILIENT_NEXTHOP_GROUPS;
+            plan.group(new NexthopGroup(groupId, members, resilient, resilient ? RESILIENT_BUCKETS : 0));
+            group = OptionalInt.of(groupId);
+            inline = List.of();
+        }
+        for (Ipv4Prefix destination : destinations) {
+            plan.route(new Route(table, destination, RouteType.UNICAST, inline, group, source, metric, RouteProtocol.STATIC));
+        }
+    }
+
+    /** Buckets of a resilient group: enough for an even spread over up to 16 gateways. */
+    static final int RESILIENT_BUCKETS = 64;
+}

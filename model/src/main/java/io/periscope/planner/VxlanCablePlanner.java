@@ -1,0 +1,93 @@
+package io.periscope.planner;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Node;
+import io.periscope.plan.link.VxlanDevice;
+import io.periscope.plan.netfilter.Match;
+import io.periscope.plan.netfilter.Rule;
+import io.periscope.plan.netfilter.Table;
+import io.periscope.plan.netfilter.Target;
+import io.periscope.plan.routing.Nexthop;
+import io.periscope.plan.routing.PolicyRule;
+import io.periscope.plan.routing.Route;
+import io.periscope.plan.routing.RouteProtocol;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The vxlan cable driver on an active gateway: {@code vxlan-tunnel} to every active gateway of every
+ * connected cluster, table 100 routing each remote cluster's subnets over all its gateways, and,
+ * with Globalnet and multiple active gateways, the metric-98 route per remote egress address back
+ * to the gateway that owns it (seed 004, step 5c), so replies return to the gateway holding the
+ * connection's NAT state.
+ */
+final class VxlanCablePlanner {
+
+    private VxlanCablePlanner() {
+    }
+
+    /** One connected remote cluster, as this gateway sees it. */
+    record RemoteCluster(Cluster cluster, List<Ipv4Prefix> subnets) {
+    }
+
+    static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<RemoteCluster> remotes,
+                     GlobalAddresses global, Tunnels.NexthopIds ids) {
+        if (remotes.isEmpty()) {
+            return;
+        }
+        PlanBuilder plan = host.submariner;
+        Ipv4Address address = Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, node.ip());
+        plan.vxlan(new VxlanDevice(Names.VXLAN_TUNNEL, Names.VXLAN_TUNNEL_VNI, Names.VXLAN_TUNNEL_PORT, node.endpointIp(),
+                Names.WAN, Names.VXLAN_MTU, address, Tunnels.tunnelNetwork(Names.VXLAN_TUNNEL_FIRST_OCTET),
+                Macs.of(Macs.VXLAN_TUNNEL, node.ip())));
+        List<Tunnels.Peer> peers = new ArrayList<>();
+        for (RemoteCluster remote : remotes) {
+            for (Node gateway : remote.cluster().activeGateways()) {
+                peers.add(new Tunnels.Peer(gateway.endpointIp(), Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, gateway.ip()),
+                        Macs.of(Macs.VXLAN_TUNNEL, gateway.ip())));
+            }
+        }
+        Tunnels.peers(plan, Names.VXLAN_TUNNEL, peers);
+
+        plan.policyRule(PolicyRule.lookup(Names.CABLE_RULE_PRIORITY, Names.CABLE_TABLE));
+        for (RemoteCluster remote : remotes) {
+            List<Ipv4Address> via = remote.cluster().activeGateways().stream()
+                    .map(g -> Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, g.ip())).toList();
+            Tunnels.spread(plan, ids, Names.CABLE_TABLE, remote.subnets(), via, Names.VXLAN_TUNNEL, cluster.loadBalancing(),
+                    Optional.of(node.cniIp()), Names.CABLE_ROUTE_METRIC);
+            if (set.globalnet().enabled() && remote.cluster().multiActiveGateways()) {
+                for (Node gateway : remote.cluster().activeGateways()) {
+                    Ipv4Address owner = Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, gateway.ip());
+                    for (Ipv4Address egress : global.clusterEgress(remote.cluster().name(), Optional.of(gateway.name()))) {
+                        plan.route(Route.unicast(Names.CABLE_TABLE, Ipv4Prefix.host(egress), List.of(Nexthop.via(owner, Names.VXLAN_TUNNEL)),
+                                RouteProtocol.STATIC).withMetric(Names.EGRESS_IP_ROUTE_METRIC));
+                    }
+                }
+            }
+        }
+
+        if (cluster.multiActiveGateways()) {
+            // Seed 004: service traffic that came in over the tunnel and was DNATed to a pod on
+            // another node is SNATed to this node's CNI address, so the pod's reply comes back
+            // through this gateway, which holds the DNAT state. Only DNATed connections: replies of
+            // this cluster's own outbound flows must keep their addresses (step 6).
+            plan.rule(Table.MANGLE, "PREROUTING", Rule.of(Target.jump(Names.MANGLE_PREROUTING)));
+            plan.rule(Table.MANGLE, Names.MANGLE_PREROUTING, Rule.of(new Target.SetMark(Names.FROM_REMOTE_MARK, Names.FROM_REMOTE_MARK),
+                    new Match.InInterface(Names.VXLAN_TUNNEL)));
+            plan.rule(Table.NAT, Names.POSTROUTING, Rule.of(new Target.Snat(io.periscope.model.net.Ipv4Range.single(node.cniIp())),
+                    new Match.OutInterface(Names.UNDERLAY), new Match.MarkIs(Names.FROM_REMOTE_MARK, Names.FROM_REMOTE_MARK, false),
+                    new Match.ConnState(java.util.Set.of(io.periscope.plan.netfilter.CtState.DNAT), false)));
+            // Replies that come back through another gateway than the one the flow left by have no
+            // conntrack state here; accept them into the local pod network anyway.
+            for (Ipv4Prefix local : cluster.podCidrs()) {
+                plan.rule(Table.FILTER, Names.FORWARD, Rule.of(Target.accept(), new Match.Destination(local),
+                        new Match.InInterface(Names.VXLAN_TUNNEL)));
+            }
+        }
+    }
+}
