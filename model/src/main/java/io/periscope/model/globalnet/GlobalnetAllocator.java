@@ -1,0 +1,188 @@
+package io.periscope.model.globalnet;
+
+import io.periscope.model.globalnet.GlobalIpAllocation.ClusterEgress;
+import io.periscope.model.globalnet.GlobalIpAllocation.Egress;
+import io.periscope.model.globalnet.GlobalIpAllocation.Ingress;
+import io.periscope.model.globalnet.GlobalIpAllocation.LegacyNode;
+import io.periscope.model.globalnet.GlobalIpAllocation.LegacyPod;
+import io.periscope.model.globalnet.GlobalIpAllocation.LegacyService;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.GlobalnetMode;
+import io.periscope.model.topology.Node;
+import io.periscope.model.topology.Pod;
+import io.periscope.model.topology.Service;
+import io.periscope.model.topology.ServiceExport;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Computes every cluster's global IPs from the cluster set, as the cluster's Globalnet controller
+ * would hand them out when it starts with all objects present. The order of requests decides who
+ * gets which address, so it is fixed:
+ *
+ * <ol>
+ *   <li>the ClusterGlobalEgressIP: one {@code cluster-egress.submariner.io} with
+ *       {@code clusterEgressIPs} addresses, or with multiple active gateways one per gateway in node
+ *       order, each with {@code clusterEgressIPs} addresses (seed 004);</li>
+ *   <li>each GlobalEgressIP in file order;</li>
+ *   <li>for each export in export order, a GlobalIngressIP for a ClusterIP service, or one per pod
+ *       of a headless service, in pod order (host-network pods are never endpoints).</li>
+ * </ol>
+ *
+ * <p>With {@link GlobalnetMode#LEGACY} (seed 000) there are no Globalnet 2.0 objects: each exported
+ * ClusterIP service gets one address, then each pod that is not on the host network, then each node
+ * (its global IP serves the node and its host-network pods). Every one of them is a single address,
+ * so all come from the top of the pool. Headless exports and GlobalEgressIP objects are answered with
+ * {@code InvalidInput}, since that design had neither.
+ *
+ * <p>Pure: the same cluster set and CIDRs always give the same allocations.
+ */
+public final class GlobalnetAllocator {
+
+    private GlobalnetAllocator() {
+    }
+
+    public static GlobalnetAllocations allocate(ClusterSet clusterSet, GlobalCidrAssignment globalCidrs) {
+        return allocate(clusterSet, globalCidrs.cidrs());
+    }
+
+    /**
+     * @param globalCidrs every cluster's global CIDR, from {@link GlobalCidrAllocator}
+     * @throws IllegalArgumentException if a cluster has no global CIDR: the caller must refuse a topology whose hand-out failed
+     */
+    public static GlobalnetAllocations allocate(ClusterSet clusterSet, Map<String, Ipv4Prefix> globalCidrs) {
+        if (!clusterSet.globalnet().enabled()) {
+            return GlobalnetAllocations.NONE;
+        }
+        Map<String, ClusterGlobalnetAllocations> clusters = new LinkedHashMap<>();
+        for (Cluster cluster : clusterSet.clusters()) {
+            Ipv4Prefix cidr = globalCidrs.get(cluster.name());
+            if (cidr == null) {
+                throw new IllegalArgumentException("cluster " + cluster.name() + " has no global CIDR; hand them out with "
+                        + "GlobalCidrAllocator and refuse the topology when that reports failures");
+            }
+            clusters.put(cluster.name(), allocate(cluster, cidr, clusterSet.globalnet().mode()));
+        }
+        return new GlobalnetAllocations(clusters);
+    }
+
+    /** One cluster's allocations from a fresh pool over {@code globalCidr}. */
+    public static ClusterGlobalnetAllocations allocate(Cluster cluster, Ipv4Prefix globalCidr, GlobalnetMode mode) {
+        GlobalIpPool pool = new GlobalIpPool(globalCidr);
+        List<GlobalIpAllocation> allocations = switch (mode) {
+            case V2 -> globalnetV2(cluster, pool);
+            case LEGACY -> legacy(cluster, pool);
+        };
+        return new ClusterGlobalnetAllocations(cluster.name(), globalCidr, allocations, pool.freeCount());
+    }
+
+    private static List<GlobalIpAllocation> globalnetV2(Cluster cluster, GlobalIpPool pool) {
+        List<GlobalIpAllocation> allocations = new ArrayList<>();
+        List<ClusterGlobalEgressIP> clusterEgress = cluster.multiActiveGateways()
+                ? cluster.gateways().stream()
+                        .map(gw -> ClusterGlobalEgressIP.forGateway(cluster.name(), gw.name(), cluster.clusterEgressIPs()))
+                        .toList()
+                : List.of(ClusterGlobalEgressIP.forCluster(cluster.name(), cluster.clusterEgressIPs()));
+        for (ClusterGlobalEgressIP object : clusterEgress) {
+            Outcome outcome = request(pool, ClusterEgress.requesterName(object), object.numGlobalIPs());
+            allocations.add(new ClusterEgress(object, outcome.addresses(), outcome.condition()));
+        }
+        for (GlobalEgressIP object : cluster.globalEgressIPs()) {
+            Outcome outcome = request(pool, Egress.requesterName(object), object.numberOfIPs());
+            allocations.add(new Egress(object, outcome.addresses(), outcome.condition()));
+        }
+        // Upstream names a headless pod's object after the pod alone, so a pod behind two exported
+        // headless services has one GlobalIngressIP: the first export's.
+        Set<String> podsWithIngress = new HashSet<>();
+        for (ServiceExport export : cluster.exports()) {
+            Optional<Service> service = cluster.service(export.namespace(), export.name());
+            if (service.isEmpty()) {
+                GlobalIngressIP object = GlobalIngressIP.forService(export.namespace(), export.name());
+                allocations.add(new Ingress(object, List.of(), AllocationCondition.failure(AllocationReason.INVALID_INPUT,
+                        Ingress.requesterName(object) + ": the exported service " + export + " does not exist")));
+            } else if (!service.get().headless()) {
+                GlobalIngressIP object = GlobalIngressIP.forService(export.namespace(), export.name());
+                Outcome outcome = request(pool, Ingress.requesterName(object), 1);
+                allocations.add(new Ingress(object, outcome.addresses(), outcome.condition()));
+            } else {
+                for (Pod pod : cluster.endpointsOf(service.get())) {
+                    if (podsWithIngress.add(pod.qualifiedName())) {
+                        GlobalIngressIP object = GlobalIngressIP.forHeadlessPod(pod.namespace(), export.name(), pod.name());
+                        Outcome outcome = request(pool, Ingress.requesterName(object), 1);
+                        allocations.add(new Ingress(object, outcome.addresses(), outcome.condition()));
+                    }
+                }
+            }
+        }
+        return allocations;
+    }
+
+    private static List<GlobalIpAllocation> legacy(Cluster cluster, GlobalIpPool pool) {
+        List<GlobalIpAllocation> allocations = new ArrayList<>();
+        for (ServiceExport export : cluster.exports()) {
+            String requester = LegacyService.requesterName(export);
+            Optional<Service> service = cluster.service(export.namespace(), export.name());
+            if (service.isEmpty()) {
+                allocations.add(new LegacyService(export, List.of(), AllocationCondition.failure(AllocationReason.INVALID_INPUT,
+                        requester + " is exported but does not exist")));
+            } else if (service.get().headless()) {
+                allocations.add(new LegacyService(export, List.of(), AllocationCondition.failure(AllocationReason.INVALID_INPUT,
+                        requester + " is headless; legacy Globalnet gives global IPs to ClusterIP services only")));
+            } else {
+                Outcome outcome = request(pool, requester, 1);
+                allocations.add(new LegacyService(export, outcome.addresses(), outcome.condition()));
+            }
+        }
+        for (Pod pod : cluster.pods()) {
+            if (!pod.hostNetwork()) {
+                Outcome outcome = request(pool, LegacyPod.requesterName(pod), 1);
+                allocations.add(new LegacyPod(pod, outcome.addresses(), outcome.condition()));
+            }
+        }
+        for (Node node : cluster.nodes()) {
+            Outcome outcome = request(pool, LegacyNode.requesterName(node), 1);
+            allocations.add(new LegacyNode(node, outcome.addresses(), outcome.condition()));
+        }
+        for (GlobalEgressIP object : cluster.globalEgressIPs()) {
+            allocations.add(new Egress(object, List.of(), AllocationCondition.failure(AllocationReason.INVALID_INPUT,
+                    Egress.requesterName(object) + " has no effect with legacy Globalnet, which gives every pod its own global IP")));
+        }
+        return allocations;
+    }
+
+    private record Outcome(List<Ipv4Address> addresses, AllocationCondition condition) {
+    }
+
+    /** Checked in upstream's order: the 0..20 bounds, then zero, then the pool. */
+    private static Outcome request(GlobalIpPool pool, String requester, int numberOfIPs) {
+        if (numberOfIPs < GlobalEgressIP.MIN_IPS || numberOfIPs > GlobalEgressIP.MAX_IPS) {
+            return new Outcome(List.of(), AllocationCondition.failure(AllocationReason.INVALID_INPUT,
+                    requester + " asks for " + numberOfIPs + " global IPs; the number must be within "
+                            + GlobalEgressIP.MIN_IPS + ".." + GlobalEgressIP.MAX_IPS));
+        }
+        if (numberOfIPs == 0) {
+            return new Outcome(List.of(), AllocationCondition.failure(AllocationReason.ZERO_INPUT,
+                    requester + " asks for 0 global IPs, so none were allocated"));
+        }
+        return switch (pool.allocate(requester, numberOfIPs)) {
+            case AllocationResult.Allocated allocated -> new Outcome(allocated.addresses(), AllocationCondition.success(
+                    "allocated " + numberOfIPs + (numberOfIPs == 1 ? " global IP: " : " global IPs: ")
+                            + rangeText(allocated.addresses())));
+            case AllocationResult.Failed failed -> new Outcome(List.of(),
+                    AllocationCondition.failure(AllocationReason.IP_POOL_ALLOCATION_FAILED, failed.describe()));
+        };
+    }
+
+    private static String rangeText(List<Ipv4Address> addresses) {
+        return addresses.size() == 1 ? addresses.getFirst().toString() : addresses.getFirst() + "-" + addresses.getLast();
+    }
+}
