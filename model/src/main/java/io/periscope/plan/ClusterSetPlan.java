@@ -1,6 +1,7 @@
 package io.periscope.plan;
 
 import io.periscope.model.endpoint.Endpoint;
+import io.periscope.model.globalnet.GlobalnetAllocations;
 import io.periscope.model.topology.ClusterSet;
 
 import java.util.List;
@@ -12,7 +13,13 @@ import java.util.SortedMap;
  * the Endpoints the gateways publish, and the DNS answers Lighthouse would give.
  */
 public record ClusterSetPlan(ClusterSet clusterSet, List<Endpoint> endpoints, SortedMap<HostId, HostPlan> hosts,
-                             List<Segment> segments, List<ServiceRecord> serviceRecords) {
+                             List<Segment> segments, List<ServiceRecord> serviceRecords, GlobalnetAllocations allocations) {
+
+    /** A plan without Globalnet allocations (Globalnet off, or a hand-built plan). */
+    public ClusterSetPlan(ClusterSet clusterSet, List<Endpoint> endpoints, SortedMap<HostId, HostPlan> hosts,
+                          List<Segment> segments, List<ServiceRecord> serviceRecords) {
+        this(clusterSet, endpoints, hosts, segments, serviceRecords, GlobalnetAllocations.NONE);
+    }
 
     public ClusterSetPlan {
         endpoints = List.copyOf(endpoints);

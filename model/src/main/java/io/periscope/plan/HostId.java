@@ -22,7 +22,21 @@ public record HostId(String cluster, Optional<String> namespace, String name) im
 
     @Override
     public int compareTo(HostId o) {
-        return toString().compareTo(o.toString());
+        // Clusters, then nodes before pods, then names: the order people read a plan in.
+        int c = cluster.compareTo(o.cluster);
+        if (c != 0) {
+            return c;
+        }
+        if (namespace.isPresent() != o.namespace.isPresent()) {
+            return namespace.isPresent() ? 1 : -1;
+        }
+        if (namespace.isPresent()) {
+            c = namespace.get().compareTo(o.namespace.get());
+            if (c != 0) {
+                return c;
+            }
+        }
+        return name.compareTo(o.name);
     }
 
     @Override

@@ -71,6 +71,25 @@ final class EnvironmentPlanner {
         Map<String, List<Ipv4Prefix>> blocks = PodBlocks.of(cluster);
         List<Segment.Attachment> underlay = new ArrayList<>();
         List<Node> active = cluster.activeGateways();
+        // kube-proxy programs the same chains on every node: build them once per cluster.
+        PlanBuilder kubeProxyTemplate = new PlanBuilder();
+        ClusterIndex index = new ClusterIndex(cluster);
+        KubeProxyPlanner.plan(cluster, index, kubeProxyTemplate, service -> set.globalnet().enabled()
+                && set.globalnet().mode() == io.periscope.model.topology.GlobalnetMode.V2 && index.isExported(service)
+                ? global.serviceIngress(cluster.name(), service.namespace(), service.name()) : Optional.empty());
+        io.periscope.plan.DataplanePlan kubeProxy = kubeProxyTemplate.build();
+        // Every other node routes a node's address and pod blocks the same way: build those
+        // routes once and share the records.
+        Map<String, List<Route>> routesToNode = new LinkedHashMap<>();
+        for (Node other : cluster.nodes()) {
+            List<Route> routes = new ArrayList<>();
+            routes.add(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(other.ip()), List.of(Nexthop.direct(Names.UNDERLAY)), RouteProtocol.BOOT));
+            List<Nexthop> viaOther = List.of(Nexthop.via(other.ip(), Names.UNDERLAY));
+            for (Ipv4Prefix block : blocks.get(other.name())) {
+                routes.add(Route.unicast(Route.MAIN_TABLE, block, viaOther, RouteProtocol.BOOT));
+            }
+            routesToNode.put(other.name(), routes);
+        }
         for (Node node : cluster.nodes()) {
             HostRole role = active.contains(node) ? HostRole.GATEWAY : HostRole.NODE;
             HostId id = HostId.node(cluster.name(), node.name());
@@ -92,19 +111,11 @@ final class EnvironmentPlanner {
                     .sysctl("net.ipv4.conf.all.rp_filter", "0")
                     .sysctl("net.ipv4.conf.default.rp_filter", "0");
             for (Node other : cluster.nodes()) {
-                if (other == node) {
-                    continue;
-                }
-                host.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(other.ip()),
-                        List.of(Nexthop.direct(Names.UNDERLAY)), RouteProtocol.BOOT));
-                for (Ipv4Prefix block : blocks.get(other.name())) {
-                    host.environment.route(Route.unicast(Route.MAIN_TABLE, block,
-                            List.of(Nexthop.via(other.ip(), Names.UNDERLAY)), RouteProtocol.BOOT));
+                if (other != node) {
+                    host.environment.routes(routesToNode.get(other.name()));
                 }
             }
-            KubeProxyPlanner.plan(cluster, host.environment, service -> set.globalnet().enabled()
-                    && cluster.isExported(service) ? global.serviceIngress(cluster.name(), service.namespace(), service.name())
-                    : Optional.empty());
+            host.kubeProxy = kubeProxy;
         }
         segments.add(new Segment(underlaySegment(cluster.name()), Segment.SegmentKind.BRIDGE, underlay));
         Map<String, Set<String>> usedNames = new LinkedHashMap<>();

@@ -43,7 +43,7 @@ final class GlobalnetPlanner {
     private GlobalnetPlanner() {
     }
 
-    static void plan(ClusterSet set, Cluster cluster, Node gateway, HostDraft host, List<Ipv4Prefix> remoteGlobalCidrs,
+    static void plan(ClusterSet set, Cluster cluster, ClusterIndex index, Node gateway, HostDraft host, List<Ipv4Prefix> remoteGlobalCidrs,
                      GlobalAddresses global) {
         PlanBuilder plan = host.submariner;
         plan.rule(Table.NAT, "PREROUTING", Rule.of(Target.jump(Names.GN_INGRESS)));
@@ -56,13 +56,13 @@ final class GlobalnetPlanner {
                     new Match.Destination(remote)));
         }
         if (set.globalnet().mode() == GlobalnetMode.LEGACY) {
-            planLegacy(cluster, plan, global);
+            planLegacy(cluster, index, plan, global);
         } else {
-            planV2(cluster, gateway, plan, global);
+            planV2(cluster, index, gateway, plan, global);
         }
     }
 
-    private static void planV2(Cluster cluster, Node gateway, PlanBuilder plan, GlobalAddresses global) {
+    private static void planV2(Cluster cluster, ClusterIndex index, Node gateway, PlanBuilder plan, GlobalAddresses global) {
         for (String chain : List.of(Names.GN_EGRESS_PODS, Names.GN_EGRESS_HEADLESS_PODS, Names.GN_EGRESS_NAMESPACE, Names.GN_EGRESS_CLUSTER)) {
             plan.rule(Table.NAT, Names.GN_EGRESS, Rule.of(Target.jump(chain)));
             plan.chain(Table.NAT, chain);
@@ -86,11 +86,11 @@ final class GlobalnetPlanner {
         }
 
         for (Service service : cluster.services()) {
-            if (!cluster.isExported(service)) {
+            if (!index.isExported(service)) {
                 continue;
             }
             if (service.headless()) {
-                for (Pod pod : cluster.endpointsOf(service)) {
+                for (Pod pod : index.endpointsOf(service)) {
                     Optional<Ipv4Address> ingress = global.headlessPodIngress(cluster.name(), pod.namespace(), pod.name());
                     if (ingress.isEmpty()) {
                         continue;
@@ -119,7 +119,7 @@ final class GlobalnetPlanner {
         });
     }
 
-    private static void planLegacy(Cluster cluster, PlanBuilder plan, GlobalAddresses global) {
+    private static void planLegacy(Cluster cluster, ClusterIndex index, PlanBuilder plan, GlobalAddresses global) {
         Match marked = new Match.MarkIs(Names.GLOBALNET_MARK, Names.GLOBALNET_MARK, false);
         for (Pod pod : cluster.pods()) {
             if (pod.hostNetwork()) {
@@ -130,7 +130,7 @@ final class GlobalnetPlanner {
                             new Target.Snat(Ipv4Range.single(ip)), Optional.of(pod.qualifiedName()))));
         }
         for (Service service : cluster.services()) {
-            if (!cluster.isExported(service) || service.headless()) {
+            if (!index.isExported(service) || service.headless()) {
                 continue;
             }
             Optional<Ipv4Address> ingress = global.serviceIngress(cluster.name(), service.namespace(), service.name());

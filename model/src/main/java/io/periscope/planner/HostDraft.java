@@ -17,6 +17,7 @@ final class HostDraft {
     final List<Interface> interfaces = new ArrayList<>();
     final PlanBuilder environment = new PlanBuilder();
     final PlanBuilder submariner = new PlanBuilder();
+    io.periscope.plan.DataplanePlan kubeProxy = io.periscope.plan.DataplanePlan.EMPTY;
 
     HostDraft(HostId id, HostPlan.HostRole role, Optional<String> node) {
         this.id = id;
@@ -25,6 +26,6 @@ final class HostDraft {
     }
 
     HostPlan build() {
-        return new HostPlan(id, role, node, interfaces, environment.build(), submariner.build());
+        return new HostPlan(id, role, node, interfaces, environment.build(), kubeProxy, submariner.build());
     }
 }

@@ -38,14 +38,14 @@ final class KubeProxyPlanner {
      * global IP of an exported service, which upstream Globalnet realises as an internal service
      * {@code submariner-<hash>} with the global IP as external IP.
      */
-    static void plan(Cluster cluster, PlanBuilder environment, java.util.function.Function<Service, Optional<Ipv4Address>> externalIps) {
+    static void plan(Cluster cluster, ClusterIndex index, PlanBuilder environment, java.util.function.Function<Service, Optional<Ipv4Address>> externalIps) {
         List<Rule> services = environment.chain(Table.NAT, Names.KUBE_SERVICES);
         boolean any = false;
         for (Service service : cluster.services()) {
             if (service.headless()) {
                 continue;
             }
-            List<Pod> endpoints = cluster.endpointsOf(service);
+            List<Pod> endpoints = index.endpointsOf(service);
             for (ServicePort port : service.ports()) {
                 String portName = service.qualifiedName() + (service.ports().size() > 1 ? ":" + port.port() : "");
                 String svcChain = chainName("KUBE-SVC-", portName, port);

@@ -83,6 +83,11 @@ final class PlanBuilder {
         return this;
     }
 
+    PlanBuilder routes(List<Route> more) {
+        routes.addAll(more);
+        return this;
+    }
+
     PlanBuilder policyRule(PolicyRule rule) {
         rules.add(rule);
         return this;

@@ -1,6 +1,11 @@
 package io.periscope.planner;
 
 import io.periscope.model.endpoint.Endpoint;
+import io.periscope.model.globalnet.GlobalCidrAllocator;
+import io.periscope.model.globalnet.GlobalCidrAssignment;
+import io.periscope.model.globalnet.GlobalCidrFailure;
+import io.periscope.model.globalnet.GlobalnetAllocations;
+import io.periscope.model.globalnet.GlobalnetAllocator;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.policy.ClusterGraph;
@@ -16,7 +21,6 @@ import io.periscope.plan.Segment;
 import io.periscope.plan.ServiceRecord;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,6 +37,24 @@ public final class Planner {
     private Planner() {
     }
 
+    /**
+     * Plans a cluster set whose file passed validation: the broker hands out global CIDRs, the
+     * IPAM allocates every Globalnet object, then every host is planned.
+     */
+    public static ClusterSetPlan plan(ClusterSet set) {
+        if (!set.globalnet().enabled()) {
+            return plan(set, GlobalAddresses.NONE);
+        }
+        GlobalCidrAssignment cidrs = GlobalCidrAllocator.allocate(set);
+        if (!cidrs.succeeded()) {
+            throw new IllegalArgumentException("global CIDRs cannot be handed out: "
+                    + cidrs.failures().stream().map(GlobalCidrFailure::describe).toList());
+        }
+        GlobalnetAllocations allocations = GlobalnetAllocator.allocate(set, cidrs);
+        ClusterSetPlan plan = plan(set, new AllocatedGlobalAddresses(allocations));
+        return new ClusterSetPlan(plan.clusterSet(), plan.endpoints(), plan.hosts(), plan.segments(), plan.serviceRecords(), allocations);
+    }
+
     public static ClusterSetPlan plan(ClusterSet set, GlobalAddresses global) {
         ClusterGraph graph = ClusterGraph.of(set);
         List<Segment> segments = new ArrayList<>();
@@ -43,13 +65,14 @@ public final class Planner {
             List<VxlanCablePlanner.RemoteCluster> remotes = peers.stream()
                     .map(peer -> new VxlanCablePlanner.RemoteCluster(peer, RemoteSubnets.of(set, peer, global))).toList();
             List<Ipv4Prefix> remoteSubnets = remotes.stream().flatMap(r -> r.subnets().stream()).toList();
+            ClusterIndex index = new ClusterIndex(cluster);
             for (Node node : cluster.nodes()) {
                 HostDraft host = hosts.get(HostId.node(cluster.name(), node.name()));
                 Tunnels.NexthopIds ids = new Tunnels.NexthopIds();
                 RouteAgentPlanner.plan(set, cluster, node, host, remoteSubnets, ids);
                 if (host.role == HostPlan.HostRole.GATEWAY) {
                     if (set.globalnet().enabled()) {
-                        GlobalnetPlanner.plan(set, cluster, node, host, remoteSubnets, global);
+                        GlobalnetPlanner.plan(set, cluster, index, node, host, remoteSubnets, global);
                     }
                     VxlanCablePlanner.plan(set, cluster, node, host, remotes, global, ids);
                 }
@@ -80,12 +103,13 @@ public final class Planner {
         List<ServiceRecord> records = new ArrayList<>();
         boolean globalnet = set.globalnet().enabled();
         for (Cluster cluster : set.clusters()) {
-            for (Service service : new LinkedHashSet<>(cluster.services())) {
-                if (!cluster.isExported(service)) {
+            ClusterIndex index = new ClusterIndex(cluster);
+            for (Service service : cluster.services()) {
+                if (!index.isExported(service)) {
                     continue;
                 }
                 if (service.headless()) {
-                    for (Pod pod : cluster.endpointsOf(service)) {
+                    for (Pod pod : index.endpointsOf(service)) {
                         Optional<Ipv4Address> address = globalnet
                                 ? global.headlessPodIngress(cluster.name(), pod.namespace(), pod.name()) : Optional.of(pod.ip());
                         address.ifPresent(a -> records.add(new ServiceRecord(cluster.name(), service.namespace(), service.name(),

@@ -9,9 +9,11 @@ import io.periscope.model.globalnet.GlobalIpAllocation.LegacyService;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -20,10 +22,77 @@ import java.util.stream.Stream;
  *
  * @param freeCount addresses left in the pool after every allocation
  */
-public record ClusterGlobalnetAllocations(String cluster, Ipv4Prefix globalCidr, List<GlobalIpAllocation> allocations, int freeCount) {
+public final class ClusterGlobalnetAllocations {
 
-    public ClusterGlobalnetAllocations {
-        allocations = List.copyOf(allocations);
+    private final String cluster;
+    private final Ipv4Prefix globalCidr;
+    private final List<GlobalIpAllocation> allocations;
+    private final int freeCount;
+    /**
+     * First allocation per lookup key: the planner asks once per pod and service, and a scan per
+     * question would make planning quadratic in the cluster's size.
+     */
+    private final Map<String, GlobalIpAllocation> byKey = new HashMap<>();
+
+    public ClusterGlobalnetAllocations(String cluster, Ipv4Prefix globalCidr, List<GlobalIpAllocation> allocations, int freeCount) {
+        this.cluster = cluster;
+        this.globalCidr = globalCidr;
+        this.allocations = List.copyOf(allocations);
+        this.freeCount = freeCount;
+        for (GlobalIpAllocation allocation : this.allocations) {
+            byKey.putIfAbsent(key(allocation), allocation);
+        }
+    }
+
+    private static String key(GlobalIpAllocation allocation) {
+        return switch (allocation) {
+            case ClusterEgress e -> "cluster-egress\0" + e.object().gatewayNode().orElse("");
+            case Egress e -> "egress\0" + e.object().namespace() + "\0" + e.object().name();
+            case Ingress i -> i.object().target() == GlobalIngressTarget.CLUSTER_IP_SERVICE
+                    ? "svc\0" + i.object().namespace() + "\0" + i.object().serviceName()
+                    : "pod\0" + i.object().namespace() + "\0" + i.object().podName().orElse("");
+            case LegacyService s -> "legacy-svc\0" + s.service().namespace() + "\0" + s.service().name();
+            case LegacyPod p -> "legacy-pod\0" + p.pod().namespace() + "\0" + p.pod().name();
+            case LegacyNode n -> "legacy-node\0" + n.node().name();
+        };
+    }
+
+    private <T extends GlobalIpAllocation> Optional<T> lookup(Class<T> kind, String key) {
+        GlobalIpAllocation found = byKey.get(key);
+        return kind.isInstance(found) ? Optional.of(kind.cast(found)) : Optional.empty();
+    }
+
+    public String cluster() {
+        return cluster;
+    }
+
+    public Ipv4Prefix globalCidr() {
+        return globalCidr;
+    }
+
+    public List<GlobalIpAllocation> allocations() {
+        return allocations;
+    }
+
+    public int freeCount() {
+        return freeCount;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ClusterGlobalnetAllocations other && cluster.equals(other.cluster) && globalCidr.equals(other.globalCidr)
+                && allocations.equals(other.allocations) && freeCount == other.freeCount;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(cluster, globalCidr, allocations, freeCount);
+    }
+
+    @Override
+    public String toString() {
+        return "ClusterGlobalnetAllocations[cluster=" + cluster + ", globalCidr=" + globalCidr + ", allocations="
+                + allocations.size() + ", freeCount=" + freeCount + "]";
     }
 
     /** The cluster's ClusterGlobalEgressIP objects: one, or one per gateway in node order with multiple active gateways. */
@@ -51,7 +120,7 @@ public record ClusterGlobalnetAllocations(String cluster, Ipv4Prefix globalCidr,
     }
 
     public Optional<Egress> egress(String namespace, String name) {
-        return first(Egress.class, e -> e.object().namespace().equals(namespace) && e.object().name().equals(name));
+        return lookup(Egress.class, "egress\0" + namespace + "\0" + name);
     }
 
     public List<Ingress> ingress() {
@@ -60,26 +129,24 @@ public record ClusterGlobalnetAllocations(String cluster, Ipv4Prefix globalCidr,
 
     /** The GlobalIngressIP of an exported ClusterIP service. */
     public Optional<Ingress> ingressForService(String namespace, String service) {
-        return first(Ingress.class, i -> i.object().target() == GlobalIngressTarget.CLUSTER_IP_SERVICE
-                && i.object().namespace().equals(namespace) && i.object().serviceName().equals(service));
+        return lookup(Ingress.class, "svc\0" + namespace + "\0" + service);
     }
 
     /** The GlobalIngressIP of a pod behind an exported headless service. */
     public Optional<Ingress> ingressForPod(String namespace, String pod) {
-        return first(Ingress.class, i -> i.object().target() == GlobalIngressTarget.HEADLESS_SERVICE_POD
-                && i.object().namespace().equals(namespace) && i.object().podName().filter(pod::equals).isPresent());
+        return lookup(Ingress.class, "pod\0" + namespace + "\0" + pod);
     }
 
     public Optional<LegacyService> legacyService(String namespace, String service) {
-        return first(LegacyService.class, s -> s.service().namespace().equals(namespace) && s.service().name().equals(service));
+        return lookup(LegacyService.class, "legacy-svc\0" + namespace + "\0" + service);
     }
 
     public Optional<LegacyPod> legacyPod(String namespace, String pod) {
-        return first(LegacyPod.class, p -> p.pod().namespace().equals(namespace) && p.pod().name().equals(pod));
+        return lookup(LegacyPod.class, "legacy-pod\0" + namespace + "\0" + pod);
     }
 
     public Optional<LegacyNode> legacyNode(String node) {
-        return first(LegacyNode.class, n -> n.node().name().equals(node));
+        return lookup(LegacyNode.class, "legacy-node\0" + node);
     }
 
     public Optional<Ipv4Address> legacyPodIp(String namespace, String pod) {
@@ -108,7 +175,4 @@ public record ClusterGlobalnetAllocations(String cluster, Ipv4Prefix globalCidr,
         return allocations.stream().filter(kind::isInstance).map(kind::cast);
     }
 
-    private <T extends GlobalIpAllocation> Optional<T> first(Class<T> kind, Predicate<T> test) {
-        return ofKind(kind).filter(test).findFirst();
-    }
 }

@@ -79,9 +79,15 @@ public record Cluster(
 
     /** The pods a service's selector picks, in file order; host-network pods are never service endpoints here. */
     public List<Pod> endpointsOf(Service service) {
-        return pods.stream()
-                .filter(p -> p.namespace().equals(service.namespace()) && !p.hostNetwork()
-                        && !service.selector().isEmpty() && service.selector().matches(p.labels()))
-                .toList();
+        if (service.selector().isEmpty()) {
+            return List.of();
+        }
+        List<Pod> endpoints = new java.util.ArrayList<>();
+        for (Pod pod : pods) {
+            if (!pod.hostNetwork() && pod.namespace().equals(service.namespace()) && service.selector().matches(pod.labels())) {
+                endpoints.add(pod);
+            }
+        }
+        return List.copyOf(endpoints);
     }
 }

@@ -1,0 +1,57 @@
+package io.periscope.planner;
+
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.ipset.IpSet;
+import io.periscope.plan.netfilter.Table;
+import org.junit.jupiter.api.Test;
+
+import static io.periscope.planner.PlannedExamples.rules;
+import static io.periscope.planner.PlannedExamples.submariner;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Golden checks of examples/globalnet-egress.yaml against seed 002 and upstream's chain layout. */
+class GlobalnetEgressPlanFollowsSeed002 {
+
+    private final ClusterSetPlan plan = PlannedExamples.plan("globalnet-egress.yaml");
+
+    @Test
+    void egressChainsRunInPrecedenceOrderAfterTheMark() {
+        DataplanePlan gateway = submariner(plan, "east", "east-gw");
+        assertThat(rules(gateway, Table.NAT, "SUBMARINER-POSTROUTING")).first().isEqualTo("-j SUBMARINER-GN-EGRESS");
+        assertThat(rules(gateway, Table.NAT, "SUBMARINER-GN-EGRESS")).containsExactly(
+                "-j SUBMARINER-GN-MARK", "-j SM-GN-EGRESS-PODS", "-j SM-GN-EGRESS-HDLS-PODS", "-j SM-GN-EGRESS-NS", "-j SM-GN-EGRESS-CLUSTER");
+        assertThat(rules(gateway, Table.NAT, "SUBMARINER-GN-MARK"))
+                .containsExactly("-d 242.1.0.0/16 -j MARK --set-xmark 0xc0000/0xc0000");
+    }
+
+    @Test
+    void namespaceAndPodSelectorEgressMatchIpsetsOfTheSelectedPods() {
+        DataplanePlan gateway = submariner(plan, "east", "east-gw");
+        assertThat(rules(gateway, Table.NAT, "SM-GN-EGRESS-NS")).singleElement().asString()
+                .startsWith("-m comment --comment ns1/ns-egressip -m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-NS-")
+                .endsWith(" src -j SNAT --to-source 242.0.255.254");
+        assertThat(rules(gateway, Table.NAT, "SM-GN-EGRESS-PODS")).singleElement().asString()
+                .contains("--match-set SM-GN-PODS-").endsWith(" src -j SNAT --to-source 242.0.0.9-242.0.0.10");
+        IpSet nsSet = gateway.ipsets().stream().filter(s -> s.name().startsWith("SM-GN-NS-")).findFirst().orElseThrow();
+        assertThat(nsSet.members()).extracting(Object::toString).containsExactly("10.244.1.11/32", "10.244.1.12/32");
+        IpSet podSet = gateway.ipsets().stream().filter(s -> s.name().startsWith("SM-GN-PODS-")).findFirst().orElseThrow();
+        assertThat(podSet.members()).extracting(Object::toString).containsExactly("10.244.1.12/32");
+    }
+
+    @Test
+    void clusterEgressCoversThePodCidr() {
+        assertThat(rules(submariner(plan, "east", "east-gw"), Table.NAT, "SM-GN-EGRESS-CLUSTER"))
+                .containsExactly("-s 10.244.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.0.0.1-242.0.0.8");
+    }
+
+    @Test
+    void headlessPodsAreDnatedOnIngressAndUseTheirOwnAddressOnEgress() {
+        DataplanePlan gateway = submariner(plan, "west", "west-gw");
+        assertThat(rules(gateway, Table.NAT, "SUBMARINER-GN-INGRESS")).hasSize(2)
+                .allMatch(r -> r.contains("-j DNAT --to-destination 10.244."));
+        assertThat(rules(gateway, Table.NAT, "SM-GN-EGRESS-HDLS-PODS")).hasSize(2)
+                .allMatch(r -> r.matches("-s 10\\.244\\.\\d+\\.\\d+/32 -m comment --comment myproject/http-\\d -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242\\.1\\.255\\.\\d+"));
+        assertThat(plan.serviceRecords()).extracting(r -> r.pod().orElse("-")).contains("http-0", "http-1");
+    }
+}
