@@ -2,23 +2,147 @@ package io.periscope.model.load;
 
 import io.periscope.model.topology.ClusterSet;
 
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.reader.ReaderException;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * PLACEHOLDER from the `cli` branch, only so that the command line compiles against the loader's
- * signature. The real YAML loader is written on another branch; on merge, its file replaces this
- * one entirely. It accepts no file: it reports unreadable ones and says that the others cannot be
- * read by this build.
+ * Reads a topology file into a {@link ClusterSet}, or fails with every mistake in it. Reading happens in
+ * three steps: SnakeYAML parses the text into nodes that remember their line and column,
+ * {@link TopologyReader} maps the nodes onto records, and {@link TopologyValidator} checks the rules that
+ * relate values to each other. Both steps run even when the first finds mistakes, so one run shows
+ * everything that needs fixing.
  */
 public final class TopologyLoader {
 
     private TopologyLoader() {
     }
 
+    /** Loads the file; {@code file} is named in errors as given. */
     public static ClusterSet load(Path file) throws TopologyException {
-        String problem = Files.isReadable(file) ? "this build has no topology loader yet" : "cannot read the file";
-        throw new TopologyException(List.of(new TopologyError(file.toString(), 0, 0, "", problem, "")));
+        String fileName = file.toString();
+        String text;
+        try {
+            if (Files.isDirectory(file)) {
+                throw failure(fileName, "'" + fileName + "' is a directory, not a topology file", "name a .yaml file");
+            }
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw failure(fileName, "file not found", "check the path; it is read relative to " + Path.of("").toAbsolutePath());
+        } catch (AccessDeniedException e) {
+            throw failure(fileName, "the file cannot be read: permission denied", "make it readable (chmod a+r " + fileName + ")");
+        } catch (CharacterCodingException e) {
+            throw failure(fileName, "the file is not UTF-8 text", "save it as UTF-8");
+        } catch (IOException e) {
+            throw failure(fileName, "the file cannot be read: " + e.getMessage(), "check that it is a readable regular file");
+        }
+        return parse(text, fileName);
+    }
+
+    /** Parses topology text; {@code fileName} is only used to name the source in errors and as the default topology name. */
+    public static ClusterSet parse(String yamlText, String fileName) throws TopologyException {
+        Node root;
+        try {
+            LoaderOptions options = new LoaderOptions();
+            options.setProcessComments(false);
+            root = new Yaml(options).compose(new StringReader(yamlText));
+        } catch (MarkedYAMLException e) {
+            throw new TopologyException(List.of(syntaxError(fileName, e)));
+        } catch (ReaderException e) {
+            throw new TopologyException(List.of(unreadableCharacter(fileName, yamlText, e)));
+        } catch (YAMLException e) {
+            throw failure(fileName, "not valid YAML: " + e.getMessage(), "check the file's syntax");
+        }
+        if (root == null) {
+            throw failure(fileName, "the file is empty", "describe the cluster set: name, globalnet, clusters, flows (see docs/topology.md)");
+        }
+        MappedTopology mapped = new TopologyReader(fileName).read(root, baseName(fileName));
+        List<TopologyError> errors = new ArrayList<>(mapped.errors());
+        mapped.clusterSet().ifPresent(set ->
+                errors.addAll(TopologyValidator.validate(set, mapped.positions(), mapped.incomplete(), fileName)));
+        if (!errors.isEmpty()) {
+            errors.sort(Comparator.comparingInt((TopologyError e) -> e.line() == 0 ? Integer.MAX_VALUE : e.line())
+                    .thenComparingInt(TopologyError::column));
+            throw new TopologyException(errors);
+        }
+        return mapped.clusterSet().orElseThrow();
+    }
+
+    private static TopologyException failure(String fileName, String problem, String fix) {
+        return new TopologyException(List.of(new TopologyError(fileName, 0, 0, "", problem, fix)));
+    }
+
+    private static TopologyError syntaxError(String fileName, MarkedYAMLException e) {
+        Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+        int line = mark == null ? 0 : mark.getLine() + 1;
+        int column = mark == null ? 0 : mark.getColumn() + 1;
+        String problem = e.getProblem() == null ? "malformed" : e.getProblem();
+        String context = e.getContext() == null ? "" : e.getContext();
+        // SnakeYAML splits some messages as context "expected X" + problem "but found Y"; read in that order.
+        String text = context.isEmpty() ? problem
+                : problem.startsWith("but ") ? context + ", " + problem
+                : problem + " (" + context + ")";
+        return new TopologyError(fileName, line, column, "", "not valid YAML: " + text, syntaxFix(text));
+    }
+
+    /** The usual causes of SnakeYAML's messages, in the words a person editing the file needs. */
+    private static String syntaxFix(String problem) {
+        String lower = problem.toLowerCase(Locale.ROOT);
+        if (lower.contains("'\\t'") || lower.contains("tab")) {
+            return "indent with spaces; YAML does not allow tabs";
+        }
+        if (lower.contains("mapping values are not allowed")) {
+            return "a value that contains ': ' must be quoted; otherwise check that this line is indented like its neighbours";
+        }
+        if (lower.contains("expected ',' or '}'") || lower.contains("expected ',' or ']'")) {
+            return "close every '{' with '}' and every '[' with ']', separating entries with commas";
+        }
+        if (lower.contains("single document")) {
+            return "keep one YAML document in the file (remove the extra '---')";
+        }
+        if (lower.contains("alias")) {
+            return "define the anchor (&name) before using it (*name)";
+        }
+        return "check the indentation and quoting at this spot";
+    }
+
+    private static TopologyError unreadableCharacter(String fileName, String text, ReaderException e) {
+        int offset = Math.min(Math.max(e.getPosition(), 0), text.length());
+        int line = 1;
+        int lineStart = 0;
+        for (int i = 0; i < offset; i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+                lineStart = i + 1;
+            }
+        }
+        return new TopologyError(fileName, line, offset - lineStart + 1, "",
+                "not valid YAML: character U+" + String.format("%04X", e.getCodePoint()) + " is not allowed",
+                "remove the control character (or quote it as an escape inside double quotes)");
+    }
+
+    /** {@code examples/mag-globalnet.yaml} → {@code mag-globalnet}. */
+    static String baseName(String fileName) {
+        String name = fileName.replace('\\', '/');
+        name = name.substring(name.lastIndexOf('/') + 1);
+        int dot = name.lastIndexOf('.');
+        return dot > 0 ? name.substring(0, dot) : name;
     }
 }
