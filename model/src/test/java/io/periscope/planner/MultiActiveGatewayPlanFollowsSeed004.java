@@ -107,7 +107,7 @@ class MultiActiveGatewayPlanFollowsSeed004 {
 
     @Test
     void exportedServiceGlobalIpIsDnatedByKubeProxyAsAnExternalIp() {
-        DataplanePlan environment = plan.host(io.periscope.plan.HostId.node("cluster2", "gw-4")).orElseThrow().environment();
+        DataplanePlan environment = plan.host(io.periscope.plan.HostId.node("cluster2", "gw-4")).orElseThrow().kubeProxy();
         assertThat(rules(environment, Table.NAT, "KUBE-SERVICES"))
                 .anyMatch(r -> r.startsWith("-d 242.254.2.254/32 -p tcp -m comment --comment \"default/submariner-")
                         && r.endsWith("external IP\" -m tcp --dport 80 -j " + r.substring(r.lastIndexOf("KUBE-SVC-"))));
