@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.planner.Planner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -47,7 +48,7 @@ public final class CheckCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--fail " + failed + ": " + e.getMessage());
             }
         }
-        TopologySummary summary = TopologySummary.of(clusterSet, failedNodes);
+        TopologySummary summary = TopologySummary.of(clusterSet, Planner.plan(clusterSet).allocations(), failedNodes);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(JSON.writeValueAsString(summary));

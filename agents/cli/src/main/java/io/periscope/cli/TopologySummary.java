@@ -3,6 +3,9 @@ package io.periscope.cli;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.periscope.model.globalnet.ClusterGlobalnetAllocations;
+import io.periscope.model.globalnet.GlobalIpAllocation;
+import io.periscope.model.globalnet.GlobalnetAllocations;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
@@ -12,6 +15,7 @@ import io.periscope.model.topology.Node;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -41,13 +45,20 @@ public record TopologySummary(String name, GlobalnetSummary globalnet, List<Clus
             int nodes,
             int pods,
             int services,
-            int exports) {
+            int exports,
+            @JsonProperty("assignedGlobalCIDR") String assignedGlobalCidr,
+            List<AllocationSummary> allocations) {
 
         public ClusterSummary {
             podCidrs = List.copyOf(podCidrs);
             serviceCidrs = List.copyOf(serviceCidrs);
             gateways = List.copyOf(gateways);
+            allocations = List.copyOf(allocations);
         }
+    }
+
+    /** One Globalnet object's allocation: who asked, what it got, and the status reason. */
+    public record AllocationSummary(String object, List<String> addresses, String reason, String message) {
     }
 
     public record GatewaySummary(String node, String ip, GatewayState state) {
@@ -68,15 +79,20 @@ public record TopologySummary(String name, GlobalnetSummary globalnet, List<Clus
     }
 
     public static TopologySummary of(ClusterSet clusterSet, Collection<NodeReference> failedNodes) {
+        return of(clusterSet, GlobalnetAllocations.NONE, failedNodes);
+    }
+
+    public static TopologySummary of(ClusterSet clusterSet, GlobalnetAllocations allocations, Collection<NodeReference> failedNodes) {
         GlobalnetConfig globalnet = clusterSet.globalnet();
         return new TopologySummary(
                 clusterSet.name(),
                 new GlobalnetSummary(globalnet.enabled(), globalnet.cidr().toString(), globalnet.clusterSize()),
-                clusterSet.clusters().stream().map(c -> summarize(c, failedNodes)).toList(),
+                clusterSet.clusters().stream().map(c -> summarize(c, allocations.cluster(c.name()), failedNodes)).toList(),
                 clusterSet.flows().size());
     }
 
-    private static ClusterSummary summarize(Cluster cluster, Collection<NodeReference> failedNodes) {
+    private static ClusterSummary summarize(Cluster cluster, Optional<ClusterGlobalnetAllocations> allocated,
+                                            Collection<NodeReference> failedNodes) {
         return new ClusterSummary(
                 cluster.name(),
                 cluster.cni().yamlName(),
@@ -88,7 +104,16 @@ public record TopologySummary(String name, GlobalnetSummary globalnet, List<Clus
                 cluster.nodes().size(),
                 cluster.pods().size(),
                 cluster.services().size(),
-                cluster.exports().size());
+                cluster.exports().size(),
+                allocated.map(a -> a.globalCidr().toString()).orElse(null),
+                allocated.map(a -> a.allocations().stream().map(TopologySummary::allocation).toList()).orElse(List.of()));
+    }
+
+    private static AllocationSummary allocation(GlobalIpAllocation allocation) {
+        List<String> addresses = allocation.range().map(r -> List.of(r.toString()))
+                .orElse(allocation.addresses().stream().map(Object::toString).toList());
+        return new AllocationSummary(allocation.requester(), addresses, allocation.condition().reason().upstreamName(),
+                allocation.condition().message());
     }
 
     /**
@@ -129,6 +154,8 @@ public record TopologySummary(String name, GlobalnetSummary globalnet, List<Clus
             line(text, "service CIDRs", String.join(", ", cluster.serviceCidrs()));
             if (cluster.globalCidr() != null) {
                 line(text, "global CIDR", cluster.globalCidr());
+            } else if (cluster.assignedGlobalCidr() != null) {
+                line(text, "global CIDR", cluster.assignedGlobalCidr() + " (assigned by the broker)");
             } else if (globalnet.enabled()) {
                 line(text, "global CIDR", "assigned by the broker from " + globalnet.cidr());
             }
@@ -139,6 +166,17 @@ public record TopologySummary(String name, GlobalnetSummary globalnet, List<Clus
             text.append("  ").append(count(cluster.nodes(), "node")).append(", ").append(count(cluster.pods(), "pod"))
                     .append(", ").append(count(cluster.services(), "service")).append(", ")
                     .append(count(cluster.exports(), "export")).append('\n');
+            if (!cluster.allocations().isEmpty()) {
+                text.append("  global IPs:\n");
+                for (AllocationSummary allocation : cluster.allocations()) {
+                    text.append("    ").append(String.format(Locale.ROOT, "%-54s ", allocation.object()))
+                            .append(allocation.addresses().isEmpty() ? "-" : String.join(", ", allocation.addresses()));
+                    if (!"Success".equals(allocation.reason())) {
+                        text.append("  (").append(allocation.reason()).append(": ").append(allocation.message()).append(')');
+                    }
+                    text.append('\n');
+                }
+            }
         }
         text.append('\n').append(count(flows, "flow")).append('\n');
         return text.toString();
