@@ -1,0 +1,189 @@
+package io.periscope.lab.capture;
+
+import io.periscope.lab.netns.NetworkNamespaces;
+import org.pcap4j.core.BpfProgram;
+import org.pcap4j.core.NotOpenException;
+import org.pcap4j.core.PcapHandle;
+import org.pcap4j.core.PcapNativeException;
+import org.pcap4j.core.PcapNetworkInterface;
+
+import java.io.EOFException;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Captures on many interfaces of many namespaces at once: one platform thread per interface, which
+ * enters the interface's namespace and opens the device by name (listing devices would read
+ * {@code /sys}, which shows the machine's namespace, not the thread's). {@link #start} returns once
+ * every capture is open; {@link #stop} waits for the last frames to be read and returns every
+ * sighting.
+ */
+public final class CaptureSession implements AutoCloseable {
+
+    /** Long enough for frames still in the kernel's capture buffers to be read before the captures end. */
+    private static final long QUIET_MILLIS = 250;
+    private static final int SNAPLEN = 256;
+
+    private final List<Capture> captures = new ArrayList<>();
+    private final List<Sighting> sightings = Collections.synchronizedList(new ArrayList<>());
+    private final Set<Integer> vxlanPorts;
+
+    private CaptureSession(Set<Integer> vxlanPorts) {
+        this.vxlanPorts = Set.copyOf(vxlanPorts);
+    }
+
+    /**
+     * @param vxlanPorts UDP ports whose packets are decoded as VXLAN
+     * @throws CaptureException when a capture cannot be opened (the others are closed again)
+     */
+    public static CaptureSession start(List<CaptureTarget> targets, Set<Integer> vxlanPorts) {
+        CaptureSession session = new CaptureSession(vxlanPorts);
+        for (CaptureTarget target : targets) {
+            session.captures.add(session.new Capture(target));
+        }
+        session.captures.forEach(Capture::begin);
+        Optional<String> failure = Optional.empty();
+        for (Capture capture : session.captures) {
+            Optional<String> problem = capture.awaitOpen();
+            if (problem.isPresent() && failure.isEmpty()) {
+                failure = problem;
+            }
+        }
+        if (failure.isPresent()) {
+            session.close();
+            throw new CaptureException(failure.get());
+        }
+        return session;
+    }
+
+    /** Ends every capture and returns what was seen, in no particular order. */
+    public List<Sighting> stop() {
+        try {
+            Thread.sleep(QUIET_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        close();
+        synchronized (sightings) {
+            return List.copyOf(sightings);
+        }
+    }
+
+    @Override
+    public void close() {
+        captures.forEach(Capture::interrupt);
+        captures.forEach(Capture::join);
+    }
+
+    private final class Capture {
+
+        private final CaptureTarget target;
+        private final CountDownLatch opened = new CountDownLatch(1);
+        private final AtomicReference<String> problem = new AtomicReference<>();
+        private final AtomicReference<PcapHandle> handle = new AtomicReference<>();
+        private volatile boolean stopping;
+        private Thread thread;
+
+        Capture(CaptureTarget target) {
+            this.target = target;
+        }
+
+        void begin() {
+            thread = Thread.ofPlatform().daemon().name("capture-" + target.namespace() + "-" + target.iface()).start(this::run);
+        }
+
+        Optional<String> awaitOpen() {
+            try {
+                if (!opened.await(10, TimeUnit.SECONDS)) {
+                    return Optional.of("capture on " + target.iface() + " in " + target.namespace() + " did not open within 10 s");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.of("interrupted while opening captures");
+            }
+            return Optional.ofNullable(problem.get());
+        }
+
+        private void run() {
+            PcapHandle pcap;
+            try {
+                NetworkNamespaces.enter(target.namespace());
+                // Immediate mode hands every frame over at once instead of in blocks; the
+                // capture then ends through breakLoop, since a blocked read has no timeout.
+                pcap = new PcapHandle.Builder(target.iface()).snaplen(SNAPLEN)
+                        .promiscuousMode(PcapNetworkInterface.PromiscuousMode.NONPROMISCUOUS)
+                        .timeoutMillis(20).immediateMode(true)
+                        .timestampPrecision(PcapHandle.TimestampPrecision.NANO).build();
+                pcap.setFilter("ip", BpfProgram.BpfCompileMode.OPTIMIZE);
+            } catch (PcapNativeException | NotOpenException | RuntimeException e) {
+                problem.set("cannot capture on " + target.iface() + " in " + target.namespace() + ": " + e.getMessage());
+                opened.countDown();
+                return;
+            }
+            handle.set(pcap);
+            opened.countDown();
+            try {
+                while (!stopping) {
+                    try {
+                        byte[] frame = pcap.getNextRawPacketEx();
+                        record(frame, pcap.getTimestamp());
+                    } catch (TimeoutException e) {
+                        // no frame within the timeout: look at the stop flag again
+                    } catch (EOFException e) {
+                        break;
+                    }
+                }
+            } catch (PcapNativeException | NotOpenException e) {
+                problem.compareAndSet(null, "capture on " + target.iface() + " in " + target.namespace() + " failed: " + e.getMessage());
+            } finally {
+                pcap.close();
+            }
+        }
+
+        private void record(byte[] frame, Timestamp timestamp) {
+            long nanos = timestamp.getTime() / 1000 * 1_000_000_000L + timestamp.getNanos();
+            FrameParser.parse(frame, vxlanPorts).ifPresent(parsed -> {
+                Direction direction;
+                if (parsed.srcMac().equals(target.mac())) {
+                    direction = Direction.LEAVING;
+                } else if (parsed.dstMac().equals(target.mac())) {
+                    direction = Direction.ARRIVING;
+                } else {
+                    return;
+                }
+                sightings.add(new Sighting(target.host(), target.iface(), direction, nanos, parsed));
+            });
+        }
+
+        void interrupt() {
+            stopping = true;
+            PcapHandle pcap = handle.get();
+            if (pcap != null) {
+                try {
+                    pcap.breakLoop();
+                } catch (NotOpenException e) {
+                    // already closed by its thread
+                }
+            }
+        }
+
+        void join() {
+            if (thread == null) {
+                return;
+            }
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

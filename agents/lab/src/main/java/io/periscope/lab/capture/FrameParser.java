@@ -1,0 +1,96 @@
+package io.periscope.lab.capture;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.plan.link.MacAddress;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Decodes captured Ethernet frames by hand: only IPv4 over Ethernet, TCP/UDP/ICMP headers, and
+ * VXLAN on the ports the plan's tunnels use. pcap4j's packet classes know no VXLAN; the few header
+ * fields needed here are simpler to read directly than to dig out of its object tree.
+ */
+public final class FrameParser {
+
+    private static final int ETHERNET_HEADER = 14;
+    private static final int ETHERTYPE_IPV4 = 0x0800;
+    private static final int VXLAN_HEADER = 8;
+    private static final int PAYLOAD_KEPT = 64;
+
+    private FrameParser() {
+    }
+
+    /** @param vxlanPorts UDP destination ports that carry VXLAN; empty when the frame is not IPv4 or is cut short */
+    public static Optional<CapturedFrame> parse(byte[] frame, Set<Integer> vxlanPorts) {
+        return parse(frame, 0, frame.length, vxlanPorts, 0);
+    }
+
+    private static Optional<CapturedFrame> parse(byte[] b, int offset, int end, Set<Integer> vxlanPorts, int depth) {
+        if (end - offset < ETHERNET_HEADER + 20 || u16(b, offset + 12) != ETHERTYPE_IPV4) {
+            return Optional.empty();
+        }
+        MacAddress dst = mac(b, offset);
+        MacAddress src = mac(b, offset + 6);
+        int ip = offset + ETHERNET_HEADER;
+        if ((b[ip] & 0xf0) != 0x40) {
+            return Optional.empty();
+        }
+        int headerLength = (b[ip] & 0x0f) * 4;
+        int totalLength = u16(b, ip + 2);
+        int protocol = b[ip + 9] & 0xff;
+        Ipv4Address srcIp = new Ipv4Address(s32(b, ip + 12));
+        Ipv4Address dstIp = new Ipv4Address(s32(b, ip + 16));
+        int l4 = ip + headerLength;
+        // Later fragments carry no transport header; the probe's packets are far below the MTU.
+        boolean firstFragment = (u16(b, ip + 6) & 0x1fff) == 0;
+        int sport = 0;
+        int dport = 0;
+        long seq = 0;
+        long ack = 0;
+        int flags = 0;
+        int icmpType = -1;
+        String payload = "";
+        Optional<CapturedFrame.Vxlan> vxlan = Optional.empty();
+        if (firstFragment && protocol == IpDatagram.TCP && end - l4 >= 14) {
+            sport = u16(b, l4);
+            dport = u16(b, l4 + 2);
+            seq = Integer.toUnsignedLong(s32(b, l4 + 4));
+            ack = Integer.toUnsignedLong(s32(b, l4 + 8));
+            flags = b[l4 + 13] & 0xff;
+        } else if (firstFragment && protocol == IpDatagram.UDP && end - l4 >= 8) {
+            sport = u16(b, l4);
+            dport = u16(b, l4 + 2);
+            int data = l4 + 8;
+            if (vxlanPorts.contains(dport) && depth == 0 && end - data >= VXLAN_HEADER && (b[data] & 0x08) != 0) {
+                int vni = (u16(b, data + 4) << 8) | (b[data + 6] & 0xff);
+                vxlan = parse(b, data + VXLAN_HEADER, end, vxlanPorts, depth + 1).map(inner -> new CapturedFrame.Vxlan(vni, inner));
+            }
+            if (vxlan.isEmpty()) {
+                int length = Math.min(PAYLOAD_KEPT, Math.max(0, end - data));
+                payload = new String(b, data, length, StandardCharsets.ISO_8859_1);
+            }
+        } else if (firstFragment && protocol == IpDatagram.ICMP && end - l4 >= 4) {
+            icmpType = b[l4] & 0xff;
+        }
+        return Optional.of(new CapturedFrame(src, dst,
+                new IpDatagram(srcIp, dstIp, protocol, totalLength, sport, dport, seq, ack, flags, icmpType, payload), vxlan));
+    }
+
+    private static MacAddress mac(byte[] b, int offset) {
+        long bits = 0;
+        for (int i = 0; i < 6; i++) {
+            bits = bits << 8 | (b[offset + i] & 0xff);
+        }
+        return new MacAddress(bits);
+    }
+
+    private static int u16(byte[] b, int offset) {
+        return (b[offset] & 0xff) << 8 | (b[offset + 1] & 0xff);
+    }
+
+    private static int s32(byte[] b, int offset) {
+        return (b[offset] & 0xff) << 24 | (b[offset + 1] & 0xff) << 16 | (b[offset + 2] & 0xff) << 8 | (b[offset + 3] & 0xff);
+    }
+}

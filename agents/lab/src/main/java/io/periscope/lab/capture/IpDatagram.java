@@ -1,0 +1,23 @@
+package io.periscope.lab.capture;
+
+import io.periscope.model.net.Ipv4Address;
+
+/**
+ * The fields of a captured IPv4 packet the probe uses: addresses and ports to rebuild hops, and the
+ * fields no NAT rewrites (TCP sequence numbers, the UDP payload, ICMP type and length) to recognise
+ * the same packet on every interface it crosses.
+ *
+ * @param protocol IP protocol number (6 TCP, 17 UDP, 1 ICMP)
+ * @param length   the IP total length
+ * @param payload  the first bytes of the UDP payload as ISO-8859-1 text, empty for other protocols
+ */
+public record IpDatagram(Ipv4Address src, Ipv4Address dst, int protocol, int length, int sport, int dport,
+                         long tcpSeq, long tcpAck, int tcpFlags, int icmpType, String payload) {
+
+    public static final int TCP = 6;
+    public static final int UDP = 17;
+    public static final int ICMP = 1;
+
+    public static final int TCP_SYN = 0x02;
+    public static final int TCP_ACK = 0x10;
+}

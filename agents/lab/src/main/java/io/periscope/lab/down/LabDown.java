@@ -1,0 +1,44 @@
+package io.periscope.lab.down;
+
+import io.periscope.lab.layout.LabNames;
+import io.periscope.lab.shell.Shell;
+import io.periscope.lab.state.LabState;
+import io.periscope.lab.state.LabStateFile;
+import io.periscope.model.load.TopologyException;
+import io.periscope.model.load.TopologyLoader;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * {@code lab down FILE}: removes what {@code lab up} of that file created, as its state file lists
+ * it, and nothing else. Running it when no lab is up does nothing and succeeds.
+ */
+public final class LabDown {
+
+    private final Shell shell;
+    private final LabStateFile stateFile;
+
+    public LabDown(Shell shell, LabStateFile stateFile) {
+        this.shell = shell;
+        this.stateFile = stateFile;
+    }
+
+    /** @return the namespaces removed (empty when no lab of this topology was up) */
+    public List<String> run(Path file, Consumer<String> progress) throws TopologyException {
+        String topology = TopologyLoader.load(file).name();
+        LabNames names = LabNames.of(topology);
+        Optional<LabState> state = stateFile.read(names.hash());
+        if (state.isEmpty()) {
+            progress.accept("down: no lab of topology '" + topology + "' is up (no " + stateFile.pathFor(names.hash()) + ")");
+            return List.of();
+        }
+        long start = System.nanoTime();
+        List<String> removed = new LabTeardown(shell, stateFile).remove(state.get());
+        progress.accept("down: " + removed.size() + " namespaces of " + topology + " removed ("
+                + (System.nanoTime() - start) / 1_000_000 + " ms)");
+        return removed;
+    }
+}

@@ -1,0 +1,60 @@
+package io.periscope.lab.layout;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The sysctls of a lab namespace, in two rounds. A new namespace starts with forwarding off and
+ * copies {@code conf.default} into every interface created later, so the namespace-wide settings
+ * are written before any interface exists; settings of one named interface can only be written
+ * after it does.
+ */
+public final class SysctlSettings {
+
+    private SysctlSettings() {
+    }
+
+    /**
+     * Reverse-path filtering off everywhere (lab paths are asymmetric by design: a reply may come back
+     * through another gateway) and IPv6 off, so that no router solicitation or neighbour discovery
+     * shows up in captures; then the host's environment sysctls.
+     */
+    public static Map<String, String> beforeInterfaces(HostNamespace host) {
+        Map<String, String> settings = new LinkedHashMap<>(common());
+        host.plan().environment().sysctls().forEach((key, value) -> {
+            if (!namesInterface(key)) {
+                settings.put(key, value);
+            }
+        });
+        return settings;
+    }
+
+    public static Map<String, String> afterInterfaces(HostNamespace host) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        host.plan().environment().sysctls().forEach((key, value) -> {
+            if (namesInterface(key)) {
+                settings.put(key, value);
+            }
+        });
+        return settings;
+    }
+
+    public static Map<String, String> forSwitch() {
+        return common();
+    }
+
+    private static Map<String, String> common() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("net.ipv6.conf.default.disable_ipv6", "1");
+        settings.put("net.ipv6.conf.all.disable_ipv6", "1");
+        settings.put("net.ipv4.conf.default.rp_filter", "0");
+        settings.put("net.ipv4.conf.all.rp_filter", "0");
+        return settings;
+    }
+
+    /** {@code net.ipv4.conf.eth0.rp_filter} names an interface; {@code conf.all} and {@code conf.default} do not. */
+    static boolean namesInterface(String key) {
+        String[] parts = key.split("\\.");
+        return parts.length >= 5 && parts[2].equals("conf") && !parts[3].equals("all") && !parts[3].equals("default");
+    }
+}

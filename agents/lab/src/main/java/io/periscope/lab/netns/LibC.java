@@ -1,0 +1,22 @@
+package io.periscope.lab.netns;
+
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+
+/** The few libc calls the lab needs that Java has no API for. */
+interface LibC extends Library {
+
+    LibC INSTANCE = Native.load("c", LibC.class);
+
+    int O_RDONLY = 0;
+    int O_CLOEXEC = 0x80000;
+    int CLONE_NEWNET = 0x40000000;
+
+    int open(String path, int flags);
+
+    int close(int fd);
+
+    int setns(int fd, int nstype);
+
+    int geteuid();
+}

@@ -1,0 +1,40 @@
+package io.periscope.lab.probe;
+
+import io.periscope.lab.trace.HopDifference;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Everything one flow's probe found: each connection sent, how many paths the simulator gives, and
+ * which of them real packets took. The flow matches the simulation when every connection's path is
+ * one of the simulator's, field by field; paths that no connection took are reported, not failed
+ * (the kernel may never hash onto them).
+ *
+ * @param problem set when the flow could not be probed at all (it names nothing in the lab, a
+ *                capture could not open)
+ */
+public record FlowProbeResult(String name, String from, String to, String resolved, int simulatedPaths,
+                              List<ObservedAttempt> attempts, Optional<String> problem) {
+
+    public FlowProbeResult {
+        attempts = List.copyOf(attempts);
+    }
+
+    public boolean matchesSimulation() {
+        return problem.isEmpty() && !attempts.isEmpty() && attempts.stream().allMatch(a -> a.match().matches());
+    }
+
+    public Optional<HopDifference> firstDifference() {
+        return attempts.stream().map(a -> a.match().firstDifference()).flatMap(Optional::stream).findFirst();
+    }
+
+    /** The simulated paths (0-based) some connection took and matched. */
+    public Set<Integer> pathsSeen() {
+        Set<Integer> seen = new TreeSet<>();
+        attempts.stream().filter(a -> a.match().matches()).forEach(a -> seen.add(a.match().simulatedPath()));
+        return seen;
+    }
+}

@@ -1,0 +1,20 @@
+package io.periscope.lab.probe;
+
+import io.periscope.lab.trace.TracePath;
+import io.periscope.model.topology.Flow;
+
+import java.util.List;
+
+/**
+ * The simulator's side of the comparison: how a flow resolves and every path it can take, in the
+ * trace shape of spec section 3. Behind an interface because the lab needs only this much of the
+ * simulator, and because the comparison is with the trace contract, not with the simulator's classes.
+ */
+public interface FlowSimulation {
+
+    /** @throws IllegalArgumentException with a message for the user when the flow names nothing that exists */
+    ProbeTarget resolve(Flow flow);
+
+    /** Every simulated path of the flow when its socket uses {@code sourcePort}. */
+    List<TracePath> paths(ProbeTarget target, int sourcePort);
+}

@@ -1,0 +1,149 @@
+package io.periscope.lab.probe;
+
+import io.periscope.lab.capture.CapturedFrame;
+import io.periscope.lab.capture.Direction;
+import io.periscope.lab.capture.IpDatagram;
+import io.periscope.lab.capture.Sighting;
+import io.periscope.lab.trace.TraceEncap;
+import io.periscope.lab.trace.TraceHop;
+import io.periscope.lab.trace.TracePacket;
+import io.periscope.model.topology.Protocol;
+import io.periscope.plan.HostId;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * Rebuilds the hops of one packet from where it was seen. Starting at the host that sent it, each
+ * hop is the interface it left by (a VXLAN device where it was tunnelled, with the outer packet
+ * seen on the underlay as the encapsulation), the host that received that frame (the other end of
+ * the veth, or on a bridge the owner of the destination MAC), and the interface it came in by there
+ * (the VXLAN device that decapsulated it, where it came through a tunnel). This is the hop shape
+ * of the simulator's traces: at a tunnel end, the inner packet on the tunnel device.
+ */
+public final class HopReconstruction {
+
+    /** A path longer than this is a loop; the kernel's TTL would end it too. */
+    private static final int MAX_HOPS = 64;
+
+    private final LabWiring wiring;
+    private final List<Sighting> sightings;
+    private final PacketIdentity identity;
+
+    /** @param sightings everything captured; only those of {@code identity} are used */
+    public HopReconstruction(LabWiring wiring, List<Sighting> sightings, PacketIdentity identity) {
+        this.wiring = wiring;
+        this.identity = identity;
+        this.sightings = sightings.stream().filter(s -> identity.matches(s.frame().innermost()))
+                .sorted(Comparator.comparingLong(Sighting::nanos)).toList();
+    }
+
+    /** Whether the packet was seen at all. */
+    public boolean seen() {
+        return !sightings.isEmpty();
+    }
+
+    /** The first sighting of the packet leaving {@code host}, the socket's packet before any hop changed it. */
+    public Optional<IpDatagram> firstLeaving(HostId host) {
+        return sightings.stream().filter(s -> s.host().equals(host) && s.direction() == Direction.LEAVING && !encapsulated(s))
+                .findFirst().map(s -> s.frame().datagram());
+    }
+
+    /**
+     * The packet's hops from the host that generated it.
+     *
+     * @param generated the packet as its socket sent it (the first hop's {@code arrive})
+     */
+    public List<TraceHop> follow(HostId source, TracePacket generated) {
+        List<TraceHop> hops = new ArrayList<>();
+        HostId host = source;
+        Optional<String> in = Optional.empty();
+        TracePacket arrive = generated;
+        long after = Long.MIN_VALUE;
+        while (hops.size() < MAX_HOPS) {
+            HostId here = host;
+            long since = after;
+            Optional<Sighting> leaving = first(s -> s.host().equals(here) && s.direction() == Direction.LEAVING && !encapsulated(s)
+                    && s.nanos() >= since);
+            if (leaving.isEmpty()) {
+                hops.add(new TraceHop(host.toString(), in, Optional.empty(), arrive, Optional.empty(), Optional.empty()));
+                break;
+            }
+            Sighting out = leaving.get();
+            Sighting onTheWire = out;
+            Optional<TraceEncap> encap = Optional.empty();
+            if (wiring.isVxlanDevice(host, out.iface())) {
+                Optional<Sighting> outer = first(s -> s.host().equals(here) && s.direction() == Direction.LEAVING && encapsulated(s)
+                        && s.nanos() >= out.nanos());
+                if (outer.isEmpty()) {
+                    hops.add(new TraceHop(host.toString(), in, Optional.of(out.iface()), arrive, Optional.of(packet(out.frame().datagram())),
+                            Optional.empty()));
+                    break;
+                }
+                onTheWire = outer.get();
+                IpDatagram outerPacket = onTheWire.frame().datagram();
+                encap = Optional.of(new TraceEncap(out.iface(), outerPacket.src(), outerPacket.dst(),
+                        onTheWire.frame().vxlan().orElseThrow().vni(), outerPacket.dport(), onTheWire.iface()));
+            }
+            hops.add(new TraceHop(host.toString(), in, Optional.of(out.iface()), arrive, Optional.of(packet(out.frame().datagram())), encap));
+
+            Optional<LabWiring.Port> receiver = wiring.receiver(new LabWiring.Port(host, onTheWire.iface()), onTheWire.frame().dstMac());
+            if (receiver.isEmpty()) {
+                break;
+            }
+            LabWiring.Port port = receiver.get();
+            Sighting sent = onTheWire;
+            Optional<Sighting> arrived = first(s -> s.host().equals(port.host()) && s.iface().equals(port.iface())
+                    && s.direction() == Direction.ARRIVING && encapsulated(s) == encapsulated(sent) && s.nanos() >= sent.nanos());
+            if (arrived.isEmpty()) {
+                break;
+            }
+            Sighting at = arrived.get();
+            host = port.host();
+            if (encapsulated(at)) {
+                CapturedFrame.Vxlan vxlan = at.frame().vxlan().orElseThrow();
+                Optional<String> device = wiring.vxlanDevice(host, at.frame().datagram().dport());
+                HostId there = host;
+                Optional<Sighting> decapsulated = device.flatMap(d -> first(s -> s.host().equals(there) && s.iface().equals(d)
+                        && s.direction() == Direction.ARRIVING && !encapsulated(s) && s.nanos() >= at.nanos()));
+                if (decapsulated.isPresent()) {
+                    in = Optional.of(decapsulated.get().iface());
+                    arrive = packet(decapsulated.get().frame().datagram());
+                    after = decapsulated.get().nanos();
+                } else {
+                    // Seen on the underlay but never out of the tunnel device: it ended there.
+                    in = Optional.of(device.orElse(at.iface()));
+                    arrive = packet(vxlan.inner().datagram());
+                    after = at.nanos();
+                }
+            } else {
+                in = Optional.of(at.iface());
+                arrive = packet(at.frame().datagram());
+                after = at.nanos();
+            }
+        }
+        return hops;
+    }
+
+    private Optional<Sighting> first(Predicate<Sighting> condition) {
+        return sightings.stream().filter(condition).findFirst();
+    }
+
+    /** The probe packet seen inside a VXLAN packet (rather than itself). */
+    private boolean encapsulated(Sighting sighting) {
+        return sighting.frame().vxlan().isPresent();
+    }
+
+    static TracePacket packet(IpDatagram datagram) {
+        Protocol protocol = switch (datagram.protocol()) {
+            case IpDatagram.TCP -> Protocol.TCP;
+            case IpDatagram.UDP -> Protocol.UDP;
+            case IpDatagram.ICMP -> Protocol.ICMP;
+            default -> throw new IllegalArgumentException("the probe sends no IP protocol " + datagram.protocol());
+        };
+        return TracePacket.of(datagram.src(), datagram.dst(), datagram.sport(), datagram.dport(), protocol);
+    }
+}

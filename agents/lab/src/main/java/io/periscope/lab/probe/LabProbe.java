@@ -1,0 +1,277 @@
+package io.periscope.lab.probe;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.periscope.lab.LabRefusal;
+import io.periscope.lab.capture.CaptureSession;
+import io.periscope.lab.capture.CaptureTarget;
+import io.periscope.lab.capture.Direction;
+import io.periscope.lab.capture.IpDatagram;
+import io.periscope.lab.capture.Sighting;
+import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.netns.NamespaceThread;
+import io.periscope.lab.netns.NetworkNamespaces;
+import io.periscope.lab.shell.Invocation;
+import io.periscope.lab.shell.Shell;
+import io.periscope.lab.state.LabState;
+import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.trace.PathComparison;
+import io.periscope.lab.trace.PathMatch;
+import io.periscope.lab.trace.TraceHop;
+import io.periscope.lab.trace.TracePacket;
+import io.periscope.lab.trace.TracePath;
+import io.periscope.model.load.TopologyException;
+import io.periscope.model.load.TopologyLoader;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Flow;
+import io.periscope.model.topology.Protocol;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.link.MacAddress;
+import io.periscope.planner.Planner;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * {@code lab probe FILE [--flow NAME]}: real packets for each flow of the file, through a lab that is
+ * up, compared hop by hop with the simulator.
+ *
+ * <p>Per flow, echo servers listen in every host namespace on the ports the flow can end on;
+ * captures run on every interface of every host; the source host then opens connections one after
+ * the other, each from its own source port. With more than one gateway, the kernel spreads
+ * connections by a hash of their 5-tuple, so connections are sent in rounds until every simulated
+ * path has been taken or the rounds run out. Each connection's packets are followed through the
+ * captures, and the path they took is compared with the simulator's path through the same hops.
+ */
+public final class LabProbe {
+
+    /** Connections per round of captures. */
+    static final int ROUND = 8;
+    /** Rounds at most per flow: enough for four equally likely paths to all show up, nearly always. */
+    static final int MAX_ROUNDS = 6;
+    /** ICMP is hashed by addresses only (it has no ports), so more echoes would take the same path. */
+    static final int ICMP_PROBES = 2;
+    static final int FIRST_SOURCE_PORT = 40000;
+    static final int FIRST_ICMP_SIZE = 56;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Shell shell;
+    private final LabStateFile stateFile;
+    private final Function<ClusterSetPlan, FlowSimulation> simulations;
+
+    public LabProbe(Shell shell, LabStateFile stateFile, Function<ClusterSetPlan, FlowSimulation> simulations) {
+        this.shell = shell;
+        this.stateFile = stateFile;
+        this.simulations = simulations;
+    }
+
+    /**
+     * @throws TopologyException when the file cannot be used
+     * @throws LabRefusal        when not root, when no lab of the file is up, or when no flow has the name given
+     */
+    public ProbeReport run(Path file, Optional<String> flowName, Consumer<String> progress) throws TopologyException {
+        if (!NetworkNamespaces.runningAsRoot()) {
+            throw new LabRefusal("lab probe needs root to enter the lab's network namespaces; run it as root (for example with sudo)");
+        }
+        ClusterSet set = TopologyLoader.load(file);
+        ClusterSetPlan plan = Planner.plan(set);
+        LabLayout layout = LabLayout.of(plan);
+        Optional<LabState> state = stateFile.read(layout.names().hash());
+        if (state.isEmpty() || !state.get().state().equals(LabState.CONVERGED)) {
+            throw new LabRefusal("no lab of topology '" + set.name() + "' is up; run 'lab up " + file + "' first");
+        }
+        List<Flow> flows = flowName.map(name -> List.of(set.flow(name).orElseThrow(() -> new LabRefusal("no flow named '" + name
+                + "' in " + file + "; its flows are: " + set.flows().stream().map(Flow::name).collect(Collectors.joining(", "))))))
+                .orElse(set.flows());
+        FlowSimulation simulation = simulations.apply(plan);
+        Map<LabWiring.Port, MacAddress> macs = new HashMap<>();
+        List<CaptureTarget> targets = captureTargets(layout, macs);
+        LabWiring wiring = new LabWiring(plan, macs);
+        Set<Integer> vxlanPorts = new TreeSet<>();
+        plan.hosts().values().forEach(h -> h.submariner().vxlanDevices().forEach(d -> vxlanPorts.add(d.port())));
+
+        List<FlowProbeResult> results = new ArrayList<>();
+        for (int index = 0; index < flows.size(); index++) {
+            Flow flow = flows.get(index);
+            long start = System.nanoTime();
+            FlowProbeResult result = probe(flow, set.flows().indexOf(flow), simulation, layout, wiring, targets, vxlanPorts);
+            results.add(result);
+            progress.accept("flow " + flow.name() + ": " + summary(result) + " (" + (System.nanoTime() - start) / 1_000_000 + " ms)");
+        }
+        return new ProbeReport(set.name(), results);
+    }
+
+    static String summary(FlowProbeResult result) {
+        if (result.problem().isPresent()) {
+            return "not probed: " + result.problem().get();
+        }
+        long delivered = result.attempts().stream().filter(a -> a.outcome().disposition().equals("delivered")).count();
+        return result.attempts().size() + " probes, " + delivered + " delivered, " + result.pathsSeen().size() + " of "
+                + result.simulatedPaths() + " simulated paths taken, " + (result.matchesSimulation() ? "matches the simulation"
+                : "differs: " + result.firstDifference().map(d -> d.describe()).orElse("no probe matched"));
+    }
+
+    private List<CaptureTarget> captureTargets(LabLayout layout, Map<LabWiring.Port, MacAddress> macs) {
+        List<CaptureTarget> targets = new ArrayList<>();
+        for (HostNamespace host : layout.hosts()) {
+            String json = shell.run(Invocation.of("ip", "-n", host.namespace(), "-j", "link", "show"));
+            JsonNode links;
+            try {
+                links = JSON.readTree(json);
+            } catch (IOException e) {
+                throw new IllegalStateException("ip printed JSON that cannot be read: " + e.getMessage(), e);
+            }
+            for (JsonNode link : links) {
+                String name = link.path("ifname").asText();
+                if (name.equals("lo") || !link.hasNonNull("address")) {
+                    continue;
+                }
+                MacAddress mac = MacAddress.parse(link.get("address").asText());
+                macs.put(new LabWiring.Port(host.host(), name), mac);
+                targets.add(new CaptureTarget(host.host(), host.namespace(), name, mac));
+            }
+        }
+        return targets;
+    }
+
+    private FlowProbeResult probe(Flow flow, int flowIndex, FlowSimulation simulation, LabLayout layout, LabWiring wiring,
+                                  List<CaptureTarget> targets, Set<Integer> vxlanPorts) {
+        ProbeTarget target;
+        try {
+            target = simulation.resolve(flow);
+        } catch (IllegalArgumentException e) {
+            return new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), "", 0, List.of(),
+                    Optional.of(e.getMessage()));
+        }
+        Optional<HostNamespace> source = layout.host(target.source());
+        if (source.isEmpty()) {
+            return failed(flow, target, 0, "the lab has no namespace for " + target.source());
+        }
+        int firstPort = FIRST_SOURCE_PORT + 100 * flowIndex;
+        int simulatedPaths = simulation.paths(target, firstPort).size();
+        Set<Integer> ports = serverPorts(simulation, target, firstPort);
+        ProbeTraffic traffic = new ProbeTraffic(shell);
+        List<ObservedAttempt> attempts = new ArrayList<>();
+        Set<Integer> seen = new TreeSet<>();
+        try (EchoServers servers = EchoServers.start(layout.hosts(), target.protocol() == Protocol.TCP ? ports : Set.of(),
+                target.protocol() == Protocol.UDP ? ports : Set.of());
+             NamespaceThread sender = NamespaceThread.enter(source.get().namespace())) {
+            int rounds = target.protocol() == Protocol.ICMP ? 1 : MAX_ROUNDS;
+            int perRound = target.protocol() == Protocol.ICMP ? ICMP_PROBES : ROUND;
+            for (int round = 0; round < rounds && seen.size() < simulatedPaths; round++) {
+                List<AttemptOutcome> outcomes = new ArrayList<>();
+                List<Sighting> sightings;
+                try (CaptureSession session = CaptureSession.start(targets, vxlanPorts)) {
+                    for (int k = 0; k < perRound; k++) {
+                        int n = round * perRound + k;
+                        outcomes.add(switch (target.protocol()) {
+                            case TCP -> traffic.tcp(sender, target, firstPort + n, "periscope probe " + flow.name() + " " + n + "\n");
+                            case UDP -> traffic.udp(sender, target, firstPort + n, flow.name() + "/" + n + "/" + System.nanoTime());
+                            case ICMP -> traffic.icmp(source.get().namespace(), target, FIRST_ICMP_SIZE + n);
+                        });
+                    }
+                    sightings = session.stop();
+                }
+                for (AttemptOutcome outcome : outcomes) {
+                    ObservedAttempt attempt = analyse(outcome, target, wiring, sightings, servers, simulation);
+                    attempts.add(attempt);
+                    if (attempt.match().matches()) {
+                        seen.add(attempt.match().simulatedPath());
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            return failed(flow, target, simulatedPaths, e.getMessage());
+        }
+        return new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), target.resolved(), simulatedPaths,
+                attempts, Optional.empty());
+    }
+
+    private static FlowProbeResult failed(Flow flow, ProbeTarget target, int simulatedPaths, String problem) {
+        return new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), target.resolved(), simulatedPaths,
+                List.of(), Optional.of(problem));
+    }
+
+    /** The flow's port and every port the simulator delivers it to (a service's target port). */
+    private static Set<Integer> serverPorts(FlowSimulation simulation, ProbeTarget target, int sourcePort) {
+        Set<Integer> ports = new TreeSet<>();
+        if (!target.protocol().hasPorts()) {
+            return ports;
+        }
+        ports.add(target.port());
+        for (TracePath path : simulation.paths(target, sourcePort)) {
+            if (!path.forward().isEmpty()) {
+                ports.add(path.forward().getLast().arrive().dport());
+            }
+        }
+        return ports;
+    }
+
+    private static ObservedAttempt analyse(AttemptOutcome outcome, ProbeTarget target, LabWiring wiring, List<Sighting> sightings,
+                                           EchoServers servers, FlowSimulation simulation) {
+        Protocol protocol = target.protocol();
+        PacketIdentity forwardIdentity;
+        Optional<PacketIdentity> replyIdentity;
+        switch (protocol) {
+            case TCP -> {
+                Optional<Long> sequence = synSequence(sightings, target, outcome.sourcePort());
+                forwardIdentity = new PacketIdentity.TcpSyn(sequence.orElse(-1L));
+                replyIdentity = sequence.map(PacketIdentity.TcpSynAck::new);
+            }
+            case UDP -> {
+                forwardIdentity = new PacketIdentity.UdpPayload(EchoServers.REQUEST_MARK + outcome.udpMarker());
+                replyIdentity = Optional.of(new PacketIdentity.UdpPayload(EchoServers.REPLY_MARK + outcome.udpMarker()));
+            }
+            case ICMP -> {
+                forwardIdentity = new PacketIdentity.IcmpMessage(8, outcome.icmpLength());
+                replyIdentity = Optional.empty();
+            }
+            default -> throw new IllegalArgumentException("no probe for " + protocol);
+        }
+        HopReconstruction forwardPackets = new HopReconstruction(wiring, sightings, forwardIdentity);
+        Ipv4Address sourceAddress = outcome.localAddress().or(target::sourceIp)
+                .or(() -> forwardPackets.firstLeaving(target.source()).map(IpDatagram::src))
+                .orElse(Ipv4Address.ANY);
+        TracePacket generated = TracePacket.of(sourceAddress, target.destination(), outcome.sourcePort(), target.port(), protocol);
+        List<TraceHop> forward = forwardPackets.follow(target.source(), generated);
+        List<TraceHop> reply = List.of();
+        if (replyIdentity.isPresent()) {
+            Optional<Delivery> delivery = servers.awaitDelivery(d -> d.received().proto() == protocol
+                    && d.received().sport() == outcome.sourcePort(), outcome.disposition().equals("delivered") ? 1_000 : 0);
+            if (delivery.isPresent()) {
+                reply = new HopReconstruction(wiring, sightings, replyIdentity.get())
+                        .follow(delivery.get().host(), delivery.get().received().answer());
+            }
+        }
+        TracePath observed = new TracePath(outcome.disposition(), forward, reply, List.of());
+        List<TracePath> simulated = simulation.paths(target, outcome.sourcePort());
+        PathMatch match = PathComparison.compare(observed, simulated);
+        return new ObservedAttempt(outcome, observed, simulated, match);
+    }
+
+    /** The SYN the source host sent from the probe's port: its sequence number recognises it everywhere. */
+    private static Optional<Long> synSequence(List<Sighting> sightings, ProbeTarget target, int sourcePort) {
+        return sightings.stream()
+                .filter(s -> s.host().equals(target.source()) && s.direction() == Direction.LEAVING && s.frame().vxlan().isEmpty())
+                .filter(s -> {
+                    IpDatagram d = s.frame().datagram();
+                    return d.protocol() == IpDatagram.TCP && d.sport() == sourcePort
+                            && (d.tcpFlags() & (IpDatagram.TCP_SYN | IpDatagram.TCP_ACK)) == IpDatagram.TCP_SYN;
+                })
+                .min(java.util.Comparator.comparingLong(Sighting::nanos))
+                .map(s -> s.frame().datagram().tcpSeq());
+    }
+}

@@ -1,0 +1,128 @@
+package io.periscope.lab.probe;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.periscope.lab.trace.HopDifference;
+import io.periscope.lab.trace.TraceHop;
+import io.periscope.lab.trace.TracePacket;
+import io.periscope.lab.trace.TracePath;
+
+import java.util.List;
+
+/**
+ * The probe's findings as JSON (spec section 4): flows in the shape of section 3, one path per
+ * connection real packets carried, with the source port it used and the simulated path it was
+ * compared with; per flow {@code matchesSimulation} and, where false, {@code firstDifference}. An
+ * observed hop has no steps but its encapsulation, written as the simulator writes an encap step.
+ */
+public final class ProbeReportJson {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private ProbeReportJson() {
+    }
+
+    public static String render(ProbeReport report) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("topology", report.topology());
+        ArrayNode flows = root.putArray("flows");
+        for (FlowProbeResult flow : report.flows()) {
+            flows.add(flow(flow));
+        }
+        root.put("matchesSimulation", report.matchesSimulation());
+        try {
+            return JSON.writeValueAsString(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree always serialises", e);
+        }
+    }
+
+    static ObjectNode flow(FlowProbeResult flow) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("name", flow.name());
+        node.put("from", flow.from());
+        node.put("to", flow.to());
+        node.put("resolved", flow.resolved());
+        ArrayNode paths = node.putArray("paths");
+        for (ObservedAttempt attempt : flow.attempts()) {
+            ObjectNode path = path(attempt.observed());
+            if (attempt.outcome().sourcePort() != 0) {
+                path.put("sourcePort", attempt.outcome().sourcePort());
+            }
+            attempt.outcome().problem().ifPresent(p -> path.put("socket", p));
+            path.put("simulatedPath", attempt.match().simulatedPath() + 1);
+            path.put("matchesSimulation", attempt.match().matches());
+            attempt.match().firstDifference().ifPresent(d -> path.set("firstDifference", difference(d)));
+            paths.add(path);
+        }
+        node.put("simulatedPaths", flow.simulatedPaths());
+        ArrayNode seen = node.putArray("simulatedPathsTaken");
+        flow.pathsSeen().forEach(i -> seen.add(i + 1));
+        node.put("matchesSimulation", flow.matchesSimulation());
+        flow.firstDifference().ifPresent(d -> node.set("firstDifference", difference(d)));
+        flow.problem().ifPresent(p -> node.put("problem", p));
+        return node;
+    }
+
+    static ObjectNode path(TracePath path) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("disposition", path.disposition());
+        node.set("forward", hops(path.forward()));
+        if (!path.reply().isEmpty()) {
+            node.set("reply", hops(path.reply()));
+        }
+        return node;
+    }
+
+    private static ObjectNode hops(List<TraceHop> hops) {
+        ObjectNode node = JSON.createObjectNode();
+        ArrayNode array = node.putArray("hops");
+        for (TraceHop hop : hops) {
+            ObjectNode h = JSON.createObjectNode();
+            h.put("node", hop.node());
+            hop.in().ifPresent(i -> h.put("in", i));
+            hop.out().ifPresent(o -> h.put("out", o));
+            h.set("arrive", packet(hop.arrive()));
+            ArrayNode steps = h.putArray("steps");
+            hop.encap().ifPresent(e -> {
+                ObjectNode step = steps.addObject();
+                step.put("kind", "encap");
+                step.put("device", e.device());
+                step.put("vni", e.vni());
+                step.put("port", e.port());
+                step.put("outerSrc", e.outerSrc().toString());
+                step.put("outerDst", e.outerDst().toString());
+                step.put("underlay", e.underlay());
+            });
+            hop.depart().ifPresent(d -> h.set("depart", packet(d)));
+            array.add(h);
+        }
+        return node;
+    }
+
+    static ObjectNode packet(TracePacket packet) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("src", packet.src().toString());
+        node.put("dst", packet.dst().toString());
+        if (packet.proto().hasPorts()) {
+            node.put("sport", packet.sport());
+            node.put("dport", packet.dport());
+        }
+        node.put("proto", packet.proto().lowerName());
+        return node;
+    }
+
+    private static ObjectNode difference(HopDifference d) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("direction", d.direction());
+        node.put("hop", d.hop());
+        node.put("node", d.node());
+        node.put("field", d.field());
+        node.put("simulated", d.simulated());
+        node.put("observed", d.observed());
+        return node;
+    }
+}

@@ -1,0 +1,159 @@
+package io.periscope.lab.probe;
+
+import io.periscope.lab.netns.NamespaceThread;
+import io.periscope.lab.shell.Invocation;
+import io.periscope.lab.shell.Shell;
+import io.periscope.lab.shell.ShellResult;
+import io.periscope.model.net.Ipv4Address;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NoRouteToHostException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Sends one probe from the source host: a TCP connection that echoes a payload, a UDP datagram and
+ * its answer, or one ICMP echo through {@code ping}. The socket is bound to an explicit source port,
+ * so the connection's 5-tuple, and with it the kernel's multipath choice, is known.
+ */
+public final class ProbeTraffic {
+
+    /** Echo requests carry 8 bytes of ICMP header and 20 of IP header around {@code ping -s} bytes. */
+    static final int ICMP_OVERHEAD = 28;
+    private static final int TIMEOUT_MILLIS = 1_500;
+
+    private final Shell shell;
+    private final String pingProgram;
+
+    public ProbeTraffic(Shell shell) {
+        this.shell = shell;
+        this.pingProgram = findPing(shell);
+    }
+
+    public AttemptOutcome tcp(NamespaceThread source, ProbeTarget target, int sourcePort, String payload) {
+        return source.call(() -> {
+            try (Socket socket = new Socket()) {
+                socket.setReuseAddress(true);
+                socket.bind(new InetSocketAddress(bindAddress(target), sourcePort));
+                Optional<Ipv4Address> local = Optional.empty();
+                try {
+                    socket.connect(new InetSocketAddress(inet(target.destination()), target.port()), TIMEOUT_MILLIS);
+                    local = Optional.of(Ipv4Address.parse(socket.getLocalAddress().getHostAddress()));
+                    socket.setSoTimeout(TIMEOUT_MILLIS);
+                    byte[] sent = payload.getBytes(StandardCharsets.US_ASCII);
+                    socket.getOutputStream().write(sent);
+                    byte[] echoed = readFully(socket.getInputStream(), sent.length);
+                    // A reset instead of FIN: no TIME_WAIT left behind to get in the way of the next probe.
+                    socket.setSoLinger(true, 0);
+                    if (!Arrays.equals(sent, echoed)) {
+                        return new AttemptOutcome(sourcePort, 0, "", local, "dropped", Optional.of("the echo came back different"));
+                    }
+                    return new AttemptOutcome(sourcePort, 0, "", local, "delivered", Optional.empty());
+                } catch (IOException e) {
+                    return new AttemptOutcome(sourcePort, 0, "", local, disposition(e), Optional.of(describe(e)));
+                }
+            }
+        });
+    }
+
+    public AttemptOutcome udp(NamespaceThread source, ProbeTarget target, int sourcePort, String marker) {
+        return source.call(() -> {
+            try (DatagramSocket socket = new DatagramSocket(null)) {
+                socket.setReuseAddress(true);
+                socket.bind(new InetSocketAddress(bindAddress(target), sourcePort));
+                socket.setSoTimeout(TIMEOUT_MILLIS);
+                byte[] request = (EchoServers.REQUEST_MARK + marker).getBytes(StandardCharsets.ISO_8859_1);
+                Optional<Ipv4Address> local = Optional.empty();
+                try {
+                    socket.connect(new InetSocketAddress(inet(target.destination()), target.port()));
+                    local = Optional.of(Ipv4Address.parse(socket.getLocalAddress().getHostAddress()));
+                    socket.send(new DatagramPacket(request, request.length));
+                    byte[] buffer = new byte[2048];
+                    DatagramPacket answer = new DatagramPacket(buffer, buffer.length);
+                    socket.receive(answer);
+                    String text = new String(answer.getData(), 0, answer.getLength(), StandardCharsets.ISO_8859_1);
+                    if (!text.equals(EchoServers.REPLY_MARK + marker)) {
+                        return new AttemptOutcome(sourcePort, 0, marker, local, "dropped", Optional.of("the answer came back different"));
+                    }
+                    return new AttemptOutcome(sourcePort, 0, marker, local, "delivered", Optional.empty());
+                } catch (IOException e) {
+                    return new AttemptOutcome(sourcePort, 0, marker, local, disposition(e), Optional.of(describe(e)));
+                }
+            }
+        });
+    }
+
+    /** @param size the echo's data size, different for every probe so that each is recognised by its length */
+    public AttemptOutcome icmp(String sourceNamespace, ProbeTarget target, int size) {
+        Invocation ping = Invocation.of(pingProgram.equals("ping")
+                ? new String[]{"ip", "netns", "exec", sourceNamespace, "ping", "-c", "1", "-W", "1", "-s", String.valueOf(size),
+                target.destination().toString()}
+                : new String[]{"ip", "netns", "exec", sourceNamespace, "busybox", "ping", "-c", "1", "-W", "1", "-s", String.valueOf(size),
+                target.destination().toString()});
+        ShellResult result = shell.execute(ping);
+        int length = size + ICMP_OVERHEAD;
+        if (result.succeeded()) {
+            return new AttemptOutcome(0, length, "", target.sourceIp(), "delivered", Optional.empty());
+        }
+        String said = (result.stdout() + " " + result.stderr()).toLowerCase(Locale.ROOT);
+        String disposition = said.contains("network is unreachable") || said.contains("network unreachable") ? "no-route"
+                : said.contains("unreachable") ? "unreachable" : "dropped";
+        return new AttemptOutcome(0, length, "", target.sourceIp(), disposition,
+                Optional.of("ping: " + (result.stderr().isBlank() ? result.stdout() : result.stderr()).strip()));
+    }
+
+    private static String findPing(Shell shell) {
+        return shell.execute(Invocation.of("sh", "-c", "command -v ping")).succeeded() ? "ping" : "busybox";
+    }
+
+    private static InetAddress bindAddress(ProbeTarget target) throws IOException {
+        return target.sourceIp().isPresent() ? inet(target.sourceIp().get()) : InetAddress.getByName("0.0.0.0");
+    }
+
+    private static InetAddress inet(Ipv4Address address) throws IOException {
+        return InetAddress.getByAddress(new byte[]{(byte) address.octet(0), (byte) address.octet(1), (byte) address.octet(2),
+                (byte) address.octet(3)});
+    }
+
+    private static byte[] readFully(InputStream input, int length) throws IOException {
+        byte[] data = new byte[length];
+        int read = 0;
+        while (read < length) {
+            int n = input.read(data, read, length - read);
+            if (n < 0) {
+                return Arrays.copyOf(data, read);
+            }
+            read += n;
+        }
+        return data;
+    }
+
+    /** The kernel's answer, as the socket got it, in the words of the trace dispositions. */
+    static String disposition(IOException e) {
+        String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+        if (e instanceof NoRouteToHostException || message.contains("host is unreachable") || message.contains("no route to host")) {
+            return "unreachable";
+        }
+        if (message.contains("network is unreachable")) {
+            return "no-route";
+        }
+        if (e instanceof ConnectException && message.contains("refused")) {
+            return "unreachable";
+        }
+        // A timeout, or a reset: the answer never came.
+        return "dropped";
+    }
+
+    private static String describe(IOException e) {
+        return e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+}

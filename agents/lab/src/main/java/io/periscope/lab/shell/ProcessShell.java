@@ -1,0 +1,87 @@
+package io.periscope.lab.shell;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts programs with {@link ProcessBuilder}. Input is written and both outputs are drained on
+ * their own threads, so a large batch cannot fill a pipe and stall the program; a program that does
+ * not finish within the timeout is killed rather than left to hang the lab.
+ */
+public final class ProcessShell implements Shell {
+
+    private final Duration timeout;
+
+    public ProcessShell(Duration timeout) {
+        this.timeout = timeout;
+    }
+
+    public ProcessShell() {
+        this(Duration.ofSeconds(60));
+    }
+
+    @Override
+    public ShellResult execute(Invocation invocation) {
+        Process process;
+        try {
+            process = new ProcessBuilder(invocation.argv()).start();
+        } catch (IOException e) {
+            throw new ShellFailure(invocation, "cannot start " + invocation.argv().getFirst() + ": " + e.getMessage()
+                    + " (is it installed and on PATH?)");
+        }
+        CompletableFuture<String> stdout = drain(process.getInputStream());
+        CompletableFuture<String> stderr = drain(process.getErrorStream());
+        feed(process.getOutputStream(), invocation.stdin());
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                throw new ShellFailure(invocation, "no answer within " + timeout.toSeconds() + " s; killed");
+            }
+            return new ShellResult(process.exitValue(), stdout.get(), stderr.get());
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new ShellFailure(invocation, "interrupted");
+        } catch (ExecutionException e) {
+            throw new ShellFailure(invocation, "cannot read its output: " + e.getCause().getMessage());
+        }
+    }
+
+    private static CompletableFuture<String> drain(InputStream stream) {
+        CompletableFuture<String> text = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().start(() -> {
+            try (stream) {
+                text.complete(new String(stream.readAllBytes(), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                text.completeExceptionally(new UncheckedIOException(e));
+            }
+        });
+        return text;
+    }
+
+    private static void feed(OutputStream stream, String input) {
+        if (input.isEmpty()) {
+            try {
+                stream.close();
+            } catch (IOException ignored) {
+                // Nothing was to be written; a program that already exited closed its end.
+            }
+            return;
+        }
+        Thread.ofPlatform().daemon().start(() -> {
+            try (stream) {
+                stream.write(input.getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                // A program that exits before reading all its input closes the pipe; its exit
+                // status and standard error say what went wrong.
+            }
+        });
+    }
+}

@@ -1,0 +1,71 @@
+package io.periscope.lab.up;
+
+import io.periscope.lab.down.LabTeardown;
+import io.periscope.lab.shell.Shell;
+import io.periscope.lab.state.LabState;
+import io.periscope.lab.state.LabStateFile;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * Removes what an unfinished {@code lab up} created: run by the shutdown hook on Ctrl-C, or by
+ * {@code up} itself when a phase failed. Phases run under a lock that the cleanup takes too, so it
+ * never deletes namespaces while a batch is still creating them; after it started, no further
+ * phase begins.
+ */
+final class InterruptedUpCleanup {
+
+    /** A phase still running gets this long to finish before the cleanup goes ahead anyway. */
+    private static final long WAIT_FOR_PHASE_SECONDS = 20;
+
+    private final Shell shell;
+    private final LabStateFile stateFile;
+    private final LabState state;
+    private final ReentrantLock phaseLock = new ReentrantLock();
+    private final AtomicBoolean started = new AtomicBoolean();
+
+    InterruptedUpCleanup(Shell shell, LabStateFile stateFile, LabState state) {
+        this.shell = shell;
+        this.stateFile = stateFile;
+        this.state = state;
+    }
+
+    <T> T whileNotInterrupted(Supplier<T> phase) {
+        phaseLock.lock();
+        try {
+            if (started.get()) {
+                throw new IllegalStateException("lab up was interrupted; what it created is being removed");
+            }
+            return phase.get();
+        } finally {
+            phaseLock.unlock();
+        }
+    }
+
+    boolean started() {
+        return started.get();
+    }
+
+    void run() {
+        if (!started.compareAndSet(false, true)) {
+            return;
+        }
+        boolean locked = false;
+        try {
+            locked = phaseLock.tryLock(WAIT_FOR_PHASE_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            System.err.println("lab up interrupted: removing " + state.namespaces().size() + " namespaces of " + state.topology());
+            new LabTeardown(shell, stateFile).remove(state);
+        } finally {
+            if (locked) {
+                phaseLock.unlock();
+            }
+        }
+    }
+}

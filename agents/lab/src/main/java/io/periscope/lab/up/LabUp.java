@@ -1,0 +1,249 @@
+package io.periscope.lab.up;
+
+import io.periscope.lab.LabRefusal;
+import io.periscope.lab.agent.LayerAgent;
+import io.periscope.lab.agent.LayerAgents;
+import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.layout.LabBatches;
+import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.layout.SwitchNamespace;
+import io.periscope.lab.layout.SysctlSettings;
+import io.periscope.lab.machine.AddressConflict;
+import io.periscope.lab.machine.AddressSpaceCheck;
+import io.periscope.lab.machine.MachineNetwork;
+import io.periscope.lab.netns.NamespaceThread;
+import io.periscope.lab.netns.NetworkNamespaces;
+import io.periscope.lab.netns.SysctlWriter;
+import io.periscope.lab.shell.Invocation;
+import io.periscope.lab.shell.Shell;
+import io.periscope.lab.state.LabState;
+import io.periscope.lab.state.LabStateFile;
+import io.periscope.model.load.TopologyException;
+import io.periscope.model.load.TopologyLoader;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.planner.Planner;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * {@code lab up FILE}: builds the topology as network namespaces, programs every node from the plan
+ * and returns once every node's agents find nothing left to change.
+ *
+ * <p>Order matters: namespace-wide sysctls are set before any interface exists (interfaces copy
+ * {@code conf.default}); veths are created directly inside their namespaces; the CNI's routes come
+ * with the addresses; kube-proxy's chains go in before Periscope's, whose jumps then take the top
+ * of the built-in chains as on a real node. Everything created is listed in the state file before
+ * it is created, and an interrupted run removes it again.
+ */
+public final class LabUp {
+
+    private final Shell shell;
+    private final LabStateFile stateFile;
+    private final LayerAgents agents;
+    private final Supplier<Boolean> runningAsRoot;
+
+    public LabUp(Shell shell, LabStateFile stateFile, LayerAgents agents) {
+        this(shell, stateFile, agents, NetworkNamespaces::runningAsRoot);
+    }
+
+    LabUp(Shell shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot) {
+        this.shell = shell;
+        this.stateFile = stateFile;
+        this.agents = agents;
+        this.runningAsRoot = runningAsRoot;
+    }
+
+    /**
+     * @param progress receives one line per phase (the command line prints them on standard error)
+     * @throws TopologyException when the file cannot be used
+     * @throws LabRefusal        when not root, when the topology's addresses overlap the machine's, or
+     *                           when a lab of this topology is already up
+     */
+    public LabUpResult run(Path file, Consumer<String> progress) throws TopologyException {
+        if (!runningAsRoot.get()) {
+            throw new LabRefusal("lab up needs root to create network namespaces; run it as root (for example with sudo)");
+        }
+        long start = System.nanoTime();
+        ClusterSet set = TopologyLoader.load(file);
+        ClusterSetPlan plan = Planner.plan(set);
+        LabLayout layout = LabLayout.of(plan);
+        refuseOverlaps(file, plan);
+        refuseExisting(file, layout);
+        progress.accept("plan: " + set.name() + ", " + layout.hosts().size() + " hosts (" + layout.nodes().size() + " nodes), "
+                + layout.switches().size() + " switches, " + layout.veths().size() + " veth pairs; namespaces " + layout.names().prefix() + "*");
+
+        LabState state = new LabState(set.name(), file.toAbsolutePath().toString(), layout.names().hash(), layout.namespaces(),
+                LabState.BUILDING);
+        stateFile.write(state);
+        InterruptedUpCleanup cleanup = new InterruptedUpCleanup(shell, stateFile, state);
+        Thread hook = Thread.ofPlatform().unstarted(cleanup::run);
+        Runtime.getRuntime().addShutdownHook(hook);
+        boolean built = false;
+        try {
+            build(layout, plan, progress, cleanup);
+            stateFile.write(state.withState(LabState.CONVERGED));
+            built = true;
+        } finally {
+            removeHook(hook);
+            if (!built && !cleanup.started()) {
+                progress.accept("failed: removing what was created");
+                cleanup.run();
+            }
+        }
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        progress.accept("up: " + set.name() + " converged in " + millis + " ms");
+        return new LabUpResult(layout, millis);
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // Ctrl-C arrived: the hook is running or about to, and it cleans up.
+        }
+    }
+
+    private void refuseOverlaps(Path file, ClusterSetPlan plan) {
+        List<AddressConflict> conflicts = AddressSpaceCheck.conflicts(plan, MachineNetwork.read(shell));
+        if (conflicts.isEmpty()) {
+            return;
+        }
+        String listed = conflicts.stream().limit(5).map(c -> "  " + c.describe()).collect(Collectors.joining("\n"));
+        throw new LabRefusal(file + ": the topology uses addresses of this machine's own network:\n" + listed
+                + (conflicts.size() > 5 ? "\n  (and " + (conflicts.size() - 5) + " more)" : "")
+                + "\nchange these addresses in the file: the lab only uses addresses the machine does not");
+    }
+
+    private void refuseExisting(Path file, LabLayout layout) {
+        if (stateFile.read(layout.names().hash()).isPresent()) {
+            throw new LabRefusal("a lab of topology '" + layout.names().topologyName() + "' is already up (state in "
+                    + stateFile.pathFor(layout.names().hash()) + "); run 'lab down " + file + "' first");
+        }
+        List<String> existing = layout.namespaces().stream().filter(NetworkNamespaces::exists).toList();
+        if (!existing.isEmpty()) {
+            throw new LabRefusal("network namespace " + existing.getFirst() + " already exists but no lab state records it;"
+                    + " it is not this lab's to remove: delete it yourself ('ip netns del " + existing.getFirst() + "') if it is stale");
+        }
+    }
+
+    private void build(LabLayout layout, ClusterSetPlan plan, Consumer<String> progress, InterruptedUpCleanup cleanup) {
+        List<String> namespaces = layout.namespaces();
+        phase(progress, cleanup, "namespaces", () -> {
+            shell.run(Invocation.of("ip", "-batch", "-").withStdin(LabBatches.addNamespaces(namespaces)));
+            return namespaces.size() + " created";
+        });
+        phase(progress, cleanup, "sysctls", () -> {
+            int count = 0;
+            for (HostNamespace host : layout.hosts()) {
+                count += writeSysctls(host.namespace(), SysctlSettings.beforeInterfaces(host));
+            }
+            for (SwitchNamespace sw : layout.switches()) {
+                count += writeSysctls(sw.namespace(), SysctlSettings.forSwitch());
+            }
+            return count + " set";
+        });
+        phase(progress, cleanup, "links", () -> {
+            shell.run(Invocation.of("ip", "-batch", "-").withStdin(LabBatches.veths(layout)));
+            for (SwitchNamespace sw : layout.switches()) {
+                shell.run(Invocation.of("ip", "-n", sw.namespace(), "-batch", "-").withStdin(LabBatches.switchBatch(sw)));
+            }
+            return layout.veths().size() + " veth pairs, " + layout.switches().size() + " bridges";
+        });
+        phase(progress, cleanup, "addresses and routes", () -> {
+            int lines = 0;
+            for (HostNamespace host : layout.hosts()) {
+                String batch = LabBatches.hostBatch(host);
+                shell.run(Invocation.of("ip", "-n", host.namespace(), "-batch", "-").withStdin(batch));
+                lines += (int) batch.lines().count();
+                Map<String, String> late = SysctlSettings.afterInterfaces(host);
+                if (!late.isEmpty()) {
+                    writeSysctls(host.namespace(), late);
+                }
+            }
+            return lines + " ip commands in " + layout.hosts().size() + " hosts";
+        });
+        List<HostNamespace> nodes = layout.nodes();
+        phase(progress, cleanup, "kube-proxy", () -> {
+            List<List<String>> ran = onEveryNode(nodes, node -> agents.kubeProxy(node).reconcile());
+            return programs(ran) + " programs on " + nodes.size() + " nodes";
+        });
+        phase(progress, cleanup, "agents", () -> {
+            List<List<String>> ran = onEveryNode(nodes, node -> agents.submariner(node).reconcile());
+            return programs(ran) + " programs on " + nodes.size() + " nodes";
+        });
+        phase(progress, cleanup, "converged", () -> {
+            List<String> pending = new ArrayList<>();
+            List<List<String>> left = onEveryNode(nodes, node -> {
+                List<String> lines = new ArrayList<>();
+                agents.kubeProxy(node).pendingChanges().forEach(c -> lines.add(node.host() + " (kube-proxy): " + c));
+                agents.submariner(node).pendingChanges().forEach(c -> lines.add(node.host() + ": " + c));
+                return lines;
+            });
+            left.forEach(pending::addAll);
+            if (!pending.isEmpty()) {
+                throw new IllegalStateException("the agents did not converge; still different after reconciling:\n  "
+                        + String.join("\n  ", pending.subList(0, Math.min(20, pending.size()))));
+            }
+            return "every node's agents report no difference";
+        });
+    }
+
+    private static int programs(List<List<String>> ran) {
+        return ran.stream().mapToInt(List::size).sum();
+    }
+
+    private static int writeSysctls(String namespace, Map<String, String> settings) {
+        try (NamespaceThread thread = NamespaceThread.enter(namespace)) {
+            thread.call(() -> {
+                SysctlWriter.write(settings);
+                return null;
+            });
+        }
+        return settings.size();
+    }
+
+    /** Node agents work in parallel: each mostly waits for iproute2 and iptables of its own namespace. */
+    private static <T> List<T> onEveryNode(List<HostNamespace> nodes, Function<HostNamespace, T> work) {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(4, nodes.size())),
+                task -> Thread.ofPlatform().daemon().name("lab-agent").unstarted(task));
+        try {
+            List<Future<T>> futures = new ArrayList<>();
+            for (HostNamespace node : nodes) {
+                futures.add(pool.submit(() -> work.apply(node)));
+            }
+            List<T> results = new ArrayList<>();
+            for (Future<T> future : futures) {
+                results.add(future.get());
+            }
+            return results;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while programming the nodes", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void phase(Consumer<String> progress, InterruptedUpCleanup cleanup, String name, Supplier<String> work) {
+        long start = System.nanoTime();
+        String outcome = cleanup.whileNotInterrupted(work);
+        progress.accept(name + ": " + outcome + " (" + (System.nanoTime() - start) / 1_000_000 + " ms)");
+    }
+}
