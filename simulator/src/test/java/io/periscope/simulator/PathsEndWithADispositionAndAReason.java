@@ -84,7 +84,8 @@ class PathsEndWithADispositionAndAReason {
         cluster.n1.route("blackhole 10.0.8.0/24");
         PathTrace path = trace("10.0.8.1");
         assertThat(path.disposition()).isEqualTo(Disposition.DROPPED);
-        assertThat(path.reason()).hasValueSatisfying(r -> assertThat(r).startsWith("blackhole route blackhole 10.0.8.0/24"));
+        assertThat(path.reason()).contains("dropped by route 'blackhole 10.0.8.0/24 proto static' in table main on c1/n1");
+        assertThat(TraceQueries.steps(path.forward(), Step.Route.class).getLast().nexthop()).isEqualTo("blackhole");
     }
 
     @Test

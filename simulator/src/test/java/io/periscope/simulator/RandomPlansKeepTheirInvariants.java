@@ -5,7 +5,6 @@ import io.periscope.model.net.Ipv4Range;
 import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.ClusterSetPlan;
-import io.periscope.plan.HostId;
 import io.periscope.plan.link.MacAddress;
 import io.periscope.plan.netfilter.CtState;
 import io.periscope.plan.netfilter.Match;

@@ -11,7 +11,6 @@ import io.periscope.plan.routing.RouteType;
 import io.periscope.simulator.conntrack.ConnTuple;
 import io.periscope.simulator.conntrack.Connection;
 import io.periscope.simulator.conntrack.ConntrackState;
-import io.periscope.simulator.hash.Jhash;
 import io.periscope.simulator.hash.NatAddressChoice;
 import io.periscope.simulator.link.VxlanFabric;
 import io.periscope.simulator.link.Wiring;
@@ -399,22 +398,24 @@ public final class Dataplane {
         }
         if (!followAll) {
             int i = MultipathHash.select(nexthops, v.packet);
-            v.choices = v.choices.add(choice(v, f, nexthops.get(i), i, n) + " by hash");
+            v.choices = v.choices.add(choice(f, nexthops, i));
             routeStep(v, f, nexthops.get(i));
             next.go(v, nexthops.get(i), i);
             return;
         }
         for (int i = 0; i < n; i++) {
             Visit b = i == n - 1 ? v : v.copy();
-            b.choices = b.choices.add(choice(b, f, nexthops.get(i), i, n));
+            b.choices = b.choices.add(choice(f, nexthops, i));
             routeStep(b, f, nexthops.get(i));
             next.go(b, nexthops.get(i), i);
         }
     }
 
-    private static String choice(Visit v, RouteDecision.Forward f, CompiledNexthop nh, int i, int n) {
-        return v.host.name + " table " + f.table() + " " + f.route().route().destination() + ": nexthop " + (i + 1)
-                + " of " + n + " " + nh.via().map(a -> "via " + a + " ").orElse("") + "dev " + nh.device();
+    private static String choice(RouteDecision.Forward f, List<CompiledNexthop> nexthops, int i) {
+        List<CompiledNexthop> all = f.route().nexthops();
+        // Bound to an underlay device, a lookup may offer only some of the route's nexthops.
+        int index = nexthops == all ? i : all.indexOf(nexthops.get(i));
+        return f.route().choice(index);
     }
 
     private static void routeStep(Visit v, RouteDecision.Forward f, CompiledNexthop nh) {
@@ -427,12 +428,11 @@ public final class Dataplane {
 
     private void routeFailure(Visit v, RouteDecision.Reject r) {
         v.step(new Step.Route(r.table(), r.route().text(), Optional.empty(), "", v.packet));
+        String where = "route '" + r.route().text() + "' in table " + r.table() + " on " + v.host.name;
         if (r.route().type() == RouteType.BLACKHOLE) {
-            end(v, Disposition.DROPPED, "blackhole route " + r.route().text() + " in table " + r.table() + " on "
-                    + v.host.name);
+            end(v, Disposition.DROPPED, "dropped by " + where);
         } else {
-            end(v, Disposition.NO_ROUTE, "unreachable route " + r.route().text() + " in table " + r.table() + " on "
-                    + v.host.name);
+            end(v, Disposition.NO_ROUTE, "unreachable by " + where);
         }
     }
 
@@ -463,8 +463,7 @@ public final class Dataplane {
     private List<TableRun> outcomes(Visit v, CompiledChain chain, Hook hook) {
         // POSTROUTING has no input device (ip_output passes none), so -i never matches there.
         String in = hook == Hook.POSTROUTING ? null : v.in;
-        TableRun start = new TableRun(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), v.host.name, followAll,
-                followAll ? 0 : MultipathHash.hash(v.packet));
+        TableRun start = new TableRun(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), v.host.name, followAll);
         List<TableRun> outcomes = new ArrayList<>(1);
         Ruleset.run(chain, start, outcomes::add);
         return outcomes;

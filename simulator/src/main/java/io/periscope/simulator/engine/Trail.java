@@ -1,7 +1,5 @@
 package io.periscope.simulator.engine;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -48,15 +46,17 @@ final class Trail<T> {
         return last;
     }
 
+    /** The items, oldest first, as an unmodifiable list (which records take over without copying). */
+    @SuppressWarnings("unchecked")
     List<T> toList() {
         if (size == 0) {
             return List.of();
         }
-        List<T> items = new ArrayList<>(size);
+        Object[] items = new Object[size];
+        int i = size;
         for (Trail<T> t = this; t.size > 0; t = t.before) {
-            items.add(t.last);
+            items[--i] = t.last;
         }
-        Collections.reverse(items);
-        return items;
+        return (List<T>) List.of(items);
     }
 }

@@ -33,7 +33,7 @@ public final class VxlanFabric {
         }
     }
 
-    private record HostDevices(HostId id, String cluster, Map<String, VxlanDevice> byName,
+    private record HostDevices(HostId id, String cluster, Map<String, VxlanDevice> byName, List<VxlanDevice> devices,
                                Map<String, Map<Ipv4Address, MacAddress>> neighbours, Map<String, List<FdbEntry>> fdb) {
     }
 
@@ -56,7 +56,7 @@ public final class VxlanFabric {
             for (FdbEntry e : plan.fdb()) {
                 fdb.computeIfAbsent(e.device(), d -> new ArrayList<>()).add(e);
             }
-            hosts.add(new HostDevices(ids.get(i), ids.get(i).cluster(), byName, neighbours, fdb));
+            hosts.add(new HostDevices(ids.get(i), ids.get(i).cluster(), byName, plan.vxlanDevices(), neighbours, fdb));
             for (Interface iface : interfaces.get(i)) {
                 for (Ipv4Address a : iface.addresses()) {
                     underlayOwners.computeIfAbsent(a.bits(), k -> new ArrayList<>()).add(i);
@@ -72,7 +72,7 @@ public final class VxlanFabric {
 
     /** The device of the host that takes UDP datagrams to {@code port} with {@code vni}, or null. */
     public VxlanDevice receiver(int host, int port, int vni) {
-        for (VxlanDevice d : hosts.get(host).byName().values()) {
+        for (VxlanDevice d : hosts.get(host).devices()) {
             if (d.port() == port && d.vni() == vni) {
                 return d;
             }
@@ -80,8 +80,18 @@ public final class VxlanFabric {
         return null;
     }
 
+    private record Question(int host, String device, Ipv4Address nextHop) {
+    }
+
+    /** Answers depend on the plan only, and a trace asks the same few again and again. */
+    private final Map<Question, Resolution> answers = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** Where a frame sent by {@code host} through {@code device} to next hop {@code nextHop} goes. */
     public Resolution resolve(int host, VxlanDevice device, Ipv4Address nextHop) {
+        return answers.computeIfAbsent(new Question(host, device.name(), nextHop), q -> answer(host, device, nextHop));
+    }
+
+    private Resolution answer(int host, VxlanDevice device, Ipv4Address nextHop) {
         HostDevices self = hosts.get(host);
         List<FdbEntry> entries = self.fdb().getOrDefault(device.name(), List.of());
         List<FdbEntry> defaults = entries.stream().filter(e -> e.mac().equals(MacAddress.ZERO)).toList();

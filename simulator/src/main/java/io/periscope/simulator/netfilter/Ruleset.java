@@ -15,7 +15,6 @@ import io.periscope.plan.netfilter.Target;
 import io.periscope.simulator.trace.RuleRef;
 
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -33,9 +32,10 @@ import java.util.function.Predicate;
  */
 public final class Ruleset {
 
-    private final Map<Table, Map<Hook, CompiledChain>> builtins;
+    /** By table and hook ordinal: every packet asks for several per host, so no map lookups. */
+    private final CompiledChain[][] builtins;
 
-    private Ruleset(Map<Table, Map<Hook, CompiledChain>> builtins) {
+    private Ruleset(CompiledChain[][] builtins) {
         this.builtins = builtins;
     }
 
@@ -51,7 +51,7 @@ public final class Ruleset {
             sets.put(set.name(), new CompiledIpSet(set));
         }
         int[] serial = {0};
-        Map<Table, Map<Hook, CompiledChain>> builtins = new EnumMap<>(Table.class);
+        CompiledChain[][] builtins = new CompiledChain[Table.values().length][Hook.values().length];
         for (NetfilterTable nt : plan.netfilter()) {
             Table table = nt.table();
             Map<String, CompiledChain> chains = new LinkedHashMap<>();
@@ -78,14 +78,12 @@ public final class Ruleset {
             for (CompiledChain chain : chains.values()) {
                 checkNoLoop(host, chain, new HashSet<>(), new HashSet<>());
             }
-            Map<Hook, CompiledChain> hooks = new EnumMap<>(Hook.class);
             for (Hook hook : Hook.values()) {
                 CompiledChain chain = chains.get(hook.name());
                 if (chain != null && table.isBuiltin(hook.name()) && chain.size() > 0) {
-                    hooks.put(hook, chain);
+                    builtins[table.ordinal()][hook.ordinal()] = chain;
                 }
             }
-            builtins.put(table, hooks);
         }
         return new Ruleset(builtins);
     }
@@ -109,8 +107,7 @@ public final class Ruleset {
 
     /** The built-in chain of {@code table} at {@code hook} when it has rules, else null (nothing to run). */
     public CompiledChain builtin(Table table, Hook hook) {
-        Map<Hook, CompiledChain> hooks = builtins.get(table);
-        return hooks == null ? null : hooks.get(hook);
+        return builtins[table.ordinal()][hook.ordinal()];
     }
 
     /**

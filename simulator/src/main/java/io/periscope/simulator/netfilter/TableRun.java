@@ -1,6 +1,7 @@
 package io.periscope.simulator.netfilter;
 
 import io.periscope.simulator.hash.Jhash;
+import io.periscope.simulator.routing.MultipathHash;
 import io.periscope.simulator.trace.Packet;
 
 import java.util.ArrayList;
@@ -19,7 +20,6 @@ public final class TableRun {
     final int ctStates;
     final String host;
     final boolean followAll;
-    final int flowHash;
 
     int mark;
     int connmark;
@@ -34,10 +34,10 @@ public final class TableRun {
      * @param out       output interface, or null before routing
      * @param ctStates  bit set of {@link io.periscope.plan.netfilter.CtState} ordinals that hold
      * @param host      the host's name, for the choice descriptions
-     * @param followAll follow both outcomes of {@code statistic} matches; otherwise pick one from {@code flowHash}
+     * @param followAll follow both outcomes of {@code statistic} matches; otherwise pick one by a hash of the flow
      */
     public TableRun(Packet packet, String in, String out, int mark, int connmark, int ctStates, String host,
-                    boolean followAll, int flowHash) {
+                    boolean followAll) {
         this.packet = packet;
         this.in = in;
         this.out = out;
@@ -46,12 +46,10 @@ public final class TableRun {
         this.ctStates = ctStates;
         this.host = host;
         this.followAll = followAll;
-        this.flowHash = flowHash;
     }
 
     private TableRun(TableRun other) {
-        this(other.packet, other.in, other.out, other.mark, other.connmark, other.ctStates, other.host, other.followAll,
-                other.flowHash);
+        this(other.packet, other.in, other.out, other.mark, other.connmark, other.ctStates, other.host, other.followAll);
         this.notrack = other.notrack;
         this.hits = other.hits == null ? null : new ArrayList<>(other.hits);
         this.choices = other.choices == null ? null : new ArrayList<>(other.choices);
@@ -76,8 +74,12 @@ public final class TableRun {
                 + String.format(java.util.Locale.ROOT, "%.5f", rule.probability()) + (matched ? " matched" : " not matched"));
     }
 
-    /** A value in [0, 1) fixed by the flow and the rule, standing in for the kernel's random draw. */
+    /**
+     * A value in [0, 1) fixed by the flow (the multipath hash of its packet) and the rule, standing in
+     * for the kernel's random draw.
+     */
     double draw(CompiledRule rule) {
+        int flowHash = MultipathHash.hash(packet);
         return (Jhash.jhash2(flowHash, rule.serial(), 0, 0, 0) >>> 1) / (double) (1L << 31);
     }
 

@@ -53,7 +53,7 @@ public final class RoutingPolicy {
         for (Route route : plan.routes()) {
             List<CompiledNexthop> nexthops = resolve(host, route, plan);
             byTable.computeIfAbsent(route.table(), t -> new ArrayList<>())
-                    .add(new CompiledRoute(route, nexthops, IpRouteSyntax.route(route, nexthops)));
+                    .add(CompiledRoute.of(host, IpRouteSyntax.tableName(route.table()), route, nexthops));
         }
         Map<Integer, RoutingTable> tables = new TreeMap<>();
         byTable.forEach((id, routes) -> tables.put(id, new RoutingTable(id, routes)));
@@ -138,7 +138,6 @@ public final class RoutingPolicy {
      * @param oif for a socket bound to a device (a VXLAN device's underlay), else null
      */
     public RouteDecision lookup(Ipv4Address destination, Ipv4Address source, int mark, String iif, String oif) {
-        List<String> tried = null;
         for (CompiledRule rule : rules) {
             if (!rule.matches(destination, source, mark, iif)) {
                 continue;
@@ -151,19 +150,20 @@ public final class RoutingPolicy {
             } else if (rule.table != null) {
                 CompiledRoute route = rule.table.lookup(destination.bits(), oif);
                 if (route != null) {
-                    String table = IpRouteSyntax.tableName(rule.rule.table());
                     if (route.type() != RouteType.UNICAST) {
-                        return new RouteDecision.Reject(table, route);
+                        return new RouteDecision.Reject(rule.name, route);
                     }
-                    return new RouteDecision.Forward(table, route, route.nexthopsVia(oif));
+                    return new RouteDecision.Forward(rule.name, route, route.nexthopsVia(oif));
                 }
             }
-            if (tried == null) {
-                tried = new ArrayList<>(4);
-            }
-            tried.add(IpRouteSyntax.tableName(rule.rule.table()));
         }
-        return new RouteDecision.NoRoute(tried == null ? List.of() : tried);
+        List<String> tried = new ArrayList<>(4);
+        for (CompiledRule rule : rules) {
+            if (rule.matches(destination, source, mark, iif)) {
+                tried.add(rule.name);
+            }
+        }
+        return new RouteDecision.NoRoute(tried);
     }
 
     private RouteDecision.Local local(Ipv4Address destination) {
@@ -177,7 +177,11 @@ public final class RoutingPolicy {
         return null;
     }
 
-    private record CompiledRule(PolicyRule rule, RoutingTable table) {
+    private record CompiledRule(PolicyRule rule, RoutingTable table, String name) {
+
+        CompiledRule(PolicyRule rule, RoutingTable table) {
+            this(rule, table, IpRouteSyntax.tableName(rule.table()));
+        }
 
         boolean matches(Ipv4Address destination, Ipv4Address source, int mark, String iif) {
             if (rule.from().isPresent() && !rule.from().get().contains(source)) {

@@ -24,12 +24,18 @@ public sealed interface Step {
             return "route";
         }
 
-        /** {@code via 241.18.0.4}, {@code dev eth0} for a direct route, {@code local} for local delivery. */
+        /**
+         * {@code via 241.18.0.4}, {@code dev eth0} for a direct route, {@code local} for local delivery,
+         * the route's type ({@code blackhole}, {@code unreachable}) where there is no way out.
+         */
         public String nexthop() {
             if (table.equals("local")) {
                 return "local";
             }
-            return via.map(v -> "via " + v).orElse("dev " + device);
+            if (via.isPresent()) {
+                return "via " + via.get();
+            }
+            return device.isEmpty() ? route.substring(0, route.indexOf(' ')) : "dev " + device;
         }
     }
 
