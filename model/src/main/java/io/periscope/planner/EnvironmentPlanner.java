@@ -79,6 +79,8 @@ final class EnvironmentPlanner {
         io.periscope.plan.DataplanePlan kubeProxy = kubeProxyTemplate.build();
         // Every other node routes a node's address and pod blocks the same way: build those
         // routes once and share the records.
+        List<Route> serviceRoutes = cluster.serviceCidrs().stream()
+                .map(cidr -> Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.direct(Names.UNDERLAY)), RouteProtocol.BOOT)).toList();
         Map<String, List<Route>> routesToNode = new LinkedHashMap<>();
         for (Node other : cluster.nodes()) {
             List<Route> routes = new ArrayList<>();
@@ -114,6 +116,9 @@ final class EnvironmentPlanner {
                     host.environment.routes(routesToNode.get(other.name()));
                 }
             }
+            // A node (or host-network pod) connecting to a ClusterIP needs some route before
+            // kube-proxy's OUTPUT DNAT rewrites the destination; real nodes have a default route.
+            host.environment.routes(serviceRoutes);
             host.kubeProxy = kubeProxy;
         }
         segments.add(new Segment(underlaySegment(cluster.name()), Segment.SegmentKind.BRIDGE, underlay));

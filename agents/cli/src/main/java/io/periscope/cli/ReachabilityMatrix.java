@@ -158,7 +158,7 @@ record ReachabilityMatrix(List<String> sources, List<Column> columns, List<List<
             rows.add(cells.get(i));
             i = j;
         }
-        int width = Math.min(48, labels.stream().mapToInt(String::length).max().orElse(10));
+        int width = Math.min(48, labels.stream().mapToInt(String::length).max().orElse(10) + 1);
         text.append(" ".repeat(width + 2));
         for (int c = 0; c < columns.size(); c++) {
             text.append(String.format("%-6s", "[" + (c + 1) + "]"));
