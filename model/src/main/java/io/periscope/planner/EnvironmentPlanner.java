@@ -39,11 +39,11 @@ final class EnvironmentPlanner {
         return cluster + "/underlay";
     }
 
-    static Map<HostId, HostDraft> plan(ClusterSet set, GlobalAddresses global, List<Segment> segments) {
+    static Map<HostId, HostDraft> plan(ClusterSet set, Map<String, ClusterIndex> indexes, GlobalAddresses global, List<Segment> segments) {
         Map<HostId, HostDraft> hosts = new LinkedHashMap<>();
         List<Segment.Attachment> wan = new ArrayList<>();
         for (Cluster cluster : set.clusters()) {
-            planCluster(set, cluster, global, hosts, segments, wan);
+            planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan);
         }
         // Gateways of every cluster share the WAN; each routes the others' endpoint addresses over it.
         List<HostDraft> gateways = hosts.values().stream().filter(h -> h.role == HostRole.GATEWAY).toList();
@@ -66,20 +66,21 @@ final class EnvironmentPlanner {
         return hosts;
     }
 
-    private static void planCluster(ClusterSet set, Cluster cluster, GlobalAddresses global, Map<HostId, HostDraft> hosts,
+    private static void planCluster(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, Map<HostId, HostDraft> hosts,
                                     List<Segment> segments, List<Segment.Attachment> wan) {
         Map<String, List<Ipv4Prefix>> blocks = PodBlocks.of(cluster);
         List<Segment.Attachment> underlay = new ArrayList<>();
         List<Node> active = cluster.activeGateways();
         // kube-proxy programs the same chains on every node: build them once per cluster.
         PlanBuilder kubeProxyTemplate = new PlanBuilder();
-        ClusterIndex index = new ClusterIndex(cluster);
         KubeProxyPlanner.plan(cluster, index, kubeProxyTemplate, service -> set.globalnet().enabled()
                 && set.globalnet().mode() == io.periscope.model.topology.GlobalnetMode.V2 && index.isExported(service)
                 ? global.serviceIngress(cluster.name(), service.namespace(), service.name()) : Optional.empty());
         io.periscope.plan.DataplanePlan kubeProxy = kubeProxyTemplate.build();
         // Every other node routes a node's address and pod blocks the same way: build those
         // routes once and share the records.
+        List<Route> serviceRoutes = cluster.serviceCidrs().stream()
+                .map(cidr -> Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.direct(Names.UNDERLAY)), RouteProtocol.BOOT)).toList();
         Map<String, List<Route>> routesToNode = new LinkedHashMap<>();
         for (Node other : cluster.nodes()) {
             List<Route> routes = new ArrayList<>();
@@ -115,6 +116,9 @@ final class EnvironmentPlanner {
                     host.environment.routes(routesToNode.get(other.name()));
                 }
             }
+            // A node (or host-network pod) connecting to a ClusterIP needs some route before
+            // kube-proxy's OUTPUT DNAT rewrites the destination; real nodes have a default route.
+            host.environment.routes(serviceRoutes);
             host.kubeProxy = kubeProxy;
         }
         segments.add(new Segment(underlaySegment(cluster.name()), Segment.SegmentKind.BRIDGE, underlay));

@@ -24,10 +24,17 @@ import java.util.OptionalInt;
  * service address and port, KUBE-SVC-* picks an endpoint with {@code statistic} probabilities
  * (1/n, 1/(n-1), ..., so each endpoint is equally likely), KUBE-SEP-* DNATs to it. Chain names are
  * kube-proxy's: a prefix and 16 characters of base32(sha256(service port name + protocol)).
- * Masquerade marking (KUBE-MARK-MASQ) is left out: Submariner's own POSTROUTING rules decide
- * translation for cross-cluster traffic, and within a cluster no flow here needs it.
+ * Masquerading is modelled for hairpin traffic only (a pod reaching itself through its service:
+ * KUBE-SEP marks it, KUBE-POSTROUTING masquerades it, so the reply comes back through the node);
+ * kube-proxy's masquerade of traffic from outside the cluster CIDR ({@code --cluster-cidr}) is left
+ * out, because Submariner's own POSTROUTING rules decide translation for cross-cluster traffic.
  */
 final class KubeProxyPlanner {
+
+    static final String KUBE_MARK_MASQ = "KUBE-MARK-MASQ";
+    static final String KUBE_POSTROUTING = "KUBE-POSTROUTING";
+    /** kube-proxy's masquerade mark. */
+    static final int MASQUERADE_MARK = 0x4000;
 
     private KubeProxyPlanner() {
     }
@@ -70,6 +77,11 @@ final class KubeProxyPlanner {
             Rule portals = new Rule(List.of(), Target.jump(Names.KUBE_SERVICES), Optional.of("kubernetes service portals"));
             environment.rule(Table.NAT, "PREROUTING", portals);
             environment.rule(Table.NAT, "OUTPUT", portals);
+            environment.rule(Table.NAT, "POSTROUTING", new Rule(List.of(), Target.jump(KUBE_POSTROUTING),
+                    Optional.of("kubernetes postrouting rules")));
+            environment.rule(Table.NAT, KUBE_MARK_MASQ, Rule.of(new Target.SetMark(MASQUERADE_MARK, MASQUERADE_MARK)));
+            environment.rule(Table.NAT, KUBE_POSTROUTING, new Rule(List.of(new Match.MarkIs(MASQUERADE_MARK, MASQUERADE_MARK, false)),
+                    new Target.Masquerade(), Optional.of("kubernetes service traffic requiring SNAT")));
         }
     }
 
@@ -82,6 +94,8 @@ final class KubeProxyPlanner {
             int remaining = endpoints.size() - i;
             List<Match> matches = remaining > 1 ? List.of(new Match.RandomProbability(1.0 / remaining)) : List.of();
             svc.add(new Rule(matches, Target.jump(sepChain), Optional.of(description)));
+            environment.rule(Table.NAT, sepChain, new Rule(List.of(new Match.Source(Ipv4Prefix.host(pod.ip()))),
+                    Target.jump(KUBE_MARK_MASQ), Optional.of(portName)));
             environment.rule(Table.NAT, sepChain, new Rule(List.of(new Match.ProtocolIs(port.protocol())),
                     new Target.Dnat(pod.ip(), OptionalInt.of(port.targetPort())), Optional.of(portName)));
         }

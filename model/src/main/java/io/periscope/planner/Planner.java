@@ -57,15 +57,17 @@ public final class Planner {
 
     public static ClusterSetPlan plan(ClusterSet set, GlobalAddresses global) {
         ClusterGraph graph = ClusterGraph.of(set);
+        Map<String, ClusterIndex> indexes = new java.util.HashMap<>();
+        set.clusters().forEach(c -> indexes.put(c.name(), new ClusterIndex(c)));
         List<Segment> segments = new ArrayList<>();
-        Map<HostId, HostDraft> hosts = EnvironmentPlanner.plan(set, global, segments);
+        Map<HostId, HostDraft> hosts = EnvironmentPlanner.plan(set, indexes, global, segments);
 
         for (Cluster cluster : set.clusters()) {
             List<Cluster> peers = graph.peersOf(cluster.name()).stream().map(set::requireCluster).toList();
             List<VxlanCablePlanner.RemoteCluster> remotes = peers.stream()
                     .map(peer -> new VxlanCablePlanner.RemoteCluster(peer, RemoteSubnets.of(set, peer, global))).toList();
             List<Ipv4Prefix> remoteSubnets = remotes.stream().flatMap(r -> r.subnets().stream()).toList();
-            ClusterIndex index = new ClusterIndex(cluster);
+            ClusterIndex index = indexes.get(cluster.name());
             for (Node node : cluster.nodes()) {
                 HostDraft host = hosts.get(HostId.node(cluster.name(), node.name()));
                 Tunnels.NexthopIds ids = new Tunnels.NexthopIds();
@@ -81,7 +83,7 @@ public final class Planner {
 
         TreeMap<HostId, HostPlan> built = new TreeMap<>();
         hosts.forEach((id, draft) -> built.put(id, draft.build()));
-        return new ClusterSetPlan(set, endpoints(set, global), built, segments, serviceRecords(set, global));
+        return new ClusterSetPlan(set, endpoints(set, global), built, segments, serviceRecords(set, indexes, global));
     }
 
     /** One Endpoint per active gateway, as the gateway agent publishes it through the broker. */
@@ -99,11 +101,11 @@ public final class Planner {
     }
 
     /** Lighthouse's answers: exported services (global IPs with Globalnet) and headless pods. */
-    static List<ServiceRecord> serviceRecords(ClusterSet set, GlobalAddresses global) {
+    static List<ServiceRecord> serviceRecords(ClusterSet set, Map<String, ClusterIndex> indexes, GlobalAddresses global) {
         List<ServiceRecord> records = new ArrayList<>();
         boolean globalnet = set.globalnet().enabled();
         for (Cluster cluster : set.clusters()) {
-            ClusterIndex index = new ClusterIndex(cluster);
+            ClusterIndex index = indexes.get(cluster.name());
             for (Service service : cluster.services()) {
                 if (!index.isExported(service)) {
                     continue;

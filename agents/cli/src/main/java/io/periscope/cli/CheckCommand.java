@@ -5,22 +5,26 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.topology.ClusterSet;
-import io.periscope.planner.Planner;
+import io.periscope.simulator.trace.FlowTrace;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code periscope check}: validates a topology file and summarizes what it describes. */
+/**
+ * {@code periscope check}: validates the file, summarizes it, runs every flow against its
+ * {@code expect}, and prints which clusters connect (and with which cable driver) and which pods
+ * reach which exported services. Exits 1 when any expectation fails.
+ */
 @Command(name = "check",
-        description = "Validate the topology file and summarize it: per cluster its CIDRs, CNI, gateways (which are active), "
-                + "and how many nodes, pods, services and exports it has; then the number of flows.")
+        description = {"Validate the topology file, summarize it, run every flow and compare it with its expect,",
+                "and print the cluster connectivity and the reachability matrix (source pods by exported services).",
+                "Exit status 1 when any flow's expectation fails, 2 for a bad file or bad arguments."})
 public final class CheckCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -31,31 +35,34 @@ public final class CheckCommand implements Callable<Integer> {
     @Mixin
     private TopologyInput topology;
 
-    @Option(names = "--json", description = "print the summary as JSON instead of text")
+    @Option(names = "--json", description = "print the report as JSON instead of text")
     private boolean json;
 
     @Option(names = "--fail", paramLabel = "CLUSTER/NODE", converter = NodeReference.Converter.class,
-            description = "treat this node as failed (repeatable): a failed gateway hands its traffic to the others")
+            description = "check as if this node had failed (repeatable): the remaining gateways take over")
     private List<NodeReference> failedNodes = List.of();
+
+    @Option(names = "--no-matrix", description = "skip the reachability matrix (it traces every pod to every exported service)")
+    private boolean noMatrix;
 
     @Override
     public Integer call() throws TopologyException, JsonProcessingException {
         ClusterSet clusterSet = topology.load();
-        for (NodeReference failed : failedNodes) {
-            try {
-                failed.requireIn(clusterSet);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--fail " + failed + ": " + e.getMessage());
-            }
-        }
-        TopologySummary summary = TopologySummary.of(clusterSet, Planner.plan(clusterSet).allocations(), failedNodes);
+        Simulation simulation = Simulation.of(spec.commandLine(), clusterSet, failedNodes, false);
+        TopologySummary summary = TopologySummary.of(clusterSet, simulation.simulator().plan().allocations(), failedNodes);
+        Progress progress = Progress.onStandardError(spec.commandLine().getErr());
+        List<FlowTrace> traces = simulation.trace(clusterSet.flows());
+        CheckReport report = CheckReport.of(clusterSet, traces,
+                noMatrix ? ReachabilityMatrix.EMPTY : ReachabilityMatrix.of(simulation, progress));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(JSON.writeValueAsString(summary));
+            out.println(JSON.writeValueAsString(new CheckReport.Json(summary, report)));
         } else {
             out.print(summary.toText());
+            out.println();
+            out.print(report.toText());
         }
         out.flush();
-        return ExitStatus.OK;
+        return report.allExpectationsHold() ? ExitStatus.OK : ExitStatus.EXPECTATION_FAILED;
     }
 }

@@ -1,5 +1,24 @@
 package io.periscope.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.periscope.agent.diff.DataplaneDiff;
+import io.periscope.agent.reconcile.ChangeCommands;
+import io.periscope.model.load.TopologyException;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.HostPlan;
+import io.periscope.planner.Planner;
+import picocli.CommandLine.ParameterException;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,8 +46,54 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print the plans as JSON instead of text")
     private boolean json;
 
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** One node's program: the commands an agent on a fresh node runs, in order, with their input. */
+    record NodeProgram(String node, String role, List<ProgramStep> commands) {
+    }
+
+    record ProgramStep(String command, String input) {
+    }
+
     @Override
-    public Integer call() {
-        return UnavailableCommand.report(spec);
+    public Integer call() throws TopologyException, JsonProcessingException {
+        ClusterSet set = topology.load();
+        if (node != null) {
+            try {
+                node.requireIn(set);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--node " + node + ": " + e.getMessage());
+            }
+        }
+        ClusterSetPlan plan = Planner.plan(set);
+        List<NodeProgram> programs = new ArrayList<>();
+        for (HostPlan host : plan.hosts().values()) {
+            if (host.role() == HostPlan.HostRole.POD
+                    || node != null && !(host.id().cluster().equals(node.cluster()) && host.id().name().equals(node.node()))) {
+                continue;
+            }
+            // What an agent runs on a node that has none of Periscope's state yet: the diff from
+            // nothing to the plan, rendered by the agents' own renderers.
+            List<io.periscope.agent.command.Command> commands = ChangeCommands.of(DataplaneDiff.between(DataplanePlan.EMPTY, host.submariner()), Map.of());
+            programs.add(new NodeProgram(host.id().toString(), host.role().name().toLowerCase(Locale.ROOT),
+                    commands.stream().map(c -> new ProgramStep(String.join(" ", c.argv()), c.stdin())).toList()));
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(JSON.writeValueAsString(Map.of("nodes", programs)));
+        } else {
+            for (NodeProgram program : programs) {
+                out.println("=== " + program.node() + " (" + program.role() + ")");
+                for (ProgramStep step : program.commands()) {
+                    out.println("# " + step.command());
+                    if (!step.input().isEmpty()) {
+                        out.print(step.input().endsWith("\n") ? step.input() : step.input() + "\n");
+                    }
+                }
+                out.println();
+            }
+        }
+        out.flush();
+        return ExitStatus.OK;
     }
 }

@@ -1,5 +1,13 @@
 package io.periscope.cli;
 
+import io.periscope.model.load.TopologyException;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Flow;
+import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.trace.TraceJson;
+import io.periscope.simulator.trace.TraceText;
+import java.io.PrintWriter;
+
 import io.periscope.model.topology.Protocol;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -38,8 +46,31 @@ public final class TraceCommand implements Callable<Integer> {
     private boolean hashChoice;
 
     @Override
-    public Integer call() {
-        return UnavailableCommand.report(spec);
+    public Integer call() throws TopologyException {
+        ClusterSet set = topology.load();
+        List<Flow> flows = FlowSelection.select(spec.commandLine(), set,
+                flowChoice == null ? null : flowChoice.flowName,
+                flowChoice == null || flowChoice.adHoc == null ? null : flowChoice.adHoc.from,
+                flowChoice == null || flowChoice.adHoc == null ? null : flowChoice.adHoc.to,
+                flowChoice == null || flowChoice.adHoc == null ? Protocol.TCP : flowChoice.adHoc.protocol);
+        Simulation simulation = Simulation.of(spec.commandLine(), set, failedNodes, hashChoice);
+        List<FlowTrace> traces = simulation.trace(flows);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(TraceJson.render(traces));
+        } else {
+            if (!failedNodes.isEmpty()) {
+                out.println("with " + failedNodes.stream().map(Object::toString).collect(java.util.stream.Collectors.joining(", "))
+                        + " failed\n");
+            }
+            out.print(TraceText.render(traces));
+            if (!failedNodes.isEmpty()) {
+                out.println();
+                out.print(FailoverReport.compare(simulation.withoutFailures().trace(flows), traces).toText());
+            }
+        }
+        out.flush();
+        return ExitStatus.OK;
     }
 
     /** Either a named flow of the file or an ad-hoc one, never both. */

@@ -45,6 +45,24 @@ public record ClusterSet(
         return new ClusterSet(name, globalnet, defaultCableDriver, clusters, connectivityPolicies, connectionPolicies, newFlows);
     }
 
+    /**
+     * The cluster set after these nodes went down: they and their pods are gone. With a single
+     * active gateway the next gateway takes the lease; with multiple active gateways the others
+     * carry on. Names that do not exist are ignored.
+     */
+    public ClusterSet withoutNodes(java.util.Collection<String> failedClusterSlashNode) {
+        if (failedClusterSlashNode.isEmpty()) {
+            return this;
+        }
+        List<Cluster> survivors = clusters.stream().map(c -> {
+            java.util.function.Predicate<String> failed = node -> failedClusterSlashNode.contains(c.name() + "/" + node);
+            return new Cluster(c.name(), c.labels(), c.podCidrs(), c.serviceCidrs(), c.globalCidr(), c.cni(), c.multiActiveGateways(),
+                    c.clusterEgressIPs(), c.loadBalancing(), c.nodes().stream().filter(n -> !failed.test(n.name())).toList(),
+                    c.pods().stream().filter(p -> !failed.test(p.node())).toList(), c.services(), c.exports(), c.globalEgressIPs());
+        }).toList();
+        return withClusters(survivors);
+    }
+
     public ClusterSet withClusters(List<Cluster> newClusters) {
         return new ClusterSet(name, globalnet, defaultCableDriver, newClusters, connectivityPolicies, connectionPolicies, flows);
     }

@@ -2,15 +2,23 @@ package io.periscope.plan.netfilter;
 
 import io.periscope.model.topology.Protocol;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * Renders rules exactly as {@code iptables-save} prints them (nf_tables backend), so that a rule
- * Periscope wrote and the same rule read back from the kernel have the same text. Traces quote
- * rules in this form too, which is the form the seed documents use.
+ * Renders rules exactly as {@code iptables-save} prints them (iptables 1.8, nf_tables backend), so
+ * that a rule Periscope wrote and the same rule read back from the kernel have the same text. Traces
+ * quote rules in this form too, which is the form the seed documents use. The forms were checked
+ * against the real {@code iptables-save}; the agents' round-trip tests keep them honest.
  */
 public final class IptablesSyntax {
+
+    /** The order in which the conntrack match prints states, whatever order they were given in. */
+    private static final List<CtState> CTSTATE_PRINT_ORDER = List.of(CtState.INVALID, CtState.NEW, CtState.RELATED,
+            CtState.ESTABLISHED, CtState.UNTRACKED, CtState.SNAT, CtState.DNAT);
+
+    private static final int ALL_BITS = 0xffffffff;
 
     private IptablesSyntax() {
     }
@@ -25,14 +33,25 @@ public final class IptablesSyntax {
             }
         }
         boolean commentWritten = false;
+        boolean protocolModuleWritten = false;
+        // Rule keeps its matches in iptables-save order: basic options, then modules.
         for (Match match : rule.matches()) {
-            // iptables-save puts the comment match after the address, interface and protocol
-            // options and before the other -m matches, because that is where kube-proxy adds it.
-            if (!commentWritten && rule.comment().isPresent() && isModuleMatch(match)) {
+            // The kernel keeps the comment where it was given; Periscope gives it after the basic
+            // options and before the first module, where kube-proxy puts it.
+            if (!commentWritten && rule.comment().isPresent() && !Rule.isBasic(match)) {
                 append(text, "-m comment --comment " + quote(rule.comment().get()));
                 commentWritten = true;
             }
-            append(text, match(match, protocol));
+            if (Rule.isProtocolModuleOption(match)) {
+                // Port and flag options are printed as one -m tcp/-m udp module.
+                if (!protocolModuleWritten) {
+                    append(text, "-m " + protocolModule(match, protocol));
+                    protocolModuleWritten = true;
+                }
+                append(text, protocolModuleOption(match));
+                continue;
+            }
+            append(text, match(match));
         }
         if (!commentWritten && rule.comment().isPresent()) {
             append(text, "-m comment --comment " + quote(rule.comment().get()));
@@ -46,11 +65,6 @@ public final class IptablesSyntax {
         return "-A " + chain + " " + rule(rule);
     }
 
-    private static boolean isModuleMatch(Match match) {
-        return !(match instanceof Match.Source || match instanceof Match.Destination || match instanceof Match.InInterface
-                || match instanceof Match.OutInterface || match instanceof Match.ProtocolIs);
-    }
-
     private static void append(StringBuilder text, String part) {
         if (!text.isEmpty()) {
             text.append(' ');
@@ -58,25 +72,48 @@ public final class IptablesSyntax {
         text.append(part);
     }
 
-    static String match(Match match, Protocol protocol) {
+    static String match(Match match) {
         return switch (match) {
             case Match.Source s -> not(s.negated()) + "-s " + s.prefix();
             case Match.Destination d -> not(d.negated()) + "-d " + d.prefix();
             case Match.InInterface i -> not(i.negated()) + "-i " + i.name();
             case Match.OutInterface o -> not(o.negated()) + "-o " + o.name();
             case Match.ProtocolIs p -> "-p " + p.protocol().lowerName();
-            case Match.DestinationPort p -> "-m " + portModule(protocol) + " --dport " + p.port();
-            case Match.SourcePort p -> "-m " + portModule(protocol) + " --sport " + p.port();
-            case Match.TcpSyn t -> "-m tcp --tcp-flags SYN,RST SYN";
+            case Match.DestinationPort p -> protocolModuleOption(p);
+            case Match.SourcePort p -> protocolModuleOption(p);
+            case Match.TcpSyn t -> protocolModuleOption(t);
             case Match.SetMatch s -> "-m set " + not(s.negated()) + "--match-set " + s.setName() + (s.source() ? " src" : " dst");
-            case Match.MarkIs m -> "-m mark " + not(m.negated()) + "--mark " + hex(m.value()) + "/" + hex(m.mask());
-            case Match.ConnMarkIs m -> "-m connmark --mark " + hex(m.value()) + "/" + hex(m.mask());
+            case Match.MarkIs m -> "-m mark " + not(m.negated()) + "--mark " + markAndMask(m.value(), m.mask());
+            case Match.ConnMarkIs m -> "-m connmark --mark " + markAndMask(m.value(), m.mask());
             case Match.ConnState c -> "-m conntrack " + not(c.negated()) + "--ctstate "
-                    + c.states().stream().sorted().map(Enum::name).collect(Collectors.joining(","));
+                    + CTSTATE_PRINT_ORDER.stream().filter(c.states()::contains).map(Enum::name).collect(Collectors.joining(","));
             case Match.DestinationIsLocal l -> "-m addrtype " + not(l.negated()) + "--dst-type LOCAL";
+            // RandomProbability already holds the kernel's 31-bit fraction; 11 decimals is how it prints.
             case Match.RandomProbability r -> "-m statistic --mode random --probability "
                     + String.format(Locale.ROOT, "%.11f", r.probability());
         };
+    }
+
+    private static String protocolModuleOption(Match match) {
+        return switch (match) {
+            case Match.SourcePort p -> "--sport " + p.port();
+            case Match.DestinationPort p -> "--dport " + p.port();
+            case Match.TcpSyn t -> "--tcp-flags SYN,RST SYN";
+            default -> throw new IllegalArgumentException(match + " is not a tcp/udp module option");
+        };
+    }
+
+    private static String protocolModule(Match first, Protocol protocol) {
+        if (first instanceof Match.TcpSyn) {
+            if (protocol != Protocol.TCP) {
+                throw new IllegalArgumentException("--tcp-flags needs -p tcp");
+            }
+            return "tcp";
+        }
+        if (protocol == null || !protocol.hasPorts()) {
+            throw new IllegalArgumentException("a port match needs -p tcp or -p udp");
+        }
+        return protocol.lowerName();
     }
 
     static String target(Target target) {
@@ -96,11 +133,9 @@ public final class IptablesSyntax {
         };
     }
 
-    private static String portModule(Protocol protocol) {
-        if (protocol == null || !protocol.hasPorts()) {
-            throw new IllegalArgumentException("a port match needs -p tcp or -p udp before it");
-        }
-        return protocol.lowerName();
+    /** The mark and connmark matches leave out a mask of all ones. */
+    private static String markAndMask(int value, int mask) {
+        return mask == ALL_BITS ? hex(value) : hex(value) + "/" + hex(mask);
     }
 
     private static String not(boolean negated) {
@@ -112,7 +147,21 @@ public final class IptablesSyntax {
         return "0x" + Integer.toHexString(value);
     }
 
-    private static String quote(String comment) {
-        return comment.matches("[A-Za-z0-9_./:-]+") ? comment : "\"" + comment.replace("\"", "\\\"") + "\"";
+    /**
+     * Comments as iptables-save quotes them: bare when made only of letters, digits, '_' and '-';
+     * otherwise in double quotes with {@code "}, {@code '} and {@code \} escaped by a backslash.
+     */
+    public static String quote(String comment) {
+        if (comment.matches("[A-Za-z0-9_-]+")) {
+            return comment;
+        }
+        StringBuilder quoted = new StringBuilder("\"");
+        for (char c : comment.toCharArray()) {
+            if (c == '"' || c == '\'' || c == '\\') {
+                quoted.append('\\');
+            }
+            quoted.append(c);
+        }
+        return quoted.append('"').toString();
     }
 }

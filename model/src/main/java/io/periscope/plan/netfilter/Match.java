@@ -83,5 +83,16 @@ public sealed interface Match {
      * endpoints. The simulator follows both outcomes as separate branches.
      */
     record RandomProbability(double probability) implements Match {
+
+        /**
+         * The kernel keeps the probability as a 31-bit fraction, so a rule read back from it carries
+         * that value; rounding here makes the rule written and the rule read back equal records.
+         */
+        public RandomProbability {
+            if (!(probability >= 0 && probability <= 1)) {
+                throw new IllegalArgumentException("probability " + probability + " is outside 0..1");
+            }
+            probability = Math.round(probability * 0x1p31) / 0x1p31;
+        }
     }
 }

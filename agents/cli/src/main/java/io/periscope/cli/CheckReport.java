@@ -1,0 +1,130 @@
+package io.periscope.cli;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.periscope.model.policy.ClusterGraph;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Disposition;
+import io.periscope.model.topology.Flow;
+import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.trace.PathTrace;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** What {@code check} found: each flow against its expectation, the cluster graph, and the reachability matrix. */
+record CheckReport(List<FlowResult> flows, List<String> clusters, List<List<String>> cableDrivers, ReachabilityMatrix matrix) {
+
+    /**
+     * A flow's outcome: how many of its paths ended each way. An expectation holds when every path
+     * ends as expected: a flow that works on one gateway pair and not on another is a real problem.
+     */
+    @JsonInclude(JsonInclude.Include.NON_ABSENT)
+    record FlowResult(String name, String from, String to, String resolved, Optional<String> expect,
+                      Map<String, Integer> paths, List<String> reasons, boolean passed) {
+    }
+
+    static CheckReport of(ClusterSet set, List<FlowTrace> traces, ReachabilityMatrix matrix) {
+        List<FlowResult> results = new ArrayList<>();
+        for (int i = 0; i < traces.size(); i++) {
+            Flow flow = set.flows().get(i);
+            FlowTrace trace = traces.get(i);
+            Map<String, Integer> counts = new LinkedHashMap<>();
+            List<String> reasons = new ArrayList<>();
+            for (PathTrace path : trace.paths()) {
+                counts.merge(path.disposition().yamlName(), 1, Integer::sum);
+                path.reason().filter(r -> !reasons.contains(r)).ifPresent(reasons::add);
+            }
+            boolean passed = flow.expect().map(e -> !trace.paths().isEmpty()
+                    && trace.paths().stream().allMatch(p -> p.disposition() == e)).orElse(true);
+            results.add(new FlowResult(flow.name(), trace.from(), trace.to(), trace.resolved(),
+                    flow.expect().map(Disposition::yamlName), counts, reasons, passed));
+        }
+        ClusterGraph graph = ClusterGraph.of(set);
+        List<String> names = set.clusters().stream().map(Cluster::name).toList();
+        List<List<String>> drivers = new ArrayList<>();
+        for (String a : names) {
+            List<String> row = new ArrayList<>();
+            for (String b : names) {
+                row.add(a.equals(b) ? "" : graph.connection(a, b).map(c -> c.cableDriver().name().yamlName()).orElse("-"));
+            }
+            drivers.add(row);
+        }
+        return new CheckReport(results, names, drivers, matrix);
+    }
+
+    boolean allExpectationsHold() {
+        return flows.stream().allMatch(FlowResult::passed);
+    }
+
+    /** The JSON document: the file's summary and the report. */
+    record Json(TopologySummary topology, List<FlowResult> flows, Map<String, Map<String, String>> connections,
+                ReachabilityJson reachability, boolean passed) {
+
+        Json(TopologySummary topology, CheckReport report) {
+            this(topology, report.flows(), report.connectionMap(), ReachabilityJson.of(report.matrix()), report.allExpectationsHold());
+        }
+    }
+
+    record ReachabilityJson(List<String> sources, List<ReachabilityMatrix.Column> services, List<List<String>> cells, long traced) {
+        static ReachabilityJson of(ReachabilityMatrix matrix) {
+            return new ReachabilityJson(matrix.sources(), matrix.columns(),
+                    matrix.cells().stream().map(row -> row.stream().map(ReachabilityMatrix.Cell::symbol).toList()).toList(),
+                    matrix.traced());
+        }
+    }
+
+    Map<String, Map<String, String>> connectionMap() {
+        Map<String, Map<String, String>> map = new LinkedHashMap<>();
+        for (int i = 0; i < clusters.size(); i++) {
+            Map<String, String> row = new LinkedHashMap<>();
+            for (int j = 0; j < clusters.size(); j++) {
+                if (i != j) {
+                    row.put(clusters.get(j), cableDrivers.get(i).get(j));
+                }
+            }
+            map.put(clusters.get(i), row);
+        }
+        return map;
+    }
+
+    String toText() {
+        StringBuilder text = new StringBuilder();
+        if (flows.isEmpty()) {
+            text.append("flows: none in the file\n");
+        } else {
+            text.append("flows:\n");
+            for (FlowResult flow : flows) {
+                String outcome = flow.paths().entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
+                        .collect(Collectors.joining(", "));
+                text.append(flow.passed() ? (flow.expect().isPresent() ? "  PASS " : "  ---- ") : "  FAIL ")
+                        .append(flow.name()).append(": ").append(outcome.isEmpty() ? "no path" : outcome)
+                        .append(flow.expect().map(e -> " (expected " + e + ")").orElse(" (no expectation)")).append('\n');
+                if (!flow.passed()) {
+                    flow.reasons().forEach(r -> text.append("       ").append(r).append('\n'));
+                }
+            }
+        }
+        text.append("\nconnections (cable driver between clusters, - = not connected):\n");
+        int width = Math.max(8, clusters.stream().mapToInt(String::length).max().orElse(8)) + 2;
+        text.append(" ".repeat(width + 2));
+        clusters.forEach(c -> text.append(String.format("%-" + width + "s", c)));
+        text.append('\n');
+        for (int i = 0; i < clusters.size(); i++) {
+            text.append("  ").append(String.format("%-" + width + "s", clusters.get(i)));
+            for (String driver : cableDrivers.get(i)) {
+                text.append(String.format("%-" + width + "s", driver));
+            }
+            text.append('\n');
+        }
+        text.append('\n').append(matrix.toText());
+        long failed = flows.stream().filter(f -> !f.passed()).count();
+        text.append('\n').append(failed == 0 ? "every expectation holds" : failed + " of " + flows.size() + " flows failed their expectation")
+                .append('\n');
+        return text.toString();
+    }
+}

@@ -1,0 +1,78 @@
+package io.periscope.cli;
+
+import io.periscope.model.topology.Disposition;
+import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.trace.Hop;
+import io.periscope.simulator.trace.PathTrace;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What a gateway failure does to each flow: which gateways its delivered paths used before and
+ * after, and whether it still works.
+ */
+record FailoverReport(List<Line> lines) {
+
+    record Line(String flow, Set<String> before, Set<String> after, int deliveredBefore, int deliveredAfter, int pathsAfter) {
+
+        String verdict() {
+            if (deliveredAfter == 0) {
+                return deliveredBefore == 0 ? "was already broken" : "BREAKS";
+            }
+            if (before.equals(after)) {
+                return "unaffected";
+            }
+            return deliveredAfter < pathsAfter ? "moves, some paths break" : "moves to the remaining gateways";
+        }
+    }
+
+    static FailoverReport compare(List<FlowTrace> before, List<FlowTrace> after) {
+        List<Line> lines = new ArrayList<>();
+        for (int i = 0; i < after.size(); i++) {
+            FlowTrace b = before.get(i);
+            FlowTrace a = after.get(i);
+            lines.add(new Line(a.name(), gateways(b), gateways(a), delivered(b), delivered(a), a.paths().size()));
+        }
+        return new FailoverReport(lines);
+    }
+
+    /** The hosts named like nodes (cluster/node) that delivered paths cross; pods have three parts. */
+    private static Set<String> gateways(FlowTrace trace) {
+        Set<String> nodes = new LinkedHashSet<>();
+        for (PathTrace path : trace.paths()) {
+            if (path.disposition() != Disposition.DELIVERED) {
+                continue;
+            }
+            for (Hop hop : path.forward()) {
+                if (hop.in().filter(i -> i.equals("vx-submariner") || i.equals("vxlan-tunnel")).isPresent()
+                        || hop.out().filter(o -> o.equals("vxlan-tunnel")).isPresent()) {
+                    nodes.add(hop.node().toString());
+                }
+            }
+        }
+        return nodes;
+    }
+
+    private static int delivered(FlowTrace trace) {
+        return (int) trace.paths().stream().filter(p -> p.disposition() == Disposition.DELIVERED).count();
+    }
+
+    String toText() {
+        StringBuilder text = new StringBuilder("failover:\n");
+        for (Line line : lines) {
+            text.append("  ").append(line.flow()).append(": ").append(line.verdict()).append('\n')
+                    .append("    gateways before: ").append(join(line.before())).append('\n')
+                    .append("    gateways after:  ").append(join(line.after()))
+                    .append("  (").append(line.deliveredAfter()).append(" of ").append(line.pathsAfter()).append(" paths delivered)\n");
+        }
+        return text.toString();
+    }
+
+    private static String join(Set<String> nodes) {
+        return nodes.isEmpty() ? "none" : nodes.stream().collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,106 @@
+package io.periscope.simulator;
+
+import io.periscope.model.topology.Disposition;
+import io.periscope.model.topology.Flow;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.simulator.conntrack.ConntrackState;
+import io.periscope.simulator.engine.CompiledNetwork;
+import io.periscope.simulator.engine.Dataplane;
+import io.periscope.simulator.engine.Ending;
+import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.trace.Packet;
+import io.periscope.simulator.trace.PathTrace;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Traces flows through a cluster set plan. The plan is compiled once, in the constructor; a simulator
+ * is immutable afterwards and may trace from several threads at once.
+ *
+ * <p>A flow is sent from its source host and followed along every path. Where a TCP or UDP packet is
+ * delivered, the receiving socket's answer (addresses and ports swapped) is followed back from that host
+ * with the conntrack entries of that very path. The path counts as delivered only when the answer
+ * reaches the sender's host addressed exactly as the sender's socket expects (a reply that arrives
+ * un-NATed wrongly is dropped by the socket, so it is no delivery).
+ */
+public final class Simulator {
+
+    private final ClusterSetPlan plan;
+    private final CompiledNetwork network;
+    private final Dataplane dataplane;
+    private final FlowResolver resolver;
+
+    /** Follows every alternative ({@link MultipathMode#ALL_BRANCHES}). */
+    public Simulator(ClusterSetPlan plan) {
+        this(plan, MultipathMode.ALL_BRANCHES);
+    }
+
+    /** @throws IllegalArgumentException when the plan could not be programmed into a kernel as it is */
+    public Simulator(ClusterSetPlan plan, MultipathMode mode) {
+        this.plan = plan;
+        this.network = new CompiledNetwork(plan);
+        this.dataplane = new Dataplane(network, mode == MultipathMode.ALL_BRANCHES);
+        this.resolver = new FlowResolver(plan);
+    }
+
+    public ClusterSetPlan plan() {
+        return plan;
+    }
+
+    public FlowResolver resolver() {
+        return resolver;
+    }
+
+    /** Every flow the cluster set names, in file order. */
+    public List<FlowTrace> traceAll() throws FlowResolutionException {
+        List<FlowTrace> traces = new ArrayList<>();
+        for (Flow flow : plan.clusterSet().flows()) {
+            traces.add(trace(flow));
+        }
+        return traces;
+    }
+
+    /** Resolves {@code flow} against the plan (DNS, pods, addresses) and traces it. */
+    public FlowTrace trace(Flow flow) throws FlowResolutionException {
+        ResolvedFlow resolved = resolver.resolve(flow);
+        return new FlowTrace(flow.name(), flow.from().toString(), flow.to().toString(), resolved.resolvedText(),
+                trace(resolved));
+    }
+
+    /** Every path of an already resolved flow, forward and reply. */
+    public List<PathTrace> trace(ResolvedFlow flow) {
+        int source = network.indexOf(flow.source());
+        if (source < 0) {
+            throw new IllegalArgumentException("the plan has no host " + flow.source());
+        }
+        Packet packet = Packet.of(flow.sourceIp().orElse(io.periscope.model.net.Ipv4Address.ANY), flow.destination(),
+                flow.sourcePort(), flow.port(), flow.protocol());
+        List<PathTrace> paths = new ArrayList<>();
+        dataplane.send(source, packet, flow.sourceIp().isEmpty(), ConntrackState.EMPTY, List.of(), forward -> {
+            if (forward.disposition() != Disposition.DELIVERED || !flow.protocol().hasPorts()) {
+                paths.add(new PathTrace(forward.disposition(), forward.hops(), List.of(), forward.reason(), forward.choices()));
+                return;
+            }
+            int responder = network.indexOf(forward.host());
+            dataplane.send(responder, forward.packet().answer(), false, forward.conntrack(), forward.choices(),
+                    reply -> paths.add(path(flow, forward, reply)));
+        });
+        return paths;
+    }
+
+    private static PathTrace path(ResolvedFlow flow, Ending forward, Ending reply) {
+        if (reply.disposition() != Disposition.DELIVERED) {
+            return new PathTrace(reply.disposition(), forward.hops(), reply.hops(), reply.reason().map(r -> "reply: " + r),
+                    reply.choices());
+        }
+        Packet expected = forward.origin().answer();
+        if (!reply.host().equals(flow.source()) || !reply.packet().sameFlow(expected)) {
+            return new PathTrace(Disposition.DROPPED, forward.hops(), reply.hops(),
+                    Optional.of("reply: reached " + reply.host() + " as " + reply.packet() + ", but the sender "
+                            + flow.source() + " expects " + expected), reply.choices());
+        }
+        return new PathTrace(Disposition.DELIVERED, forward.hops(), reply.hops(), Optional.empty(), reply.choices());
+    }
+}

@@ -1,0 +1,23 @@
+package io.periscope.simulator.conntrack;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.topology.Protocol;
+import io.periscope.simulator.trace.Packet;
+
+/** A conntrack tuple: what identifies one direction of a connection. */
+public record ConnTuple(Ipv4Address src, Ipv4Address dst, int sport, int dport, Protocol protocol) {
+
+    public static ConnTuple of(Packet packet) {
+        return new ConnTuple(packet.src(), packet.dst(), packet.sport(), packet.dport(), packet.protocol());
+    }
+
+    /** The tuple of the other direction. */
+    public ConnTuple inverse() {
+        return new ConnTuple(dst, src, dport, sport, protocol);
+    }
+
+    public boolean matches(Packet packet) {
+        return sport == packet.sport() && dport == packet.dport() && protocol == packet.protocol()
+                && src.equals(packet.src()) && dst.equals(packet.dst());
+    }
+}

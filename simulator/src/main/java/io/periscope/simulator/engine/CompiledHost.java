@@ -1,0 +1,65 @@
+package io.periscope.simulator.engine;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.HostId;
+import io.periscope.plan.HostPlan;
+import io.periscope.plan.Interface;
+import io.periscope.plan.link.VxlanDevice;
+import io.periscope.simulator.netfilter.Ruleset;
+import io.periscope.simulator.routing.RoutingPolicy;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One host's plan turned into lookup structures once per plan: policy routing with its tables,
+ * iptables with resolved chains and ipsets, and each device's first address (for source address
+ * selection and MASQUERADE).
+ */
+final class CompiledHost {
+
+    /** The sysctl that decides whether a namespace routes packets that are not its own. */
+    static final String IP_FORWARD = "net.ipv4.ip_forward";
+
+    final int index;
+    final HostId id;
+    final String name;
+    final boolean pod;
+    final boolean forwards;
+    final RoutingPolicy routing;
+    final Ruleset ruleset;
+    private final Map<String, Ipv4Address> firstAddress;
+
+    CompiledHost(int index, HostPlan plan, DataplanePlan effective) {
+        this.index = index;
+        this.id = plan.id();
+        this.name = plan.id().toString();
+        this.pod = plan.role() == HostPlan.HostRole.POD;
+        // Pods do not route; nodes and gateways do. An explicit sysctl in the plan wins either way.
+        String forward = effective.sysctls().get(IP_FORWARD);
+        this.forwards = forward == null ? !pod : forward.equals("1");
+        Map<Ipv4Address, String> local = new LinkedHashMap<>();
+        firstAddress = new HashMap<>();
+        for (Interface iface : plan.interfaces()) {
+            for (Ipv4Address a : iface.addresses()) {
+                local.putIfAbsent(a, iface.name());
+            }
+            if (!iface.addresses().isEmpty()) {
+                firstAddress.put(iface.name(), iface.addresses().getFirst());
+            }
+        }
+        for (VxlanDevice d : effective.vxlanDevices()) {
+            local.putIfAbsent(d.address(), d.name());
+            firstAddress.put(d.name(), d.address());
+        }
+        this.routing = RoutingPolicy.compile(name, effective, local);
+        this.ruleset = Ruleset.compile(name, effective, routing::isLocal);
+    }
+
+    /** The device's first address, or null when it has none. */
+    Ipv4Address firstAddress(String device) {
+        return firstAddress.get(device);
+    }
+}

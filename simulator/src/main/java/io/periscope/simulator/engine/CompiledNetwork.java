@@ -1,0 +1,56 @@
+package io.periscope.simulator.engine;
+
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.HostId;
+import io.periscope.plan.HostPlan;
+import io.periscope.plan.Interface;
+import io.periscope.simulator.link.VxlanFabric;
+import io.periscope.simulator.link.Wiring;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A whole cluster set plan compiled for tracing: every host, the wiring between them, the VXLAN fabric. */
+public final class CompiledNetwork {
+
+    final CompiledHost[] hosts;
+    final Wiring wiring;
+    final VxlanFabric vxlan;
+    private final Map<HostId, Integer> index = new HashMap<>();
+
+    /**
+     * @throws IllegalArgumentException when the plan could not be programmed into a kernel as it is (a
+     *                                  jump to a missing chain, a route naming a missing nexthop, ...)
+     */
+    public CompiledNetwork(ClusterSetPlan plan) {
+        List<HostPlan> plans = new ArrayList<>(plan.hosts().values());
+        hosts = new CompiledHost[plans.size()];
+        List<HostId> ids = new ArrayList<>();
+        List<DataplanePlan> effective = new ArrayList<>();
+        List<List<Interface>> interfaces = new ArrayList<>();
+        for (int i = 0; i < plans.size(); i++) {
+            HostPlan host = plans.get(i);
+            DataplanePlan merged = host.effective();
+            hosts[i] = new CompiledHost(i, host, merged);
+            index.put(host.id(), i);
+            ids.add(host.id());
+            effective.add(merged);
+            interfaces.add(host.interfaces());
+        }
+        wiring = new Wiring(plan.segments(), index, plan.hosts());
+        vxlan = new VxlanFabric(ids, effective, interfaces);
+    }
+
+    /** The host's index, or -1 when the plan has no such host. */
+    public int indexOf(HostId id) {
+        Integer i = index.get(id);
+        return i == null ? -1 : i;
+    }
+
+    CompiledHost host(int i) {
+        return hosts[i];
+    }
+}

@@ -1,0 +1,709 @@
+package io.periscope.simulator.engine;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.topology.Disposition;
+import io.periscope.model.topology.Protocol;
+import io.periscope.plan.link.VxlanDevice;
+import io.periscope.plan.netfilter.CtState;
+import io.periscope.plan.netfilter.Table;
+import io.periscope.plan.netfilter.Target;
+import io.periscope.plan.routing.RouteType;
+import io.periscope.simulator.conntrack.ConnTuple;
+import io.periscope.simulator.conntrack.Connection;
+import io.periscope.simulator.conntrack.ConntrackState;
+import io.periscope.simulator.hash.NatAddressChoice;
+import io.periscope.simulator.link.VxlanFabric;
+import io.periscope.simulator.link.Wiring;
+import io.periscope.simulator.netfilter.CompiledChain;
+import io.periscope.simulator.netfilter.CompiledRule;
+import io.periscope.simulator.netfilter.Hit;
+import io.periscope.simulator.netfilter.Hook;
+import io.periscope.simulator.netfilter.Ruleset;
+import io.periscope.simulator.netfilter.TableRun;
+import io.periscope.simulator.netfilter.Verdict;
+import io.periscope.simulator.routing.CompiledNexthop;
+import io.periscope.simulator.routing.MultipathHash;
+import io.periscope.simulator.routing.RouteDecision;
+import io.periscope.simulator.routing.RoutingPolicy;
+import io.periscope.simulator.trace.Hop;
+import io.periscope.simulator.trace.Packet;
+import io.periscope.simulator.trace.Step;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Walks packets through a {@link CompiledNetwork} in the kernel's order. Arriving: PREROUTING (raw,
+ * conntrack, mangle, nat), policy routing, then either INPUT (mangle, filter, nat) and delivery, or
+ * FORWARD (TTL, mangle, filter) and POSTROUTING (mangle, nat, conntrack confirm) out of an interface.
+ * Locally generated: routing (which picks the source address), OUTPUT (raw, conntrack, mangle, nat,
+ * filter), rerouting when OUTPUT changed the destination or mark, POSTROUTING.
+ *
+ * <p>A VXLAN device as the output wraps the packet into a UDP packet from the device's {@code local}
+ * address, which the same host then sends like any locally generated packet; at the receiving host that
+ * UDP packet is delivered locally (after INPUT) to the device with its port and VNI, and the inner
+ * packet enters the host again from that device.
+ *
+ * <p>Wherever the dataplane offers alternatives (nexthops of a multipath route, a {@code statistic}
+ * match) every alternative becomes its own branch, or, when following a single path per flow, a hash
+ * of the flow picks one. Each branch carries its own conntrack state, so the reply of a branch sees
+ * exactly the connections its forward packet created.
+ */
+public final class Dataplane {
+
+    /** More hops than this on one direction of a path is a loop. */
+    public static final int MAX_HOPS = 64;
+    /** Bound on passes through one host's stack (encapsulation to itself would otherwise never end). */
+    private static final int MAX_PASSES = 4 * MAX_HOPS;
+    /** Linux's default ephemeral port range, from which VXLAN picks outer source ports. */
+    private static final int EPHEMERAL_LOW = 32768;
+    private static final int EPHEMERAL_HIGH = 60999;
+
+    private final CompiledNetwork net;
+    private final boolean followAll;
+
+    /** @param followAllBranches follow every alternative; false picks one per flow by hash */
+    public Dataplane(CompiledNetwork net, boolean followAllBranches) {
+        this.net = net;
+        this.followAll = followAllBranches;
+    }
+
+    /**
+     * Sends {@code packet} from a socket of host {@code host} and follows it to every end.
+     *
+     * @param selectSource choose the source address as the kernel does for an unbound socket (the
+     *                     packet's source is ignored then)
+     * @param conntrack    the connections that already exist (empty for a forward packet, the forward
+     *                     branch's for its reply)
+     * @param choices      alternatives already taken (the forward branch's, for its reply)
+     */
+    public void send(int host, Packet packet, boolean selectSource, ConntrackState conntrack, List<String> choices,
+                     Consumer<Ending> endings) {
+        Visit v = new Visit();
+        v.sink = endings;
+        v.conntrack = conntrack;
+        v.hops = Trail.empty();
+        v.choices = Trail.<String>empty().addAll(choices);
+        v.hopCount = 1;
+        v.host = net.host(host);
+        v.hopArrive = packet;
+        v.steps = Trail.empty();
+        v.origin = packet;
+        v.packet = packet;
+        localOut(v, packet, null, selectSource, null);
+    }
+
+    // ---------------------------------------------------------------- locally generated packets
+
+    private void localOut(Visit v, Packet packet, Tunnel tunnel, boolean selectSource, String oif) {
+        if (++v.passes > MAX_PASSES) {
+            end(v, Disposition.DROPPED, "routing loop: " + v.host.name + " keeps handing the packet to itself");
+            return;
+        }
+        v.in = null;
+        v.out = null;
+        v.packet = packet;
+        v.tunnel = tunnel;
+        if (!selectSource) {
+            localOutRouted(v, oif);
+            return;
+        }
+        // connect() routes once without a source to pick one, then routes again with it.
+        RouteDecision first = v.host.routing.lookup(packet.dst(), Ipv4Address.ANY, v.mark, RoutingPolicy.LOOPBACK, oif);
+        Set<Ipv4Address> sources = new LinkedHashSet<>();
+        switch (first) {
+            case RouteDecision.Local l -> sources.add(l.address());
+            case RouteDecision.Forward f -> {
+                for (CompiledNexthop nh : f.nexthops()) {
+                    Ipv4Address s = f.route().route().source().orElse(v.host.firstAddress(nh.device()));
+                    sources.add(s == null ? Ipv4Address.ANY : s);
+                }
+            }
+            case RouteDecision.Reject r -> {
+                routeFailure(v, r);
+                return;
+            }
+            case RouteDecision.NoRoute n -> {
+                noRoute(v, n);
+                return;
+            }
+        }
+        int i = 0;
+        for (Ipv4Address source : sources) {
+            Visit b = ++i == sources.size() ? v : v.copy();
+            b.packet = b.packet.withSource(source, b.packet.sport());
+            b.hopArrive = b.packet;
+            b.origin = b.packet;
+            localOutRouted(b, oif);
+        }
+    }
+
+    private void localOutRouted(Visit v, String oif) {
+        conntrackLookup(v);
+        run(v, Table.RAW, Hook.OUTPUT, a -> {
+            RouteDecision d = a.host.routing.lookup(a.packet.dst(), a.packet.src(), a.mark, RoutingPolicy.LOOPBACK, oif);
+            Ipv4Address routedDst = a.packet.dst();
+            int routedMark = a.mark;
+            switch (d) {
+                case RouteDecision.Local l -> {
+                    routeStep(a, l);
+                    output(a, RoutingPolicy.LOOPBACK, routedDst, routedMark, 0, oif, null);
+                }
+                case RouteDecision.Forward f -> branch(a, f, (b, nh, index) ->
+                        output(b, nh.device(), routedDst, routedMark, index, oif, nh));
+                case RouteDecision.Reject r -> routeFailure(a, r);
+                case RouteDecision.NoRoute n -> noRoute(a, n);
+            }
+        });
+    }
+
+    /** OUTPUT chains, then POSTROUTING; {@code nexthop} null means the destination is local (loopback). */
+    private void output(Visit v, String device, Ipv4Address routedDst, int routedMark, int branchIndex, String oif,
+                        CompiledNexthop nexthop) {
+        v.out = device;
+        run(v, Table.MANGLE, Hook.OUTPUT, a -> nat(a, Hook.OUTPUT, b -> run(b, Table.FILTER, Hook.OUTPUT, c -> {
+            if (c.packet.dst().equals(routedDst) && c.mark == routedMark) {
+                afterOutput(c, nexthop);
+                return;
+            }
+            // ip_route_me_harder: OUTPUT changed what routing depends on, so route again. The first
+            // lookup's alternatives no longer matter, so only its first branch goes on.
+            if (branchIndex != 0) {
+                return;
+            }
+            RouteDecision d = c.host.routing.lookup(c.packet.dst(), c.packet.src(), c.mark, RoutingPolicy.LOOPBACK, oif);
+            switch (d) {
+                case RouteDecision.Local l -> {
+                    routeStep(c, l);
+                    c.out = RoutingPolicy.LOOPBACK;
+                    afterOutput(c, null);
+                }
+                case RouteDecision.Forward f -> branch(c, f, (e, nh, index) -> {
+                    e.out = nh.device();
+                    afterOutput(e, nh);
+                });
+                case RouteDecision.Reject r -> routeFailure(c, r);
+                case RouteDecision.NoRoute n -> noRoute(c, n);
+            }
+        })));
+    }
+
+    private void afterOutput(Visit v, CompiledNexthop nexthop) {
+        if (nexthop != null) {
+            postrouting(v, nexthop);
+            return;
+        }
+        run(v, Table.MANGLE, Hook.POSTROUTING, a -> nat(a, Hook.POSTROUTING, b -> {
+            commit(b);
+            b.in = RoutingPolicy.LOOPBACK;
+            b.out = null;
+            localIn(b);
+        }));
+    }
+
+    // ---------------------------------------------------------------- arriving packets
+
+    private void arrive(Visit v, Wiring.Port port) {
+        v.host = net.host(port.host());
+        v.hopIn = port.iface();
+        v.hopArrive = v.packet;
+        v.hopOut = null;
+        v.hopDepart = null;
+        v.steps = Trail.empty();
+        // The mark lives in the sk_buff of one namespace; a veth or bridge crossing starts without it.
+        v.mark = 0;
+        // A backstop: every forward decrements the TTL, so the kernel ends loops first (see forward).
+        if (++v.hopCount - 1 > MAX_HOPS) {
+            end(v, Disposition.DROPPED, "routing loop: more than " + MAX_HOPS + " hops");
+            return;
+        }
+        receive(v, port.iface(), v.packet, v.tunnel);
+    }
+
+    private void receive(Visit v, String in, Packet packet, Tunnel tunnel) {
+        if (++v.passes > MAX_PASSES) {
+            end(v, Disposition.DROPPED, "routing loop: " + v.host.name + " keeps handing the packet to itself");
+            return;
+        }
+        v.in = in;
+        v.out = null;
+        v.packet = packet;
+        v.tunnel = tunnel;
+        conntrackLookup(v);
+        run(v, Table.RAW, Hook.PREROUTING, a -> run(a, Table.MANGLE, Hook.PREROUTING,
+                b -> nat(b, Hook.PREROUTING, c -> routeInput(c))));
+    }
+
+    private void routeInput(Visit v) {
+        RouteDecision d = v.host.routing.lookup(v.packet.dst(), v.packet.src(), v.mark, v.in, null);
+        switch (d) {
+            case RouteDecision.Local l -> {
+                routeStep(v, l);
+                localIn(v);
+            }
+            case RouteDecision.Forward f -> {
+                if (!v.host.forwards) {
+                    end(v, Disposition.DROPPED, v.host.name + (v.host.pod ? " is a pod and" : "")
+                            + " does not forward packets (ip_forward=0); " + v.packet.dst() + " is not its own address");
+                    return;
+                }
+                branch(v, f, (b, nh, index) -> forward(b, nh));
+            }
+            case RouteDecision.Reject r -> routeFailure(v, r);
+            case RouteDecision.NoRoute n -> noRoute(v, n);
+        }
+    }
+
+    private void forward(Visit v, CompiledNexthop nexthop) {
+        if (v.packet.ttl() <= 1) {
+            end(v, Disposition.DROPPED, "TTL exceeded at " + v.host.name + " (ttl " + v.packet.ttl() + ")" + loop(v));
+            return;
+        }
+        v.packet = v.packet.withTtl(v.packet.ttl() - 1);
+        v.out = nexthop.device();
+        run(v, Table.MANGLE, Hook.FORWARD, a -> run(a, Table.FILTER, Hook.FORWARD, b -> postrouting(b, nexthop)));
+    }
+
+    /** Names the hosts a path keeps coming back to, when it does: why a TTL ran out. */
+    private static String loop(Visit v) {
+        List<Hop> hops = v.hops.toList();
+        Set<String> seen = new java.util.HashSet<>();
+        Set<String> repeated = new java.util.HashSet<>();
+        for (Hop hop : hops) {
+            if (!seen.add(hop.node() + " " + hop.in().orElse(""))) {
+                repeated.add(hop.node().toString());
+            }
+        }
+        Set<String> inOrder = new LinkedHashSet<>();
+        for (Hop hop : hops) {
+            if (repeated.contains(hop.node().toString())) {
+                inOrder.add(hop.node().toString());
+            }
+        }
+        return inOrder.isEmpty() ? "" : ": routing loop through " + String.join(", ", inOrder);
+    }
+
+    private void postrouting(Visit v, CompiledNexthop nexthop) {
+        run(v, Table.MANGLE, Hook.POSTROUTING, a -> nat(a, Hook.POSTROUTING, b -> {
+            commit(b);
+            transmit(b, nexthop);
+        }));
+    }
+
+    private void localIn(Visit v) {
+        run(v, Table.MANGLE, Hook.INPUT, a -> run(a, Table.FILTER, Hook.INPUT, b -> nat(b, Hook.INPUT, c -> {
+            commit(c);
+            if (c.tunnel != null) {
+                decapsulate(c);
+                return;
+            }
+            c.step(new Step.Deliver(c.host.pod ? "pod process" : "host process", c.packet));
+            end(c, Disposition.DELIVERED, null);
+        })));
+    }
+
+    // ---------------------------------------------------------------- leaving a host
+
+    private void transmit(Visit v, CompiledNexthop nexthop) {
+        Ipv4Address next = nexthop.nextHopFor(v.packet.dst());
+        VxlanDevice device = net.vxlan.device(v.host.index, nexthop.device());
+        if (device != null) {
+            encapsulate(v, device, next);
+            return;
+        }
+        switch (net.wiring.send(v.host.index, v.host.name, nexthop.device(), next)) {
+            case Wiring.Delivery.Failed f -> end(v, Disposition.UNREACHABLE, f.reason());
+            case Wiring.Delivery.Reached r -> {
+                finishHop(v, nexthop.device(), true);
+                arrive(v, r.port());
+            }
+        }
+    }
+
+    private void encapsulate(Visit v, VxlanDevice device, Ipv4Address next) {
+        switch (net.vxlan.resolve(v.host.index, device, next)) {
+            case VxlanFabric.Resolution.Failed f -> end(v, Disposition.UNREACHABLE, f.reason());
+            case VxlanFabric.Resolution.Found found -> {
+                if (v.hopOut == null) {
+                    v.hopOut = device.name();
+                    v.hopDepart = v.packet;
+                }
+                Packet outer = new Packet(device.local(), found.outerDestination(), entropyPort(v.packet), device.port(),
+                        Protocol.UDP, Packet.DEFAULT_TTL);
+                Tunnel tunnel = new Tunnel(device.vni(), found.mac(), v.packet, v.tunnel);
+                v.step(new Step.Encap(device.name(), device.vni(), device.port(), device.local(), found.outerDestination(),
+                        device.underlay(), found.how(), outer));
+                String oif = device.underlay() == null || device.underlay().isBlank() ? null : device.underlay();
+                // Same namespace: the sk_buff keeps its mark through the encapsulation (skb_scrub_packet
+                // clears it only across namespaces), but its conntrack entry is the outer packet's own.
+                localOut(v, outer, tunnel, false, oif);
+            }
+        }
+    }
+
+    private void decapsulate(Visit v) {
+        Packet outer = v.packet;
+        Tunnel tunnel = v.tunnel;
+        VxlanDevice device = net.vxlan.receiver(v.host.index, outer.dport(), tunnel.vni());
+        if (device == null) {
+            end(v, Disposition.DROPPED, v.host.name + " has no VXLAN device for UDP port " + outer.dport() + " and VNI "
+                    + tunnel.vni());
+            return;
+        }
+        if (!device.mac().equals(tunnel.mac())) {
+            end(v, Disposition.DROPPED, v.host.name + " " + device.name() + " (" + device.mac() + ") discards the frame for "
+                    + tunnel.mac());
+            return;
+        }
+        v.step(new Step.Decap(device.name(), tunnel.vni(), outer.dport(), outer.src(), outer.dst(),
+                v.in == null ? RoutingPolicy.LOOPBACK : v.in, tunnel.inner()));
+        v.hopIn = device.name();
+        v.hopArrive = tunnel.inner();
+        receive(v, device.name(), tunnel.inner(), tunnel.innerTunnel());
+    }
+
+    /**
+     * VXLAN's outer source port spreads flows over the underlay. The kernel derives it from a hash of
+     * the inner flow seeded at boot, so no simulator can know it; this is a fixed function of the inner
+     * 5-tuple in the same range (32768-60999).
+     */
+    private static int entropyPort(Packet inner) {
+        int hash = MultipathHash.hash(inner);
+        return EPHEMERAL_LOW + (int) NatAddressChoice.reciprocalScale(hash, EPHEMERAL_HIGH - EPHEMERAL_LOW + 1L);
+    }
+
+    // ---------------------------------------------------------------- routing helpers
+
+    @FunctionalInterface
+    private interface BranchAction {
+        void go(Visit v, CompiledNexthop nexthop, int index);
+    }
+
+    /** Records the route step for every nexthop taken and continues each as its own branch. */
+    private void branch(Visit v, RouteDecision.Forward f, BranchAction next) {
+        List<CompiledNexthop> nexthops = f.nexthops();
+        int n = nexthops.size();
+        if (n == 0) {
+            noRoute(v, new RouteDecision.NoRoute(List.of(f.table())));
+            return;
+        }
+        if (n == 1) {
+            routeStep(v, f, nexthops.getFirst());
+            next.go(v, nexthops.getFirst(), 0);
+            return;
+        }
+        if (!followAll) {
+            int i = MultipathHash.select(nexthops, v.packet);
+            v.choices = v.choices.add(choice(f, nexthops, i));
+            routeStep(v, f, nexthops.get(i));
+            next.go(v, nexthops.get(i), i);
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            Visit b = i == n - 1 ? v : v.copy();
+            b.choices = b.choices.add(choice(f, nexthops, i));
+            routeStep(b, f, nexthops.get(i));
+            next.go(b, nexthops.get(i), i);
+        }
+    }
+
+    private static String choice(RouteDecision.Forward f, List<CompiledNexthop> nexthops, int i) {
+        List<CompiledNexthop> all = f.route().nexthops();
+        // Bound to an underlay device, a lookup may offer only some of the route's nexthops.
+        int index = nexthops == all ? i : all.indexOf(nexthops.get(i));
+        return f.route().choice(index);
+    }
+
+    private static void routeStep(Visit v, RouteDecision.Forward f, CompiledNexthop nh) {
+        v.step(new Step.Route(f.table(), f.route().text(), nh.via(), nh.device(), v.packet));
+    }
+
+    private static void routeStep(Visit v, RouteDecision.Local l) {
+        v.step(new Step.Route("local", l.text(), Optional.empty(), l.device(), v.packet));
+    }
+
+    private void routeFailure(Visit v, RouteDecision.Reject r) {
+        v.step(new Step.Route(r.table(), r.route().text(), Optional.empty(), "", v.packet));
+        String where = "route '" + r.route().text() + "' in table " + r.table() + " on " + v.host.name;
+        if (r.route().type() == RouteType.BLACKHOLE) {
+            end(v, Disposition.DROPPED, "dropped by " + where);
+        } else {
+            end(v, Disposition.NO_ROUTE, "unreachable by " + where);
+        }
+    }
+
+    private void noRoute(Visit v, RouteDecision.NoRoute n) {
+        end(v, Disposition.NO_ROUTE, "no route to " + v.packet.dst() + " on " + v.host.name
+                + (n.tablesTried().isEmpty() ? "" : " (tables " + String.join(", ", n.tablesTried()) + ")"));
+    }
+
+    // ---------------------------------------------------------------- netfilter
+
+    /** Runs one table's built-in chain for the hook (not nat, see {@link #nat}) and continues each outcome. */
+    private void run(Visit v, Table table, Hook hook, Consumer<Visit> next) {
+        CompiledChain chain = v.host.ruleset.builtin(table, hook);
+        if (chain == null) {
+            next.accept(v);
+            return;
+        }
+        List<TableRun> outcomes = outcomes(v, chain, hook);
+        for (int i = 0; i < outcomes.size(); i++) {
+            Visit b = i == outcomes.size() - 1 ? v : v.copy();
+            TableRun o = outcomes.get(i);
+            if (apply(b, o)) {
+                next.accept(b);
+            }
+        }
+    }
+
+    private List<TableRun> outcomes(Visit v, CompiledChain chain, Hook hook) {
+        // POSTROUTING has no input device (ip_output passes none), so -i never matches there.
+        String in = hook == Hook.POSTROUTING ? null : v.in;
+        TableRun start = new TableRun(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), v.host.name, followAll);
+        List<TableRun> outcomes = new ArrayList<>(1);
+        Ruleset.run(chain, start, outcomes::add);
+        return outcomes;
+    }
+
+    /** Takes over what the rules did; false when the packet was dropped (the branch has ended). */
+    private boolean apply(Visit v, TableRun o) {
+        v.mark = o.mark();
+        if (!v.untracked) {
+            v.connmark = o.connmark();
+        }
+        if (o.notrack() && !v.untracked) {
+            v.untracked = true;
+        }
+        for (Hit hit : o.hits()) {
+            CompiledRule rule = hit.rule();
+            v.step(switch (rule.target()) {
+                case Target.Accept a -> new Step.Filter(rule.ref(), true, v.packet);
+                case Target.Drop d -> new Step.Filter(rule.ref(), false, v.packet);
+                case Target.SetConnMark m -> new Step.Mark(rule.ref(), true, hit.mark(), v.packet);
+                case Target.NoTrack n -> new Step.NoTrack(rule.ref(), v.packet);
+                default -> new Step.Mark(rule.ref(), false, hit.mark(), v.packet);
+            });
+        }
+        if (!o.choices().isEmpty()) {
+            v.choices = v.choices.addAll(o.choices());
+        }
+        if (o.verdict() == Verdict.DROP) {
+            endDropped(v, "dropped by " + o.decidedBy().ref() + " on " + v.host.name);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The nat table: consulted only for the first packet of a connection; every later packet, in either
+     * direction, gets the translation stored in its connection instead.
+     */
+    private void nat(Visit v, Hook hook, Consumer<Visit> next) {
+        if (v.untracked) {
+            next.accept(v);
+            return;
+        }
+        boolean destinationHook = hook == Hook.PREROUTING || hook == Hook.OUTPUT;
+        if (!v.isNew) {
+            storedNat(v, destinationHook);
+            next.accept(v);
+            return;
+        }
+        CompiledChain chain = v.host.ruleset.builtin(Table.NAT, hook);
+        if (chain == null) {
+            next.accept(v);
+            return;
+        }
+        List<TableRun> outcomes = outcomes(v, chain, hook);
+        for (int i = 0; i < outcomes.size(); i++) {
+            Visit b = i == outcomes.size() - 1 ? v : v.copy();
+            TableRun o = outcomes.get(i);
+            if (!apply(b, o)) {
+                continue;
+            }
+            if (o.verdict() == Verdict.NAT && !translate(b, o.decidedBy(), hook)) {
+                continue;
+            }
+            next.accept(b);
+        }
+    }
+
+    private static void storedNat(Visit v, boolean destinationHook) {
+        Connection c = v.conn;
+        Packet p = v.packet;
+        if (v.reply) {
+            if (destinationHook && c.snat()) {
+                v.packet = p.withDestination(c.original().src(), c.original().sport());
+                v.step(new Step.Unsnat(v.packet));
+            } else if (!destinationHook && c.dnat()) {
+                v.packet = p.withSource(c.original().dst(), c.original().dport());
+                v.step(new Step.Undnat(v.packet));
+            }
+            return;
+        }
+        // A later packet of the original direction: set the translated fields again. This changes
+        // nothing when the packet already carries them (a second pass through the same stack).
+        if (destinationHook && c.dnat()) {
+            Packet q = p.withDestination(c.reply().src(), c.reply().sport());
+            if (!q.sameFlow(p)) {
+                v.packet = q;
+                v.step(new Step.Dnat(Optional.empty(), q));
+            }
+        } else if (!destinationHook && c.snat()) {
+            Packet q = p.withSource(c.reply().dst(), c.reply().dport());
+            if (!q.sameFlow(p)) {
+                v.packet = q;
+                v.step(new Step.Snat(Optional.empty(), q));
+            }
+        }
+    }
+
+    /** Applies a SNAT, DNAT or MASQUERADE rule to a new connection; false when the packet ended. */
+    private boolean translate(Visit v, CompiledRule rule, Hook hook) {
+        boolean destinationHook = hook == Hook.PREROUTING || hook == Hook.OUTPUT;
+        Packet p = v.packet;
+        switch (rule.target()) {
+            case Target.Dnat d -> {
+                if (!destinationHook) {
+                    return invalidNat(v, rule, "DNAT", hook);
+                }
+                int port = p.protocol().hasPorts() ? d.toPort().orElse(p.dport()) : p.dport();
+                Packet q = p.withDestination(d.toAddress(), port);
+                v.dnatDone |= !q.sameFlow(p);
+                v.packet = q;
+                v.step(new Step.Dnat(Optional.of(rule.ref()), q));
+                return true;
+            }
+            case Target.Snat s -> {
+                if (destinationHook) {
+                    return invalidNat(v, rule, "SNAT", hook);
+                }
+                snat(v, rule, NatAddressChoice.choose(s.toSource(), p.src(), p.dst()));
+                return true;
+            }
+            case Target.Masquerade m -> {
+                if (destinationHook) {
+                    return invalidNat(v, rule, "MASQUERADE", hook);
+                }
+                Ipv4Address address = v.out == null ? null : v.host.firstAddress(v.out);
+                if (address == null) {
+                    endDropped(v, "MASQUERADE by " + rule.ref() + " on " + v.host.name + ": output device " + v.out
+                            + " has no address");
+                    return false;
+                }
+                snat(v, rule, address);
+                return true;
+            }
+            default -> throw new IllegalStateException("not a NAT target: " + rule.target());
+        }
+    }
+
+    private boolean invalidNat(Visit v, CompiledRule rule, String what, Hook hook) {
+        endDropped(v, what + " in " + hook + " is not valid (iptables-restore refuses " + rule.ref() + ") on " + v.host.name);
+        return false;
+    }
+
+    /**
+     * Source NAT keeps the source port unless another connection of this host already expects replies
+     * on the resulting tuple; the kernel then picks a random free port from 1024-65535, the simulator
+     * the next free one.
+     */
+    private static void snat(Visit v, CompiledRule rule, Ipv4Address address) {
+        Packet p = v.packet;
+        int port = p.sport();
+        if (p.protocol().hasPorts()) {
+            for (int tries = 0; tries < 65536 - 1024; tries++) {
+                ConnTuple reply = new ConnTuple(p.dst(), address, p.dport(), port, p.protocol());
+                if (!v.conntrack.replyTupleInUse(v.host.index, reply)) {
+                    break;
+                }
+                port = port >= 65535 ? 1024 : port + 1;
+            }
+        }
+        Packet q = p.withSource(address, port);
+        v.snatDone |= !q.sameFlow(p);
+        v.packet = q;
+        v.step(new Step.Snat(Optional.of(rule.ref()), q));
+    }
+
+    // ---------------------------------------------------------------- conntrack
+
+    private static void conntrackLookup(Visit v) {
+        ConntrackState.Match m = v.conntrack.find(v.host.index, v.packet);
+        v.untracked = false;
+        v.snatDone = false;
+        v.dnatDone = false;
+        if (m == null) {
+            v.conn = null;
+            v.isNew = true;
+            v.reply = false;
+            v.connmark = 0;
+            v.ctOriginal = v.packet;
+        } else {
+            v.conn = m.connection();
+            v.isNew = false;
+            v.reply = m.reply();
+            v.connmark = m.connection().connmark();
+            v.ctOriginal = null;
+        }
+    }
+
+    private static int ctStates(Visit v) {
+        if (v.untracked) {
+            return 1 << CtState.UNTRACKED.ordinal();
+        }
+        int bits = 1 << (v.isNew ? CtState.NEW : CtState.ESTABLISHED).ordinal();
+        if (v.isNew ? v.snatDone : v.conn.snat()) {
+            bits |= 1 << CtState.SNAT.ordinal();
+        }
+        if (v.isNew ? v.dnatDone : v.conn.dnat()) {
+            bits |= 1 << CtState.DNAT.ordinal();
+        }
+        return bits;
+    }
+
+    /** Conntrack confirmation, the last thing in POSTROUTING and INPUT. */
+    private static void commit(Visit v) {
+        if (v.untracked) {
+            return;
+        }
+        if (v.isNew) {
+            Connection c = new Connection(v.host.index, ConnTuple.of(v.ctOriginal), ConnTuple.of(v.packet).inverse(),
+                    v.snatDone, v.dnatDone, v.connmark);
+            v.conntrack = v.conntrack.with(c);
+            v.conn = c;
+            v.isNew = false;
+            v.reply = false;
+        } else if (v.connmark != v.conn.connmark()) {
+            Connection c = v.conn.withConnmark(v.connmark);
+            v.conntrack = v.conntrack.with(c);
+            v.conn = c;
+        }
+    }
+
+    // ---------------------------------------------------------------- ends
+
+    private void finishHop(Visit v, String device, boolean departs) {
+        String out = v.hopOut != null ? v.hopOut : device;
+        Packet depart = v.hopOut != null ? v.hopDepart : v.packet;
+        v.hops = v.hops.add(new Hop(v.host.id, Optional.ofNullable(v.hopIn), Optional.ofNullable(departs ? out : null),
+                v.hopArrive, v.steps.toList(), Optional.ofNullable(departs ? depart : null)));
+    }
+
+    private void endDropped(Visit v, String reason) {
+        end(v, Disposition.DROPPED, reason);
+    }
+
+    private void end(Visit v, Disposition disposition, String reason) {
+        if (disposition != Disposition.DELIVERED && !(v.steps.last() instanceof Step.Filter f && !f.accepted())) {
+            v.step(new Step.Drop(reason, v.packet));
+        }
+        finishHop(v, null, false);
+        v.sink.accept(new Ending(disposition, Optional.ofNullable(reason), v.hops.toList(), v.host.id, v.packet, v.origin,
+                v.conntrack, v.choices.toList()));
+    }
+}

@@ -1,0 +1,62 @@
+package io.periscope.simulator.engine;
+
+import java.util.List;
+
+/**
+ * A persistent list that grows at its end: each branch of a fork appends to the shared history it
+ * came from without copying it.
+ */
+final class Trail<T> {
+
+    private static final Trail<Object> EMPTY = new Trail<>(null, null, 0);
+
+    private final T last;
+    private final Trail<T> before;
+    private final int size;
+
+    private Trail(T last, Trail<T> before, int size) {
+        this.last = last;
+        this.before = before;
+        this.size = size;
+    }
+
+    @SuppressWarnings("unchecked")
+    static <T> Trail<T> empty() {
+        return (Trail<T>) EMPTY;
+    }
+
+    Trail<T> add(T item) {
+        return new Trail<>(item, this, size + 1);
+    }
+
+    Trail<T> addAll(List<T> items) {
+        Trail<T> t = this;
+        for (T item : items) {
+            t = t.add(item);
+        }
+        return t;
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** The last item added, or null when empty. */
+    T last() {
+        return last;
+    }
+
+    /** The items, oldest first, as an unmodifiable list (which records take over without copying). */
+    @SuppressWarnings("unchecked")
+    List<T> toList() {
+        if (size == 0) {
+            return List.of();
+        }
+        Object[] items = new Object[size];
+        int i = size;
+        for (Trail<T> t = this; t.size > 0; t = t.before) {
+            items[--i] = t.last;
+        }
+        return (List<T>) List.of(items);
+    }
+}

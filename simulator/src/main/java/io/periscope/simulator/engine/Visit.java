@@ -1,0 +1,86 @@
+package io.periscope.simulator.engine;
+
+import io.periscope.simulator.conntrack.Connection;
+import io.periscope.simulator.conntrack.ConntrackState;
+import io.periscope.simulator.trace.Hop;
+import io.periscope.simulator.trace.Packet;
+import io.periscope.simulator.trace.Step;
+
+import java.util.function.Consumer;
+
+/**
+ * Where one branch of a packet's walk stands: the history it shares with its siblings (persistent, so a
+ * fork is a shallow copy), the hop being built, the packet layer being processed, and that layer's
+ * conntrack view. The walk mutates its own Visit; a fork copies it first.
+ */
+final class Visit {
+
+    // the branch
+    Consumer<Ending> sink;
+    ConntrackState conntrack;
+    Trail<Hop> hops;
+    Trail<String> choices;
+    int hopCount;
+    int passes;
+    Packet origin;
+
+    // the hop being built
+    CompiledHost host;
+    String hopIn;
+    Packet hopArrive;
+    String hopOut;
+    Packet hopDepart;
+    Trail<Step> steps;
+
+    // the layer being processed (an outer packet and, after decapsulation, its inner one are layers)
+    Packet packet;
+    Tunnel tunnel;
+    String in;
+    String out;
+    int mark;
+
+    // conntrack for this layer
+    Connection conn;
+    boolean isNew;
+    boolean reply;
+    boolean untracked;
+    boolean snatDone;
+    boolean dnatDone;
+    int connmark;
+    Packet ctOriginal;
+
+    Visit copy() {
+        Visit v = new Visit();
+        v.sink = sink;
+        v.conntrack = conntrack;
+        v.hops = hops;
+        v.choices = choices;
+        v.hopCount = hopCount;
+        v.passes = passes;
+        v.origin = origin;
+        v.host = host;
+        v.hopIn = hopIn;
+        v.hopArrive = hopArrive;
+        v.hopOut = hopOut;
+        v.hopDepart = hopDepart;
+        v.steps = steps;
+        v.packet = packet;
+        v.tunnel = tunnel;
+        v.in = in;
+        v.out = out;
+        v.mark = mark;
+        v.conn = conn;
+        v.isNew = isNew;
+        v.reply = reply;
+        v.untracked = untracked;
+        v.snatDone = snatDone;
+        v.dnatDone = dnatDone;
+        v.connmark = connmark;
+        v.ctOriginal = ctOriginal;
+        return v;
+    }
+
+    void step(Step step) {
+        steps = steps.add(step);
+    }
+}

@@ -1,0 +1,28 @@
+package io.periscope.simulator.netfilter;
+
+import io.periscope.plan.netfilter.Table;
+
+/** A chain ready to run: rules compiled, jumps resolved to chains. */
+public final class CompiledChain {
+
+    private final Table table;
+    private final String name;
+    CompiledRule[] rules = new CompiledRule[0];
+
+    CompiledChain(Table table, String name) {
+        this.table = table;
+        this.name = name;
+    }
+
+    public Table table() {
+        return table;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public int size() {
+        return rules.length;
+    }
+}

@@ -1,0 +1,327 @@
+package io.periscope.simulator.netfilter;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.topology.Protocol;
+import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.ipset.IpSet;
+import io.periscope.plan.netfilter.Chain;
+import io.periscope.plan.netfilter.IptablesSyntax;
+import io.periscope.plan.netfilter.Match;
+import io.periscope.plan.netfilter.NetfilterTable;
+import io.periscope.plan.netfilter.Rule;
+import io.periscope.plan.netfilter.Table;
+import io.periscope.plan.netfilter.Target;
+import io.periscope.simulator.trace.RuleRef;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * A host's iptables, compiled once: chains by name, jumps resolved, matches turned into predicates,
+ * ipsets into membership tests. {@link #run} traverses a built-in chain the way the kernel's
+ * {@code ipt_do_table} does: rules in order, user chains on a stack, RETURN back to the caller, and the
+ * built-in chain's ACCEPT policy at its end.
+ */
+public final class Ruleset {
+
+    /** By table and hook ordinal: every packet asks for several per host, so no map lookups. */
+    private final CompiledChain[][] builtins;
+
+    private Ruleset(CompiledChain[][] builtins) {
+        this.builtins = builtins;
+    }
+
+    /**
+     * @param host    the host's name, for error messages
+     * @param isLocal whether an address belongs to the host ({@code -m addrtype --dst-type LOCAL})
+     * @throws IllegalArgumentException when a rule jumps to a chain that does not exist or chains jump in
+     *                                  a loop: iptables-restore would refuse such a table
+     */
+    public static Ruleset compile(String host, DataplanePlan plan, Predicate<Ipv4Address> isLocal) {
+        Map<String, CompiledIpSet> sets = new HashMap<>();
+        for (IpSet set : plan.ipsets()) {
+            sets.put(set.name(), new CompiledIpSet(set));
+        }
+        int[] serial = {0};
+        CompiledChain[][] builtins = new CompiledChain[Table.values().length][Hook.values().length];
+        for (NetfilterTable nt : plan.netfilter()) {
+            Table table = nt.table();
+            Map<String, CompiledChain> chains = new LinkedHashMap<>();
+            for (Chain chain : nt.chains()) {
+                chains.put(chain.name(), new CompiledChain(table, chain.name()));
+            }
+            for (Chain chain : nt.chains()) {
+                CompiledChain compiled = chains.get(chain.name());
+                List<CompiledRule> rules = new ArrayList<>();
+                for (Rule rule : chain.rules()) {
+                    CompiledRule cr = compileRule(host, table, chain.name(), rule, sets, isLocal, serial[0]++);
+                    if (rule.target() instanceof Target.Jump jump) {
+                        cr.jump = chains.get(jump.chain());
+                        if (cr.jump == null || table.isBuiltin(jump.chain())) {
+                            throw new IllegalArgumentException(host + ": " + table.iptablesName() + " rule '"
+                                    + IptablesSyntax.appendLine(chain.name(), rule) + "' jumps to chain " + jump.chain()
+                                    + ", which is not a user chain of that table; iptables-restore would refuse it");
+                        }
+                    }
+                    rules.add(cr);
+                }
+                compiled.rules = rules.toArray(CompiledRule[]::new);
+            }
+            for (CompiledChain chain : chains.values()) {
+                checkNoLoop(host, chain, new HashSet<>(), new HashSet<>());
+            }
+            for (Hook hook : Hook.values()) {
+                CompiledChain chain = chains.get(hook.name());
+                if (chain != null && table.isBuiltin(hook.name()) && chain.size() > 0) {
+                    builtins[table.ordinal()][hook.ordinal()] = chain;
+                }
+            }
+        }
+        return new Ruleset(builtins);
+    }
+
+    private static void checkNoLoop(String host, CompiledChain chain, Set<CompiledChain> path, Set<CompiledChain> done) {
+        if (done.contains(chain)) {
+            return;
+        }
+        if (!path.add(chain)) {
+            throw new IllegalArgumentException(host + ": " + chain.table().iptablesName() + " chain " + chain.name()
+                    + " is reached again through its own jumps; iptables-restore refuses chain loops");
+        }
+        for (CompiledRule rule : chain.rules) {
+            if (rule.jump != null) {
+                checkNoLoop(host, rule.jump, path, done);
+            }
+        }
+        path.remove(chain);
+        done.add(chain);
+    }
+
+    /** The built-in chain of {@code table} at {@code hook} when it has rules, else null (nothing to run). */
+    public CompiledChain builtin(Table table, Hook hook) {
+        return builtins[table.ordinal()][hook.ordinal()];
+    }
+
+    /**
+     * Traverses {@code builtin} with {@code run}; every outcome (one, or more where a {@code statistic}
+     * match is followed both ways) is handed to {@code outcomes}, the matching branch first.
+     */
+    public static void run(CompiledChain builtin, TableRun run, Consumer<TableRun> outcomes) {
+        walk(run, builtin, 0, null, outcomes, false);
+    }
+
+    private record Frame(CompiledChain chain, int index, Frame parent) {
+    }
+
+    private static void walk(TableRun run, CompiledChain chain, int index, Frame stack, Consumer<TableRun> outcomes,
+                             boolean decided) {
+        boolean matchedAlready = decided;
+        while (true) {
+            if (index >= chain.rules.length) {
+                if (stack == null) {
+                    run.verdict = Verdict.ACCEPT;
+                    outcomes.accept(run);
+                    return;
+                }
+                chain = stack.chain();
+                index = stack.index() + 1;
+                stack = stack.parent();
+                continue;
+            }
+            CompiledRule rule = chain.rules[index];
+            if (!matchedAlready) {
+                if (!rule.matchesDeterministic(run)) {
+                    index++;
+                    continue;
+                }
+                if (rule.random()) {
+                    double p = rule.probability();
+                    boolean matched;
+                    if (p >= 1.0) {
+                        matched = true;
+                    } else if (p <= 0.0) {
+                        matched = false;
+                    } else if (run.followAll) {
+                        TableRun taken = run.copy();
+                        taken.choose(rule, true);
+                        walk(taken, chain, index, stack, outcomes, true);
+                        run.choose(rule, false);
+                        matched = false;
+                    } else {
+                        matched = run.draw(rule) < p;
+                    }
+                    if (!matched) {
+                        index++;
+                        continue;
+                    }
+                }
+            }
+            matchedAlready = false;
+            switch (rule.target()) {
+                case Target.Accept a -> {
+                    run.hit(rule, run.mark);
+                    run.verdict = Verdict.ACCEPT;
+                    run.decidedBy = rule;
+                    outcomes.accept(run);
+                    return;
+                }
+                case Target.Drop d -> {
+                    run.hit(rule, run.mark);
+                    run.verdict = Verdict.DROP;
+                    run.decidedBy = rule;
+                    outcomes.accept(run);
+                    return;
+                }
+                case Target.Return r -> {
+                    if (stack == null) {
+                        run.verdict = Verdict.ACCEPT;
+                        outcomes.accept(run);
+                        return;
+                    }
+                    chain = stack.chain();
+                    index = stack.index() + 1;
+                    stack = stack.parent();
+                }
+                case Target.Jump j -> {
+                    stack = new Frame(chain, index, stack);
+                    chain = rule.jump;
+                    index = 0;
+                }
+                case Target.Snat s -> {
+                    run.verdict = Verdict.NAT;
+                    run.decidedBy = rule;
+                    outcomes.accept(run);
+                    return;
+                }
+                case Target.Dnat d -> {
+                    run.verdict = Verdict.NAT;
+                    run.decidedBy = rule;
+                    outcomes.accept(run);
+                    return;
+                }
+                case Target.Masquerade m -> {
+                    run.verdict = Verdict.NAT;
+                    run.decidedBy = rule;
+                    outcomes.accept(run);
+                    return;
+                }
+                case Target.SetMark m -> {
+                    run.mark = (run.mark & ~m.mask()) ^ m.value();
+                    run.hit(rule, run.mark);
+                    index++;
+                }
+                case Target.SetConnMark m -> {
+                    run.connmark = (run.connmark & ~m.mask()) ^ m.value();
+                    run.hit(rule, run.connmark);
+                    index++;
+                }
+                case Target.ClampMssToPmtu c -> index++;
+                case Target.NoTrack n -> {
+                    run.notrack = true;
+                    run.hit(rule, run.mark);
+                    index++;
+                }
+            }
+        }
+    }
+
+    private static CompiledRule compileRule(String host, Table table, String chain, Rule rule, Map<String, CompiledIpSet> sets,
+                                            Predicate<Ipv4Address> isLocal, int serial) {
+        List<CompiledRule.Condition> conditions = new ArrayList<>();
+        double probability = 1.0;
+        boolean random = false;
+        for (Match match : rule.matches()) {
+            switch (match) {
+                case Match.RandomProbability r -> {
+                    probability *= r.probability();
+                    random = true;
+                }
+                default -> conditions.add(condition(host, match, sets, isLocal));
+            }
+        }
+        RuleRef ref = new RuleRef(table.iptablesName(), chain, IptablesSyntax.rule(rule));
+        return new CompiledRule(rule, ref, conditions.toArray(CompiledRule.Condition[]::new), probability, random, serial);
+    }
+
+    private static CompiledRule.Condition condition(String host, Match match, Map<String, CompiledIpSet> sets,
+                                                    Predicate<Ipv4Address> isLocal) {
+        return switch (match) {
+            case Match.Source s -> {
+                Ipv4Prefix p = s.prefix();
+                boolean neg = s.negated();
+                yield run -> p.contains(run.packet.src()) != neg;
+            }
+            case Match.Destination d -> {
+                Ipv4Prefix p = d.prefix();
+                boolean neg = d.negated();
+                yield run -> p.contains(run.packet.dst()) != neg;
+            }
+            case Match.InInterface i -> {
+                InterfaceName name = new InterfaceName(i.name());
+                boolean neg = i.negated();
+                yield run -> name.matches(run.in) != neg;
+            }
+            case Match.OutInterface o -> {
+                InterfaceName name = new InterfaceName(o.name());
+                boolean neg = o.negated();
+                yield run -> name.matches(run.out) != neg;
+            }
+            case Match.ProtocolIs p -> run -> run.packet.protocol() == p.protocol();
+            case Match.DestinationPort p -> run -> run.packet.protocol().hasPorts() && run.packet.dport() == p.port();
+            case Match.SourcePort p -> run -> run.packet.protocol().hasPorts() && run.packet.sport() == p.port();
+            // The simulator follows a connection's first packet each way: for TCP the SYN and the
+            // SYN-ACK, both of which have SYN set and RST clear.
+            case Match.TcpSyn t -> run -> run.packet.protocol() == Protocol.TCP;
+            case Match.SetMatch s -> {
+                CompiledIpSet set = sets.get(s.setName());
+                if (set == null) {
+                    throw new IllegalArgumentException(host + ": a rule matches ipset " + s.setName()
+                            + ", which the plan does not define; iptables-restore would refuse it");
+                }
+                boolean source = s.source();
+                boolean neg = s.negated();
+                yield run -> set.contains(source ? run.packet.src() : run.packet.dst()) != neg;
+            }
+            case Match.MarkIs m -> {
+                int value = m.value();
+                int mask = m.mask();
+                boolean neg = m.negated();
+                yield run -> ((run.mark & mask) == value) != neg;
+            }
+            case Match.ConnMarkIs m -> run -> (run.connmark & m.mask()) == m.value();
+            case Match.ConnState c -> {
+                int bits = 0;
+                for (var state : c.states()) {
+                    bits |= 1 << state.ordinal();
+                }
+                int wanted = bits;
+                boolean neg = c.negated();
+                yield run -> ((run.ctStates & wanted) != 0) != neg;
+            }
+            case Match.DestinationIsLocal l -> {
+                boolean neg = l.negated();
+                yield run -> isLocal.test(run.packet.dst()) != neg;
+            }
+            case Match.RandomProbability r -> throw new IllegalStateException("statistic matches are folded into the rule");
+        };
+    }
+
+    /** iptables interface names: a trailing {@code +} matches every name with that prefix. */
+    private record InterfaceName(String name) {
+        boolean matches(String actual) {
+            String have = actual == null ? "" : actual;
+            if (name.endsWith("+")) {
+                return have.startsWith(name.substring(0, name.length() - 1));
+            }
+            return have.equals(name);
+        }
+    }
+}

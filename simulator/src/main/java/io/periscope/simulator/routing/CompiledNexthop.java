@@ -1,0 +1,14 @@
+package io.periscope.simulator.routing;
+
+import io.periscope.model.net.Ipv4Address;
+
+import java.util.Optional;
+
+/** One resolved way out of a route (inline nexthop, nexthop object, or member of a nexthop group). */
+public record CompiledNexthop(Optional<Ipv4Address> via, String device, int weight, boolean onlink) {
+
+    /** The address whose owner the frame goes to: the gateway, or the destination itself when direct. */
+    public Ipv4Address nextHopFor(Ipv4Address destination) {
+        return via.orElse(destination);
+    }
+}

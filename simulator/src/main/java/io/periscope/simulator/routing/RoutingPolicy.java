@@ -1,0 +1,199 @@
+package io.periscope.simulator.routing;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.routing.Nexthop;
+import io.periscope.plan.routing.NexthopGroup;
+import io.periscope.plan.routing.NexthopObject;
+import io.periscope.plan.routing.PolicyRule;
+import io.periscope.plan.routing.Route;
+import io.periscope.plan.routing.RouteType;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A host's routing: its policy rules in priority order with the kernel's own three ({@code 0: lookup
+ * local}, {@code 32766: lookup main}, {@code 32767: lookup default}) and one {@link RoutingTable} per
+ * table. A table without a matching route lets the lookup fall through to the next rule; a blackhole
+ * or unreachable route ends it.
+ */
+public final class RoutingPolicy {
+
+    public static final int LOCAL_TABLE = 255;
+    public static final int MAIN_TABLE = 254;
+    public static final int DEFAULT_TABLE = 253;
+
+    /** Locally generated packets match {@code iif lo} in policy rules. */
+    public static final String LOOPBACK = "lo";
+
+    private static final Ipv4Prefix LOOPBACK_NET = Ipv4Prefix.parse("127.0.0.0/8");
+
+    private final int[] localAddresses;
+    private final String[] localDevices;
+    private final CompiledRule[] rules;
+
+    private RoutingPolicy(int[] localAddresses, String[] localDevices, CompiledRule[] rules) {
+        this.localAddresses = localAddresses;
+        this.localDevices = localDevices;
+        this.rules = rules;
+    }
+
+    /**
+     * @param host           the host's name, for error messages
+     * @param localAddresses the host's own addresses (interfaces and VXLAN devices) and their devices
+     */
+    public static RoutingPolicy compile(String host, DataplanePlan plan, Map<Ipv4Address, String> localAddresses) {
+        Map<Integer, List<CompiledRoute>> byTable = new TreeMap<>();
+        for (Route route : plan.routes()) {
+            List<CompiledNexthop> nexthops = resolve(host, route, plan);
+            byTable.computeIfAbsent(route.table(), t -> new ArrayList<>())
+                    .add(CompiledRoute.of(host, IpRouteSyntax.tableName(route.table()), route, nexthops));
+        }
+        Map<Integer, RoutingTable> tables = new TreeMap<>();
+        byTable.forEach((id, routes) -> tables.put(id, new RoutingTable(id, routes)));
+
+        List<PolicyRule> all = new ArrayList<>(plan.rules());
+        for (PolicyRule implicit : List.of(PolicyRule.lookup(0, LOCAL_TABLE), PolicyRule.lookup(32766, MAIN_TABLE),
+                PolicyRule.lookup(32767, DEFAULT_TABLE))) {
+            if (!all.contains(implicit)) {
+                all.add(implicit);
+            }
+        }
+        // Stable: rules of equal priority keep the order they were added in, as the kernel lists them.
+        all.sort(Comparator.comparingInt(PolicyRule::priority));
+        CompiledRule[] rules = all.stream().map(r -> new CompiledRule(r, tables.get(r.table()))).toArray(CompiledRule[]::new);
+
+        Map<Integer, String> sorted = new TreeMap<>();
+        localAddresses.forEach((a, d) -> sorted.putIfAbsent(a.bits(), d));
+        int[] addresses = sorted.keySet().stream().mapToInt(Integer::intValue).toArray();
+        String[] devices = sorted.values().toArray(String[]::new);
+        return new RoutingPolicy(addresses, devices, rules);
+    }
+
+    private static List<CompiledNexthop> resolve(String host, Route route, DataplanePlan plan) {
+        if (route.nexthopId().isEmpty()) {
+            List<CompiledNexthop> nexthops = new ArrayList<>();
+            for (Nexthop nh : route.nexthops()) {
+                nexthops.add(new CompiledNexthop(nh.via(), nh.device(), nh.weight(), nh.onlink()));
+            }
+            return nexthops;
+        }
+        int id = route.nexthopId().getAsInt();
+        for (NexthopObject object : plan.nexthops()) {
+            if (object.id() == id) {
+                return List.of(fromObject(object, 1));
+            }
+        }
+        for (NexthopGroup group : plan.nexthopGroups()) {
+            if (group.id() == id) {
+                List<CompiledNexthop> nexthops = new ArrayList<>();
+                for (NexthopGroup.Member member : group.members()) {
+                    NexthopObject object = plan.nexthops().stream().filter(o -> o.id() == member.nexthopId()).findFirst()
+                            .orElseThrow(() -> new IllegalArgumentException(host + ": nexthop group " + id
+                                    + " names nexthop " + member.nexthopId() + ", which does not exist"));
+                    nexthops.add(fromObject(object, member.weight()));
+                }
+                return nexthops;
+            }
+        }
+        throw new IllegalArgumentException(host + ": route to " + route.destination() + " in table " + route.table()
+                + " names nexthop id " + id + ", but no nexthop object or group has that id");
+    }
+
+    private static CompiledNexthop fromObject(NexthopObject object, int weight) {
+        return new CompiledNexthop(Optional.of(object.via()), object.device(), weight, object.onlink());
+    }
+
+    public boolean isLocal(Ipv4Address address) {
+        return localIndex(address.bits()) >= 0 || LOOPBACK_NET.contains(address);
+    }
+
+    private int localIndex(int bits) {
+        int lo = 0;
+        int hi = localAddresses.length - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int v = localAddresses[mid];
+            if (v < bits) {
+                lo = mid + 1;
+            } else if (v > bits) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Policy routing for one packet.
+     *
+     * @param iif the input interface, {@link #LOOPBACK} for locally generated packets
+     * @param oif for a socket bound to a device (a VXLAN device's underlay), else null
+     */
+    public RouteDecision lookup(Ipv4Address destination, Ipv4Address source, int mark, String iif, String oif) {
+        for (CompiledRule rule : rules) {
+            if (!rule.matches(destination, source, mark, iif)) {
+                continue;
+            }
+            if (rule.rule.table() == LOCAL_TABLE) {
+                RouteDecision.Local local = local(destination);
+                if (local != null) {
+                    return local;
+                }
+            } else if (rule.table != null) {
+                CompiledRoute route = rule.table.lookup(destination.bits(), oif);
+                if (route != null) {
+                    if (route.type() != RouteType.UNICAST) {
+                        return new RouteDecision.Reject(rule.name, route);
+                    }
+                    return new RouteDecision.Forward(rule.name, route, route.nexthopsVia(oif));
+                }
+            }
+        }
+        List<String> tried = new ArrayList<>(4);
+        for (CompiledRule rule : rules) {
+            if (rule.matches(destination, source, mark, iif)) {
+                tried.add(rule.name);
+            }
+        }
+        return new RouteDecision.NoRoute(tried);
+    }
+
+    private RouteDecision.Local local(Ipv4Address destination) {
+        int at = localIndex(destination.bits());
+        if (at >= 0) {
+            return new RouteDecision.Local(destination, localDevices[at], IpRouteSyntax.localRoute(destination, localDevices[at]));
+        }
+        if (LOOPBACK_NET.contains(destination)) {
+            return new RouteDecision.Local(destination, LOOPBACK, "local 127.0.0.0/8 dev lo proto kernel scope host src 127.0.0.1");
+        }
+        return null;
+    }
+
+    private record CompiledRule(PolicyRule rule, RoutingTable table, String name) {
+
+        CompiledRule(PolicyRule rule, RoutingTable table) {
+            this(rule, table, IpRouteSyntax.tableName(rule.table()));
+        }
+
+        boolean matches(Ipv4Address destination, Ipv4Address source, int mark, String iif) {
+            if (rule.from().isPresent() && !rule.from().get().contains(source)) {
+                return false;
+            }
+            if (rule.to().isPresent() && !rule.to().get().contains(destination)) {
+                return false;
+            }
+            if (rule.fwmark().isPresent() && rule.fwmark().getAsInt() != mark) {
+                return false;
+            }
+            return rule.inInterface().isEmpty() || rule.inInterface().get().equals(iif);
+        }
+    }
+}

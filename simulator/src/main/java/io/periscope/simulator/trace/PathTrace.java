@@ -1,0 +1,26 @@
+package io.periscope.simulator.trace;
+
+import io.periscope.model.topology.Disposition;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One way a flow can go: where multipath routing or kube-proxy's random endpoint choice offers
+ * alternatives, each combination is its own path. {@code reply} is empty unless the forward packet
+ * was delivered and the protocol has a reply (TCP, UDP); the disposition is the reply's then, because
+ * a connection whose answers get lost does not work. {@code choices} lists the alternatives taken.
+ */
+public record PathTrace(Disposition disposition, List<Hop> forward, List<Hop> reply, Optional<String> reason,
+                        List<String> choices) {
+
+    public PathTrace {
+        forward = List.copyOf(forward);
+        reply = List.copyOf(reply);
+        choices = List.copyOf(choices);
+    }
+
+    public boolean hasReply() {
+        return !reply.isEmpty();
+    }
+}
