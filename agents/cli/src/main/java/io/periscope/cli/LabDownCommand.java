@@ -1,5 +1,10 @@
 package io.periscope.cli;
 
+import io.periscope.lab.LabRefusal;
+import io.periscope.lab.down.LabDown;
+import io.periscope.lab.shell.ProcessShell;
+import io.periscope.lab.state.LabStateFile;
+import io.periscope.model.load.TopologyException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,7 +23,14 @@ public final class LabDownCommand implements Callable<Integer> {
     private TopologyInput topology;
 
     @Override
-    public Integer call() {
-        return UnavailableCommand.report(spec);
+    public Integer call() throws TopologyException {
+        topology.load();
+        try {
+            new LabDown(new ProcessShell(), new LabStateFile()).run(topology.file(), line -> spec.commandLine().getErr().println(line));
+            return ExitStatus.OK;
+        } catch (LabRefusal refusal) {
+            spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());
+            return ExitStatus.BAD_INPUT;
+        }
     }
 }

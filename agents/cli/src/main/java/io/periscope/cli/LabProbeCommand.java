@@ -1,11 +1,21 @@
 package io.periscope.cli;
 
+import io.periscope.lab.LabRefusal;
+import io.periscope.lab.probe.LabProbe;
+import io.periscope.lab.probe.ProbeReport;
+import io.periscope.lab.probe.ProbeReportJson;
+import io.periscope.lab.probe.ProbeReportText;
+import io.periscope.lab.probe.SimulatorFlows;
+import io.periscope.lab.shell.ProcessShell;
+import io.periscope.lab.state.LabStateFile;
+import io.periscope.model.load.TopologyException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code periscope lab probe}: real packets through the lab, compared hop by hop with the simulator. */
@@ -27,7 +37,18 @@ public final class LabProbeCommand implements Callable<Integer> {
     private boolean json;
 
     @Override
-    public Integer call() {
-        return UnavailableCommand.report(spec);
+    public Integer call() throws TopologyException {
+        topology.load();
+        ProbeReport report;
+        try {
+            report = new LabProbe(new ProcessShell(), new LabStateFile(), SimulatorFlows::new)
+                    .run(topology.file(), Optional.ofNullable(flowName), line -> spec.commandLine().getErr().println(line));
+        } catch (LabRefusal refusal) {
+            spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());
+            return ExitStatus.BAD_INPUT;
+        }
+        spec.commandLine().getOut().print(json ? ProbeReportJson.render(report) + "\n" : ProbeReportText.render(report));
+        spec.commandLine().getOut().flush();
+        return report.matchesSimulation() ? ExitStatus.OK : ExitStatus.EXPECTATION_FAILED;
     }
 }

@@ -1,5 +1,12 @@
 package io.periscope.cli;
 
+import io.periscope.lab.LabRefusal;
+import io.periscope.lab.agent.ReconcilingAgents;
+import io.periscope.lab.shell.ProcessShell;
+import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.up.LabUp;
+import io.periscope.model.load.TopologyException;
+import io.periscope.model.topology.ClusterSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,7 +26,15 @@ public final class LabUpCommand implements Callable<Integer> {
     private TopologyInput topology;
 
     @Override
-    public Integer call() {
-        return UnavailableCommand.report(spec);
+    public Integer call() throws TopologyException {
+        ClusterSet set = topology.load();
+        try {
+            new LabUp(new ProcessShell(), new LabStateFile(), new ReconcilingAgents())
+                    .run(topology.file(), set, line -> spec.commandLine().getErr().println(line));
+            return ExitStatus.OK;
+        } catch (LabRefusal refusal) {
+            spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());
+            return ExitStatus.BAD_INPUT;
+        }
     }
 }

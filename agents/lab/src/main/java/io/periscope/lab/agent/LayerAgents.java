@@ -7,9 +7,13 @@ import io.periscope.lab.layout.HostNamespace;
  * {@code KUBE-} chains) and Periscope's own, owning the {@code submariner} layer. Each owns only its
  * part, so neither removes the other's rules, nor anything added by hand.
  */
-public interface LayerAgents {
+public interface LayerAgents extends AutoCloseable {
 
     LayerAgent kubeProxy(HostNamespace node);
 
     LayerAgent submariner(HostNamespace node);
+
+    /** Ends whatever the agents keep running (threads inside the namespaces). */
+    @Override
+    void close();
 }

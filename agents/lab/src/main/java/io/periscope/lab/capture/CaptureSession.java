@@ -28,6 +28,15 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class CaptureSession implements AutoCloseable {
 
+    static {
+        // pcap4j logs through SLF4J and the lab configures no logging: without a provider SLF4J
+        // prints a warning on every run. Its no-op provider, quietly, unless someone chose one.
+        if (System.getProperty("slf4j.provider") == null) {
+            System.setProperty("slf4j.internal.verbosity", "WARN");
+            System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
+        }
+    }
+
     /** Long enough for frames still in the kernel's capture buffers to be read before the captures end. */
     private static final long QUIET_MILLIS = 250;
     private static final int SNAPLEN = 256;

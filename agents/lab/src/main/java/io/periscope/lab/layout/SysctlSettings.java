@@ -39,6 +39,21 @@ public final class SysctlSettings {
         return settings;
     }
 
+    /**
+     * The sysctl that gives a namespace a multipath hash seed of its own (kernel 6.11 and later).
+     * Real nodes are separate machines, each hashing flows with its own random seed; namespaces of
+     * one kernel share one seed, and then a worker and a gateway that hash the same 5-tuple pick the
+     * same position in their nexthop lists, so of two gateways times two remote gateways only two
+     * pairs would ever carry traffic.
+     */
+    public static final String MULTIPATH_HASH_SEED = "net.ipv4.fib_multipath_hash_seed";
+
+    /** A seed of the node's own, derived from its namespace name so that every run hashes alike. */
+    public static Map<String, String> multipathSeed(HostNamespace node) {
+        int seed = (LabNames.digest(node.namespace()).hashCode() & 0x7fffffff) | 1;
+        return Map.of(MULTIPATH_HASH_SEED, Integer.toString(seed));
+    }
+
     public static Map<String, String> forSwitch() {
         return common();
     }

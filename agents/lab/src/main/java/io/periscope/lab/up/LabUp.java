@@ -16,14 +16,19 @@ import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.netns.SysctlWriter;
 import io.periscope.lab.shell.Invocation;
 import io.periscope.lab.shell.Shell;
+import io.periscope.lab.shell.ShellResult;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.wire.HashResetProgram;
+import io.periscope.lab.wire.WireBatches;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.planner.Planner;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,17 +77,21 @@ public final class LabUp {
      *                           when a lab of this topology is already up
      */
     public LabUpResult run(Path file, Consumer<String> progress) throws TopologyException {
-        if (!runningAsRoot.get()) {
-            throw new LabRefusal("lab up needs root to create network namespaces; run it as root (for example with sudo)");
-        }
+        refuseNonRoot();
+        return run(file, TopologyLoader.load(file), progress);
+    }
+
+    /** The same, for a topology already loaded from {@code file}. */
+    public LabUpResult run(Path file, ClusterSet set, Consumer<String> progress) {
+        refuseNonRoot();
         long start = System.nanoTime();
-        ClusterSet set = TopologyLoader.load(file);
         ClusterSetPlan plan = Planner.plan(set);
         LabLayout layout = LabLayout.of(plan);
         refuseOverlaps(file, plan);
         refuseExisting(file, layout);
         progress.accept("plan: " + set.name() + ", " + layout.hosts().size() + " hosts (" + layout.nodes().size() + " nodes), "
-                + layout.switches().size() + " switches, " + layout.veths().size() + " veth pairs; namespaces " + layout.names().prefix() + "*");
+                + layout.switches().size() + " switches, " + layout.veths().size() + " veth pairs; namespaces " + layout.names().prefix() + "* ("
+                + (System.nanoTime() - start) / 1_000_000 + " ms)");
 
         LabState state = new LabState(set.name(), file.toAbsolutePath().toString(), layout.names().hash(), layout.namespaces(),
                 LabState.BUILDING);
@@ -92,7 +101,11 @@ public final class LabUp {
         Runtime.getRuntime().addShutdownHook(hook);
         boolean built = false;
         try {
-            build(layout, plan, progress, cleanup);
+            try {
+                build(layout, plan, progress, cleanup);
+            } finally {
+                agents.close();
+            }
             stateFile.write(state.withState(LabState.CONVERGED));
             built = true;
         } finally {
@@ -105,6 +118,12 @@ public final class LabUp {
         long millis = (System.nanoTime() - start) / 1_000_000;
         progress.accept("up: " + set.name() + " converged in " + millis + " ms");
         return new LabUpResult(layout, millis);
+    }
+
+    private void refuseNonRoot() {
+        if (!runningAsRoot.get()) {
+            throw new LabRefusal("lab up needs root to create network namespaces; run it as root (for example with sudo)");
+        }
     }
 
     private static void removeHook(Thread hook) {
@@ -152,7 +171,14 @@ public final class LabUp {
             for (SwitchNamespace sw : layout.switches()) {
                 count += writeSysctls(sw.namespace(), SysctlSettings.forSwitch());
             }
-            return count + " set";
+            if (!Files.exists(Path.of("/proc/sys", SysctlSettings.MULTIPATH_HASH_SEED.replace('.', '/')))) {
+                return count + " set; this kernel has no " + SysctlSettings.MULTIPATH_HASH_SEED
+                        + ": all nodes hash flows alike, so some gateway pairs may never carry a flow";
+            }
+            for (HostNamespace node : layout.nodes()) {
+                count += writeSysctls(node.namespace(), SysctlSettings.multipathSeed(node));
+            }
+            return count + " set, a multipath hash seed per node";
         });
         phase(progress, cleanup, "links", () -> {
             shell.run(Invocation.of("ip", "-batch", "-").withStdin(LabBatches.veths(layout)));
@@ -161,6 +187,7 @@ public final class LabUp {
             }
             return layout.veths().size() + " veth pairs, " + layout.switches().size() + " bridges";
         });
+        phase(progress, cleanup, "wires", () -> installHashReset(layout));
         phase(progress, cleanup, "addresses and routes", () -> {
             int lines = 0;
             for (HostNamespace host : layout.hosts()) {
@@ -198,6 +225,39 @@ public final class LabUp {
             }
             return "every node's agents report no difference";
         });
+    }
+
+    /**
+     * Frames entering a switch forget their flow hash (see {@link HashResetProgram}). A kernel or a
+     * {@code tc} without eBPF leaves the wires as they are: the lab still works, but nodes then
+     * choose among gateways in step, which the progress line says.
+     */
+    private String installHashReset(LabLayout layout) {
+        Path program;
+        try {
+            program = HashResetProgram.writeTo(Files.createTempFile("periscope-hash-reset", ".o"));
+        } catch (IOException e) {
+            return "left as they are: cannot write the eBPF object (" + e.getMessage() + ")";
+        }
+        try {
+            int ports = 0;
+            for (SwitchNamespace sw : layout.switches()) {
+                ShellResult result = shell.execute(Invocation.of("tc", "-n", sw.namespace(), "-batch", "-")
+                        .withStdin(WireBatches.hashReset(sw, program)));
+                if (!result.succeeded()) {
+                    return "flow hashes cross the wires (tc could not attach the eBPF program: " + result.stderr().strip()
+                            + "); nodes will choose among gateways in step";
+                }
+                ports += sw.ports().size();
+            }
+            return "flow hash reset on " + ports + " switch ports";
+        } finally {
+            try {
+                Files.deleteIfExists(program);
+            } catch (IOException e) {
+                // a leftover temporary file of a few hundred bytes; the program is already in the kernel
+            }
+        }
     }
 
     private static int programs(List<List<String>> ran) {

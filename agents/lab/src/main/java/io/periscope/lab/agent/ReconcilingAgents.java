@@ -1,0 +1,79 @@
+package io.periscope.lab.agent;
+
+import io.periscope.agent.change.BuiltinChainChange;
+import io.periscope.agent.change.DataplaneChange;
+import io.periscope.agent.command.Command;
+import io.periscope.agent.reconcile.Ownership;
+import io.periscope.agent.reconcile.ReconcileResult;
+import io.periscope.agent.reconcile.Reconciler;
+import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.netns.NamespaceThread;
+import io.periscope.plan.DataplanePlan;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The lab's node agents, both the dataplane {@link Reconciler} running its programs inside the
+ * node's namespace (from a thread of the namespace, see {@link NamespaceCommandRunner}): Periscope's
+ * own agent with exactly the ownership it has on a real node, and a stand-in for kube-proxy that
+ * owns only {@code KUBE-} chains.
+ */
+public final class ReconcilingAgents implements LayerAgents {
+
+    private final Map<String, NamespaceThread> threads = new ConcurrentHashMap<>();
+
+    /** kube-proxy's chains and nothing else: no sets, devices, tables or route protocols of its own. */
+    static final Ownership KUBE_PROXY = new Ownership(List.of("KUBE-"), List.of(), List.of(), Set.of(), Set.of());
+
+    @Override
+    public LayerAgent kubeProxy(HostNamespace node) {
+        return new KubeProxyAgent(new Reconciler(runner(node), KUBE_PROXY), node.plan().kubeProxy());
+    }
+
+    @Override
+    public LayerAgent submariner(HostNamespace node) {
+        return new PeriscopeAgent(new Reconciler(runner(node), Ownership.submariner()), node.plan().submariner());
+    }
+
+    private NamespaceCommandRunner runner(HostNamespace node) {
+        return new NamespaceCommandRunner(threads.computeIfAbsent(node.namespace(), NamespaceThread::enter));
+    }
+
+    @Override
+    public void close() {
+        threads.values().forEach(NamespaceThread::close);
+        threads.clear();
+    }
+
+    private record PeriscopeAgent(Reconciler reconciler, DataplanePlan layer) implements LayerAgent {
+        public List<String> reconcile() {
+            ReconcileResult result = reconciler.reconcile(layer);
+            return result.applied().stream().map(Command::toString).toList();
+        }
+
+        public List<String> pendingChanges() {
+            return reconciler.diff(layer).changes().stream().map(DataplaneChange::toString).toList();
+        }
+    }
+
+    /**
+     * kube-proxy runs before Periscope, whose agent then puts its own jumps on top of the built-in
+     * chains, as it does on every real node; kube-proxy's jumps being second is then no difference
+     * for kube-proxy. (Re-reconciling it would put them back on top, and the two would take turns.)
+     */
+    private record KubeProxyAgent(Reconciler reconciler, DataplanePlan layer) implements LayerAgent {
+        public List<String> reconcile() {
+            ReconcileResult result = reconciler.reconcile(layer);
+            return result.applied().stream().map(Command::toString).toList();
+        }
+
+        public List<String> pendingChanges() {
+            return reconciler.diff(layer).changes().stream()
+                    .filter(change -> !(change instanceof BuiltinChainChange builtin && builtin.before().equals(builtin.after())))
+                    .map(DataplaneChange::toString).toList();
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.periscope.lab.probe;
+
+import io.periscope.lab.trace.TraceJsonReader;
+import io.periscope.lab.trace.TracePath;
+import io.periscope.model.topology.Flow;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.simulator.FlowResolutionException;
+import io.periscope.simulator.ResolvedFlow;
+import io.periscope.simulator.Simulator;
+import io.periscope.simulator.trace.PathTrace;
+import io.periscope.simulator.trace.TraceJson;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The simulator as the probe's reference: flows resolved and traced with every branch followed, each
+ * path handed over as the trace JSON of spec section 3 and read back by {@link TraceJsonReader}, so
+ * that what is compared is exactly what {@code trace --json} prints.
+ */
+public final class SimulatorFlows implements FlowSimulation {
+
+    private final Simulator simulator;
+
+    public SimulatorFlows(ClusterSetPlan plan) {
+        this.simulator = new Simulator(plan);
+    }
+
+    @Override
+    public ProbeTarget resolve(Flow flow) {
+        try {
+            ResolvedFlow resolved = simulator.resolver().resolve(flow);
+            return new ProbeTarget(resolved.source(), resolved.sourceIp(), resolved.destination(), resolved.port(), resolved.protocol(),
+                    resolved.resolvedText());
+        } catch (FlowResolutionException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public List<TracePath> paths(ProbeTarget target, int sourcePort) {
+        ResolvedFlow flow = new ResolvedFlow(target.source(), target.sourceIp(), target.destination(), target.port(), target.protocol(),
+                sourcePort);
+        List<TracePath> paths = new ArrayList<>();
+        for (PathTrace path : simulator.trace(flow)) {
+            paths.add(TraceJsonReader.path(TraceJson.path(path)));
+        }
+        return paths;
+    }
+}
