@@ -5,6 +5,7 @@ import io.periscope.lab.down.LabDown;
 import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.load.TopologyException;
+import io.periscope.model.topology.ClusterSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,9 +25,9 @@ public final class LabDownCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws TopologyException {
-        topology.load();
+        ClusterSet set = topology.load();
         try {
-            new LabDown(new ProcessShell(), new LabStateFile()).run(topology.file(), line -> spec.commandLine().getErr().println(line));
+            new LabDown(new ProcessShell(), new LabStateFile()).run(set, line -> spec.commandLine().getErr().println(line));
             return ExitStatus.OK;
         } catch (LabRefusal refusal) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());

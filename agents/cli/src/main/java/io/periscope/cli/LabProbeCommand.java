@@ -9,6 +9,7 @@ import io.periscope.lab.probe.SimulatorFlows;
 import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.load.TopologyException;
+import io.periscope.model.topology.ClusterSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,11 +39,11 @@ public final class LabProbeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws TopologyException {
-        topology.load();
+        ClusterSet set = topology.load();
         ProbeReport report;
         try {
             report = new LabProbe(new ProcessShell(), new LabStateFile(), SimulatorFlows::new)
-                    .run(topology.file(), Optional.ofNullable(flowName), line -> spec.commandLine().getErr().println(line));
+                    .run(topology.file(), set, Optional.ofNullable(flowName), line -> spec.commandLine().getErr().println(line));
         } catch (LabRefusal refusal) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());
             return ExitStatus.BAD_INPUT;

@@ -6,6 +6,7 @@ import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
+import io.periscope.model.topology.ClusterSet;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -28,7 +29,12 @@ public final class LabDown {
 
     /** @return the namespaces removed (empty when no lab of this topology was up) */
     public List<String> run(Path file, Consumer<String> progress) throws TopologyException {
-        String topology = TopologyLoader.load(file).name();
+        return run(TopologyLoader.load(file), progress);
+    }
+
+    /** The same, for a topology already loaded. */
+    public List<String> run(ClusterSet set, Consumer<String> progress) {
+        String topology = set.name();
         LabNames names = LabNames.of(topology);
         Optional<LabState> state = stateFile.read(names.hash());
         if (state.isEmpty()) {

@@ -83,10 +83,14 @@ public final class LabProbe {
      * @throws LabRefusal        when not root, when no lab of the file is up, or when no flow has the name given
      */
     public ProbeReport run(Path file, Optional<String> flowName, Consumer<String> progress) throws TopologyException {
+        return run(file, TopologyLoader.load(file), flowName, progress);
+    }
+
+    /** The same, for a topology already loaded from {@code file}. */
+    public ProbeReport run(Path file, ClusterSet set, Optional<String> flowName, Consumer<String> progress) {
         if (!NetworkNamespaces.runningAsRoot()) {
             throw new LabRefusal("lab probe needs root to enter the lab's network namespaces; run it as root (for example with sudo)");
         }
-        ClusterSet set = TopologyLoader.load(file);
         ClusterSetPlan plan = Planner.plan(set);
         LabLayout layout = LabLayout.of(plan);
         Optional<LabState> state = stateFile.read(layout.names().hash());
