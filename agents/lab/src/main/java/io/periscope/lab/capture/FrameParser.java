@@ -51,6 +51,8 @@ public final class FrameParser {
         long ack = 0;
         int flags = 0;
         int icmpType = -1;
+        int icmpCode = -1;
+        Optional<IpDatagram.Quoted> quoted = Optional.empty();
         String payload = "";
         Optional<CapturedFrame.Vxlan> vxlan = Optional.empty();
         if (firstFragment && protocol == IpDatagram.TCP && end - l4 >= 14) {
@@ -73,9 +75,27 @@ public final class FrameParser {
             }
         } else if (firstFragment && protocol == IpDatagram.ICMP && end - l4 >= 4) {
             icmpType = b[l4] & 0xff;
+            icmpCode = b[l4 + 1] & 0xff;
+            if ((icmpType == IpDatagram.ICMP_DESTINATION_UNREACHABLE || icmpType == IpDatagram.ICMP_TIME_EXCEEDED) && end - l4 >= 8 + 20) {
+                quoted = quoted(b, l4 + 8, end);
+            }
         }
         return Optional.of(new CapturedFrame(src, dst,
-                new IpDatagram(srcIp, dstIp, protocol, totalLength, sport, dport, seq, ack, flags, icmpType, payload), vxlan));
+                new IpDatagram(srcIp, dstIp, protocol, totalLength, sport, dport, seq, ack, flags, icmpType, icmpCode, payload, quoted),
+                vxlan));
+    }
+
+    /** The IP header and the ports of the packet an ICMP error quotes. */
+    private static Optional<IpDatagram.Quoted> quoted(byte[] b, int ip, int end) {
+        if ((b[ip] & 0xf0) != 0x40) {
+            return Optional.empty();
+        }
+        int headerLength = (b[ip] & 0x0f) * 4;
+        int protocol = b[ip + 9] & 0xff;
+        int l4 = ip + headerLength;
+        boolean ports = (protocol == IpDatagram.TCP || protocol == IpDatagram.UDP) && end - l4 >= 4;
+        return Optional.of(new IpDatagram.Quoted(new Ipv4Address(s32(b, ip + 12)), new Ipv4Address(s32(b, ip + 16)), protocol,
+                ports ? u16(b, l4) : 0, ports ? u16(b, l4 + 2) : 0));
     }
 
     private static MacAddress mac(byte[] b, int offset) {

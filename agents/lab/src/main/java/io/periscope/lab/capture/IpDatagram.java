@@ -2,6 +2,8 @@ package io.periscope.lab.capture;
 
 import io.periscope.model.net.Ipv4Address;
 
+import java.util.Optional;
+
 /**
  * The fields of a captured IPv4 packet the probe uses: addresses and ports to rebuild hops, and the
  * fields no NAT rewrites (TCP sequence numbers, the UDP payload, ICMP type and length) to recognise
@@ -10,9 +12,18 @@ import io.periscope.model.net.Ipv4Address;
  * @param protocol IP protocol number (6 TCP, 17 UDP, 1 ICMP)
  * @param length   the IP total length
  * @param payload  the first bytes of the UDP payload as ISO-8859-1 text, empty for other protocols
+ * @param quoted   for an ICMP error, the header of the packet it reports on
  */
 public record IpDatagram(Ipv4Address src, Ipv4Address dst, int protocol, int length, int sport, int dport,
-                         long tcpSeq, long tcpAck, int tcpFlags, int icmpType, String payload) {
+                         long tcpSeq, long tcpAck, int tcpFlags, int icmpType, int icmpCode, String payload,
+                         Optional<Quoted> quoted) {
+
+    /** The addresses and ports of the packet an ICMP error quotes (its IP header and first 8 bytes). */
+    public record Quoted(Ipv4Address src, Ipv4Address dst, int protocol, int sport, int dport) {
+    }
+
+    public static final int ICMP_DESTINATION_UNREACHABLE = 3;
+    public static final int ICMP_TIME_EXCEEDED = 11;
 
     public static final int TCP = 6;
     public static final int UDP = 17;

@@ -17,10 +17,13 @@ public final class SysctlSettings {
     /**
      * Reverse-path filtering off everywhere (lab paths are asymmetric by design: a reply may come back
      * through another gateway) and IPv6 off, so that no router solicitation or neighbour discovery
-     * shows up in captures; then the host's environment sysctls.
+     * shows up in captures; ICMP errors without rate limit; then the host's environment sysctls.
      */
     public static Map<String, String> beforeInterfaces(HostNamespace host) {
         Map<String, String> settings = new LinkedHashMap<>(common());
+        // Every packet a host cannot route gets its ICMP error (not one a second per destination):
+        // the probe reads from them why a packet ended there.
+        settings.put("net.ipv4.icmp_ratelimit", "0");
         host.plan().environment().sysctls().forEach((key, value) -> {
             if (!namesInterface(key)) {
                 settings.put(key, value);

@@ -252,15 +252,18 @@ public final class LabProbe {
         TracePacket generated = TracePacket.of(sourceAddress, target.destination(), outcome.sourcePort(), target.port(), protocol);
         List<TraceHop> forward = forwardPackets.follow(target.source(), generated);
         List<TraceHop> reply = List.of();
+        Optional<Delivery> delivery = Optional.empty();
         if (replyIdentity.isPresent()) {
-            Optional<Delivery> delivery = servers.awaitDelivery(d -> d.received().proto() == protocol
+            delivery = servers.awaitDelivery(d -> d.received().proto() == protocol
                     && d.received().sport() == outcome.sourcePort(), outcome.disposition().equals("delivered") ? 1_000 : 0);
             if (delivery.isPresent()) {
                 reply = new HopReconstruction(wiring, sightings, replyIdentity.get())
                         .follow(delivery.get().host(), delivery.get().received().answer());
             }
         }
-        TracePath observed = new TracePath(outcome.disposition(), forward, reply, List.of());
+        boolean requestFailed = delivery.isEmpty();
+        String disposition = ObservedDisposition.of(outcome, requestFailed, requestFailed ? forward : reply, sightings);
+        TracePath observed = new TracePath(disposition, forward, reply, List.of());
         List<TracePath> simulated = simulation.paths(target, outcome.sourcePort());
         PathMatch match = PathComparison.compare(observed, simulated);
         return new ObservedAttempt(outcome, observed, simulated, match);
