@@ -1,0 +1,86 @@
+package io.periscope.lab;
+
+import io.periscope.lab.agent.LayerAgent;
+import io.periscope.lab.agent.LayerAgents;
+import io.periscope.lab.agent.ReconcilingAgents;
+import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.netns.NetworkNamespaces;
+import io.periscope.lab.shell.ProcessShell;
+import io.periscope.lab.up.LabUp;
+import io.periscope.model.topology.ClusterSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** When a phase of {@code up} fails, every namespace it created is removed again, and its state with them. */
+class AFailedUpRemovesWhatItCreated {
+
+    @TempDir
+    Path state;
+
+    private RunningLab lab;
+
+    @BeforeEach
+    void needsRoot() {
+        RunningLab.assumeRoot();
+    }
+
+    @AfterEach
+    void removeTheLab() {
+        if (lab != null) {
+            lab.close();
+        }
+    }
+
+    /** Real kube-proxy chains, then an agent that fails, as a node whose iptables refuses a rule would. */
+    static final class FailingAgents implements LayerAgents {
+        private final ReconcilingAgents real = new ReconcilingAgents();
+
+        @Override
+        public LayerAgent kubeProxy(HostNamespace node) {
+            return real.kubeProxy(node);
+        }
+
+        @Override
+        public LayerAgent submariner(HostNamespace node) {
+            return new LayerAgent() {
+                public List<String> reconcile() {
+                    throw new IllegalStateException("iptables-restore refused line 3 on " + node.host());
+                }
+
+                public List<String> pendingChanges() {
+                    return List.of("everything");
+                }
+            };
+        }
+
+        @Override
+        public void close() {
+            real.close();
+        }
+    }
+
+    @Test
+    void theAgentsFailingLeavesNoNamespaceAndNoState() {
+        ClusterSet set = RunningLab.forTest(Examples.load(Examples.GLOBALNET_EGRESS), "failing");
+        lab = RunningLab.planned(set, state);
+        List<String> progress = new ArrayList<>();
+
+        assertThatThrownBy(() -> new LabUp(new ProcessShell(), lab.stateFile(), new FailingAgents())
+                .run(Path.of("failing.yaml"), set, progress::add))
+                .hasMessageContaining("iptables-restore refused line 3");
+
+        assertThat(progress).contains("failed: removing what was created");
+        assertThat(lab.layout().namespaces()).noneMatch(NetworkNamespaces::exists);
+        assertThat(lab.namespacesOnTheMachine()).isEmpty();
+        assertThat(lab.stateFile().read(lab.layout().names().hash())).isEmpty();
+    }
+}

@@ -1,0 +1,118 @@
+package io.periscope.lab;
+
+import io.periscope.lab.agent.ReconcilingAgents;
+import io.periscope.lab.down.LabDown;
+import io.periscope.lab.down.LabTeardown;
+import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.netns.NetworkNamespaces;
+import io.periscope.lab.probe.LabProbe;
+import io.periscope.lab.probe.ProbeReport;
+import io.periscope.lab.probe.SimulatorFlows;
+import io.periscope.lab.shell.Invocation;
+import io.periscope.lab.shell.ProcessShell;
+import io.periscope.lab.state.LabState;
+import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.up.LabUp;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.planner.Planner;
+import org.junit.jupiter.api.Assumptions;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A lab brought up by a test, under a name of the test's own (so it never meets a lab someone
+ * started by hand) and with its state in the test's temporary directory. Closing it removes every
+ * namespace of its layout that still exists, whatever state the test left it in.
+ */
+public final class RunningLab implements AutoCloseable {
+
+    public static final String NEEDS_ROOT = "needs root to create network namespaces";
+
+    private final ClusterSet set;
+    private final LabStateFile stateFile;
+    private final ProcessShell shell = new ProcessShell();
+    private final LabLayout layout;
+    private final List<String> progress = new ArrayList<>();
+
+    private RunningLab(ClusterSet set, Path stateDirectory) {
+        this.set = set;
+        this.stateFile = new LabStateFile(stateDirectory);
+        this.layout = LabLayout.of(Planner.plan(set));
+    }
+
+    public static void assumeRoot() {
+        Assumptions.assumeTrue(NetworkNamespaces.runningAsRoot(), NEEDS_ROOT);
+    }
+
+    /** A name no other lab has: the test's, the topology's and this JVM's. */
+    public static ClusterSet forTest(ClusterSet set, String test) {
+        return Examples.renamed(set, "labtest-" + test + "-" + ProcessHandle.current().pid());
+    }
+
+    /** Creates the lab; the caller closes it. */
+    public static RunningLab up(ClusterSet set, Path stateDirectory) {
+        RunningLab lab = new RunningLab(set, stateDirectory);
+        try {
+            new LabUp(lab.shell, lab.stateFile, new ReconcilingAgents()).run(Path.of(set.name() + ".yaml"), set, lab.progress::add);
+        } catch (RuntimeException e) {
+            lab.close();
+            throw e;
+        }
+        return lab;
+    }
+
+    /** Not created yet: for tests that run {@code up} themselves. */
+    public static RunningLab planned(ClusterSet set, Path stateDirectory) {
+        return new RunningLab(set, stateDirectory);
+    }
+
+    public ClusterSet set() {
+        return set;
+    }
+
+    public ClusterSetPlan plan() {
+        return Planner.plan(set);
+    }
+
+    public LabLayout layout() {
+        return layout;
+    }
+
+    public LabStateFile stateFile() {
+        return stateFile;
+    }
+
+    public List<String> progress() {
+        return List.copyOf(progress);
+    }
+
+    public ProbeReport probe(Optional<String> flow) {
+        return new LabProbe(shell, stateFile, SimulatorFlows::new).run(Path.of(set.name() + ".yaml"), set, flow, progress::add);
+    }
+
+    public List<String> down() {
+        return new LabDown(shell, stateFile).run(set, progress::add);
+    }
+
+    public String inNamespace(String namespace, String... argv) {
+        return shell.run(Invocation.of(argv).inNamespace(namespace));
+    }
+
+    /** Every namespace on the machine whose name starts with this lab's prefix. */
+    public List<String> namespacesOnTheMachine() {
+        String listed = shell.run(Invocation.of("ip", "netns", "list"));
+        return Arrays.stream(listed.split("\n")).map(line -> line.split(" ")[0]).filter(n -> n.startsWith(layout.names().prefix())).toList();
+    }
+
+    @Override
+    public void close() {
+        Optional<LabState> state = stateFile.read(layout.names().hash());
+        LabState toRemove = state.orElseGet(() -> new LabState(set.name(), "", layout.names().hash(), layout.namespaces(), LabState.BUILDING));
+        new LabTeardown(shell, stateFile).remove(toRemove);
+    }
+}
