@@ -47,20 +47,16 @@ public final class FrameParser {
         boolean firstFragment = (u16(b, ip + 6) & 0x1fff) == 0;
         int sport = 0;
         int dport = 0;
-        long seq = 0;
-        long ack = 0;
-        int flags = 0;
+        IpDatagram.TcpFields tcp = IpDatagram.TcpFields.NONE;
         int icmpType = -1;
         int icmpCode = -1;
         Optional<IpDatagram.Quoted> quoted = Optional.empty();
         String payload = "";
         Optional<CapturedFrame.Vxlan> vxlan = Optional.empty();
-        if (firstFragment && protocol == IpDatagram.TCP && end - l4 >= 14) {
+        if (firstFragment && protocol == IpDatagram.TCP && end - l4 >= 20) {
             sport = u16(b, l4);
             dport = u16(b, l4 + 2);
-            seq = Integer.toUnsignedLong(s32(b, l4 + 4));
-            ack = Integer.toUnsignedLong(s32(b, l4 + 8));
-            flags = b[l4 + 13] & 0xff;
+            tcp = tcp(b, l4, end);
         } else if (firstFragment && protocol == IpDatagram.UDP && end - l4 >= 8) {
             sport = u16(b, l4);
             dport = u16(b, l4 + 2);
@@ -81,8 +77,42 @@ public final class FrameParser {
             }
         }
         return Optional.of(new CapturedFrame(src, dst,
-                new IpDatagram(srcIp, dstIp, protocol, totalLength, sport, dport, seq, ack, flags, icmpType, icmpCode, payload, quoted),
+                new IpDatagram(srcIp, dstIp, protocol, totalLength, sport, dport, tcp, icmpType, icmpCode, payload, quoted),
                 vxlan));
+    }
+
+    /** The TCP header's numbers and flags, and the timestamp option where the options hold one. */
+    private static IpDatagram.TcpFields tcp(byte[] b, int l4, int end) {
+        long seq = Integer.toUnsignedLong(s32(b, l4 + 4));
+        long ack = Integer.toUnsignedLong(s32(b, l4 + 8));
+        int flags = b[l4 + 13] & 0xff;
+        int optionsEnd = Math.min(end, l4 + ((b[l4 + 12] & 0xf0) >>> 4) * 4);
+        long tsVal = -1;
+        long tsEcr = -1;
+        int at = l4 + 20;
+        while (at < optionsEnd) {
+            int kind = b[at] & 0xff;
+            if (kind == 0) {
+                break;
+            }
+            if (kind == 1) {
+                at++;
+                continue;
+            }
+            if (at + 1 >= optionsEnd) {
+                break;
+            }
+            int length = b[at + 1] & 0xff;
+            if (length < 2 || at + length > optionsEnd) {
+                break;
+            }
+            if (kind == 8 && length == 10) {
+                tsVal = Integer.toUnsignedLong(s32(b, at + 2));
+                tsEcr = Integer.toUnsignedLong(s32(b, at + 6));
+            }
+            at += length;
+        }
+        return new IpDatagram.TcpFields(seq, ack, flags, tsVal, tsEcr);
     }
 
     /** The IP header and the ports of the packet an ICMP error quotes. */

@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.periscope.lab.LabRefusal;
 import io.periscope.lab.capture.CaptureSession;
 import io.periscope.lab.capture.CaptureTarget;
-import io.periscope.lab.capture.Direction;
-import io.periscope.lab.capture.IpDatagram;
 import io.periscope.lab.capture.Sighting;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabLayout;
@@ -14,16 +12,13 @@ import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.shell.Invocation;
 import io.periscope.lab.shell.Shell;
+import io.periscope.lab.shell.ShellResult;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.trace.PathComparison;
-import io.periscope.lab.trace.PathMatch;
-import io.periscope.lab.trace.TraceHop;
-import io.periscope.lab.trace.TracePacket;
 import io.periscope.lab.trace.TracePath;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
-import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.Protocol;
@@ -167,6 +162,7 @@ public final class LabProbe {
         int firstPort = FIRST_SOURCE_PORT + 100 * flowIndex;
         int simulatedPaths = simulation.paths(target, firstPort).size();
         Set<Integer> ports = serverPorts(simulation, target, firstPort);
+        forgetConnections(layout);
         ProbeTraffic traffic = new ProbeTraffic(shell);
         List<ObservedAttempt> attempts = new ArrayList<>();
         Set<Integer> seen = new TreeSet<>();
@@ -181,16 +177,19 @@ public final class LabProbe {
                 try (CaptureSession session = CaptureSession.start(targets, vxlanPorts)) {
                     for (int k = 0; k < perRound; k++) {
                         int n = round * perRound + k;
-                        outcomes.add(switch (target.protocol()) {
-                            case TCP -> traffic.tcp(sender, target, firstPort + n, "periscope probe " + flow.name() + " " + n + "\n");
-                            case UDP -> traffic.udp(sender, target, firstPort + n, flow.name() + "/" + n + "/" + System.nanoTime());
-                            case ICMP -> traffic.icmp(source.get().namespace(), target, FIRST_ICMP_SIZE + n);
-                        });
+                        // A port still held by a connection of an earlier run sends nothing: that probe is skipped.
+                        switch (target.protocol()) {
+                            case TCP -> traffic.tcp(sender, target, firstPort + n, "periscope probe " + flow.name() + " " + n + "\n")
+                                    .ifPresent(outcomes::add);
+                            case UDP -> traffic.udp(sender, target, firstPort + n, flow.name() + "/" + n + "/" + System.nanoTime())
+                                    .ifPresent(outcomes::add);
+                            case ICMP -> outcomes.add(traffic.icmp(source.get().namespace(), target, FIRST_ICMP_SIZE + n));
+                        }
                     }
                     sightings = session.stop();
                 }
                 for (AttemptOutcome outcome : outcomes) {
-                    ObservedAttempt attempt = analyse(outcome, target, wiring, sightings, servers, simulation);
+                    ObservedAttempt attempt = analyse(outcome, target, wiring, sightings, servers, simulation, routes(layout));
                     attempts.add(attempt);
                     if (attempt.match().matches()) {
                         seen.add(attempt.match().simulatedPath());
@@ -202,6 +201,31 @@ public final class LabProbe {
         }
         return new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), target.resolved(), simulatedPaths,
                 attempts, Optional.empty());
+    }
+
+    /**
+     * Empties every node's connection table: NAT state left by an earlier probe would otherwise
+     * carry a packet where the simulator, which starts every trace without connections, would not.
+     */
+    private void forgetConnections(LabLayout layout) {
+        for (HostNamespace node : layout.nodes()) {
+            shell.execute(Invocation.of("conntrack", "-F").inNamespace(node.namespace()));
+        }
+    }
+
+    /** The kernel's own answer: {@code ip route get DST from SRC iif IN} in the host's namespace. */
+    private RouteQuery routes(LabLayout layout) {
+        return (host, packet, in) -> {
+            List<String> argv = new ArrayList<>(List.of("ip", "-n", layout.requireHost(host).namespace(), "route", "get",
+                    packet.dst().toString(), "from", packet.src().toString()));
+            in.ifPresent(i -> argv.addAll(List.of("iif", i)));
+            ShellResult result = shell.execute(Invocation.of(argv));
+            if (result.succeeded()) {
+                return Optional.empty();
+            }
+            return result.stderr().contains("Network is unreachable") ? Optional.of("no-route")
+                    : result.stderr().contains("No route to host") ? Optional.of("unreachable") : Optional.empty();
+        };
     }
 
     private static FlowProbeResult failed(Flow flow, ProbeTarget target, int simulatedPaths, String problem) {
@@ -225,60 +249,11 @@ public final class LabProbe {
     }
 
     private static ObservedAttempt analyse(AttemptOutcome outcome, ProbeTarget target, LabWiring wiring, List<Sighting> sightings,
-                                           EchoServers servers, FlowSimulation simulation) {
-        Protocol protocol = target.protocol();
-        PacketIdentity forwardIdentity;
-        Optional<PacketIdentity> replyIdentity;
-        switch (protocol) {
-            case TCP -> {
-                Optional<Long> sequence = synSequence(sightings, target, outcome.sourcePort());
-                forwardIdentity = new PacketIdentity.TcpSyn(sequence.orElse(-1L));
-                replyIdentity = sequence.map(PacketIdentity.TcpSynAck::new);
-            }
-            case UDP -> {
-                forwardIdentity = new PacketIdentity.UdpPayload(EchoServers.REQUEST_MARK + outcome.udpMarker());
-                replyIdentity = Optional.of(new PacketIdentity.UdpPayload(EchoServers.REPLY_MARK + outcome.udpMarker()));
-            }
-            case ICMP -> {
-                forwardIdentity = new PacketIdentity.IcmpMessage(8, outcome.icmpLength());
-                replyIdentity = Optional.empty();
-            }
-            default -> throw new IllegalArgumentException("no probe for " + protocol);
-        }
-        HopReconstruction forwardPackets = new HopReconstruction(wiring, sightings, forwardIdentity);
-        Ipv4Address sourceAddress = outcome.localAddress().or(target::sourceIp)
-                .or(() -> forwardPackets.firstLeaving(target.source()).map(IpDatagram::src))
-                .orElse(Ipv4Address.ANY);
-        TracePacket generated = TracePacket.of(sourceAddress, target.destination(), outcome.sourcePort(), target.port(), protocol);
-        List<TraceHop> forward = forwardPackets.follow(target.source(), generated);
-        List<TraceHop> reply = List.of();
-        Optional<Delivery> delivery = Optional.empty();
-        if (replyIdentity.isPresent()) {
-            delivery = servers.awaitDelivery(d -> d.received().proto() == protocol
-                    && d.received().sport() == outcome.sourcePort(), outcome.disposition().equals("delivered") ? 1_000 : 0);
-            if (delivery.isPresent()) {
-                reply = new HopReconstruction(wiring, sightings, replyIdentity.get())
-                        .follow(delivery.get().host(), delivery.get().received().answer());
-            }
-        }
-        boolean requestFailed = delivery.isEmpty();
-        String disposition = ObservedDisposition.of(outcome, requestFailed, requestFailed ? forward : reply, sightings);
-        TracePath observed = new TracePath(disposition, forward, reply, List.of());
+                                           EchoServers servers, FlowSimulation simulation, RouteQuery routes) {
+        TracePath observed = new AttemptAnalysis(target, wiring, sightings, routes).observe(outcome,
+                port -> servers.awaitDelivery(d -> d.received().proto() == target.protocol() && d.received().sport() == port,
+                        outcome.disposition().equals("delivered") ? 1_000 : 0));
         List<TracePath> simulated = simulation.paths(target, outcome.sourcePort());
-        PathMatch match = PathComparison.compare(observed, simulated);
-        return new ObservedAttempt(outcome, observed, simulated, match);
-    }
-
-    /** The SYN the source host sent from the probe's port: its sequence number recognises it everywhere. */
-    private static Optional<Long> synSequence(List<Sighting> sightings, ProbeTarget target, int sourcePort) {
-        return sightings.stream()
-                .filter(s -> s.host().equals(target.source()) && s.direction() == Direction.LEAVING && s.frame().vxlan().isEmpty())
-                .filter(s -> {
-                    IpDatagram d = s.frame().datagram();
-                    return d.protocol() == IpDatagram.TCP && d.sport() == sourcePort
-                            && (d.tcpFlags() & (IpDatagram.TCP_SYN | IpDatagram.TCP_ACK)) == IpDatagram.TCP_SYN;
-                })
-                .min(java.util.Comparator.comparingLong(Sighting::nanos))
-                .map(s -> s.frame().datagram().tcpSeq());
+        return new ObservedAttempt(outcome, observed, simulated, PathComparison.compare(observed, simulated));
     }
 }

@@ -3,26 +3,34 @@ package io.periscope.lab.probe;
 import io.periscope.lab.capture.IpDatagram;
 
 /**
- * What recognises one probe packet on every interface it crosses, whatever NAT did to its addresses
- * and ports: fields that no translation rewrites.
+ * What recognises one transmission of a probe packet on every interface it crosses, whatever NAT did
+ * to its addresses and ports: fields that no translation rewrites. A retransmission is another
+ * transmission: it may take another path (a TCP socket picks a new flow hash when it retransmits),
+ * so it must not be mistaken for the first.
  */
 public sealed interface PacketIdentity {
 
+    /** Matches any timestamp. */
+    long ANY = -1;
+
     boolean matches(IpDatagram datagram);
 
-    /** A connection's SYN: its initial sequence number. */
-    record TcpSyn(long sequence) implements PacketIdentity {
+    /** A connection's SYN: its initial sequence number, and the timestamp of one transmission of it. */
+    record TcpSyn(long sequence, long tsVal) implements PacketIdentity {
         public boolean matches(IpDatagram d) {
-            return d.protocol() == IpDatagram.TCP && (d.tcpFlags() & (IpDatagram.TCP_SYN | IpDatagram.TCP_ACK)) == IpDatagram.TCP_SYN
-                    && d.tcpSeq() == sequence;
+            return d.protocol() == IpDatagram.TCP && d.tcp().isSyn() && d.tcp().seq() == sequence
+                    && (tsVal == ANY || d.tcp().tsVal() == tsVal);
         }
     }
 
-    /** The answer to a SYN: a SYN-ACK acknowledging its sequence number. */
-    record TcpSynAck(long acknowledged) implements PacketIdentity {
+    /**
+     * The answer to a SYN: a SYN-ACK acknowledging its sequence number and echoing the timestamp of
+     * the SYN transmission it answers, in one transmission of its own.
+     */
+    record TcpSynAck(long acknowledged, long tsEcr, long tsVal) implements PacketIdentity {
         public boolean matches(IpDatagram d) {
-            int both = IpDatagram.TCP_SYN | IpDatagram.TCP_ACK;
-            return d.protocol() == IpDatagram.TCP && (d.tcpFlags() & both) == both && d.tcpAck() == ((acknowledged + 1) & 0xffffffffL);
+            return d.protocol() == IpDatagram.TCP && d.tcp().isSynAck() && d.tcp().ack() == ((acknowledged + 1) & 0xffffffffL)
+                    && (tsEcr == ANY || d.tcp().tsEcr() == tsEcr) && (tsVal == ANY || d.tcp().tsVal() == tsVal);
         }
     }
 

@@ -8,6 +8,7 @@ import io.periscope.model.net.Ipv4Address;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.BindException;
 import java.net.ConnectException;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
@@ -29,7 +30,12 @@ public final class ProbeTraffic {
 
     /** Echo requests carry 8 bytes of ICMP header and 20 of IP header around {@code ping -s} bytes. */
     static final int ICMP_OVERHEAD = 28;
-    private static final int TIMEOUT_MILLIS = 1_500;
+    /**
+     * Lab round trips take well under a millisecond; what matters is the first transmission and its
+     * answer, so a probe whose answer has not come by then has failed, and waiting for TCP's
+     * retransmissions would only slow the probe down.
+     */
+    private static final int TIMEOUT_MILLIS = 400;
 
     private final Shell shell;
     private final String pingProgram;
@@ -39,41 +45,47 @@ public final class ProbeTraffic {
         this.pingProgram = findPing(shell);
     }
 
-    public AttemptOutcome tcp(NamespaceThread source, ProbeTarget target, int sourcePort, String payload) {
+    /** @return empty when the source port is still held by a connection of an earlier run (nothing was sent) */
+    public Optional<AttemptOutcome> tcp(NamespaceThread source, ProbeTarget target, int sourcePort, String payload) {
         return source.call(() -> {
             try (Socket socket = new Socket()) {
                 socket.setReuseAddress(true);
-                socket.bind(new InetSocketAddress(bindAddress(target), sourcePort));
+                // Closing resets the connection instead of leaving it in TIME_WAIT or FIN_WAIT, so
+                // the same 5-tuple is free for the next probe run.
+                socket.setSoLinger(true, 0);
                 Optional<Ipv4Address> local = Optional.empty();
                 try {
+                    socket.bind(new InetSocketAddress(bindAddress(target), sourcePort));
                     socket.connect(new InetSocketAddress(inet(target.destination()), target.port()), TIMEOUT_MILLIS);
                     local = Optional.of(Ipv4Address.parse(socket.getLocalAddress().getHostAddress()));
                     socket.setSoTimeout(TIMEOUT_MILLIS);
                     byte[] sent = payload.getBytes(StandardCharsets.US_ASCII);
                     socket.getOutputStream().write(sent);
                     byte[] echoed = readFully(socket.getInputStream(), sent.length);
-                    // A reset instead of FIN: no TIME_WAIT left behind to get in the way of the next probe.
-                    socket.setSoLinger(true, 0);
                     if (!Arrays.equals(sent, echoed)) {
-                        return new AttemptOutcome(sourcePort, 0, "", local, "dropped", Optional.of("the echo came back different"));
+                        return Optional.of(new AttemptOutcome(sourcePort, 0, "", local, "dropped",
+                                Optional.of("the echo came back different")));
                     }
-                    return new AttemptOutcome(sourcePort, 0, "", local, "delivered", Optional.empty());
+                    return Optional.of(new AttemptOutcome(sourcePort, 0, "", local, "delivered", Optional.empty()));
+                } catch (BindException e) {
+                    return Optional.<AttemptOutcome>empty();
                 } catch (IOException e) {
-                    return new AttemptOutcome(sourcePort, 0, "", local, disposition(e), Optional.of(describe(e)));
+                    return Optional.of(new AttemptOutcome(sourcePort, 0, "", local, disposition(e), Optional.of(describe(e))));
                 }
             }
         });
     }
 
-    public AttemptOutcome udp(NamespaceThread source, ProbeTarget target, int sourcePort, String marker) {
+    /** @return empty when the source port is still held by a socket of an earlier run (nothing was sent) */
+    public Optional<AttemptOutcome> udp(NamespaceThread source, ProbeTarget target, int sourcePort, String marker) {
         return source.call(() -> {
             try (DatagramSocket socket = new DatagramSocket(null)) {
                 socket.setReuseAddress(true);
-                socket.bind(new InetSocketAddress(bindAddress(target), sourcePort));
                 socket.setSoTimeout(TIMEOUT_MILLIS);
                 byte[] request = (EchoServers.REQUEST_MARK + marker).getBytes(StandardCharsets.ISO_8859_1);
                 Optional<Ipv4Address> local = Optional.empty();
                 try {
+                    socket.bind(new InetSocketAddress(bindAddress(target), sourcePort));
                     socket.connect(new InetSocketAddress(inet(target.destination()), target.port()));
                     local = Optional.of(Ipv4Address.parse(socket.getLocalAddress().getHostAddress()));
                     socket.send(new DatagramPacket(request, request.length));
@@ -82,11 +94,14 @@ public final class ProbeTraffic {
                     socket.receive(answer);
                     String text = new String(answer.getData(), 0, answer.getLength(), StandardCharsets.ISO_8859_1);
                     if (!text.equals(EchoServers.REPLY_MARK + marker)) {
-                        return new AttemptOutcome(sourcePort, 0, marker, local, "dropped", Optional.of("the answer came back different"));
+                        return Optional.of(new AttemptOutcome(sourcePort, 0, marker, local, "dropped",
+                                Optional.of("the answer came back different")));
                     }
-                    return new AttemptOutcome(sourcePort, 0, marker, local, "delivered", Optional.empty());
+                    return Optional.of(new AttemptOutcome(sourcePort, 0, marker, local, "delivered", Optional.empty()));
+                } catch (BindException e) {
+                    return Optional.<AttemptOutcome>empty();
                 } catch (IOException e) {
-                    return new AttemptOutcome(sourcePort, 0, marker, local, disposition(e), Optional.of(describe(e)));
+                    return Optional.of(new AttemptOutcome(sourcePort, 0, marker, local, disposition(e), Optional.of(describe(e))));
                 }
             }
         });

@@ -35,8 +35,22 @@ class FrameParserDecodesWhatTheProbeLooksFor {
         assertThat(d.dst()).isEqualTo(ip("242.254.2.254"));
         assertThat(d.sport()).isEqualTo(40000);
         assertThat(d.dport()).isEqualTo(80);
-        assertThat(d.tcpSeq()).isEqualTo(0xfedcba98L);
-        assertThat(d.tcpFlags()).isEqualTo(IpDatagram.TCP_SYN);
+        assertThat(d.tcp().seq()).isEqualTo(0xfedcba98L);
+        assertThat(d.tcp().isSyn()).isTrue();
+        assertThat(d.tcp().tsVal()).as("no timestamp option").isEqualTo(-1);
+    }
+
+    @Test
+    void aSynAckKeepsTheTimestampItEchoesWhichTellsWhichSynItAnswers() {
+        byte[] frame = Frames.ethernet(GATEWAY, WORKER, Frames.ipv4(ip("10.0.128.5"), ip("10.0.0.1"), 6,
+                Frames.tcpWithTimestamps(80, 40000, 7, 0xfedcba99L, 0x12, 3_000_000_001L, 1_167_781_555L)));
+
+        IpDatagram.TcpFields tcp = FrameParser.parse(frame, Set.of()).orElseThrow().datagram().tcp();
+
+        assertThat(tcp.isSynAck()).isTrue();
+        assertThat(tcp.ack()).isEqualTo(0xfedcba99L);
+        assertThat(tcp.tsVal()).isEqualTo(3_000_000_001L);
+        assertThat(tcp.tsEcr()).isEqualTo(1_167_781_555L);
     }
 
     @Test

@@ -51,6 +51,27 @@ public final class Frames {
         return out.toByteArray();
     }
 
+    /** A TCP header with NOP, NOP and the timestamp option, as Linux sends SYNs and SYN-ACKs. */
+    public static byte[] tcpWithTimestamps(int sport, int dport, long seq, long ack, int flags, long tsVal, long tsEcr) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        u16(out, sport);
+        u16(out, dport);
+        u32(out, (int) seq);
+        u32(out, (int) ack);
+        out.write(0x80);
+        out.write(flags);
+        u16(out, 64240);
+        u16(out, 0);
+        u16(out, 0);
+        out.write(1);
+        out.write(1);
+        out.write(8);
+        out.write(10);
+        u32(out, (int) tsVal);
+        u32(out, (int) tsEcr);
+        return out.toByteArray();
+    }
+
     public static byte[] udp(int sport, int dport, byte[] payload) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         u16(out, sport);

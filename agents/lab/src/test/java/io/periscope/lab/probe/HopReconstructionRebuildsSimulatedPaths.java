@@ -50,9 +50,9 @@ class HopReconstructionRebuildsSimulatedPaths {
                 sightings.addAll(replay(plan, wiring, path.forward(), IpDatagram.TCP_SYN, SEQUENCE + 1000, 0));
                 Collections.shuffle(sightings, random);
 
-                List<TraceHop> forward = new HopReconstruction(wiring, sightings, new PacketIdentity.TcpSyn(SEQUENCE))
+                List<TraceHop> forward = new HopReconstruction(wiring, sightings, new PacketIdentity.TcpSyn(SEQUENCE, PacketIdentity.ANY))
                         .follow(id(path.forward().getFirst().node()), path.forward().getFirst().arrive());
-                List<TraceHop> reply = new HopReconstruction(wiring, sightings, new PacketIdentity.TcpSynAck(SEQUENCE))
+                List<TraceHop> reply = new HopReconstruction(wiring, sightings, new PacketIdentity.TcpSynAck(SEQUENCE, PacketIdentity.ANY, PacketIdentity.ANY))
                         .follow(id(path.reply().getFirst().node()), path.reply().getFirst().arrive());
 
                 assertThat(forward).as("forward of %s", path.route()).isEqualTo(path.forward());
@@ -111,7 +111,7 @@ class HopReconstructionRebuildsSimulatedPaths {
     }
 
     private static CapturedFrame outer(MacAddress src, MacAddress dst, TraceEncap encap, CapturedFrame inner) {
-        IpDatagram udp = new IpDatagram(encap.outerSrc(), encap.outerDst(), IpDatagram.UDP, 100, 50000, encap.port(), 0, 0, 0, -1, -1, "",
+        IpDatagram udp = new IpDatagram(encap.outerSrc(), encap.outerDst(), IpDatagram.UDP, 100, 50000, encap.port(), IpDatagram.TcpFields.NONE, -1, -1, "",
                 Optional.empty());
         return new CapturedFrame(src, dst, udp, Optional.of(new CapturedFrame.Vxlan(encap.vni(), inner)));
     }
@@ -121,7 +121,8 @@ class HopReconstructionRebuildsSimulatedPaths {
     }
 
     private static IpDatagram datagram(TracePacket packet, int flags, long seq, long ack) {
-        return new IpDatagram(packet.src(), packet.dst(), IpDatagram.TCP, 60, packet.sport(), packet.dport(), seq, ack, flags, -1, -1, "",
+        return new IpDatagram(packet.src(), packet.dst(), IpDatagram.TCP, 60, packet.sport(), packet.dport(),
+                new IpDatagram.TcpFields(seq, ack, flags, PacketIdentity.ANY, PacketIdentity.ANY), -1, -1, "",
                 Optional.empty());
     }
 

@@ -1,0 +1,78 @@
+package io.periscope.lab;
+
+import io.periscope.lab.probe.FlowProbeResult;
+import io.periscope.model.generate.RandomClusterSet;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Flow;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The differential test: cluster sets drawn from a seed (2 to 4 clusters, 1 to 3 gateways each,
+ * Globalnet on and off, multiple active gateways on and off, GlobalEgressIPs, exported ClusterIP
+ * and headless services), built in the lab, and a sample of their flows sent for real: every
+ * connection must take a path the simulator shows, hop by hop and field by field, and end as the
+ * simulator says. Any disagreement is a bug in the simulator, the planner or the agents.
+ *
+ * <p>CI runs {@value #DEFAULT_CASES} cases; {@code -Dperiscope.lab.cases=N} runs N, and
+ * {@code -Dperiscope.lab.flows=M} probes M flows of each (default {@value #DEFAULT_FLOWS}).
+ */
+class GeneratedTopologiesAgreeWithTheSimulator {
+
+    static final int DEFAULT_CASES = 2;
+    static final int DEFAULT_FLOWS = 4;
+
+    @TempDir
+    Path state;
+
+    private RunningLab lab;
+
+    static LongStream seeds() {
+        return LongStream.range(0, Integer.getInteger("periscope.lab.cases", DEFAULT_CASES));
+    }
+
+    @BeforeEach
+    void needsRoot() {
+        RunningLab.assumeRoot();
+    }
+
+    @AfterEach
+    void removeTheLab() {
+        if (lab != null) {
+            lab.close();
+        }
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void realPacketsTakeOnlySimulatedPaths(long seed) {
+        ClusterSet generated = RandomClusterSet.generate(seed);
+        lab = RunningLab.up(RunningLab.forTest(generated, "random-" + seed), state);
+        List<Flow> flows = new ArrayList<>(generated.flows());
+        Collections.shuffle(flows, new Random(seed));
+        List<Flow> sample = flows.subList(0, Math.min(flows.size(), Integer.getInteger("periscope.lab.flows", DEFAULT_FLOWS)));
+
+        List<String> disagreements = new ArrayList<>();
+        for (Flow flow : sample) {
+            FlowProbeResult result = lab.probe(Optional.of(flow.name())).flows().getFirst();
+            assertThat(result.problem()).as(flow.name()).isEmpty();
+            if (!result.matchesSimulation()) {
+                disagreements.add(flow.name() + ": " + result.firstDifference().map(d -> d.describe()).orElse("no connection matched"));
+            }
+        }
+        assertThat(disagreements).as("flows of seed %d where real packets and the simulator disagree", seed).isEmpty();
+    }
+}
