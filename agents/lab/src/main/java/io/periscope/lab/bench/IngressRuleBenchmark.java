@@ -1,0 +1,166 @@
+package io.periscope.lab.bench;
+
+import io.periscope.agent.command.Command;
+import io.periscope.agent.command.CommandRunner;
+import io.periscope.agent.reconcile.Ownership;
+import io.periscope.agent.reconcile.ReconcileResult;
+import io.periscope.agent.reconcile.Reconciler;
+import io.periscope.lab.agent.NamespaceCommandRunner;
+import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.netns.NamespaceThread;
+import io.periscope.model.load.TopologyLoader;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.HostId;
+import io.periscope.plan.netfilter.Chain;
+import io.periscope.plan.netfilter.IptablesSyntax;
+import io.periscope.plan.netfilter.Match;
+import io.periscope.plan.netfilter.NetfilterTable;
+import io.periscope.plan.netfilter.Rule;
+import io.periscope.plan.netfilter.Table;
+import io.periscope.plan.netfilter.Target;
+import io.periscope.planner.Names;
+import io.periscope.planner.Planner;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.OptionalInt;
+
+/**
+ * Programs GlobalIngressIPs on a gateway of a running lab, three ways, and prints the times: all of
+ * them as DNAT rules in {@code SUBMARINER-GN-INGRESS} in one {@code iptables-restore} transaction;
+ * one {@code iptables} call per rule, as upstream Submariner adds them (a sample of calls at the
+ * start and at the end of the chain, extrapolated to the whole set: each call costs more the longer
+ * the chain); and through Periscope's Reconciler, the whole set and then one change at a time.
+ * The gateway is put back to its plan at the end.
+ *
+ * <p>Usage: {@code IngressRuleBenchmark FILE CLUSTER/NODE [RULES [SAMPLE]]}, with a lab of FILE up.
+ */
+public final class IngressRuleBenchmark {
+
+    private static final int INCREMENTAL_RUNS = 7;
+
+    private IngressRuleBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length < 2) {
+            System.err.println("usage: IngressRuleBenchmark FILE CLUSTER/NODE [RULES [SAMPLE]]");
+            System.exit(2);
+        }
+        var set = TopologyLoader.load(Path.of(args[0]));
+        String[] node = args[1].split("/");
+        int rules = args.length > 2 ? Integer.parseInt(args[2]) : 10_000;
+        int sample = args.length > 3 ? Integer.parseInt(args[3]) : 1_000;
+        HostNamespace gateway = LabLayout.of(Planner.plan(set)).requireHost(HostId.node(node[0], node[1]));
+        DataplanePlan planned = gateway.plan().submariner();
+        List<Rule> ingress = ingressRules(rules + INCREMENTAL_RUNS);
+
+        try (NamespaceThread thread = NamespaceThread.enter(gateway.namespace())) {
+            CommandRunner runner = new NamespaceCommandRunner(thread);
+            Reconciler reconciler = new Reconciler(runner, Ownership.submariner());
+            reconciler.reconcile(planned);
+            System.out.printf(Locale.ROOT, "gateway %s (namespace %s), %,d GlobalIngressIPs as DNAT rules in %s%n",
+                    gateway.host(), gateway.namespace(), rules, Names.GN_INGRESS);
+
+            String transaction = transaction(ingress.subList(0, rules));
+            long restore = millis(() -> runner.run(Command.of("iptables-restore", "--noflush").withStdin(transaction)));
+            requireRules(runner, rules);
+            System.out.printf(Locale.ROOT, "  one iptables-restore transaction:         %,8d ms%n", restore);
+
+            runner.run(Command.of("iptables", "-t", "nat", "-F", Names.GN_INGRESS));
+            long first = millis(() -> perRule(runner, ingress.subList(0, sample)));
+            runner.run(Command.of("iptables-restore", "--noflush").withStdin(transaction(ingress.subList(0, rules - sample))));
+            long last = millis(() -> perRule(runner, ingress.subList(rules - sample, rules)));
+            requireRules(runner, rules);
+            long estimated = Math.round((double) rules / sample * (first + last) / 2.0);
+            System.out.printf(Locale.ROOT, "  one iptables call per rule: first %,d calls %,d ms, last %,d calls %,d ms;%n", sample, first, sample, last);
+            System.out.printf(Locale.ROOT, "    estimated for all %,d (mean of the two samples x %d): %,d ms%n", rules, rules / sample, estimated);
+            System.out.printf(Locale.ROOT, "  one transaction is %.0f times faster than one call per rule%n", (double) estimated / restore);
+
+            reconciler.reconcile(planned);
+            DataplanePlan full = withIngress(planned, ingress.subList(0, rules));
+            long whole = millis(() -> reconciler.reconcile(full));
+            System.out.printf(Locale.ROOT, "  the whole set through the Reconciler (read, diff, one transaction): %,d ms%n", whole);
+
+            long[] changes = new long[INCREMENTAL_RUNS];
+            for (int i = 0; i < INCREMENTAL_RUNS; i++) {
+                DataplanePlan next = withIngress(planned, ingress.subList(0, rules + i + 1));
+                ReconcileResult[] result = new ReconcileResult[1];
+                changes[i] = millis(() -> result[0] = reconciler.reconcile(next));
+                if (result[0].applied().size() != 1) {
+                    throw new IllegalStateException("one more GlobalIngressIP took " + result[0].applied().size() + " programs");
+                }
+            }
+            long converged = millis(() -> reconciler.diff(withIngress(planned, ingress.subList(0, rules + INCREMENTAL_RUNS))));
+            Arrays.sort(changes);
+            System.out.printf(Locale.ROOT, "  one more GlobalIngressIP through the Reconciler: median %,d ms (min %,d, max %,d, %d runs)%n",
+                    changes[INCREMENTAL_RUNS / 2], changes[0], changes[INCREMENTAL_RUNS - 1], INCREMENTAL_RUNS);
+            System.out.printf(Locale.ROOT, "  checking that nothing differs (read and diff only): %,d ms%n", converged);
+
+            reconciler.reconcile(planned);
+        }
+    }
+
+    /** GlobalIngressIPs from 243.0.0.1 up, each DNATed to a pod address from 10.128.0.1 up. */
+    static List<Rule> ingressRules(int count) {
+        List<Rule> rules = new ArrayList<>(count);
+        Ipv4Address global = Ipv4Address.parse("243.0.0.1");
+        Ipv4Address pod = Ipv4Address.parse("10.128.0.1");
+        for (int i = 0; i < count; i++) {
+            rules.add(Rule.of(new Target.Dnat(pod.plus(i), OptionalInt.empty()), new Match.Destination(Ipv4Prefix.host(global.plus(i)))));
+        }
+        return rules;
+    }
+
+    /** The chain refilled in one transaction, as the agents' renderer writes it. */
+    static String transaction(List<Rule> rules) {
+        StringBuilder text = new StringBuilder("*nat\n:").append(Names.GN_INGRESS).append(" - [0:0]\n");
+        rules.forEach(rule -> text.append(IptablesSyntax.appendLine(Names.GN_INGRESS, rule)).append('\n'));
+        return text.append("COMMIT\n").toString();
+    }
+
+    private static void perRule(CommandRunner runner, List<Rule> rules) {
+        for (Rule rule : rules) {
+            List<String> argv = new ArrayList<>(List.of("iptables", "-t", "nat"));
+            argv.addAll(Arrays.asList(IptablesSyntax.appendLine(Names.GN_INGRESS, rule).split(" ")));
+            runner.run(new Command(argv, ""));
+        }
+    }
+
+    private static void requireRules(CommandRunner runner, int expected) {
+        long found = runner.run(Command.of("iptables-save", "-t", "nat")).stdout().lines()
+                .filter(line -> line.startsWith("-A " + Names.GN_INGRESS + " ")).count();
+        if (found != expected) {
+            throw new IllegalStateException("expected " + expected + " rules in " + Names.GN_INGRESS + ", found " + found);
+        }
+    }
+
+    static DataplanePlan withIngress(DataplanePlan plan, List<Rule> ingress) {
+        List<NetfilterTable> tables = new ArrayList<>();
+        for (NetfilterTable table : plan.netfilter()) {
+            if (table.table() != Table.NAT) {
+                tables.add(table);
+                continue;
+            }
+            List<Chain> chains = new ArrayList<>();
+            for (Chain chain : table.chains()) {
+                chains.add(chain.name().equals(Names.GN_INGRESS) ? new Chain(chain.name(), ingress) : chain);
+            }
+            tables.add(new NetfilterTable(Table.NAT, chains));
+        }
+        return new DataplanePlan(tables, plan.ipsets(), plan.vxlanDevices(), plan.fdb(), plan.neighbours(), plan.nexthops(),
+                plan.nexthopGroups(), plan.routes(), plan.rules(), plan.sysctls());
+    }
+
+    private static long millis(Runnable work) {
+        long start = System.nanoTime();
+        work.run();
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+}
