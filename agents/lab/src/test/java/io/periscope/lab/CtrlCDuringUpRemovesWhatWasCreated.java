@@ -1,0 +1,70 @@
+package io.periscope.lab;
+
+import io.periscope.lab.netns.NetworkNamespaces;
+import io.periscope.model.topology.ClusterSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Ctrl-C while {@code lab up} runs: the interrupt (SIGINT, as a terminal sends it) reaches a process
+ * building a lab after its namespaces and links exist, and the process removes them before it ends,
+ * state file included.
+ */
+class CtrlCDuringUpRemovesWhatWasCreated {
+
+    @TempDir
+    Path state;
+
+    private RunningLab lab;
+
+    @BeforeEach
+    void needsRoot() {
+        RunningLab.assumeRoot();
+    }
+
+    @AfterEach
+    void removeTheLab() {
+        if (lab != null) {
+            lab.close();
+        }
+    }
+
+    @Test
+    void anInterruptedUpLeavesNoNamespace() throws Exception {
+        ClusterSet set = RunningLab.forTest(Examples.load(Examples.GLOBALNET_EGRESS), "interrupted");
+        lab = RunningLab.planned(set, state);
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process up = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                SlowUp.class.getName(), state.toString(), set.name()).redirectErrorStream(true).start();
+        List<String> output = new ArrayList<>();
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(up.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                output.add(line);
+                if (line.startsWith("addresses and routes:")) {
+                    assertThat(lab.layout().namespaces()).allMatch(NetworkNamespaces::exists);
+                    new ProcessBuilder("kill", "-INT", Long.toString(up.pid())).start().waitFor();
+                }
+            }
+        }
+        assertThat(up.waitFor(60, TimeUnit.SECONDS)).as("the interrupted up ends").isTrue();
+
+        assertThat(output).as("%s", output).anyMatch(l -> l.startsWith("addresses and routes:"));
+        assertThat(output).noneMatch(l -> l.startsWith("up: "));
+        assertThat(output).anyMatch(l -> l.startsWith("lab up interrupted: removing"));
+        assertThat(lab.namespacesOnTheMachine()).isEmpty();
+        assertThat(lab.stateFile().read(lab.layout().names().hash())).isEmpty();
+    }
+}
