@@ -29,7 +29,7 @@ class GlobalnetEgressPlanFollowsSeed002 {
     void namespaceAndPodSelectorEgressMatchIpsetsOfTheSelectedPods() {
         DataplanePlan gateway = submariner(plan, "east", "east-gw");
         assertThat(rules(gateway, Table.NAT, "SM-GN-EGRESS-NS")).singleElement().asString()
-                .startsWith("-m comment --comment ns1/ns-egressip -m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-NS-")
+                .startsWith("-m comment --comment \"ns1/ns-egressip\" -m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-NS-")
                 .endsWith(" src -j SNAT --to-source 242.0.255.254");
         assertThat(rules(gateway, Table.NAT, "SM-GN-EGRESS-PODS")).singleElement().asString()
                 .contains("--match-set SM-GN-PODS-").endsWith(" src -j SNAT --to-source 242.0.0.9-242.0.0.10");
@@ -51,7 +51,7 @@ class GlobalnetEgressPlanFollowsSeed002 {
         assertThat(rules(gateway, Table.NAT, "SUBMARINER-GN-INGRESS")).hasSize(2)
                 .allMatch(r -> r.contains("-j DNAT --to-destination 10.244."));
         assertThat(rules(gateway, Table.NAT, "SM-GN-EGRESS-HDLS-PODS")).hasSize(2)
-                .allMatch(r -> r.matches("-s 10\\.244\\.\\d+\\.\\d+/32 -m comment --comment myproject/http-\\d -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242\\.1\\.255\\.\\d+"));
+                .allMatch(r -> r.matches("-s 10\\.244\\.\\d+\\.\\d+/32 -m comment --comment \"myproject/http-\\d\" -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242\\.1\\.255\\.\\d+"));
         assertThat(plan.serviceRecords()).extracting(r -> r.pod().orElse("-")).contains("http-0", "http-1");
     }
 }
