@@ -18,12 +18,15 @@ import java.util.OptionalInt;
  * vxlan cable keeps 4500 (it is the port the seed documents show); a connection policy's
  * {@code udp-port} option sets the port of the Libreswan NAT-T socket or WireGuard device of the
  * gateways it connects; every other driver takes the lowest free port from 4500 up, Libreswan before
- * WireGuard. All active gateways of a cluster connect to the same clusters, so they share the ports.
+ * WireGuard, skipping the route agent's 4800. All active gateways of a cluster connect to the same
+ * clusters, so they share the ports.
  */
 public final class CablePorts {
 
     /** Upstream's NAT-T port, every cable driver's default. */
     public static final int NAT_T_PORT = 4500;
+    /** The route agent's {@code vx-submariner} port, which every node, gateways included, already listens on. */
+    public static final int ROUTE_AGENT_PORT = 4800;
     /** The option naming a driver's port, as upstream's Endpoint backend config key. */
     public static final String UDP_PORT_OPTION = "udp-port";
 
@@ -65,11 +68,11 @@ public final class CablePorts {
             if (port.isEmpty() || driver == CableDriver.VXLAN) {
                 continue;
             }
-            int index = connection.connectionPolicyIndex().orElse(-1);
-            Explicit first = explicit.putIfAbsent(driver, new Explicit(port.getAsInt(), index));
-            if (first != null && first.port() != port.getAsInt()) {
-                Explicit early = first.policyIndex() <= index ? first : new Explicit(port.getAsInt(), index);
-                Explicit late = early == first ? new Explicit(port.getAsInt(), index) : first;
+            Explicit mine = new Explicit(port.getAsInt(), connection.connectionPolicyIndex().orElse(-1));
+            Explicit first = explicit.putIfAbsent(driver, mine);
+            if (first != null && first.port() != mine.port()) {
+                Explicit early = first.policyIndex() <= mine.policyIndex() ? first : mine;
+                Explicit late = early == first ? mine : first;
                 conflicts.putIfAbsent(driver + " " + early.policyIndex() + " " + late.policyIndex(), new Conflict(late.policyIndex(), cluster,
                         "cluster '" + cluster + "' has one " + driver.yamlName() + " port for all its connections, but this policy asks for "
                                 + late.port() + " while connectionPolicies[" + early.policyIndex() + "] asks for " + early.port(),
@@ -87,6 +90,12 @@ public final class CablePorts {
             if (wanted == null || !used.contains(driver)) {
                 continue;
             }
+            if (wanted.port() == ROUTE_AGENT_PORT) {
+                conflicts.putIfAbsent(driver + " " + wanted.policyIndex() + " route agent", new Conflict(wanted.policyIndex(), cluster,
+                        "udp-port " + ROUTE_AGENT_PORT + " is the route agent's vx-submariner port on every node",
+                        "pick another udp-port"));
+                continue;
+            }
             CableDriver holder = taken.putIfAbsent(wanted.port(), driver);
             if (holder != null) {
                 conflicts.putIfAbsent(driver + " " + wanted.policyIndex() + " " + wanted.port() + " " + holder, new Conflict(
@@ -102,7 +111,7 @@ public final class CablePorts {
                 continue;
             }
             int port = NAT_T_PORT;
-            while (taken.containsKey(port)) {
+            while (taken.containsKey(port) || port == ROUTE_AGENT_PORT) {
                 port++;
             }
             taken.put(port, driver);
