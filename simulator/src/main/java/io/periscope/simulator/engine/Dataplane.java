@@ -1,9 +1,9 @@
 package io.periscope.simulator.engine;
 
 import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Protocol;
-import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.plan.cable.IpsecConnection;
 import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.cable.WireGuardPeer;
