@@ -51,6 +51,8 @@ final class GlobalnetPlanner {
         // The first rule of SUBMARINER-POSTROUTING: the route agent declared the chain empty.
         plan.rule(Table.NAT, Names.POSTROUTING, Rule.of(Target.jump(Names.GN_EGRESS)));
         plan.rule(Table.NAT, Names.GN_EGRESS, Rule.of(Target.jump(Names.GN_MARK)));
+        // Declared even when no policy connects this cluster to any other: the jump needs the chain.
+        plan.chain(Table.NAT, Names.GN_MARK);
         for (Ipv4Prefix remote : remoteGlobalCidrs) {
             plan.rule(Table.NAT, Names.GN_MARK, Rule.of(new Target.SetMark(Names.GLOBALNET_MARK, Names.GLOBALNET_MARK),
                     new Match.Destination(remote)));
