@@ -108,7 +108,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
       Then the connection is not delivered
       And no packet reaches cluster client-2
       And client-1/client-1-gw has no route to 10.30.0.0/16 in table 100
-      And client-1/client-1-gw has no route to 10.30.0.0/16 in table main
+      And every path ends unreachable
 
     Scenario: An empty selector matches every cluster (the document's second example)
       Given the cluster set:
@@ -254,12 +254,12 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
             rightClusterSelector:
             cableDriver:
               name: libreswan
-              options: {ike-port: 500, nat-t-port: 4500}
+              options: {udp-port: 4600, esp: aes256-sha2_256}
         """
       When the cluster set is deployed
       Then the clusters are connected as follows:
         | clusters           | cable driver | options                         |
-        | cloud and onprem-1 | libreswan    | ike-port=500, nat-t-port=4500 |
+        | cloud and onprem-1 | libreswan    | esp=aes256-sha2_256, udp-port=4600 |
 
     Scenario: A connection policy does not connect clusters that no connectivity policy connects
       The two APIs stay apart: one decides whether a pair connects, the other how.
@@ -350,27 +350,20 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
       Then the connection is delivered
       And the packets between the clusters travel in a vxlan cable
 
-    @pending
     Scenario: The cloud cluster is reached through an encrypted wireguard cable
-      Cable drivers other than vxlan are realised as vxlan until issue #8 lands: the planner gives
-      every connection a vxlan-tunnel, whatever driver its policy chose.
       When onprem-1/default/app connects to cloud/default/app:8080
       Then the connection is delivered
       And the packets between the clusters travel in a wireguard cable
       And the packets between the clusters are encrypted
 
-    @pending
     Scenario: One gateway carries a vxlan cable and a wireguard cable side by side
-      Cable drivers other than vxlan are realised as vxlan until issue #8 lands.
       When onprem-1/default/app connects to onprem-2/default/app:8080
       Then the packets between the clusters travel in a vxlan cable
       When onprem-1/default/app connects to cloud/default/app:8080
       Then the packets between the clusters travel in a wireguard cable
 
-    @pending
     Scenario: The default libreswan driver carries the connections no policy matches
-      Cable drivers other than vxlan are realised as vxlan until issue #8 lands. Libreswan cannot run
-      in the lab (the kernel has no XFRM), so the lab will check its configuration only.
+      Libreswan cannot run in the lab (the kernel has no XFRM), so the lab checks its configuration only.
       Given the cluster set:
         """
         name: default-libreswan

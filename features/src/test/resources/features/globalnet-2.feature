@@ -192,8 +192,8 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | SUBMARINER-GN-EGRESS   | -j SM-GN-EGRESS-HDLS-PODS             |
         | SUBMARINER-GN-EGRESS   | -j SM-GN-EGRESS-NS                    |
         | SUBMARINER-GN-EGRESS   | -j SM-GN-EGRESS-CLUSTER               |
-        | SM-GN-EGRESS-PODS      | -m comment --comment ns1/db-pods -m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-PODS-... src -j SNAT --to-source 242.0.0.9-242.0.0.10 |
-        | SM-GN-EGRESS-NS        | -m comment --comment ns1/ns-egressip -m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-NS-... src -j SNAT --to-source 242.0.255.254 |
+        | SM-GN-EGRESS-PODS      | -m comment --comment "ns1/db-pods" -m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-PODS-... src -j SNAT --to-source 242.0.0.9-242.0.0.10 |
+        | SM-GN-EGRESS-NS        | -m comment --comment "ns1/ns-egressip" -m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-NS-... src -j SNAT --to-source 242.0.255.254 |
 
   Rule: An exported ClusterIP service gets a global IP for ingress (user story "GlobalIP for exported ClusterIP service")
 
@@ -357,7 +357,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | ClusterGlobalEgressIP cluster-egress.submariner.io | 242.0.0.1-242.0.0.8 | Success                |
         | GlobalEgressIP ns1/db-pods                         |                     | IPPoolAllocationFailed |
       And the status message of "GlobalEgressIP ns1/db-pods" in cluster east says "10"
-      And the nat table of east/east-gw has no rule like "-m comment --comment ns1/db-pods ..."
+      And the nat table of east/east-gw has no rule like '-m comment --comment "ns1/db-pods" ...'
 
     Scenario: A GlobalEgressIP asking for no IPs gets none
       Given cluster east also has the GlobalEgressIP:

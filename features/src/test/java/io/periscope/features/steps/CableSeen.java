@@ -7,13 +7,10 @@ import java.util.List;
 
 /**
  * Which cable carried a packet from one cluster to another, as its last encapsulation on the sending
- * gateway shows it. Only the vxlan cable exists as a device today ({@code vxlan-tunnel}, VNI 1000,
- * UDP 4500); any other encapsulation is named by its device so a scenario that expects another driver
- * says what it found instead.
+ * gateway shows it: VXLAN is the vxlan driver's cable, WireGuard the wireguard driver's, ESP in UDP
+ * the libreswan driver's.
  */
 final class CableSeen {
-
-    static final String VXLAN_CABLE_DEVICE = "vxlan-tunnel";
 
     private CableSeen() {
     }
@@ -24,6 +21,10 @@ final class CableSeen {
             return "no cable (the packet left " + sendingHop.node() + " unencapsulated)";
         }
         Step.Encap last = encaps.getLast();
-        return last.device().equals(VXLAN_CABLE_DEVICE) ? "vxlan" : "the device " + last.device() + " (VNI " + last.vni() + ", UDP " + last.port() + ")";
+        return switch (last.encapsulation()) {
+            case VXLAN -> "vxlan";
+            case WIREGUARD -> "wireguard";
+            case ESP_IN_UDP -> "libreswan";
+        };
     }
 }

@@ -13,6 +13,7 @@ import io.periscope.simulator.FlowResolutionException;
 import io.periscope.simulator.trace.FlowTrace;
 import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.PathTrace;
+import io.periscope.simulator.trace.Step;
 import io.periscope.simulator.trace.TraceText;
 
 import java.util.ArrayList;
@@ -239,6 +240,26 @@ public final class TraceSteps {
                     if (!cable.equals(driver)) {
                         throw new AssertionError("from " + hop.node() + " to " + direction.get(i + 1).node() + " the packet travels in "
                                 + cable + ", not in a " + driver + " cable:\n" + render(List.of(path)));
+                    }
+                }
+            }
+        }
+    }
+
+    @Then("the packets between the clusters are encrypted")
+    public void encryptedBetweenClusters() {
+        for (PathTrace path : world.followed()) {
+            for (List<Hop> direction : List.of(path.forward(), path.reply())) {
+                for (int i = 0; i + 1 < direction.size(); i++) {
+                    Hop hop = direction.get(i);
+                    if (hop.node().cluster().equals(direction.get(i + 1).node().cluster())) {
+                        continue;
+                    }
+                    boolean encrypted = hop.steps().stream().filter(Step.Encap.class::isInstance).map(Step.Encap.class::cast)
+                            .reduce((first, second) -> second).map(Step.Encap::encrypted).orElse(false);
+                    if (!encrypted) {
+                        throw new AssertionError("from " + hop.node() + " to " + direction.get(i + 1).node()
+                                + " the packet crosses the WAN unencrypted:\n" + render(List.of(path)));
                     }
                 }
             }
