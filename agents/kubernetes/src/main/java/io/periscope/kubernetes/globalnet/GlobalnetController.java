@@ -147,7 +147,16 @@ public final class GlobalnetController implements AutoCloseable {
             for (GlobalnetAction action : actions) {
                 try {
                     switch (action) {
-                        case GlobalnetAction.Create create -> resource(create.object()).create();
+                        case GlobalnetAction.Create create -> {
+                            try {
+                                resource(create.object()).create();
+                            } catch (KubernetesClientException e) {
+                                // 409: the informer had not yet seen our own earlier creation.
+                                if (e.getCode() != 409) {
+                                    throw e;
+                                }
+                            }
+                        }
                         case GlobalnetAction.Delete delete -> {
                             Resource<? extends HasMetadata> resource = resource(delete.key());
                             HasMetadata current = resource.get();
