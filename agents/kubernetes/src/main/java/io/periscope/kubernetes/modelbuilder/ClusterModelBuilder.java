@@ -222,13 +222,16 @@ public final class ClusterModelBuilder {
             // Upstream writes the annotation as "ipv4:1.2.3.4"; a bare address is accepted too.
             Optional<Ipv4Address> publicIp = optionalAddress(publicText == null ? null : publicText.replaceFirst("^ipv4:", ""),
                     "Node " + name + " annotation " + PUBLIC_IP_ANNOTATION, problems).or(() -> address(addresses, "ExternalIP"));
-            boolean gateway = "true".equals(labelsOf(object).get(SubmarinerApi.GATEWAY_LABEL));
+            boolean labelled = "true".equals(labelsOf(object).get(SubmarinerApi.GATEWAY_LABEL));
+            // With multiple active gateways a labelled node whose agent holds no fresh lease carries
+            // nothing: it is planned as an ordinary node until its agent is back.
+            boolean gateway = labelled && (!multiActive || live.activeGateways().map(a -> a.contains(name)).orElse(true));
             nodes.add(new Node(name, ip.get(), cniIp.orElse(ip.get()), gateway, publicIp.filter(p -> !p.equals(ip.get()))));
         }
-        if (!multiActive && live.activeGateway().isPresent()) {
-            String leader = live.activeGateway().get();
-            // Stable sort: only the leader moves, so the rest keep name order.
-            nodes.sort(Comparator.comparing(n -> !(n.gateway() && n.name().equals(leader))));
+        if (!multiActive) {
+            java.util.Set<String> leaders = live.activeGateways().orElse(java.util.Set.of());
+            // Stable sort: only the lease holder moves, so the rest keep name order.
+            nodes.sort(Comparator.comparing(n -> !(n.gateway() && leaders.contains(n.name()))));
         }
         return nodes;
     }

@@ -22,7 +22,9 @@ import java.util.Optional;
  * {@code clusters} and {@code endpoints} include the remote ones the broker sync copied in.
  *
  * @param clusterId      the cluster these objects were read from
- * @param activeGateway  the holder of the single-active gateway lease, if any
+ * @param activeGateways the gateways holding a fresh gateway lease (the cluster's lease, or with
+ *                       multiple active gateways each its own); empty when no gateway lease exists
+ *                       at all (a cluster without Periscope's agents), so labels alone decide
  */
 public record LiveObjects(
         String clusterId,
@@ -38,7 +40,7 @@ public record LiveObjects(
         List<SubmarinerEndpoint> endpoints,
         List<ClusterConnectivityPolicy> connectivityPolicies,
         List<ClusterConnectionPolicies> connectionPolicies,
-        Optional<String> activeGateway) {
+        Optional<java.util.Set<String>> activeGateways) {
 
     public LiveObjects {
         nodes = List.copyOf(nodes);
@@ -53,6 +55,7 @@ public record LiveObjects(
         endpoints = List.copyOf(endpoints);
         connectivityPolicies = List.copyOf(connectivityPolicies);
         connectionPolicies = List.copyOf(connectionPolicies);
+        activeGateways = activeGateways.map(java.util.Set::copyOf);
     }
 
     /** This cluster's own Cluster object (named after the cluster id, or carrying it in {@code cluster_id}). */

@@ -36,8 +36,7 @@ public final class LiveObjectsReader {
      */
     public static LiveObjects read(KubernetesClient client, String submarinerNamespace, String clusterId) {
         List<SubmarinerCluster> clusters = listOrEmpty(() -> client.resources(SubmarinerCluster.class).inNamespace(submarinerNamespace).list().getItems());
-        Optional<String> leaseHolder = optional(() -> client.resources(Lease.class).inNamespace(submarinerNamespace).withName(GATEWAY_LEASE).get())
-                .map(Lease::getSpec).map(s -> s.getHolderIdentity()).filter(h -> !h.isBlank());
+        List<Lease> leases = listOrEmpty(() -> client.resources(Lease.class).inNamespace(submarinerNamespace).list().getItems());
         return new LiveObjects(clusterId,
                 client.nodes().list().getItems(),
                 client.pods().inAnyNamespace().list().getItems(),
@@ -51,7 +50,36 @@ public final class LiveObjectsReader {
                 listOrEmpty(() -> client.resources(SubmarinerEndpoint.class).inNamespace(submarinerNamespace).list().getItems()),
                 listOrEmpty(() -> client.resources(ClusterConnectivityPolicy.class).inNamespace(submarinerNamespace).list().getItems()),
                 listOrEmpty(() -> client.resources(ClusterConnectionPolicies.class).inNamespace(submarinerNamespace).list().getItems()),
-                leaseHolder);
+                activeGateways(leases, java.time.Instant.now()));
+    }
+
+    /** The lease of the single active gateway, or with multiple active gateways each gateway's own. */
+    public static String gatewayLease(boolean multiActive, String node) {
+        return multiActive ? GATEWAY_LEASE + "-" + node : GATEWAY_LEASE;
+    }
+
+    /**
+     * The holders of unexpired gateway leases; empty when there is no gateway lease at all. A
+     * released lease (no holder) or one not renewed within its duration holds nobody.
+     */
+    public static Optional<java.util.Set<String>> activeGateways(List<Lease> leases, java.time.Instant now) {
+        List<Lease> gatewayLeases = leases.stream().filter(l -> l.getMetadata().getName().startsWith(GATEWAY_LEASE)).toList();
+        if (gatewayLeases.isEmpty()) {
+            return Optional.empty();
+        }
+        java.util.Set<String> holders = new java.util.TreeSet<>();
+        for (Lease lease : gatewayLeases) {
+            var spec = lease.getSpec();
+            if (spec == null || spec.getHolderIdentity() == null || spec.getHolderIdentity().isBlank()) {
+                continue;
+            }
+            boolean fresh = spec.getRenewTime() == null || spec.getLeaseDurationSeconds() == null
+                    || spec.getRenewTime().toInstant().plusSeconds(spec.getLeaseDurationSeconds()).isAfter(now);
+            if (fresh) {
+                holders.add(spec.getHolderIdentity());
+            }
+        }
+        return Optional.of(holders);
     }
 
     private static <T extends HasMetadata> List<T> listOrEmpty(Supplier<List<T>> list) {

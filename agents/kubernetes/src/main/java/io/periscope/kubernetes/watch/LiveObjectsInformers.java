@@ -58,6 +58,12 @@ public final class LiveObjectsInformers implements AutoCloseable {
 
             @Override
             public void onUpdate(HasMetadata oldObj, HasMetadata newObj) {
+                // A lease is renewed every retry period; only a change of holder matters (an
+                // expiry is noticed by the consumer's periodic pass).
+                if (oldObj instanceof Lease before && newObj instanceof Lease after
+                        && java.util.Objects.equals(holder(before), holder(after))) {
+                    return;
+                }
                 onChange.run();
             }
 
@@ -86,6 +92,10 @@ public final class LiveObjectsInformers implements AutoCloseable {
         }
     }
 
+    private static String holder(Lease lease) {
+        return lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
+    }
+
     @SuppressWarnings("unchecked")
     private static <T extends HasMetadata> ResourceEventHandler<T> handler(ResourceEventHandler<HasMetadata> handler) {
         return (ResourceEventHandler<T>) (ResourceEventHandler<?>) handler;
@@ -98,14 +108,11 @@ public final class LiveObjectsInformers implements AutoCloseable {
 
     /** The caches as they are now. */
     public LiveObjects snapshot() {
-        Optional<String> holder = leases.getStore().list().stream()
-                .filter(l -> LiveObjectsReader.GATEWAY_LEASE.equals(l.getMetadata().getName()))
-                .map(Lease::getSpec).filter(s -> s != null && s.getHolderIdentity() != null && !s.getHolderIdentity().isBlank())
-                .map(s -> s.getHolderIdentity()).findFirst();
+        Optional<java.util.Set<String>> holders = LiveObjectsReader.activeGateways(leases.getStore().list(), java.time.Instant.now());
         return new LiveObjects(clusterId, nodes.getStore().list(), pods.getStore().list(), services.getStore().list(),
                 endpointSlices.getStore().list(), serviceExports.getStore().list(), clusterGlobalEgressIPs.getStore().list(),
                 globalEgressIPs.getStore().list(), globalIngressIPs.getStore().list(), clusters.getStore().list(),
-                endpoints.getStore().list(), connectivityPolicies.getStore().list(), connectionPolicies.getStore().list(), holder);
+                endpoints.getStore().list(), connectivityPolicies.getStore().list(), connectionPolicies.getStore().list(), holders);
     }
 
     @Override
