@@ -94,7 +94,10 @@ public final class TopologyWriter {
         c.put("cni", cluster.cni().yamlName());
         c.put("multiActiveGateways", cluster.multiActiveGateways());
         c.put("clusterEgressIPs", cluster.clusterEgressIPs());
-        c.put("gatewayLoadBalancing", cluster.loadBalancing().yamlName());
+        if (cluster.multiActiveGateways()) {
+            // The loader refuses it on a cluster with one active gateway, where it would mean nothing.
+            c.put("gatewayLoadBalancing", cluster.loadBalancing().yamlName());
+        }
         List<Object> nodes = new ArrayList<>();
         for (Node node : cluster.nodes()) {
             Map<String, Object> n = new LinkedHashMap<>();
