@@ -151,8 +151,8 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
 
     @pending
     Scenario: Connectivity policies live on the broker and are synced to every cluster
-      Kubernetes controllers are not implemented yet: Periscope reads the policies from the topology
-      file, not from ClusterConnectivityPolicy objects on a broker.
+      The acceptance backends (simulator, lab) build cluster sets from topology files and have no Kubernetes API; the broker sync is
+      checked by agents/kubernetes (BrokerSyncCarriesClustersEndpointsAndPoliciesCrudTest, mock API servers).
       When the cluster set is deployed
       Then the broker holds the ClusterConnectivityPolicy client-server-policy
       And every cluster holds a copy of the ClusterConnectivityPolicy client-server-policy
@@ -385,7 +385,8 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
 
     @pending
     Scenario: ClusterConnectionPolicies is one object with a well-known name, synced from the broker
-      Kubernetes controllers are not implemented yet: Periscope reads the list from the topology file.
+      The acceptance backends (simulator, lab) build cluster sets from topology files and have no Kubernetes API; the broker sync is
+      checked by agents/kubernetes (BrokerSyncCarriesClustersEndpointsAndPoliciesCrudTest, mock API servers).
       When the cluster set is deployed
       Then the broker holds the ClusterConnectionPolicies cluster-connection-policies
       And every cluster holds a copy of the ClusterConnectionPolicies cluster-connection-policies

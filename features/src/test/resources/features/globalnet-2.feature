@@ -117,8 +117,8 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
 
     @pending
     Scenario: Further ClusterGlobalEgressIP objects are marked with an error
-      Kubernetes controllers are not implemented yet: the topology file has one ClusterGlobalEgressIP
-      per cluster (per gateway with multiple active gateways) and no way to add another.
+      The acceptance backends (simulator, lab) build cluster sets from topology files and have no Kubernetes API; the InvalidInstance condition is
+      checked by agents/kubernetes (GlobalnetAnswersEveryStatusReasonCrudTest, mock API server).
       When the cluster set is deployed
       And an admin creates the ClusterGlobalEgressIP extra-egress in cluster east
       Then the status of the ClusterGlobalEgressIP extra-egress in cluster east is Error
@@ -128,7 +128,8 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
 
     @pending
     Scenario: Only an admin creates ClusterGlobalEgressIP objects; users create GlobalEgressIP objects
-      Kubernetes controllers (and the cluster roles they ship) are not implemented yet.
+      The acceptance backends (simulator, lab) build cluster sets from topology files and have no Kubernetes API; the roles in deploy/ are
+      checked by agents/kubernetes (DeployManifestsAgreeWithTheGeneratedCrdsTest) and kind-e2e (needs Docker).
       When a user without admin rights creates the ClusterGlobalEgressIP extra-egress in cluster east
       Then the request is forbidden
       When the same user creates the GlobalEgressIP own-egress in namespace ns1 of cluster east
@@ -390,8 +391,8 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
 
     @pending
     Scenario: Allocated global IPs survive a restart of Globalnet
-      Kubernetes controllers are not implemented yet: upstream restores its allocations from the
-      objects' status on restart; Periscope computes them from the topology file every time.
+      The acceptance backends (simulator, lab) build cluster sets from topology files and have no Kubernetes API; restoring allocations from
+      status on restart is checked by agents/kubernetes (GlobalnetRestartNeverGivesAnAddressTwiceCrudTest).
       When the cluster set is deployed
       And Globalnet restarts in cluster east
       Then the global IPs of cluster east include:

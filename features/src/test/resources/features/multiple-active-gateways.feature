@@ -468,15 +468,16 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
 
     @pending
     Scenario: One Globalnet replica allocates; every gateway pod programs its own node
-      Kubernetes controllers are not implemented yet: Periscope's planner is the single allocator and
-      its plans are what each gateway programs, but there are no Globalnet or gateway pods.
+      The acceptance backends (simulator, lab) build cluster sets from topology files and have no Kubernetes API; one allocating replica and
+      per-node gateway agents are checked by agents/kubernetes (OneGlobalnetReplicaLeadsAtATimeCrudTest, MultiActiveGatewaysCrudTest).
       When the cluster set is deployed
       Then cluster cluster1 runs one Globalnet replica
       And the gateway pods of cluster1/gw-1 and cluster1/gw-2 program the Globalnet rules of their nodes
 
     @pending
     Scenario: The gateway pods report in the objects' status that the datapath is programmed
-      Kubernetes controllers are not implemented yet: no status conditions are written on live objects.
+      The acceptance backends (simulator, lab) build cluster sets from topology files and have no Kubernetes API; Gateway status is checked
+      by agents/kubernetes (MultiActiveGatewaysCrudTest, SingleActiveGatewayCrudTest).
       When the cluster set is deployed
       Then the status of the ClusterGlobalEgressIP gw-1-cluster-egress.submariner.io in cluster cluster1 is Success
       And the status of the GlobalEgressIP ns1/ns-egressip in cluster cluster1 says the rules are programmed
