@@ -243,20 +243,16 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
 
   Rule: Nodes and host-network pods reach remote services through global IPs (section "submariner-globalnet")
 
-    @pending
     Scenario: A node reaches a remote service through its global IP
-      Legacy Globalnet allocates every node a global IP but plans no SNAT rule for the node's own
-      traffic (which leaves with the node's CNI address 10.244.1.1), so the reply cannot find its way
-      back: the remote pod answers 10.244.1.1 in its own cluster.
+      The node's own traffic leaves with its CNI address (10.244.1.1) and is SNATed to the node's
+      global IP on the gateway.
       When east/east-worker connects to nginx.default.svc.clusterset.local:80
       Then the connection is delivered
       And the packet goes:
         | node         | step | detail                                 | SRC           | DST              |
         | east/east-gw | snat | --to-source 169.254.0.252              | 169.254.0.252 | 169.254.1.254:80 |
 
-    @pending
     Scenario: A host-network pod reaches a remote service through its node's global IP
-      Legacy Globalnet plans no SNAT rule for the node's own traffic yet (see the node scenario).
       When east/kube-system/node-agent connects to nginx.default.svc.clusterset.local:80
       Then the connection is delivered
       And the packet goes:

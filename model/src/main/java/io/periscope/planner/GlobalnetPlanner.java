@@ -131,6 +131,13 @@ final class GlobalnetPlanner {
                     plan.rule(Table.NAT, Names.GN_EGRESS, new Rule(List.of(new Match.Source(Ipv4Prefix.host(pod.ip())), marked),
                             new Target.Snat(Ipv4Range.single(ip)), Optional.of(pod.qualifiedName()))));
         }
+        // Nodes (and host-network pods) leave with the node's own global IP; their traffic to other
+        // clusters carries the node's CNI address as source (the routes' src).
+        for (Node node : cluster.nodes()) {
+            global.legacyNode(cluster.name(), node.name()).ifPresent(ip ->
+                    plan.rule(Table.NAT, Names.GN_EGRESS, new Rule(List.of(new Match.Source(Ipv4Prefix.host(node.cniIp())), marked),
+                            new Target.Snat(Ipv4Range.single(ip)), Optional.of(node.name()))));
+        }
         for (Service service : cluster.services()) {
             if (!index.isExported(service) || service.headless()) {
                 continue;
