@@ -441,7 +441,8 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
       When the cluster set is deployed
       Then the Globalnet chains of east/east-gw hold 7 rules
       When the cluster set runs Globalnet's first design
-      Then the Globalnet chains of east/east-gw hold 17 rules
+      # 12 pods and 2 nodes with a global IP each, 3 services, the jump to the mark chain and the mark
+      Then the Globalnet chains of east/east-gw hold 19 rules
 
   Rule: Pods talk to remote pods directly only without Globalnet (section "Alternatives")
 
