@@ -1,5 +1,7 @@
 package io.periscope.plan;
 
+import io.periscope.plan.cable.IpsecConnection;
+import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.ipset.IpSet;
 import io.periscope.plan.link.FdbEntry;
 import io.periscope.plan.link.Neighbour;
@@ -22,6 +24,9 @@ import java.util.TreeMap;
  * back. The same type describes the desired state (from the planner) and the actual state (parsed
  * from {@code iptables-save}, {@code ipset save} and {@code ip -j}), so a diff between two of them
  * is what a level-driven reconcile applies.
+ *
+ * <p>{@code wireGuardDevices} and {@code ipsecConnections} are the encrypted cables: a WireGuard device
+ * with its peers, and the Libreswan connections whose XFRM policies encrypt traffic between subnets.
  */
 public record DataplanePlan(
         List<NetfilterTable> netfilter,
@@ -33,10 +38,19 @@ public record DataplanePlan(
         List<NexthopGroup> nexthopGroups,
         List<Route> routes,
         List<PolicyRule> rules,
-        Map<String, String> sysctls) {
+        Map<String, String> sysctls,
+        List<WireGuardDevice> wireGuardDevices,
+        List<IpsecConnection> ipsecConnections) {
 
     public static final DataplanePlan EMPTY = new DataplanePlan(List.of(), List.of(), List.of(), List.of(), List.of(),
             List.of(), List.of(), List.of(), List.of(), Map.of());
+
+    /** A plan without encrypted cables (what the kernel readers see, and hand-built plans). */
+    public DataplanePlan(List<NetfilterTable> netfilter, List<IpSet> ipsets, List<VxlanDevice> vxlanDevices, List<FdbEntry> fdb,
+                         List<Neighbour> neighbours, List<NexthopObject> nexthops, List<NexthopGroup> nexthopGroups,
+                         List<Route> routes, List<PolicyRule> rules, Map<String, String> sysctls) {
+        this(netfilter, ipsets, vxlanDevices, fdb, neighbours, nexthops, nexthopGroups, routes, rules, sysctls, List.of(), List.of());
+    }
 
     public DataplanePlan {
         netfilter = List.copyOf(netfilter);
@@ -49,6 +63,8 @@ public record DataplanePlan(
         routes = List.copyOf(routes);
         rules = List.copyOf(rules);
         sysctls = Map.copyOf(new TreeMap<>(sysctls));
+        wireGuardDevices = List.copyOf(wireGuardDevices);
+        ipsecConnections = List.copyOf(ipsecConnections);
     }
 
     public Optional<NetfilterTable> table(Table table) {
@@ -87,7 +103,8 @@ public record DataplanePlan(
         allSysctls.putAll(other.sysctls);
         return new DataplanePlan(tables, concat(ipsets, other.ipsets), concat(vxlanDevices, other.vxlanDevices),
                 concat(fdb, other.fdb), concat(neighbours, other.neighbours), concat(nexthops, other.nexthops),
-                concat(nexthopGroups, other.nexthopGroups), concat(routes, other.routes), concat(rules, other.rules), allSysctls);
+                concat(nexthopGroups, other.nexthopGroups), concat(routes, other.routes), concat(rules, other.rules), allSysctls,
+                concat(wireGuardDevices, other.wireGuardDevices), concat(ipsecConnections, other.ipsecConnections));
     }
 
     /** A built-in chain may appear in both plans (each adds its jumps): keep one chain, rules in order. */

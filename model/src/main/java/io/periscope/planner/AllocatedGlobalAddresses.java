@@ -43,4 +43,9 @@ public record AllocatedGlobalAddresses(GlobalnetAllocations allocations) impleme
     public Optional<Ipv4Address> legacyPod(String cluster, String namespace, String pod) {
         return allocations.legacyPodIp(cluster, namespace, pod);
     }
+
+    @Override
+    public Optional<Ipv4Address> legacyNode(String cluster, String node) {
+        return allocations.legacyNodeIp(cluster, node);
+    }
 }

@@ -30,6 +30,11 @@ public interface GlobalAddresses {
     /** Legacy Globalnet (seed 000): the pod's own global IP. */
     Optional<Ipv4Address> legacyPod(String cluster, String namespace, String pod);
 
+    /** Legacy Globalnet (seed 000): the node's own global IP, for host-network traffic. */
+    default Optional<Ipv4Address> legacyNode(String cluster, String node) {
+        return Optional.empty();
+    }
+
     GlobalAddresses NONE = new GlobalAddresses() {
         @Override
         public Optional<Ipv4Prefix> globalCidr(String cluster) {

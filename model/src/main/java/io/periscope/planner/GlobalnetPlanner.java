@@ -51,6 +51,8 @@ final class GlobalnetPlanner {
         // The first rule of SUBMARINER-POSTROUTING: the route agent declared the chain empty.
         plan.rule(Table.NAT, Names.POSTROUTING, Rule.of(Target.jump(Names.GN_EGRESS)));
         plan.rule(Table.NAT, Names.GN_EGRESS, Rule.of(Target.jump(Names.GN_MARK)));
+        // Declared even when no policy connects this cluster to any other: the jump needs the chain.
+        plan.chain(Table.NAT, Names.GN_MARK);
         for (Ipv4Prefix remote : remoteGlobalCidrs) {
             plan.rule(Table.NAT, Names.GN_MARK, Rule.of(new Target.SetMark(Names.GLOBALNET_MARK, Names.GLOBALNET_MARK),
                     new Match.Destination(remote)));
@@ -128,6 +130,13 @@ final class GlobalnetPlanner {
             global.legacyPod(cluster.name(), pod.namespace(), pod.name()).ifPresent(ip ->
                     plan.rule(Table.NAT, Names.GN_EGRESS, new Rule(List.of(new Match.Source(Ipv4Prefix.host(pod.ip())), marked),
                             new Target.Snat(Ipv4Range.single(ip)), Optional.of(pod.qualifiedName()))));
+        }
+        // Nodes (and host-network pods) leave with the node's own global IP; their traffic to other
+        // clusters carries the node's CNI address as source (the routes' src).
+        for (Node node : cluster.nodes()) {
+            global.legacyNode(cluster.name(), node.name()).ifPresent(ip ->
+                    plan.rule(Table.NAT, Names.GN_EGRESS, new Rule(List.of(new Match.Source(Ipv4Prefix.host(node.cniIp())), marked),
+                            new Target.Snat(Ipv4Range.single(ip)), Optional.of(node.name()))));
         }
         for (Service service : cluster.services()) {
             if (!index.isExported(service) || service.headless()) {

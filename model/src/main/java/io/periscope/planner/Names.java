@@ -1,5 +1,7 @@
 package io.periscope.planner;
 
+import io.periscope.model.net.Ipv4Address;
+
 /**
  * The names Periscope programs, as upstream Submariner uses them where upstream has them (seeds
  * README), so that what the simulator shows and what an operator finds on a real node agree.
@@ -26,6 +28,13 @@ public final class Names {
     public static final int VXLAN_TUNNEL_VNI = 1000;
     public static final int VXLAN_TUNNEL_PORT = 4500;
     public static final int VXLAN_TUNNEL_FIRST_OCTET = 241;
+
+    // The WireGuard cable driver (upstream's device name and keepalive).
+    public static final String WIREGUARD_DEVICE = "submariner";
+    public static final int WIREGUARD_KEEPALIVE_SECONDS = 10;
+
+    /** Upstream's libreswan driver has one pre-shared key for the whole cluster set; the plan names it, never holds it. */
+    public static final String IPSEC_PSK = "submariner-psk";
 
     /** VXLAN adds 50 bytes of headers to a 1500-byte underlay. */
     public static final int VXLAN_MTU = 1450;
@@ -63,6 +72,16 @@ public final class Names {
      * mangle PREROUTING and matching the mark in nat POSTROUTING.
      */
     public static final int FROM_REMOTE_MARK = 0x100000;
+
+    /** The id of a gateway's WireGuard key pair; the lab generates the pair, plans only ever name it. */
+    public static String wireGuardKey(String cluster, String gateway) {
+        return "wireguard/" + cluster + "/" + gateway;
+    }
+
+    /** Upstream's cable name of a remote gateway's Endpoint, {@code submariner-cable-<cluster>-<private IP, dots as dashes>}. */
+    public static String cableName(String cluster, Ipv4Address privateIp) {
+        return "submariner-cable-" + cluster + "-" + privateIp.toString().replace('.', '-');
+    }
 
     // kube-proxy (environment).
     public static final String KUBE_SERVICES = "KUBE-SERVICES";

@@ -1,6 +1,8 @@
 package io.periscope.planner;
 
 import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.cable.IpsecConnection;
+import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.ipset.IpSet;
 import io.periscope.plan.link.FdbEntry;
 import io.periscope.plan.link.Neighbour;
@@ -37,6 +39,8 @@ final class PlanBuilder {
     private final List<Route> routes = new ArrayList<>();
     private final List<PolicyRule> rules = new ArrayList<>();
     private final Map<String, String> sysctls = new TreeMap<>();
+    private final List<WireGuardDevice> wireGuardDevices = new ArrayList<>();
+    private final List<IpsecConnection> ipsecConnections = new ArrayList<>();
 
     /** Declares a chain (so it exists even when empty) and returns its rule list to append to. */
     List<Rule> chain(Table table, String name) {
@@ -98,10 +102,21 @@ final class PlanBuilder {
         return this;
     }
 
+    PlanBuilder wireGuard(WireGuardDevice device) {
+        wireGuardDevices.add(device);
+        return this;
+    }
+
+    PlanBuilder ipsec(IpsecConnection connection) {
+        ipsecConnections.add(connection);
+        return this;
+    }
+
     DataplanePlan build() {
         List<NetfilterTable> netfilter = new ArrayList<>();
         tables.forEach((table, chains) -> netfilter.add(new NetfilterTable(table,
                 chains.entrySet().stream().map(e -> new Chain(e.getKey(), e.getValue())).toList())));
-        return new DataplanePlan(netfilter, ipsets, vxlans, fdb, neighbours, nexthops, groups, routes, rules, sysctls);
+        return new DataplanePlan(netfilter, ipsets, vxlans, fdb, neighbours, nexthops, groups, routes, rules, sysctls,
+                wireGuardDevices, ipsecConnections);
     }
 }

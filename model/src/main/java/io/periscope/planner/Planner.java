@@ -8,6 +8,7 @@ import io.periscope.model.globalnet.GlobalnetAllocations;
 import io.periscope.model.globalnet.GlobalnetAllocator;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.policy.CablePorts;
 import io.periscope.model.policy.ClusterGraph;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
@@ -57,26 +58,32 @@ public final class Planner {
 
     public static ClusterSetPlan plan(ClusterSet set, GlobalAddresses global) {
         ClusterGraph graph = ClusterGraph.of(set);
+        CablePorts ports = CablePorts.of(set, graph);
         Map<String, ClusterIndex> indexes = new java.util.HashMap<>();
         set.clusters().forEach(c -> indexes.put(c.name(), new ClusterIndex(c)));
         List<Segment> segments = new ArrayList<>();
         Map<HostId, HostDraft> hosts = EnvironmentPlanner.plan(set, indexes, global, segments);
 
         for (Cluster cluster : set.clusters()) {
-            List<Cluster> peers = graph.peersOf(cluster.name()).stream().map(set::requireCluster).toList();
-            List<VxlanCablePlanner.RemoteCluster> remotes = peers.stream()
-                    .map(peer -> new VxlanCablePlanner.RemoteCluster(peer, RemoteSubnets.of(set, peer, global))).toList();
+            List<String> peers = graph.peersOf(cluster.name());
+            List<RemoteCluster> remotes = peers.stream().map(peer -> new RemoteCluster(set.requireCluster(peer),
+                    RemoteSubnets.of(set, set.requireCluster(peer), global), graph.connection(cluster.name(), peer).orElseThrow().cableDriver()))
+                    .toList();
             List<Ipv4Prefix> remoteSubnets = remotes.stream().flatMap(r -> r.subnets().stream()).toList();
+            List<RouteAgentPlanner.RefusedCluster> refused = set.clusters().stream()
+                    .filter(other -> !other.name().equals(cluster.name()) && !peers.contains(other.name()))
+                    .map(other -> new RouteAgentPlanner.RefusedCluster(other.name(), RemoteSubnets.of(set, other, global)))
+                    .toList();
             ClusterIndex index = indexes.get(cluster.name());
             for (Node node : cluster.nodes()) {
                 HostDraft host = hosts.get(HostId.node(cluster.name(), node.name()));
                 Tunnels.NexthopIds ids = new Tunnels.NexthopIds();
-                RouteAgentPlanner.plan(set, cluster, node, host, remoteSubnets, ids);
+                RouteAgentPlanner.plan(set, cluster, node, host, remoteSubnets, refused, ids);
                 if (host.role == HostPlan.HostRole.GATEWAY) {
                     if (set.globalnet().enabled()) {
                         GlobalnetPlanner.plan(set, cluster, index, node, host, remoteSubnets, global);
                     }
-                    VxlanCablePlanner.plan(set, cluster, node, host, remotes, global, ids);
+                    CablePlanner.plan(set, cluster, node, host, remotes, global, ports, ids);
                 }
             }
         }

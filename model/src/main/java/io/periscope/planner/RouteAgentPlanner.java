@@ -32,8 +32,12 @@ final class RouteAgentPlanner {
     private RouteAgentPlanner() {
     }
 
+    /** A cluster no ClusterConnectivityPolicy connects this one to, with the subnets it offers the others. */
+    record RefusedCluster(String name, List<Ipv4Prefix> subnets) {
+    }
+
     static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<Ipv4Prefix> remoteSubnets,
-                     Tunnels.NexthopIds ids) {
+                     List<RefusedCluster> refused, Tunnels.NexthopIds ids) {
         PlanBuilder plan = host.submariner;
         boolean gateway = host.role == HostRole.GATEWAY;
         List<Node> activeGateways = cluster.activeGateways();
@@ -62,6 +66,17 @@ final class RouteAgentPlanner {
             if (!remoteSubnets.isEmpty()) {
                 plan.policyRule(new PolicyRule(Names.HOST_NETWORK_RULE_PRIORITY, Optional.empty(), Optional.empty(),
                         OptionalInt.empty(), Optional.of("lo"), Names.HOST_NETWORK_TABLE));
+            }
+        }
+
+        // Clusters the connectivity policies keep apart get no tunnel and no route (upstream would have
+        // none either, and a default route would carry the packets off to the underlay). Periscope
+        // makes the refusal explicit: an unreachable route fails the connection at once, and its
+        // reason says which policy decision it comes from.
+        for (RefusedCluster other : refused) {
+            for (Ipv4Prefix subnet : other.subnets()) {
+                plan.route(Route.unreachable(Route.MAIN_TABLE, subnet,
+                        "no ClusterConnectivityPolicy connects " + cluster.name() + " and " + other.name()));
             }
         }
 

@@ -6,12 +6,7 @@ import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Node;
 import io.periscope.plan.link.VxlanDevice;
-import io.periscope.plan.netfilter.Match;
-import io.periscope.plan.netfilter.Rule;
-import io.periscope.plan.netfilter.Table;
-import io.periscope.plan.netfilter.Target;
 import io.periscope.plan.routing.Nexthop;
-import io.periscope.plan.routing.PolicyRule;
 import io.periscope.plan.routing.Route;
 import io.periscope.plan.routing.RouteProtocol;
 
@@ -21,7 +16,7 @@ import java.util.Optional;
 
 /**
  * The vxlan cable driver on an active gateway: {@code vxlan-tunnel} to every active gateway of every
- * connected cluster, table 100 routing each remote cluster's subnets over all its gateways, and,
+ * cluster it connects to with vxlan, table 100 routing each remote cluster's subnets over all its gateways, and,
  * with Globalnet and multiple active gateways, the metric-98 route per remote egress address back
  * to the gateway that owns it (seed 004, step 5c), so replies return to the gateway holding the
  * connection's NAT state.
@@ -29,10 +24,6 @@ import java.util.Optional;
 final class VxlanCablePlanner {
 
     private VxlanCablePlanner() {
-    }
-
-    /** One connected remote cluster, as this gateway sees it. */
-    record RemoteCluster(Cluster cluster, List<Ipv4Prefix> subnets) {
     }
 
     static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<RemoteCluster> remotes,
@@ -54,7 +45,6 @@ final class VxlanCablePlanner {
         }
         Tunnels.peers(plan, Names.VXLAN_TUNNEL, peers);
 
-        plan.policyRule(PolicyRule.lookup(Names.CABLE_RULE_PRIORITY, Names.CABLE_TABLE));
         for (RemoteCluster remote : remotes) {
             List<Ipv4Address> via = remote.cluster().activeGateways().stream()
                     .map(g -> Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, g.ip())).toList();
@@ -68,25 +58,6 @@ final class VxlanCablePlanner {
                                 RouteProtocol.STATIC).withMetric(Names.EGRESS_IP_ROUTE_METRIC));
                     }
                 }
-            }
-        }
-
-        if (cluster.multiActiveGateways()) {
-            // Seed 004: service traffic that came in over the tunnel and was DNATed to a pod on
-            // another node is SNATed to this node's CNI address, so the pod's reply comes back
-            // through this gateway, which holds the DNAT state. Only DNATed connections: replies of
-            // this cluster's own outbound flows must keep their addresses (step 6).
-            plan.rule(Table.MANGLE, "PREROUTING", Rule.of(Target.jump(Names.MANGLE_PREROUTING)));
-            plan.rule(Table.MANGLE, Names.MANGLE_PREROUTING, Rule.of(new Target.SetMark(Names.FROM_REMOTE_MARK, Names.FROM_REMOTE_MARK),
-                    new Match.InInterface(Names.VXLAN_TUNNEL)));
-            plan.rule(Table.NAT, Names.POSTROUTING, Rule.of(new Target.Snat(io.periscope.model.net.Ipv4Range.single(node.cniIp())),
-                    new Match.OutInterface(Names.UNDERLAY), new Match.MarkIs(Names.FROM_REMOTE_MARK, Names.FROM_REMOTE_MARK, false),
-                    new Match.ConnState(java.util.Set.of(io.periscope.plan.netfilter.CtState.DNAT), false)));
-            // Replies that come back through another gateway than the one the flow left by have no
-            // conntrack state here; accept them into the local pod network anyway.
-            for (Ipv4Prefix local : cluster.podCidrs()) {
-                plan.rule(Table.FILTER, Names.FORWARD, Rule.of(Target.accept(), new Match.Destination(local),
-                        new Match.InInterface(Names.VXLAN_TUNNEL)));
             }
         }
     }

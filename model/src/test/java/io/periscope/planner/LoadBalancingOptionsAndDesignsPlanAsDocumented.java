@@ -84,8 +84,11 @@ class LoadBalancingOptionsAndDesignsPlanAsDocumented {
         ClusterSetPlan plan = Planner.plan(TopologyLoader.parse(yaml, "legacy.yaml"));
         DataplanePlan east = submariner(plan, "east", "east-gw");
         assertThat(rules(east, Table.NAT, "SUBMARINER-GN-EGRESS")).first().isEqualTo("-j SUBMARINER-GN-MARK");
-        assertThat(rules(east, Table.NAT, "SUBMARINER-GN-EGRESS")).filteredOn(r -> r.contains("-j SNAT")).hasSize(3)
-                .allMatch(r -> r.matches("-s 10\\.244\\.1\\.1\\d/32 .*-j SNAT --to-source 242\\.0\\.255\\.\\d+"));
+        assertThat(rules(east, Table.NAT, "SUBMARINER-GN-EGRESS")).filteredOn(r -> r.matches("-s 10\\.244\\.1\\.1\\d/32 .*")).hasSize(3)
+                .allMatch(r -> r.matches(".*-j SNAT --to-source 242\\.0\\.255\\.\\d+"));
+        // Nodes have global IPs too: their own traffic leaves with their CNI address.
+        assertThat(rules(east, Table.NAT, "SUBMARINER-GN-EGRESS"))
+                .anyMatch(r -> r.matches("-s 10\\.244\\.1\\.1/32 -m comment --comment east-worker .*-j SNAT --to-source 242\\.0\\.255\\.\\d+"));
         assertThat(rules(submariner(plan, "west", "west-gw"), Table.NAT, "SUBMARINER-GN-INGRESS"))
                 .anyMatch(r -> r.startsWith("-d 242.1.255.254/32 -p tcp") && r.contains("-j KUBE-SVC-"));
         assertThat(rules(east, Table.NAT, "SM-GN-EGRESS-CLUSTER")).isEmpty();

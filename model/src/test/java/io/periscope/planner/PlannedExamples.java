@@ -2,6 +2,8 @@ package io.periscope.planner;
 
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
+import io.periscope.model.policy.CableDriver;
+import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostId;
@@ -23,11 +25,30 @@ final class PlannedExamples {
     }
 
     static ClusterSetPlan plan(String exampleFile) {
+        return Planner.plan(load(exampleFile));
+    }
+
+    static ClusterSet load(String exampleFile) {
         try {
-            return Planner.plan(TopologyLoader.load(example(exampleFile)));
+            return TopologyLoader.load(example(exampleFile));
         } catch (TopologyException e) {
             throw new AssertionError(e.report(), e);
         }
+    }
+
+    /** A cluster set written inline in a test. */
+    static ClusterSet parse(String yaml) {
+        try {
+            return TopologyLoader.parse(yaml, "inline.yaml");
+        } catch (TopologyException e) {
+            throw new AssertionError(e.report(), e);
+        }
+    }
+
+    /** The same cluster set with another default cable driver. */
+    static ClusterSet withDefaultDriver(ClusterSet set, CableDriver driver) {
+        return new ClusterSet(set.name(), set.globalnet(), driver, set.clusters(), set.connectivityPolicies(), set.connectionPolicies(),
+                set.flows());
     }
 
     static DataplanePlan submariner(ClusterSetPlan plan, String cluster, String node) {

@@ -22,6 +22,8 @@ import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
 import io.periscope.plan.Segment;
 import io.periscope.plan.ServiceRecord;
+import io.periscope.plan.cable.IpsecConnection;
+import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.ipset.IpSet;
 import io.periscope.plan.ipset.IpSetType;
 import io.periscope.plan.link.FdbEntry;
@@ -39,6 +41,7 @@ import io.periscope.plan.routing.PolicyRule;
 import io.periscope.plan.routing.Route;
 import io.periscope.plan.routing.RouteProtocol;
 import io.periscope.plan.routing.RouteType;
+import io.periscope.simulator.trace.Packet;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -73,6 +76,10 @@ public final class PlanFixture {
 
     static Ipv4Prefix net(String text) {
         return Ipv4Prefix.parse(text);
+    }
+
+    static Packet udp(String src, int sport, String dst, int dport) {
+        return Packet.of(ip(src), ip(dst), sport, dport, Protocol.UDP);
     }
 
     static String underlay(String cluster) {
@@ -189,6 +196,8 @@ public final class PlanFixture {
         final List<NexthopGroup> groups = new ArrayList<>();
         final List<IpSet> ipsets = new ArrayList<>();
         final Map<String, String> sysctls = new TreeMap<>();
+        final List<WireGuardDevice> wireGuards = new ArrayList<>();
+        final List<IpsecConnection> ipsecs = new ArrayList<>();
 
         private HostBuilder(HostId id, HostPlan.HostRole role) {
             this.id = id;
@@ -210,6 +219,22 @@ public final class PlanFixture {
          */
         HostBuilder route(String text) {
             routes.add(parseRoute(text));
+            return this;
+        }
+
+        /** A route as a record, for what the text form has no words for (a reason). */
+        HostBuilder route(Route route) {
+            routes.add(route);
+            return this;
+        }
+
+        HostBuilder wireGuard(WireGuardDevice device) {
+            wireGuards.add(device);
+            return this;
+        }
+
+        HostBuilder ipsec(IpsecConnection connection) {
+            ipsecs.add(connection);
             return this;
         }
 
@@ -277,7 +302,8 @@ public final class PlanFixture {
             List<NetfilterTable> netfilter = new ArrayList<>();
             tables.forEach((table, chains) -> netfilter.add(new NetfilterTable(table,
                     chains.entrySet().stream().map(e -> new Chain(e.getKey(), e.getValue())).toList())));
-            DataplanePlan plan = new DataplanePlan(netfilter, ipsets, vxlans, fdb, neighbours, nexthops, groups, routes, rules, sysctls);
+            DataplanePlan plan = new DataplanePlan(netfilter, ipsets, vxlans, fdb, neighbours, nexthops, groups, routes, rules, sysctls,
+                    wireGuards, ipsecs);
             return new HostPlan(id, role, node, interfaces, plan, DataplanePlan.EMPTY);
         }
     }

@@ -69,7 +69,8 @@ class VxlanCarriesPacketsBetweenHosts {
         assertThat(sender.out()).contains("vx-submariner");
         assertThat(sender.depart()).hasValueSatisfying(p -> assertThat(p.sameFlow(packet("10.0.1.4", 40000, "10.0.2.5", 80))).isTrue());
         Step.Encap encap = steps(List.of(sender), Step.Encap.class).getFirst();
-        assertThat(encap.vni()).isEqualTo(100);
+        assertThat(encap.vni()).hasValue(100);
+        assertThat(encap.encrypted()).isFalse();
         assertThat(encap.port()).isEqualTo(4800);
         assertThat(encap.outerSrc()).isEqualTo(ip("172.18.0.1"));
         assertThat(encap.outerDst()).isEqualTo(ip("172.18.0.2"));

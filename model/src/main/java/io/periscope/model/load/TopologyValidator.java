@@ -3,7 +3,12 @@ package io.periscope.model.load;
 import io.periscope.model.globalnet.GlobalEgressIP;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.policy.CableDriver;
+import io.periscope.model.policy.CableDriverSpec;
+import io.periscope.model.policy.CablePorts;
+import io.periscope.model.policy.ClusterConnectionPolicy;
 import io.periscope.model.policy.ClusterConnectivityPolicy;
+import io.periscope.model.policy.ClusterGraph;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Flow;
@@ -55,6 +60,7 @@ public final class TopologyValidator {
         validator.checkGlobalnet();
         validator.checkClusters();
         validator.checkConnectivityPolicies();
+        validator.checkConnectionPolicies();
         validator.checkFlows();
         return List.copyOf(validator.errors);
     }
@@ -484,6 +490,44 @@ public final class TopologyValidator {
             ClusterConnectivityPolicy policy = set.connectivityPolicies().get(i);
             duplicate(seen, policy.name(), i, "connectivityPolicies", "name", "connectivity policy name '" + policy.name()
                     + "' is already used by ", "give every connectivity policy its own name");
+        }
+    }
+
+    /** The options each cable driver understands (Periscope plans them; anything else would be silently ignored). */
+    static final Map<CableDriver, List<String>> CABLE_OPTIONS = Map.of(
+            CableDriver.VXLAN, List.of(),
+            CableDriver.WIREGUARD, List.of(CablePorts.UDP_PORT_OPTION),
+            CableDriver.LIBRESWAN, List.of(CablePorts.UDP_PORT_OPTION, "ike", "esp"));
+
+    private void checkConnectionPolicies() {
+        boolean optionsUsable = true;
+        for (int i = 0; i < set.connectionPolicies().size(); i++) {
+            ClusterConnectionPolicy policy = set.connectionPolicies().get(i);
+            CableDriverSpec driver = policy.cableDriver();
+            String optionsPath = join(join(positions.element("connectionPolicies", i), "cableDriver"), "options");
+            List<String> known = CABLE_OPTIONS.get(driver.name());
+            for (Map.Entry<String, String> option : driver.options().entrySet()) {
+                String path = join(optionsPath, option.getKey());
+                if (!known.contains(option.getKey())) {
+                    optionsUsable = false;
+                    error(path, "option '" + option.getKey() + "' means nothing to the " + driver.name().yamlName() + " cable driver",
+                            known.isEmpty() ? "remove it: the " + driver.name().yamlName() + " cable driver takes no options"
+                                    : "remove it, or use one of: " + String.join(", ", known));
+                } else if (option.getKey().equals(CablePorts.UDP_PORT_OPTION) && CablePorts.explicitPort(driver).isEmpty()) {
+                    optionsUsable = false;
+                    error(path, "udp-port '" + option.getValue() + "' is not a port number", "use a port number from 1 to 65535");
+                }
+            }
+        }
+        // Ports are worked out on the cluster graph, which needs clusters with unique names and usable options.
+        if (!optionsUsable || !errors.isEmpty()) {
+            return;
+        }
+        for (CablePorts.Conflict conflict : CablePorts.of(set, ClusterGraph.of(set)).conflicts()) {
+            String path = conflict.policyIndex() < 0 ? "connectionPolicies"
+                    : join(join(join(positions.element("connectionPolicies", conflict.policyIndex()), "cableDriver"), "options"),
+                    CablePorts.UDP_PORT_OPTION);
+            error(path, conflict.problem(), conflict.fix());
         }
     }
 

@@ -180,7 +180,7 @@ class TopologyLoaderMapsFieldsToRecords {
                   - leftClusterSelector: {location: on-premise}
                     rightClusterSelector: {location: on-premise}
                     cableDriver: {name: vxlan}
-                  - cableDriver: {name: wireguard, options: {listenPort: 51871, mtu: 1380}}
+                  - cableDriver: {name: wireguard, options: {udp-port: 51871}}
                   - cableDriver: libreswan
                 """, "t.yaml");
 
@@ -192,7 +192,7 @@ class TopologyLoaderMapsFieldsToRecords {
         assertThat(set.connectionPolicies()).containsExactly(
                 new ClusterConnectionPolicy(onPremise, onPremise, CableDriverSpec.of(CableDriver.VXLAN)),
                 new ClusterConnectionPolicy(LabelSelector.EVERYTHING, LabelSelector.EVERYTHING,
-                        new CableDriverSpec(CableDriver.WIREGUARD, Map.of("listenPort", "51871", "mtu", "1380"))),
+                        new CableDriverSpec(CableDriver.WIREGUARD, Map.of("udp-port", "51871"))),
                 new ClusterConnectionPolicy(LabelSelector.EVERYTHING, LabelSelector.EVERYTHING, CableDriverSpec.of(CableDriver.LIBRESWAN)));
     }
 

@@ -5,7 +5,9 @@ import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
+import io.periscope.simulator.link.IpsecPolicies;
 import io.periscope.simulator.link.VxlanFabric;
+import io.periscope.simulator.link.WireGuardFabric;
 import io.periscope.simulator.link.Wiring;
 
 import java.util.ArrayList;
@@ -13,12 +15,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A whole cluster set plan compiled for tracing: every host, the wiring between them, the VXLAN fabric. */
+/** A whole cluster set plan compiled for tracing: every host, the wiring between them, the VXLAN, WireGuard and IPsec cables. */
 public final class CompiledNetwork {
 
     final CompiledHost[] hosts;
     final Wiring wiring;
     final VxlanFabric vxlan;
+    final WireGuardFabric wireGuard;
+    final IpsecPolicies ipsec;
     private final Map<HostId, Integer> index = new HashMap<>();
 
     /**
@@ -42,6 +46,8 @@ public final class CompiledNetwork {
         }
         wiring = new Wiring(plan.segments(), index, plan.hosts());
         vxlan = new VxlanFabric(ids, effective, interfaces);
+        wireGuard = new WireGuardFabric(effective);
+        ipsec = new IpsecPolicies(effective);
     }
 
     /** The host's index, or -1 when the plan has no such host. */

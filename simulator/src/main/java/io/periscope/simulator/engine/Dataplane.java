@@ -1,8 +1,12 @@
 package io.periscope.simulator.engine;
 
 import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Protocol;
+import io.periscope.plan.cable.IpsecConnection;
+import io.periscope.plan.cable.WireGuardDevice;
+import io.periscope.plan.cable.WireGuardPeer;
 import io.periscope.plan.link.VxlanDevice;
 import io.periscope.plan.netfilter.CtState;
 import io.periscope.plan.netfilter.Table;
@@ -25,6 +29,7 @@ import io.periscope.simulator.routing.CompiledNexthop;
 import io.periscope.simulator.routing.MultipathHash;
 import io.periscope.simulator.routing.RouteDecision;
 import io.periscope.simulator.routing.RoutingPolicy;
+import io.periscope.simulator.trace.Encapsulation;
 import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.Packet;
 import io.periscope.simulator.trace.Step;
@@ -33,6 +38,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -43,10 +49,14 @@ import java.util.function.Consumer;
  * Locally generated: routing (which picks the source address), OUTPUT (raw, conntrack, mangle, nat,
  * filter), rerouting when OUTPUT changed the destination or mark, POSTROUTING.
  *
- * <p>A VXLAN device as the output wraps the packet into a UDP packet from the device's {@code local}
- * address, which the same host then sends like any locally generated packet; at the receiving host that
- * UDP packet is delivered locally (after INPUT) to the device with its port and VNI, and the inner
- * packet enters the host again from that device.
+ * <p>A cable wraps the packet into a UDP packet, which the same host then sends like any locally
+ * generated packet; at the receiving host that UDP packet is delivered locally (after INPUT) and the
+ * inner packet enters the host again. A VXLAN device as the output sends from the device's
+ * {@code local} address to the FDB's destination, and the device with the datagram's port and VNI takes
+ * it in. A WireGuard device as the output encrypts for the peer whose allowed IPs hold the destination;
+ * the receiving device checks the inner source against that peer's allowed IPs. An IPsec outbound
+ * policy covering the packet, whatever the output device, encrypts it into ESP-in-UDP to the
+ * connection's remote end, which must hold the other end of the SA.
  *
  * <p>Wherever the dataplane offers alternatives (nexthops of a multipath route, a {@code statistic}
  * match) every alternative becomes its own branch, or, when following a single path per flow, a hash
@@ -315,8 +325,23 @@ public final class Dataplane {
             encapsulate(v, device, next);
             return;
         }
+        WireGuardDevice wireGuard = net.wireGuard.device(v.host.index, nexthop.device());
+        if (wireGuard != null) {
+            wireGuardOut(v, wireGuard);
+            return;
+        }
+        // XFRM: after routing and POSTROUTING (NAT re-does the policy lookup with the translated
+        // addresses), a packet an outbound policy covers leaves as ESP instead. The outer packet of an
+        // SA is not looked up again: the kernel's bundle sends it as it is.
+        if (!(v.tunnel instanceof Tunnel.Esp) && net.ipsec.hasAny(v.host.index)) {
+            IpsecConnection connection = net.ipsec.outbound(v.host.index, v.packet.src(), v.packet.dst());
+            if (connection != null) {
+                espOut(v, connection, nexthop.device());
+                return;
+            }
+        }
         switch (net.wiring.send(v.host.index, v.host.name, nexthop.device(), next)) {
-            case Wiring.Delivery.Failed f -> end(v, Disposition.UNREACHABLE, f.reason());
+            case Wiring.Delivery.Failed f -> end(v, Disposition.UNREACHABLE, f.reason() + noPolicyNote(v));
             case Wiring.Delivery.Reached r -> {
                 finishHop(v, nexthop.device(), true);
                 arrive(v, r.port());
@@ -324,19 +349,25 @@ public final class Dataplane {
         }
     }
 
+    /** On a host with IPsec connections, a packet that reaches the wire in clear is worth explaining. */
+    private String noPolicyNote(Visit v) {
+        if (v.tunnel instanceof Tunnel.Esp || !net.ipsec.hasAny(v.host.index)) {
+            return "";
+        }
+        return " (no IPsec connection of " + v.host.name + " covers " + v.packet.src() + " -> " + v.packet.dst()
+                + ", so it was not encrypted)";
+    }
+
     private void encapsulate(Visit v, VxlanDevice device, Ipv4Address next) {
         switch (net.vxlan.resolve(v.host.index, device, next)) {
             case VxlanFabric.Resolution.Failed f -> end(v, Disposition.UNREACHABLE, f.reason());
             case VxlanFabric.Resolution.Found found -> {
-                if (v.hopOut == null) {
-                    v.hopOut = device.name();
-                    v.hopDepart = v.packet;
-                }
+                departBy(v, device.name());
                 Packet outer = new Packet(device.local(), found.outerDestination(), entropyPort(v.packet), device.port(),
                         Protocol.UDP, Packet.DEFAULT_TTL);
-                Tunnel tunnel = new Tunnel(device.vni(), found.mac(), v.packet, v.tunnel);
-                v.step(new Step.Encap(device.name(), device.vni(), device.port(), device.local(), found.outerDestination(),
-                        device.underlay(), found.how(), outer));
+                Tunnel tunnel = new Tunnel.Vxlan(device.vni(), found.mac(), v.packet, v.tunnel);
+                v.step(new Step.Encap(Encapsulation.VXLAN, device.name(), OptionalInt.of(device.vni()), device.port(), device.local(),
+                        found.outerDestination(), device.underlay(), found.how(), false, outer));
                 String oif = device.underlay() == null || device.underlay().isBlank() ? null : device.underlay();
                 // Same namespace: the sk_buff keeps its mark through the encapsulation (skb_scrub_packet
                 // clears it only across namespaces), but its conntrack entry is the outer packet's own.
@@ -345,9 +376,82 @@ public final class Dataplane {
         }
     }
 
+    /** The hop leaves by the tunnel device (the first one, when tunnels nest), with the packet as it was then. */
+    private static void departBy(Visit v, String device) {
+        if (v.hopOut == null) {
+            v.hopOut = device;
+            v.hopDepart = v.packet;
+        }
+    }
+
+    /**
+     * WireGuard's cryptokey routing: the peer is the one whose allowed IPs hold the destination; the
+     * encrypted message goes in UDP from the device's listen port to the peer's endpoint, from the
+     * address the host's routing picks for that endpoint. The message is a new sk_buff of the device's
+     * socket, without the inner packet's mark.
+     */
+    private void wireGuardOut(Visit v, WireGuardDevice device) {
+        Packet inner = v.packet;
+        Optional<WireGuardPeer> chosen = device.peerFor(inner.dst());
+        if (chosen.isEmpty()) {
+            end(v, Disposition.UNREACHABLE, v.host.name + " " + device.name() + ": no peer's allowed IPs hold " + inner.dst()
+                    + " (WireGuard answers host unreachable)");
+            return;
+        }
+        WireGuardPeer peer = chosen.get();
+        OuterRoute route = outerRoute(v, peer.endpointAddress());
+        if (route == null) {
+            end(v, Disposition.NO_ROUTE, v.host.name + " " + device.name() + ": no route to peer " + peer.remote() + " at "
+                    + peer.endpoint());
+            return;
+        }
+        departBy(v, device.name());
+        Packet outer = new Packet(route.source(), peer.endpointAddress(), device.listenPort(), peer.endpointPort(), Protocol.UDP,
+                Packet.DEFAULT_TTL);
+        v.step(new Step.Encap(Encapsulation.WIREGUARD, device.name(), OptionalInt.empty(), peer.endpointPort(), route.source(),
+                peer.endpointAddress(), route.device(), "peer " + peer.remote() + " (key " + peer.publicKey() + "): allowed IP "
+                + peer.allowedIpFor(inner.dst()).orElseThrow() + " holds " + inner.dst(), true, outer));
+        v.mark = 0;
+        localOut(v, outer, new Tunnel.WireGuard(device.privateKey(), inner, v.tunnel), false, null);
+    }
+
+    /** Tunnel-mode ESP in UDP from the connection's left address and NAT-T port to the right ones; the sk_buff keeps its mark. */
+    private void espOut(Visit v, IpsecConnection connection, String routedDevice) {
+        Packet inner = v.packet;
+        OuterRoute route = outerRoute(v, connection.right());
+        departBy(v, routedDevice);
+        Packet outer = new Packet(connection.left(), connection.right(), connection.leftIkePort(), connection.rightIkePort(), Protocol.UDP,
+                Packet.DEFAULT_TTL);
+        v.step(new Step.Encap(Encapsulation.ESP_IN_UDP, connection.name(), OptionalInt.empty(), connection.rightIkePort(),
+                connection.left(), connection.right(), route == null ? routedDevice : route.device(), "policy out "
+                + connection.leftSubnet() + " -> " + connection.rightSubnet() + " holds " + inner.src() + " -> " + inner.dst(), true, outer));
+        localOut(v, outer, new Tunnel.Esp(connection, inner, v.tunnel), false, null);
+    }
+
+    private record OuterRoute(Ipv4Address source, String device) {
+    }
+
+    /** How the host would send to {@code destination} from a socket: the source address and device routing picks. */
+    private static OuterRoute outerRoute(Visit v, Ipv4Address destination) {
+        if (v.host.routing.lookup(destination, Ipv4Address.ANY, 0, RoutingPolicy.LOOPBACK, null) instanceof RouteDecision.Forward f
+                && !f.nexthops().isEmpty()) {
+            CompiledNexthop nh = f.nexthops().getFirst();
+            Ipv4Address source = f.route().route().source().orElse(v.host.firstAddress(nh.device()));
+            return source == null ? null : new OuterRoute(source, nh.device());
+        }
+        return null;
+    }
+
     private void decapsulate(Visit v) {
+        switch (v.tunnel) {
+            case Tunnel.Vxlan vxlan -> vxlanIn(v, vxlan);
+            case Tunnel.WireGuard wireGuard -> wireGuardIn(v, wireGuard);
+            case Tunnel.Esp esp -> espIn(v, esp);
+        }
+    }
+
+    private void vxlanIn(Visit v, Tunnel.Vxlan tunnel) {
         Packet outer = v.packet;
-        Tunnel tunnel = v.tunnel;
         VxlanDevice device = net.vxlan.receiver(v.host.index, outer.dport(), tunnel.vni());
         if (device == null) {
             end(v, Disposition.DROPPED, v.host.name + " has no VXLAN device for UDP port " + outer.dport() + " and VNI "
@@ -359,11 +463,84 @@ public final class Dataplane {
                     + tunnel.mac());
             return;
         }
-        v.step(new Step.Decap(device.name(), tunnel.vni(), outer.dport(), outer.src(), outer.dst(),
-                v.in == null ? RoutingPolicy.LOOPBACK : v.in, tunnel.inner()));
-        v.hopIn = device.name();
+        v.step(new Step.Decap(Encapsulation.VXLAN, device.name(), OptionalInt.of(tunnel.vni()), outer.dport(), outer.src(), outer.dst(),
+                arrivedBy(v), "", false, tunnel.inner()));
+        enterFrom(v, device.name(), tunnel);
+    }
+
+    /**
+     * The device listening on the datagram's port decrypts it if the sender's key is one of its peers',
+     * then keeps the inner packet only if its source is among that peer's allowed IPs.
+     */
+    private void wireGuardIn(Visit v, Tunnel.WireGuard tunnel) {
+        Packet outer = v.packet;
+        WireGuardDevice device = net.wireGuard.receiver(v.host.index, outer.dport());
+        if (device == null) {
+            end(v, Disposition.DROPPED, v.host.name + " has no WireGuard device listening on UDP port " + outer.dport());
+            return;
+        }
+        Optional<WireGuardPeer> known = device.peerWithKey(tunnel.senderKey());
+        if (known.isEmpty()) {
+            end(v, Disposition.DROPPED, v.host.name + " " + device.name() + " has no peer with key " + tunnel.senderKey()
+                    + ": the handshake from " + outer.src() + " fails");
+            return;
+        }
+        WireGuardPeer peer = known.get();
+        Ipv4Address source = tunnel.inner().src();
+        Optional<Ipv4Prefix> allowed = peer.allowedIpFor(source);
+        if (allowed.isEmpty()) {
+            Optional<WireGuardPeer> owner = device.peerFor(source);
+            end(v, Disposition.DROPPED, v.host.name + " " + device.name() + " drops a packet from peer " + peer.remote()
+                    + ": inner source " + source + " is not in its allowed IPs " + peer.allowedIps()
+                    + owner.map(o -> " (" + source + " belongs to peer " + o.remote() + ")").orElse(""));
+            return;
+        }
+        v.step(new Step.Decap(Encapsulation.WIREGUARD, device.name(), OptionalInt.empty(), outer.dport(), outer.src(), outer.dst(),
+                arrivedBy(v), "peer " + peer.remote() + " (key " + peer.publicKey() + "): allowed IP " + allowed.get() + " holds "
+                + source, true, tunnel.inner()));
+        enterFrom(v, device.name(), tunnel);
+    }
+
+    /**
+     * ESP-in-UDP reaches the IKE daemon's NAT-T socket, which hands it to XFRM: the SA must be one the
+     * receiver has the other end of, and the inner packet must match that SA's inbound policy. Tunnel
+     * mode keeps the input device, so the inner packet enters from the interface the outer one came by.
+     */
+    private void espIn(Visit v, Tunnel.Esp tunnel) {
+        Packet outer = v.packet;
+        if (!net.ipsec.listens(v.host.index, outer.dport())) {
+            end(v, Disposition.DROPPED, v.host.name + " has no IPsec NAT-T socket on UDP port " + outer.dport());
+            return;
+        }
+        IpsecConnection connection = net.ipsec.peerOf(v.host.index, tunnel.sender());
+        IpsecConnection sender = tunnel.sender();
+        if (connection == null) {
+            end(v, Disposition.DROPPED, v.host.name + " has no IPsec connection from " + sender.right() + " to " + sender.left()
+                    + " for " + sender.rightSubnet() + " <- " + sender.leftSubnet() + " (" + sender.name()
+                    + " at the sender): IKE cannot negotiate that SA");
+            return;
+        }
+        Packet inner = tunnel.inner();
+        if (!connection.rightSubnet().contains(inner.src()) || !connection.leftSubnet().contains(inner.dst())) {
+            end(v, Disposition.DROPPED, v.host.name + " " + connection.name() + ": the inbound policy " + connection.rightSubnet()
+                    + " -> " + connection.leftSubnet() + " does not cover " + inner.src() + " -> " + inner.dst());
+            return;
+        }
+        String in = arrivedBy(v);
+        v.step(new Step.Decap(Encapsulation.ESP_IN_UDP, connection.name(), OptionalInt.empty(), outer.dport(), outer.src(), outer.dst(),
+                in, "SA " + connection.name() + ": policy in " + connection.rightSubnet() + " -> " + connection.leftSubnet() + " holds "
+                + inner.src() + " -> " + inner.dst(), true, inner));
+        enterFrom(v, in, tunnel);
+    }
+
+    private static String arrivedBy(Visit v) {
+        return v.in == null ? RoutingPolicy.LOOPBACK : v.in;
+    }
+
+    private void enterFrom(Visit v, String device, Tunnel tunnel) {
+        v.hopIn = device;
         v.hopArrive = tunnel.inner();
-        receive(v, device.name(), tunnel.inner(), tunnel.innerTunnel());
+        receive(v, device, tunnel.inner(), tunnel.innerTunnel());
     }
 
     /**
@@ -428,11 +605,13 @@ public final class Dataplane {
 
     private void routeFailure(Visit v, RouteDecision.Reject r) {
         v.step(new Step.Route(r.table(), r.route().text(), Optional.empty(), "", v.packet));
-        String where = "route '" + r.route().text() + "' in table " + r.table() + " on " + v.host.name;
+        String where = "route '" + r.route().text() + "' in table " + r.table() + " on " + v.host.name
+                + r.route().route().reason().map(reason -> ": " + reason).orElse("");
         if (r.route().type() == RouteType.BLACKHOLE) {
             end(v, Disposition.DROPPED, "dropped by " + where);
         } else {
-            end(v, Disposition.NO_ROUTE, "unreachable by " + where);
+            // The kernel answers EHOSTUNREACH (ICMP host unreachable for a forwarded packet).
+            end(v, Disposition.UNREACHABLE, "unreachable by " + where);
         }
     }
 

@@ -3,6 +3,7 @@ package io.periscope.simulator.trace;
 import io.periscope.model.net.Ipv4Address;
 
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * One thing that happened to a packet inside a host. Every step carries the packet as it is after
@@ -89,19 +90,27 @@ public sealed interface Step {
     }
 
     /**
-     * VXLAN encapsulation; {@code packet} is the outer UDP packet. {@code resolution} says how the
-     * outer destination was found (neighbour and FDB entries, or the flood).
+     * A cable wraps the packet; {@code packet} is the outer UDP packet. {@code device} is the VXLAN or
+     * WireGuard device, or, for ESP, which has no device, the Libreswan connection whose XFRM policy
+     * took the packet. {@code vni} is VXLAN's only. {@code port} is the outer destination port.
+     * {@code resolution} says how the outer destination was found: neighbour and FDB entries (VXLAN),
+     * the peer whose allowed IPs hold the destination (WireGuard), the policy that matched (ESP).
      */
-    record Encap(String device, int vni, int port, Ipv4Address outerSrc, Ipv4Address outerDst, String underlay,
-                 String resolution, Packet packet) implements Step {
+    record Encap(Encapsulation encapsulation, String device, OptionalInt vni, int port, Ipv4Address outerSrc, Ipv4Address outerDst,
+                 String underlay, String resolution, boolean encrypted, Packet packet) implements Step {
         public String kind() {
             return "encap";
         }
     }
 
-    /** VXLAN decapsulation; {@code packet} is the inner packet, which then enters the host from {@code device}. */
-    record Decap(String device, int vni, int port, Ipv4Address outerSrc, Ipv4Address outerDst, String underlay,
-                 Packet packet) implements Step {
+    /**
+     * A cable unwraps the packet; {@code packet} is the inner packet, which then enters the host from
+     * {@code device} (for ESP, which has no device, from the interface the outer packet came in by).
+     * {@code check} says what the receiver verified (WireGuard: the peer and its allowed IPs; ESP: the
+     * SA and its inbound policy); empty for VXLAN, which verifies nothing.
+     */
+    record Decap(Encapsulation encapsulation, String device, OptionalInt vni, int port, Ipv4Address outerSrc, Ipv4Address outerDst,
+                 String underlay, String check, boolean encrypted, Packet packet) implements Step {
         public String kind() {
             return "decap";
         }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Traces as the JSON of the spec (section 3): {@code {"flows": [{name, from, to, resolved, paths: [{
@@ -117,10 +118,15 @@ public final class TraceJson {
                 node.put("verdict", f.accepted() ? "accept" : "drop");
             }
             case Step.NoTrack n -> rule(node, n.rule());
-            case Step.Encap e -> tunnel(node, e.device(), e.vni(), e.port(), e.outerSrc().toString(), e.outerDst().toString(),
-                    e.underlay()).put("resolution", e.resolution());
-            case Step.Decap d -> tunnel(node, d.device(), d.vni(), d.port(), d.outerSrc().toString(), d.outerDst().toString(),
-                    d.underlay());
+            case Step.Encap e -> tunnel(node, e.encapsulation(), e.device(), e.vni(), e.port(), e.outerSrc().toString(),
+                    e.outerDst().toString(), e.underlay(), e.encrypted()).put("resolution", e.resolution());
+            case Step.Decap d -> {
+                tunnel(node, d.encapsulation(), d.device(), d.vni(), d.port(), d.outerSrc().toString(), d.outerDst().toString(),
+                        d.underlay(), d.encrypted());
+                if (!d.check().isEmpty()) {
+                    node.put("check", d.check());
+                }
+            }
             case Step.Deliver d -> node.put("to", d.to());
             case Step.Drop d -> node.put("reason", d.reason());
         }
@@ -142,13 +148,16 @@ public final class TraceJson {
         node.put("rule", rule.rule());
     }
 
-    private static ObjectNode tunnel(ObjectNode node, String device, int vni, int port, String src, String dst, String underlay) {
+    private static ObjectNode tunnel(ObjectNode node, Encapsulation encapsulation, String device, OptionalInt vni, int port, String src,
+                                     String dst, String underlay, boolean encrypted) {
+        node.put("encapsulation", encapsulation.jsonName());
         node.put("device", device);
-        node.put("vni", vni);
+        vni.ifPresent(n -> node.put("vni", n));
         node.put("port", port);
         node.put("outerSrc", src);
         node.put("outerDst", dst);
         node.put("underlay", underlay);
+        node.put("encrypted", encrypted);
         return node;
     }
 

@@ -4,6 +4,7 @@ import io.periscope.plan.netfilter.IptablesSyntax;
 
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 
 /**
@@ -82,6 +83,11 @@ public final class TraceText {
         }
     }
 
+    /** {@code vxlan vxlan-tunnel vni 1000 udp/4500}, {@code wireguard submariner udp/4500}, {@code esp-in-udp <connection> udp/4500}. */
+    private static String tunnel(Encapsulation encapsulation, String device, OptionalInt vni, int port) {
+        return encapsulation.jsonName() + " " + device + (vni.isPresent() ? " vni " + vni.getAsInt() : "") + " udp/" + port;
+    }
+
     /** One step as a line, without the packet. */
     public static String step(Step step) {
         return switch (step) {
@@ -93,10 +99,10 @@ public final class TraceText {
             case Step.Undnat u -> "undnat (conntrack reply): source back to " + u.packet().src();
             case Step.Filter f -> "filter " + f.rule();
             case Step.NoTrack n -> "notrack " + n.rule();
-            case Step.Encap e -> "encap " + e.device() + " vni " + e.vni() + " udp/" + e.port() + " " + e.outerSrc() + " -> "
-                    + e.outerDst() + " via " + e.underlay() + " (" + e.resolution() + ")";
-            case Step.Decap d -> "decap " + d.device() + " vni " + d.vni() + " udp/" + d.port() + " " + d.outerSrc() + " -> "
-                    + d.outerDst() + " from " + d.underlay();
+            case Step.Encap e -> "encap " + tunnel(e.encapsulation(), e.device(), e.vni(), e.port()) + " " + e.outerSrc() + " -> "
+                    + e.outerDst() + " via " + e.underlay() + ", encrypted: " + e.encrypted() + " (" + e.resolution() + ")";
+            case Step.Decap d -> "decap " + tunnel(d.encapsulation(), d.device(), d.vni(), d.port()) + " " + d.outerSrc() + " -> "
+                    + d.outerDst() + " from " + d.underlay() + ", encrypted: " + d.encrypted() + (d.check().isEmpty() ? "" : " (" + d.check() + ")");
             case Step.Deliver d -> "deliver to " + d.to();
             case Step.Drop d -> "drop: " + d.reason();
         };

@@ -27,7 +27,7 @@ import java.util.TreeMap;
  * duplicates dropped, ipset members as a sorted set, empty built-in chains left out (Periscope having
  * no rules in FORWARD is the same as not mentioning FORWARD), the weight of a route's only nexthop
  * set to 1 (the kernel keeps weights only for multipath routes), a plain nexthop group's bucket count
- * 0, sysctl keys dotted. Rule order inside chains, nexthop order inside a multipath route and member
+ * 0, sysctl keys dotted, routes without their reasons. Rule order inside chains, nexthop order inside a multipath route and member
  * order inside a group are kept: the kernel keeps them too.
  */
 public final class CanonicalForm {
@@ -67,7 +67,9 @@ public final class CanonicalForm {
         return group.resilient() ? group : new NexthopGroup(group.id(), group.members(), false, 0);
     }
 
-    static Route route(Route route) {
+    static Route route(Route planned) {
+        // A route's reason is for people; the kernel holds none.
+        Route route = planned.withoutReason();
         if (route.nexthops().size() != 1 || route.nexthops().getFirst().weight() == 1) {
             return route;
         }

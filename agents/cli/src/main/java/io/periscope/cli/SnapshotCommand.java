@@ -1,0 +1,130 @@
+package io.periscope.cli;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.periscope.kubernetes.modelbuilder.LiveModel;
+import io.periscope.kubernetes.modelbuilder.ModelProblem;
+import io.periscope.kubernetes.snapshot.LiveSnapshot;
+import io.periscope.kubernetes.snapshot.TopologyWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code periscope snapshot}: reads live clusters (one kubeconfig context each) into a topology
+ * file, so that their cluster set can be traced and checked before it is changed.
+ */
+@Command(name = "snapshot",
+        description = "Read live clusters (one kubeconfig context each) into a topology file: nodes, pods, services, exports, "
+                + "GlobalEgressIPs, the Cluster objects and the connectivity and connection policies.")
+public final class SnapshotCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    // Not picocli-required: a missing one is reported by call(), so an unknown option is named first.
+    @Option(names = "--kubeconfig", paramLabel = "FILE", description = "the kubeconfig holding the clusters' contexts")
+    private Path kubeconfig;
+
+    @Option(names = "--context", paramLabel = "C", description = "a context to read (repeat for each cluster); default: the current context")
+    private List<String> contexts = new ArrayList<>();
+
+    @Option(names = "--namespace", defaultValue = "submariner-operator", paramLabel = "NS",
+            description = "where the Cluster, Endpoint and policy objects live (default: ${DEFAULT-VALUE})")
+    private String namespace;
+
+    @Option(names = "--name", defaultValue = "snapshot", description = "the topology's name (default: ${DEFAULT-VALUE})")
+    private String name;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "where to write the topology file ('-' for standard output)")
+    private String output;
+
+    /** The context names a kubeconfig defines (fabric8 silently falls back to the current one for an unknown name). */
+    private List<String> contextsIn(String kubeconfigText) {
+        try {
+            Object root = new org.yaml.snakeyaml.Yaml(new org.yaml.snakeyaml.constructor.SafeConstructor(new org.yaml.snakeyaml.LoaderOptions()))
+                    .load(kubeconfigText);
+            List<String> names = new ArrayList<>();
+            if (root instanceof java.util.Map<?, ?> map && map.get("contexts") instanceof List<?> list) {
+                for (Object entry : list) {
+                    if (entry instanceof java.util.Map<?, ?> context && context.get("name") != null) {
+                        names.add(String.valueOf(context.get("name")));
+                    }
+                }
+            }
+            return names;
+        } catch (RuntimeException e) {
+            throw new ParameterException(spec.commandLine(), "--kubeconfig " + kubeconfig + ": not a kubeconfig (" + e.getMessage() + ")");
+        }
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter err = spec.commandLine().getErr();
+        if (kubeconfig == null || output == null) {
+            throw new ParameterException(spec.commandLine(), "Missing required options: --kubeconfig=FILE and -o FILE");
+        }
+        if (!Files.isReadable(kubeconfig)) {
+            throw new ParameterException(spec.commandLine(), "--kubeconfig " + kubeconfig + ": no such readable file");
+        }
+        String text = Files.readString(kubeconfig);
+        List<String> known = contextsIn(text);
+        for (String context : contexts) {
+            if (!known.contains(context)) {
+                throw new ParameterException(spec.commandLine(), "--context " + context + ": " + kubeconfig + " has no such context; it has " + known);
+            }
+        }
+        List<String> wanted = contexts.isEmpty() ? java.util.Collections.singletonList(null) : contexts;
+        List<KubernetesClient> clients = new ArrayList<>();
+        try {
+            List<LiveSnapshot.Source> sources = new ArrayList<>();
+            for (String context : wanted) {
+                Config config;
+                try {
+                    config = Config.fromKubeconfig(context, text, kubeconfig.toString());
+                } catch (RuntimeException e) {
+                    throw new ParameterException(spec.commandLine(), "--kubeconfig " + kubeconfig + (context == null ? "" : " --context " + context)
+                            + ": " + e.getMessage());
+                }
+                KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+                clients.add(client);
+                sources.add(new LiveSnapshot.Source(context == null ? config.getCurrentContext().getName() : context, client, namespace));
+            }
+            LiveModel model;
+            try {
+                model = LiveSnapshot.read(name, sources);
+            } catch (LiveSnapshot.SnapshotException e) {
+                err.println("periscope snapshot: " + e.getMessage());
+                err.flush();
+                return ExitStatus.BAD_INPUT;
+            }
+            for (ModelProblem problem : model.problems()) {
+                err.println("warning: left out " + problem);
+            }
+            String file = TopologyWriter.write(model.clusterSet(), "Written by periscope snapshot from " + String.join(", ",
+                    sources.stream().map(LiveSnapshot.Source::name).toList()) + ".\nTrace it with ./periscope trace, check it with ./periscope check.");
+            if (output.equals("-")) {
+                spec.commandLine().getOut().print(file);
+                spec.commandLine().getOut().flush();
+            } else {
+                Files.writeString(Path.of(output), file);
+                err.println("wrote " + output + ": " + model.clusterSet().clusters().size() + " clusters");
+            }
+            err.flush();
+            return ExitStatus.OK;
+        } finally {
+            clients.forEach(KubernetesClient::close);
+        }
+    }
+}

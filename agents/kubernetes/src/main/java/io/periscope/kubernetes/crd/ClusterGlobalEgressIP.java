@@ -1,0 +1,14 @@
+package io.periscope.kubernetes.crd;
+
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * The cluster's egress addresses. Cluster-scoped (it does not implement {@code Namespaced}), so that RBAC can keep it to cluster admins; only
+ * {@code cluster-egress.submariner.io} (or, with multiple active gateways, one per gateway) is honoured.
+ */
+@Group(SubmarinerApi.GROUP)
+@Version(SubmarinerApi.VERSION)
+public class ClusterGlobalEgressIP extends CustomResource<ClusterGlobalEgressIPSpec, AllocationStatus> {
+}

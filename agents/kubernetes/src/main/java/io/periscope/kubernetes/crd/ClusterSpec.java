@@ -1,0 +1,37 @@
+package io.periscope.kubernetes.crd;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+import java.util.List;
+
+/**
+ * Upstream's Cluster spec (snake_case, as upstream writes it) plus what Periscope's planner needs
+ * to know about a cluster that upstream keeps in its operator's configuration: the CNI, the
+ * multi-active-gateway flag, the cluster egress size, the load balancing and the cable driver.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ClusterSpec(
+        @JsonProperty("cluster_id") String clusterId,
+        @JsonProperty("color_codes") List<String> colorCodes,
+        @JsonProperty("cluster_cidr") List<String> clusterCidr,
+        @JsonProperty("service_cidr") List<String> serviceCidr,
+        @JsonProperty("global_cidr") List<String> globalCidr,
+        @JsonProperty("cni") @JsonPropertyDescription("kube-proxy or ovn-kubernetes (default kube-proxy).") String cni,
+        @JsonProperty("multi_active_gateways") @JsonPropertyDescription("Every labelled gateway node is active (--multi-active-gateway).")
+        Boolean multiActiveGateways,
+        @JsonProperty("cluster_egress_ips") @JsonPropertyDescription("Addresses of the default ClusterGlobalEgressIP, per gateway with multiple active gateways (default 8).")
+        Integer clusterEgressIPs,
+        @JsonProperty("gateway_load_balancing") @JsonPropertyDescription("multipath-routes, nexthop-groups or resilient-nexthop-groups.")
+        String gatewayLoadBalancing,
+        @JsonProperty("cable_driver") @JsonPropertyDescription("The cable driver used where no ClusterConnectionPolicies entry matches.")
+        String cableDriver) {
+
+    public ClusterSpec {
+        colorCodes = colorCodes == null ? List.of() : List.copyOf(colorCodes);
+        clusterCidr = clusterCidr == null ? List.of() : List.copyOf(clusterCidr);
+        serviceCidr = serviceCidr == null ? List.of() : List.copyOf(serviceCidr);
+        globalCidr = globalCidr == null ? List.of() : List.copyOf(globalCidr);
+    }
+}

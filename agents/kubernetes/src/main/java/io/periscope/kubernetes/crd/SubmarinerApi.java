@@ -1,0 +1,24 @@
+package io.periscope.kubernetes.crd;
+
+/** Names shared by every Submariner resource and by the objects the controllers create. */
+public final class SubmarinerApi {
+
+    public static final String GROUP = "submariner.io";
+    public static final String VERSION = "v1";
+
+    /** The label on nodes that may run a gateway (upstream's). */
+    public static final String GATEWAY_LABEL = "submariner.io/gateway";
+
+    /** Marks objects the Globalnet controller made, so it never deletes one it did not create. */
+    public static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
+    public static final String GLOBALNET_MANAGER = "periscope-globalnet";
+
+    /** Marks the broker sync's copies of remote objects, so that a cluster can tell its own from theirs. */
+    public static final String SYNCED_FROM_BROKER_LABEL = "periscope.io/synced-from-broker";
+
+    /** Condition type on ClusterGlobalEgressIP, GlobalEgressIP and GlobalIngressIP. */
+    public static final String ALLOCATED_CONDITION = "Allocated";
+
+    private SubmarinerApi() {
+    }
+}

@@ -1,0 +1,248 @@
+package io.periscope.kubernetes.gateway;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.periscope.agent.command.CommandRunner;
+import io.periscope.agent.reconcile.Ownership;
+import io.periscope.agent.reconcile.ReconcileResult;
+import io.periscope.agent.reconcile.Reconciler;
+import io.periscope.kubernetes.crd.EndpointSpec;
+import io.periscope.kubernetes.crd.Gateway;
+import io.periscope.kubernetes.crd.GatewayConnection;
+import io.periscope.kubernetes.crd.GatewayStatus;
+import io.periscope.kubernetes.crd.SubmarinerApi;
+import io.periscope.kubernetes.crd.SubmarinerEndpoint;
+import io.periscope.kubernetes.leaderelection.LeaseElection;
+import io.periscope.kubernetes.modelbuilder.LiveObjects;
+import io.periscope.kubernetes.modelbuilder.LiveObjectsReader;
+import io.periscope.kubernetes.nodeplan.EndpointConversion;
+import io.periscope.kubernetes.nodeplan.LiveNodePlan;
+import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
+import io.periscope.kubernetes.watch.LevelLoop;
+import io.periscope.kubernetes.watch.LiveObjectsInformers;
+import io.periscope.model.endpoint.Endpoint;
+import io.periscope.model.policy.ClusterGraph;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.Node;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The gateway agent: one per node labelled {@code submariner.io/gateway=true} (a DaemonSet). It
+ * stands for its node's gateway lease: the cluster's single lease, or with
+ * {@code --multi-active-gateway} a lease of its own (seed 004: "a semaphore per node"). While its
+ * node is an active gateway it programs the node's whole Periscope layer through the dataplane
+ * {@link Reconciler} (level-driven: every pass compares the kernel with the plan), publishes the
+ * node's Endpoint and removes Endpoints of its cluster's gateways that are no longer active.
+ * Either way it keeps the node's Gateway status current ({@code active} or {@code passive}).
+ */
+public final class GatewayAgent implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayAgent.class);
+    private static final String VERSION = "periscope";
+
+    private final KubernetesClient client;
+    private final NodeAgentSettings settings;
+    private final Reconciler reconciler;
+    private final LeaseElection election;
+    private final LevelLoop loop;
+    private LiveObjectsInformers informers;
+    private volatile Optional<ReconcileResult> lastReconcile = Optional.empty();
+
+    public GatewayAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner) {
+        this.client = client;
+        this.settings = settings;
+        this.reconciler = new Reconciler(runner, Ownership.submariner());
+        this.loop = new LevelLoop("gateway-" + settings.nodeName(), this::pass, settings.resync(), Duration.ofSeconds(2));
+        this.election = new LeaseElection(client, settings.namespace(),
+                LiveObjectsReader.gatewayLease(settings.multiActiveGateway(), settings.nodeName()), settings.nodeName(), settings.timings(),
+                new LeaseElection.Leadership() {
+                    @Override
+                    public void started() {
+                        loop.signal();
+                    }
+
+                    @Override
+                    public void stopped() {
+                        loop.signal();
+                    }
+                });
+    }
+
+    /** Watches the cluster, then stands for the lease; returns once the informers hold the initial lists. */
+    public GatewayAgent start() {
+        informers = new LiveObjectsInformers(client, settings.namespace(), settings.clusterId(), loop::signal);
+        loop.start();
+        election.start();
+        return this;
+    }
+
+    public boolean leading() {
+        return election.leading();
+    }
+
+    /** The last reconcile this agent ran, for tests and the logs. */
+    public Optional<ReconcileResult> lastReconcile() {
+        return lastReconcile;
+    }
+
+    public long passes() {
+        return loop.passes();
+    }
+
+    private void pass() {
+        LiveObjects live = informers.snapshot();
+        LiveNodePlan nodePlan;
+        try {
+            nodePlan = LiveNodePlan.of(live, settings.nodeName());
+        } catch (RuntimeException e) {
+            // The planner refused the model (a Cluster object the model cannot use): say so, program nothing.
+            writeGatewayStatus(GatewayStatus.PASSIVE, null, "cannot plan this node: " + e.getMessage(), List.of());
+            return;
+        }
+        nodePlan.model().problems().forEach(p -> LOG.debug("model: {}", p));
+        Optional<Cluster> cluster = nodePlan.cluster();
+        Optional<String> failure = Optional.empty();
+        if (cluster.isEmpty()) {
+            failure = Optional.of("no Cluster object for cluster " + settings.clusterId() + " in namespace " + settings.namespace());
+        } else if (cluster.get().multiActiveGateways() != settings.multiActiveGateway()) {
+            failure = Optional.of("the agent runs " + (settings.multiActiveGateway() ? "with" : "without") + " --multi-active-gateway but Cluster "
+                    + settings.clusterId() + " has multi_active_gateways: " + cluster.get().multiActiveGateways() + "; make them agree");
+        }
+        boolean active = failure.isEmpty() && election.leading() && nodePlan.activeGateway();
+        if (!active) {
+            deleteOwnEndpoint();
+            writeGatewayStatus(GatewayStatus.PASSIVE, null, failure.orElse(null), List.of());
+            return;
+        }
+        String connectionState = GatewayConnection.CONNECTED;
+        String message = "cable programmed (" + nodePlan.model().clusterSet().defaultCableDriver().yamlName() + "); Periscope does not probe remote gateways";
+        String statusFailure = null;
+        try {
+            ReconcileResult result = reconciler.reconcile(nodePlan.host().orElseThrow().submariner());
+            lastReconcile = Optional.of(result);
+        } catch (RuntimeException e) {
+            connectionState = GatewayConnection.ERROR;
+            message = "programming the node failed: " + e.getMessage();
+            statusFailure = message;
+            LOG.warn("gateway {}: {}", settings.nodeName(), message);
+        }
+        Optional<Endpoint> own = nodePlan.ownEndpoint();
+        Node node = cluster.get().requireNode(settings.nodeName());
+        EndpointSpec ownSpec = own.map(e -> EndpointConversion.toSpec(e, node.cniIp())).orElse(null);
+        if (own.isPresent()) {
+            publishEndpoint(own.get(), ownSpec, live);
+        }
+        removeInactiveEndpoints(nodePlan, live);
+        writeGatewayStatus(GatewayStatus.ACTIVE, ownSpec, statusFailure, connections(nodePlan, live, connectionState, message));
+    }
+
+    private List<GatewayConnection> connections(LiveNodePlan nodePlan, LiveObjects live, String state, String message) {
+        ClusterGraph graph = ClusterGraph.of(nodePlan.model().clusterSet());
+        Set<String> peers = Set.copyOf(graph.peersOf(settings.clusterId()));
+        List<GatewayConnection> connections = new ArrayList<>();
+        for (SubmarinerEndpoint endpoint : live.endpoints()) {
+            EndpointSpec spec = endpoint.getSpec();
+            if (spec != null && peers.contains(spec.clusterId())) {
+                connections.add(new GatewayConnection(state, message, spec, spec.publicIp() != null ? spec.publicIp() : spec.privateIp(), false));
+            }
+        }
+        return connections;
+    }
+
+    private void publishEndpoint(Endpoint endpoint, EndpointSpec spec, LiveObjects live) {
+        boolean current = live.endpoints().stream().anyMatch(e -> e.getMetadata().getName().equals(endpoint.name()) && spec.equals(e.getSpec()));
+        if (current) {
+            return;
+        }
+        SubmarinerEndpoint object = new SubmarinerEndpoint();
+        object.setMetadata(new ObjectMetaBuilder().withName(endpoint.name()).withNamespace(settings.namespace()).build());
+        object.setSpec(spec);
+        try {
+            client.resource(object).createOr(NonDeletingOperation::update);
+        } catch (KubernetesClientException e) {
+            LOG.info("gateway {}: publishing Endpoint {} did not go through ({}); retrying", settings.nodeName(), endpoint.name(), e.getCode());
+            loop.signal();
+        }
+    }
+
+    /** Endpoints of this cluster whose gateway is no longer active (its node failed, or lost the lease). */
+    private void removeInactiveEndpoints(LiveNodePlan nodePlan, LiveObjects live) {
+        Set<String> active = nodePlan.plan().endpoints().stream().filter(e -> e.clusterId().equals(settings.clusterId()))
+                .map(Endpoint::name).collect(Collectors.toSet());
+        for (SubmarinerEndpoint endpoint : live.endpoints()) {
+            boolean local = endpoint.getSpec() != null && settings.clusterId().equals(endpoint.getSpec().clusterId());
+            boolean synced = endpoint.getMetadata().getLabels() != null && endpoint.getMetadata().getLabels().containsKey(SubmarinerApi.SYNCED_FROM_BROKER_LABEL);
+            if (local && !synced && !active.contains(endpoint.getMetadata().getName())) {
+                delete(endpoint.getMetadata().getName());
+            }
+        }
+    }
+
+    private void deleteOwnEndpoint() {
+        String name = EndpointConversion.endpointName(settings.clusterId(), settings.nodeName());
+        if (informers.snapshot().endpoints().stream().anyMatch(e -> e.getMetadata().getName().equals(name))) {
+            delete(name);
+        }
+    }
+
+    private void delete(String endpointName) {
+        try {
+            client.resources(SubmarinerEndpoint.class).inNamespace(settings.namespace()).withName(endpointName).delete();
+        } catch (KubernetesClientException e) {
+            LOG.info("gateway {}: deleting Endpoint {} did not go through ({})", settings.nodeName(), endpointName, e.getCode());
+            loop.signal();
+        }
+    }
+
+    private void writeGatewayStatus(String haStatus, EndpointSpec localEndpoint, String failure, List<GatewayConnection> connections) {
+        GatewayStatus status = new GatewayStatus(VERSION, haStatus, localEndpoint, failure, connections);
+        try {
+            var resource = client.resources(Gateway.class).inNamespace(settings.namespace()).withName(settings.nodeName());
+            Gateway existing = resource.get();
+            if (existing == null) {
+                Gateway gateway = new Gateway();
+                gateway.setMetadata(new ObjectMetaBuilder().withName(settings.nodeName()).withNamespace(settings.namespace()).build());
+                client.resource(gateway).create();
+            } else if (status.equals(existing.getStatus())) {
+                return;
+            }
+            resource.editStatus(g -> {
+                g.setStatus(status);
+                return g;
+            });
+        } catch (KubernetesClientException e) {
+            LOG.info("gateway {}: writing the Gateway status did not go through ({}); retrying", settings.nodeName(), e.getCode());
+            loop.signal();
+        }
+    }
+
+    /** Stops programming, releases the lease (a standby takes over within a retry period) and removes the node's Endpoint. */
+    @Override
+    public void close() {
+        loop.close();
+        election.close();
+        if (informers != null) {
+            LiveObjects live = informers.snapshot();
+            informers.close();
+            String name = EndpointConversion.endpointName(settings.clusterId(), settings.nodeName());
+            String mine = live.endpoints().stream().map(e -> e.getMetadata().getName()).filter(name::equals).findFirst().orElse(null);
+            if (mine != null) {
+                try {
+                    client.resources(SubmarinerEndpoint.class).inNamespace(settings.namespace()).withName(mine).delete();
+                } catch (KubernetesClientException e) {
+                    LOG.info("gateway {}: could not remove Endpoint {} on shutdown ({})", settings.nodeName(), mine, e.getCode());
+                }
+            }
+        }
+    }
+}

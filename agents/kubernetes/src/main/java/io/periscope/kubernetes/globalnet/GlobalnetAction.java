@@ -1,0 +1,28 @@
+package io.periscope.kubernetes.globalnet;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.periscope.kubernetes.crd.AllocationStatus;
+import io.periscope.kubernetes.crd.GlobalIngressIPStatus;
+
+/**
+ * What one Globalnet pass wants done to the API. Computed purely from the allocation book and the
+ * objects seen; the controller carries them out, and a failure is simply found again in the next pass.
+ */
+public sealed interface GlobalnetAction {
+
+    ObjectKey key();
+
+    record Create(ObjectKey key, HasMetadata object) implements GlobalnetAction {
+    }
+
+    /** Deletes the object only while it still has {@code uid}: a recreated one is left alone. */
+    record Delete(ObjectKey key, String uid) implements GlobalnetAction {
+    }
+
+    /** Status of a ClusterGlobalEgressIP or GlobalEgressIP, written only while the object still has {@code uid}. */
+    record WriteEgressStatus(ObjectKey key, String uid, AllocationStatus status) implements GlobalnetAction {
+    }
+
+    record WriteIngressStatus(ObjectKey key, String uid, GlobalIngressIPStatus status) implements GlobalnetAction {
+    }
+}

@@ -1,0 +1,380 @@
+package io.periscope.kubernetes.globalnet;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.periscope.kubernetes.crd.AllocationStatus;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIPSpec;
+import io.periscope.kubernetes.crd.GlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.crd.GlobalIngressIPSpec;
+import io.periscope.kubernetes.crd.GlobalIngressIPStatus;
+import io.periscope.kubernetes.crd.SubmarinerApi;
+import io.periscope.kubernetes.modelbuilder.LabelSelectorConversion;
+import io.periscope.kubernetes.modelbuilder.LiveObjects;
+import io.periscope.model.globalnet.AllocationCondition;
+import io.periscope.model.globalnet.AllocationReason;
+import io.periscope.model.globalnet.AllocationResult;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.Node;
+import io.periscope.model.topology.Pod;
+import io.periscope.model.topology.Service;
+import io.periscope.model.topology.ServiceExport;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The Globalnet controller's logic, without I/O: from the objects seen and the allocation book,
+ * what to create, delete and write. Level-driven: a pass looks at everything, so a lost event or a
+ * failed write is repaired by the next one.
+ *
+ * <p>{@link #restore} runs once per leadership term, before any pass: every address in every
+ * object's status goes back into the pool (oldest objects first, each all or nothing) before
+ * anything new is allocated, which is what keeps an address from being given twice after a restart
+ * (upstream submariner#4122). An object whose addresses cannot be taken back (outside the pool, or
+ * claimed by an older object) is told so ({@code ReserveAllocatedIPsFailed}) and gets new ones.
+ */
+public final class GlobalnetPass {
+
+    private static final String CLUSTER_EGRESS = "ClusterGlobalEgressIP";
+    private static final String EGRESS = "GlobalEgressIP";
+    private static final String INGRESS = "GlobalIngressIP";
+
+    private GlobalnetPass() {
+    }
+
+    /** Restores every allocation found in status; returns the statuses to correct for those that failed. */
+    public static List<GlobalnetAction> restore(AllocationBook book, LiveObjects live, Instant now) {
+        List<GlobalnetAction> actions = new ArrayList<>();
+        for (ClusterGlobalEgressIP object : byAge(live.clusterGlobalEgressIPs())) {
+            List<String> held = object.getStatus() == null ? List.of() : object.getStatus().allocatedIPs();
+            restoreOne(book, object, held, now).ifPresent(condition -> actions.add(new GlobalnetAction.WriteEgressStatus(
+                    ObjectKey.of(object), uid(object), new AllocationStatus(merge(object.getStatus() == null ? List.of()
+                            : object.getStatus().conditions(), condition), List.of()))));
+        }
+        for (GlobalEgressIP object : byAge(live.globalEgressIPs())) {
+            List<String> held = object.getStatus() == null ? List.of() : object.getStatus().allocatedIPs();
+            restoreOne(book, object, held, now).ifPresent(condition -> actions.add(new GlobalnetAction.WriteEgressStatus(
+                    ObjectKey.of(object), uid(object), new AllocationStatus(merge(object.getStatus() == null ? List.of()
+                            : object.getStatus().conditions(), condition), List.of()))));
+        }
+        for (GlobalIngressIP object : byAge(live.globalIngressIPs())) {
+            String held = object.getStatus() == null ? null : object.getStatus().allocatedIP();
+            restoreOne(book, object, held == null || held.isEmpty() ? List.of() : List.of(held), now).ifPresent(condition ->
+                    actions.add(new GlobalnetAction.WriteIngressStatus(ObjectKey.of(object), uid(object), new GlobalIngressIPStatus(
+                            merge(object.getStatus().conditions(), condition), null))));
+        }
+        return actions;
+    }
+
+    private static Optional<Condition> restoreOne(AllocationBook book, HasMetadata object, List<String> held, Instant now) {
+        if (held.isEmpty()) {
+            return Optional.empty();
+        }
+        ObjectKey key = ObjectKey.of(object);
+        List<Ipv4Address> addresses = new ArrayList<>();
+        for (String text : held) {
+            try {
+                addresses.add(Ipv4Address.parse(text));
+            } catch (IllegalArgumentException e) {
+                return Optional.of(condition(AllocationCondition.failure(AllocationReason.RESERVE_ALLOCATED_IPS_FAILED,
+                        "could not take back the allocated global IPs " + held + ": " + e.getMessage() + "; new ones will be allocated"), now));
+            }
+        }
+        return switch (book.restore(key, uid(object), addresses)) {
+            case AllocationResult.Allocated allocated -> Optional.empty();
+            case AllocationResult.Failed failed -> Optional.of(condition(AllocationCondition.failure(
+                    AllocationReason.RESERVE_ALLOCATED_IPS_FAILED, "could not take back the allocated global IPs " + held + ": "
+                            + failed.reason() + "; new ones will be allocated"), now));
+        };
+    }
+
+    /**
+     * One pass over everything.
+     *
+     * @param cluster the local cluster as the model builder sees it (exports, services, pods, gateways, settings)
+     */
+    public static List<GlobalnetAction> run(AllocationBook book, LiveObjects live, Cluster cluster, Instant now) {
+        List<GlobalnetAction> actions = new ArrayList<>();
+        Set<ObjectKey> deleting = new HashSet<>();
+
+        // What must exist: the cluster's egress object(s), and the ingress objects of the exports.
+        Map<String, ClusterGlobalEgressIP> wantedEgress = wantedClusterEgress(cluster);
+        Map<ObjectKey, GlobalIngressIP> wantedIngress = wantedIngress(cluster);
+
+        Set<String> presentEgress = new HashSet<>();
+        for (ClusterGlobalEgressIP object : live.clusterGlobalEgressIPs()) {
+            presentEgress.add(object.getMetadata().getName());
+            if (!wantedEgress.containsKey(object.getMetadata().getName()) && managed(object)) {
+                deleting.add(ObjectKey.of(object));
+                actions.add(new GlobalnetAction.Delete(ObjectKey.of(object), uid(object)));
+            }
+        }
+        boolean egressMissing = false;
+        for (Map.Entry<String, ClusterGlobalEgressIP> wanted : wantedEgress.entrySet()) {
+            if (!presentEgress.contains(wanted.getKey())) {
+                actions.add(new GlobalnetAction.Create(ObjectKey.of(wanted.getValue()), wanted.getValue()));
+                egressMissing = true;
+            }
+        }
+        Map<ObjectKey, GlobalIngressIP> presentIngress = new LinkedHashMap<>();
+        for (GlobalIngressIP object : live.globalIngressIPs()) {
+            ObjectKey key = ObjectKey.of(object);
+            presentIngress.put(key, object);
+            GlobalIngressIP wanted = wantedIngress.get(key);
+            if (managed(object) && (wanted == null || !wanted.getSpec().equals(object.getSpec()))) {
+                // A changed target (say the pod now backs another exported service) is a new object: it is recreated next pass.
+                deleting.add(key);
+                actions.add(new GlobalnetAction.Delete(key, uid(object)));
+            }
+        }
+        wantedIngress.forEach((key, object) -> {
+            if (!presentIngress.containsKey(key)) {
+                actions.add(new GlobalnetAction.Create(key, object));
+            }
+        });
+
+        // Addresses of objects that are gone (or were recreated under the same name) go back first.
+        Map<ObjectKey, String> seen = new java.util.HashMap<>();
+        live.clusterGlobalEgressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
+        live.globalEgressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
+        live.globalIngressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
+        for (ObjectKey key : book.holders()) {
+            String uid = seen.get(key);
+            if (uid == null || deleting.contains(key) || !uid.equals(book.holding(key).orElseThrow().uid())) {
+                book.release(key);
+            }
+        }
+
+        if (egressMissing) {
+            // The cluster's egress addresses are allocated before anything else, as on a fresh
+            // cluster, so the same objects get the same addresses as the topology file's IPAM gives.
+            return actions;
+        }
+        for (ClusterGlobalEgressIP object : byAge(live.clusterGlobalEgressIPs())) {
+            ObjectKey key = ObjectKey.of(object);
+            if (deleting.contains(key)) {
+                continue;
+            }
+            Outcome outcome;
+            if (!wantedEgress.containsKey(object.getMetadata().getName())) {
+                book.release(key);
+                outcome = Outcome.failed(AllocationReason.INVALID_INSTANCE, key + " is not honoured: only "
+                        + String.join(", ", wantedEgress.keySet()) + " may exist in this cluster"
+                        + (cluster.multiActiveGateways() ? " (one per active gateway)" : ""));
+            } else {
+                Integer n = object.getSpec() == null ? null : object.getSpec().numGlobalIPs();
+                outcome = request(book, key, uid(object), n == null ? cluster.clusterEgressIPs() : n);
+            }
+            List<Condition> old = object.getStatus() == null ? List.of() : object.getStatus().conditions();
+            AllocationStatus status = new AllocationStatus(merge(old, condition(outcome.condition(), now)), text(outcome.addresses()));
+            if (!sameStatus(object.getStatus() == null ? null : object.getStatus().allocatedIPs(), old, status.allocatedIPs(), status.conditions())) {
+                actions.add(new GlobalnetAction.WriteEgressStatus(key, uid(object), status));
+            }
+        }
+        for (GlobalEgressIP object : byAge(live.globalEgressIPs())) {
+            ObjectKey key = ObjectKey.of(object);
+            Outcome outcome;
+            try {
+                if (object.getSpec() != null && object.getSpec().podSelector() != null) {
+                    LabelSelectorConversion.toModel(object.getSpec().podSelector());
+                }
+                Integer n = object.getSpec() == null ? null : object.getSpec().numberOfIPs();
+                outcome = request(book, key, uid(object), n == null ? io.periscope.model.globalnet.GlobalEgressIP.DEFAULT_IPS : n);
+            } catch (IllegalArgumentException e) {
+                book.release(key);
+                outcome = Outcome.failed(AllocationReason.INVALID_INPUT, key + " has an invalid podSelector: " + e.getMessage());
+            }
+            List<Condition> old = object.getStatus() == null ? List.of() : object.getStatus().conditions();
+            AllocationStatus status = new AllocationStatus(merge(old, condition(outcome.condition(), now)), text(outcome.addresses()));
+            if (!sameStatus(object.getStatus() == null ? null : object.getStatus().allocatedIPs(), old, status.allocatedIPs(), status.conditions())) {
+                actions.add(new GlobalnetAction.WriteEgressStatus(key, uid(object), status));
+            }
+        }
+        for (GlobalIngressIP object : byAge(live.globalIngressIPs())) {
+            ObjectKey key = ObjectKey.of(object);
+            if (deleting.contains(key)) {
+                continue;
+            }
+            Outcome outcome;
+            Optional<String> invalid = invalidIngress(object, wantedIngress.containsKey(key));
+            if (invalid.isPresent()) {
+                book.release(key);
+                outcome = Outcome.failed(managed(object) ? AllocationReason.INVALID_INPUT : AllocationReason.INVALID_INSTANCE,
+                        key + " " + invalid.get());
+            } else {
+                outcome = request(book, key, uid(object), 1);
+            }
+            List<Condition> old = object.getStatus() == null ? List.of() : object.getStatus().conditions();
+            List<String> address = text(outcome.addresses());
+            GlobalIngressIPStatus status = new GlobalIngressIPStatus(merge(old, condition(outcome.condition(), now)),
+                    address.isEmpty() ? null : address.getFirst());
+            String oldAddress = object.getStatus() == null ? null : object.getStatus().allocatedIP();
+            if (!sameStatus(oldAddress == null || oldAddress.isEmpty() ? List.of() : List.of(oldAddress), old,
+                    address, status.conditions())) {
+                actions.add(new GlobalnetAction.WriteIngressStatus(key, uid(object), status));
+            }
+        }
+        return actions;
+    }
+
+    /** Upstream's answer to a request: the 0..20 bounds, then zero, then the pool; an object keeps what it holds while its request stands. */
+    private static Outcome request(AllocationBook book, ObjectKey key, String uid, int n) {
+        if (n < io.periscope.model.globalnet.GlobalEgressIP.MIN_IPS || n > io.periscope.model.globalnet.GlobalEgressIP.MAX_IPS) {
+            book.release(key);
+            return Outcome.failed(AllocationReason.INVALID_INPUT, key + " asks for " + n + " global IPs; the number must be within "
+                    + io.periscope.model.globalnet.GlobalEgressIP.MIN_IPS + ".." + io.periscope.model.globalnet.GlobalEgressIP.MAX_IPS);
+        }
+        if (n == 0) {
+            book.release(key);
+            return Outcome.failed(AllocationReason.ZERO_INPUT, key + " asks for 0 global IPs, so none were allocated");
+        }
+        Optional<AllocationBook.Holding> holding = book.holding(key);
+        if (holding.isPresent() && holding.get().uid().equals(uid) && holding.get().addresses().size() == n) {
+            return Outcome.allocated(holding.get().addresses());
+        }
+        return switch (book.allocate(key, uid, n)) {
+            case AllocationResult.Allocated allocated -> Outcome.allocated(allocated.addresses());
+            case AllocationResult.Failed failed -> Outcome.failed(AllocationReason.IP_POOL_ALLOCATION_FAILED, failed.describe());
+        };
+    }
+
+    private record Outcome(List<Ipv4Address> addresses, AllocationCondition condition) {
+        static Outcome failed(AllocationReason reason, String message) {
+            return new Outcome(List.of(), AllocationCondition.failure(reason, message));
+        }
+
+        static Outcome allocated(List<Ipv4Address> addresses) {
+            String text = addresses.size() == 1 ? addresses.getFirst().toString() : addresses.getFirst() + "-" + addresses.getLast();
+            return new Outcome(addresses, AllocationCondition.success("allocated " + addresses.size()
+                    + (addresses.size() == 1 ? " global IP: " : " global IPs: ") + text));
+        }
+    }
+
+    /** The ClusterGlobalEgressIP names this cluster honours, with the object to create when one is missing. */
+    static Map<String, ClusterGlobalEgressIP> wantedClusterEgress(Cluster cluster) {
+        List<io.periscope.model.globalnet.ClusterGlobalEgressIP> objects = cluster.multiActiveGateways()
+                ? cluster.gateways().stream().map(Node::name).sorted()
+                        .map(gw -> io.periscope.model.globalnet.ClusterGlobalEgressIP.forGateway(cluster.name(), gw, cluster.clusterEgressIPs())).toList()
+                : List.of(io.periscope.model.globalnet.ClusterGlobalEgressIP.forCluster(cluster.name(), cluster.clusterEgressIPs()));
+        Map<String, ClusterGlobalEgressIP> wanted = new LinkedHashMap<>();
+        for (var model : objects) {
+            ClusterGlobalEgressIP object = new ClusterGlobalEgressIP();
+            object.setMetadata(new ObjectMetaBuilder().withName(model.name())
+                    .withLabels(Map.of(SubmarinerApi.MANAGED_BY_LABEL, SubmarinerApi.GLOBALNET_MANAGER)).build());
+            object.setSpec(new ClusterGlobalEgressIPSpec(model.numGlobalIPs(), model.clusterId()));
+            wanted.put(model.name(), object);
+        }
+        return wanted;
+    }
+
+    /** One GlobalIngressIP per exported ClusterIP service, and one per pod of an exported headless service (the first export's). */
+    static Map<ObjectKey, GlobalIngressIP> wantedIngress(Cluster cluster) {
+        Map<ObjectKey, GlobalIngressIP> wanted = new LinkedHashMap<>();
+        for (ServiceExport export : cluster.exports()) {
+            Optional<Service> service = cluster.service(export.namespace(), export.name());
+            if (service.isEmpty()) {
+                continue;
+            }
+            if (!service.get().headless()) {
+                var model = io.periscope.model.globalnet.GlobalIngressIP.forService(export.namespace(), export.name());
+                wanted.putIfAbsent(new ObjectKey(INGRESS, model.namespace(), model.name()), ingress(model.name(), model.namespace(),
+                        new GlobalIngressIPSpec(GlobalIngressIPSpec.CLUSTER_IP_SERVICE, new LocalObjectReference(export.name()), null)));
+            } else {
+                for (Pod pod : cluster.endpointsOf(service.get())) {
+                    var model = io.periscope.model.globalnet.GlobalIngressIP.forHeadlessPod(pod.namespace(), export.name(), pod.name());
+                    wanted.putIfAbsent(new ObjectKey(INGRESS, model.namespace(), model.name()), ingress(model.name(), model.namespace(),
+                            new GlobalIngressIPSpec(GlobalIngressIPSpec.HEADLESS_SERVICE_POD, new LocalObjectReference(export.name()),
+                                    new LocalObjectReference(pod.name()))));
+                }
+            }
+        }
+        return wanted;
+    }
+
+    private static GlobalIngressIP ingress(String name, String namespace, GlobalIngressIPSpec spec) {
+        GlobalIngressIP object = new GlobalIngressIP();
+        object.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace)
+                .withLabels(Map.of(SubmarinerApi.MANAGED_BY_LABEL, SubmarinerApi.GLOBALNET_MANAGER)).build());
+        object.setSpec(spec);
+        return object;
+    }
+
+    private static Optional<String> invalidIngress(GlobalIngressIP object, boolean wanted) {
+        if (!managed(object)) {
+            return Optional.of("was not created by the Globalnet controller; GlobalIngressIPs are made for exported services only");
+        }
+        GlobalIngressIPSpec spec = object.getSpec();
+        if (spec == null || !GlobalIngressIPSpec.CLUSTER_IP_SERVICE.equals(spec.target()) && !GlobalIngressIPSpec.HEADLESS_SERVICE_POD.equals(spec.target())) {
+            return Optional.of("has target '" + (spec == null ? null : spec.target()) + "'; it must be "
+                    + GlobalIngressIPSpec.CLUSTER_IP_SERVICE + " or " + GlobalIngressIPSpec.HEADLESS_SERVICE_POD);
+        }
+        if (!wanted) {
+            return Optional.of("names no exported service or pod of one");
+        }
+        return Optional.empty();
+    }
+
+    static boolean managed(HasMetadata object) {
+        Map<String, String> labels = object.getMetadata().getLabels();
+        return labels != null && SubmarinerApi.GLOBALNET_MANAGER.equals(labels.get(SubmarinerApi.MANAGED_BY_LABEL));
+    }
+
+    static Condition condition(AllocationCondition condition, Instant now) {
+        return new ConditionBuilder().withType(condition.type()).withStatus(condition.status().upstreamName())
+                .withReason(condition.reason().upstreamName()).withMessage(condition.message())
+                .withLastTransitionTime(now.truncatedTo(ChronoUnit.SECONDS).toString()).build();
+    }
+
+    /** Replaces the condition of the same type; keeps its transition time when neither status nor reason changed. */
+    static List<Condition> merge(List<Condition> old, Condition fresh) {
+        List<Condition> merged = new ArrayList<>();
+        boolean replaced = false;
+        for (Condition condition : old) {
+            if (fresh.getType().equals(condition.getType())) {
+                boolean sameState = fresh.getStatus().equals(condition.getStatus()) && fresh.getReason().equals(condition.getReason());
+                merged.add(sameState && condition.getLastTransitionTime() != null
+                        ? new ConditionBuilder(fresh).withLastTransitionTime(condition.getLastTransitionTime()).build() : fresh);
+                replaced = true;
+            } else {
+                merged.add(condition);
+            }
+        }
+        if (!replaced) {
+            merged.add(fresh);
+        }
+        return merged;
+    }
+
+    private static boolean sameStatus(List<String> oldAddresses, List<Condition> oldConditions, List<String> addresses, List<Condition> conditions) {
+        return (oldAddresses == null ? List.of() : oldAddresses).equals(addresses) && oldConditions.equals(conditions);
+    }
+
+    private static List<String> text(List<Ipv4Address> addresses) {
+        return addresses.stream().map(Ipv4Address::toString).toList();
+    }
+
+    private static String uid(HasMetadata object) {
+        return object.getMetadata().getUid() == null ? "" : object.getMetadata().getUid();
+    }
+
+    /** Oldest first, so that after a restart the older of two objects claiming one address keeps it. */
+    private static <T extends HasMetadata> List<T> byAge(List<T> objects) {
+        return objects.stream().sorted(Comparator.comparing((T o) -> o.getMetadata().getCreationTimestamp() == null ? "" : o.getMetadata().getCreationTimestamp())
+                .thenComparing(o -> o.getMetadata().getNamespace() == null ? "" : o.getMetadata().getNamespace())
+                .thenComparing(o -> o.getMetadata().getName())).toList();
+    }
+}

@@ -1,0 +1,152 @@
+package io.periscope.kubernetes.main;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.periscope.agent.command.ProcessCommandRunner;
+import io.periscope.kubernetes.broker.BrokerSync;
+import io.periscope.kubernetes.broker.BrokerSyncSettings;
+import io.periscope.kubernetes.gateway.GatewayAgent;
+import io.periscope.kubernetes.globalnet.GlobalnetController;
+import io.periscope.kubernetes.globalnet.GlobalnetSettings;
+import io.periscope.kubernetes.leaderelection.LeaseTimings;
+import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
+import io.periscope.kubernetes.routeagent.RouteAgent;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The container's entry point: one subcommand per component of {@code deploy/}. Each reads what
+ * the manifests give it (flags, and the downward API through environment variables), runs until the
+ * pod is stopped, and on SIGTERM stops cleanly (a leader releases its lease, so a standby takes over
+ * at once).
+ */
+@Command(name = "periscope-agent", mixinStandardHelpOptions = true,
+        description = "Periscope's Kubernetes components: the Globalnet controller, the gateway and route agents, the broker sync.",
+        subcommands = {AgentCommand.Globalnet.class, AgentCommand.Gateway.class, AgentCommand.RouteAgentCommand.class, AgentCommand.Broker.class})
+public final class AgentCommand {
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new AgentCommand()).execute(args));
+    }
+
+    /** Options every component shares. */
+    static class Common {
+        @Option(names = "--cluster-id", defaultValue = "${env:CLUSTER_ID}", description = "this cluster's id (env CLUSTER_ID)")
+        String clusterId;
+
+        @Option(names = "--namespace", defaultValue = "${env:POD_NAMESPACE:-submariner-operator}",
+                description = "where the Cluster, Endpoint and Gateway objects and the leases live (env POD_NAMESPACE)")
+        String namespace;
+
+        @Option(names = "--resync", defaultValue = "PT30S", description = "how often a pass runs when nothing changed (ISO-8601 duration)")
+        Duration resync;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        /** Environment defaults cannot be "required" in picocli, so absence is checked here, with the fix in the message. */
+        String require(String value, String option, String env) {
+            if (value == null || value.isBlank()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "missing " + option + " (or environment variable " + env + ")");
+            }
+            return value;
+        }
+    }
+
+    /** Blocks until the JVM is asked to stop, then closes the component. */
+    static int runUntilStopped(AutoCloseable component) throws InterruptedException {
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
+            try {
+                component.close();
+            } catch (Exception e) {
+                System.err.println("periscope-agent: error while stopping: " + e);
+            }
+            stopped.countDown();
+        }));
+        stopped.await();
+        return 0;
+    }
+
+    @Command(name = "globalnet", description = "The Globalnet controller (a Deployment of one replica, leader-elected).")
+    static final class Globalnet implements java.util.concurrent.Callable<Integer> {
+        @CommandLine.Mixin
+        Common common = new Common();
+
+        @Option(names = "--identity", defaultValue = "${env:POD_NAME}", description = "this replica's name in the lease (env POD_NAME)")
+        String identity;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            KubernetesClient client = new KubernetesClientBuilder().build();
+            return runUntilStopped(new GlobalnetController(client, new GlobalnetSettings(common.require(common.clusterId, "--cluster-id", "CLUSTER_ID"), common.namespace,
+                    common.require(identity, "--identity", "POD_NAME"),
+                    LeaseTimings.UPSTREAM, common.resync), Clock.systemUTC()).start());
+        }
+    }
+
+    @Command(name = "gateway", description = "The gateway agent (a DaemonSet on nodes labelled submariner.io/gateway=true).")
+    static final class Gateway implements java.util.concurrent.Callable<Integer> {
+        @CommandLine.Mixin
+        Common common = new Common();
+
+        @Option(names = "--node-name", defaultValue = "${env:NODE_NAME}", description = "the node this pod runs on (env NODE_NAME)")
+        String node;
+
+        @Option(names = "--multi-active-gateway", description = "every gateway node is active: one lease per node instead of one per cluster")
+        boolean multiActive;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            KubernetesClient client = new KubernetesClientBuilder().build();
+            return runUntilStopped(new GatewayAgent(client, new NodeAgentSettings(common.require(common.clusterId, "--cluster-id", "CLUSTER_ID"), common.namespace,
+                    common.require(node, "--node-name", "NODE_NAME"), multiActive,
+                    LeaseTimings.UPSTREAM, common.resync), ProcessCommandRunner.here()).start());
+        }
+    }
+
+    @Command(name = "route-agent", description = "The route agent (a DaemonSet on every node).")
+    static final class RouteAgentCommand implements java.util.concurrent.Callable<Integer> {
+        @CommandLine.Mixin
+        Common common = new Common();
+
+        @Option(names = "--node-name", defaultValue = "${env:NODE_NAME}", description = "the node this pod runs on (env NODE_NAME)")
+        String node;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            KubernetesClient client = new KubernetesClientBuilder().build();
+            return runUntilStopped(new RouteAgent(client, new NodeAgentSettings(common.require(common.clusterId, "--cluster-id", "CLUSTER_ID"), common.namespace,
+                    common.require(node, "--node-name", "NODE_NAME"), false,
+                    LeaseTimings.UPSTREAM, common.resync), ProcessCommandRunner.here()).start());
+        }
+    }
+
+    @Command(name = "broker-sync", description = "Carries Clusters, Endpoints and policies between the broker and this cluster.")
+    static final class Broker implements java.util.concurrent.Callable<Integer> {
+        @CommandLine.Mixin
+        Common common = new Common();
+
+        @Option(names = "--broker-kubeconfig", required = true, description = "a kubeconfig for the broker's API (mounted from a Secret)")
+        Path brokerKubeconfig;
+
+        @Option(names = "--broker-namespace", defaultValue = "submariner-k8s-broker", description = "the broker's namespace")
+        String brokerNamespace;
+
+        @Override
+        public Integer call() throws Exception {
+            KubernetesClient local = new KubernetesClientBuilder().build();
+            KubernetesClient broker = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(brokerKubeconfig))).build();
+            return runUntilStopped(new BrokerSync(local, broker, new BrokerSyncSettings(common.require(common.clusterId, "--cluster-id", "CLUSTER_ID"), common.namespace, brokerNamespace,
+                    common.resync)).start());
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package io.periscope.kubernetes.modelbuilder;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.periscope.kubernetes.crd.ClusterConnectionPolicies;
+import io.periscope.kubernetes.crd.ClusterConnectivityPolicy;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.crd.ServiceExport;
+import io.periscope.kubernetes.crd.SubmarinerCluster;
+import io.periscope.kubernetes.crd.SubmarinerEndpoint;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What one cluster's API holds that the model is built from, as fabric8 objects: read once with
+ * list calls ({@link LiveObjectsReader}, for snapshots) or taken from informer caches (the agents).
+ * {@code clusters} and {@code endpoints} include the remote ones the broker sync copied in.
+ *
+ * @param clusterId      the cluster these objects were read from
+ * @param activeGateways the gateways holding a fresh gateway lease (the cluster's lease, or with
+ *                       multiple active gateways each its own); empty when no gateway lease exists
+ *                       at all (a cluster without Periscope's agents), so labels alone decide
+ */
+public record LiveObjects(
+        String clusterId,
+        List<Node> nodes,
+        List<Pod> pods,
+        List<Service> services,
+        List<EndpointSlice> endpointSlices,
+        List<ServiceExport> serviceExports,
+        List<ClusterGlobalEgressIP> clusterGlobalEgressIPs,
+        List<GlobalEgressIP> globalEgressIPs,
+        List<GlobalIngressIP> globalIngressIPs,
+        List<SubmarinerCluster> clusters,
+        List<SubmarinerEndpoint> endpoints,
+        List<ClusterConnectivityPolicy> connectivityPolicies,
+        List<ClusterConnectionPolicies> connectionPolicies,
+        Optional<java.util.Set<String>> activeGateways) {
+
+    public LiveObjects {
+        nodes = List.copyOf(nodes);
+        pods = List.copyOf(pods);
+        services = List.copyOf(services);
+        endpointSlices = List.copyOf(endpointSlices);
+        serviceExports = List.copyOf(serviceExports);
+        clusterGlobalEgressIPs = List.copyOf(clusterGlobalEgressIPs);
+        globalEgressIPs = List.copyOf(globalEgressIPs);
+        globalIngressIPs = List.copyOf(globalIngressIPs);
+        clusters = List.copyOf(clusters);
+        endpoints = List.copyOf(endpoints);
+        connectivityPolicies = List.copyOf(connectivityPolicies);
+        connectionPolicies = List.copyOf(connectionPolicies);
+        activeGateways = activeGateways.map(java.util.Set::copyOf);
+    }
+
+    /** This cluster's own Cluster object (named after the cluster id, or carrying it in {@code cluster_id}). */
+    public Optional<SubmarinerCluster> localCluster() {
+        return clusters.stream().filter(c -> clusterId.equals(ClusterModelBuilder.clusterIdOf(c))).findFirst();
+    }
+}

@@ -1,0 +1,144 @@
+package io.periscope.kubernetes.modelbuilder;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.crd.GlobalIngressIPSpec;
+import io.periscope.kubernetes.crd.SubmarinerApi;
+import io.periscope.kubernetes.crd.SubmarinerEndpoint;
+import static io.periscope.model.globalnet.ClusterGlobalEgressIP.DEFAULT_NAME;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.planner.GlobalAddresses;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The planner's {@link GlobalAddresses} answered from live objects' status: what the Globalnet
+ * controller wrote on ClusterGlobalEgressIP, GlobalEgressIP and GlobalIngressIP objects (only those
+ * whose {@code Allocated} condition is True), remote gateways' {@code allocated_ips} from their
+ * Endpoints, and global CIDRs from Cluster objects. An object without a successful allocation
+ * answers empty, so the planner programs nothing for it, as upstream does.
+ */
+public final class StatusGlobalAddresses implements GlobalAddresses {
+
+    private final Map<String, Ipv4Prefix> globalCidrs;
+    private final Map<String, List<Ipv4Address>> clusterEgress = new HashMap<>();
+    private final Map<String, List<Ipv4Address>> egress = new HashMap<>();
+    private final Map<String, Ipv4Address> serviceIngress = new HashMap<>();
+    private final Map<String, Ipv4Address> podIngress = new HashMap<>();
+
+    private StatusGlobalAddresses(Map<String, Ipv4Prefix> globalCidrs) {
+        this.globalCidrs = Map.copyOf(globalCidrs);
+    }
+
+    static StatusGlobalAddresses of(List<LiveObjects> fullyRead, Map<String, Ipv4Prefix> globalCidrs, List<SubmarinerEndpoint> endpoints) {
+        StatusGlobalAddresses addresses = new StatusGlobalAddresses(globalCidrs);
+        List<String> local = new ArrayList<>();
+        for (LiveObjects live : fullyRead) {
+            String cluster = live.clusterId();
+            local.add(cluster);
+            for (ClusterGlobalEgressIP object : live.clusterGlobalEgressIPs()) {
+                String name = object.getMetadata().getName();
+                String gateway = name.equals(DEFAULT_NAME) ? "" : name.endsWith("-" + DEFAULT_NAME)
+                        ? name.substring(0, name.length() - DEFAULT_NAME.length() - 1) : null;
+                if (gateway != null && object.getStatus() != null && allocated(object.getStatus().conditions())) {
+                    addresses.clusterEgress.put(key(cluster, gateway), parse(object.getStatus().allocatedIPs()));
+                }
+            }
+            for (GlobalEgressIP object : live.globalEgressIPs()) {
+                if (object.getStatus() != null && allocated(object.getStatus().conditions())) {
+                    addresses.egress.put(key(cluster, object.getMetadata().getNamespace(), object.getMetadata().getName()),
+                            parse(object.getStatus().allocatedIPs()));
+                }
+            }
+            for (GlobalIngressIP object : live.globalIngressIPs()) {
+                GlobalIngressIPSpec spec = object.getSpec();
+                if (spec == null || object.getStatus() == null || !allocated(object.getStatus().conditions())) {
+                    continue;
+                }
+                List<Ipv4Address> address = parse(object.getStatus().allocatedIP() == null ? List.of() : List.of(object.getStatus().allocatedIP()));
+                if (address.isEmpty()) {
+                    continue;
+                }
+                String namespace = object.getMetadata().getNamespace();
+                if (GlobalIngressIPSpec.CLUSTER_IP_SERVICE.equals(spec.target()) && spec.serviceRef() != null) {
+                    addresses.serviceIngress.put(key(cluster, namespace, spec.serviceRef().getName()), address.getFirst());
+                } else if (GlobalIngressIPSpec.HEADLESS_SERVICE_POD.equals(spec.target()) && spec.podRef() != null) {
+                    addresses.podIngress.put(key(cluster, namespace, spec.podRef().getName()), address.getFirst());
+                }
+            }
+        }
+        // A remote cluster's per-gateway addresses reach this cluster only through its Endpoints.
+        for (SubmarinerEndpoint endpoint : endpoints) {
+            var spec = endpoint.getSpec();
+            if (spec != null && spec.clusterId() != null && !local.contains(spec.clusterId()) && spec.hostname() != null) {
+                addresses.clusterEgress.put(key(spec.clusterId(), spec.hostname()), parse(spec.allocatedIPs()));
+            }
+        }
+        return addresses;
+    }
+
+    /** Whether the {@code Allocated} condition is True: only then do the addresses in status count. */
+    public static boolean allocated(List<Condition> conditions) {
+        return conditions.stream().anyMatch(c -> SubmarinerApi.ALLOCATED_CONDITION.equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    private static List<Ipv4Address> parse(List<String> texts) {
+        List<Ipv4Address> addresses = new ArrayList<>();
+        for (String text : texts) {
+            try {
+                addresses.add(Ipv4Address.parse(text));
+            } catch (IllegalArgumentException e) {
+                // A status someone edited by hand: the address is not used, and the controller rewrites the status.
+            }
+        }
+        return addresses;
+    }
+
+    private static String key(String... parts) {
+        return String.join("\0", parts);
+    }
+
+    @Override
+    public Optional<Ipv4Prefix> globalCidr(String cluster) {
+        return Optional.ofNullable(globalCidrs.get(cluster));
+    }
+
+    @Override
+    public List<Ipv4Address> clusterEgress(String cluster, Optional<String> gateway) {
+        if (gateway.isPresent()) {
+            List<Ipv4Address> own = clusterEgress.get(key(cluster, gateway.get()));
+            if (own != null) {
+                return own;
+            }
+        }
+        return clusterEgress.getOrDefault(key(cluster, ""), List.of());
+    }
+
+    @Override
+    public List<Ipv4Address> egress(String cluster, String namespace, String name) {
+        return egress.getOrDefault(key(cluster, namespace, name), List.of());
+    }
+
+    @Override
+    public Optional<Ipv4Address> serviceIngress(String cluster, String namespace, String service) {
+        return Optional.ofNullable(serviceIngress.get(key(cluster, namespace, service)));
+    }
+
+    @Override
+    public Optional<Ipv4Address> headlessPodIngress(String cluster, String namespace, String pod) {
+        return Optional.ofNullable(podIngress.get(key(cluster, namespace, pod)));
+    }
+
+    @Override
+    public Optional<Ipv4Address> legacyPod(String cluster, String namespace, String pod) {
+        // Periscope's agents run Globalnet 2.0 only: no pod has a legacy address on a live cluster.
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,44 @@
+package io.periscope.kubernetes.nodeplan;
+
+import io.periscope.kubernetes.modelbuilder.ClusterModelBuilder;
+import io.periscope.kubernetes.modelbuilder.LiveModel;
+import io.periscope.kubernetes.modelbuilder.LiveObjects;
+import io.periscope.model.endpoint.Endpoint;
+import io.periscope.model.topology.Cluster;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.HostId;
+import io.periscope.plan.HostPlan;
+import io.periscope.planner.Planner;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One node's plan from live objects: the model the topology file would give, the addresses in the
+ * Globalnet objects' status, then the same pure {@link Planner} the simulator and the lab use. The
+ * gateway agent and the route agent both start here, so they always agree on whose node is whose.
+ *
+ * @param host empty when the model has no such node (not yet, or the Cluster object is missing)
+ */
+public record LiveNodePlan(LiveModel model, ClusterSetPlan plan, Optional<HostPlan> host, String clusterId, String node) {
+
+    public static LiveNodePlan of(LiveObjects live, String node) {
+        LiveModel model = ClusterModelBuilder.build(live.clusterId(), List.of(live));
+        ClusterSetPlan plan = Planner.plan(model.clusterSet(), model.addresses());
+        return new LiveNodePlan(model, plan, plan.host(HostId.node(live.clusterId(), node)), live.clusterId(), node);
+    }
+
+    public Optional<Cluster> cluster() {
+        return model.clusterSet().cluster(clusterId);
+    }
+
+    /** Whether the planner made this node an active gateway. */
+    public boolean activeGateway() {
+        return host.map(h -> h.role() == HostPlan.HostRole.GATEWAY).orElse(false);
+    }
+
+    /** The Endpoint this node publishes while it is an active gateway. */
+    public Optional<Endpoint> ownEndpoint() {
+        return plan.endpoints().stream().filter(e -> e.clusterId().equals(clusterId) && e.hostname().equals(node)).findFirst();
+    }
+}

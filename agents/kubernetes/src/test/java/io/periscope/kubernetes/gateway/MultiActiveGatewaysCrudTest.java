@@ -1,0 +1,120 @@
+package io.periscope.kubernetes.gateway;
+
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.periscope.kubernetes.crd.SubmarinerEndpoint;
+import io.periscope.kubernetes.globalnet.GlobalnetController;
+import io.periscope.kubernetes.routeagent.RouteAgent;
+import io.periscope.kubernetes.testing.FreshNode;
+import io.periscope.kubernetes.testing.GlobalnetFixture;
+import io.periscope.kubernetes.testing.LiveObjectsFactory;
+import io.periscope.kubernetes.testing.MockCluster;
+import io.periscope.kubernetes.testing.NodeAgents;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static io.periscope.kubernetes.testing.Eventually.assertThatEventually;
+import static io.periscope.kubernetes.testing.Eventually.await;
+import static io.periscope.kubernetes.testing.GlobalnetFixture.clusterEgress;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Seed 004 with Globalnet: {@code --multi-active-gateway}, one lease per gateway node, a
+ * ClusterGlobalEgressIP per gateway whose addresses its Endpoint carries as allocated_ips, and a
+ * worker whose multipath route uses every gateway that holds its lease.
+ */
+class MultiActiveGatewaysCrudTest {
+
+    private MockCluster cluster;
+    private KubernetesClient client;
+    private GlobalnetController globalnet;
+    private GatewayAgent gw1;
+    private GatewayAgent gw2;
+    private RouteAgent worker;
+    private final FreshNode gw1Kernel = new FreshNode();
+    private final FreshNode gw2Kernel = new FreshNode();
+    private final FreshNode workerKernel = new FreshNode();
+
+    @BeforeEach
+    void clusterWithTwoActiveGateways() {
+        cluster = new MockCluster();
+        client = cluster.client();
+        LiveObjectsFactory objects = new LiveObjectsFactory(client);
+        objects.cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", "242.254.1.0/24", true, 8, Map.of("location", "on-premise"));
+        objects.node("gw-1", "172.18.0.6", "10.0.0.0/18", true);
+        objects.node("gw-2", "172.18.0.8", "10.0.64.0/18", true);
+        objects.node("worker-1", "172.18.0.10", "10.0.128.0/17", false);
+        NodeAgents.remoteCluster2(objects, client);
+        globalnet = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-0");
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable closeable : new AutoCloseable[] {worker, gw1, gw2, globalnet}) {
+            if (closeable != null) {
+                closeable.close();
+            }
+        }
+        cluster.close();
+    }
+
+    @Test
+    void everyGatewayLeadsItsOwnLeaseAndSnatsToItsOwnAddresses() {
+        gw1 = NodeAgents.gateway(cluster.newClient(), "cluster1", "gw-1", true, gw1Kernel);
+        gw2 = NodeAgents.gateway(cluster.newClient(), "cluster1", "gw-2", true, gw2Kernel);
+        worker = NodeAgents.routeAgent(cluster.newClient(), "cluster1", "worker-1", workerKernel);
+
+        await("both gateways lead", () -> gw1.leading() && gw2.leading());
+        assertThat(lease("submariner-gateway-lock-gw-1").getSpec().getHolderIdentity()).isEqualTo("gw-1");
+        assertThat(lease("submariner-gateway-lock-gw-2").getSpec().getHolderIdentity()).isEqualTo("gw-2");
+        assertThatEventually("Globalnet made one ClusterGlobalEgressIP per gateway", () -> {
+            assertThat(clusterEgress(client, "gw-1-cluster-egress.submariner.io").orElseThrow().getStatus().allocatedIPs()).hasSize(8);
+            assertThat(clusterEgress(client, "gw-2-cluster-egress.submariner.io").orElseThrow().getStatus().allocatedIPs()).hasSize(8);
+            assertThat(clusterEgress(client, "cluster-egress.submariner.io")).isEmpty();
+        });
+        List<String> gw1Addresses = clusterEgress(client, "gw-1-cluster-egress.submariner.io").orElseThrow().getStatus().allocatedIPs();
+        List<String> gw2Addresses = clusterEgress(client, "gw-2-cluster-egress.submariner.io").orElseThrow().getStatus().allocatedIPs();
+        assertThat(gw1Addresses).doesNotContainAnyElementsOf(gw2Addresses);
+
+        assertThatEventually("each gateway SNATs to its own range and publishes it", () -> {
+            assertThat(gw1Kernel.inputTo("iptables-restore")).contains("--to-source " + gw1Addresses.getFirst() + "-" + gw1Addresses.getLast());
+            assertThat(gw2Kernel.inputTo("iptables-restore")).contains("--to-source " + gw2Addresses.getFirst() + "-" + gw2Addresses.getLast());
+            assertThat(endpoint("gw-1").orElseThrow().getSpec().allocatedIPs()).isEqualTo(gw1Addresses);
+            assertThat(endpoint("gw-2").orElseThrow().getSpec().allocatedIPs()).isEqualTo(gw2Addresses);
+        });
+        assertThatEventually("the worker's route to cluster2 has a nexthop through each gateway", () ->
+                assertThat(workerKernel.inputTo("ip")).contains("242.254.2.0/24").contains("240.18.0.6").contains("240.18.0.8"));
+    }
+
+    @Test
+    void aGatewayThatStopsLeavesTheOtherCarryingEverything() {
+        gw1 = NodeAgents.gateway(cluster.newClient(), "cluster1", "gw-1", true, gw1Kernel);
+        gw2 = NodeAgents.gateway(cluster.newClient(), "cluster1", "gw-2", true, gw2Kernel);
+        worker = NodeAgents.routeAgent(cluster.newClient(), "cluster1", "worker-1", workerKernel);
+        await("both Endpoints", () -> endpoint("gw-1").isPresent() && endpoint("gw-2").isPresent());
+
+        gw1.close();
+        gw1 = null;
+        assertThatEventually("gw-1's Endpoint is gone and the worker routes through gw-2 alone", () -> {
+            assertThat(endpoint("gw-1")).isEmpty();
+            assertThat(endpoint("gw-2")).isPresent();
+            String routes = workerKernel.lastInputTo("ip");
+            assertThat(routes).contains("242.254.2.0/24").contains("240.18.0.8").doesNotContain("240.18.0.6");
+        });
+        assertThat(gw2.leading()).isTrue();
+    }
+
+    private Lease lease(String name) {
+        return client.resources(Lease.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE).withName(name).get();
+    }
+
+    private Optional<SubmarinerEndpoint> endpoint(String node) {
+        return Optional.ofNullable(client.resources(SubmarinerEndpoint.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE)
+                .withName("cluster1-submariner-cable-cluster1-" + node).get());
+    }
+}

@@ -1,0 +1,156 @@
+package io.periscope.kubernetes.globalnet;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.crd.ServiceExport;
+import io.periscope.kubernetes.testing.GlobalnetFixture;
+import io.periscope.kubernetes.testing.LiveObjectsFactory;
+import io.periscope.kubernetes.testing.MockCluster;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import static io.periscope.kubernetes.testing.Eventually.assertThatEventually;
+import static io.periscope.kubernetes.testing.GlobalnetFixture.clusterEgress;
+import static io.periscope.kubernetes.testing.GlobalnetFixture.egress;
+import static io.periscope.kubernetes.testing.GlobalnetFixture.everyAllocatedAddress;
+import static io.periscope.kubernetes.testing.GlobalnetFixture.ingress;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Upstream submariner#4122: after a restart, Globalnet handed out addresses that objects already held,
+ * because new requests were served before the old allocations were read back. Here every restart
+ * restores all allocations from status before allocating anything.
+ */
+class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
+
+    private MockCluster cluster;
+    private KubernetesClient client;
+    private LiveObjectsFactory objects;
+    private GlobalnetController controller;
+
+    @BeforeEach
+    void cluster() {
+        cluster = new MockCluster();
+        client = cluster.client();
+        objects = new LiveObjectsFactory(client);
+        objects.cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", "242.254.1.0/24", false, 8, Map.of());
+        objects.node("gw-1", "172.18.0.6", "10.0.0.0/18", true);
+    }
+
+    @AfterEach
+    void stop() {
+        if (controller != null) {
+            controller.close();
+        }
+        cluster.close();
+    }
+
+    @Test
+    void objectsKeepTheirAddressesAndRequestsMadeWhileDownGetOthers() {
+        for (int i = 0; i < 5; i++) {
+            objects.service("default", "svc" + i, "100.0.0." + (10 + i), Map.of("app", "a" + i), 80);
+            objects.export("default", "svc" + i);
+        }
+        objects.egress("ns1", "ns-egress", 4, null);
+        controller = GlobalnetFixture.controller(client, "cluster1", "globalnet-0");
+        assertThatEventually("everything allocated", () -> assertThat(everyAllocatedAddress(client)).hasSize(8 + 4 + 5));
+        Map<String, String> before = ingressAddresses();
+        List<String> clusterEgressBefore = clusterEgress(client, "cluster-egress.submariner.io").orElseThrow().getStatus().allocatedIPs();
+        List<String> egressBefore = egress(client, "ns1", "ns-egress").orElseThrow().getStatus().allocatedIPs();
+        controller.close();
+
+        // While the controller is down: svc0 (which held .254) goes away, so allocating everything
+        // afresh would move every other object; and new requests come that a fresh pool would answer
+        // with the very addresses the existing objects hold (.254 down, and the lowest blocks).
+        client.resources(ServiceExport.class).inNamespace("default").withName("svc0").delete();
+        before.remove("svc-svc0");
+        for (int i = 5; i < 8; i++) {
+            objects.service("default", "svc" + i, "100.0.0." + (10 + i), Map.of("app", "a" + i), 80);
+            objects.export("default", "svc" + i);
+        }
+        objects.egress("ns2", "another", 4, null);
+        controller = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-1");
+
+        assertThatEventually("the new requests are served", () -> {
+            assertThat(ingressAddresses()).hasSize(7).doesNotContainValue(null);
+            assertThat(egress(client, "ns2", "another").orElseThrow().getStatus().allocatedIPs()).hasSize(4);
+        });
+        Map<String, String> after = ingressAddresses();
+        before.forEach((name, address) -> assertThat(after).containsEntry(name, address));
+        assertThat(clusterEgress(client, "cluster-egress.submariner.io").orElseThrow().getStatus().allocatedIPs()).isEqualTo(clusterEgressBefore);
+        assertThat(egress(client, "ns1", "ns-egress").orElseThrow().getStatus().allocatedIPs()).isEqualTo(egressBefore);
+        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(8 + 4 + 4 + 7);
+    }
+
+    @Test
+    void aRestartInTheMiddleOfABurstOfExportsAndDeletionsLeavesEveryAddressWithOneOwner() throws Exception {
+        Random random = new Random(4122);
+        controller = GlobalnetFixture.controller(client, "cluster1", "globalnet-0");
+        Set<String> exported = new TreeSet<>();
+        // Every address each object (by uid) was ever seen with: an object's address must never change.
+        Map<String, Set<String>> seenByUid = new java.util.concurrent.ConcurrentHashMap<>();
+        io.fabric8.kubernetes.client.Watch watch = client.resources(GlobalIngressIP.class).inNamespace("default").watch(new io.fabric8.kubernetes.client.Watcher<>() {
+            @Override
+            public void eventReceived(Action action, GlobalIngressIP resource) {
+                if (resource.getStatus() != null && resource.getStatus().allocatedIP() != null) {
+                    seenByUid.computeIfAbsent(resource.getMetadata().getUid(), u -> java.util.concurrent.ConcurrentHashMap.newKeySet())
+                            .add(resource.getStatus().allocatedIP());
+                }
+            }
+
+            @Override
+            public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {
+            }
+        });
+        int restartAt = 25;
+        for (int step = 0; step < 60; step++) {
+            if (step == restartAt) {
+                // A new process: its own client, its own informers, its own pool.
+                controller.close();
+                controller = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-1");
+            }
+            if (!exported.isEmpty() && random.nextInt(3) == 0) {
+                String victim = List.copyOf(exported).get(random.nextInt(exported.size()));
+                client.resources(ServiceExport.class).inNamespace("default").withName(victim).delete();
+                exported.remove(victim);
+            } else {
+                String name = "svc" + step;
+                objects.service("default", name, "100.0.1." + step, Map.of("app", name), 80);
+                objects.export("default", name);
+                exported.add(name);
+            }
+            if (random.nextInt(4) == 0) {
+                Thread.sleep(random.nextInt(40));
+            }
+        }
+
+        assertThatEventually("every export has exactly one GlobalIngressIP with an address, and no other exists", () -> {
+            Map<String, String> addresses = ingressAddresses();
+            assertThat(addresses.keySet()).isEqualTo(exported.stream().map(n -> "svc-" + n).collect(Collectors.toSet()));
+            assertThat(addresses.values()).doesNotContainNull();
+        });
+        watch.close();
+        assertThat(seenByUid).isNotEmpty().allSatisfy((uid, addresses) -> assertThat(addresses).as("addresses of " + uid).hasSize(1));
+        List<String> all = everyAllocatedAddress(client);
+        assertThat(all).doesNotHaveDuplicates();
+        assertThat(new HashSet<>(all)).hasSize(8 + exported.size());
+    }
+
+    private Map<String, String> ingressAddresses() {
+        Map<String, String> addresses = new HashMap<>();
+        for (GlobalIngressIP object : client.resources(GlobalIngressIP.class).inNamespace("default").list().getItems()) {
+            addresses.put(object.getMetadata().getName(), object.getStatus() == null ? null : object.getStatus().allocatedIP());
+        }
+        return addresses;
+    }
+}

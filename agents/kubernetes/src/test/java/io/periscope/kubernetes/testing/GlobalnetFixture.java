@@ -1,0 +1,74 @@
+package io.periscope.kubernetes.testing;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.globalnet.GlobalnetController;
+import io.periscope.kubernetes.globalnet.GlobalnetSettings;
+import io.periscope.kubernetes.leaderelection.LeaseTimings;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Controllers and status reads for Globalnet tests. */
+public final class GlobalnetFixture {
+
+    /** Short enough that a handover in a test takes well under a second. */
+    public static final LeaseTimings FAST = new LeaseTimings(Duration.ofMillis(1500), Duration.ofMillis(1000), Duration.ofMillis(100));
+
+    private GlobalnetFixture() {
+    }
+
+    public static GlobalnetController controller(KubernetesClient client, String clusterId, String identity) {
+        return new GlobalnetController(client, new GlobalnetSettings(clusterId, MockCluster.SUBMARINER_NAMESPACE, identity, FAST,
+                Duration.ofSeconds(5)), Clock.systemUTC()).start();
+    }
+
+    public static Optional<ClusterGlobalEgressIP> clusterEgress(KubernetesClient client, String name) {
+        return Optional.ofNullable(client.resources(ClusterGlobalEgressIP.class).withName(name).get());
+    }
+
+    public static Optional<GlobalEgressIP> egress(KubernetesClient client, String namespace, String name) {
+        return Optional.ofNullable(client.resources(GlobalEgressIP.class).inNamespace(namespace).withName(name).get());
+    }
+
+    public static Optional<GlobalIngressIP> ingress(KubernetesClient client, String namespace, String name) {
+        return Optional.ofNullable(client.resources(GlobalIngressIP.class).inNamespace(namespace).withName(name).get());
+    }
+
+    /** The Allocated condition's reason, or empty when there is no status yet. */
+    public static Optional<String> reason(io.fabric8.kubernetes.api.model.HasMetadata object) {
+        List<io.fabric8.kubernetes.api.model.Condition> conditions = switch (object) {
+            case ClusterGlobalEgressIP c -> c.getStatus() == null ? List.of() : c.getStatus().conditions();
+            case GlobalEgressIP e -> e.getStatus() == null ? List.of() : e.getStatus().conditions();
+            case GlobalIngressIP i -> i.getStatus() == null ? List.of() : i.getStatus().conditions();
+            default -> List.of();
+        };
+        return conditions.stream().filter(c -> "Allocated".equals(c.getType())).map(c -> c.getReason()).findFirst();
+    }
+
+    /** Every address held in status by any Globalnet object, with repeats: a repeat is a double allocation. */
+    public static List<String> everyAllocatedAddress(KubernetesClient client) {
+        List<String> addresses = new ArrayList<>();
+        client.resources(ClusterGlobalEgressIP.class).list().getItems().forEach(o -> {
+            if (o.getStatus() != null) {
+                addresses.addAll(o.getStatus().allocatedIPs());
+            }
+        });
+        client.resources(GlobalEgressIP.class).inAnyNamespace().list().getItems().forEach(o -> {
+            if (o.getStatus() != null) {
+                addresses.addAll(o.getStatus().allocatedIPs());
+            }
+        });
+        client.resources(GlobalIngressIP.class).inAnyNamespace().list().getItems().forEach(o -> {
+            if (o.getStatus() != null && o.getStatus().allocatedIP() != null) {
+                addresses.add(o.getStatus().allocatedIP());
+            }
+        });
+        return addresses;
+    }
+}

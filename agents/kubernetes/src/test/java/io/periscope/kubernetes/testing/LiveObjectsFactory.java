@@ -1,0 +1,89 @@
+package io.periscope.kubernetes.testing;
+
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.periscope.kubernetes.crd.ClusterSpec;
+import io.periscope.kubernetes.crd.GlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalEgressIPSpec;
+import io.periscope.kubernetes.crd.ServiceExport;
+import io.periscope.kubernetes.crd.SubmarinerApi;
+import io.periscope.kubernetes.crd.SubmarinerCluster;
+
+import java.util.List;
+import java.util.Map;
+
+/** Builds and creates the objects a test cluster needs: nodes, pods, services, exports, Submariner objects. */
+public final class LiveObjectsFactory {
+
+    private final KubernetesClient client;
+
+    public LiveObjectsFactory(KubernetesClient client) {
+        this.client = client;
+    }
+
+    public void namespace(String name) {
+        if (client.namespaces().withName(name).get() == null) {
+            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        }
+    }
+
+    public SubmarinerCluster cluster(String id, String podCidr, String serviceCidr, String globalCidr, boolean multiActive, int egressIPs,
+                                     Map<String, String> labels) {
+        SubmarinerCluster cluster = new SubmarinerCluster();
+        cluster.setMetadata(new ObjectMetaBuilder().withName(id).withNamespace(MockCluster.SUBMARINER_NAMESPACE).withLabels(labels).build());
+        cluster.setSpec(new ClusterSpec(id, List.of("blue"), List.of(podCidr), List.of(serviceCidr), globalCidr == null ? List.of() : List.of(globalCidr),
+                "kube-proxy", multiActive, egressIPs, null, "vxlan"));
+        return client.resource(cluster).create();
+    }
+
+    public Node node(String name, String ip, String podCidr, boolean gateway) {
+        NodeBuilder builder = new NodeBuilder().withNewMetadata().withName(name)
+                .withLabels(gateway ? Map.of(SubmarinerApi.GATEWAY_LABEL, "true") : Map.of()).endMetadata()
+                .withNewSpec().withPodCIDR(podCidr).endSpec()
+                .withNewStatus().addNewAddress().withType("InternalIP").withAddress(ip).endAddress().endStatus();
+        return client.resource(builder.build()).create();
+    }
+
+    public Pod pod(String namespace, String name, String node, String ip, Map<String, String> labels) {
+        namespace(namespace);
+        Pod pod = new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace).withLabels(labels).endMetadata()
+                .withNewSpec().withNodeName(node).addNewContainer().withName("app").withImage("app").endContainer().endSpec()
+                .withNewStatus().withPhase("Running").withPodIP(ip).endStatus().build();
+        Pod created = client.resource(pod).create();
+        // Status is a subresource for pods too; write it the way the kubelet does.
+        created.setStatus(pod.getStatus());
+        return client.resource(created).updateStatus();
+    }
+
+    public Service service(String namespace, String name, String clusterIp, Map<String, String> selector, int port) {
+        namespace(namespace);
+        Service service = new ServiceBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                .withNewSpec().withClusterIP(clusterIp == null ? "None" : clusterIp).withSelector(selector)
+                .addNewPort().withPort(port).withTargetPort(new IntOrString(port)).withProtocol("TCP").endPort().endSpec().build();
+        return client.resource(service).create();
+    }
+
+    public ServiceExport export(String namespace, String name) {
+        namespace(namespace);
+        ServiceExport export = new ServiceExport();
+        export.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        return client.resource(export).create();
+    }
+
+    public GlobalEgressIP egress(String namespace, String name, Integer numberOfIPs, Map<String, String> podSelector) {
+        namespace(namespace);
+        GlobalEgressIP egress = new GlobalEgressIP();
+        egress.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
+        egress.setSpec(new GlobalEgressIPSpec(numberOfIPs, podSelector == null ? null : new LabelSelectorBuilder().withMatchLabels(podSelector).build()));
+        return client.resource(egress).create();
+    }
+}

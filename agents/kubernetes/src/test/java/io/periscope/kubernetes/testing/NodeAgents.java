@@ -1,0 +1,45 @@
+package io.periscope.kubernetes.testing;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.periscope.kubernetes.crd.EndpointSpec;
+import io.periscope.kubernetes.crd.SubmarinerApi;
+import io.periscope.kubernetes.crd.SubmarinerEndpoint;
+import io.periscope.kubernetes.gateway.GatewayAgent;
+import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
+import io.periscope.kubernetes.routeagent.RouteAgent;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/** Gateway and route agents on recorded nodes, and a remote cluster as the broker sync would leave it. */
+public final class NodeAgents {
+
+    private NodeAgents() {
+    }
+
+    public static NodeAgentSettings settings(String cluster, String node, boolean multiActive) {
+        return new NodeAgentSettings(cluster, MockCluster.SUBMARINER_NAMESPACE, node, multiActive, GlobalnetFixture.FAST, Duration.ofSeconds(2));
+    }
+
+    public static GatewayAgent gateway(KubernetesClient client, String cluster, String node, boolean multiActive, FreshNode kernel) {
+        return new GatewayAgent(client, settings(cluster, node, multiActive), kernel.runner()).start();
+    }
+
+    public static RouteAgent routeAgent(KubernetesClient client, String cluster, String node, FreshNode kernel) {
+        return new RouteAgent(client, settings(cluster, node, false), kernel.runner()).start();
+    }
+
+    /** cluster2 of seed 004's drawing, known only through the broker: its Cluster object and one gateway's Endpoint. */
+    public static void remoteCluster2(LiveObjectsFactory objects, KubernetesClient client) {
+        var cluster = objects.cluster("cluster2", "10.0.0.0/16", "100.0.0.0/16", "242.254.2.0/24", false, 8, Map.of("location", "cloud"));
+        cluster.getMetadata().setLabels(Map.of("location", "cloud", SubmarinerApi.SYNCED_FROM_BROKER_LABEL, "true"));
+        client.resource(cluster).update();
+        SubmarinerEndpoint endpoint = new SubmarinerEndpoint();
+        endpoint.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("cluster2-submariner-cable-cluster2-gw-3")
+                .withNamespace(MockCluster.SUBMARINER_NAMESPACE).withLabels(Map.of(SubmarinerApi.SYNCED_FROM_BROKER_LABEL, "true")).build());
+        endpoint.setSpec(new EndpointSpec("cluster2", "submariner-cable-cluster2-172-18-0-4", "10.0.0.1", "gw-3", List.of("242.254.2.0/24"),
+                "172.18.0.4", "172.18.0.4", false, "vxlan", Map.of(), List.of()));
+        client.resource(endpoint).create();
+    }
+}

@@ -1,0 +1,50 @@
+package io.periscope.features.backend;
+
+import io.periscope.model.endpoint.Endpoint;
+import io.periscope.model.globalnet.GlobalnetAllocations;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.policy.ClusterGraph;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Flow;
+import io.periscope.model.topology.FlowSource;
+import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.HostId;
+import io.periscope.plan.Interface;
+import io.periscope.simulator.FlowResolutionException;
+import io.periscope.simulator.trace.FlowTrace;
+
+import java.util.List;
+
+/**
+ * A cluster set running on a backend: what the scenarios observe. Traces use the simulator's trace
+ * records as the common vocabulary (spec section 3): the lab reports the hops it observed in that
+ * shape, including which rule translated a packet, so the same scenario checks both.
+ */
+public interface Deployment {
+
+    ClusterSet clusterSet();
+
+    /**
+     * Every path the flow takes (the simulator follows every alternative; the lab every path its
+     * probes used), forward and reply.
+     */
+    FlowTrace trace(Flow flow) throws FlowResolutionException;
+
+    /** The answer Lighthouse gives {@code from} for a {@code clusterset.local} name. */
+    Ipv4Address resolve(FlowSource from, String dnsName) throws FlowResolutionException;
+
+    /** What is programmed in one host's namespace, all layers (CNI, kube-proxy, Submariner). */
+    DataplanePlan programmed(HostId host);
+
+    /** The host's plain interfaces with their addresses (VXLAN devices are in {@link #programmed}). */
+    List<Interface> interfaces(HostId host);
+
+    /** Every Globalnet object's addresses and status condition, per cluster. */
+    GlobalnetAllocations allocations();
+
+    /** The Endpoints the active gateways publish through the broker. */
+    List<Endpoint> endpoints();
+
+    /** Which cluster pairs have a tunnel, and with which cable driver the policies chose. */
+    List<ClusterGraph.Connection> connections();
+}

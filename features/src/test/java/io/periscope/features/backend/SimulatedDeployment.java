@@ -1,0 +1,74 @@
+package io.periscope.features.backend;
+
+import io.periscope.model.endpoint.Endpoint;
+import io.periscope.model.globalnet.GlobalnetAllocations;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.policy.ClusterGraph;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Flow;
+import io.periscope.model.topology.FlowSource;
+import io.periscope.model.topology.FlowTarget;
+import io.periscope.model.topology.Protocol;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.HostId;
+import io.periscope.plan.HostPlan;
+import io.periscope.plan.Interface;
+import io.periscope.simulator.FlowResolutionException;
+import io.periscope.simulator.Simulator;
+import io.periscope.simulator.trace.FlowTrace;
+
+import java.util.List;
+
+/** A planned cluster set and its compiled simulator: the plan is what would be programmed, the traces what packets would do. */
+record SimulatedDeployment(Simulator simulator) implements Deployment {
+
+    private ClusterSetPlan plan() {
+        return simulator.plan();
+    }
+
+    @Override
+    public ClusterSet clusterSet() {
+        return plan().clusterSet();
+    }
+
+    @Override
+    public FlowTrace trace(Flow flow) throws FlowResolutionException {
+        return simulator.trace(flow);
+    }
+
+    @Override
+    public Ipv4Address resolve(FlowSource from, String dnsName) throws FlowResolutionException {
+        return simulator.resolver().resolve("dns", from, new FlowTarget.DnsTarget(dnsName, 0), Protocol.ICMP).destination();
+    }
+
+    @Override
+    public DataplanePlan programmed(HostId host) {
+        return hostPlan(host).effective();
+    }
+
+    @Override
+    public List<Interface> interfaces(HostId host) {
+        return hostPlan(host).interfaces();
+    }
+
+    private HostPlan hostPlan(HostId host) {
+        return plan().host(host).orElseThrow(() -> new AssertionError("the plan has no host " + host
+                + "; hosts: " + plan().hosts().keySet()));
+    }
+
+    @Override
+    public GlobalnetAllocations allocations() {
+        return plan().allocations();
+    }
+
+    @Override
+    public List<Endpoint> endpoints() {
+        return plan().endpoints();
+    }
+
+    @Override
+    public List<ClusterGraph.Connection> connections() {
+        return ClusterGraph.of(clusterSet()).connections();
+    }
+}

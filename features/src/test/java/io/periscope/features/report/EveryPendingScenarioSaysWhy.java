@@ -1,0 +1,30 @@
+package io.periscope.features.report;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A pending scenario is a promise not kept yet: its description must say why, so the report can list it. */
+class EveryPendingScenarioSaysWhy {
+
+    private final FeatureCatalog catalog = FeatureCatalog.fromClasspath("features");
+
+    @Test
+    void everyPendingScenarioHasADescription() {
+        assertThat(catalog.pending()).isNotEmpty().allSatisfy(entry ->
+                assertThat(entry.description()).as("reason of pending scenario '%s' in %s", entry.name(), entry.file())
+                        .hasSizeGreaterThan(20));
+    }
+
+    @Test
+    void theFiveSeedDocumentsHaveAFeatureFileEach() {
+        assertThat(catalog.scenarios()).extracting(FeatureCatalog.Entry::file).containsOnly(
+                "globalnet.feature", "connectivity-and-cable-drivers.feature", "globalnet-2.feature", "globalnet-ovn.feature",
+                "multiple-active-gateways.feature");
+    }
+
+    @Test
+    void scenarioNamesAreUnique() {
+        assertThat(catalog.scenarios()).extracting(FeatureCatalog.Entry::name).doesNotHaveDuplicates();
+    }
+}

@@ -1,0 +1,108 @@
+package io.periscope.features.steps;
+
+import io.periscope.features.backend.Backend;
+import io.periscope.features.backend.Deployment;
+import io.periscope.model.load.TopologyException;
+import io.periscope.model.load.TopologyLoader;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.trace.PathTrace;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One scenario's state, shared by every step class (PicoContainer gives each scenario a fresh one):
+ * the backend the suite chose, the cluster set the scenario described, its deployment, and the last
+ * traced flow with the paths the scenario is looking at.
+ */
+public final class ClusterSetUnderTest {
+
+    private Backend backend;
+    private ClusterSet clusterSet;
+    private TopologyException refusal;
+    private Deployment deployment;
+    private FlowTrace trace;
+    private List<PathTrace> followed;
+
+    /** Called first in every scenario by the suite's backend hook. */
+    public void use(Backend chosen) {
+        backend = chosen;
+    }
+
+    Backend backend() {
+        if (backend == null) {
+            throw new IllegalStateException("no backend: run the scenarios through SimulatorAcceptance or LabAcceptance, "
+                    + "whose glue selects one");
+        }
+        return backend;
+    }
+
+    void describe(String yaml) {
+        try {
+            clusterSet = TopologyLoader.parse(yaml, "cluster-set.yaml");
+            refusal = null;
+        } catch (TopologyException e) {
+            clusterSet = null;
+            refusal = e;
+        }
+        deployment = null;
+        trace = null;
+        followed = null;
+    }
+
+    Optional<TopologyException> refusal() {
+        return Optional.ofNullable(refusal);
+    }
+
+    ClusterSet clusterSet() {
+        if (refusal != null) {
+            throw new AssertionError("the cluster set was refused:\n" + refusal.report());
+        }
+        if (clusterSet == null) {
+            throw new IllegalStateException("no cluster set: start the scenario with 'Given the cluster set:'");
+        }
+        return clusterSet;
+    }
+
+    /** The deployment of the current cluster set, deployed on first use. */
+    Deployment deployment() {
+        if (deployment == null) {
+            deployment = backend().deploy(clusterSet());
+        }
+        return deployment;
+    }
+
+    /**
+     * The cluster set changed (an object added or deleted, a node failed): the next step that looks
+     * deploys the changed set, which a level-driven backend reconciles in place.
+     */
+    void change(ClusterSet changed) {
+        clusterSet = changed;
+        deployment = null;
+        trace = null;
+        followed = null;
+    }
+
+    void traced(FlowTrace flowTrace) {
+        trace = flowTrace;
+        followed = flowTrace.paths();
+    }
+
+    FlowTrace trace() {
+        if (trace == null) {
+            throw new IllegalStateException("no flow traced yet: a step like 'When east/default/web connects to ...' comes first");
+        }
+        return trace;
+    }
+
+    /** The paths the scenario looks at: every path of the trace, or those a step picked out. */
+    List<PathTrace> followed() {
+        trace();
+        return followed;
+    }
+
+    void follow(List<PathTrace> paths) {
+        followed = List.copyOf(paths);
+    }
+}

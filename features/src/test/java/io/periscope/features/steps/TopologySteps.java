@@ -1,0 +1,143 @@
+package io.periscope.features.steps;
+
+import io.cucumber.datatable.DataTable;
+import io.cucumber.java.en.Given;
+import io.cucumber.java.en.Then;
+import io.cucumber.java.en.When;
+import io.periscope.model.load.TopologyError;
+import io.periscope.model.load.TopologyException;
+import io.periscope.model.globalnet.GlobalEgressIP;
+import io.periscope.model.selector.LabelSelector;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.GlobalnetConfig;
+import io.periscope.model.topology.GlobalnetMode;
+import io.periscope.model.topology.ServiceExport;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
+
+/** The cluster set a scenario describes, whether it is accepted, and changes made to it while it runs. */
+public final class TopologySteps {
+
+    private final ClusterSetUnderTest world;
+
+    public TopologySteps(ClusterSetUnderTest world) {
+        this.world = world;
+    }
+
+    @Given("the cluster set:")
+    public void theClusterSet(String yaml) {
+        world.describe(yaml);
+    }
+
+    @When("the cluster set is deployed")
+    public void deployed() {
+        if (world.refusal().isEmpty()) {
+            world.deployment();
+        }
+    }
+
+    @Then("the cluster set is refused with:")
+    public void refusedWith(DataTable table) {
+        TopologyException refusal = world.refusal()
+                .orElseThrow(() -> new AssertionError("the cluster set was accepted; expected it to be refused"));
+        for (Map<String, String> row : table.asMaps()) {
+            String field = row.get("field").trim();
+            TextPattern problem = TextPattern.parse(row.get("problem"));
+            List<TopologyError> errors = refusal.errors();
+            if (errors.stream().noneMatch(e -> e.path().equals(field) && problem.foundIn(e.problem()))) {
+                throw new AssertionError("no error at " + field + " saying '" + problem + "'; the errors:\n" + refusal.report());
+            }
+        }
+    }
+
+    @Then("the cluster set is accepted")
+    public void accepted() {
+        world.refusal().ifPresent(e -> {
+            throw new AssertionError("the cluster set was refused:\n" + e.report());
+        });
+    }
+
+    @When("the export {word} of cluster {word} is deleted")
+    public void exportDeleted(String export, String cluster) {
+        world.change(changeCluster(cluster, c -> {
+            List<ServiceExport> exports = c.exports().stream().filter(e -> !e.toString().equals(export)).toList();
+            if (exports.size() == c.exports().size()) {
+                throw new IllegalArgumentException("cluster " + cluster + " exports no " + export + " (exports: " + c.exports() + ")");
+            }
+            return new Cluster(c.name(), c.labels(), c.podCidrs(), c.serviceCidrs(), c.globalCidr(), c.cni(), c.multiActiveGateways(),
+                    c.clusterEgressIPs(), c.loadBalancing(), c.nodes(), c.pods(), c.services(), exports, c.globalEgressIPs());
+        }));
+    }
+
+    @When("the pod {word} of cluster {word} is deleted")
+    public void podDeleted(String pod, String cluster) {
+        world.change(changeCluster(cluster, c -> {
+            var pods = c.pods().stream().filter(p -> !p.qualifiedName().equals(pod)).toList();
+            if (pods.size() == c.pods().size()) {
+                throw new IllegalArgumentException("cluster " + cluster + " has no pod " + pod);
+            }
+            return new Cluster(c.name(), c.labels(), c.podCidrs(), c.serviceCidrs(), c.globalCidr(), c.cni(), c.multiActiveGateways(),
+                    c.clusterEgressIPs(), c.loadBalancing(), c.nodes(), pods, c.services(), c.exports(), c.globalEgressIPs());
+        }));
+    }
+
+    @When("the node {word} fails")
+    public void nodeFails(String node) {
+        ClusterSet set = world.clusterSet();
+        String[] parts = node.split("/");
+        if (parts.length != 2 || set.cluster(parts[0]).flatMap(c -> c.node(parts[1])).isEmpty()) {
+            throw new IllegalArgumentException("'" + node + "' names no node of the cluster set (write cluster/node)");
+        }
+        world.change(set.withoutNodes(List.of(node)));
+    }
+
+    @Given("cluster {word} also has the GlobalEgressIP:")
+    public void globalEgressIpCreated(String cluster, DataTable table) {
+        Map<String, String> row = table.asMaps().getFirst();
+        String selector = row.getOrDefault("podSelector", "");
+        Optional<LabelSelector> podSelector = selector == null || selector.isBlank() ? Optional.empty()
+                : Optional.of(LabelSelector.ofLabels(labels(selector)));
+        GlobalEgressIP created = new GlobalEgressIP(row.get("name").trim(), row.get("namespace").trim(), podSelector,
+                Integer.parseInt(row.get("numberOfIPs").trim()));
+        world.change(changeCluster(cluster, c -> {
+            List<GlobalEgressIP> egress = new ArrayList<>(c.globalEgressIPs());
+            egress.add(created);
+            return new Cluster(c.name(), c.labels(), c.podCidrs(), c.serviceCidrs(), c.globalCidr(), c.cni(), c.multiActiveGateways(),
+                    c.clusterEgressIPs(), c.loadBalancing(), c.nodes(), c.pods(), c.services(), c.exports(), egress);
+        }));
+    }
+
+    @When("the cluster set runs Globalnet's first design")
+    public void firstDesign() {
+        ClusterSet set = world.clusterSet();
+        GlobalnetConfig globalnet = set.globalnet();
+        world.change(new ClusterSet(set.name(), new GlobalnetConfig(globalnet.enabled(), globalnet.cidr(), globalnet.clusterSize(),
+                GlobalnetMode.LEGACY), set.defaultCableDriver(), set.clusters(), set.connectivityPolicies(), set.connectionPolicies(),
+                set.flows()));
+    }
+
+    /** "app=http, tier=gold" as a map. */
+    private static Map<String, String> labels(String text) {
+        Map<String, String> labels = new TreeMap<>();
+        for (String pair : text.split(",")) {
+            String[] kv = pair.trim().split("=", 2);
+            if (kv.length != 2) {
+                throw new IllegalArgumentException("'" + pair + "' is no label: write key=value");
+            }
+            labels.put(kv[0].trim(), kv[1].trim());
+        }
+        return labels;
+    }
+
+    private ClusterSet changeCluster(String name, UnaryOperator<Cluster> change) {
+        ClusterSet set = world.clusterSet();
+        set.requireCluster(name);
+        return set.withClusters(set.clusters().stream().map(c -> c.name().equals(name) ? change.apply(c) : c).toList());
+    }
+}

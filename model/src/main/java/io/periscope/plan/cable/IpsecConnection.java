@@ -1,0 +1,37 @@
+package io.periscope.plan.cable;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+
+import java.util.Optional;
+
+/**
+ * One Libreswan connection as upstream's libreswan cable driver configures it: a tunnel-mode ESP SA
+ * between the two gateways' endpoint addresses for one pair of subnets (upstream creates one per
+ * local subnet x remote subnet and names it {@code <remote cable name>-<local index>-<remote index>}).
+ * Once routed it is a pair of kernel XFRM policies: packets from {@code leftSubnet} to
+ * {@code rightSubnet} are encrypted to {@code right}, and the mirror image is expected from it.
+ *
+ * @param leftId        IKE identity; upstream uses the gateways' private (node) addresses
+ * @param leftIkePort   this gateway's IKE / NAT-T port, where ESP-in-UDP arrives
+ * @param rightIkePort  the remote gateway's
+ * @param psk           the id of the pre-shared key (upstream has one for the whole cluster set); never the key
+ * @param forceEncapsulation ESP inside UDP even without NAT ({@code encapsulation=yes}, whack's {@code --forceencaps})
+ * @param ike           IKE proposals; empty leaves Libreswan's defaults, as upstream does
+ * @param esp           ESP proposals; empty leaves Libreswan's defaults, as upstream does
+ */
+public record IpsecConnection(String name, Ipv4Address left, Ipv4Address leftId, Ipv4Prefix leftSubnet, int leftIkePort,
+                              Ipv4Address right, Ipv4Address rightId, Ipv4Prefix rightSubnet, int rightIkePort,
+                              String psk, boolean forceEncapsulation, Optional<String> ike, Optional<String> esp) {
+
+    /** Whether the outbound policy takes this packet: from the left subnet to the right one. */
+    public boolean coversOutbound(Ipv4Address source, Ipv4Address destination) {
+        return leftSubnet.contains(source) && rightSubnet.contains(destination);
+    }
+
+    /** Whether this connection is the other end of {@code sender}'s: same SA, seen from here. */
+    public boolean mirrors(IpsecConnection sender) {
+        return left.equals(sender.right) && right.equals(sender.left) && leftSubnet.equals(sender.rightSubnet)
+                && rightSubnet.equals(sender.leftSubnet);
+    }
+}

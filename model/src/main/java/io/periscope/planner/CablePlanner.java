@@ -1,0 +1,95 @@
+package io.periscope.planner;
+
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.net.Ipv4Range;
+import io.periscope.model.policy.CableDriver;
+import io.periscope.model.policy.CablePorts;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Node;
+import io.periscope.model.topology.Protocol;
+import io.periscope.plan.netfilter.CtState;
+import io.periscope.plan.netfilter.Match;
+import io.periscope.plan.netfilter.Rule;
+import io.periscope.plan.netfilter.Table;
+import io.periscope.plan.netfilter.Target;
+import io.periscope.plan.routing.PolicyRule;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The cables of an active gateway: one tunnel per connected remote cluster, with the pair's cable
+ * driver, several drivers side by side (seed 001). Every driver routes the remote subnets in table
+ * 100, which {@code ip rule pref 100} consults before main; each driver has its own UDP port
+ * ({@link CablePorts}), whose packets need no connection tracking and are let in.
+ */
+final class CablePlanner {
+
+    private CablePlanner() {
+    }
+
+    static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<RemoteCluster> remotes, GlobalAddresses global,
+                     CablePorts ports, Tunnels.NexthopIds ids) {
+        if (remotes.isEmpty()) {
+            return;
+        }
+        PlanBuilder plan = host.submariner;
+        plan.policyRule(PolicyRule.lookup(Names.CABLE_RULE_PRIORITY, Names.CABLE_TABLE));
+        VxlanCablePlanner.plan(set, cluster, node, host, using(remotes, CableDriver.VXLAN), global, ids);
+        LibreswanCablePlanner.plan(set, cluster, node, host, using(remotes, CableDriver.LIBRESWAN), global, ports);
+        WireGuardCablePlanner.plan(set, cluster, node, host, using(remotes, CableDriver.WIREGUARD), global, ports);
+        if (cluster.multiActiveGateways()) {
+            List<String> devices = new ArrayList<>();
+            if (!using(remotes, CableDriver.VXLAN).isEmpty()) {
+                devices.add(Names.VXLAN_TUNNEL);
+            }
+            if (!using(remotes, CableDriver.WIREGUARD).isEmpty()) {
+                devices.add(Names.WIREGUARD_DEVICE);
+            }
+            returnThroughThisGateway(cluster, node, plan, devices);
+        }
+        // The route agent already covers the NAT-T port every gateway has; a gateway running several
+        // drivers listens on more.
+        for (int port : ports.ports(cluster.name())) {
+            if (port != CablePorts.NAT_T_PORT) {
+                plan.rule(Table.RAW, Names.RAW, Rule.of(new Target.NoTrack(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(port)));
+                plan.rule(Table.FILTER, Names.INPUT, Rule.of(Target.accept(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(port)));
+            }
+        }
+    }
+
+    /**
+     * Seed 004, with several active gateways: service traffic that came in over a cable and was DNATed
+     * to a pod on another node is SNATed to this node's CNI address, so the pod's reply comes back
+     * through this gateway, which holds the DNAT state. Only DNATed connections: replies of this
+     * cluster's own outbound flows must keep their addresses (step 6). The seed writes it for
+     * {@code vxlan-tunnel}; a WireGuard device is a cable's input device just the same. Libreswan has
+     * no device of its own (decrypted packets come in by the WAN interface) and gets neither rule.
+     */
+    private static void returnThroughThisGateway(Cluster cluster, Node node, PlanBuilder plan, List<String> cableDevices) {
+        if (cableDevices.isEmpty()) {
+            return;
+        }
+        plan.rule(Table.MANGLE, "PREROUTING", Rule.of(Target.jump(Names.MANGLE_PREROUTING)));
+        for (String device : cableDevices) {
+            plan.rule(Table.MANGLE, Names.MANGLE_PREROUTING, Rule.of(new Target.SetMark(Names.FROM_REMOTE_MARK, Names.FROM_REMOTE_MARK),
+                    new Match.InInterface(device)));
+        }
+        plan.rule(Table.NAT, Names.POSTROUTING, Rule.of(new Target.Snat(Ipv4Range.single(node.cniIp())),
+                new Match.OutInterface(Names.UNDERLAY), new Match.MarkIs(Names.FROM_REMOTE_MARK, Names.FROM_REMOTE_MARK, false),
+                new Match.ConnState(Set.of(CtState.DNAT), false)));
+        // Replies that come back through another gateway than the one the flow left by have no
+        // conntrack state here; accept them into the local pod network anyway.
+        for (String device : cableDevices) {
+            for (Ipv4Prefix local : cluster.podCidrs()) {
+                plan.rule(Table.FILTER, Names.FORWARD, Rule.of(Target.accept(), new Match.Destination(local), new Match.InInterface(device)));
+            }
+        }
+    }
+
+    private static List<RemoteCluster> using(List<RemoteCluster> remotes, CableDriver driver) {
+        return remotes.stream().filter(r -> r.cable().name() == driver).toList();
+    }
+}

@@ -1,0 +1,67 @@
+package io.periscope.planner;
+
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.policy.CableDriver;
+import io.periscope.model.policy.CablePorts;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Node;
+import io.periscope.plan.cable.IpsecConnection;
+import io.periscope.plan.routing.Nexthop;
+import io.periscope.plan.routing.Route;
+import io.periscope.plan.routing.RouteProtocol;
+import io.periscope.plan.routing.RouteType;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The Libreswan cable driver on an active gateway: the connections upstream's driver whacks into
+ * pluto, one per local subnet x remote subnet, named after the remote Endpoint's cable, from this
+ * gateway's endpoint address to the remote gateway's, ESP in UDP on the NAT-T ports, pre-shared key,
+ * proposals left to Libreswan unless the connection policy's {@code ike} / {@code esp} options set
+ * them. Periscope always forces UDP encapsulation (upstream does when NAT is involved or
+ * {@code ceIPSecForceUDPEncaps} is set), so ESP crosses the same firewall rules as the other cables.
+ *
+ * <p>Table 100 routes each remote subnet out of the WAN interface with the gateway's CNI address as
+ * source, as upstream's route agent does for host networking on a libreswan gateway; the XFRM policy
+ * then takes the packet before it reaches the wire.
+ *
+ * <p>An XFRM policy per selector pair means one remote gateway per remote cluster: with several active
+ * remote gateways (seed 004, vxlan only) the connections go to the first one, and what the others
+ * send finds no SA here.
+ */
+final class LibreswanCablePlanner {
+
+    private LibreswanCablePlanner() {
+    }
+
+    static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<RemoteCluster> remotes, GlobalAddresses global,
+                     CablePorts ports) {
+        PlanBuilder plan = host.submariner;
+        List<Ipv4Prefix> local = RemoteSubnets.of(set, cluster, global);
+        int leftPort = ports.port(cluster.name(), CableDriver.LIBRESWAN);
+        for (RemoteCluster remote : remotes) {
+            List<Node> gateways = remote.cluster().activeGateways();
+            if (gateways.isEmpty()) {
+                continue;
+            }
+            Node peer = gateways.getFirst();
+            String cable = Names.cableName(remote.cluster().name(), peer.ip());
+            int rightPort = ports.port(remote.cluster().name(), CableDriver.LIBRESWAN);
+            Optional<String> ike = Optional.ofNullable(remote.cable().options().get("ike"));
+            Optional<String> esp = Optional.ofNullable(remote.cable().options().get("esp"));
+            for (int l = 0; l < local.size(); l++) {
+                for (int r = 0; r < remote.subnets().size(); r++) {
+                    plan.ipsec(new IpsecConnection(cable + "-" + l + "-" + r, node.endpointIp(), node.ip(), local.get(l), leftPort,
+                            peer.endpointIp(), peer.ip(), remote.subnets().get(r), rightPort, Names.IPSEC_PSK, true, ike, esp));
+                }
+            }
+            for (Ipv4Prefix subnet : remote.subnets()) {
+                plan.route(new Route(Names.CABLE_TABLE, subnet, RouteType.UNICAST, List.of(Nexthop.direct(Names.WAN)),
+                        OptionalInt.empty(), Optional.of(node.cniIp()), Names.CABLE_ROUTE_METRIC, RouteProtocol.STATIC));
+            }
+        }
+    }
+}
