@@ -3,6 +3,7 @@ package io.periscope.lab;
 import io.periscope.lab.agent.ReconcilingAgents;
 import io.periscope.lab.down.LabDown;
 import io.periscope.lab.down.LabTeardown;
+import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.probe.LabProbe;
@@ -42,7 +43,7 @@ public final class RunningLab implements AutoCloseable {
     private RunningLab(ClusterSet set, Path stateDirectory) {
         this.set = set;
         this.stateFile = new LabStateFile(stateDirectory);
-        this.layout = LabLayout.of(Planner.plan(set));
+        this.layout = LabLayout.of(Planner.plan(LabCables.of(set).set()));
     }
 
     public static void assumeRoot() {
@@ -75,8 +76,9 @@ public final class RunningLab implements AutoCloseable {
         return set;
     }
 
+    /** The plan the lab builds (its cables as the lab runs them). */
     public ClusterSetPlan plan() {
-        return Planner.plan(set);
+        return Planner.plan(LabCables.of(set).set());
     }
 
     public LabLayout layout() {

@@ -7,6 +7,7 @@ import io.periscope.agent.reconcile.ReconcileResult;
 import io.periscope.agent.reconcile.Reconciler;
 import io.periscope.lab.agent.NamespaceCommandRunner;
 import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.model.load.TopologyLoader;
@@ -57,7 +58,7 @@ public final class IngressRuleBenchmark {
         String[] node = args[1].split("/");
         int rules = args.length > 2 ? Integer.parseInt(args[2]) : 10_000;
         int sample = args.length > 3 ? Integer.parseInt(args[3]) : 1_000;
-        HostNamespace gateway = LabLayout.of(Planner.plan(set)).requireHost(HostId.node(node[0], node[1]));
+        HostNamespace gateway = LabLayout.of(Planner.plan(LabCables.of(set).set())).requireHost(HostId.node(node[0], node[1]));
         DataplanePlan planned = gateway.plan().submariner();
         List<Rule> ingress = ingressRules(rules + INCREMENTAL_RUNS);
 

@@ -7,6 +7,7 @@ import io.periscope.lab.capture.CaptureSession;
 import io.periscope.lab.capture.CaptureTarget;
 import io.periscope.lab.capture.Sighting;
 import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.lab.netns.NetworkNamespaces;
@@ -82,10 +83,13 @@ public final class LabProbe {
     }
 
     /** The same, for a topology already loaded from {@code file}. */
-    public ProbeReport run(Path file, ClusterSet set, Optional<String> flowName, Consumer<String> progress) {
+    public ProbeReport run(Path file, ClusterSet topology, Optional<String> flowName, Consumer<String> progress) {
         if (!NetworkNamespaces.runningAsRoot()) {
             throw new LabRefusal("lab probe needs root to enter the lab's network namespaces; run it as root (for example with sudo)");
         }
+        LabCables cables = LabCables.of(topology);
+        cables.substitutions().forEach(note -> progress.accept("cables: " + note));
+        ClusterSet set = cables.set();
         ClusterSetPlan plan = Planner.plan(set);
         LabLayout layout = LabLayout.of(plan);
         Optional<LabState> state = stateFile.read(layout.names().hash());

@@ -4,6 +4,7 @@ import io.periscope.lab.LabRefusal;
 import io.periscope.lab.agent.LayerAgent;
 import io.periscope.lab.agent.LayerAgents;
 import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabBatches;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.layout.SwitchNamespace;
@@ -82,9 +83,12 @@ public final class LabUp {
     }
 
     /** The same, for a topology already loaded from {@code file}. */
-    public LabUpResult run(Path file, ClusterSet set, Consumer<String> progress) {
+    public LabUpResult run(Path file, ClusterSet topology, Consumer<String> progress) {
         refuseNonRoot();
         long start = System.nanoTime();
+        LabCables cables = LabCables.of(topology);
+        cables.substitutions().forEach(note -> progress.accept("cables: " + note));
+        ClusterSet set = cables.set();
         ClusterSetPlan plan = Planner.plan(set);
         LabLayout layout = LabLayout.of(plan);
         refuseOverlaps(file, plan);

@@ -2,6 +2,8 @@ package io.periscope.lab.probe;
 
 import io.periscope.lab.Examples;
 import io.periscope.lab.capture.CapturedFrame;
+import io.periscope.lab.layout.LabCables;
+import io.periscope.planner.Planner;
 import io.periscope.lab.capture.Direction;
 import io.periscope.lab.capture.IpDatagram;
 import io.periscope.lab.capture.Sighting;
@@ -26,7 +28,7 @@ import java.util.Random;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every simulated path of the shipped examples, turned into the frames its packet would show on
+ * Every simulated path of the shipped examples as the lab builds them, turned into the frames its packet would show on
  * each interface (VXLAN outer packets on the underlay, inner ones on the tunnel devices, frames of
  * other connections mixed in, everything shuffled), is rebuilt hop for hop by the reconstruction.
  */
@@ -37,7 +39,7 @@ class HopReconstructionRebuildsSimulatedPaths {
     @ParameterizedTest
     @ValueSource(strings = {Examples.MAG_GLOBALNET, Examples.GLOBALNET_EGRESS, "mag-vanilla.yaml"})
     void everyForwardAndReplyIsRebuiltFromItsSightings(String example) {
-        ClusterSetPlan plan = Examples.plan(example);
+        ClusterSetPlan plan = Planner.plan(LabCables.of(Examples.load(example)).set());
         LabWiring wiring = LabWiring.planned(plan);
         SimulatorFlows simulation = new SimulatorFlows(plan);
         Random random = new Random(example.hashCode());

@@ -1,0 +1,59 @@
+package io.periscope.lab.layout;
+
+import io.periscope.model.policy.CableDriver;
+import io.periscope.model.policy.CableDriverSpec;
+import io.periscope.model.policy.ClusterConnectionPolicy;
+import io.periscope.model.topology.ClusterSet;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The cluster set as the lab can build it: every cable runs as a VXLAN cable. Libreswan needs the
+ * kernel's XFRM, which this kernel lacks; WireGuard would run in user space through
+ * {@code wireguard-go}, which the lab does not start yet. The lab and the simulator it is compared
+ * with both use this cluster set, so what is proven is what was built, and each substitution is
+ * said out loud.
+ *
+ * @param substitutions one line per cable driver replaced, for the progress output
+ */
+public record LabCables(ClusterSet set, List<String> substitutions) {
+
+    public LabCables {
+        substitutions = List.copyOf(substitutions);
+    }
+
+    public static LabCables of(ClusterSet original) {
+        List<String> substitutions = new ArrayList<>();
+        CableDriver defaultDriver = original.defaultCableDriver();
+        if (defaultDriver != CableDriver.VXLAN) {
+            substitutions.add(note("defaults.cableDriver", defaultDriver));
+            defaultDriver = CableDriver.VXLAN;
+        }
+        List<ClusterConnectionPolicy> policies = new ArrayList<>();
+        for (int i = 0; i < original.connectionPolicies().size(); i++) {
+            ClusterConnectionPolicy policy = original.connectionPolicies().get(i);
+            CableDriver driver = policy.cableDriver().name();
+            if (driver == CableDriver.VXLAN) {
+                policies.add(policy);
+                continue;
+            }
+            substitutions.add(note("connectionPolicies[" + i + "].cableDriver", driver));
+            // A driver's options (ports, ciphers) belong to that driver; the VXLAN cable takes none.
+            policies.add(new ClusterConnectionPolicy(policy.leftClusterSelector(), policy.rightClusterSelector(),
+                    CableDriverSpec.of(CableDriver.VXLAN)));
+        }
+        if (substitutions.isEmpty()) {
+            return new LabCables(original, List.of());
+        }
+        ClusterSet built = new ClusterSet(original.name(), original.globalnet(), defaultDriver, original.clusters(),
+                original.connectivityPolicies(), policies, original.flows());
+        return new LabCables(built, substitutions);
+    }
+
+    private static String note(String field, CableDriver driver) {
+        String why = driver == CableDriver.LIBRESWAN ? "IPsec needs the kernel's XFRM, which this kernel lacks"
+                : "the lab does not run wireguard-go yet";
+        return field + " " + driver.yamlName() + " runs as vxlan in the lab (" + why + "); the simulator is compared on the same";
+    }
+}

@@ -1,0 +1,47 @@
+package io.periscope.lab.layout;
+
+import io.periscope.lab.Examples;
+import io.periscope.model.policy.CableDriver;
+import io.periscope.model.policy.CableDriverSpec;
+import io.periscope.model.policy.ClusterConnectionPolicy;
+import io.periscope.model.selector.LabelSelector;
+import io.periscope.model.topology.ClusterSet;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LabCablesRunEveryCableAsVxlan {
+
+    @Test
+    void aVxlanClusterSetIsBuiltAsItIs() {
+        ClusterSet set = Examples.load(Examples.MAG_GLOBALNET);
+
+        LabCables cables = LabCables.of(set);
+
+        assertThat(cables.set()).isSameAs(set);
+        assertThat(cables.substitutions()).isEmpty();
+    }
+
+    @Test
+    void libreswanByDefaultAndWireguardByPolicyRunAsVxlanAndSaySo() {
+        ClusterSet set = Examples.load(Examples.GLOBALNET_EGRESS);
+        ClusterSet withPolicy = new ClusterSet(set.name(), set.globalnet(), set.defaultCableDriver(), set.clusters(),
+                set.connectivityPolicies(), List.of(new ClusterConnectionPolicy(LabelSelector.ofLabels(Map.of()),
+                LabelSelector.ofLabels(Map.of()), new CableDriverSpec(CableDriver.WIREGUARD, Map.of("udp-port", "4501")))), set.flows());
+
+        LabCables cables = LabCables.of(withPolicy);
+
+        assertThat(set.defaultCableDriver()).isEqualTo(CableDriver.LIBRESWAN);
+        assertThat(cables.set().defaultCableDriver()).isEqualTo(CableDriver.VXLAN);
+        assertThat(cables.set().connectionPolicies()).extracting(p -> p.cableDriver()).containsExactly(CableDriverSpec.of(CableDriver.VXLAN));
+        assertThat(cables.set().clusters()).isEqualTo(set.clusters());
+        assertThat(cables.substitutions()).containsExactly(
+                "defaults.cableDriver libreswan runs as vxlan in the lab (IPsec needs the kernel's XFRM, which this kernel lacks);"
+                        + " the simulator is compared on the same",
+                "connectionPolicies[0].cableDriver wireguard runs as vxlan in the lab (the lab does not run wireguard-go yet);"
+                        + " the simulator is compared on the same");
+    }
+}
