@@ -1,6 +1,8 @@
 package io.periscope.lab.down;
 
+import io.periscope.lab.LabRefusal;
 import io.periscope.lab.layout.LabNames;
+import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.shell.Shell;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
@@ -15,7 +17,8 @@ import java.util.function.Consumer;
 
 /**
  * {@code lab down FILE}: removes what {@code lab up} of that file created, as its state file lists
- * it, and nothing else. Running it when no lab is up does nothing and succeeds.
+ * it, and nothing else. Running it when no lab is up does nothing and succeeds. It needs root,
+ * like {@code up}: the state file and the namespaces are root's.
  */
 public final class LabDown {
 
@@ -34,6 +37,9 @@ public final class LabDown {
 
     /** The same, for a topology already loaded. */
     public List<String> run(ClusterSet set, Consumer<String> progress) {
+        if (!NetworkNamespaces.runningAsRoot()) {
+            throw new LabRefusal("lab down needs root to delete the lab's network namespaces; run it as root (for example with sudo)");
+        }
         String topology = set.name();
         LabNames names = LabNames.of(topology);
         Optional<LabState> state = stateFile.read(names.hash());
