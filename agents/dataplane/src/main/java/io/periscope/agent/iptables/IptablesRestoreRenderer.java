@@ -18,6 +18,9 @@ import java.util.Optional;
  * <ol>
  * <li>{@code :NAME - [0:0]} for every owned chain to create, refill or delete: this creates the
  *     chain or empties it, in the same transaction that refills it, so re-running never appends twice;</li>
+ * <li>{@code -D CHAIN n} and {@code -I CHAIN n} for an owned chain that holds only Periscope's rules
+ *     and differs from the plan by a few of them ({@link PositionalEdit}): a long chain taking one
+ *     more rule costs one line, not a refill of all of them;</li>
  * <li>{@code -D} of Periscope's rules in built-in chains that are stale or out of place, by rule text;</li>
  * <li>{@code -I CHAIN n} of the missing ones at their position at the top;</li>
  * <li>{@code -A} of the refilled chains' rules;</li>
@@ -44,12 +47,15 @@ public final class IptablesRestoreRenderer {
      */
     public static Optional<String> render(Table table, List<? extends DataplaneChange> changes, SavedTable current) {
         List<String> declarations = new ArrayList<>();
+        List<String> edits = new ArrayList<>();
         List<String> deletions = new ArrayList<>();
         List<String> insertions = new ArrayList<>();
         List<String> appends = new ArrayList<>();
         List<String> removals = new ArrayList<>();
         for (DataplaneChange change : changes) {
             switch (change) {
+                case ChainChange c when c.table() == table && edited(c, current, edits) -> {
+                }
                 case ChainChange c when c.table() == table -> {
                     declarations.add(":" + c.name() + " - [0:0]");
                     c.after().ifPresentOrElse(
@@ -61,14 +67,38 @@ public final class IptablesRestoreRenderer {
                 }
             }
         }
-        if (declarations.isEmpty() && deletions.isEmpty() && insertions.isEmpty()) {
+        if (declarations.isEmpty() && edits.isEmpty() && deletions.isEmpty() && insertions.isEmpty()) {
             return Optional.empty();
         }
         StringBuilder text = new StringBuilder("*").append(table.iptablesName()).append('\n');
-        for (List<String> part : List.of(declarations, deletions, insertions, appends, removals)) {
+        for (List<String> part : List.of(declarations, edits, deletions, insertions, appends, removals)) {
             part.forEach(line -> text.append(line).append('\n'));
         }
         return Optional.of(text.append("COMMIT\n").toString());
+    }
+
+    /**
+     * Adds the rule-number edits of an owned chain that stays, if it is worth it. The positions are
+     * those of the kernel's chain as read, so a chain holding rules Periscope cannot parse (which
+     * the edit could not see, and which a refill removes) is always refilled.
+     */
+    private static boolean edited(ChainChange change, SavedTable current, List<String> edits) {
+        if (change.before().isEmpty() || change.after().isEmpty()) {
+            return false;
+        }
+        Optional<SavedChain> found = current.chain(change.name());
+        if (found.isEmpty() || found.get().hasForeignRules()) {
+            return false;
+        }
+        Optional<PositionalEdit<Rule>> edit = PositionalEdit.between(found.get().parsedRules(), change.after().get().rules());
+        if (edit.isEmpty() || edit.get().size() == 0) {
+            return false;
+        }
+        String name = change.name();
+        edit.get().deletions().forEach(position -> edits.add("-D " + name + " " + position));
+        edit.get().insertions().forEach(insertion ->
+                edits.add("-I " + name + " " + insertion.position() + " " + IptablesSyntax.rule(insertion.entry())));
+        return true;
     }
 
     /**

@@ -223,4 +223,60 @@ class IptablesRestoreRendererWritesTheMinimalTransaction {
         // Without a jump to an owned chain, a rule Periscope once listed looks like anyone's.
         assertThat(IptablesRestoreRenderer.render(new NetfilterTable(Table.FILTER, List.of()), current, PREFIXES)).isEqualTo(Optional.empty());
     }
+
+    private static Rule acceptFrom(String cidr) {
+        return Rule.of(Target.accept(), new Match.Source(Ipv4Prefix.parse(cidr), false));
+    }
+
+    @Test
+    void aLongOwnedChainOffByAFewRulesIsEditedByRuleNumberNotRefilled() {
+        SavedTable current = filter("""
+                *filter
+                :INPUT ACCEPT [0:0]
+                :FORWARD ACCEPT [0:0]
+                :OUTPUT ACCEPT [0:0]
+                :SUBMARINER-FORWARD - [0:0]
+                -A FORWARD -j SUBMARINER-FORWARD
+                -A SUBMARINER-FORWARD -s 10.0.0.1/32 -j ACCEPT
+                -A SUBMARINER-FORWARD -s 10.0.0.2/32 -j ACCEPT
+                -A SUBMARINER-FORWARD -s 10.0.0.3/32 -j ACCEPT
+                -A SUBMARINER-FORWARD -s 10.0.0.4/32 -j ACCEPT
+                -A SUBMARINER-FORWARD -s 10.0.0.5/32 -j ACCEPT
+                -A SUBMARINER-FORWARD -s 10.0.0.6/32 -j ACCEPT
+                COMMIT
+                """);
+        Chain wanted = new Chain("SUBMARINER-FORWARD", List.of(acceptFrom("10.0.0.1/32"), acceptFrom("10.0.0.3/32"),
+                acceptFrom("10.0.0.4/32"), acceptFrom("10.0.0.9/32"), acceptFrom("10.0.0.5/32"), acceptFrom("10.0.0.6/32")));
+
+        assertThat(IptablesRestoreRenderer.render(desired(List.of(TO_FORWARD), wanted), current, PREFIXES)).contains("""
+                *filter
+                -D SUBMARINER-FORWARD 2
+                -I SUBMARINER-FORWARD 4 -s 10.0.0.9/32 -j ACCEPT
+                COMMIT
+                """);
+    }
+
+    @Test
+    void anOwnedChainMostlyReplacedIsRefilled() {
+        SavedTable current = filter("""
+                *filter
+                :INPUT ACCEPT [0:0]
+                :FORWARD ACCEPT [0:0]
+                :OUTPUT ACCEPT [0:0]
+                :SUBMARINER-FORWARD - [0:0]
+                -A FORWARD -j SUBMARINER-FORWARD
+                -A SUBMARINER-FORWARD -s 10.0.0.1/32 -j ACCEPT
+                -A SUBMARINER-FORWARD -s 10.0.0.2/32 -j ACCEPT
+                COMMIT
+                """);
+        Chain wanted = new Chain("SUBMARINER-FORWARD", List.of(acceptFrom("10.0.0.7/32"), acceptFrom("10.0.0.8/32")));
+
+        assertThat(IptablesRestoreRenderer.render(desired(List.of(TO_FORWARD), wanted), current, PREFIXES)).contains("""
+                *filter
+                :SUBMARINER-FORWARD - [0:0]
+                -A SUBMARINER-FORWARD -s 10.0.0.7/32 -j ACCEPT
+                -A SUBMARINER-FORWARD -s 10.0.0.8/32 -j ACCEPT
+                COMMIT
+                """);
+    }
 }
