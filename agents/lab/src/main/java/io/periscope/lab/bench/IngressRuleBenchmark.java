@@ -1,6 +1,7 @@
 package io.periscope.lab.bench;
 
 import io.periscope.agent.command.Command;
+import io.periscope.agent.command.CommandResult;
 import io.periscope.agent.command.CommandRunner;
 import io.periscope.agent.reconcile.Ownership;
 import io.periscope.agent.reconcile.ReconcileResult;
@@ -28,9 +29,12 @@ import io.periscope.planner.Planner;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.OptionalInt;
+import java.util.TreeMap;
 
 /**
  * Programs GlobalIngressIPs on a gateway of a running lab, three ways, and prints the times: all of
@@ -64,7 +68,8 @@ public final class IngressRuleBenchmark {
 
         try (NamespaceThread thread = NamespaceThread.enter(gateway.namespace())) {
             CommandRunner runner = new NamespaceCommandRunner(thread);
-            Reconciler reconciler = new Reconciler(runner, Ownership.submariner());
+            ProgramClock clock = new ProgramClock(runner);
+            Reconciler reconciler = new Reconciler(clock, Ownership.submariner());
             reconciler.reconcile(planned);
             System.out.printf(Locale.ROOT, "gateway %s (namespace %s), %,d GlobalIngressIPs as DNAT rules in %s%n",
                     gateway.host(), gateway.namespace(), rules, Names.GN_INGRESS);
@@ -90,10 +95,13 @@ public final class IngressRuleBenchmark {
             System.out.printf(Locale.ROOT, "  the whole set through the Reconciler (read, diff, one transaction): %,d ms%n", whole);
 
             long[] changes = new long[INCREMENTAL_RUNS];
+            Map<Long, Map<String, Long>> programsByTime = new TreeMap<>();
             for (int i = 0; i < INCREMENTAL_RUNS; i++) {
                 DataplanePlan next = withIngress(planned, ingress.subList(0, rules + i + 1));
                 ReconcileResult[] result = new ReconcileResult[1];
+                clock.reset();
                 changes[i] = millis(() -> result[0] = reconciler.reconcile(next));
+                programsByTime.put(changes[i], clock.millisByProgram());
                 if (result[0].applied().size() != 1) {
                     throw new IllegalStateException("one more GlobalIngressIP took " + result[0].applied().size() + " programs");
                 }
@@ -102,6 +110,13 @@ public final class IngressRuleBenchmark {
             Arrays.sort(changes);
             System.out.printf(Locale.ROOT, "  one more GlobalIngressIP through the Reconciler: median %,d ms (min %,d, max %,d, %d runs)%n",
                     changes[INCREMENTAL_RUNS / 2], changes[0], changes[INCREMENTAL_RUNS - 1], INCREMENTAL_RUNS);
+            Map<String, Long> programs = programsByTime.get(changes[INCREMENTAL_RUNS / 2]);
+            long inPrograms = programs.values().stream().mapToLong(Long::longValue).sum();
+            System.out.printf(Locale.ROOT, "    of the median run: iptables-save %,d ms, the iptables-restore transaction %,d ms,"
+                            + " the other reads %,d ms, in the JVM (parse, diff, render) %,d ms%n",
+                    programs.getOrDefault("iptables-save", 0L), programs.getOrDefault("iptables-restore", 0L),
+                    inPrograms - programs.getOrDefault("iptables-save", 0L) - programs.getOrDefault("iptables-restore", 0L),
+                    changes[INCREMENTAL_RUNS / 2] - inPrograms);
             System.out.printf(Locale.ROOT, "  checking that nothing differs (read and diff only): %,d ms%n", converged);
 
             reconciler.reconcile(planned);
@@ -163,5 +178,36 @@ public final class IngressRuleBenchmark {
         long start = System.nanoTime();
         work.run();
         return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    /** Where a reconcile's time goes: the wall time of each program it ran, by program name. */
+    private static final class ProgramClock implements CommandRunner {
+
+        private final CommandRunner runner;
+        private final Map<String, Long> nanos = new HashMap<>();
+
+        ProgramClock(CommandRunner runner) {
+            this.runner = runner;
+        }
+
+        void reset() {
+            nanos.clear();
+        }
+
+        Map<String, Long> millisByProgram() {
+            Map<String, Long> millis = new HashMap<>();
+            nanos.forEach((program, n) -> millis.put(program, n / 1_000_000));
+            return millis;
+        }
+
+        @Override
+        public CommandResult run(Command command) {
+            long start = System.nanoTime();
+            try {
+                return runner.run(command);
+            } finally {
+                nanos.merge(command.argv().getFirst(), System.nanoTime() - start, Long::sum);
+            }
+        }
     }
 }
