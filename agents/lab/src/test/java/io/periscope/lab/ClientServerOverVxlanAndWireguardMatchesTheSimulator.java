@@ -43,7 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * on-premise server and client, WireGuard (wireguard-go in each gateway's namespace) between the
  * server and the cloud client, and no cable at all between the two clients.
  */
-class ClientServerOverVxlanAndWireguardMatchesTheSimulator {
+public class ClientServerOverVxlanAndWireguardMatchesTheSimulator {
 
     static final Path TOPOLOGY = Path.of("src", "test", "resources", "topologies", "client-server-vxlan-wireguard.yaml");
 
@@ -64,7 +64,7 @@ class ClientServerOverVxlanAndWireguardMatchesTheSimulator {
         }
     }
 
-    static ClusterSet topology() {
+    public static ClusterSet topology() {
         try {
             return TopologyLoader.load(TOPOLOGY);
         } catch (TopologyException e) {
