@@ -131,7 +131,12 @@ public final class CaptureSession implements AutoCloseable {
                         .promiscuousMode(PcapNetworkInterface.PromiscuousMode.NONPROMISCUOUS)
                         .timeoutMillis(20).immediateMode(true)
                         .timestampPrecision(PcapHandle.TimestampPrecision.NANO).build();
-                pcap.setFilter("ip", BpfProgram.BpfCompileMode.OPTIMIZE);
+                if (target.layer3().isPresent()) {
+                    pcap.setDirection(target.layer3().get() == Direction.LEAVING ? PcapHandle.PcapDirection.OUT : PcapHandle.PcapDirection.IN);
+                    // A tun device carries bare IP: "ip" would look for an Ethernet type that is not there.
+                } else {
+                    pcap.setFilter("ip", BpfProgram.BpfCompileMode.OPTIMIZE);
+                }
             } catch (PcapNativeException | NotOpenException | RuntimeException e) {
                 problem.set("cannot capture on " + target.iface() + " in " + target.namespace() + ": " + e.getMessage());
                 opened.countDown();
@@ -159,6 +164,11 @@ public final class CaptureSession implements AutoCloseable {
 
         private void record(byte[] frame, Timestamp timestamp) {
             long nanos = timestamp.getTime() / 1000 * 1_000_000_000L + timestamp.getNanos();
+            if (target.layer3().isPresent()) {
+                FrameParser.parseBareIp(frame, vxlanPorts).ifPresent(parsed ->
+                        sightings.add(new Sighting(target.host(), target.iface(), target.layer3().get(), nanos, parsed)));
+                return;
+            }
             FrameParser.parse(frame, vxlanPorts).ifPresent(parsed -> {
                 Direction direction;
                 if (parsed.srcMac().equals(target.mac())) {

@@ -27,6 +27,18 @@ public final class FrameParser {
         return parse(frame, 0, frame.length, vxlanPorts, 0);
     }
 
+    /**
+     * A packet of a layer-3 device (a {@code tun}), which has no Ethernet header: parsed as if it
+     * had one with zero MAC addresses, since such a device has none.
+     */
+    public static Optional<CapturedFrame> parseBareIp(byte[] packet, Set<Integer> vxlanPorts) {
+        byte[] framed = new byte[ETHERNET_HEADER + packet.length];
+        framed[12] = (byte) (ETHERTYPE_IPV4 >> 8);
+        framed[13] = (byte) ETHERTYPE_IPV4;
+        System.arraycopy(packet, 0, framed, ETHERNET_HEADER, packet.length);
+        return parse(framed, vxlanPorts);
+    }
+
     private static Optional<CapturedFrame> parse(byte[] b, int offset, int end, Set<Integer> vxlanPorts, int depth) {
         if (end - offset < ETHERNET_HEADER + 20 || u16(b, offset + 12) != ETHERTYPE_IPV4) {
             return Optional.empty();

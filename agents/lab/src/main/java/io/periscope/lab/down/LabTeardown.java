@@ -6,12 +6,19 @@ import io.periscope.lab.shell.Invocation;
 import io.periscope.lab.shell.Shell;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.state.WireGuardProcess;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
- * Removes the namespaces a {@link LabState} lists, and nothing else, then the state itself. Deleting
+ * Stops the {@code wireguard-go} daemons a {@link LabState} lists (their namespaces would outlive
+ * the deletion while they run), removes the namespaces it lists, and nothing else, then the state
+ * itself. Deleting
  * a namespace deletes every interface in it (and so the other end of each veth), its routes and
  * its iptables rules. Namespaces already gone are skipped, so removal can be repeated.
  */
@@ -27,6 +34,7 @@ public final class LabTeardown {
 
     /** @return the namespaces that were there and are now removed */
     public List<String> remove(LabState state) {
+        state.wireGuard().forEach(this::stop);
         List<String> present = state.namespaces().stream().filter(NetworkNamespaces::exists).toList();
         List<String> stillBusy = new ArrayList<>();
         for (String namespace : present) {
@@ -50,5 +58,30 @@ public final class LabTeardown {
                     + "; their namespaces disappear when they end");
         }
         return present;
+    }
+
+    /**
+     * Stops one {@code wireguard-go} the lab started, if that pid is still a {@code wireguard-go} in
+     * the recorded namespace: after a crash or a reboot the pid may belong to someone else's process.
+     */
+    private void stop(WireGuardProcess process) {
+        Optional<ProcessHandle> handle = ProcessHandle.of(process.pid());
+        if (handle.isEmpty() || !handle.get().info().command().map(c -> c.endsWith("/wireguard-go")).orElse(false)) {
+            return;
+        }
+        String namespace = shell.execute(Invocation.of("ip", "netns", "identify", Long.toString(process.pid()))).stdout().strip();
+        if (!namespace.equals(process.namespace())) {
+            return;
+        }
+        handle.get().destroy();
+        try {
+            handle.get().onExit().get(5, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            handle.get().destroyForcibly();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot wait for wireguard-go " + process.pid() + " to stop", e);
+        }
     }
 }

@@ -9,11 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The cluster set as the lab can build it: every cable runs as a VXLAN cable. Libreswan needs the
- * kernel's XFRM, which this kernel lacks; WireGuard would run in user space through
- * {@code wireguard-go}, which the lab does not start yet. The lab and the simulator it is compared
- * with both use this cluster set, so what is proven is what was built, and each substitution is
- * said out loud.
+ * The cluster set as the lab can build it: VXLAN and WireGuard cables as planned (WireGuard in user
+ * space through {@code wireguard-go}), Libreswan cables as VXLAN, because IPsec needs the kernel's
+ * XFRM, which this kernel lacks. The lab and the simulator it is compared with both use this
+ * cluster set, so what is proven is what was built, and each substitution is said out loud.
  *
  * @param substitutions one line per cable driver replaced, for the progress output
  */
@@ -26,7 +25,7 @@ public record LabCables(ClusterSet set, List<String> substitutions) {
     public static LabCables of(ClusterSet original) {
         List<String> substitutions = new ArrayList<>();
         CableDriver defaultDriver = original.defaultCableDriver();
-        if (defaultDriver != CableDriver.VXLAN) {
+        if (!runs(defaultDriver)) {
             substitutions.add(note("defaults.cableDriver", defaultDriver));
             defaultDriver = CableDriver.VXLAN;
         }
@@ -34,7 +33,7 @@ public record LabCables(ClusterSet set, List<String> substitutions) {
         for (int i = 0; i < original.connectionPolicies().size(); i++) {
             ClusterConnectionPolicy policy = original.connectionPolicies().get(i);
             CableDriver driver = policy.cableDriver().name();
-            if (driver == CableDriver.VXLAN) {
+            if (runs(driver)) {
                 policies.add(policy);
                 continue;
             }
@@ -51,9 +50,12 @@ public record LabCables(ClusterSet set, List<String> substitutions) {
         return new LabCables(built, substitutions);
     }
 
+    private static boolean runs(CableDriver driver) {
+        return driver != CableDriver.LIBRESWAN;
+    }
+
     private static String note(String field, CableDriver driver) {
-        String why = driver == CableDriver.LIBRESWAN ? "IPsec needs the kernel's XFRM, which this kernel lacks"
-                : "the lab does not run wireguard-go yet";
+        String why = "IPsec needs the kernel's XFRM, which this kernel lacks";
         return field + " " + driver.yamlName() + " runs as vxlan in the lab (" + why + "); the simulator is compared on the same";
     }
 }

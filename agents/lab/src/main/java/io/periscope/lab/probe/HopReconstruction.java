@@ -9,6 +9,8 @@ import io.periscope.lab.trace.TraceHop;
 import io.periscope.lab.trace.TracePacket;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.HostId;
+import io.periscope.plan.cable.WireGuardDevice;
+import io.periscope.plan.cable.WireGuardPeer;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -21,7 +23,9 @@ import java.util.function.Predicate;
  * hop is the interface it left by (a VXLAN device where it was tunnelled, with the outer packet
  * seen on the underlay as the encapsulation), the host that received that frame (the other end of
  * the veth, or on a bridge the owner of the destination MAC), and the interface it came in by there
- * (the VXLAN device that decapsulated it, where it came through a tunnel). This is the hop shape
+ * (the VXLAN device that decapsulated it, where it came through a tunnel). A WireGuard device's
+ * outer packets are encrypted, so they are matched to the inner packet by addresses, ports and
+ * time (see {@link #acrossWireGuard}). This is the hop shape
  * of the simulator's traces: at a tunnel end, the inner packet on the tunnel device.
  */
 public final class HopReconstruction {
@@ -31,13 +35,19 @@ public final class HopReconstruction {
 
     private final LabWiring wiring;
     private final List<Sighting> sightings;
+    private final List<Sighting> udp;
     private final PacketIdentity identity;
 
-    /** @param sightings everything captured; only those of {@code identity} are used */
+    /**
+     * @param sightings everything captured; those of {@code identity}, and the UDP packets a
+     *                  WireGuard cable may have wrapped it in (which cannot be decrypted to tell)
+     */
     public HopReconstruction(LabWiring wiring, List<Sighting> sightings, PacketIdentity identity) {
         this.wiring = wiring;
         this.identity = identity;
         this.sightings = sightings.stream().filter(s -> identity.matches(s.frame().innermost()))
+                .sorted(Comparator.comparingLong(Sighting::nanos)).toList();
+        this.udp = sightings.stream().filter(s -> s.frame().vxlan().isEmpty() && s.frame().datagram().protocol() == IpDatagram.UDP)
                 .sorted(Comparator.comparingLong(Sighting::nanos)).toList();
     }
 
@@ -88,6 +98,27 @@ public final class HopReconstruction {
                 encap = Optional.of(new TraceEncap(out.iface(), outerPacket.src(), outerPacket.dst(),
                         onTheWire.frame().vxlan().orElseThrow().vni(), outerPacket.dport(), onTheWire.iface()));
             }
+            Optional<WireGuardDevice> wireGuard = wiring.wireGuardDevice(host, out.iface());
+            if (wireGuard.isPresent()) {
+                Optional<WireGuardHop> crossing = acrossWireGuard(out, wireGuard.get());
+                if (crossing.isEmpty()) {
+                    hops.add(new TraceHop(host.toString(), in, Optional.of(out.iface()), arrive, Optional.of(packet(out.frame().datagram())),
+                            Optional.empty()));
+                    break;
+                }
+                WireGuardHop crossed = crossing.get();
+                hops.add(new TraceHop(host.toString(), in, Optional.of(out.iface()), arrive, Optional.of(packet(out.frame().datagram())),
+                        Optional.of(crossed.encap())));
+                if (crossed.decrypted().isEmpty()) {
+                    break;
+                }
+                Sighting inner = crossed.decrypted().get();
+                host = inner.host();
+                in = Optional.of(inner.iface());
+                arrive = packet(inner.frame().datagram());
+                after = inner.nanos();
+                continue;
+            }
             hops.add(new TraceHop(host.toString(), in, Optional.of(out.iface()), arrive, Optional.of(packet(out.frame().datagram())), encap));
 
             Optional<LabWiring.Port> receiver = wiring.receiver(new LabWiring.Port(host, onTheWire.iface()), onTheWire.frame().dstMac());
@@ -126,6 +157,59 @@ public final class HopReconstruction {
             }
         }
         return hops;
+    }
+
+    /** A packet's crossing of a WireGuard cable: its encapsulation and, once through, the packet out of the peer's device. */
+    private record WireGuardHop(TraceEncap encap, Optional<Sighting> decrypted) {
+    }
+
+    /**
+     * Follows a packet sent into a WireGuard device. The outer packet is encrypted, so it is told by
+     * what can be read: from the device's listen port to the endpoint of the peer that cryptokey
+     * routing picks for the inner destination, the first such one leaving after the inner packet
+     * went in; at the peer, the inner packet is the first of the probe's coming out of its device
+     * after that outer packet arrived.
+     */
+    private Optional<WireGuardHop> acrossWireGuard(Sighting out, WireGuardDevice device) {
+        IpDatagram inner = out.frame().datagram();
+        Optional<WireGuardPeer> peer = device.peerFor(inner.dst());
+        if (peer.isEmpty()) {
+            return Optional.empty();
+        }
+        WireGuardPeer to = peer.get();
+        HostId here = out.host();
+        Optional<Sighting> sent = udp.stream().filter(s -> s.host().equals(here) && s.direction() == Direction.LEAVING
+                && s.nanos() >= out.nanos() && s.frame().datagram().sport() == device.listenPort()
+                && s.frame().datagram().dst().equals(to.endpointAddress()) && s.frame().datagram().dport() == to.endpointPort()).findFirst();
+        if (sent.isEmpty()) {
+            return Optional.empty();
+        }
+        Sighting wire = sent.get();
+        IpDatagram outer = wire.frame().datagram();
+        TraceEncap encap = new TraceEncap(TraceEncap.WIREGUARD, device.name(), outer.src(), outer.dst(), 0, outer.dport(), wire.iface(), true);
+        // Address translation on the way (a public IP) may rewrite the outer packet: the receiving
+        // gateway is the one whose device listens on the destination port it arrives with.
+        Optional<Sighting> received = Optional.empty();
+        Optional<LabWiring.Port> receiver = wiring.receiver(new LabWiring.Port(here, wire.iface()), wire.frame().dstMac());
+        if (receiver.isPresent()) {
+            LabWiring.Port port = receiver.get();
+            received = udp.stream().filter(s -> s.host().equals(port.host()) && s.iface().equals(port.iface())
+                    && s.direction() == Direction.ARRIVING && s.nanos() >= wire.nanos() && s.frame().datagram().sport() == outer.sport()
+                    && s.frame().datagram().dport() == outer.dport()).findFirst();
+        }
+        if (received.isEmpty()) {
+            received = udp.stream().filter(s -> !s.host().equals(here) && s.direction() == Direction.ARRIVING && s.nanos() >= wire.nanos()
+                    && wiring.wireGuardDeviceOn(s.host(), s.frame().datagram().dport()).isPresent()
+                    && s.frame().datagram().src().equals(outer.src())).findFirst();
+        }
+        if (received.isEmpty()) {
+            return Optional.of(new WireGuardHop(encap, Optional.empty()));
+        }
+        Sighting at = received.get();
+        Optional<WireGuardDevice> remote = wiring.wireGuardDeviceOn(at.host(), at.frame().datagram().dport());
+        Optional<Sighting> decrypted = remote.flatMap(d -> first(s -> s.host().equals(at.host()) && s.iface().equals(d.name())
+                && s.direction() == Direction.ARRIVING && s.nanos() >= at.nanos()));
+        return Optional.of(new WireGuardHop(encap, decrypted));
     }
 
     private Optional<Sighting> first(Predicate<Sighting> condition) {

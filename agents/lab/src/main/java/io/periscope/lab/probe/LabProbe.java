@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.periscope.lab.LabRefusal;
 import io.periscope.lab.capture.CaptureSession;
 import io.periscope.lab.capture.CaptureTarget;
+import io.periscope.lab.capture.Direction;
 import io.periscope.lab.capture.Sighting;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
@@ -24,6 +25,7 @@ import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.link.MacAddress;
 import io.periscope.planner.Planner;
 
@@ -145,6 +147,10 @@ public final class LabProbe {
                 MacAddress mac = MacAddress.parse(link.get("address").asText());
                 macs.put(new LabWiring.Port(host.host(), name), mac);
                 targets.add(new CaptureTarget(host.host(), host.namespace(), name, mac));
+            }
+            for (WireGuardDevice device : host.plan().submariner().wireGuardDevices()) {
+                targets.add(CaptureTarget.layer3(host.host(), host.namespace(), device.name(), Direction.LEAVING));
+                targets.add(CaptureTarget.layer3(host.host(), host.namespace(), device.name(), Direction.ARRIVING));
             }
         }
         return targets;

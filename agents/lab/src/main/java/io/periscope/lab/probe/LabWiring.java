@@ -5,6 +5,7 @@ import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
 import io.periscope.plan.Segment;
+import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.link.MacAddress;
 import io.periscope.plan.link.VxlanDevice;
 
@@ -78,5 +79,15 @@ public final class LabWiring {
 
     public boolean isVxlanDevice(HostId host, String iface) {
         return plan.host(host).map(h -> h.submariner().vxlanDevices().stream().anyMatch(d -> d.name().equals(iface))).orElse(false);
+    }
+
+    /** The WireGuard device named {@code iface} on {@code host}, if it is one. */
+    public Optional<WireGuardDevice> wireGuardDevice(HostId host, String iface) {
+        return plan.host(host).flatMap(h -> h.submariner().wireGuardDevices().stream().filter(d -> d.name().equals(iface)).findFirst());
+    }
+
+    /** The WireGuard device of {@code host} listening on UDP {@code port}. */
+    public Optional<WireGuardDevice> wireGuardDeviceOn(HostId host, int port) {
+        return plan.host(host).flatMap(h -> h.submariner().wireGuardDevices().stream().filter(d -> d.listenPort() == port).findFirst());
     }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.lab.trace.HopDifference;
+import io.periscope.lab.trace.TraceEncap;
 import io.periscope.lab.trace.TraceHop;
 import io.periscope.lab.trace.TracePacket;
 import io.periscope.lab.trace.TracePath;
@@ -90,12 +91,16 @@ public final class ProbeReportJson {
             hop.encap().ifPresent(e -> {
                 ObjectNode step = steps.addObject();
                 step.put("kind", "encap");
+                step.put("encapsulation", e.encapsulation());
                 step.put("device", e.device());
-                step.put("vni", e.vni());
+                if (e.encapsulation().equals(TraceEncap.VXLAN)) {
+                    step.put("vni", e.vni());
+                }
                 step.put("port", e.port());
                 step.put("outerSrc", e.outerSrc().toString());
                 step.put("outerDst", e.outerDst().toString());
                 step.put("underlay", e.underlay());
+                step.put("encrypted", e.encrypted());
             });
             hop.depart().ifPresent(d -> h.set("depart", packet(d)));
             array.add(h);

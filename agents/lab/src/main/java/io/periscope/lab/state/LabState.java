@@ -1,29 +1,45 @@
 package io.periscope.lab.state;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * What {@code lab up} created, written before it creates anything and kept up to date, so that
  * {@code lab down} (or an interrupted {@code up} cleaning after itself) removes exactly that and
- * nothing else, even after a crash. The lab starts no process that outlives a command: the probe's
- * servers and captures are threads of the probing JVM, and {@code ping} is waited for.
+ * nothing else, even after a crash. The only processes the lab leaves running are the
+ * {@code wireguard-go} daemons of WireGuard cables, each recorded as soon as it started; the
+ * probe's servers and captures are threads of the probing JVM, and {@code ping} is waited for.
  *
  * @param topology   the topology's name
  * @param file       the topology file it was built from
  * @param hash       the hash in every namespace name
  * @param namespaces every namespace this lab creates
  * @param state      {@code building} while {@code up} runs, {@code converged} once it returned
+ * @param wireGuard  every {@code wireguard-go} started so far
  */
-public record LabState(String topology, String file, String hash, List<String> namespaces, String state) {
+public record LabState(String topology, String file, String hash, List<String> namespaces, String state,
+                       List<WireGuardProcess> wireGuard) {
 
     public static final String BUILDING = "building";
     public static final String CONVERGED = "converged";
 
     public LabState {
         namespaces = List.copyOf(namespaces);
+        // State files written before WireGuard was real have no such field.
+        wireGuard = wireGuard == null ? List.of() : List.copyOf(wireGuard);
+    }
+
+    public LabState(String topology, String file, String hash, List<String> namespaces, String state) {
+        this(topology, file, hash, namespaces, state, List.of());
     }
 
     public LabState withState(String newState) {
-        return new LabState(topology, file, hash, namespaces, newState);
+        return new LabState(topology, file, hash, namespaces, newState, wireGuard);
+    }
+
+    public LabState withWireGuard(WireGuardProcess started) {
+        List<WireGuardProcess> all = new ArrayList<>(wireGuard);
+        all.add(started);
+        return new LabState(topology, file, hash, namespaces, state, all);
     }
 }

@@ -154,6 +154,8 @@ public final class PathComparison {
         TraceEncap s = simulated.get();
         TraceEncap o = observed.get();
         return first(
+                differ(direction, i, node, "encap.encapsulation", s.encapsulation(), o.encapsulation()),
+                differ(direction, i, node, "encap.encrypted", String.valueOf(s.encrypted()), String.valueOf(o.encrypted())),
                 differ(direction, i, node, "encap.outerSrc", s.outerSrc().toString(), o.outerSrc().toString()),
                 differ(direction, i, node, "encap.outerDst", s.outerDst().toString(), o.outerDst().toString()),
                 differ(direction, i, node, "encap.vni", String.valueOf(s.vni()), String.valueOf(o.vni())),

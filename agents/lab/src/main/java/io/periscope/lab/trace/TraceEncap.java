@@ -3,13 +3,25 @@ package io.periscope.lab.trace;
 import io.periscope.model.net.Ipv4Address;
 
 /**
- * A VXLAN encapsulation on the way out of a hop: the tunnel device, the outer addresses, VNI and UDP
- * port, and the underlay interface the outer packet left by.
+ * An encapsulation on the way out of a hop: the tunnel device, the outer addresses, VNI (VXLAN
+ * only; 0 otherwise) and UDP port, the underlay interface the outer packet left by, how the cable
+ * wraps the packet ({@code vxlan}, {@code wireguard}, as the simulator's trace names it) and whether
+ * the wrapped packet is encrypted.
  */
-public record TraceEncap(String device, Ipv4Address outerSrc, Ipv4Address outerDst, int vni, int port, String underlay) {
+public record TraceEncap(String encapsulation, String device, Ipv4Address outerSrc, Ipv4Address outerDst, int vni, int port,
+                         String underlay, boolean encrypted) {
+
+    public static final String VXLAN = "vxlan";
+    public static final String WIREGUARD = "wireguard";
+
+    /** A VXLAN encapsulation, which is never encrypted. */
+    public TraceEncap(String device, Ipv4Address outerSrc, Ipv4Address outerDst, int vni, int port, String underlay) {
+        this(VXLAN, device, outerSrc, outerDst, vni, port, underlay, false);
+    }
 
     @Override
     public String toString() {
-        return device + " vni " + vni + " udp/" + port + " " + outerSrc + " -> " + outerDst + " via " + underlay;
+        String wrapped = encapsulation.equals(VXLAN) ? device + " vni " + vni : device + " " + encapsulation;
+        return wrapped + " udp/" + port + " " + outerSrc + " -> " + outerDst + " via " + underlay + (encrypted ? " encrypted" : "");
     }
 }

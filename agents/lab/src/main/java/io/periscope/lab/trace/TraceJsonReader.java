@@ -65,9 +65,11 @@ public final class TraceJsonReader {
         Optional<TraceEncap> encap = Optional.empty();
         for (JsonNode step : hop.path("steps")) {
             if ("encap".equals(step.path("kind").asText())) {
-                encap = Optional.of(new TraceEncap(text(step, "device").or(() -> out).orElse(""),
+                encap = Optional.of(new TraceEncap(text(step, "encapsulation").orElse(TraceEncap.VXLAN),
+                        text(step, "device").or(() -> out).orElse(""),
                         Ipv4Address.parse(step.path("outerSrc").asText()), Ipv4Address.parse(step.path("outerDst").asText()),
-                        step.path("vni").asInt(), step.path("port").asInt(), text(step, "underlay").orElse("")));
+                        step.path("vni").asInt(), step.path("port").asInt(), text(step, "underlay").orElse(""),
+                        step.path("encrypted").asBoolean(false)));
             }
         }
         Optional<TracePacket> depart = hop.hasNonNull("depart") ? Optional.of(packet(hop.get("depart"))) : Optional.empty();

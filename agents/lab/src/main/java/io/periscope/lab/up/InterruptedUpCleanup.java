@@ -61,7 +61,8 @@ final class InterruptedUpCleanup {
         }
         try {
             System.err.println("lab up interrupted: removing " + state.namespaces().size() + " namespaces of " + state.topology());
-            new LabTeardown(shell, stateFile).remove(state);
+            // The file, not the state first written: it also lists the wireguard-go daemons started since.
+            new LabTeardown(shell, stateFile).remove(stateFile.read(state.hash()).orElse(state));
         } finally {
             if (locked) {
                 phaseLock.unlock();

@@ -22,6 +22,7 @@ import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.wire.HashResetProgram;
 import io.periscope.lab.wire.WireBatches;
+import io.periscope.lab.wireguard.WireGuardGateways;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
@@ -38,6 +39,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -106,11 +108,11 @@ public final class LabUp {
         boolean built = false;
         try {
             try {
-                build(layout, plan, progress, cleanup);
+                build(layout, state, progress, cleanup);
             } finally {
                 agents.close();
             }
-            stateFile.write(state.withState(LabState.CONVERGED));
+            stateFile.write(stateFile.read(state.hash()).orElse(state).withState(LabState.CONVERGED));
             built = true;
         } finally {
             removeHook(hook);
@@ -161,7 +163,7 @@ public final class LabUp {
         }
     }
 
-    private void build(LabLayout layout, ClusterSetPlan plan, Consumer<String> progress, InterruptedUpCleanup cleanup) {
+    private void build(LabLayout layout, LabState initial, Consumer<String> progress, InterruptedUpCleanup cleanup) {
         List<String> namespaces = layout.namespaces();
         phase(progress, cleanup, "namespaces", () -> {
             shell.run(Invocation.of("ip", "-batch", "-").withStdin(LabBatches.addNamespaces(namespaces)));
@@ -205,6 +207,15 @@ public final class LabUp {
             }
             return lines + " ip commands in " + layout.hosts().size() + " hosts";
         });
+        // The agents route into the WireGuard devices ("dev submariner") but do not build them.
+        if (!WireGuardGateways.withDevices(layout.nodes()).isEmpty()) {
+            AtomicReference<LabState> recorded = new AtomicReference<>(initial);
+            phase(progress, cleanup, "wireguard", () -> {
+                int devices = new WireGuardGateways(shell).start(layout.nodes(), started ->
+                        stateFile.write(recorded.updateAndGet(s -> s.withWireGuard(started))));
+                return devices + " devices (wireguard-go in each gateway's namespace, keys generated for this lab)";
+            });
+        }
         List<HostNamespace> nodes = layout.nodes();
         phase(progress, cleanup, "kube-proxy", () -> {
             List<List<String>> ran = onEveryNode(nodes, node -> agents.kubeProxy(node).reconcile());

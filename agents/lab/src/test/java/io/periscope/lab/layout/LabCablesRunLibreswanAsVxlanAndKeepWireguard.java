@@ -13,7 +13,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class LabCablesRunEveryCableAsVxlan {
+class LabCablesRunLibreswanAsVxlanAndKeepWireguard {
 
     @Test
     void aVxlanClusterSetIsBuiltAsItIs() {
@@ -26,22 +26,26 @@ class LabCablesRunEveryCableAsVxlan {
     }
 
     @Test
-    void libreswanByDefaultAndWireguardByPolicyRunAsVxlanAndSaySo() {
+    void libreswanRunsAsVxlanAndSaysSoWhileWireguardIsKept() {
         ClusterSet set = Examples.load(Examples.GLOBALNET_EGRESS);
-        ClusterSet withPolicy = new ClusterSet(set.name(), set.globalnet(), set.defaultCableDriver(), set.clusters(),
-                set.connectivityPolicies(), List.of(new ClusterConnectionPolicy(LabelSelector.ofLabels(Map.of()),
-                LabelSelector.ofLabels(Map.of()), new CableDriverSpec(CableDriver.WIREGUARD, Map.of("udp-port", "4501")))), set.flows());
+        CableDriverSpec wireguard = new CableDriverSpec(CableDriver.WIREGUARD, Map.of("udp-port", "4501"));
+        CableDriverSpec libreswan = CableDriverSpec.of(CableDriver.LIBRESWAN);
+        ClusterSet withPolicies = new ClusterSet(set.name(), set.globalnet(), set.defaultCableDriver(), set.clusters(),
+                set.connectivityPolicies(), List.of(
+                new ClusterConnectionPolicy(LabelSelector.ofLabels(Map.of()), LabelSelector.ofLabels(Map.of()), wireguard),
+                new ClusterConnectionPolicy(LabelSelector.ofLabels(Map.of()), LabelSelector.ofLabels(Map.of()), libreswan)), set.flows());
 
-        LabCables cables = LabCables.of(withPolicy);
+        LabCables cables = LabCables.of(withPolicies);
 
         assertThat(set.defaultCableDriver()).isEqualTo(CableDriver.LIBRESWAN);
         assertThat(cables.set().defaultCableDriver()).isEqualTo(CableDriver.VXLAN);
-        assertThat(cables.set().connectionPolicies()).extracting(p -> p.cableDriver()).containsExactly(CableDriverSpec.of(CableDriver.VXLAN));
+        assertThat(cables.set().connectionPolicies()).extracting(p -> p.cableDriver())
+                .containsExactly(wireguard, CableDriverSpec.of(CableDriver.VXLAN));
         assertThat(cables.set().clusters()).isEqualTo(set.clusters());
         assertThat(cables.substitutions()).containsExactly(
                 "defaults.cableDriver libreswan runs as vxlan in the lab (IPsec needs the kernel's XFRM, which this kernel lacks);"
                         + " the simulator is compared on the same",
-                "connectionPolicies[0].cableDriver wireguard runs as vxlan in the lab (the lab does not run wireguard-go yet);"
+                "connectionPolicies[1].cableDriver libreswan runs as vxlan in the lab (IPsec needs the kernel's XFRM, which this kernel lacks);"
                         + " the simulator is compared on the same");
     }
 }

@@ -1,0 +1,129 @@
+package io.periscope.lab.wireguard;
+
+import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.shell.Invocation;
+import io.periscope.lab.shell.Shell;
+import io.periscope.lab.shell.ShellFailure;
+import io.periscope.lab.shell.ShellResult;
+import io.periscope.lab.state.WireGuardProcess;
+import io.periscope.plan.cable.WireGuardDevice;
+import io.periscope.plan.cable.WireGuardPeer;
+import io.periscope.model.net.Ipv4Prefix;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * Builds the WireGuard devices the plan gives gateways, before the agents route into them. This
+ * kernel has no WireGuard module, so each device is {@code wireguard-go} (WireGuard in user space
+ * over a {@code tun} device) started inside the gateway's namespace and configured with {@code wg}.
+ *
+ * <p>{@code wireguard-go} and {@code wg} meet on a control socket in {@code /var/run/wireguard}
+ * named after the device; every gateway's device is called {@code submariner}, so each gateway gets
+ * a private tmpfs there, mounted in the mount namespace {@code ip netns exec} makes for the script.
+ * Key pairs are generated per lab, one per key id of the plan; a private key reaches {@code wg}
+ * only through a here-document on the script's standard input, which no message ever prints.
+ */
+public final class WireGuardGateways {
+
+    private static final String CONTROL_DIRECTORY = "/var/run/wireguard";
+
+    private final Shell shell;
+
+    public WireGuardGateways(Shell shell) {
+        this.shell = shell;
+    }
+
+    /** The gateways of {@code hosts} that have a WireGuard device, in order. */
+    public static List<HostNamespace> withDevices(List<HostNamespace> hosts) {
+        return hosts.stream().filter(h -> !h.plan().submariner().wireGuardDevices().isEmpty()).toList();
+    }
+
+    /**
+     * Starts and configures every WireGuard device of {@code hosts}.
+     *
+     * @param started told of each {@code wireguard-go} as soon as its pid is known, even if its
+     *                configuration then fails, so that it is stopped again
+     * @return the number of devices built
+     */
+    public int start(List<HostNamespace> hosts, Consumer<WireGuardProcess> started) {
+        List<HostNamespace> gateways = withDevices(hosts);
+        Map<String, WireGuardKeyPair> keys = generateKeys(gateways);
+        int devices = 0;
+        for (HostNamespace gateway : gateways) {
+            for (WireGuardDevice device : gateway.plan().submariner().wireGuardDevices()) {
+                startDevice(gateway, device, keys, started);
+                devices++;
+            }
+        }
+        return devices;
+    }
+
+    private Map<String, WireGuardKeyPair> generateKeys(List<HostNamespace> gateways) {
+        Map<String, WireGuardKeyPair> keys = new LinkedHashMap<>();
+        for (HostNamespace gateway : gateways) {
+            for (WireGuardDevice device : gateway.plan().submariner().wireGuardDevices()) {
+                keys.computeIfAbsent(device.privateKey(), id -> {
+                    String privateKey = shell.run(Invocation.of("wg", "genkey")).strip();
+                    String publicKey = shell.run(Invocation.of("wg", "pubkey").withStdin(privateKey + "\n")).strip();
+                    return new WireGuardKeyPair(privateKey, publicKey);
+                });
+            }
+        }
+        return keys;
+    }
+
+    private void startDevice(HostNamespace gateway, WireGuardDevice device, Map<String, WireGuardKeyPair> keys,
+                             Consumer<WireGuardProcess> started) {
+        Invocation invocation = Invocation.of("sh", "-s").inNamespace(gateway.namespace())
+                .withStdin(script(device, keys));
+        ShellResult result = shell.execute(invocation);
+        String firstLine = result.stdout().lines().findFirst().orElse("").strip();
+        if (firstLine.matches("\\d+")) {
+            started.accept(new WireGuardProcess(gateway.namespace(), Long.parseLong(firstLine)));
+        }
+        if (!result.succeeded()) {
+            throw new ShellFailure(invocation, new ShellResult(result.exitCode(), "",
+                    "building WireGuard device " + device.name() + " on " + gateway.host() + ": " + result.stderr().strip()));
+        }
+    }
+
+    static String script(WireGuardDevice device, Map<String, WireGuardKeyPair> keys) {
+        String socket = CONTROL_DIRECTORY + "/" + device.name() + ".sock";
+        StringBuilder wgSet = new StringBuilder("wg set ").append(device.name())
+                .append(" listen-port ").append(device.listenPort()).append(" private-key /dev/fd/3");
+        for (WireGuardPeer peer : device.peers()) {
+            WireGuardKeyPair remote = keys.get(peer.publicKey());
+            if (remote == null) {
+                throw new IllegalStateException("WireGuard peer " + peer.remote() + " has key id " + peer.publicKey()
+                        + ", which no gateway of the plan holds");
+            }
+            wgSet.append(" peer ").append(remote.publicKey())
+                    .append(" endpoint ").append(peer.endpoint())
+                    .append(" allowed-ips ").append(peer.allowedIps().stream().map(Ipv4Prefix::toString).collect(Collectors.joining(",")))
+                    .append(" persistent-keepalive ").append(peer.persistentKeepaliveSeconds());
+        }
+        return String.join("\n",
+                "set -e",
+                "mkdir -p " + CONTROL_DIRECTORY,
+                "mount -t tmpfs -o mode=0700 periscope-wireguard " + CONTROL_DIRECTORY,
+                // setsid: the daemon leaves the lab's process group, so a Ctrl-C meant for the lab
+                // does not kill it before the cleanup has recorded and stopped it.
+                "WG_PROCESS_FOREGROUND=1 setsid wireguard-go " + device.name() + " </dev/null >/dev/null 2>&1 &",
+                "echo $!",
+                "tries=0",
+                "while [ ! -S " + socket + " ]; do",
+                "  tries=$((tries + 1))",
+                "  if [ $tries -gt 200 ]; then echo 'wireguard-go did not open " + socket + " within 10 s' >&2; exit 1; fi",
+                "  sleep 0.05",
+                "done",
+                wgSet + " 3<<'PERISCOPE_KEY'",
+                keys.get(device.privateKey()).privateKey(),
+                "PERISCOPE_KEY",
+                "ip link set " + device.name() + " mtu " + device.mtu() + " up",
+                "");
+    }
+}

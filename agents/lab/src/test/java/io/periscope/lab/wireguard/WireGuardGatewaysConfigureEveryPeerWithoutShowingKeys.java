@@ -1,0 +1,79 @@
+package io.periscope.lab.wireguard;
+
+import io.periscope.lab.ClientServerOverVxlanAndWireguardMatchesTheSimulator;
+import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.layout.LabCables;
+import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.shell.Invocation;
+import io.periscope.lab.shell.RecordingShell;
+import io.periscope.lab.shell.ShellFailure;
+import io.periscope.lab.shell.ShellResult;
+import io.periscope.lab.state.WireGuardProcess;
+import io.periscope.planner.Planner;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class WireGuardGatewaysConfigureEveryPeerWithoutShowingKeys {
+
+    private final LabLayout layout = LabLayout.of(Planner.plan(LabCables.of(ClientServerOverVxlanAndWireguardMatchesTheSimulator.topology()).set()));
+
+    /** {@code wg genkey} answers PRIVATE-n, {@code wg pubkey} PUBLIC-of-(its input), the device script a pid. */
+    private static RecordingShell shell(int scriptStatus) {
+        AtomicInteger keys = new AtomicInteger();
+        AtomicInteger pids = new AtomicInteger(4000);
+        return new RecordingShell(invocation -> {
+            List<String> argv = invocation.argv();
+            if (argv.equals(List.of("wg", "genkey"))) {
+                return new ShellResult(0, "PRIVATE-" + keys.incrementAndGet() + "\n", "");
+            }
+            if (argv.equals(List.of("wg", "pubkey"))) {
+                return new ShellResult(0, "PUBLIC-of-" + invocation.stdin().strip() + "\n", "");
+            }
+            return new ShellResult(scriptStatus, pids.incrementAndGet() + "\n", scriptStatus == 0 ? "" : "wg: Invalid argument");
+        });
+    }
+
+    @Test
+    void eachGatewayGetsItsDeviceWithItsOwnKeyAndEveryPeersPublicKey() {
+        RecordingShell shell = shell(0);
+        List<WireGuardProcess> started = new ArrayList<>();
+
+        int devices = new WireGuardGateways(shell).start(layout.nodes(), started::add);
+
+        List<HostNamespace> gateways = WireGuardGateways.withDevices(layout.nodes());
+        assertThat(gateways).extracting(h -> h.host().toString()).containsExactlyInAnyOrder("onprem2/onprem2-gw", "cloud/cloud-gw");
+        assertThat(devices).isEqualTo(2);
+        assertThat(started).extracting(WireGuardProcess::namespace).containsExactlyElementsOf(gateways.stream().map(HostNamespace::namespace).toList());
+        List<Invocation> scripts = shell.invocations().stream().filter(i -> i.argv().contains("sh")).toList();
+        assertThat(scripts).hasSize(2);
+        // Each script hands its own private key to wg and names the other gateway by its public key.
+        String first = scripts.get(0).stdin();
+        String second = scripts.get(1).stdin();
+        assertThat(first).contains("\nPRIVATE-1\n").contains("peer PUBLIC-of-PRIVATE-2 ").doesNotContain("PRIVATE-2\n");
+        assertThat(second).contains("\nPRIVATE-2\n").contains("peer PUBLIC-of-PRIVATE-1 ").doesNotContain("PRIVATE-1\n");
+        var device = gateways.getFirst().plan().submariner().wireGuardDevices().getFirst();
+        var peer = device.peers().getFirst();
+        assertThat(first).contains("listen-port " + device.listenPort()).contains("endpoint " + peer.endpoint())
+                .contains("persistent-keepalive " + peer.persistentKeepaliveSeconds())
+                .contains("ip link set submariner mtu " + device.mtu() + " up");
+        assertThat(shell.invocations()).allSatisfy(i -> assertThat(String.join(" ", i.argv()) + i).doesNotContain("PRIVATE-"));
+    }
+
+    @Test
+    void aDeviceThatFailsIsStillRecordedAndItsErrorCarriesNoKey() {
+        List<WireGuardProcess> started = new ArrayList<>();
+
+        assertThatThrownBy(() -> new WireGuardGateways(shell(1)).start(layout.nodes(), started::add))
+                .isInstanceOf(ShellFailure.class)
+                .hasMessageContaining("building WireGuard device submariner on")
+                .hasMessageContaining("wg: Invalid argument")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("PRIVATE-"));
+        assertThat(started).extracting(WireGuardProcess::pid).containsExactly(4001L);
+    }
+}
