@@ -1,0 +1,175 @@
+package io.periscope.features.lab;
+
+import io.periscope.features.backend.Deployment;
+import io.periscope.lab.layout.LabCables;
+import io.periscope.lab.probe.FlowProbeResult;
+import io.periscope.lab.probe.LabProbe;
+import io.periscope.lab.probe.ObservedAttempt;
+import io.periscope.lab.probe.ProbeReport;
+import io.periscope.lab.probe.SimulatorFlows;
+import io.periscope.lab.shell.Shell;
+import io.periscope.lab.state.LabStateFile;
+import io.periscope.model.endpoint.Endpoint;
+import io.periscope.model.globalnet.GlobalnetAllocations;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.policy.ClusterGraph;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Flow;
+import io.periscope.model.topology.FlowSource;
+import io.periscope.model.topology.FlowTarget;
+import io.periscope.model.topology.Protocol;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.HostId;
+import io.periscope.plan.HostPlan;
+import io.periscope.plan.Interface;
+import io.periscope.planner.Planner;
+import io.periscope.simulator.FlowResolutionException;
+import io.periscope.simulator.ResolvedFlow;
+import io.periscope.simulator.Simulator;
+import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.trace.PathTrace;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * A cluster set up in the lab.
+ *
+ * <p>Traces are real packets: {@link LabProbe} sends the flow until every path the simulator offers
+ * has been taken (or its rounds run out) and compares every hop the captures saw, field by field
+ * (node, interfaces, addresses on arrival and departure, encapsulation, disposition), with the
+ * simulator's path through the same hosts. A flow whose packets went anywhere else, or carried other
+ * addresses anywhere, fails the step with the lab's first difference. The trace returned holds the
+ * simulated paths the packets matched, one per distinct path taken, so the steps check the hops the
+ * kernel took. A packet carries no rule name: the rule named at each translation is the one whose
+ * effect, at that hop, the captures confirmed (the addresses before and after it), not one read from
+ * the kernel's counters.
+ *
+ * <p>Programmed state is the plan of what the lab built. {@code lab up} returns only once every
+ * node's agents have read the kernel's state back ({@code iptables-save}, {@code ipset save},
+ * {@code ip -j}, {@code bridge -j fdb}) and found no difference from it, so the plan is what the
+ * kernel holds in every layer an agent owns. Lighthouse's answers, Globalnet's allocations, the
+ * Endpoints and the connections are control-plane decisions the lab takes from the same plan: the
+ * lab runs no Kubernetes API or broker.
+ */
+final class ProbedDeployment implements Deployment {
+
+    private final ClusterSet set;
+    private final Shell shell;
+    private final LabStateFile stateFile;
+    private final Path file;
+    private final ClusterSetPlan plan;
+    private final Simulator simulator;
+
+    ProbedDeployment(ClusterSet set, Shell shell, LabStateFile stateFile, Path file) {
+        this.set = set;
+        this.shell = shell;
+        this.stateFile = stateFile;
+        this.file = file;
+        this.plan = Planner.plan(LabCables.of(set).set());
+        this.simulator = new Simulator(plan);
+    }
+
+    @Override
+    public ClusterSet clusterSet() {
+        return set;
+    }
+
+    @Override
+    public FlowTrace trace(Flow flow) throws FlowResolutionException {
+        ResolvedFlow resolved = simulator.resolver().resolve(flow);
+        Flow named = new Flow(unusedName(flow), flow.from(), flow.to(), flow.protocol(), flow.expect());
+        ClusterSet withFlow = set.withFlows(append(set.flows(), named));
+        ProbeReport report = new LabProbe(shell, stateFile, SimulatorFlows::new).run(file, withFlow, Optional.of(named.name()), line -> { });
+        FlowProbeResult result = report.flows().getFirst();
+        result.problem().ifPresent(problem -> {
+            throw new AssertionError("the lab could not probe " + describe(flow) + ": " + problem);
+        });
+        if (result.attempts().isEmpty()) {
+            throw new AssertionError("the lab sent no probe of " + describe(flow) + " (every source port was still in use)");
+        }
+        List<PathTrace> taken = new ArrayList<>();
+        for (ObservedAttempt attempt : result.attempts()) {
+            if (!attempt.match().matches()) {
+                throw new AssertionError("real packets of " + describe(flow) + " (source port " + attempt.outcome().sourcePort()
+                        + ") took a path the simulation does not have: "
+                        + attempt.match().firstDifference().map(d -> d.describe()).orElse("no simulated path goes through the same hosts")
+                        + "\nobserved: " + attempt.observed().route());
+            }
+            ResolvedFlow sent = new ResolvedFlow(resolved.source(), resolved.sourceIp(), resolved.destination(), resolved.port(),
+                    resolved.protocol(), attempt.outcome().sourcePort());
+            PathTrace path = simulator.trace(sent).get(attempt.match().simulatedPath());
+            if (taken.stream().noneMatch(p -> sameHops(p, path))) {
+                taken.add(path);
+            }
+        }
+        return new FlowTrace(flow.name(), flow.from().toString(), flow.to().toString(), resolved.resolvedText(), taken);
+    }
+
+    /** The same path, whatever source port took it: the hosts and interfaces crossed, both ways. */
+    private static boolean sameHops(PathTrace a, PathTrace b) {
+        return a.disposition() == b.disposition() && route(a).equals(route(b));
+    }
+
+    private static String route(PathTrace path) {
+        return path.forward().stream().map(h -> h.node() + "/" + h.in() + "/" + h.out()).collect(Collectors.joining(" "))
+                + " | " + path.reply().stream().map(h -> h.node() + "/" + h.in() + "/" + h.out()).collect(Collectors.joining(" "));
+    }
+
+    private String unusedName(Flow flow) {
+        String base = flow.name() == null || flow.name().isBlank() ? "acceptance" : flow.name();
+        String name = base;
+        for (int n = 2; set.flow(name).isPresent(); n++) {
+            name = base + "-" + n;
+        }
+        return name;
+    }
+
+    private static List<Flow> append(List<Flow> flows, Flow flow) {
+        List<Flow> all = new ArrayList<>(flows);
+        all.add(flow);
+        return all;
+    }
+
+    private static String describe(Flow flow) {
+        return flow.protocol() + " from " + flow.from() + " to " + flow.to();
+    }
+
+    @Override
+    public Ipv4Address resolve(FlowSource from, String dnsName) throws FlowResolutionException {
+        return simulator.resolver().resolve("dns", from, new FlowTarget.DnsTarget(dnsName, 0), Protocol.ICMP).destination();
+    }
+
+    @Override
+    public DataplanePlan programmed(HostId host) {
+        return hostPlan(host).effective();
+    }
+
+    @Override
+    public List<Interface> interfaces(HostId host) {
+        return hostPlan(host).interfaces();
+    }
+
+    private HostPlan hostPlan(HostId host) {
+        return plan.host(host).orElseThrow(() -> new AssertionError("the lab has no host " + host + "; hosts: " + plan.hosts().keySet()));
+    }
+
+    @Override
+    public GlobalnetAllocations allocations() {
+        return plan.allocations();
+    }
+
+    @Override
+    public List<Endpoint> endpoints() {
+        return plan.endpoints();
+    }
+
+    @Override
+    public List<ClusterGraph.Connection> connections() {
+        return ClusterGraph.of(plan.clusterSet()).connections();
+    }
+}
