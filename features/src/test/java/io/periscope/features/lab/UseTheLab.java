@@ -2,6 +2,8 @@ package io.periscope.features.lab;
 
 import io.cucumber.java.AfterAll;
 import io.cucumber.java.Before;
+import io.cucumber.java.Scenario;
+import io.periscope.features.report.FeatureCatalog;
 import io.periscope.features.backend.LabBackend;
 import io.periscope.features.steps.ClusterSetUnderTest;
 import org.opentest4j.TestAbortedException;
@@ -20,11 +22,22 @@ public final class UseTheLab {
         this.world = world;
     }
 
+    private static final FeatureCatalog CATALOG = FeatureCatalog.fromClasspath("features");
+
     @Before(order = 0)
-    public void selectTheLab() {
+    public void selectTheLab(Scenario scenario) {
         LAB.unavailable().ifPresent(reason -> {
             throw new TestAbortedException(reason);
         });
+        if (scenario.getSourceTagNames().contains(FeatureCatalog.SIMULATOR_ONLY)) {
+            // classpath:features/x.feature is an opaque URI: its file name is the text after the last slash.
+            String uri = scenario.getUri().toString();
+            String file = uri.substring(uri.lastIndexOf('/') + 1);
+            String reason = CATALOG.scenario(file, scenario.getName()).flatMap(FeatureCatalog.Entry::simulatorOnlyReason)
+                    .orElse("tagged " + FeatureCatalog.SIMULATOR_ONLY + " without a line '" + FeatureCatalog.SIMULATOR_ONLY_REASON
+                            + " ...' in its description saying why");
+            throw new TestAbortedException(reason);
+        }
         world.use(LAB);
     }
 
