@@ -2,6 +2,7 @@ package io.periscope.features.lab;
 
 import io.periscope.features.backend.Deployment;
 import io.periscope.lab.layout.LabCables;
+import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.LabProbe;
 import io.periscope.lab.probe.ObservedAttempt;
@@ -28,11 +29,16 @@ import io.periscope.simulator.FlowResolutionException;
 import io.periscope.simulator.ResolvedFlow;
 import io.periscope.simulator.Simulator;
 import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.PathTrace;
+import io.periscope.simulator.trace.RuleRef;
+import io.periscope.simulator.trace.Step;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -45,9 +51,11 @@ import java.util.stream.Collectors;
  * simulator's path through the same hosts. A flow whose packets went anywhere else, or carried other
  * addresses anywhere, fails the step with the lab's first difference. The trace returned holds the
  * simulated paths the packets matched, one per distinct path taken, so the steps check the hops the
- * kernel took. A packet carries no rule name: the rule named at each translation is the one whose
- * effect, at that hop, the captures confirmed (the addresses before and after it), not one read from
- * the kernel's counters.
+ * kernel took. A packet carries no rule name, so the rules come from the kernel's counters: every
+ * rule the matched paths name (marks, SNAT and DNAT by a rule, filter verdicts, NOTRACK) must be in
+ * the node's {@code iptables-save -c} and must have counted at least one packet during the probe,
+ * else the step fails naming the rule (an ACCEPT in the nat table aside, see {@link #rule}). Translations conntrack does on its own (un-SNAT, un-DNAT of a
+ * reply) name no rule and are checked by their addresses only.
  *
  * <p>Programmed state is the plan of what the lab built. {@code lab up} returns only once every
  * node's agents have read the kernel's state back ({@code iptables-save}, {@code ipset save},
@@ -64,6 +72,7 @@ final class ProbedDeployment implements Deployment {
     private final Path file;
     private final ClusterSetPlan plan;
     private final Simulator simulator;
+    private final LabLayout layout;
 
     ProbedDeployment(ClusterSet set, Shell shell, LabStateFile stateFile, Path file) {
         this.set = set;
@@ -72,6 +81,7 @@ final class ProbedDeployment implements Deployment {
         this.file = file;
         this.plan = Planner.plan(LabCables.of(set).set());
         this.simulator = new Simulator(plan);
+        this.layout = LabLayout.of(plan);
     }
 
     @Override
@@ -84,7 +94,9 @@ final class ProbedDeployment implements Deployment {
         ResolvedFlow resolved = simulator.resolver().resolve(flow);
         Flow named = new Flow(unusedName(flow), flow.from(), flow.to(), flow.protocol(), flow.expect());
         ClusterSet withFlow = set.withFlows(append(set.flows(), named));
+        RuleCounters before = RuleCounters.read(shell, layout.nodes());
         ProbeReport report = new LabProbe(shell, stateFile, SimulatorFlows::new).run(file, withFlow, Optional.of(named.name()), line -> { });
+        RuleCounters after = RuleCounters.read(shell, layout.nodes());
         FlowProbeResult result = report.flows().getFirst();
         result.problem().ifPresent(problem -> {
             throw new AssertionError("the lab could not probe " + describe(flow) + ": " + problem);
@@ -107,7 +119,53 @@ final class ProbedDeployment implements Deployment {
                 taken.add(path);
             }
         }
+        Set<String> uncounted = new LinkedHashSet<>();
+        for (PathTrace path : taken) {
+            for (Hop hop : concat(path.forward(), path.reply())) {
+                for (Step step : hop.steps()) {
+                    rule(step).ifPresent(rule -> {
+                        long was = before.count(hop.node(), rule);
+                        long is = after.count(hop.node(), rule);
+                        if (is < 0) {
+                            uncounted.add(hop.node() + ": the kernel has no rule " + rule);
+                        } else if (is <= was) {
+                            uncounted.add(hop.node() + ": " + rule + " counted no packet of the probe (" + was + " before and after)");
+                        }
+                    });
+                }
+            }
+        }
+        if (!uncounted.isEmpty()) {
+            throw new AssertionError("real packets of " + describe(flow) + " took the simulated hops, but the rules the simulation "
+                    + "names did not all match them in the kernel (iptables-save -c before and after the probe):\n  "
+                    + String.join("\n  ", uncounted));
+        }
         return new FlowTrace(flow.name(), flow.from().toString(), flow.to().toString(), resolved.resolvedText(), taken);
+    }
+
+    /**
+     * The rule a step names whose counter must have grown, where the step is a rule's doing (a
+     * translation by conntrack has none). An ACCEPT in the nat table translates nothing and, unlike
+     * every other rule, is not seen by the kernel for every packet: the nat table sees only a
+     * connection's first packet, and on some lab nodes the probe's connections leave no conntrack
+     * entry at all, so such a rule counts nothing while the addresses show the same outcome.
+     */
+    private static Optional<RuleRef> rule(Step step) {
+        return switch (step) {
+            case Step.Mark mark -> Optional.of(mark.rule());
+            case Step.Snat snat -> snat.rule();
+            case Step.Dnat dnat -> dnat.rule();
+            case Step.Filter filter when filter.rule().table().equals("nat") && filter.accepted() -> Optional.empty();
+            case Step.Filter filter -> Optional.of(filter.rule());
+            case Step.NoTrack noTrack -> Optional.of(noTrack.rule());
+            default -> Optional.empty();
+        };
+    }
+
+    private static List<Hop> concat(List<Hop> forward, List<Hop> reply) {
+        List<Hop> all = new ArrayList<>(forward);
+        all.addAll(reply);
+        return all;
     }
 
     /** The same path, whatever source port took it: the hosts and interfaces crossed, both ways. */
