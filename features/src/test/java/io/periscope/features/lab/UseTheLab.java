@@ -10,7 +10,9 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * Glue of the lab suite: every scenario runs in the lab. Where the lab cannot run (not root, or no
- * lab on the classpath) each scenario is skipped, and says why, rather than passing unchecked.
+ * lab on the classpath) each scenario is skipped, and says why, rather than passing unchecked. A
+ * scenario tagged {@code @simulator-only} is skipped here with the reason its description gives
+ * (the {@code Simulator only:} line); the lab's pending report counts and lists them.
  */
 public final class UseTheLab {
 
