@@ -54,7 +54,8 @@ import java.util.stream.Collectors;
  * kernel took. A packet carries no rule name, so the rules come from the kernel's counters: every
  * rule the matched paths name (marks, SNAT and DNAT by a rule, filter verdicts, NOTRACK) must be in
  * the node's {@code iptables-save -c} and must have counted at least one packet during the probe,
- * else the step fails naming the rule (an ACCEPT in the nat table aside, see {@link #rule}). Translations conntrack does on its own (un-SNAT, un-DNAT of a
+ * else the step fails naming the rule (a nat-table verdict on a node that tracks no connections
+ * aside, see {@link #countable}). Translations conntrack does on its own (un-SNAT, un-DNAT of a
  * reply) name no rule and are checked by their addresses only.
  *
  * <p>Programmed state is the plan of what the lab built. {@code lab up} returns only once every
@@ -123,7 +124,7 @@ final class ProbedDeployment implements Deployment {
         for (PathTrace path : taken) {
             for (Hop hop : concat(path.forward(), path.reply())) {
                 for (Step step : hop.steps()) {
-                    rule(step).ifPresent(rule -> {
+                    rule(step).filter(rule -> countable(step, hop.node(), after)).ifPresent(rule -> {
                         long was = before.count(hop.node(), rule);
                         long is = after.count(hop.node(), rule);
                         if (is < 0) {
@@ -144,18 +145,22 @@ final class ProbedDeployment implements Deployment {
     }
 
     /**
-     * The rule a step names whose counter must have grown, where the step is a rule's doing (a
-     * translation by conntrack has none). An ACCEPT in the nat table translates nothing and, unlike
-     * every other rule, is not seen by the kernel for every packet: the nat table sees only a
-     * connection's first packet, and on some lab nodes the probe's connections leave no conntrack
-     * entry at all, so such a rule counts nothing while the addresses show the same outcome.
+     * Whether the kernel counts a packet for the step's rule. The nat table sees a packet only when
+     * the packet belongs to a connection, and nftables tracks connections in a namespace only once
+     * some rule there needs them (a NAT target, a conntrack match): on a node with none, an ACCEPT in
+     * the nat table is never reached. It translates nothing, so the untranslated addresses the
+     * captures confirmed are the whole of its effect.
      */
+    private static boolean countable(Step step, HostId node, RuleCounters counters) {
+        return !(step instanceof Step.Filter filter && filter.rule().table().equals("nat") && !counters.tracksConnections(node));
+    }
+
+    /** The rule a step names, where the step is a rule's doing (a translation by conntrack has none). */
     private static Optional<RuleRef> rule(Step step) {
         return switch (step) {
             case Step.Mark mark -> Optional.of(mark.rule());
             case Step.Snat snat -> snat.rule();
             case Step.Dnat dnat -> dnat.rule();
-            case Step.Filter filter when filter.rule().table().equals("nat") && filter.accepted() -> Optional.empty();
             case Step.Filter filter -> Optional.of(filter.rule());
             case Step.NoTrack noTrack -> Optional.of(noTrack.rule());
             default -> Optional.empty();

@@ -5,6 +5,7 @@ import io.periscope.simulator.trace.RuleRef;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,12 +27,25 @@ class RuleCountersReadIptablesSave {
     @Test
     void eachRuleIsCountedInItsOwnTableAndIdenticalRulesAddUp() {
         HostId gateway = HostId.node("cluster1", "gw-1");
-        RuleCounters counters = new RuleCounters(Map.of(gateway, RuleCounters.parse(SAVED)));
+        RuleCounters counters = new RuleCounters(Map.of(gateway, RuleCounters.parse(SAVED)), Set.of(gateway));
 
         assertThat(counters.count(gateway, new RuleRef("nat", "SM-GN-EGRESS-CLUSTER", "-s 10.0.0.0/16 -j SNAT --to-source 242.254.1.9-242.254.1.16")))
                 .isEqualTo(7);
         assertThat(counters.count(gateway, new RuleRef("nat", "SUBMARINER-POSTROUTING", "-s 10.0.0.0/16 -d 10.1.0.0/16 -j ACCEPT"))).isZero();
         assertThat(counters.count(gateway, new RuleRef("filter", "SUBMARINER-POSTROUTING", "-s 10.0.0.0/16 -d 10.1.0.0/16 -j ACCEPT"))).isEqualTo(5);
         assertThat(counters.count(gateway, new RuleRef("mangle", "SUBMARINER-POSTROUTING", "-s 10.0.0.0/16 -d 10.1.0.0/16 -j ACCEPT"))).isEqualTo(-1);
+    }
+
+    @Test
+    void aNodeTracksConnectionsOnlyWithARuleThatNeedsThem() {
+        assertThat(RuleCounters.tracksConnections(SAVED)).isTrue();
+        assertThat(RuleCounters.tracksConnections("""
+                *raw
+                [9:540] -A SUBMARINER-RAW -p udp -m udp --dport 4800 -j CT --notrack
+                *nat
+                [0:0] -A SUBMARINER-POSTROUTING -s 10.1.0.0/16 -d 10.2.0.0/16 -j ACCEPT
+                """)).isFalse();
+        assertThat(RuleCounters.tracksConnections("[0:0] -A KUBE-POSTROUTING -m mark --mark 0x4000/0x4000 -j MASQUERADE\n")).isTrue();
+        assertThat(RuleCounters.tracksConnections("[0:0] -A FORWARD -m conntrack --ctstate DNAT -j ACCEPT\n")).isTrue();
     }
 }
