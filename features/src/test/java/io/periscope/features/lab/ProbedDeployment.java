@@ -2,7 +2,12 @@ package io.periscope.features.lab;
 
 import io.periscope.features.backend.Deployment;
 import io.periscope.lab.layout.LabCables;
+import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.agent.NamespaceCommandRunner;
+import io.periscope.lab.netns.NamespaceThread;
+import io.periscope.agent.reconcile.DataplaneReader;
+import io.periscope.agent.sysctl.SysctlCommands;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.LabProbe;
 import io.periscope.lab.probe.ObservedAttempt;
@@ -38,6 +43,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -58,10 +64,9 @@ import java.util.stream.Collectors;
  * aside, see {@link #countable}). Translations conntrack does on its own (un-SNAT, un-DNAT of a
  * reply) name no rule and are checked by their addresses only.
  *
- * <p>Programmed state is the plan of what the lab built. {@code lab up} returns only once every
- * node's agents have read the kernel's state back ({@code iptables-save}, {@code ipset save},
- * {@code ip -j}, {@code bridge -j fdb}) and found no difference from it, so the plan is what the
- * kernel holds in every layer an agent owns. Lighthouse's answers, Globalnet's allocations, the
+ * <p>Programmed state is read back from the host's namespace with the agents' own reader
+ * ({@code iptables-save}, {@code ipset save}, {@code ip -j}, {@code bridge -j fdb}), every layer,
+ * Periscope's or not. Plain interfaces are the plan's: {@code lab up} creates exactly those. Lighthouse's answers, Globalnet's allocations, the
  * Endpoints and the connections are control-plane decisions the lab takes from the same plan: the
  * lab runs no Kubernetes API or broker.
  */
@@ -207,9 +212,21 @@ final class ProbedDeployment implements Deployment {
         return simulator.resolver().resolve("dns", from, new FlowTarget.DnsTarget(dnsName, 0), Protocol.ICMP).destination();
     }
 
+    /** Read from the host's namespace as the agents read it: {@code iptables-save}, {@code ipset save}, {@code ip -j}, {@code bridge -j fdb}. */
     @Override
     public DataplanePlan programmed(HostId host) {
-        return hostPlan(host).effective();
+        HostNamespace namespace = layout.host(host).orElseThrow(() -> new AssertionError("the lab has no host " + host
+                + "; hosts: " + plan.hosts().keySet()));
+        Set<String> sysctlKeys = hostPlan(host).effective().sysctls().keySet();
+        try (NamespaceThread thread = NamespaceThread.enter(namespace.namespace())) {
+            NamespaceCommandRunner runner = new NamespaceCommandRunner(thread);
+            DataplanePlan kernel = new DataplaneReader(runner).readAll().plan();
+            // The reader leaves sysctls out of a full read; the ones the plan sets are read one by one.
+            Map<String, String> sysctls = sysctlKeys.isEmpty() ? Map.of() : SysctlCommands.parse(runner.run(SysctlCommands.read(sysctlKeys)).stdout());
+            return new DataplanePlan(kernel.netfilter(), kernel.ipsets(), kernel.vxlanDevices(), kernel.fdb(), kernel.neighbours(),
+                    kernel.nexthops(), kernel.nexthopGroups(), kernel.routes(), kernel.rules(), sysctls, kernel.wireGuardDevices(),
+                    kernel.ipsecConnections());
+        }
     }
 
     @Override
