@@ -65,10 +65,11 @@ import java.util.stream.Collectors;
  * reply) name no rule and are checked by their addresses only.
  *
  * <p>Programmed state is read back from the host's namespace with the agents' own reader
- * ({@code iptables-save}, {@code ipset save}, {@code ip -j}, {@code bridge -j fdb}), every layer,
- * Periscope's or not. Plain interfaces are the plan's: {@code lab up} creates exactly those. Lighthouse's answers, Globalnet's allocations, the
- * Endpoints and the connections are control-plane decisions the lab takes from the same plan: the
- * lab runs no Kubernetes API or broker.
+ * ({@code iptables-save}, {@code ipset save}, {@code ip -j}, {@code bridge -j fdb}, and the sysctls
+ * the plan sets), every layer, Periscope's or not. Plain interfaces are the plan's: {@code lab up}
+ * creates exactly those. Lighthouse's answers, Globalnet's allocations, the Endpoints and the
+ * connections are control-plane decisions the lab takes from the same plan: the lab runs no
+ * Kubernetes API or broker.
  */
 final class ProbedDeployment implements Deployment {
 
@@ -101,7 +102,8 @@ final class ProbedDeployment implements Deployment {
         Flow named = new Flow(unusedName(flow), flow.from(), flow.to(), flow.protocol(), flow.expect());
         ClusterSet withFlow = set.withFlows(append(set.flows(), named));
         RuleCounters before = RuleCounters.read(shell, layout.nodes());
-        ProbeReport report = new LabProbe(shell, stateFile, SimulatorFlows::new).run(file, withFlow, Optional.of(named.name()), line -> { });
+        ProbeReport report = new LabProbe(shell, stateFile, SimulatorFlows::new)
+                .run(file, withFlow, Optional.of(named.name()), line -> { });
         RuleCounters after = RuleCounters.read(shell, layout.nodes());
         FlowProbeResult result = report.flows().getFirst();
         result.problem().ifPresent(problem -> {
@@ -212,7 +214,7 @@ final class ProbedDeployment implements Deployment {
         return simulator.resolver().resolve("dns", from, new FlowTarget.DnsTarget(dnsName, 0), Protocol.ICMP).destination();
     }
 
-    /** Read from the host's namespace as the agents read it: {@code iptables-save}, {@code ipset save}, {@code ip -j}, {@code bridge -j fdb}. */
+    /** Read from the host's namespace as the agents read it, every layer. */
     @Override
     public DataplanePlan programmed(HostId host) {
         HostNamespace namespace = layout.host(host).orElseThrow(() -> new AssertionError("the lab has no host " + host
@@ -222,7 +224,8 @@ final class ProbedDeployment implements Deployment {
             NamespaceCommandRunner runner = new NamespaceCommandRunner(thread);
             DataplanePlan kernel = new DataplaneReader(runner).readAll().plan();
             // The reader leaves sysctls out of a full read; the ones the plan sets are read one by one.
-            Map<String, String> sysctls = sysctlKeys.isEmpty() ? Map.of() : SysctlCommands.parse(runner.run(SysctlCommands.read(sysctlKeys)).stdout());
+            Map<String, String> sysctls = sysctlKeys.isEmpty() ? Map.of()
+                    : SysctlCommands.parse(runner.run(SysctlCommands.read(sysctlKeys)).stdout());
             return new DataplanePlan(kernel.netfilter(), kernel.ipsets(), kernel.vxlanDevices(), kernel.fdb(), kernel.neighbours(),
                     kernel.nexthops(), kernel.nexthopGroups(), kernel.routes(), kernel.rules(), sysctls, kernel.wireGuardDevices(),
                     kernel.ipsecConnections());
