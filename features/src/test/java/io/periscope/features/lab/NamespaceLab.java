@@ -27,16 +27,12 @@ import java.util.List;
 public final class NamespaceLab implements LabDriver {
 
     private final ProcessShell shell = new ProcessShell();
-    private final LabStateFile stateFile;
     private final List<String> progress = new ArrayList<>();
     private ClusterSet up;
+    private Path stateDirectory;
+    private LabStateFile stateFile;
 
     public NamespaceLab() {
-        try {
-            this.stateFile = new LabStateFile(Files.createTempDirectory("periscope-acceptance-lab"));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create the lab's state directory", e);
-        }
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(this::down));
     }
 
@@ -44,6 +40,12 @@ public final class NamespaceLab implements LabDriver {
     public synchronized Deployment up(ClusterSet set) {
         down();
         progress.clear();
+        try {
+            stateDirectory = Files.createTempDirectory("periscope-acceptance-lab");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the lab's state directory", e);
+        }
+        stateFile = new LabStateFile(stateDirectory);
         new LabUp(shell, stateFile, new ReconcilingAgents()).run(file(set), set, progress::add);
         up = set;
         return new ProbedDeployment(set, shell, stateFile, file(set));
@@ -55,6 +57,15 @@ public final class NamespaceLab implements LabDriver {
             ClusterSet going = up;
             up = null;
             new LabDown(shell, stateFile).run(going, progress::add);
+        }
+        if (stateDirectory != null) {
+            // Left only when empty: a state file still there names namespaces down could not remove.
+            try {
+                Files.deleteIfExists(stateDirectory);
+            } catch (IOException e) {
+                progress.add("state directory " + stateDirectory + " kept: " + e.getMessage());
+            }
+            stateDirectory = null;
         }
     }
 
