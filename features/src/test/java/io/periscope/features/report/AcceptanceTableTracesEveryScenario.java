@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * docs/acceptance.md traces the seed documents' behaviour to scenarios. Every scenario appears there,
- * with the status it really has on the simulator (pending exactly when tagged @pending), so the table
+ * with the status it really has on the simulator (pending exactly when tagged @pending) and in the lab, so the table
  * cannot drift from the feature files.
  */
 class AcceptanceTableTracesEveryScenario {
@@ -48,6 +48,21 @@ class AcceptanceTableTracesEveryScenario {
             assertThat(tracing).as("rows of docs/acceptance.md naming '%s'", scenario.name()).isNotEmpty();
             String expected = scenario.pending() ? "pending" : "passes";
             assertThat(tracing).as("simulator status of '%s'", scenario.name()).allSatisfy(r -> assertThat(r[2]).startsWith(expected));
+        }
+    }
+
+    /**
+     * The lab column: pending as on the simulator, "simulator only" exactly when the scenario is tagged
+     * so (the lab suite skips it, giving the reason), and otherwise "passes", which the lab suite run as
+     * root checks.
+     */
+    @Test
+    void everyScenarioIsTracedWithItsLabStatus() throws IOException {
+        List<String[]> rows = rows();
+        for (FeatureCatalog.Entry scenario : catalog.scenarios()) {
+            String expected = scenario.pending() ? "pending" : scenario.simulatorOnly() ? "simulator only" : "passes";
+            assertThat(rows.stream().filter(r -> r.length == 4 && r[1].contains(scenario.name())).toList())
+                    .as("lab status of '%s'", scenario.name()).isNotEmpty().allSatisfy(r -> assertThat(r[3]).startsWith(expected));
         }
     }
 

@@ -17,6 +17,13 @@ class EveryPendingScenarioSaysWhy {
     }
 
     @Test
+    void everySimulatorOnlyScenarioSaysWhyTheLabCannotRunIt() {
+        assertThat(catalog.scenarios().stream().filter(FeatureCatalog.Entry::simulatorOnly).toList()).isNotEmpty().allSatisfy(entry ->
+                assertThat(entry.simulatorOnlyReason()).as("why the lab cannot run '%s' in %s", entry.name(), entry.file())
+                        .hasValueSatisfying(reason -> assertThat(reason).hasSizeGreaterThan(40)));
+    }
+
+    @Test
     void theFiveSeedDocumentsHaveAFeatureFileEach() {
         assertThat(catalog.scenarios()).extracting(FeatureCatalog.Entry::file).containsOnly(
                 "globalnet.feature", "connectivity-and-cable-drivers.feature", "globalnet-2.feature", "globalnet-ovn.feature",

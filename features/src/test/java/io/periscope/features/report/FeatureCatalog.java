@@ -32,6 +32,15 @@ public record FeatureCatalog(List<Entry> scenarios) {
     public static final String PENDING = "@pending";
 
     /**
+     * Runs on the simulator only: the lab cannot show it for a reason of the lab (no XFRM for
+     * Libreswan, no OVN datapath, no Kubernetes API), which the scenario's description gives.
+     */
+    public static final String SIMULATOR_ONLY = "@simulator-only";
+
+    /** Where a simulator-only scenario's description gives the reason. */
+    public static final String SIMULATOR_ONLY_REASON = "Simulator only:";
+
+    /**
      * One scenario (an outline counts once per example row).
      *
      * @param description the text under the scenario's title: for a pending one, why it is pending
@@ -41,6 +50,26 @@ public record FeatureCatalog(List<Entry> scenarios) {
 
         public boolean pending() {
             return tags.contains(PENDING);
+        }
+
+        public boolean simulatorOnly() {
+            return tags.contains(SIMULATOR_ONLY);
+        }
+
+        /** Why the lab cannot run it: the description from its line starting {@code Simulator only:}. */
+        public Optional<String> simulatorOnlyReason() {
+            int start = description.indexOf(SIMULATOR_ONLY_REASON);
+            return start < 0 ? Optional.empty() : Optional.of(description.substring(start).replaceAll("\\s+", " ").strip());
+        }
+
+        /** Whether a run of this scenario has {@code runName}: an outline's runs fill its {@code <placeholders>}. */
+        public boolean named(String runName) {
+            String[] parts = name.split("<[^>]+>", -1);
+            StringBuilder pattern = new StringBuilder();
+            for (int i = 0; i < parts.length; i++) {
+                pattern.append(i == 0 ? "" : ".*").append(java.util.regex.Pattern.quote(parts[i]));
+            }
+            return runName.matches(pattern.toString());
         }
     }
 
@@ -110,6 +139,15 @@ public record FeatureCatalog(List<Entry> scenarios) {
 
     public List<Entry> pending() {
         return scenarios.stream().filter(Entry::pending).toList();
+    }
+
+    public List<Entry> simulatorOnly() {
+        return scenarios.stream().filter(e -> !e.pending() && e.simulatorOnly()).toList();
+    }
+
+    /** The scenario of a run, by its feature file's name and the run's name. */
+    public Optional<Entry> scenario(String file, String runName) {
+        return scenarios.stream().filter(e -> e.file().equals(file) && e.named(runName)).findFirst();
     }
 
     public int runs() {

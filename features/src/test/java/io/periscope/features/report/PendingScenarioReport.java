@@ -42,6 +42,19 @@ public final class PendingScenarioReport implements ConcurrentEventListener {
             text.append("| ").append(entry.file()).append(" | ").append(cell(entry.name())).append(" | ")
                     .append(cell(entry.description())).append(" |\n");
         }
+        List<FeatureCatalog.Entry> simulatorOnly = catalog.simulatorOnly();
+        if (output.getName().startsWith("lab") && !simulatorOnly.isEmpty()) {
+            int simulatorOnlyRuns = simulatorOnly.stream().mapToInt(FeatureCatalog.Entry::runs).sum();
+            text.append("\n# Scenarios the lab cannot run\n\n");
+            text.append(simulatorOnlyRuns).append(" of ").append(catalog.runs())
+                    .append(" scenarios are tagged @simulator-only: the lab backend skips them, for the reason given.\n\n");
+            text.append("| feature file | scenario | why the lab cannot run it |\n| --- | --- | --- |\n");
+            for (FeatureCatalog.Entry entry : simulatorOnly) {
+                text.append("| ").append(entry.file()).append(" | ").append(cell(entry.name())).append(" | ")
+                        .append(cell(entry.simulatorOnlyReason().orElse(entry.description()))).append(" |\n");
+            }
+            System.out.println(simulatorOnlyRuns + " of " + catalog.runs() + " scenarios simulator only (tagged @simulator-only, skipped in the lab); reasons in " + output);
+        }
         try {
             File directory = output.getAbsoluteFile().getParentFile();
             if (directory != null) {

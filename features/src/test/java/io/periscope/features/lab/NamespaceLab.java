@@ -1,0 +1,76 @@
+package io.periscope.features.lab;
+
+import io.periscope.features.backend.Deployment;
+import io.periscope.features.backend.LabDriver;
+import io.periscope.lab.agent.ReconcilingAgents;
+import io.periscope.lab.down.LabDown;
+import io.periscope.lab.shell.ProcessShell;
+import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.up.LabUp;
+import io.periscope.model.topology.ClusterSet;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The acceptance suite's {@link LabDriver}: {@code lab up} of the scenario's cluster set, a
+ * {@link ProbedDeployment} whose traces are real probes, and {@code lab down}. One lab at a time:
+ * a different cluster set takes the previous lab down first, as the lab refuses to reconcile a
+ * topology in place. The state files live in a directory of this run, so the suite never meets a lab
+ * someone started by hand; a JVM shutdown hook takes the lab down if the run ends without
+ * {@link #down}.
+ */
+public final class NamespaceLab implements LabDriver {
+
+    private final ProcessShell shell = new ProcessShell();
+    private final List<String> progress = new ArrayList<>();
+    private ClusterSet up;
+    private Path stateDirectory;
+    private LabStateFile stateFile;
+
+    public NamespaceLab() {
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(this::down));
+    }
+
+    @Override
+    public synchronized Deployment up(ClusterSet set) {
+        down();
+        progress.clear();
+        try {
+            stateDirectory = Files.createTempDirectory("periscope-acceptance-lab");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the lab's state directory", e);
+        }
+        stateFile = new LabStateFile(stateDirectory);
+        new LabUp(shell, stateFile, new ReconcilingAgents()).run(file(set), set, progress::add);
+        up = set;
+        return new ProbedDeployment(set, shell, stateFile, file(set));
+    }
+
+    @Override
+    public synchronized void down() {
+        if (up != null) {
+            ClusterSet going = up;
+            up = null;
+            new LabDown(shell, stateFile).run(going, progress::add);
+        }
+        if (stateDirectory != null) {
+            // Left only when empty: a state file still there names namespaces down could not remove.
+            try {
+                Files.deleteIfExists(stateDirectory);
+            } catch (IOException e) {
+                progress.add("state directory " + stateDirectory + " kept: " + e.getMessage());
+            }
+            stateDirectory = null;
+        }
+    }
+
+    /** The lab names a topology by its file in messages; a scenario's set has none, so its name stands in. */
+    private static Path file(ClusterSet set) {
+        return Path.of(set.name() + ".yaml");
+    }
+}

@@ -1,0 +1,258 @@
+package io.periscope.features.lab;
+
+import io.periscope.features.backend.Deployment;
+import io.periscope.lab.layout.LabCables;
+import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.agent.NamespaceCommandRunner;
+import io.periscope.lab.netns.NamespaceThread;
+import io.periscope.agent.reconcile.DataplaneReader;
+import io.periscope.agent.sysctl.SysctlCommands;
+import io.periscope.lab.probe.FlowProbeResult;
+import io.periscope.lab.probe.LabProbe;
+import io.periscope.lab.probe.ObservedAttempt;
+import io.periscope.lab.probe.ProbeReport;
+import io.periscope.lab.probe.SimulatorFlows;
+import io.periscope.lab.shell.Shell;
+import io.periscope.lab.state.LabStateFile;
+import io.periscope.model.endpoint.Endpoint;
+import io.periscope.model.globalnet.GlobalnetAllocations;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.policy.ClusterGraph;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Flow;
+import io.periscope.model.topology.FlowSource;
+import io.periscope.model.topology.FlowTarget;
+import io.periscope.model.topology.Protocol;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.HostId;
+import io.periscope.plan.HostPlan;
+import io.periscope.plan.Interface;
+import io.periscope.planner.Planner;
+import io.periscope.simulator.FlowResolutionException;
+import io.periscope.simulator.ResolvedFlow;
+import io.periscope.simulator.Simulator;
+import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.trace.Hop;
+import io.periscope.simulator.trace.PathTrace;
+import io.periscope.simulator.trace.RuleRef;
+import io.periscope.simulator.trace.Step;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * A cluster set up in the lab.
+ *
+ * <p>Traces are real packets: {@link LabProbe} sends the flow until every path the simulator offers
+ * has been taken (or its rounds run out) and compares every hop the captures saw, field by field
+ * (node, interfaces, addresses on arrival and departure, encapsulation, disposition), with the
+ * simulator's path through the same hosts. A flow whose packets went anywhere else, or carried other
+ * addresses anywhere, fails the step with the lab's first difference. The trace returned holds the
+ * simulated paths the packets matched, one per distinct path taken, so the steps check the hops the
+ * kernel took. A packet carries no rule name, so the rules come from the kernel's counters: every
+ * rule the matched paths name (marks, SNAT and DNAT by a rule, filter verdicts, NOTRACK) must be in
+ * the node's {@code iptables-save -c} and must have counted at least one packet during the probe,
+ * else the step fails naming the rule (a nat-table verdict on a node that tracks no connections
+ * aside, see {@link #countable}). Translations conntrack does on its own (un-SNAT, un-DNAT of a
+ * reply) name no rule and are checked by their addresses only.
+ *
+ * <p>Programmed state is read back from the host's namespace with the agents' own reader
+ * ({@code iptables-save}, {@code ipset save}, {@code ip -j}, {@code bridge -j fdb}, and the sysctls
+ * the plan sets), every layer, Periscope's or not. Plain interfaces are the plan's: {@code lab up}
+ * creates exactly those. Lighthouse's answers, Globalnet's allocations, the Endpoints and the
+ * connections are control-plane decisions the lab takes from the same plan: the lab runs no
+ * Kubernetes API or broker.
+ */
+final class ProbedDeployment implements Deployment {
+
+    private final ClusterSet set;
+    private final Shell shell;
+    private final LabStateFile stateFile;
+    private final Path file;
+    private final ClusterSetPlan plan;
+    private final Simulator simulator;
+    private final LabLayout layout;
+
+    ProbedDeployment(ClusterSet set, Shell shell, LabStateFile stateFile, Path file) {
+        this.set = set;
+        this.shell = shell;
+        this.stateFile = stateFile;
+        this.file = file;
+        this.plan = Planner.plan(LabCables.of(set).set());
+        this.simulator = new Simulator(plan);
+        this.layout = LabLayout.of(plan);
+    }
+
+    @Override
+    public ClusterSet clusterSet() {
+        return set;
+    }
+
+    @Override
+    public FlowTrace trace(Flow flow) throws FlowResolutionException {
+        ResolvedFlow resolved = simulator.resolver().resolve(flow);
+        Flow named = new Flow(unusedName(flow), flow.from(), flow.to(), flow.protocol(), flow.expect());
+        ClusterSet withFlow = set.withFlows(append(set.flows(), named));
+        RuleCounters before = RuleCounters.read(shell, layout.nodes());
+        ProbeReport report = new LabProbe(shell, stateFile, SimulatorFlows::new)
+                .run(file, withFlow, Optional.of(named.name()), line -> { });
+        RuleCounters after = RuleCounters.read(shell, layout.nodes());
+        FlowProbeResult result = report.flows().getFirst();
+        result.problem().ifPresent(problem -> {
+            throw new AssertionError("the lab could not probe " + describe(flow) + ": " + problem);
+        });
+        if (result.attempts().isEmpty()) {
+            throw new AssertionError("the lab sent no probe of " + describe(flow) + " (every source port was still in use)");
+        }
+        List<PathTrace> taken = new ArrayList<>();
+        for (ObservedAttempt attempt : result.attempts()) {
+            if (!attempt.match().matches()) {
+                throw new AssertionError("real packets of " + describe(flow) + " (source port " + attempt.outcome().sourcePort()
+                        + ") took a path the simulation does not have: "
+                        + attempt.match().firstDifference().map(d -> d.describe()).orElse("no simulated path goes through the same hosts")
+                        + "\nobserved: " + attempt.observed().route());
+            }
+            ResolvedFlow sent = new ResolvedFlow(resolved.source(), resolved.sourceIp(), resolved.destination(), resolved.port(),
+                    resolved.protocol(), attempt.outcome().sourcePort());
+            PathTrace path = simulator.trace(sent).get(attempt.match().simulatedPath());
+            if (taken.stream().noneMatch(p -> sameHops(p, path))) {
+                taken.add(path);
+            }
+        }
+        Set<String> uncounted = new LinkedHashSet<>();
+        for (PathTrace path : taken) {
+            for (Hop hop : concat(path.forward(), path.reply())) {
+                for (Step step : hop.steps()) {
+                    rule(step).filter(rule -> countable(step, hop.node(), after)).ifPresent(rule -> {
+                        long was = before.count(hop.node(), rule);
+                        long is = after.count(hop.node(), rule);
+                        if (is < 0) {
+                            uncounted.add(hop.node() + ": the kernel has no rule " + rule);
+                        } else if (is <= was) {
+                            uncounted.add(hop.node() + ": " + rule + " counted no packet of the probe (" + was + " before and after)");
+                        }
+                    });
+                }
+            }
+        }
+        if (!uncounted.isEmpty()) {
+            throw new AssertionError("real packets of " + describe(flow) + " took the simulated hops, but the rules the simulation "
+                    + "names did not all match them in the kernel (iptables-save -c before and after the probe):\n  "
+                    + String.join("\n  ", uncounted));
+        }
+        return new FlowTrace(flow.name(), flow.from().toString(), flow.to().toString(), resolved.resolvedText(), taken);
+    }
+
+    /**
+     * Whether the kernel counts a packet for the step's rule. The nat table sees a packet only when
+     * the packet belongs to a connection, and nftables tracks connections in a namespace only once
+     * some rule there needs them (a NAT target, a conntrack match): on a node with none, an ACCEPT in
+     * the nat table is never reached. It translates nothing, so the untranslated addresses the
+     * captures confirmed are the whole of its effect.
+     */
+    private static boolean countable(Step step, HostId node, RuleCounters counters) {
+        return !(step instanceof Step.Filter filter && filter.rule().table().equals("nat") && !counters.tracksConnections(node));
+    }
+
+    /** The rule a step names, where the step is a rule's doing (a translation by conntrack has none). */
+    private static Optional<RuleRef> rule(Step step) {
+        return switch (step) {
+            case Step.Mark mark -> Optional.of(mark.rule());
+            case Step.Snat snat -> snat.rule();
+            case Step.Dnat dnat -> dnat.rule();
+            case Step.Filter filter -> Optional.of(filter.rule());
+            case Step.NoTrack noTrack -> Optional.of(noTrack.rule());
+            default -> Optional.empty();
+        };
+    }
+
+    private static List<Hop> concat(List<Hop> forward, List<Hop> reply) {
+        List<Hop> all = new ArrayList<>(forward);
+        all.addAll(reply);
+        return all;
+    }
+
+    /** The same path, whatever source port took it: the hosts and interfaces crossed, both ways. */
+    private static boolean sameHops(PathTrace a, PathTrace b) {
+        return a.disposition() == b.disposition() && route(a).equals(route(b));
+    }
+
+    private static String route(PathTrace path) {
+        return path.forward().stream().map(h -> h.node() + "/" + h.in() + "/" + h.out()).collect(Collectors.joining(" "))
+                + " | " + path.reply().stream().map(h -> h.node() + "/" + h.in() + "/" + h.out()).collect(Collectors.joining(" "));
+    }
+
+    private String unusedName(Flow flow) {
+        String base = flow.name() == null || flow.name().isBlank() ? "acceptance" : flow.name();
+        String name = base;
+        for (int n = 2; set.flow(name).isPresent(); n++) {
+            name = base + "-" + n;
+        }
+        return name;
+    }
+
+    private static List<Flow> append(List<Flow> flows, Flow flow) {
+        List<Flow> all = new ArrayList<>(flows);
+        all.add(flow);
+        return all;
+    }
+
+    private static String describe(Flow flow) {
+        return flow.protocol() + " from " + flow.from() + " to " + flow.to();
+    }
+
+    @Override
+    public Ipv4Address resolve(FlowSource from, String dnsName) throws FlowResolutionException {
+        return simulator.resolver().resolve("dns", from, new FlowTarget.DnsTarget(dnsName, 0), Protocol.ICMP).destination();
+    }
+
+    /** Read from the host's namespace as the agents read it, every layer. */
+    @Override
+    public DataplanePlan programmed(HostId host) {
+        HostNamespace namespace = layout.host(host).orElseThrow(() -> new AssertionError("the lab has no host " + host
+                + "; hosts: " + plan.hosts().keySet()));
+        Set<String> sysctlKeys = hostPlan(host).effective().sysctls().keySet();
+        try (NamespaceThread thread = NamespaceThread.enter(namespace.namespace())) {
+            NamespaceCommandRunner runner = new NamespaceCommandRunner(thread);
+            DataplanePlan kernel = new DataplaneReader(runner).readAll().plan();
+            // The reader leaves sysctls out of a full read; the ones the plan sets are read one by one.
+            Map<String, String> sysctls = sysctlKeys.isEmpty() ? Map.of()
+                    : SysctlCommands.parse(runner.run(SysctlCommands.read(sysctlKeys)).stdout());
+            return new DataplanePlan(kernel.netfilter(), kernel.ipsets(), kernel.vxlanDevices(), kernel.fdb(), kernel.neighbours(),
+                    kernel.nexthops(), kernel.nexthopGroups(), kernel.routes(), kernel.rules(), sysctls, kernel.wireGuardDevices(),
+                    kernel.ipsecConnections());
+        }
+    }
+
+    @Override
+    public List<Interface> interfaces(HostId host) {
+        return hostPlan(host).interfaces();
+    }
+
+    private HostPlan hostPlan(HostId host) {
+        return plan.host(host).orElseThrow(() -> new AssertionError("the lab has no host " + host + "; hosts: " + plan.hosts().keySet()));
+    }
+
+    @Override
+    public GlobalnetAllocations allocations() {
+        return plan.allocations();
+    }
+
+    @Override
+    public List<Endpoint> endpoints() {
+        return plan.endpoints();
+    }
+
+    @Override
+    public List<ClusterGraph.Connection> connections() {
+        return ClusterGraph.of(plan.clusterSet()).connections();
+    }
+}
