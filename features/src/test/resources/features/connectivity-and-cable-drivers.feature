@@ -162,8 +162,8 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
     @simulator-only
     Scenario: On-premise clusters use vxlan and every other pair the default driver (the document's first example)
       Simulator only: the lab builds every cable as VXLAN (Libreswan needs XFRM, which this kernel lacks;
-      WireGuard would need wireguard-go, which the lab does not start), so which cable driver carries a
-      connection cannot be seen in the lab.
+      the lab realises Libreswan pairs as VXLAN), so the cable that carries
+      a Libreswan connection cannot be seen in the lab.
       Given the cluster set:
         """
         name: on-premise-vxlan
@@ -201,8 +201,8 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
     @simulator-only
     Scenario: The policies apply in order: the first match wins, even over a more specific later policy
       Simulator only: the lab builds every cable as VXLAN (Libreswan needs XFRM, which this kernel lacks;
-      WireGuard would need wireguard-go, which the lab does not start), so which cable driver carries a
-      connection cannot be seen in the lab.
+      the lab realises Libreswan pairs as VXLAN), so the cable that carries
+      a Libreswan connection cannot be seen in the lab.
       Given the cluster set:
         """
         name: first-match
@@ -244,8 +244,8 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
     @simulator-only
     Scenario: A cable driver's options travel with it
       Simulator only: the lab builds every cable as VXLAN (Libreswan needs XFRM, which this kernel lacks;
-      WireGuard would need wireguard-go, which the lab does not start), so which cable driver carries a
-      connection cannot be seen in the lab.
+      the lab realises Libreswan pairs as VXLAN), so the cable that carries
+      a Libreswan connection cannot be seen in the lab.
       Given the cluster set:
         """
         name: driver-options
@@ -349,11 +349,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
               name: wireguard
         """
 
-    @simulator-only
     Scenario: On-premise clusters use vxlan and everything else wireguard (the document's second example)
-      Simulator only: the lab builds every cable as VXLAN (Libreswan needs XFRM, which this kernel lacks;
-      WireGuard would need wireguard-go, which the lab does not start), so which cable driver carries a
-      connection cannot be seen in the lab.
       When the cluster set is deployed
       Then the clusters are connected as follows:
         | clusters              | cable driver |
@@ -366,21 +362,13 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
       Then the connection is delivered
       And the packets between the clusters travel in a vxlan cable
 
-    @simulator-only
     Scenario: The cloud cluster is reached through an encrypted wireguard cable
-      Simulator only: the lab builds every cable as VXLAN (Libreswan needs XFRM, which this kernel lacks;
-      WireGuard would need wireguard-go, which the lab does not start), so which cable driver carries a
-      connection cannot be seen in the lab.
       When onprem-1/default/app connects to cloud/default/app:8080
       Then the connection is delivered
       And the packets between the clusters travel in a wireguard cable
       And the packets between the clusters are encrypted
 
-    @simulator-only
     Scenario: One gateway carries a vxlan cable and a wireguard cable side by side
-      Simulator only: the lab builds every cable as VXLAN (Libreswan needs XFRM, which this kernel lacks;
-      WireGuard would need wireguard-go, which the lab does not start), so which cable driver carries a
-      connection cannot be seen in the lab.
       When onprem-1/default/app connects to onprem-2/default/app:8080
       Then the packets between the clusters travel in a vxlan cable
       When onprem-1/default/app connects to cloud/default/app:8080
@@ -390,8 +378,8 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
     Scenario: The default libreswan driver carries the connections no policy matches
       Libreswan cannot run in the lab (the kernel has no XFRM), so the lab checks its configuration only.
       Simulator only: the lab builds every cable as VXLAN (Libreswan needs XFRM, which this kernel lacks;
-      WireGuard would need wireguard-go, which the lab does not start), so which cable driver carries a
-      connection cannot be seen in the lab.
+      the lab realises Libreswan pairs as VXLAN), so the cable that carries
+      a Libreswan connection cannot be seen in the lab.
       Given the cluster set:
         """
         name: default-libreswan
