@@ -12,6 +12,7 @@ import io.periscope.simulator.routing.RoutingPolicy;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One host's plan turned into lookup structures once per plan: policy routing with its tables,
@@ -31,6 +32,8 @@ final class CompiledHost {
     final RoutingPolicy routing;
     final Ruleset ruleset;
     private final Map<String, Ipv4Address> firstAddress;
+    /** Every device name of the host as the optional a hop carries, so finishing a hop allocates none. */
+    private final Map<String, Optional<String>> deviceNames = new HashMap<>();
 
     CompiledHost(int index, HostPlan plan, DataplanePlan effective) {
         this.index = index;
@@ -53,9 +56,22 @@ final class CompiledHost {
         for (VxlanDevice d : effective.vxlanDevices()) {
             local.putIfAbsent(d.address(), d.name());
             firstAddress.put(d.name(), d.address());
+            deviceNames.put(d.name(), Optional.of(d.name()));
+        }
+        for (Interface iface : plan.interfaces()) {
+            deviceNames.put(iface.name(), Optional.of(iface.name()));
         }
         this.routing = RoutingPolicy.compile(name, effective, local);
         this.ruleset = Ruleset.compile(name, effective, routing::isLocal);
+    }
+
+    /** {@code device} as an optional; empty for null. */
+    Optional<String> device(String device) {
+        if (device == null) {
+            return Optional.empty();
+        }
+        Optional<String> known = deviceNames.get(device);
+        return known != null ? known : Optional.of(device);
     }
 
     /** The device's first address, or null when it has none. */

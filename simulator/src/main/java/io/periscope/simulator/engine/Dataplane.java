@@ -16,7 +16,6 @@ import io.periscope.simulator.link.VxlanFabric;
 import io.periscope.simulator.link.Wiring;
 import io.periscope.simulator.netfilter.CompiledChain;
 import io.periscope.simulator.netfilter.CompiledRule;
-import io.periscope.simulator.netfilter.Hit;
 import io.periscope.simulator.netfilter.Hook;
 import io.periscope.simulator.netfilter.Ruleset;
 import io.periscope.simulator.netfilter.TableRun;
@@ -65,6 +64,33 @@ public final class Dataplane {
 
     private final CompiledNetwork net;
     private final boolean followAll;
+
+    // The stages of an arriving or forwarded packet as continuations made once: handing these on
+    // instead of a closure per packet and table keeps the walk from allocating at every step. A
+    // forwarded packet's nexthop travels in its Visit for the same reason.
+    private final Consumer<Visit> routeInputStage = this::routeInput;
+    private final Consumer<Visit> natPrerouting = v -> nat(v, Hook.PREROUTING, routeInputStage);
+    private final Consumer<Visit> manglePrerouting = v -> run(v, Table.MANGLE, Hook.PREROUTING, natPrerouting);
+    private final Consumer<Visit> inputDone = this::inputDone;
+    private final Consumer<Visit> natInput = v -> nat(v, Hook.INPUT, inputDone);
+    private final Consumer<Visit> filterInput = v -> run(v, Table.FILTER, Hook.INPUT, natInput);
+    private final Consumer<Visit> transmitStage = v -> {
+        commit(v);
+        transmit(v, v.nexthop);
+    };
+    private final Consumer<Visit> natPostrouting = v -> nat(v, Hook.POSTROUTING, transmitStage);
+    private final Consumer<Visit> postroutingStage = v -> run(v, Table.MANGLE, Hook.POSTROUTING, natPostrouting);
+    private final Consumer<Visit> filterForward = v -> run(v, Table.FILTER, Hook.FORWARD, postroutingStage);
+    private final BranchAction forwardBranch = (v, nexthop, index) -> forward(v, nexthop);
+    private final Consumer<Visit> outputRoute = this::outputRoute;
+    private final BranchAction outputBranch = (v, nexthop, index) -> output(v, nexthop.device(), index, nexthop);
+    private final Consumer<Visit> outputDone = this::outputDone;
+    private final Consumer<Visit> filterOutput = v -> run(v, Table.FILTER, Hook.OUTPUT, outputDone);
+    private final Consumer<Visit> natOutput = v -> nat(v, Hook.OUTPUT, filterOutput);
+    private final BranchAction reroutedBranch = (v, nexthop, index) -> {
+        v.out = nexthop.device();
+        afterOutput(v, nexthop);
+    };
 
     /** @param followAllBranches follow every alternative; false picks one per flow by hash */
     public Dataplane(CompiledNetwork net, boolean followAllBranches) {
@@ -144,52 +170,58 @@ public final class Dataplane {
 
     private void localOutRouted(Visit v, String oif) {
         conntrackLookup(v);
-        run(v, Table.RAW, Hook.OUTPUT, a -> {
-            RouteDecision d = a.host.routing.lookup(a.packet.dst(), a.packet.src(), a.mark, RoutingPolicy.LOOPBACK, oif);
-            Ipv4Address routedDst = a.packet.dst();
-            int routedMark = a.mark;
-            switch (d) {
-                case RouteDecision.Local l -> {
-                    routeStep(a, l);
-                    output(a, RoutingPolicy.LOOPBACK, routedDst, routedMark, 0, oif, null);
-                }
-                case RouteDecision.Forward f -> branch(a, f, (b, nh, index) ->
-                        output(b, nh.device(), routedDst, routedMark, index, oif, nh));
-                case RouteDecision.Reject r -> routeFailure(a, r);
-                case RouteDecision.NoRoute n -> noRoute(a, n);
-            }
-        });
+        v.oif = oif;
+        run(v, Table.RAW, Hook.OUTPUT, outputRoute);
     }
 
-    /** OUTPUT chains, then POSTROUTING; {@code nexthop} null means the destination is local (loopback). */
-    private void output(Visit v, String device, Ipv4Address routedDst, int routedMark, int branchIndex, String oif,
-                        CompiledNexthop nexthop) {
+    /** Routing of a locally generated packet, after raw OUTPUT. */
+    private void outputRoute(Visit v) {
+        RouteDecision d = v.host.routing.lookup(v.packet.dst(), v.packet.src(), v.mark, RoutingPolicy.LOOPBACK, v.oif);
+        v.routedDst = v.packet.dst();
+        v.routedMark = v.mark;
+        switch (d) {
+            case RouteDecision.Local l -> {
+                routeStep(v, l);
+                output(v, RoutingPolicy.LOOPBACK, 0, null);
+            }
+            case RouteDecision.Forward f -> branch(v, f, outputBranch);
+            case RouteDecision.Reject r -> routeFailure(v, r);
+            case RouteDecision.NoRoute n -> noRoute(v, n);
+        }
+    }
+
+    /**
+     * OUTPUT chains, then POSTROUTING; {@code nexthop} null means the destination is local (loopback).
+     * What the first routing decision saw stays in the Visit for {@link #outputDone}.
+     */
+    private void output(Visit v, String device, int branchIndex, CompiledNexthop nexthop) {
         v.out = device;
-        run(v, Table.MANGLE, Hook.OUTPUT, a -> nat(a, Hook.OUTPUT, b -> run(b, Table.FILTER, Hook.OUTPUT, c -> {
-            if (c.packet.dst().equals(routedDst) && c.mark == routedMark) {
-                afterOutput(c, nexthop);
-                return;
+        v.branchIndex = branchIndex;
+        v.nexthop = nexthop;
+        run(v, Table.MANGLE, Hook.OUTPUT, natOutput);
+    }
+
+    private void outputDone(Visit v) {
+        if (v.packet.dst().equals(v.routedDst) && v.mark == v.routedMark) {
+            afterOutput(v, v.nexthop);
+            return;
+        }
+        // ip_route_me_harder: OUTPUT changed what routing depends on, so route again. The first
+        // lookup's alternatives no longer matter, so only its first branch goes on.
+        if (v.branchIndex != 0) {
+            return;
+        }
+        RouteDecision d = v.host.routing.lookup(v.packet.dst(), v.packet.src(), v.mark, RoutingPolicy.LOOPBACK, v.oif);
+        switch (d) {
+            case RouteDecision.Local l -> {
+                routeStep(v, l);
+                v.out = RoutingPolicy.LOOPBACK;
+                afterOutput(v, null);
             }
-            // ip_route_me_harder: OUTPUT changed what routing depends on, so route again. The first
-            // lookup's alternatives no longer matter, so only its first branch goes on.
-            if (branchIndex != 0) {
-                return;
-            }
-            RouteDecision d = c.host.routing.lookup(c.packet.dst(), c.packet.src(), c.mark, RoutingPolicy.LOOPBACK, oif);
-            switch (d) {
-                case RouteDecision.Local l -> {
-                    routeStep(c, l);
-                    c.out = RoutingPolicy.LOOPBACK;
-                    afterOutput(c, null);
-                }
-                case RouteDecision.Forward f -> branch(c, f, (e, nh, index) -> {
-                    e.out = nh.device();
-                    afterOutput(e, nh);
-                });
-                case RouteDecision.Reject r -> routeFailure(c, r);
-                case RouteDecision.NoRoute n -> noRoute(c, n);
-            }
-        })));
+            case RouteDecision.Forward f -> branch(v, f, reroutedBranch);
+            case RouteDecision.Reject r -> routeFailure(v, r);
+            case RouteDecision.NoRoute n -> noRoute(v, n);
+        }
     }
 
     private void afterOutput(Visit v, CompiledNexthop nexthop) {
@@ -234,8 +266,7 @@ public final class Dataplane {
         v.packet = packet;
         v.tunnel = tunnel;
         conntrackLookup(v);
-        run(v, Table.RAW, Hook.PREROUTING, a -> run(a, Table.MANGLE, Hook.PREROUTING,
-                b -> nat(b, Hook.PREROUTING, c -> routeInput(c))));
+        run(v, Table.RAW, Hook.PREROUTING, manglePrerouting);
     }
 
     private void routeInput(Visit v) {
@@ -251,7 +282,7 @@ public final class Dataplane {
                             + " does not forward packets (ip_forward=0); " + v.packet.dst() + " is not its own address");
                     return;
                 }
-                branch(v, f, (b, nh, index) -> forward(b, nh));
+                branch(v, f, forwardBranch);
             }
             case RouteDecision.Reject r -> routeFailure(v, r);
             case RouteDecision.NoRoute n -> noRoute(v, n);
@@ -265,7 +296,8 @@ public final class Dataplane {
         }
         v.packet = v.packet.withTtl(v.packet.ttl() - 1);
         v.out = nexthop.device();
-        run(v, Table.MANGLE, Hook.FORWARD, a -> run(a, Table.FILTER, Hook.FORWARD, b -> postrouting(b, nexthop)));
+        v.nexthop = nexthop;
+        run(v, Table.MANGLE, Hook.FORWARD, filterForward);
     }
 
     /** Names the hosts a path keeps coming back to, when it does: why a TTL ran out. */
@@ -288,22 +320,23 @@ public final class Dataplane {
     }
 
     private void postrouting(Visit v, CompiledNexthop nexthop) {
-        run(v, Table.MANGLE, Hook.POSTROUTING, a -> nat(a, Hook.POSTROUTING, b -> {
-            commit(b);
-            transmit(b, nexthop);
-        }));
+        v.nexthop = nexthop;
+        postroutingStage.accept(v);
     }
 
     private void localIn(Visit v) {
-        run(v, Table.MANGLE, Hook.INPUT, a -> run(a, Table.FILTER, Hook.INPUT, b -> nat(b, Hook.INPUT, c -> {
-            commit(c);
-            if (c.tunnel != null) {
-                decapsulate(c);
-                return;
-            }
-            c.step(new Step.Deliver(c.host.pod ? "pod process" : "host process", c.packet));
-            end(c, Disposition.DELIVERED, null);
-        })));
+        run(v, Table.MANGLE, Hook.INPUT, filterInput);
+    }
+
+    /** The end of INPUT: a VXLAN datagram goes to its device, anything else to a socket of the host. */
+    private void inputDone(Visit v) {
+        commit(v);
+        if (v.tunnel != null) {
+            decapsulate(v);
+            return;
+        }
+        v.step(new Step.Deliver(v.host.pod ? "pod process" : "host process", v.packet));
+        end(v, Disposition.DELIVERED, null);
     }
 
     // ---------------------------------------------------------------- leaving a host
@@ -450,7 +483,15 @@ public final class Dataplane {
             next.accept(v);
             return;
         }
-        List<TableRun> outcomes = outcomes(v, chain, hook);
+        TableRun start = start(v, hook);
+        if (!Ruleset.mayFork(chain, start)) {
+            if (apply(v, Ruleset.runOnce(chain, start))) {
+                next.accept(v);
+            }
+            return;
+        }
+        List<TableRun> outcomes = new ArrayList<>(2);
+        Ruleset.run(chain, start, outcomes::add);
         for (int i = 0; i < outcomes.size(); i++) {
             Visit b = i == outcomes.size() - 1 ? v : v.copy();
             TableRun o = outcomes.get(i);
@@ -460,13 +501,18 @@ public final class Dataplane {
         }
     }
 
-    private List<TableRun> outcomes(Visit v, CompiledChain chain, Hook hook) {
+    /**
+     * The branch's run object, started afresh: every outcome of the previous table has been taken over
+     * by then ({@link #apply} reads all of it before the walk goes on), and a copied Visit gets its own.
+     */
+    private TableRun start(Visit v, Hook hook) {
         // POSTROUTING has no input device (ip_output passes none), so -i never matches there.
         String in = hook == Hook.POSTROUTING ? null : v.in;
-        TableRun start = new TableRun(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), v.host.name, followAll);
-        List<TableRun> outcomes = new ArrayList<>(1);
-        Ruleset.run(chain, start, outcomes::add);
-        return outcomes;
+        if (v.run == null) {
+            v.run = new TableRun(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), followAll);
+            return v.run;
+        }
+        return v.run.start(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), followAll);
     }
 
     /** Takes over what the rules did; false when the packet was dropped (the branch has ended). */
@@ -478,14 +524,14 @@ public final class Dataplane {
         if (o.notrack() && !v.untracked) {
             v.untracked = true;
         }
-        for (Hit hit : o.hits()) {
-            CompiledRule rule = hit.rule();
+        for (int i = 0; i < o.hits(); i++) {
+            CompiledRule rule = o.hitRule(i);
             v.step(switch (rule.target()) {
                 case Target.Accept a -> new Step.Filter(rule.ref(), true, v.packet);
                 case Target.Drop d -> new Step.Filter(rule.ref(), false, v.packet);
-                case Target.SetConnMark m -> new Step.Mark(rule.ref(), true, hit.mark(), v.packet);
+                case Target.SetConnMark m -> new Step.Mark(rule.ref(), true, o.hitMark(i), v.packet);
                 case Target.NoTrack n -> new Step.NoTrack(rule.ref(), v.packet);
-                default -> new Step.Mark(rule.ref(), false, hit.mark(), v.packet);
+                default -> new Step.Mark(rule.ref(), false, o.hitMark(i), v.packet);
             });
         }
         if (!o.choices().isEmpty()) {
@@ -518,18 +564,26 @@ public final class Dataplane {
             next.accept(v);
             return;
         }
-        List<TableRun> outcomes = outcomes(v, chain, hook);
-        for (int i = 0; i < outcomes.size(); i++) {
-            Visit b = i == outcomes.size() - 1 ? v : v.copy();
-            TableRun o = outcomes.get(i);
-            if (!apply(b, o)) {
-                continue;
-            }
-            if (o.verdict() == Verdict.NAT && !translate(b, o.decidedBy(), hook)) {
-                continue;
-            }
-            next.accept(b);
+        TableRun start = start(v, hook);
+        if (!Ruleset.mayFork(chain, start)) {
+            natOutcome(v, Ruleset.runOnce(chain, start), hook, next);
+            return;
         }
+        List<TableRun> outcomes = new ArrayList<>(2);
+        Ruleset.run(chain, start, outcomes::add);
+        for (int i = 0; i < outcomes.size(); i++) {
+            natOutcome(i == outcomes.size() - 1 ? v : v.copy(), outcomes.get(i), hook, next);
+        }
+    }
+
+    private void natOutcome(Visit v, TableRun o, Hook hook, Consumer<Visit> next) {
+        if (!apply(v, o)) {
+            return;
+        }
+        if (o.verdict() == Verdict.NAT && !translate(v, o.decidedBy(), hook)) {
+            return;
+        }
+        next.accept(v);
     }
 
     private static void storedNat(Visit v, boolean destinationHook) {
@@ -575,7 +629,7 @@ public final class Dataplane {
                 Packet q = p.withDestination(d.toAddress(), port);
                 v.dnatDone |= !q.sameFlow(p);
                 v.packet = q;
-                v.step(new Step.Dnat(Optional.of(rule.ref()), q));
+                v.step(new Step.Dnat(rule.optionalRef(), q));
                 return true;
             }
             case Target.Snat s -> {
@@ -627,7 +681,7 @@ public final class Dataplane {
         Packet q = p.withSource(address, port);
         v.snatDone |= !q.sameFlow(p);
         v.packet = q;
-        v.step(new Step.Snat(Optional.of(rule.ref()), q));
+        v.step(new Step.Snat(rule.optionalRef(), q));
     }
 
     // ---------------------------------------------------------------- conntrack
@@ -690,7 +744,7 @@ public final class Dataplane {
     private void finishHop(Visit v, String device, boolean departs) {
         String out = v.hopOut != null ? v.hopOut : device;
         Packet depart = v.hopOut != null ? v.hopDepart : v.packet;
-        v.hops = v.hops.add(new Hop(v.host.id, Optional.ofNullable(v.hopIn), Optional.ofNullable(departs ? out : null),
+        v.hops = v.hops.add(new Hop(v.host.id, v.host.device(v.hopIn), v.host.device(departs ? out : null),
                 v.hopArrive, v.steps.toList(), Optional.ofNullable(departs ? depart : null)));
     }
 

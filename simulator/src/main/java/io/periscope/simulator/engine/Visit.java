@@ -1,7 +1,10 @@
 package io.periscope.simulator.engine;
 
+import io.periscope.model.net.Ipv4Address;
 import io.periscope.simulator.conntrack.Connection;
 import io.periscope.simulator.conntrack.ConntrackState;
+import io.periscope.simulator.netfilter.TableRun;
+import io.periscope.simulator.routing.CompiledNexthop;
 import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.Packet;
 import io.periscope.simulator.trace.Step;
@@ -38,6 +41,14 @@ final class Visit {
     String in;
     String out;
     int mark;
+    /** Where a forwarded or sent packet leaves, once routing chose it (null: to the host itself). */
+    CompiledNexthop nexthop;
+    // a locally generated packet: the device its socket is bound to, and what its first routing
+    // decision saw (OUTPUT changing either means routing again) and which of its branches this is
+    String oif;
+    Ipv4Address routedDst;
+    int routedMark;
+    int branchIndex;
 
     // conntrack for this layer
     Connection conn;
@@ -48,6 +59,9 @@ final class Visit {
     boolean dnatDone;
     int connmark;
     Packet ctOriginal;
+
+    /** Reused for every table this branch runs; never shared with a copy. */
+    TableRun run;
 
     Visit copy() {
         Visit v = new Visit();
@@ -69,6 +83,11 @@ final class Visit {
         v.in = in;
         v.out = out;
         v.mark = mark;
+        v.nexthop = nexthop;
+        v.oif = oif;
+        v.routedDst = routedDst;
+        v.routedMark = routedMark;
+        v.branchIndex = branchIndex;
         v.conn = conn;
         v.isNew = isNew;
         v.reply = reply;

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Every host's VXLAN devices with their neighbour and FDB entries, and how a frame sent through one
@@ -56,6 +57,7 @@ public final class VxlanFabric {
             for (FdbEntry e : plan.fdb()) {
                 fdb.computeIfAbsent(e.device(), d -> new ArrayList<>()).add(e);
             }
+            answers.add(new ConcurrentHashMap<>());
             hosts.add(new HostDevices(ids.get(i), ids.get(i).cluster(), byName, plan.vxlanDevices(), neighbours, fdb));
             for (Interface iface : interfaces.get(i)) {
                 for (Ipv4Address a : iface.addresses()) {
@@ -80,15 +82,21 @@ public final class VxlanFabric {
         return null;
     }
 
-    private record Question(int host, String device, Ipv4Address nextHop) {
-    }
-
-    /** Answers depend on the plan only, and a trace asks the same few again and again. */
-    private final Map<Question, Resolution> answers = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * Answers by host index, device and next hop. They depend on the plan only, and a trace asks the
+     * same few again and again; asking must not allocate, as every VXLAN hop asks.
+     */
+    private final List<Map<String, Map<Ipv4Address, Resolution>>> answers = new ArrayList<>();
 
     /** Where a frame sent by {@code host} through {@code device} to next hop {@code nextHop} goes. */
     public Resolution resolve(int host, VxlanDevice device, Ipv4Address nextHop) {
-        return answers.computeIfAbsent(new Question(host, device.name(), nextHop), q -> answer(host, device, nextHop));
+        Map<Ipv4Address, Resolution> known = answers.get(host).get(device.name());
+        Resolution answer = known == null ? null : known.get(nextHop);
+        if (answer != null) {
+            return answer;
+        }
+        return answers.get(host).computeIfAbsent(device.name(), d -> new ConcurrentHashMap<>())
+                .computeIfAbsent(nextHop, n -> answer(host, device, nextHop));
     }
 
     private Resolution answer(int host, VxlanDevice device, Ipv4Address nextHop) {

@@ -8,6 +8,8 @@ public final class CompiledChain {
     private final Table table;
     private final String name;
     CompiledRule[] rules = new CompiledRule[0];
+    /** Whether a traversal may fork here: a {@code statistic} rule of this chain or of one it jumps to. */
+    boolean mayFork;
 
     CompiledChain(Table table, String name) {
         this.table = table;

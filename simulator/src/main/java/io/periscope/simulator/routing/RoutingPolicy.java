@@ -8,7 +8,6 @@ import io.periscope.plan.routing.NexthopGroup;
 import io.periscope.plan.routing.NexthopObject;
 import io.periscope.plan.routing.PolicyRule;
 import io.periscope.plan.routing.Route;
-import io.periscope.plan.routing.RouteType;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -35,12 +34,17 @@ public final class RoutingPolicy {
     private static final Ipv4Prefix LOOPBACK_NET = Ipv4Prefix.parse("127.0.0.0/8");
 
     private final int[] localAddresses;
-    private final String[] localDevices;
+    /** The answer of table local for each address of {@link #localAddresses}, made once. */
+    private final RouteDecision.Local[] localDecisions;
     private final CompiledRule[] rules;
 
     private RoutingPolicy(int[] localAddresses, String[] localDevices, CompiledRule[] rules) {
         this.localAddresses = localAddresses;
-        this.localDevices = localDevices;
+        this.localDecisions = new RouteDecision.Local[localAddresses.length];
+        for (int i = 0; i < localAddresses.length; i++) {
+            Ipv4Address address = new Ipv4Address(localAddresses[i]);
+            localDecisions[i] = new RouteDecision.Local(address, localDevices[i], IpRouteSyntax.localRoute(address, localDevices[i]));
+        }
         this.rules = rules;
     }
 
@@ -138,28 +142,27 @@ public final class RoutingPolicy {
      * @param oif for a socket bound to a device (a VXLAN device's underlay), else null
      */
     public RouteDecision lookup(Ipv4Address destination, Ipv4Address source, int mark, String iif, String oif) {
+        int dst = destination.bits();
+        int src = source.bits();
         for (CompiledRule rule : rules) {
-            if (!rule.matches(destination, source, mark, iif)) {
+            if (!rule.matches(dst, src, mark, iif)) {
                 continue;
             }
-            if (rule.rule.table() == LOCAL_TABLE) {
+            if (rule.local) {
                 RouteDecision.Local local = local(destination);
                 if (local != null) {
                     return local;
                 }
             } else if (rule.table != null) {
-                CompiledRoute route = rule.table.lookup(destination.bits(), oif);
-                if (route != null) {
-                    if (route.type() != RouteType.UNICAST) {
-                        return new RouteDecision.Reject(rule.name, route);
-                    }
-                    return new RouteDecision.Forward(rule.name, route, route.nexthopsVia(oif));
+                RouteDecision decision = rule.table.decide(dst, oif);
+                if (decision != null) {
+                    return decision;
                 }
             }
         }
         List<String> tried = new ArrayList<>(4);
         for (CompiledRule rule : rules) {
-            if (rule.matches(destination, source, mark, iif)) {
+            if (rule.matches(dst, src, mark, iif)) {
                 tried.add(rule.name);
             }
         }
@@ -169,7 +172,7 @@ public final class RoutingPolicy {
     private RouteDecision.Local local(Ipv4Address destination) {
         int at = localIndex(destination.bits());
         if (at >= 0) {
-            return new RouteDecision.Local(destination, localDevices[at], IpRouteSyntax.localRoute(destination, localDevices[at]));
+            return localDecisions[at];
         }
         if (LOOPBACK_NET.contains(destination)) {
             return new RouteDecision.Local(destination, LOOPBACK, "local 127.0.0.0/8 dev lo proto kernel scope host src 127.0.0.1");
@@ -177,23 +180,36 @@ public final class RoutingPolicy {
         return null;
     }
 
-    private record CompiledRule(PolicyRule rule, RoutingTable table, String name) {
+    /** A policy rule with its selectors as plain fields (an absent prefix is mask 0, which every address passes). */
+    private static final class CompiledRule {
+
+        final RoutingTable table;
+        final String name;
+        final boolean local;
+        private final int fromMask;
+        private final int fromValue;
+        private final int toMask;
+        private final int toValue;
+        private final boolean hasFwmark;
+        private final int fwmark;
+        private final String iif;
 
         CompiledRule(PolicyRule rule, RoutingTable table) {
-            this(rule, table, IpRouteSyntax.tableName(rule.table()));
+            this.table = table;
+            this.name = IpRouteSyntax.tableName(rule.table());
+            this.local = rule.table() == LOCAL_TABLE;
+            this.fromMask = rule.from().map(Ipv4Prefix::mask).orElse(0);
+            this.fromValue = rule.from().map(p -> p.network().bits()).orElse(0);
+            this.toMask = rule.to().map(Ipv4Prefix::mask).orElse(0);
+            this.toValue = rule.to().map(p -> p.network().bits()).orElse(0);
+            this.hasFwmark = rule.fwmark().isPresent();
+            this.fwmark = rule.fwmark().orElse(0);
+            this.iif = rule.inInterface().orElse(null);
         }
 
-        boolean matches(Ipv4Address destination, Ipv4Address source, int mark, String iif) {
-            if (rule.from().isPresent() && !rule.from().get().contains(source)) {
-                return false;
-            }
-            if (rule.to().isPresent() && !rule.to().get().contains(destination)) {
-                return false;
-            }
-            if (rule.fwmark().isPresent() && rule.fwmark().getAsInt() != mark) {
-                return false;
-            }
-            return rule.inInterface().isEmpty() || rule.inInterface().get().equals(iif);
+        boolean matches(int destination, int source, int mark, String inInterface) {
+            return (source & fromMask) == fromValue && (destination & toMask) == toValue
+                    && (!hasFwmark || fwmark == mark) && (iif == null || iif.equals(inInterface));
         }
     }
 }

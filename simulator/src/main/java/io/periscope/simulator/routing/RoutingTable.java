@@ -1,5 +1,7 @@
 package io.periscope.simulator.routing;
 
+import io.periscope.plan.routing.RouteType;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -18,6 +20,8 @@ public final class RoutingTable {
     private final int[] lengths;
     private final int[][] networks;
     private final CompiledRoute[][][] routes;
+    /** The decision of each route of {@link #routes} for a lookup not bound to a device, made once. */
+    private final RouteDecision[][][] decisions;
 
     public RoutingTable(int id, List<CompiledRoute> all) {
         this.id = id;
@@ -29,18 +33,22 @@ public final class RoutingTable {
         lengths = new int[byLength.size()];
         networks = new int[byLength.size()][];
         routes = new CompiledRoute[byLength.size()][][];
+        decisions = new RouteDecision[byLength.size()][][];
+        String name = IpRouteSyntax.tableName(id);
         int i = 0;
         for (var perLength : byLength.entrySet()) {
             lengths[i] = perLength.getKey();
             int n = perLength.getValue().size();
             networks[i] = new int[n];
             routes[i] = new CompiledRoute[n][];
+            decisions[i] = new RouteDecision[n][];
             int j = 0;
             // TreeMap orders the signed keys, which is the order Arrays.binarySearch needs.
             for (var perNetwork : perLength.getValue().entrySet()) {
                 networks[i][j] = perNetwork.getKey();
                 routes[i][j] = perNetwork.getValue().stream()
                         .sorted(Comparator.comparingInt(r -> r.route().metric())).toArray(CompiledRoute[]::new);
+                decisions[i][j] = Arrays.stream(routes[i][j]).map(r -> decision(name, r, null)).toArray(RouteDecision[]::new);
                 j++;
             }
             i++;
@@ -51,16 +59,27 @@ public final class RoutingTable {
         return id;
     }
 
-    /** The best route to {@code destination}, or null. With {@code oif}, only routes out of that device count. */
-    public CompiledRoute lookup(int destination, String oif) {
+    private static RouteDecision decision(String name, CompiledRoute route, String oif) {
+        if (route.type() != RouteType.UNICAST) {
+            return new RouteDecision.Reject(name, route);
+        }
+        return new RouteDecision.Forward(name, route, route.nexthopsVia(oif));
+    }
+
+    /**
+     * What the best route to {@code destination} decides, or null when there is none: a forward for a
+     * unicast route, a reject for the others. With {@code oif}, only routes out of that device count.
+     */
+    public RouteDecision decide(int destination, String oif) {
         for (int i = 0; i < lengths.length; i++) {
             int length = lengths[i];
             int key = length == 0 ? 0 : destination & (-1 << (32 - length));
             int at = Arrays.binarySearch(networks[i], key);
             if (at >= 0) {
-                for (CompiledRoute r : routes[i][at]) {
-                    if (r.usableVia(oif)) {
-                        return r;
+                CompiledRoute[] candidates = routes[i][at];
+                for (int k = 0; k < candidates.length; k++) {
+                    if (candidates[k].usableVia(oif)) {
+                        return oif == null ? decisions[i][at][k] : decision(IpRouteSyntax.tableName(id), candidates[k], oif);
                     }
                 }
             }
