@@ -14,6 +14,7 @@ import io.periscope.simulator.conntrack.ConntrackState;
 import io.periscope.simulator.hash.NatAddressChoice;
 import io.periscope.simulator.link.VxlanFabric;
 import io.periscope.simulator.link.Wiring;
+import io.periscope.simulator.netfilter.ChainObserver;
 import io.periscope.simulator.netfilter.CompiledChain;
 import io.periscope.simulator.netfilter.CompiledRule;
 import io.periscope.simulator.netfilter.Hook;
@@ -106,11 +107,13 @@ public final class Dataplane {
      * @param conntrack    the connections that already exist (empty for a forward packet, the forward
      *                     branch's for its reply)
      * @param choices      alternatives already taken (the forward branch's, for its reply)
+     * @param chains       told of every netfilter chain the packet enters; null when nobody asks
      */
     public void send(int host, Packet packet, boolean selectSource, ConntrackState conntrack, List<String> choices,
-                     Consumer<Ending> endings) {
+                     ChainObserver chains, Consumer<Ending> endings) {
         Visit v = new Visit();
         v.sink = endings;
+        v.observer = chains;
         v.conntrack = conntrack;
         v.hops = Trail.empty();
         v.choices = Trail.<String>empty().addAll(choices);
@@ -510,9 +513,10 @@ public final class Dataplane {
         String in = hook == Hook.POSTROUTING ? null : v.in;
         if (v.run == null) {
             v.run = new TableRun(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), followAll);
-            return v.run;
+        } else {
+            v.run.start(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), followAll);
         }
-        return v.run.start(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), followAll);
+        return v.run.observedBy(v.observer, v.host.id);
     }
 
     /** Takes over what the rules did; false when the packet was dropped (the branch has ended). */

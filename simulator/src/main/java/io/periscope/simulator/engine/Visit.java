@@ -3,6 +3,7 @@ package io.periscope.simulator.engine;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.simulator.conntrack.Connection;
 import io.periscope.simulator.conntrack.ConntrackState;
+import io.periscope.simulator.netfilter.ChainObserver;
 import io.periscope.simulator.netfilter.TableRun;
 import io.periscope.simulator.routing.CompiledNexthop;
 import io.periscope.simulator.trace.Hop;
@@ -20,6 +21,7 @@ final class Visit {
 
     // the branch
     Consumer<Ending> sink;
+    ChainObserver observer;
     ConntrackState conntrack;
     Trail<Hop> hops;
     Trail<String> choices;
@@ -66,6 +68,7 @@ final class Visit {
     Visit copy() {
         Visit v = new Visit();
         v.sink = sink;
+        v.observer = observer;
         v.conntrack = conntrack;
         v.hops = hops;
         v.choices = choices;

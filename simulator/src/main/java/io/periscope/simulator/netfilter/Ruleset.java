@@ -160,6 +160,7 @@ public final class Ruleset {
      * match is followed both ways) is handed to {@code outcomes}, the matching branch first.
      */
     public static void run(CompiledChain builtin, TableRun run, Consumer<TableRun> outcomes) {
+        run.entered(builtin);
         walk(run, builtin, 0, null, outcomes, false);
     }
 
@@ -170,6 +171,7 @@ public final class Ruleset {
 
     /** Traverses {@code builtin} when it cannot fork: the one outcome is {@code run} itself, updated. */
     public static TableRun runOnce(CompiledChain builtin, TableRun run) {
+        run.entered(builtin);
         if (!walkOnce(run, builtin)) {
             run.verdict = Verdict.ACCEPT;
         }
@@ -209,6 +211,7 @@ public final class Ruleset {
                     return false;
                 }
                 case CompiledRule.JUMP -> {
+                    run.entered(rule.jump);
                     if (walkOnce(run, rule.jump)) {
                         return true;
                     }
@@ -311,6 +314,7 @@ public final class Ruleset {
                     stack = stack.parent();
                 }
                 case CompiledRule.JUMP -> {
+                    run.entered(rule.jump);
                     stack = new Frame(chain, index, stack);
                     chain = rule.jump;
                     index = 0;

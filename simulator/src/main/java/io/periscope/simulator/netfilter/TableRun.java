@@ -1,5 +1,6 @@
 package io.periscope.simulator.netfilter;
 
+import io.periscope.plan.HostId;
 import io.periscope.simulator.hash.Jhash;
 import io.periscope.simulator.routing.MultipathHash;
 import io.periscope.simulator.trace.Packet;
@@ -36,6 +37,9 @@ public final class TableRun {
     List<String> choices;
     Verdict verdict;
     CompiledRule decidedBy;
+    /** Where the chains entered are reported, with the host they belong to; null when nobody asks. */
+    ChainObserver observer;
+    HostId host;
 
     /**
      * @param in        input interface, or null where there is none (locally generated packets)
@@ -54,6 +58,21 @@ public final class TableRun {
         this.hitMarks = Arrays.copyOf(other.hitMarks, other.hitMarks.length);
         this.hits = other.hits;
         this.choices = other.choices == null ? null : new ArrayList<>(other.choices);
+        this.observer = other.observer;
+        this.host = other.host;
+    }
+
+    /** Reports every chain this run enters to {@code chains}, as chains of {@code host}; null reports nothing. */
+    public TableRun observedBy(ChainObserver chains, HostId host) {
+        this.observer = chains;
+        this.host = host;
+        return this;
+    }
+
+    void entered(CompiledChain chain) {
+        if (observer != null) {
+            observer.entered(host, chain.table(), chain.name());
+        }
     }
 
     /** Makes this a fresh run, forgetting everything the previous one did. Parameters as for the constructor. */

@@ -1,0 +1,14 @@
+package io.periscope.simulator.netfilter;
+
+import io.periscope.plan.HostId;
+import io.periscope.plan.netfilter.Table;
+
+/**
+ * Told of every netfilter chain a trace enters (built-in or by a jump), on any host, forward and reply:
+ * the rules a trace's outcome can depend on are in these chains. A chain may be reported more than once.
+ */
+@FunctionalInterface
+public interface ChainObserver {
+
+    void entered(HostId host, Table table, String chain);
+}
