@@ -98,8 +98,7 @@ public final class Simulator {
                 paths.add(new PathTrace(forward.disposition(), forward.hops(), List.of(), forward.reason(), forward.choices()));
                 return;
             }
-            int responder = network.indexOf(forward.host());
-            dataplane.send(responder, forward.packet().answer(), false, forward.conntrack(), forward.choices(), chains,
+            dataplane.send(forward.hostIndex(), forward.packet().answer(), false, forward.conntrack(), forward.choices(), chains,
                     reply -> paths.add(path(flow, forward, reply)));
         });
         return paths;

@@ -120,7 +120,7 @@ public final class Dataplane {
         v.hopCount = 1;
         v.host = net.host(host);
         v.hopArrive = packet;
-        v.steps = Trail.empty();
+        v.steps = new HopSteps();
         v.origin = packet;
         v.packet = packet;
         localOut(v, packet, null, selectSource, null);
@@ -248,7 +248,7 @@ public final class Dataplane {
         v.hopArrive = v.packet;
         v.hopOut = null;
         v.hopDepart = null;
-        v.steps = Trail.empty();
+        v.steps.clear();
         // The mark lives in the sk_buff of one namespace; a veth or bridge crossing starts without it.
         v.mark = 0;
         // A backstop: every forward decrements the TTL, so the kernel ends loops first (see forward).
@@ -482,7 +482,7 @@ public final class Dataplane {
     /** Runs one table's built-in chain for the hook (not nat, see {@link #nat}) and continues each outcome. */
     private void run(Visit v, Table table, Hook hook, Consumer<Visit> next) {
         CompiledChain chain = v.host.ruleset.builtin(table, hook);
-        if (chain == null) {
+        if (chain == null || !chain.mayActOn(v.packet)) {
             next.accept(v);
             return;
         }
@@ -564,7 +564,7 @@ public final class Dataplane {
             return;
         }
         CompiledChain chain = v.host.ruleset.builtin(Table.NAT, hook);
-        if (chain == null) {
+        if (chain == null || !chain.mayActOn(v.packet)) {
             next.accept(v);
             return;
         }
@@ -761,7 +761,7 @@ public final class Dataplane {
             v.step(new Step.Drop(reason, v.packet));
         }
         finishHop(v, null, false);
-        v.sink.accept(new Ending(disposition, Optional.ofNullable(reason), v.hops.toList(), v.host.id, v.packet, v.origin,
+        v.sink.accept(new Ending(disposition, Optional.ofNullable(reason), v.hops.toList(), v.host.id, v.host.index, v.packet, v.origin,
                 v.conntrack, v.choices.toList()));
     }
 }

@@ -35,7 +35,7 @@ final class Visit {
     Packet hopArrive;
     String hopOut;
     Packet hopDepart;
-    Trail<Step> steps;
+    HopSteps steps;
 
     // the layer being processed (an outer packet and, after decapsulation, its inner one are layers)
     Packet packet;
@@ -80,7 +80,7 @@ final class Visit {
         v.hopArrive = hopArrive;
         v.hopOut = hopOut;
         v.hopDepart = hopDepart;
-        v.steps = steps;
+        v.steps = steps.copy();
         v.packet = packet;
         v.tunnel = tunnel;
         v.in = in;
@@ -103,6 +103,6 @@ final class Visit {
     }
 
     void step(Step step) {
-        steps = steps.add(step);
+        steps.add(step);
     }
 }

@@ -6,6 +6,8 @@ import io.periscope.plan.netfilter.Table;
 /**
  * Told of every netfilter chain a trace enters (built-in or by a jump), on any host, forward and reply:
  * the rules a trace's outcome can depend on are in these chains. A chain may be reported more than once.
+ * A built-in chain none of whose rules can match the packet's protocol and destination port is not
+ * traversed at all, so neither it nor the chains it jumps to are reported then.
  */
 @FunctionalInterface
 public interface ChainObserver {

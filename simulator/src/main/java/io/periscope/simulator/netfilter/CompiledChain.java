@@ -1,15 +1,27 @@
 package io.periscope.simulator.netfilter;
 
+import io.periscope.model.topology.Protocol;
 import io.periscope.plan.netfilter.Table;
+import io.periscope.simulator.trace.Packet;
 
 /** A chain ready to run: rules compiled, jumps resolved to chains. */
 public final class CompiledChain {
+
+    /** In {@link #actsOn}: every destination port. */
+    static final int[] ANY_PORT = new int[0];
 
     private final Table table;
     private final String name;
     CompiledRule[] rules = new CompiledRule[0];
     /** Whether a traversal may fork here: a {@code statistic} rule of this chain or of one it jumps to. */
     boolean mayFork;
+    /**
+     * The packets a traversal of this chain can do anything to, by protocol ordinal: null for none,
+     * {@link #ANY_PORT} for every destination port, else those ports. A traversal of a chain that can
+     * do nothing to a packet ends in ACCEPT without a step, so it need not run: the tunnel rules of
+     * raw and filter, say, leave every TCP packet alone.
+     */
+    int[][] actsOn = new int[Protocol.values().length][];
 
     CompiledChain(Table table, String name) {
         this.table = table;
@@ -26,5 +38,22 @@ public final class CompiledChain {
 
     public int size() {
         return rules.length;
+    }
+
+    /** False when no rule of this chain, or of a chain it jumps to, can change anything for {@code packet}. */
+    public boolean mayActOn(Packet packet) {
+        int[] ports = actsOn[packet.protocol().ordinal()];
+        if (ports == null) {
+            return false;
+        }
+        if (ports == ANY_PORT) {
+            return true;
+        }
+        for (int port : ports) {
+            if (port == packet.dport()) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -227,6 +227,18 @@ public final class CompiledRule {
         return true;
     }
 
+    Protocol protocol() {
+        return protocol;
+    }
+
+    boolean tcpSyn() {
+        return tcpSyn;
+    }
+
+    int dport() {
+        return dport;
+    }
+
     boolean random() {
         return random;
     }

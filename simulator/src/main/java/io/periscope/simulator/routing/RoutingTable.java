@@ -22,6 +22,15 @@ public final class RoutingTable {
     private final CompiledRoute[][][] routes;
     /** The decision of each route of {@link #routes} for a lookup not bound to a device, made once. */
     private final RouteDecision[][][] decisions;
+    /**
+     * A small table (most are) is searched front to back instead: its routes by prefix length, longest
+     * first, then metric, as masks and networks; a few compares beat several binary searches.
+     */
+    private final int[] smallMasks;
+    private final int[] smallNetworks;
+    private final CompiledRoute[] smallRoutes;
+    private final RouteDecision[] smallDecisions;
+    private static final int SMALL = 24;
 
     public RoutingTable(int id, List<CompiledRoute> all) {
         this.id = id;
@@ -53,6 +62,24 @@ public final class RoutingTable {
             }
             i++;
         }
+        if (all.size() > SMALL) {
+            smallMasks = null;
+            smallNetworks = null;
+            smallRoutes = null;
+            smallDecisions = null;
+        } else {
+            // Stable: routes of one prefix and metric keep the order they were added in.
+            List<CompiledRoute> ordered = all.stream().sorted(Comparator.<CompiledRoute>comparingInt(r -> -r.route().destination().length())
+                    .thenComparingInt(r -> r.route().metric())).toList();
+            smallMasks = ordered.stream().mapToInt(r -> mask(r.route().destination().length())).toArray();
+            smallNetworks = ordered.stream().mapToInt(r -> r.route().destination().network().bits()).toArray();
+            smallRoutes = ordered.toArray(CompiledRoute[]::new);
+            smallDecisions = ordered.stream().map(r -> decision(name, r, null)).toArray(RouteDecision[]::new);
+        }
+    }
+
+    private static int mask(int length) {
+        return length == 0 ? 0 : -1 << (32 - length);
     }
 
     public int id() {
@@ -71,6 +98,14 @@ public final class RoutingTable {
      * unicast route, a reject for the others. With {@code oif}, only routes out of that device count.
      */
     public RouteDecision decide(int destination, String oif) {
+        if (smallRoutes != null) {
+            for (int i = 0; i < smallRoutes.length; i++) {
+                if ((destination & smallMasks[i]) == smallNetworks[i] && smallRoutes[i].usableVia(oif)) {
+                    return oif == null ? smallDecisions[i] : decision(IpRouteSyntax.tableName(id), smallRoutes[i], oif);
+                }
+            }
+            return null;
+        }
         for (int i = 0; i < lengths.length; i++) {
             int length = lengths[i];
             int key = length == 0 ? 0 : destination & (-1 << (32 - length));
