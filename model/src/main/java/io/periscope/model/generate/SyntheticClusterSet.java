@@ -27,9 +27,10 @@ import java.util.Optional;
  * Large, regular cluster sets for benchmarks: every cluster uses the same (overlapping) pod and
  * service CIDRs behind Globalnet, as most real clusters do. Node {@code n} of cluster {@code c} is
  * 172.16+c/256.c%256.n-ish; its pods live in its own /24 of 10.0.0.0/16 (so {@code nodes} is at
- * most 250). Pods take the labels {@code app-0 ... app-(appsPerCluster - 1)} in turn and service
- * {@code s} selects {@code app-s}, so each service has about {@code podsPerCluster / appsPerCluster}
- * backends and the pods with the other labels are clients only.
+ * most 250). Pods take the labels {@code app-0 ... app-(appsPerCluster - 1)} and the namespaces
+ * {@code ns-0 ... ns-9} in turn, and service {@code s} (in {@code ns-(s % 10)}) selects {@code app-s}:
+ * with {@code appsPerCluster} a multiple of 10, each service has {@code podsPerCluster / appsPerCluster}
+ * backends, and the pods with the other labels are clients only.
  *
  * @param gatewaysPerCluster the first nodes are gateways, all active when more than one
  */
