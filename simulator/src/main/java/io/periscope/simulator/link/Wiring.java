@@ -38,6 +38,16 @@ public final class Wiring {
      * owners of its addresses (sorted, for a binary search) and where a frame to each one arrives.
      */
     private record Attached(Segment segment, Port[] ports, int[] addresses, Delivery.Reached[] owners) {
+
+        /** For a veth: where a frame from {@code host}'s {@code iface} arrives, or null without a peer. */
+        Delivery.Reached peerOf(int host, String iface) {
+            for (Delivery.Reached peer : owners) {
+                if (peer.port().host() != host || !peer.port().iface().equals(iface)) {
+                    return peer;
+                }
+            }
+            return null;
+        }
     }
 
     /** By host index, then interface name: every frame sent asks, so no composite keys to build. */
@@ -68,9 +78,17 @@ public final class Wiring {
                     owners.putIfAbsent(address.bits(), port);
                 }
             }
-            // TreeMap orders the signed keys, which is the order Arrays.binarySearch needs.
-            int[] addresses = owners.keySet().stream().mapToInt(Integer::intValue).toArray();
-            Delivery.Reached[] reached = owners.values().stream().map(Delivery.Reached::new).toArray(Delivery.Reached[]::new);
+            int[] addresses;
+            Delivery.Reached[] reached;
+            if (segment.kind() == Segment.SegmentKind.VETH) {
+                // A veth has no ARP to ask: each end reaches the other, whatever the next hop.
+                addresses = new int[0];
+                reached = java.util.Arrays.stream(ports).map(Delivery.Reached::new).toArray(Delivery.Reached[]::new);
+            } else {
+                // TreeMap orders the signed keys, which is the order Arrays.binarySearch needs.
+                addresses = owners.keySet().stream().mapToInt(Integer::intValue).toArray();
+                reached = owners.values().stream().map(Delivery.Reached::new).toArray(Delivery.Reached[]::new);
+            }
             Attached attached = new Attached(segment, ports, addresses, reached);
             for (Port port : ports) {
                 attachments.get(port.host()).put(port.iface(), attached);
@@ -85,10 +103,9 @@ public final class Wiring {
             return new Delivery.Failed(hostName + " " + iface + " is not attached to any segment");
         }
         if (attached.segment().kind() == Segment.SegmentKind.VETH) {
-            for (Port port : attached.ports()) {
-                if (port.host() != host || !port.iface().equals(iface)) {
-                    return new Delivery.Reached(port);
-                }
+            Delivery.Reached peer = attached.peerOf(host, iface);
+            if (peer != null) {
+                return peer;
             }
             return new Delivery.Failed("veth " + attached.segment().name() + " of " + hostName + " " + iface + " has no peer");
         }

@@ -71,7 +71,7 @@ public final class TableRun {
 
     void entered(CompiledChain chain) {
         if (observer != null) {
-            observer.entered(host, chain.table(), chain.name());
+            observer.entered(host, chain.table(), chain.name(), packet);
         }
     }
 

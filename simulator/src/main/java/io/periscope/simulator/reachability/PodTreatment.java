@@ -23,6 +23,7 @@ import io.periscope.plan.routing.PolicyRule;
 import io.periscope.plan.routing.Route;
 import io.periscope.simulator.MultipathMode;
 import io.periscope.simulator.netfilter.ChainObserver;
+import io.periscope.simulator.trace.Packet;
 
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -46,10 +47,13 @@ import java.util.regex.Pattern;
  *   <li>nothing names either address exactly, except a pod's own delivery route on its node and its
  *       own namespace's plan (the same for both with the address swapped); a route, policy rule, SNAT
  *       range or neighbour naming the address makes the pod a class of its own;</li>
- *   <li>no chain that the trace enters has a rule naming either address (a {@code /32} match or a DNAT
- *       to it: a hairpin through its own service, a headless pod's own global IP, a legacy per-pod
- *       SNAT). Which chains a trace enters depends on the service, so this is checked per trace: the
- *       simulator reports the chains, and a pod named in one of them is traced itself;</li>
+ *   <li>no chain that the trace enters while its packet carries either address has a rule naming
+ *       either address (a {@code /32} match or a DNAT to it: a hairpin through its own service, a
+ *       headless pod's own global IP, a legacy per-pod SNAT). Which chains a trace enters depends on
+ *       the service, so this is checked per trace: the simulator reports the chains with the packet,
+ *       and a pod named in one of them is traced itself. A chain entered with neither address on the
+ *       packet sees the same packet in both traces (another cluster's kube-proxy DNATing to a pod
+ *       that happens to have the same address, say);</li>
  *   <li>what a hash picks from the source address is alike: every SNAT range treats all its addresses
  *       the same way (the same holds as above, for the range's addresses), no rule matches a source
  *       port (VXLAN's outer source port is a hash of the inner flow), and the simulator follows every
@@ -120,8 +124,12 @@ final class PodTreatment {
     private final Map<ChainId, int[]> namingChains;
     private final BitSet namedRows;
     private final Optional<String> noClasses;
+    /** Each row's pod address, as bits. */
+    private final int[] addresses;
 
-    private PodTreatment(List<PodKey> keys, Map<ChainId, int[]> namingChains, BitSet namedRows, Optional<String> noClasses) {
+    private PodTreatment(List<PodKey> keys, Map<ChainId, int[]> namingChains, BitSet namedRows, Optional<String> noClasses,
+                         int[] addresses) {
+        this.addresses = addresses;
         this.keys = List.copyOf(keys);
         this.namingChains = Map.copyOf(namingChains);
         this.namedRows = namedRows;
@@ -145,27 +153,53 @@ final class PodTreatment {
 
     /** An observer to give a trace: afterwards it holds the rows of the pods named in a chain the trace entered. */
     NamedPods chainsNaming() {
-        return new NamedPods(namingChains);
+        return new NamedPods(namingChains, addresses);
     }
 
-    /** Collects the rows of pods named by the rules of the chains a trace enters. */
+    /**
+     * Collects the rows of the pods whose trace may differ from the stand-in's, because the trace
+     * entered a chain with a rule naming the pod's address while the packet carried the stand-in's
+     * address or that pod's. A chain entered with neither address on the packet treats the two
+     * traces' packets alike, as the packets are then the same.
+     */
     static final class NamedPods implements ChainObserver {
 
         private final Map<ChainId, int[]> namingChains;
+        private final int[] addresses;
+        private final Set<Integer> podAddresses;
         private final BitSet rows = new BitSet();
+        private int standRow = -1;
+        private int stand;
 
-        private NamedPods(Map<ChainId, int[]> namingChains) {
+        private NamedPods(Map<ChainId, int[]> namingChains, int[] addresses) {
             this.namingChains = namingChains;
+            this.addresses = addresses;
+            this.podAddresses = new HashSet<>();
+            for (int address : addresses) {
+                podAddresses.add(address);
+            }
         }
 
         @Override
-        public void entered(HostId host, Table table, String chain) {
+        public void entered(HostId host, Table table, String chain, Packet packet) {
             int[] named = namingChains.get(new ChainId(host, table, chain));
-            if (named != null) {
-                for (int row : named) {
+            if (named == null) {
+                return;
+            }
+            int src = packet.src().bits();
+            int dst = packet.dst().bits();
+            for (int row : named) {
+                // A rule naming the stand-in itself may tell it from any other pod whose address the
+                // packet carries instead, and those are too many to list: every pod of the class then.
+                if (row == standRow ? carriesAPodAddress(src, dst) : src == stand || dst == stand
+                        || src == addresses[row] || dst == addresses[row]) {
                     rows.set(row);
                 }
             }
+        }
+
+        private boolean carriesAPodAddress(int src, int dst) {
+            return src == stand || dst == stand || podAddresses.contains(src) || podAddresses.contains(dst);
         }
 
         boolean named(SourcePod pod) {
@@ -176,9 +210,11 @@ final class PodTreatment {
             return !rows.isEmpty();
         }
 
-        /** Forgets what the previous trace entered. */
-        NamedPods clear() {
+        /** Forgets what the previous trace entered; the next one is {@code stand}'s. */
+        NamedPods tracing(SourcePod stand) {
             rows.clear();
+            this.standRow = stand.row();
+            this.stand = addresses[stand.row()];
             return this;
         }
 
@@ -245,7 +281,8 @@ final class PodTreatment {
         Optional<String> noClasses = mode != MultipathMode.ALL_BRANCHES
                 ? Optional.of("one path per flow is picked by a hash of the source address")
                 : scan.sourcePortMatch.or(() -> scan.unevenRange(prefixes));
-        return new PodTreatment(keys, namingChains, namedRows, noClasses);
+        return new PodTreatment(keys, namingChains, namedRows, noClasses,
+                pods.stream().mapToInt(p -> p.pod().ip().bits()).toArray());
     }
 
     /**

@@ -95,7 +95,7 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
             Map<SourcePod, Cell[]> own = new HashMap<>();
             for (int c = 0; c < probes.size(); c++) {
                 Probe probe = probes.get(c);
-                shared[c] = cell(simulator, stand, probe, named.clear().orNullWhenUseless());
+                shared[c] = cell(simulator, stand, probe, named.tracing(stand).orNullWhenUseless());
                 traced++;
                 boolean standNamed = named.named(stand);
                 for (SourcePod member : ordered) {

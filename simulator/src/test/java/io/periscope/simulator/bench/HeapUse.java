@@ -20,11 +20,16 @@ final class HeapUse {
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / MIB;
     }
 
-    /** The heap's peak use since the last {@link #resetPeak}, garbage included. */
-    static double peakMiB() {
+    /**
+     * The peak use of the heap's long-lived pools (old or tenured generation) since the last
+     * {@link #resetPeak}: young collections leave there only what stays reachable, so this is what a
+     * computation held at its busiest plus garbage that got old before a full collection.
+     */
+    static double tenuredPeakMiB() {
         long peak = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
+            String name = pool.getName();
+            if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null && !name.contains("Eden") && !name.contains("Survivor")) {
                 peak += pool.getPeakUsage().getUsed();
             }
         }
