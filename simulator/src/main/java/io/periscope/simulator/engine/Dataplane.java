@@ -48,6 +48,10 @@ import java.util.function.Consumer;
  * UDP packet is delivered locally (after INPUT) to the device with its port and VNI, and the inner
  * packet enters the host again from that device.
  *
+ * <p>The decisions every hop makes (a route, a delivery, a rule's target) are told apart with
+ * {@code instanceof}: a pattern {@code switch} dispatches through a call the JIT does not inline,
+ * and that was a tenth of a trace. Rare outcomes keep their exhaustive switches.
+ *
  * <p>Wherever the dataplane offers alternatives (nexthops of a multipath route, a {@code statistic}
  * match) every alternative becomes its own branch, or, when following a single path per flow, a hash
  * of the flow picks one. Each branch carries its own conntrack state, so the reply of a branch sees
@@ -182,14 +186,13 @@ public final class Dataplane {
         RouteDecision d = v.host.routing.lookup(v.packet.dst(), v.packet.src(), v.mark, RoutingPolicy.LOOPBACK, v.oif);
         v.routedDst = v.packet.dst();
         v.routedMark = v.mark;
-        switch (d) {
-            case RouteDecision.Local l -> {
-                routeStep(v, l);
-                output(v, RoutingPolicy.LOOPBACK, 0, null);
-            }
-            case RouteDecision.Forward f -> branch(v, f, outputBranch);
-            case RouteDecision.Reject r -> routeFailure(v, r);
-            case RouteDecision.NoRoute n -> noRoute(v, n);
+        if (d instanceof RouteDecision.Forward f) {
+            branch(v, f, outputBranch);
+        } else if (d instanceof RouteDecision.Local l) {
+            routeStep(v, l);
+            output(v, RoutingPolicy.LOOPBACK, 0, null);
+        } else {
+            nowhere(v, d);
         }
     }
 
@@ -274,21 +277,18 @@ public final class Dataplane {
 
     private void routeInput(Visit v) {
         RouteDecision d = v.host.routing.lookup(v.packet.dst(), v.packet.src(), v.mark, v.in, null);
-        switch (d) {
-            case RouteDecision.Local l -> {
-                routeStep(v, l);
-                localIn(v);
+        if (d instanceof RouteDecision.Forward f) {
+            if (!v.host.forwards) {
+                end(v, Disposition.DROPPED, v.host.name + (v.host.pod ? " is a pod and" : "")
+                        + " does not forward packets (ip_forward=0); " + v.packet.dst() + " is not its own address");
+                return;
             }
-            case RouteDecision.Forward f -> {
-                if (!v.host.forwards) {
-                    end(v, Disposition.DROPPED, v.host.name + (v.host.pod ? " is a pod and" : "")
-                            + " does not forward packets (ip_forward=0); " + v.packet.dst() + " is not its own address");
-                    return;
-                }
-                branch(v, f, forwardBranch);
-            }
-            case RouteDecision.Reject r -> routeFailure(v, r);
-            case RouteDecision.NoRoute n -> noRoute(v, n);
+            branch(v, f, forwardBranch);
+        } else if (d instanceof RouteDecision.Local l) {
+            routeStep(v, l);
+            localIn(v);
+        } else {
+            nowhere(v, d);
         }
     }
 
@@ -351,34 +351,35 @@ public final class Dataplane {
             encapsulate(v, device, next);
             return;
         }
-        switch (net.wiring.send(v.host.index, v.host.name, nexthop.device(), next)) {
-            case Wiring.Delivery.Failed f -> end(v, Disposition.UNREACHABLE, f.reason());
-            case Wiring.Delivery.Reached r -> {
-                finishHop(v, nexthop.device(), true);
-                arrive(v, r.port());
-            }
+        Wiring.Delivery delivery = net.wiring.send(v.host.index, v.host.name, nexthop.device(), next);
+        if (delivery instanceof Wiring.Delivery.Reached r) {
+            finishHop(v, nexthop.device(), true);
+            arrive(v, r.port());
+        } else if (delivery instanceof Wiring.Delivery.Failed f) {
+            end(v, Disposition.UNREACHABLE, f.reason());
         }
     }
 
     private void encapsulate(Visit v, VxlanDevice device, Ipv4Address next) {
-        switch (net.vxlan.resolve(v.host.index, device, next)) {
-            case VxlanFabric.Resolution.Failed f -> end(v, Disposition.UNREACHABLE, f.reason());
-            case VxlanFabric.Resolution.Found found -> {
-                if (v.hopOut == null) {
-                    v.hopOut = device.name();
-                    v.hopDepart = v.packet;
-                }
-                Packet outer = new Packet(device.local(), found.outerDestination(), entropyPort(v.packet), device.port(),
-                        Protocol.UDP, Packet.DEFAULT_TTL);
-                Tunnel tunnel = new Tunnel(device.vni(), found.mac(), v.packet, v.tunnel);
-                v.step(new Step.Encap(device.name(), device.vni(), device.port(), device.local(), found.outerDestination(),
-                        device.underlay(), found.how(), outer));
-                String oif = device.underlay() == null || device.underlay().isBlank() ? null : device.underlay();
-                // Same namespace: the sk_buff keeps its mark through the encapsulation (skb_scrub_packet
-                // clears it only across namespaces), but its conntrack entry is the outer packet's own.
-                localOut(v, outer, tunnel, false, oif);
-            }
+        VxlanFabric.Resolution resolution = net.vxlan.resolve(v.host.index, device, next);
+        if (resolution instanceof VxlanFabric.Resolution.Failed f) {
+            end(v, Disposition.UNREACHABLE, f.reason());
+            return;
         }
+        VxlanFabric.Resolution.Found found = (VxlanFabric.Resolution.Found) resolution;
+        if (v.hopOut == null) {
+            v.hopOut = device.name();
+            v.hopDepart = v.packet;
+        }
+        Packet outer = new Packet(device.local(), found.outerDestination(), entropyPort(v.packet), device.port(),
+                Protocol.UDP, Packet.DEFAULT_TTL);
+        Tunnel tunnel = new Tunnel(device.vni(), found.mac(), v.packet, v.tunnel);
+        v.step(new Step.Encap(device.name(), device.vni(), device.port(), device.local(), found.outerDestination(),
+                device.underlay(), found.how(), outer));
+        String oif = device.underlay() == null || device.underlay().isBlank() ? null : device.underlay();
+        // Same namespace: the sk_buff keeps its mark through the encapsulation (skb_scrub_packet
+        // clears it only across namespaces), but its conntrack entry is the outer packet's own.
+        localOut(v, outer, tunnel, false, oif);
     }
 
     private void decapsulate(Visit v) {
@@ -462,6 +463,16 @@ public final class Dataplane {
         v.step(new Step.Route("local", l.text(), Optional.empty(), l.device(), v.packet));
     }
 
+    /** A decision that sends the packet nowhere: a reject route, or no route at all. */
+    private void nowhere(Visit v, RouteDecision d) {
+        switch (d) {
+            case RouteDecision.Reject r -> routeFailure(v, r);
+            case RouteDecision.NoRoute n -> noRoute(v, n);
+            case RouteDecision.Forward f -> throw new IllegalStateException("a forward decision goes somewhere: " + f);
+            case RouteDecision.Local l -> throw new IllegalStateException("a local decision goes somewhere: " + l);
+        }
+    }
+
     private void routeFailure(Visit v, RouteDecision.Reject r) {
         v.step(new Step.Route(r.table(), r.route().text(), Optional.empty(), "", v.packet));
         String where = "route '" + r.route().text() + "' in table " + r.table() + " on " + v.host.name;
@@ -530,13 +541,14 @@ public final class Dataplane {
         }
         for (int i = 0; i < o.hits(); i++) {
             CompiledRule rule = o.hitRule(i);
-            v.step(switch (rule.target()) {
-                case Target.Accept a -> new Step.Filter(rule.ref(), true, v.packet);
-                case Target.Drop d -> new Step.Filter(rule.ref(), false, v.packet);
-                case Target.SetConnMark m -> new Step.Mark(rule.ref(), true, o.hitMark(i), v.packet);
-                case Target.NoTrack n -> new Step.NoTrack(rule.ref(), v.packet);
-                default -> new Step.Mark(rule.ref(), false, o.hitMark(i), v.packet);
-            });
+            Target target = rule.target();
+            if (target instanceof Target.Accept || target instanceof Target.Drop) {
+                v.step(new Step.Filter(rule.ref(), target instanceof Target.Accept, v.packet));
+            } else if (target instanceof Target.NoTrack) {
+                v.step(new Step.NoTrack(rule.ref(), v.packet));
+            } else {
+                v.step(new Step.Mark(rule.ref(), target instanceof Target.SetConnMark, o.hitMark(i), v.packet));
+            }
         }
         if (!o.choices().isEmpty()) {
             v.choices = v.choices.addAll(o.choices());

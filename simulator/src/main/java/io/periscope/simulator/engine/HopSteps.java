@@ -11,7 +11,10 @@ import java.util.List;
  */
 final class HopSteps {
 
-    private Step[] items = new Step[8];
+    /** A gateway's hop, with a VXLAN packet's handling in it, has about fifteen. */
+    private static final int CAPACITY = 16;
+
+    private Step[] items = new Step[CAPACITY];
     private int size;
 
     void add(Step step) {
@@ -34,7 +37,7 @@ final class HopSteps {
 
     HopSteps copy() {
         HopSteps copy = new HopSteps();
-        copy.items = Arrays.copyOf(items, Math.max(8, size));
+        copy.items = Arrays.copyOf(items, Math.max(CAPACITY, size));
         copy.size = size;
         return copy;
     }

@@ -17,6 +17,7 @@ import java.util.TreeMap;
 public final class RoutingTable {
 
     private final int id;
+    private final String name;
     private final int[] lengths;
     private final int[][] networks;
     private final CompiledRoute[][][] routes;
@@ -43,7 +44,7 @@ public final class RoutingTable {
         networks = new int[byLength.size()][];
         routes = new CompiledRoute[byLength.size()][][];
         decisions = new RouteDecision[byLength.size()][][];
-        String name = IpRouteSyntax.tableName(id);
+        this.name = IpRouteSyntax.tableName(id);
         int i = 0;
         for (var perLength : byLength.entrySet()) {
             lengths[i] = perLength.getKey();
@@ -86,6 +87,11 @@ public final class RoutingTable {
         return id;
     }
 
+    /** Whether a lookup bound to {@code oif} may take every nexthop of the route, as an unbound one does. */
+    private static boolean allVia(CompiledRoute route, String oif) {
+        return oif == null || route.type() != RouteType.UNICAST || route.nexthopsVia(oif) == route.nexthops();
+    }
+
     private static RouteDecision decision(String name, CompiledRoute route, String oif) {
         if (route.type() != RouteType.UNICAST) {
             return new RouteDecision.Reject(name, route);
@@ -101,7 +107,7 @@ public final class RoutingTable {
         if (smallRoutes != null) {
             for (int i = 0; i < smallRoutes.length; i++) {
                 if ((destination & smallMasks[i]) == smallNetworks[i] && smallRoutes[i].usableVia(oif)) {
-                    return oif == null ? smallDecisions[i] : decision(IpRouteSyntax.tableName(id), smallRoutes[i], oif);
+                    return allVia(smallRoutes[i], oif) ? smallDecisions[i] : decision(name, smallRoutes[i], oif);
                 }
             }
             return null;
@@ -114,7 +120,7 @@ public final class RoutingTable {
                 CompiledRoute[] candidates = routes[i][at];
                 for (int k = 0; k < candidates.length; k++) {
                     if (candidates[k].usableVia(oif)) {
-                        return oif == null ? decisions[i][at][k] : decision(IpRouteSyntax.tableName(id), candidates[k], oif);
+                        return allVia(candidates[k], oif) ? decisions[i][at][k] : decision(name, candidates[k], oif);
                     }
                 }
             }
