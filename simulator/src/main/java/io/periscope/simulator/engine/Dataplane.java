@@ -497,6 +497,12 @@ public final class Dataplane {
             next.accept(v);
             return;
         }
+        // Kept apart so that this method stays small enough for the JIT to inline into each stage:
+        // most tables of most hosts have nothing to do.
+        traverse(v, chain, hook, next);
+    }
+
+    private void traverse(Visit v, CompiledChain chain, Hook hook, Consumer<Visit> next) {
         TableRun start = start(v, hook);
         if (!Ruleset.mayFork(chain, start)) {
             if (apply(v, Ruleset.runOnce(chain, start))) {
@@ -539,6 +545,14 @@ public final class Dataplane {
         if (o.notrack() && !v.untracked) {
             v.untracked = true;
         }
+        if (o.hits() == 0 && o.choices().isEmpty() && o.verdict() != Verdict.DROP) {
+            return true;
+        }
+        return record(v, o);
+    }
+
+    /** The steps and choices of a traversal that did something; false when it dropped the packet. */
+    private boolean record(Visit v, TableRun o) {
         for (int i = 0; i < o.hits(); i++) {
             CompiledRule rule = o.hitRule(i);
             Target target = rule.target();
@@ -580,6 +594,10 @@ public final class Dataplane {
             next.accept(v);
             return;
         }
+        traverseNat(v, chain, hook, next);
+    }
+
+    private void traverseNat(Visit v, CompiledChain chain, Hook hook, Consumer<Visit> next) {
         TableRun start = start(v, hook);
         if (!Ruleset.mayFork(chain, start)) {
             natOutcome(v, Ruleset.runOnce(chain, start), hook, next);
@@ -722,18 +740,20 @@ public final class Dataplane {
         }
     }
 
+    private static final int UNTRACKED = 1 << CtState.UNTRACKED.ordinal();
+    private static final int NEW = 1 << CtState.NEW.ordinal();
+    private static final int ESTABLISHED = 1 << CtState.ESTABLISHED.ordinal();
+    private static final int SNAT = 1 << CtState.SNAT.ordinal();
+    private static final int DNAT = 1 << CtState.DNAT.ordinal();
+
     private static int ctStates(Visit v) {
         if (v.untracked) {
-            return 1 << CtState.UNTRACKED.ordinal();
+            return UNTRACKED;
         }
-        int bits = 1 << (v.isNew ? CtState.NEW : CtState.ESTABLISHED).ordinal();
-        if (v.isNew ? v.snatDone : v.conn.snat()) {
-            bits |= 1 << CtState.SNAT.ordinal();
+        if (v.isNew) {
+            return NEW | (v.snatDone ? SNAT : 0) | (v.dnatDone ? DNAT : 0);
         }
-        if (v.isNew ? v.dnatDone : v.conn.dnat()) {
-            bits |= 1 << CtState.DNAT.ordinal();
-        }
-        return bits;
+        return ESTABLISHED | (v.conn.snat() ? SNAT : 0) | (v.conn.dnat() ? DNAT : 0);
     }
 
     /** Conntrack confirmation, the last thing in POSTROUTING and INPUT. */

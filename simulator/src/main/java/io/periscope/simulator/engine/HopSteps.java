@@ -19,9 +19,13 @@ final class HopSteps {
 
     void add(Step step) {
         if (size == items.length) {
-            items = Arrays.copyOf(items, size * 2);
+            grow();
         }
         items[size++] = step;
+    }
+
+    private void grow() {
+        items = Arrays.copyOf(items, size * 2);
     }
 
     /** The last step, or null when there is none. */

@@ -22,6 +22,9 @@ public final class CompiledChain {
      * raw and filter, say, leave every TCP packet alone.
      */
     int[][] actsOn = new int[Protocol.values().length][];
+    /** {@link #actsOn} as bits by protocol ordinal, asked first: acts on every port, and on some. */
+    private int anyPort;
+    private int somePort;
 
     CompiledChain(Table table, String name) {
         this.table = table;
@@ -40,16 +43,30 @@ public final class CompiledChain {
         return rules.length;
     }
 
+    void actsOn(int[][] summary) {
+        actsOn = summary;
+        anyPort = 0;
+        somePort = 0;
+        for (int i = 0; i < summary.length; i++) {
+            if (summary[i] == ANY_PORT) {
+                anyPort |= 1 << i;
+            } else if (summary[i] != null) {
+                somePort |= 1 << i;
+            }
+        }
+    }
+
     /** False when no rule of this chain, or of a chain it jumps to, can change anything for {@code packet}. */
     public boolean mayActOn(Packet packet) {
-        int[] ports = actsOn[packet.protocol().ordinal()];
-        if (ports == null) {
-            return false;
-        }
-        if (ports == ANY_PORT) {
+        int protocol = 1 << packet.protocol().ordinal();
+        if ((anyPort & protocol) != 0) {
             return true;
         }
-        for (int port : ports) {
+        return (somePort & protocol) != 0 && onPort(packet);
+    }
+
+    private boolean onPort(Packet packet) {
+        for (int port : actsOn[packet.protocol().ordinal()]) {
             if (port == packet.dport()) {
                 return true;
             }

@@ -169,7 +169,7 @@ public final class Ruleset {
             }
             acts = union(acts, own);
         }
-        chain.actsOn = acts;
+        chain.actsOn(acts);
     }
 
     /** {@code acts} restricted to the packets {@code rule}'s protocol, SYN and destination port matches allow. */
@@ -261,51 +261,66 @@ public final class Ruleset {
             }
             // Without forks a statistic match is decided by the flow's draw; a chain that may fork
             // only comes here when the run picks one outcome per flow.
-            if (rule.random() && (rule.probability() <= 0.0 || rule.probability() < 1.0 && run.draw(rule) >= rule.probability())) {
+            if (rule.random() && !drawn(run, rule)) {
                 continue;
             }
-            switch (rule.kind) {
-                case CompiledRule.ACCEPT -> {
-                    run.hit(rule, run.mark);
-                    run.verdict = Verdict.ACCEPT;
-                    run.decidedBy = rule;
+            int kind = rule.kind;
+            if (kind == CompiledRule.JUMP) {
+                run.entered(rule.jump);
+                if (walkOnce(run, rule.jump)) {
                     return true;
                 }
-                case CompiledRule.DROP -> {
-                    run.hit(rule, run.mark);
-                    run.verdict = Verdict.DROP;
-                    run.decidedBy = rule;
-                    return true;
-                }
-                case CompiledRule.RETURN -> {
-                    return false;
-                }
-                case CompiledRule.JUMP -> {
-                    run.entered(rule.jump);
-                    if (walkOnce(run, rule.jump)) {
-                        return true;
-                    }
-                }
-                case CompiledRule.NAT -> {
-                    run.verdict = Verdict.NAT;
-                    run.decidedBy = rule;
-                    return true;
-                }
-                case CompiledRule.SET_MARK -> {
-                    run.mark = (run.mark & ~rule.markMaskSet) ^ rule.markValueSet;
-                    run.hit(rule, run.mark);
-                }
-                case CompiledRule.SET_CONNMARK -> {
-                    run.connmark = (run.connmark & ~rule.markMaskSet) ^ rule.markValueSet;
-                    run.hit(rule, run.connmark);
-                }
-                case CompiledRule.NO_TRACK -> {
-                    run.notrack = true;
-                    run.hit(rule, run.mark);
-                }
-                default -> {
-                    // TCPMSS and other targets that change nothing the simulator follows
-                }
+            } else if (kind == CompiledRule.RETURN) {
+                return false;
+            } else if (act(run, rule)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean drawn(TableRun run, CompiledRule rule) {
+        double p = rule.probability();
+        return p >= 1.0 || p > 0.0 && run.draw(rule) < p;
+    }
+
+    /**
+     * What a matching rule's target does, jumps and returns aside: true when it ended the traversal
+     * (ACCEPT, DROP, a NAT target), with the verdict set; false when the traversal goes on.
+     */
+    private static boolean act(TableRun run, CompiledRule rule) {
+        switch (rule.kind) {
+            case CompiledRule.ACCEPT -> {
+                run.hit(rule, run.mark);
+                run.verdict = Verdict.ACCEPT;
+                run.decidedBy = rule;
+                return true;
+            }
+            case CompiledRule.DROP -> {
+                run.hit(rule, run.mark);
+                run.verdict = Verdict.DROP;
+                run.decidedBy = rule;
+                return true;
+            }
+            case CompiledRule.NAT -> {
+                run.verdict = Verdict.NAT;
+                run.decidedBy = rule;
+                return true;
+            }
+            case CompiledRule.SET_MARK -> {
+                run.mark = (run.mark & ~rule.markMaskSet) ^ rule.markValueSet;
+                run.hit(rule, run.mark);
+            }
+            case CompiledRule.SET_CONNMARK -> {
+                run.connmark = (run.connmark & ~rule.markMaskSet) ^ rule.markValueSet;
+                run.hit(rule, run.connmark);
+            }
+            case CompiledRule.NO_TRACK -> {
+                run.notrack = true;
+                run.hit(rule, run.mark);
+            }
+            default -> {
+                // TCPMSS and other targets that change nothing the simulator follows
             }
         }
         return false;
@@ -358,59 +373,26 @@ public final class Ruleset {
                 }
             }
             matchedAlready = false;
-            switch (rule.kind) {
-                case CompiledRule.ACCEPT -> {
-                    run.hit(rule, run.mark);
+            int kind = rule.kind;
+            if (kind == CompiledRule.JUMP) {
+                run.entered(rule.jump);
+                stack = new Frame(chain, index, stack);
+                chain = rule.jump;
+                index = 0;
+            } else if (kind == CompiledRule.RETURN) {
+                if (stack == null) {
                     run.verdict = Verdict.ACCEPT;
-                    run.decidedBy = rule;
                     outcomes.accept(run);
                     return;
                 }
-                case CompiledRule.DROP -> {
-                    run.hit(rule, run.mark);
-                    run.verdict = Verdict.DROP;
-                    run.decidedBy = rule;
-                    outcomes.accept(run);
-                    return;
-                }
-                case CompiledRule.RETURN -> {
-                    if (stack == null) {
-                        run.verdict = Verdict.ACCEPT;
-                        outcomes.accept(run);
-                        return;
-                    }
-                    chain = stack.chain();
-                    index = stack.index() + 1;
-                    stack = stack.parent();
-                }
-                case CompiledRule.JUMP -> {
-                    run.entered(rule.jump);
-                    stack = new Frame(chain, index, stack);
-                    chain = rule.jump;
-                    index = 0;
-                }
-                case CompiledRule.NAT -> {
-                    run.verdict = Verdict.NAT;
-                    run.decidedBy = rule;
-                    outcomes.accept(run);
-                    return;
-                }
-                case CompiledRule.SET_MARK -> {
-                    run.mark = (run.mark & ~rule.markMaskSet) ^ rule.markValueSet;
-                    run.hit(rule, run.mark);
-                    index++;
-                }
-                case CompiledRule.SET_CONNMARK -> {
-                    run.connmark = (run.connmark & ~rule.markMaskSet) ^ rule.markValueSet;
-                    run.hit(rule, run.connmark);
-                    index++;
-                }
-                case CompiledRule.NO_TRACK -> {
-                    run.notrack = true;
-                    run.hit(rule, run.mark);
-                    index++;
-                }
-                default -> index++;
+                chain = stack.chain();
+                index = stack.index() + 1;
+                stack = stack.parent();
+            } else if (act(run, rule)) {
+                outcomes.accept(run);
+                return;
+            } else {
+                index++;
             }
         }
     }

@@ -99,12 +99,16 @@ public final class TableRun {
 
     void hit(CompiledRule rule, int markAfter) {
         if (hits == hitRules.length) {
-            hitRules = Arrays.copyOf(hitRules, hits * 2);
-            hitMarks = Arrays.copyOf(hitMarks, hits * 2);
+            grow();
         }
         hitRules[hits] = rule;
         hitMarks[hits] = markAfter;
         hits++;
+    }
+
+    private void grow() {
+        hitRules = Arrays.copyOf(hitRules, hits * 2);
+        hitMarks = Arrays.copyOf(hitMarks, hits * 2);
     }
 
     void choose(CompiledRule rule, boolean matched) {

@@ -119,6 +119,14 @@ public final class RoutingPolicy {
     }
 
     private int localIndex(int bits) {
+        if (localAddresses.length <= 8) {
+            for (int i = 0; i < localAddresses.length; i++) {
+                if (localAddresses[i] == bits) {
+                    return i;
+                }
+            }
+            return -1;
+        }
         int lo = 0;
         int hi = localAddresses.length - 1;
         while (lo <= hi) {
