@@ -9,7 +9,12 @@ import io.periscope.plan.link.VxlanDevice;
 import io.periscope.simulator.netfilter.Ruleset;
 import io.periscope.simulator.routing.RoutingPolicy;
 
+import io.periscope.simulator.link.VxlanFabric;
+import io.periscope.simulator.link.Wiring;
+import io.periscope.simulator.routing.CompiledNexthop;
+
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -63,6 +68,27 @@ final class CompiledHost {
         }
         this.routing = RoutingPolicy.compile(name, effective, local);
         this.ruleset = Ruleset.compile(name, effective, routing::isLocal);
+    }
+
+    /** How a packet leaves by a nexthop: through a VXLAN device (with its resolver), else over a segment. */
+    record Egress(VxlanFabric.Resolver vxlan, Wiring.Link link) {
+    }
+
+    /** By nexthop object: routing hands out the very nexthops compiled here, so identity finds them. */
+    private final Map<CompiledNexthop, Egress> egress = new IdentityHashMap<>();
+
+    /** Resolves every nexthop's way out once the network's wiring and VXLAN fabric exist. */
+    void connect(Wiring wiring, VxlanFabric vxlan) {
+        Map<String, Egress> byDevice = new HashMap<>();
+        for (CompiledNexthop nexthop : routing.nexthops()) {
+            egress.put(nexthop, byDevice.computeIfAbsent(nexthop.device(),
+                    d -> new Egress(vxlan.resolver(index, d), wiring.link(index, d))));
+        }
+    }
+
+    /** The way out by {@code nexthop}, or null for a nexthop that routing did not hand out. */
+    Egress egress(CompiledNexthop nexthop) {
+        return egress.get(nexthop);
     }
 
     /** {@code device} as an optional; empty for null. */

@@ -42,6 +42,9 @@ public final class CompiledNetwork {
         }
         wiring = new Wiring(plan.segments(), index, plan.hosts());
         vxlan = new VxlanFabric(ids, effective, interfaces);
+        for (CompiledHost host : hosts) {
+            host.connect(wiring, vxlan);
+        }
     }
 
     /** The host's index, or -1 when the plan has no such host. */

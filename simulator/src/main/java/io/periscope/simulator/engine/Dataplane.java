@@ -346,12 +346,14 @@ public final class Dataplane {
 
     private void transmit(Visit v, CompiledNexthop nexthop) {
         Ipv4Address next = nexthop.nextHopFor(v.packet.dst());
-        VxlanDevice device = net.vxlan.device(v.host.index, nexthop.device());
-        if (device != null) {
-            encapsulate(v, device, next);
+        CompiledHost.Egress egress = v.host.egress(nexthop);
+        VxlanFabric.Resolver vxlan = egress != null ? egress.vxlan() : net.vxlan.resolver(v.host.index, nexthop.device());
+        if (vxlan != null) {
+            encapsulate(v, vxlan, next);
             return;
         }
-        Wiring.Delivery delivery = net.wiring.send(v.host.index, v.host.name, nexthop.device(), next);
+        Wiring.Link link = egress != null ? egress.link() : net.wiring.link(v.host.index, nexthop.device());
+        Wiring.Delivery delivery = net.wiring.send(link, v.host.index, v.host.name, nexthop.device(), next);
         if (delivery instanceof Wiring.Delivery.Reached r) {
             finishHop(v, nexthop.device(), true);
             arrive(v, r.port());
@@ -360,8 +362,9 @@ public final class Dataplane {
         }
     }
 
-    private void encapsulate(Visit v, VxlanDevice device, Ipv4Address next) {
-        VxlanFabric.Resolution resolution = net.vxlan.resolve(v.host.index, device, next);
+    private void encapsulate(Visit v, VxlanFabric.Resolver vxlan, Ipv4Address next) {
+        VxlanDevice device = vxlan.device();
+        VxlanFabric.Resolution resolution = vxlan.resolve(next);
         if (resolution instanceof VxlanFabric.Resolution.Failed f) {
             end(v, Disposition.UNREACHABLE, f.reason());
             return;

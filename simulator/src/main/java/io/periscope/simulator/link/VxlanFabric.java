@@ -57,7 +57,6 @@ public final class VxlanFabric {
             for (FdbEntry e : plan.fdb()) {
                 fdb.computeIfAbsent(e.device(), d -> new ArrayList<>()).add(e);
             }
-            answers.add(new ConcurrentHashMap<>());
             hosts.add(new HostDevices(ids.get(i), ids.get(i).cluster(), byName, plan.vxlanDevices(), neighbours, fdb));
             for (Interface iface : interfaces.get(i)) {
                 for (Ipv4Address a : iface.addresses()) {
@@ -82,21 +81,32 @@ public final class VxlanFabric {
         return null;
     }
 
-    /**
-     * Answers by host index, device and next hop. They depend on the plan only, and a trace asks the
-     * same few again and again; asking must not allocate, as every VXLAN hop asks.
-     */
-    private final List<Map<String, Map<Ipv4Address, Resolution>>> answers = new ArrayList<>();
+    /** Where frames sent by one host through one of its VXLAN devices go, by next hop; answers kept. */
+    public final class Resolver {
 
-    /** Where a frame sent by {@code host} through {@code device} to next hop {@code nextHop} goes. */
-    public Resolution resolve(int host, VxlanDevice device, Ipv4Address nextHop) {
-        Map<Ipv4Address, Resolution> known = answers.get(host).get(device.name());
-        Resolution answer = known == null ? null : known.get(nextHop);
-        if (answer != null) {
-            return answer;
+        private final int host;
+        private final VxlanDevice device;
+        private final Map<Ipv4Address, Resolution> known = new ConcurrentHashMap<>();
+
+        private Resolver(int host, VxlanDevice device) {
+            this.host = host;
+            this.device = device;
         }
-        return answers.get(host).computeIfAbsent(device.name(), d -> new ConcurrentHashMap<>())
-                .computeIfAbsent(nextHop, n -> answer(host, device, nextHop));
+
+        public VxlanDevice device() {
+            return device;
+        }
+
+        public Resolution resolve(Ipv4Address nextHop) {
+            Resolution answer = known.get(nextHop);
+            return answer != null ? answer : known.computeIfAbsent(nextHop, n -> answer(host, device, n));
+        }
+    }
+
+    /** A resolver for {@code host}'s VXLAN device {@code name}, or null when that is no VXLAN device there. */
+    public Resolver resolver(int host, String name) {
+        VxlanDevice device = device(host, name);
+        return device == null ? null : new Resolver(host, device);
     }
 
     private Resolution answer(int host, VxlanDevice device, Ipv4Address nextHop) {

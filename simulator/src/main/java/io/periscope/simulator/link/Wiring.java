@@ -37,7 +37,11 @@ public final class Wiring {
      * A segment as its attachments see it: for a veth the peer each end reaches, for a bridge the
      * owners of its addresses (sorted, for a binary search) and where a frame to each one arrives.
      */
-    private record Attached(Segment segment, Port[] ports, int[] addresses, Delivery.Reached[] owners) {
+    /** An interface's place on its segment, to send through without looking it up each time. */
+    public interface Link {
+    }
+
+    private record Attached(Segment segment, Port[] ports, int[] addresses, Delivery.Reached[] owners) implements Link {
 
         /** For a veth: where a frame from {@code host}'s {@code iface} arrives, or null without a peer. */
         Delivery.Reached peerOf(int host, String iface) {
@@ -96,9 +100,19 @@ public final class Wiring {
         }
     }
 
+    /** The segment {@code host}'s {@code iface} is attached to, or null when it is attached to none. */
+    public Link link(int host, String iface) {
+        return attachments.get(host).get(iface);
+    }
+
     /** Where a frame from {@code host}'s {@code iface} for {@code nextHop} goes. */
     public Delivery send(int host, String hostName, String iface, Ipv4Address nextHop) {
-        Attached attached = attachments.get(host).get(iface);
+        return send(link(host, iface), host, hostName, iface, nextHop);
+    }
+
+    /** As {@link #send(int, String, String, Ipv4Address)}, with the interface's {@link #link} already known. */
+    public Delivery send(Link link, int host, String hostName, String iface, Ipv4Address nextHop) {
+        Attached attached = (Attached) link;
         if (attached == null) {
             return new Delivery.Failed(hostName + " " + iface + " is not attached to any segment");
         }

@@ -37,6 +37,7 @@ public final class RoutingPolicy {
     /** The answer of table local for each address of {@link #localAddresses}, made once. */
     private final RouteDecision.Local[] localDecisions;
     private final CompiledRule[] rules;
+    private List<CompiledNexthop> nexthops = List.of();
 
     private RoutingPolicy(int[] localAddresses, String[] localDevices, CompiledRule[] rules) {
         this.localAddresses = localAddresses;
@@ -61,6 +62,7 @@ public final class RoutingPolicy {
         }
         Map<Integer, RoutingTable> tables = new TreeMap<>();
         byTable.forEach((id, routes) -> tables.put(id, new RoutingTable(id, routes)));
+        List<CompiledNexthop> nexthops = byTable.values().stream().flatMap(List::stream).flatMap(r -> r.nexthops().stream()).toList();
 
         List<PolicyRule> all = new ArrayList<>(plan.rules());
         for (PolicyRule implicit : List.of(PolicyRule.lookup(0, LOCAL_TABLE), PolicyRule.lookup(32766, MAIN_TABLE),
@@ -77,7 +79,9 @@ public final class RoutingPolicy {
         localAddresses.forEach((a, d) -> sorted.putIfAbsent(a.bits(), d));
         int[] addresses = sorted.keySet().stream().mapToInt(Integer::intValue).toArray();
         String[] devices = sorted.values().toArray(String[]::new);
-        return new RoutingPolicy(addresses, devices, rules);
+        RoutingPolicy policy = new RoutingPolicy(addresses, devices, rules);
+        policy.nexthops = nexthops;
+        return policy;
     }
 
     private static List<CompiledNexthop> resolve(String host, Route route, DataplanePlan plan) {
@@ -112,6 +116,11 @@ public final class RoutingPolicy {
 
     private static CompiledNexthop fromObject(NexthopObject object, int weight) {
         return new CompiledNexthop(Optional.of(object.via()), object.device(), weight, object.onlink());
+    }
+
+    /** Every nexthop of every route: the decisions hand out these very objects. */
+    public List<CompiledNexthop> nexthops() {
+        return nexthops;
     }
 
     public boolean isLocal(Ipv4Address address) {
