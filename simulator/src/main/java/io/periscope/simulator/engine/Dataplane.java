@@ -496,7 +496,7 @@ public final class Dataplane {
     /** Runs one table's built-in chain for the hook (not nat, see {@link #nat}) and continues each outcome. */
     private void run(Visit v, Table table, Hook hook, Consumer<Visit> next) {
         CompiledChain chain = v.host.ruleset.builtin(table, hook);
-        if (chain == null || !chain.mayActOn(v.packet)) {
+        if (chain == null || !chain.mayActOn(v.packet, hook == Hook.POSTROUTING ? null : v.in)) {
             next.accept(v);
             return;
         }
@@ -593,7 +593,7 @@ public final class Dataplane {
             return;
         }
         CompiledChain chain = v.host.ruleset.builtin(Table.NAT, hook);
-        if (chain == null || !chain.mayActOn(v.packet)) {
+        if (chain == null || !chain.mayActOn(v.packet, hook == Hook.POSTROUTING ? null : v.in)) {
             next.accept(v);
             return;
         }

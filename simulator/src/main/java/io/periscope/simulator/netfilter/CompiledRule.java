@@ -239,6 +239,28 @@ public final class CompiledRule {
         return dport;
     }
 
+    /** The destination match's mask and network; mask 0 without one. */
+    int destinationMask() {
+        return dstMask;
+    }
+
+    int destinationNetwork() {
+        return dstValue;
+    }
+
+    boolean destinationNegated() {
+        return dstNegated;
+    }
+
+    /** The input interface match's name ({@code +} for a prefix), or null without one. */
+    String input() {
+        return in == null ? null : in.name();
+    }
+
+    boolean inputNegated() {
+        return inNegated;
+    }
+
     boolean random() {
         return random;
     }

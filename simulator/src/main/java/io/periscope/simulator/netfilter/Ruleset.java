@@ -140,69 +140,29 @@ public final class Ruleset {
     }
 
     /**
-     * Fills {@link CompiledChain#actsOn}: the union over the chain's rules of the protocols and
-     * destination ports a rule that does something can match; a jump counts with what its chain acts
-     * on, narrowed by the jump's own protocol and port. A return or a target without effect in the
-     * simulator (TCPMSS) acts on nothing. Other matches only narrow a rule further, so leaving them out
-     * keeps the summary a superset.
+     * Fills {@link CompiledChain#scope}: the union of what its rules that act can match; a jump counts
+     * with what its chain acts on, narrowed by the jump's own matches. A return or a target without
+     * effect in the simulator (TCPMSS) acts on nothing.
      */
     private static void summarizeActions(CompiledChain chain, Set<CompiledChain> done) {
         if (!done.add(chain)) {
             return;
         }
-        int[][] acts = new int[Protocol.values().length][];
+        ActionScope scope = ActionScope.NOTHING;
         for (CompiledRule rule : chain.rules) {
-            int[][] own;
-            if (rule.kind == CompiledRule.JUMP && !rule.random()) {
+            if (rule.jump != null) {
                 summarizeActions(rule.jump, done);
-                own = narrowed(rule.jump.actsOn, rule);
-            } else if ((rule.kind == CompiledRule.RETURN || rule.kind == CompiledRule.NOTHING) && !rule.random()) {
-                continue;
-            } else {
-                int[][] any = new int[Protocol.values().length][];
-                java.util.Arrays.fill(any, CompiledChain.ANY_PORT);
-                own = narrowed(any, rule);
-                if (rule.jump != null) {
-                    summarizeActions(rule.jump, done);
-                    own = union(own, narrowed(rule.jump.actsOn, rule));
-                }
             }
-            acts = union(acts, own);
-        }
-        chain.actsOn(acts);
-    }
-
-    /** {@code acts} restricted to the packets {@code rule}'s protocol, SYN and destination port matches allow. */
-    private static int[][] narrowed(int[][] acts, CompiledRule rule) {
-        int[][] result = new int[acts.length][];
-        for (Protocol protocol : Protocol.values()) {
-            int[] ports = acts[protocol.ordinal()];
-            if (ports == null || rule.protocol() != null && rule.protocol() != protocol || rule.tcpSyn() && protocol != Protocol.TCP) {
-                continue;
-            }
-            int dport = rule.dport();
-            if (dport < 0) {
-                result[protocol.ordinal()] = ports;
-            } else if (protocol.hasPorts() && (ports == CompiledChain.ANY_PORT || java.util.Arrays.stream(ports).anyMatch(p -> p == dport))) {
-                result[protocol.ordinal()] = new int[] {dport};
+            if (rule.random()) {
+                // A statistic rule leaves a choice behind whenever its other matches hold.
+                scope = scope.union(ActionScope.of(rule));
+            } else if (rule.kind == CompiledRule.JUMP) {
+                scope = scope.union(rule.jump.scope.narrowedBy(rule));
+            } else if (rule.kind != CompiledRule.RETURN && rule.kind != CompiledRule.NOTHING) {
+                scope = scope.union(ActionScope.of(rule));
             }
         }
-        return result;
-    }
-
-    private static int[][] union(int[][] a, int[][] b) {
-        int[][] result = new int[a.length][];
-        for (int i = 0; i < a.length; i++) {
-            if (a[i] == null || b[i] == null) {
-                result[i] = a[i] == null ? b[i] : a[i];
-            } else if (a[i] == CompiledChain.ANY_PORT || b[i] == CompiledChain.ANY_PORT) {
-                result[i] = CompiledChain.ANY_PORT;
-            } else {
-                result[i] = java.util.stream.IntStream.concat(java.util.Arrays.stream(a[i]), java.util.Arrays.stream(b[i]))
-                        .distinct().toArray();
-            }
-        }
-        return result;
+        chain.scope = scope;
     }
 
     private static void markForks(CompiledChain chain, Set<CompiledChain> known) {
