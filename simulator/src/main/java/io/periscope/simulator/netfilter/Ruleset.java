@@ -32,10 +32,11 @@ import java.util.function.Predicate;
  */
 public final class Ruleset {
 
-    /** By table and hook ordinal: every packet asks for several per host, so no map lookups. */
-    private final CompiledChain[][] builtins;
+    /** By table and hook ordinal (table * hooks + hook): every packet asks for several per host. */
+    private final CompiledChain[] builtins;
+    private static final int HOOKS = Hook.values().length;
 
-    private Ruleset(CompiledChain[][] builtins) {
+    private Ruleset(CompiledChain[] builtins) {
         this.builtins = builtins;
     }
 
@@ -51,7 +52,7 @@ public final class Ruleset {
             sets.put(set.name(), new CompiledIpSet(set));
         }
         int[] serial = {0};
-        CompiledChain[][] builtins = new CompiledChain[Table.values().length][Hook.values().length];
+        CompiledChain[] builtins = new CompiledChain[Table.values().length * HOOKS];
         for (NetfilterTable nt : plan.netfilter()) {
             Table table = nt.table();
             Map<String, CompiledChain> chains = new LinkedHashMap<>();
@@ -90,7 +91,7 @@ public final class Ruleset {
             for (Hook hook : Hook.values()) {
                 CompiledChain chain = chains.get(hook.name());
                 if (chain != null && table.isBuiltin(hook.name()) && chain.size() > 0) {
-                    builtins[table.ordinal()][hook.ordinal()] = chain;
+                    builtins[table.ordinal() * HOOKS + hook.ordinal()] = chain;
                 }
             }
         }
@@ -182,7 +183,7 @@ public final class Ruleset {
 
     /** The built-in chain of {@code table} at {@code hook} when it has rules, else null (nothing to run). */
     public CompiledChain builtin(Table table, Hook hook) {
-        return builtins[table.ordinal()][hook.ordinal()];
+        return builtins[table.ordinal() * HOOKS + hook.ordinal()];
     }
 
     /**
