@@ -70,28 +70,44 @@ public final class Dataplane {
     private final CompiledNetwork net;
     private final boolean followAll;
 
-    // The stages of an arriving or forwarded packet as continuations made once: handing these on
-    // instead of a closure per packet and table keeps the walk from allocating at every step. A
-    // forwarded packet's nexthop travels in its Visit for the same reason.
-    private final Consumer<Visit> routeInputStage = this::routeInput;
-    private final Consumer<Visit> natPrerouting = v -> nat(v, Hook.PREROUTING, routeInputStage);
-    private final Consumer<Visit> manglePrerouting = v -> run(v, Table.MANGLE, Hook.PREROUTING, natPrerouting);
+    /** One table's built-in chain at one hook. */
+    private record Stage(Table table, Hook hook, boolean nat, boolean destinationHook) {
+
+        Stage(Table table, Hook hook) {
+            this(table, hook, table == Table.NAT, hook == Hook.PREROUTING || hook == Hook.OUTPUT);
+        }
+    }
+
+    // The tables of each part of the kernel's path, in its order (see pass).
+    private static final Stage[] PREROUTING = {new Stage(Table.RAW, Hook.PREROUTING), new Stage(Table.MANGLE, Hook.PREROUTING),
+            new Stage(Table.NAT, Hook.PREROUTING)};
+    private static final Stage[] INPUT = {new Stage(Table.MANGLE, Hook.INPUT), new Stage(Table.FILTER, Hook.INPUT),
+            new Stage(Table.NAT, Hook.INPUT)};
+    private static final Stage[] FORWARD_AND_POSTROUTING = {new Stage(Table.MANGLE, Hook.FORWARD),
+            new Stage(Table.FILTER, Hook.FORWARD), new Stage(Table.MANGLE, Hook.POSTROUTING), new Stage(Table.NAT, Hook.POSTROUTING)};
+    private static final Stage[] POSTROUTING = {new Stage(Table.MANGLE, Hook.POSTROUTING), new Stage(Table.NAT, Hook.POSTROUTING)};
+    private static final Stage[] RAW_OUTPUT = {new Stage(Table.RAW, Hook.OUTPUT)};
+    private static final Stage[] OUTPUT = {new Stage(Table.MANGLE, Hook.OUTPUT), new Stage(Table.NAT, Hook.OUTPUT),
+            new Stage(Table.FILTER, Hook.OUTPUT)};
+
+    // What comes after each part, made once; a forwarded packet's nexthop travels in its Visit, so
+    // that no closure is made per packet.
+    private final Consumer<Visit> routeInput = this::routeInput;
     private final Consumer<Visit> inputDone = this::inputDone;
-    private final Consumer<Visit> natInput = v -> nat(v, Hook.INPUT, inputDone);
-    private final Consumer<Visit> filterInput = v -> run(v, Table.FILTER, Hook.INPUT, natInput);
     private final Consumer<Visit> transmitStage = v -> {
         commit(v);
         transmit(v, v.nexthop);
     };
-    private final Consumer<Visit> natPostrouting = v -> nat(v, Hook.POSTROUTING, transmitStage);
-    private final Consumer<Visit> postroutingStage = v -> run(v, Table.MANGLE, Hook.POSTROUTING, natPostrouting);
-    private final Consumer<Visit> filterForward = v -> run(v, Table.FILTER, Hook.FORWARD, postroutingStage);
+    private final Consumer<Visit> intoLoopback = v -> {
+        commit(v);
+        v.in = RoutingPolicy.LOOPBACK;
+        v.out = null;
+        localIn(v);
+    };
     private final BranchAction forwardBranch = (v, nexthop, index) -> forward(v, nexthop);
     private final Consumer<Visit> outputRoute = this::outputRoute;
     private final BranchAction outputBranch = (v, nexthop, index) -> output(v, nexthop.device(), index, nexthop);
     private final Consumer<Visit> outputDone = this::outputDone;
-    private final Consumer<Visit> filterOutput = v -> run(v, Table.FILTER, Hook.OUTPUT, outputDone);
-    private final Consumer<Visit> natOutput = v -> nat(v, Hook.OUTPUT, filterOutput);
     private final BranchAction reroutedBranch = (v, nexthop, index) -> {
         v.out = nexthop.device();
         afterOutput(v, nexthop);
@@ -178,7 +194,7 @@ public final class Dataplane {
     private void localOutRouted(Visit v, String oif) {
         conntrackLookup(v);
         v.oif = oif;
-        run(v, Table.RAW, Hook.OUTPUT, outputRoute);
+        pass(v, RAW_OUTPUT, 0, outputRoute);
     }
 
     /** Routing of a locally generated packet, after raw OUTPUT. */
@@ -204,7 +220,7 @@ public final class Dataplane {
         v.out = device;
         v.branchIndex = branchIndex;
         v.nexthop = nexthop;
-        run(v, Table.MANGLE, Hook.OUTPUT, natOutput);
+        pass(v, OUTPUT, 0, outputDone);
     }
 
     private void outputDone(Visit v) {
@@ -235,12 +251,7 @@ public final class Dataplane {
             postrouting(v, nexthop);
             return;
         }
-        run(v, Table.MANGLE, Hook.POSTROUTING, a -> nat(a, Hook.POSTROUTING, b -> {
-            commit(b);
-            b.in = RoutingPolicy.LOOPBACK;
-            b.out = null;
-            localIn(b);
-        }));
+        pass(v, POSTROUTING, 0, intoLoopback);
     }
 
     // ---------------------------------------------------------------- arriving packets
@@ -272,7 +283,7 @@ public final class Dataplane {
         v.packet = packet;
         v.tunnel = tunnel;
         conntrackLookup(v);
-        run(v, Table.RAW, Hook.PREROUTING, manglePrerouting);
+        pass(v, PREROUTING, 0, routeInput);
     }
 
     private void routeInput(Visit v) {
@@ -300,7 +311,7 @@ public final class Dataplane {
         v.packet = v.packet.withTtl(v.packet.ttl() - 1);
         v.out = nexthop.device();
         v.nexthop = nexthop;
-        run(v, Table.MANGLE, Hook.FORWARD, filterForward);
+        pass(v, FORWARD_AND_POSTROUTING, 0, transmitStage);
     }
 
     /** Names the hosts a path keeps coming back to, when it does: why a TTL ran out. */
@@ -324,11 +335,11 @@ public final class Dataplane {
 
     private void postrouting(Visit v, CompiledNexthop nexthop) {
         v.nexthop = nexthop;
-        postroutingStage.accept(v);
+        pass(v, POSTROUTING, 0, transmitStage);
     }
 
     private void localIn(Visit v) {
-        run(v, Table.MANGLE, Hook.INPUT, filterInput);
+        pass(v, INPUT, 0, inputDone);
     }
 
     /** The end of INPUT: a VXLAN datagram goes to its device, anything else to a socket of the host. */
@@ -493,35 +504,59 @@ public final class Dataplane {
 
     // ---------------------------------------------------------------- netfilter
 
-    /** Runs one table's built-in chain for the hook (not nat, see {@link #nat}) and continues each outcome. */
-    private void run(Visit v, Table table, Hook hook, Consumer<Visit> next) {
-        CompiledChain chain = v.host.ruleset.builtin(table, hook);
-        if (chain == null || !chain.mayActOn(v.packet, hook == Hook.POSTROUTING ? null : v.in)) {
-            next.accept(v);
-            return;
+    /**
+     * Runs the tables of {@code stages} from {@code from} on, in order, then hands the packet to
+     * {@code then}; a packet a table drops goes no further. Most tables cannot fork, so this is a
+     * loop; at one that forks (a {@code statistic} rule followed both ways), each outcome goes on
+     * with the tables after it on its own.
+     *
+     * <p>The nat table is consulted for the first packet of a connection only; every later packet,
+     * in either direction, gets the translation stored in its connection instead.
+     */
+    private void pass(Visit v, Stage[] stages, int from, Consumer<Visit> then) {
+        for (int i = from; i < stages.length; i++) {
+            Stage stage = stages[i];
+            if (stage.nat() && v.untracked) {
+                continue;
+            }
+            if (stage.nat() && !v.isNew) {
+                storedNat(v, stage.destinationHook());
+                continue;
+            }
+            CompiledChain chain = v.host.ruleset.builtin(stage.table(), stage.hook());
+            // POSTROUTING has no input device (ip_output passes none), so -i never matches there.
+            if (chain == null || !chain.mayActOn(v.packet, stage.hook() == Hook.POSTROUTING ? null : v.in)) {
+                continue;
+            }
+            TableRun start = start(v, stage.hook());
+            if (Ruleset.mayFork(chain, start)) {
+                fork(v, chain, start, stages, i, then);
+                return;
+            }
+            if (!takeOver(v, Ruleset.runOnce(chain, start), stage)) {
+                return;
+            }
         }
-        // Kept apart so that this method stays small enough for the JIT to inline into each stage:
-        // most tables of most hosts have nothing to do.
-        traverse(v, chain, hook, next);
+        then.accept(v);
     }
 
-    private void traverse(Visit v, CompiledChain chain, Hook hook, Consumer<Visit> next) {
-        TableRun start = start(v, hook);
-        if (!Ruleset.mayFork(chain, start)) {
-            if (apply(v, Ruleset.runOnce(chain, start))) {
-                next.accept(v);
-            }
-            return;
-        }
+    private void fork(Visit v, CompiledChain chain, TableRun start, Stage[] stages, int at, Consumer<Visit> then) {
         List<TableRun> outcomes = new ArrayList<>(2);
         Ruleset.run(chain, start, outcomes::add);
         for (int i = 0; i < outcomes.size(); i++) {
             Visit b = i == outcomes.size() - 1 ? v : v.copy();
-            TableRun o = outcomes.get(i);
-            if (apply(b, o)) {
-                next.accept(b);
+            if (takeOver(b, outcomes.get(i), stages[at])) {
+                pass(b, stages, at + 1, then);
             }
         }
+    }
+
+    /** A table's outcome applied, with its translation for nat; false when the packet went no further. */
+    private boolean takeOver(Visit v, TableRun o, Stage stage) {
+        if (!apply(v, o)) {
+            return false;
+        }
+        return !stage.nat() || o.verdict() != Verdict.NAT || translate(v, o.decidedBy(), stage.hook());
     }
 
     /**
@@ -575,52 +610,6 @@ public final class Dataplane {
             return false;
         }
         return true;
-    }
-
-    /**
-     * The nat table: consulted only for the first packet of a connection; every later packet, in either
-     * direction, gets the translation stored in its connection instead.
-     */
-    private void nat(Visit v, Hook hook, Consumer<Visit> next) {
-        if (v.untracked) {
-            next.accept(v);
-            return;
-        }
-        boolean destinationHook = hook == Hook.PREROUTING || hook == Hook.OUTPUT;
-        if (!v.isNew) {
-            storedNat(v, destinationHook);
-            next.accept(v);
-            return;
-        }
-        CompiledChain chain = v.host.ruleset.builtin(Table.NAT, hook);
-        if (chain == null || !chain.mayActOn(v.packet, hook == Hook.POSTROUTING ? null : v.in)) {
-            next.accept(v);
-            return;
-        }
-        traverseNat(v, chain, hook, next);
-    }
-
-    private void traverseNat(Visit v, CompiledChain chain, Hook hook, Consumer<Visit> next) {
-        TableRun start = start(v, hook);
-        if (!Ruleset.mayFork(chain, start)) {
-            natOutcome(v, Ruleset.runOnce(chain, start), hook, next);
-            return;
-        }
-        List<TableRun> outcomes = new ArrayList<>(2);
-        Ruleset.run(chain, start, outcomes::add);
-        for (int i = 0; i < outcomes.size(); i++) {
-            natOutcome(i == outcomes.size() - 1 ? v : v.copy(), outcomes.get(i), hook, next);
-        }
-    }
-
-    private void natOutcome(Visit v, TableRun o, Hook hook, Consumer<Visit> next) {
-        if (!apply(v, o)) {
-            return;
-        }
-        if (o.verdict() == Verdict.NAT && !translate(v, o.decidedBy(), hook)) {
-            return;
-        }
-        next.accept(v);
     }
 
     private static void storedNat(Visit v, boolean destinationHook) {
