@@ -14,8 +14,8 @@ import io.periscope.simulator.link.Wiring;
 import io.periscope.simulator.routing.CompiledNexthop;
 
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -74,21 +74,23 @@ final class CompiledHost {
     record Egress(VxlanFabric.Resolver vxlan, Wiring.Link link) {
     }
 
-    /** By nexthop object: routing hands out the very nexthops compiled here, so identity finds them. */
-    private final Map<CompiledNexthop, Egress> egress = new IdentityHashMap<>();
+    /** By nexthop serial: routing hands out the very nexthops compiled here. */
+    private Egress[] egress = new Egress[0];
 
     /** Resolves every nexthop's way out once the network's wiring and VXLAN fabric exist. */
     void connect(Wiring wiring, VxlanFabric vxlan) {
         Map<String, Egress> byDevice = new HashMap<>();
-        for (CompiledNexthop nexthop : routing.nexthops()) {
-            egress.put(nexthop, byDevice.computeIfAbsent(nexthop.device(),
-                    d -> new Egress(vxlan.resolver(index, d), wiring.link(index, d))));
+        List<CompiledNexthop> nexthops = routing.nexthops();
+        egress = new Egress[nexthops.size()];
+        for (CompiledNexthop nexthop : nexthops) {
+            egress[nexthop.serial()] = byDevice.computeIfAbsent(nexthop.device(),
+                    d -> new Egress(vxlan.resolver(index, d), wiring.link(index, d)));
         }
     }
 
-    /** The way out by {@code nexthop}, or null for a nexthop that routing did not hand out. */
+    /** The way out by {@code nexthop}, one of this host's. */
     Egress egress(CompiledNexthop nexthop) {
-        return egress.get(nexthop);
+        return egress[nexthop.serial()];
     }
 
     /** {@code device} as an optional; empty for null. */

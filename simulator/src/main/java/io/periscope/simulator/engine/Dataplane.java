@@ -358,13 +358,11 @@ public final class Dataplane {
     private void transmit(Visit v, CompiledNexthop nexthop) {
         Ipv4Address next = nexthop.nextHopFor(v.packet.dst());
         CompiledHost.Egress egress = v.host.egress(nexthop);
-        VxlanFabric.Resolver vxlan = egress != null ? egress.vxlan() : net.vxlan.resolver(v.host.index, nexthop.device());
-        if (vxlan != null) {
-            encapsulate(v, vxlan, next);
+        if (egress.vxlan() != null) {
+            encapsulate(v, egress.vxlan(), next);
             return;
         }
-        Wiring.Link link = egress != null ? egress.link() : net.wiring.link(v.host.index, nexthop.device());
-        Wiring.Delivery delivery = net.wiring.send(link, v.host.index, v.host.name, nexthop.device(), next);
+        Wiring.Delivery delivery = net.wiring.send(egress.link(), v.host.index, v.host.name, nexthop.device(), next);
         if (delivery instanceof Wiring.Delivery.Reached r) {
             finishHop(v, nexthop.device(), true);
             arrive(v, r.port());

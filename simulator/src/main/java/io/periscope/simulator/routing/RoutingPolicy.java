@@ -55,47 +55,48 @@ public final class RoutingPolicy {
      */
     public static RoutingPolicy compile(String host, DataplanePlan plan, Map<Ipv4Address, String> localAddresses) {
         Map<Integer, List<CompiledRoute>> byTable = new TreeMap<>();
+        List<CompiledNexthop> all = new ArrayList<>();
         for (Route route : plan.routes()) {
-            List<CompiledNexthop> nexthops = resolve(host, route, plan);
+            List<CompiledNexthop> nexthops = resolve(host, route, plan, all);
             byTable.computeIfAbsent(route.table(), t -> new ArrayList<>())
                     .add(CompiledRoute.of(host, IpRouteSyntax.tableName(route.table()), route, nexthops));
         }
         Map<Integer, RoutingTable> tables = new TreeMap<>();
         byTable.forEach((id, routes) -> tables.put(id, new RoutingTable(id, routes)));
-        List<CompiledNexthop> nexthops = byTable.values().stream().flatMap(List::stream).flatMap(r -> r.nexthops().stream()).toList();
 
-        List<PolicyRule> all = new ArrayList<>(plan.rules());
+        List<PolicyRule> policyRules = new ArrayList<>(plan.rules());
         for (PolicyRule implicit : List.of(PolicyRule.lookup(0, LOCAL_TABLE), PolicyRule.lookup(32766, MAIN_TABLE),
                 PolicyRule.lookup(32767, DEFAULT_TABLE))) {
-            if (!all.contains(implicit)) {
-                all.add(implicit);
+            if (!policyRules.contains(implicit)) {
+                policyRules.add(implicit);
             }
         }
         // Stable: rules of equal priority keep the order they were added in, as the kernel lists them.
-        all.sort(Comparator.comparingInt(PolicyRule::priority));
-        CompiledRule[] rules = all.stream().map(r -> new CompiledRule(r, tables.get(r.table()))).toArray(CompiledRule[]::new);
+        policyRules.sort(Comparator.comparingInt(PolicyRule::priority));
+        CompiledRule[] rules = policyRules.stream().map(r -> new CompiledRule(r, tables.get(r.table()))).toArray(CompiledRule[]::new);
 
         Map<Integer, String> sorted = new TreeMap<>();
         localAddresses.forEach((a, d) -> sorted.putIfAbsent(a.bits(), d));
         int[] addresses = sorted.keySet().stream().mapToInt(Integer::intValue).toArray();
         String[] devices = sorted.values().toArray(String[]::new);
         RoutingPolicy policy = new RoutingPolicy(addresses, devices, rules);
-        policy.nexthops = nexthops;
+        policy.nexthops = List.copyOf(all);
         return policy;
     }
 
-    private static List<CompiledNexthop> resolve(String host, Route route, DataplanePlan plan) {
+    /** The route's nexthops, each also added to {@code all} (its serial is its place there). */
+    private static List<CompiledNexthop> resolve(String host, Route route, DataplanePlan plan, List<CompiledNexthop> all) {
         if (route.nexthopId().isEmpty()) {
             List<CompiledNexthop> nexthops = new ArrayList<>();
             for (Nexthop nh : route.nexthops()) {
-                nexthops.add(new CompiledNexthop(nh.via(), nh.device(), nh.weight(), nh.onlink()));
+                nexthops.add(added(all, new CompiledNexthop(nh.via(), nh.device(), nh.weight(), nh.onlink(), all.size())));
             }
             return nexthops;
         }
         int id = route.nexthopId().getAsInt();
         for (NexthopObject object : plan.nexthops()) {
             if (object.id() == id) {
-                return List.of(fromObject(object, 1));
+                return List.of(fromObject(object, 1, all));
             }
         }
         for (NexthopGroup group : plan.nexthopGroups()) {
@@ -105,7 +106,7 @@ public final class RoutingPolicy {
                     NexthopObject object = plan.nexthops().stream().filter(o -> o.id() == member.nexthopId()).findFirst()
                             .orElseThrow(() -> new IllegalArgumentException(host + ": nexthop group " + id
                                     + " names nexthop " + member.nexthopId() + ", which does not exist"));
-                    nexthops.add(fromObject(object, member.weight()));
+                    nexthops.add(fromObject(object, member.weight(), all));
                 }
                 return nexthops;
             }
@@ -114,11 +115,16 @@ public final class RoutingPolicy {
                 + " names nexthop id " + id + ", but no nexthop object or group has that id");
     }
 
-    private static CompiledNexthop fromObject(NexthopObject object, int weight) {
-        return new CompiledNexthop(Optional.of(object.via()), object.device(), weight, object.onlink());
+    private static CompiledNexthop fromObject(NexthopObject object, int weight, List<CompiledNexthop> all) {
+        return added(all, new CompiledNexthop(Optional.of(object.via()), object.device(), weight, object.onlink(), all.size()));
     }
 
-    /** Every nexthop of every route: the decisions hand out these very objects. */
+    private static CompiledNexthop added(List<CompiledNexthop> all, CompiledNexthop nexthop) {
+        all.add(nexthop);
+        return nexthop;
+    }
+
+    /** Every nexthop of every route, in serial order: the decisions hand out these very objects. */
     public List<CompiledNexthop> nexthops() {
         return nexthops;
     }
