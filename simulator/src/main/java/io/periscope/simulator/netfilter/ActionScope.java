@@ -1,7 +1,6 @@
 package io.periscope.simulator.netfilter;
 
 import io.periscope.model.topology.Protocol;
-import io.periscope.simulator.trace.Packet;
 
 import java.util.Arrays;
 import java.util.stream.IntStream;
@@ -24,14 +23,15 @@ final class ActionScope {
     static final ActionScope NOTHING = new ActionScope(new int[Protocol.values().length][], new int[0], new int[0], new String[0]);
 
     /** By protocol ordinal: null for none, {@link #ANY_PORT}, or the ports. */
-    private final int[][] ports;
+    final int[][] ports;
     /** Destination prefixes as masks and networks; null for any destination. */
-    private final int[] masks;
-    private final int[] networks;
+    final int[] masks;
+    final int[] networks;
     /** Exact input interface names; null for any (or none: locally generated packets have none). */
-    private final String[] inputs;
-    private final int anyPort;
-    private final int somePort;
+    final String[] inputs;
+    /** {@link #ports} as bits by protocol ordinal: every port, and some ports. */
+    final int anyPort;
+    final int somePort;
 
     private ActionScope(int[][] ports, int[] masks, int[] networks, String[] inputs) {
         this.ports = ports;
@@ -106,44 +106,5 @@ final class ActionScope {
             joinedInputs = Stream.concat(Arrays.stream(inputs), Arrays.stream(other.inputs)).distinct().toArray(String[]::new);
         }
         return new ActionScope(joined, joinedMasks, joinedNetworks, joinedInputs);
-    }
-
-    /** False when no rule of the scope can match {@code packet} arriving on {@code in} (null: none). */
-    boolean covers(Packet packet, String in) {
-        int protocol = 1 << packet.protocol().ordinal();
-        if ((anyPort & protocol) == 0 && ((somePort & protocol) == 0 || !onPort(packet))) {
-            return false;
-        }
-        return (masks == null || toDestination(packet.dst().bits())) && (inputs == null || from(in));
-    }
-
-    private boolean onPort(Packet packet) {
-        for (int port : ports[packet.protocol().ordinal()]) {
-            if (port == packet.dport()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private boolean toDestination(int destination) {
-        for (int i = 0; i < masks.length; i++) {
-            if ((destination & masks[i]) == networks[i]) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private boolean from(String in) {
-        if (in == null) {
-            return false;
-        }
-        for (String input : inputs) {
-            if (input.equals(in)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

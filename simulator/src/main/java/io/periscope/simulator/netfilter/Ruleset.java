@@ -163,7 +163,7 @@ public final class Ruleset {
                 scope = scope.union(ActionScope.of(rule));
             }
         }
-        chain.scope = scope;
+        chain.scope(scope);
     }
 
     private static void markForks(CompiledChain chain, Set<CompiledChain> known) {
