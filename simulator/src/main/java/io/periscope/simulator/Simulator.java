@@ -7,6 +7,7 @@ import io.periscope.simulator.conntrack.ConntrackState;
 import io.periscope.simulator.engine.CompiledNetwork;
 import io.periscope.simulator.engine.Dataplane;
 import io.periscope.simulator.engine.Ending;
+import io.periscope.simulator.netfilter.ChainObserver;
 import io.periscope.simulator.trace.FlowTrace;
 import io.periscope.simulator.trace.Packet;
 import io.periscope.simulator.trace.PathTrace;
@@ -28,6 +29,7 @@ import java.util.Optional;
 public final class Simulator {
 
     private final ClusterSetPlan plan;
+    private final MultipathMode mode;
     private final CompiledNetwork network;
     private final Dataplane dataplane;
     private final FlowResolver resolver;
@@ -40,6 +42,7 @@ public final class Simulator {
     /** @throws IllegalArgumentException when the plan could not be programmed into a kernel as it is */
     public Simulator(ClusterSetPlan plan, MultipathMode mode) {
         this.plan = plan;
+        this.mode = mode;
         this.network = new CompiledNetwork(plan);
         this.dataplane = new Dataplane(network, mode == MultipathMode.ALL_BRANCHES);
         this.resolver = new FlowResolver(plan);
@@ -47,6 +50,10 @@ public final class Simulator {
 
     public ClusterSetPlan plan() {
         return plan;
+    }
+
+    public MultipathMode mode() {
+        return mode;
     }
 
     public FlowResolver resolver() {
@@ -71,6 +78,14 @@ public final class Simulator {
 
     /** Every path of an already resolved flow, forward and reply. */
     public List<PathTrace> trace(ResolvedFlow flow) {
+        return trace(flow, null);
+    }
+
+    /**
+     * Every path of an already resolved flow, forward and reply, telling {@code chains} (when not null)
+     * of every netfilter chain the packets enter on the way.
+     */
+    public List<PathTrace> trace(ResolvedFlow flow, ChainObserver chains) {
         int source = network.indexOf(flow.source());
         if (source < 0) {
             throw new IllegalArgumentException("the plan has no host " + flow.source());
@@ -78,13 +93,12 @@ public final class Simulator {
         Packet packet = Packet.of(flow.sourceIp().orElse(io.periscope.model.net.Ipv4Address.ANY), flow.destination(),
                 flow.sourcePort(), flow.port(), flow.protocol());
         List<PathTrace> paths = new ArrayList<>();
-        dataplane.send(source, packet, flow.sourceIp().isEmpty(), ConntrackState.EMPTY, List.of(), forward -> {
+        dataplane.send(source, packet, flow.sourceIp().isEmpty(), ConntrackState.EMPTY, List.of(), chains, forward -> {
             if (forward.disposition() != Disposition.DELIVERED || !flow.protocol().hasPorts()) {
                 paths.add(new PathTrace(forward.disposition(), forward.hops(), List.of(), forward.reason(), forward.choices()));
                 return;
             }
-            int responder = network.indexOf(forward.host());
-            dataplane.send(responder, forward.packet().answer(), false, forward.conntrack(), forward.choices(),
+            dataplane.send(forward.hostIndex(), forward.packet().answer(), false, forward.conntrack(), forward.choices(), chains,
                     reply -> paths.add(path(flow, forward, reply)));
         });
         return paths;

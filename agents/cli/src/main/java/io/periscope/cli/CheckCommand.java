@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.simulator.reachability.MatrixProgress;
+import io.periscope.simulator.reachability.ReachabilityMatrix;
 import io.periscope.simulator.trace.FlowTrace;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -52,8 +54,7 @@ public final class CheckCommand implements Callable<Integer> {
         TopologySummary summary = TopologySummary.of(clusterSet, simulation.simulator().plan().allocations(), failedNodes);
         Progress progress = Progress.onStandardError(spec.commandLine().getErr());
         List<FlowTrace> traces = simulation.trace(clusterSet.flows());
-        CheckReport report = CheckReport.of(clusterSet, traces,
-                noMatrix ? ReachabilityMatrix.EMPTY : ReachabilityMatrix.of(simulation, progress));
+        CheckReport report = CheckReport.of(clusterSet, traces, noMatrix ? ReachabilityMatrix.EMPTY : matrix(simulation, progress));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(JSON.writeValueAsString(new CheckReport.Json(summary, report)));
@@ -64,5 +65,21 @@ public final class CheckCommand implements Callable<Integer> {
         }
         out.flush();
         return report.allExpectationsHold() ? ExitStatus.OK : ExitStatus.EXPECTATION_FAILED;
+    }
+
+    private static ReachabilityMatrix matrix(Simulation simulation, Progress progress) {
+        ReachabilityMatrix matrix = ReachabilityMatrix.of(simulation.simulator(), new MatrixProgress() {
+            @Override
+            public void start(long cells) {
+                progress.start("reachability", cells);
+            }
+
+            @Override
+            public void advance(long cellsDone) {
+                progress.advance(cellsDone);
+            }
+        });
+        progress.finish();
+        return matrix;
     }
 }

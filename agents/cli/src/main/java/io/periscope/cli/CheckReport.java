@@ -8,6 +8,7 @@ import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Flow;
+import io.periscope.simulator.reachability.ReachabilityMatrix;
 import io.periscope.simulator.trace.FlowTrace;
 import io.periscope.simulator.trace.PathTrace;
 
@@ -129,7 +130,7 @@ record CheckReport(List<FlowResult> flows, List<String> clusters, List<List<Stri
             }
             text.append('\n');
         }
-        text.append('\n').append(matrix.toText());
+        text.append('\n').append(ReachabilityText.render(matrix));
         long failed = flows.stream().filter(f -> !f.passed()).count();
         text.append('\n').append(failed == 0 ? "every expectation holds" : failed + " of " + flows.size() + " flows failed their expectation")
                 .append('\n');

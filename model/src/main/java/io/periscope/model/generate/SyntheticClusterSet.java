@@ -27,14 +27,28 @@ import java.util.Optional;
  * Large, regular cluster sets for benchmarks: every cluster uses the same (overlapping) pod and
  * service CIDRs behind Globalnet, as most real clusters do. Node {@code n} of cluster {@code c} is
  * 172.16+c/256.c%256.n-ish; its pods live in its own /24 of 10.0.0.0/16 (so {@code nodes} is at
- * most 250); services select consecutive pods in groups.
+ * most 250). Pods take the labels {@code app-0 ... app-(appsPerCluster - 1)} and the namespaces
+ * {@code ns-0 ... ns-9} in turn, and service {@code s} (in {@code ns-(s % 10)}) selects {@code app-s}:
+ * with {@code appsPerCluster} a multiple of 10, each service has {@code podsPerCluster / appsPerCluster}
+ * backends, and the pods with the other labels are clients only.
  *
  * @param gatewaysPerCluster the first nodes are gateways, all active when more than one
  */
 public record SyntheticClusterSet(int clusters, int nodesPerCluster, int gatewaysPerCluster, int podsPerCluster,
-                                  int exportedServicesPerCluster, int globalEgressIPsPerCluster, GlobalnetMode mode) {
+                                  int exportedServicesPerCluster, int globalEgressIPsPerCluster, GlobalnetMode mode,
+                                  int appsPerCluster) {
+
+    /** Every pod a backend of one of the services: as many app labels as services. */
+    public SyntheticClusterSet(int clusters, int nodesPerCluster, int gatewaysPerCluster, int podsPerCluster,
+                               int exportedServicesPerCluster, int globalEgressIPsPerCluster, GlobalnetMode mode) {
+        this(clusters, nodesPerCluster, gatewaysPerCluster, podsPerCluster, exportedServicesPerCluster,
+                globalEgressIPsPerCluster, mode, Math.max(1, exportedServicesPerCluster));
+    }
 
     public SyntheticClusterSet {
+        if (appsPerCluster < 1) {
+            throw new IllegalArgumentException("need at least one app label per cluster");
+        }
         if (nodesPerCluster < 1 || nodesPerCluster > 250 || gatewaysPerCluster < 1 || gatewaysPerCluster > nodesPerCluster) {
             throw new IllegalArgumentException("need 1..250 nodes and 1..nodes gateways per cluster");
         }
@@ -68,7 +82,7 @@ public record SyntheticClusterSet(int clusters, int nodesPerCluster, int gateway
         for (int p = 0; p < podsPerCluster; p++) {
             int node = p % nodesPerCluster;
             int slot = p / nodesPerCluster;
-            String app = "app-" + (p % Math.max(1, exportedServicesPerCluster));
+            String app = "app-" + (p % appsPerCluster);
             pods.add(new Pod("pod-" + p, "ns-" + (p % 10), "node-" + node, Ipv4Address.of(10, 0, node, 2 + slot),
                     Map.of("app", app, "tier", p % 2 == 0 ? "db" : "web"), false));
         }

@@ -9,9 +9,15 @@ import io.periscope.plan.link.VxlanDevice;
 import io.periscope.simulator.netfilter.Ruleset;
 import io.periscope.simulator.routing.RoutingPolicy;
 
+import io.periscope.simulator.link.VxlanFabric;
+import io.periscope.simulator.link.Wiring;
+import io.periscope.simulator.routing.CompiledNexthop;
+
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One host's plan turned into lookup structures once per plan: policy routing with its tables,
@@ -31,6 +37,8 @@ final class CompiledHost {
     final RoutingPolicy routing;
     final Ruleset ruleset;
     private final Map<String, Ipv4Address> firstAddress;
+    /** Every device name of the host as the optional a hop carries, so finishing a hop allocates none. */
+    private final Map<String, Optional<String>> deviceNames = new HashMap<>();
 
     CompiledHost(int index, HostPlan plan, DataplanePlan effective) {
         this.index = index;
@@ -53,9 +61,45 @@ final class CompiledHost {
         for (VxlanDevice d : effective.vxlanDevices()) {
             local.putIfAbsent(d.address(), d.name());
             firstAddress.put(d.name(), d.address());
+            deviceNames.put(d.name(), Optional.of(d.name()));
+        }
+        for (Interface iface : plan.interfaces()) {
+            deviceNames.put(iface.name(), Optional.of(iface.name()));
         }
         this.routing = RoutingPolicy.compile(name, effective, local);
         this.ruleset = Ruleset.compile(name, effective, routing::isLocal);
+    }
+
+    /** How a packet leaves by a nexthop: through a VXLAN device (with its resolver), else over a segment. */
+    record Egress(VxlanFabric.Resolver vxlan, Wiring.Link link) {
+    }
+
+    /** By nexthop serial: routing hands out the very nexthops compiled here. */
+    private Egress[] egress = new Egress[0];
+
+    /** Resolves every nexthop's way out once the network's wiring and VXLAN fabric exist. */
+    void connect(Wiring wiring, VxlanFabric vxlan) {
+        Map<String, Egress> byDevice = new HashMap<>();
+        List<CompiledNexthop> nexthops = routing.nexthops();
+        egress = new Egress[nexthops.size()];
+        for (CompiledNexthop nexthop : nexthops) {
+            egress[nexthop.serial()] = byDevice.computeIfAbsent(nexthop.device(),
+                    d -> new Egress(vxlan.resolver(index, d), wiring.link(index, d)));
+        }
+    }
+
+    /** The way out by {@code nexthop}, one of this host's. */
+    Egress egress(CompiledNexthop nexthop) {
+        return egress[nexthop.serial()];
+    }
+
+    /** {@code device} as an optional; empty for null. */
+    Optional<String> device(String device) {
+        if (device == null) {
+            return Optional.empty();
+        }
+        Optional<String> known = deviceNames.get(device);
+        return known != null ? known : Optional.of(device);
     }
 
     /** The device's first address, or null when it has none. */

@@ -48,6 +48,9 @@ public final class CompiledNetwork {
         vxlan = new VxlanFabric(ids, effective, interfaces);
         wireGuard = new WireGuardFabric(effective);
         ipsec = new IpsecPolicies(effective);
+        for (CompiledHost host : hosts) {
+            host.connect(wiring, vxlan);
+        }
     }
 
     /** The host's index, or -1 when the plan has no such host. */

@@ -18,9 +18,9 @@ import io.periscope.simulator.conntrack.ConntrackState;
 import io.periscope.simulator.hash.NatAddressChoice;
 import io.periscope.simulator.link.VxlanFabric;
 import io.periscope.simulator.link.Wiring;
+import io.periscope.simulator.netfilter.ChainObserver;
 import io.periscope.simulator.netfilter.CompiledChain;
 import io.periscope.simulator.netfilter.CompiledRule;
-import io.periscope.simulator.netfilter.Hit;
 import io.periscope.simulator.netfilter.Hook;
 import io.periscope.simulator.netfilter.Ruleset;
 import io.periscope.simulator.netfilter.TableRun;
@@ -58,6 +58,10 @@ import java.util.function.Consumer;
  * policy covering the packet, whatever the output device, encrypts it into ESP-in-UDP to the
  * connection's remote end, which must hold the other end of the SA.
  *
+ * <p>The decisions every hop makes (a route, a delivery, a rule's target) are told apart with
+ * {@code instanceof}: a pattern {@code switch} dispatches through a call the JIT does not inline,
+ * and that was a tenth of a trace. Rare outcomes keep their exhaustive switches.
+ *
  * <p>Wherever the dataplane offers alternatives (nexthops of a multipath route, a {@code statistic}
  * match) every alternative becomes its own branch, or, when following a single path per flow, a hash
  * of the flow picks one. Each branch carries its own conntrack state, so the reply of a branch sees
@@ -76,6 +80,49 @@ public final class Dataplane {
     private final CompiledNetwork net;
     private final boolean followAll;
 
+    /** One table's built-in chain at one hook. */
+    private record Stage(Table table, Hook hook, boolean nat, boolean destinationHook) {
+
+        Stage(Table table, Hook hook) {
+            this(table, hook, table == Table.NAT, hook == Hook.PREROUTING || hook == Hook.OUTPUT);
+        }
+    }
+
+    // The tables of each part of the kernel's path, in its order (see pass).
+    private static final Stage[] PREROUTING = {new Stage(Table.RAW, Hook.PREROUTING), new Stage(Table.MANGLE, Hook.PREROUTING),
+            new Stage(Table.NAT, Hook.PREROUTING)};
+    private static final Stage[] INPUT = {new Stage(Table.MANGLE, Hook.INPUT), new Stage(Table.FILTER, Hook.INPUT),
+            new Stage(Table.NAT, Hook.INPUT)};
+    private static final Stage[] FORWARD_AND_POSTROUTING = {new Stage(Table.MANGLE, Hook.FORWARD),
+            new Stage(Table.FILTER, Hook.FORWARD), new Stage(Table.MANGLE, Hook.POSTROUTING), new Stage(Table.NAT, Hook.POSTROUTING)};
+    private static final Stage[] POSTROUTING = {new Stage(Table.MANGLE, Hook.POSTROUTING), new Stage(Table.NAT, Hook.POSTROUTING)};
+    private static final Stage[] RAW_OUTPUT = {new Stage(Table.RAW, Hook.OUTPUT)};
+    private static final Stage[] OUTPUT = {new Stage(Table.MANGLE, Hook.OUTPUT), new Stage(Table.NAT, Hook.OUTPUT),
+            new Stage(Table.FILTER, Hook.OUTPUT)};
+
+    // What comes after each part, made once; a forwarded packet's nexthop travels in its Visit, so
+    // that no closure is made per packet.
+    private final Consumer<Visit> routeInput = this::routeInput;
+    private final Consumer<Visit> inputDone = this::inputDone;
+    private final Consumer<Visit> transmitStage = v -> {
+        commit(v);
+        transmit(v, v.nexthop);
+    };
+    private final Consumer<Visit> intoLoopback = v -> {
+        commit(v);
+        v.in = RoutingPolicy.LOOPBACK;
+        v.out = null;
+        localIn(v);
+    };
+    private final BranchAction forwardBranch = (v, nexthop, index) -> forward(v, nexthop);
+    private final Consumer<Visit> outputRoute = this::outputRoute;
+    private final BranchAction outputBranch = (v, nexthop, index) -> output(v, nexthop.device(), index, nexthop);
+    private final Consumer<Visit> outputDone = this::outputDone;
+    private final BranchAction reroutedBranch = (v, nexthop, index) -> {
+        v.out = nexthop.device();
+        afterOutput(v, nexthop);
+    };
+
     /** @param followAllBranches follow every alternative; false picks one per flow by hash */
     public Dataplane(CompiledNetwork net, boolean followAllBranches) {
         this.net = net;
@@ -90,18 +137,20 @@ public final class Dataplane {
      * @param conntrack    the connections that already exist (empty for a forward packet, the forward
      *                     branch's for its reply)
      * @param choices      alternatives already taken (the forward branch's, for its reply)
+     * @param chains       told of every netfilter chain the packet enters; null when nobody asks
      */
     public void send(int host, Packet packet, boolean selectSource, ConntrackState conntrack, List<String> choices,
-                     Consumer<Ending> endings) {
+                     ChainObserver chains, Consumer<Ending> endings) {
         Visit v = new Visit();
         v.sink = endings;
+        v.observer = chains;
         v.conntrack = conntrack;
         v.hops = Trail.empty();
         v.choices = Trail.<String>empty().addAll(choices);
         v.hopCount = 1;
         v.host = net.host(host);
         v.hopArrive = packet;
-        v.steps = Trail.empty();
+        v.steps = new HopSteps();
         v.origin = packet;
         v.packet = packet;
         localOut(v, packet, null, selectSource, null);
@@ -154,52 +203,57 @@ public final class Dataplane {
 
     private void localOutRouted(Visit v, String oif) {
         conntrackLookup(v);
-        run(v, Table.RAW, Hook.OUTPUT, a -> {
-            RouteDecision d = a.host.routing.lookup(a.packet.dst(), a.packet.src(), a.mark, RoutingPolicy.LOOPBACK, oif);
-            Ipv4Address routedDst = a.packet.dst();
-            int routedMark = a.mark;
-            switch (d) {
-                case RouteDecision.Local l -> {
-                    routeStep(a, l);
-                    output(a, RoutingPolicy.LOOPBACK, routedDst, routedMark, 0, oif, null);
-                }
-                case RouteDecision.Forward f -> branch(a, f, (b, nh, index) ->
-                        output(b, nh.device(), routedDst, routedMark, index, oif, nh));
-                case RouteDecision.Reject r -> routeFailure(a, r);
-                case RouteDecision.NoRoute n -> noRoute(a, n);
-            }
-        });
+        v.oif = oif;
+        pass(v, RAW_OUTPUT, 0, outputRoute);
     }
 
-    /** OUTPUT chains, then POSTROUTING; {@code nexthop} null means the destination is local (loopback). */
-    private void output(Visit v, String device, Ipv4Address routedDst, int routedMark, int branchIndex, String oif,
-                        CompiledNexthop nexthop) {
+    /** Routing of a locally generated packet, after raw OUTPUT. */
+    private void outputRoute(Visit v) {
+        RouteDecision d = v.host.routing.lookup(v.packet.dst(), v.packet.src(), v.mark, RoutingPolicy.LOOPBACK, v.oif);
+        v.routedDst = v.packet.dst();
+        v.routedMark = v.mark;
+        if (d instanceof RouteDecision.Forward f) {
+            branch(v, f, outputBranch);
+        } else if (d instanceof RouteDecision.Local l) {
+            routeStep(v, l);
+            output(v, RoutingPolicy.LOOPBACK, 0, null);
+        } else {
+            nowhere(v, d);
+        }
+    }
+
+    /**
+     * OUTPUT chains, then POSTROUTING; {@code nexthop} null means the destination is local (loopback).
+     * What the first routing decision saw stays in the Visit for {@link #outputDone}.
+     */
+    private void output(Visit v, String device, int branchIndex, CompiledNexthop nexthop) {
         v.out = device;
-        run(v, Table.MANGLE, Hook.OUTPUT, a -> nat(a, Hook.OUTPUT, b -> run(b, Table.FILTER, Hook.OUTPUT, c -> {
-            if (c.packet.dst().equals(routedDst) && c.mark == routedMark) {
-                afterOutput(c, nexthop);
-                return;
+        v.branchIndex = branchIndex;
+        v.nexthop = nexthop;
+        pass(v, OUTPUT, 0, outputDone);
+    }
+
+    private void outputDone(Visit v) {
+        if (v.packet.dst().equals(v.routedDst) && v.mark == v.routedMark) {
+            afterOutput(v, v.nexthop);
+            return;
+        }
+        // ip_route_me_harder: OUTPUT changed what routing depends on, so route again. The first
+        // lookup's alternatives no longer matter, so only its first branch goes on.
+        if (v.branchIndex != 0) {
+            return;
+        }
+        RouteDecision d = v.host.routing.lookup(v.packet.dst(), v.packet.src(), v.mark, RoutingPolicy.LOOPBACK, v.oif);
+        switch (d) {
+            case RouteDecision.Local l -> {
+                routeStep(v, l);
+                v.out = RoutingPolicy.LOOPBACK;
+                afterOutput(v, null);
             }
-            // ip_route_me_harder: OUTPUT changed what routing depends on, so route again. The first
-            // lookup's alternatives no longer matter, so only its first branch goes on.
-            if (branchIndex != 0) {
-                return;
-            }
-            RouteDecision d = c.host.routing.lookup(c.packet.dst(), c.packet.src(), c.mark, RoutingPolicy.LOOPBACK, oif);
-            switch (d) {
-                case RouteDecision.Local l -> {
-                    routeStep(c, l);
-                    c.out = RoutingPolicy.LOOPBACK;
-                    afterOutput(c, null);
-                }
-                case RouteDecision.Forward f -> branch(c, f, (e, nh, index) -> {
-                    e.out = nh.device();
-                    afterOutput(e, nh);
-                });
-                case RouteDecision.Reject r -> routeFailure(c, r);
-                case RouteDecision.NoRoute n -> noRoute(c, n);
-            }
-        })));
+            case RouteDecision.Forward f -> branch(v, f, reroutedBranch);
+            case RouteDecision.Reject r -> routeFailure(v, r);
+            case RouteDecision.NoRoute n -> noRoute(v, n);
+        }
     }
 
     private void afterOutput(Visit v, CompiledNexthop nexthop) {
@@ -207,12 +261,7 @@ public final class Dataplane {
             postrouting(v, nexthop);
             return;
         }
-        run(v, Table.MANGLE, Hook.POSTROUTING, a -> nat(a, Hook.POSTROUTING, b -> {
-            commit(b);
-            b.in = RoutingPolicy.LOOPBACK;
-            b.out = null;
-            localIn(b);
-        }));
+        pass(v, POSTROUTING, 0, intoLoopback);
     }
 
     // ---------------------------------------------------------------- arriving packets
@@ -223,7 +272,7 @@ public final class Dataplane {
         v.hopArrive = v.packet;
         v.hopOut = null;
         v.hopDepart = null;
-        v.steps = Trail.empty();
+        v.steps.clear();
         // The mark lives in the sk_buff of one namespace; a veth or bridge crossing starts without it.
         v.mark = 0;
         // A backstop: every forward decrements the TTL, so the kernel ends loops first (see forward).
@@ -244,27 +293,23 @@ public final class Dataplane {
         v.packet = packet;
         v.tunnel = tunnel;
         conntrackLookup(v);
-        run(v, Table.RAW, Hook.PREROUTING, a -> run(a, Table.MANGLE, Hook.PREROUTING,
-                b -> nat(b, Hook.PREROUTING, c -> routeInput(c))));
+        pass(v, PREROUTING, 0, routeInput);
     }
 
     private void routeInput(Visit v) {
         RouteDecision d = v.host.routing.lookup(v.packet.dst(), v.packet.src(), v.mark, v.in, null);
-        switch (d) {
-            case RouteDecision.Local l -> {
-                routeStep(v, l);
-                localIn(v);
+        if (d instanceof RouteDecision.Forward f) {
+            if (!v.host.forwards) {
+                end(v, Disposition.DROPPED, v.host.name + (v.host.pod ? " is a pod and" : "")
+                        + " does not forward packets (ip_forward=0); " + v.packet.dst() + " is not its own address");
+                return;
             }
-            case RouteDecision.Forward f -> {
-                if (!v.host.forwards) {
-                    end(v, Disposition.DROPPED, v.host.name + (v.host.pod ? " is a pod and" : "")
-                            + " does not forward packets (ip_forward=0); " + v.packet.dst() + " is not its own address");
-                    return;
-                }
-                branch(v, f, (b, nh, index) -> forward(b, nh));
-            }
-            case RouteDecision.Reject r -> routeFailure(v, r);
-            case RouteDecision.NoRoute n -> noRoute(v, n);
+            branch(v, f, forwardBranch);
+        } else if (d instanceof RouteDecision.Local l) {
+            routeStep(v, l);
+            localIn(v);
+        } else {
+            nowhere(v, d);
         }
     }
 
@@ -275,7 +320,8 @@ public final class Dataplane {
         }
         v.packet = v.packet.withTtl(v.packet.ttl() - 1);
         v.out = nexthop.device();
-        run(v, Table.MANGLE, Hook.FORWARD, a -> run(a, Table.FILTER, Hook.FORWARD, b -> postrouting(b, nexthop)));
+        v.nexthop = nexthop;
+        pass(v, FORWARD_AND_POSTROUTING, 0, transmitStage);
     }
 
     /** Names the hosts a path keeps coming back to, when it does: why a TTL ran out. */
@@ -298,31 +344,32 @@ public final class Dataplane {
     }
 
     private void postrouting(Visit v, CompiledNexthop nexthop) {
-        run(v, Table.MANGLE, Hook.POSTROUTING, a -> nat(a, Hook.POSTROUTING, b -> {
-            commit(b);
-            transmit(b, nexthop);
-        }));
+        v.nexthop = nexthop;
+        pass(v, POSTROUTING, 0, transmitStage);
     }
 
     private void localIn(Visit v) {
-        run(v, Table.MANGLE, Hook.INPUT, a -> run(a, Table.FILTER, Hook.INPUT, b -> nat(b, Hook.INPUT, c -> {
-            commit(c);
-            if (c.tunnel != null) {
-                decapsulate(c);
-                return;
-            }
-            c.step(new Step.Deliver(c.host.pod ? "pod process" : "host process", c.packet));
-            end(c, Disposition.DELIVERED, null);
-        })));
+        pass(v, INPUT, 0, inputDone);
+    }
+
+    /** The end of INPUT: a VXLAN datagram goes to its device, anything else to a socket of the host. */
+    private void inputDone(Visit v) {
+        commit(v);
+        if (v.tunnel != null) {
+            decapsulate(v);
+            return;
+        }
+        v.step(new Step.Deliver(v.host.pod ? "pod process" : "host process", v.packet));
+        end(v, Disposition.DELIVERED, null);
     }
 
     // ---------------------------------------------------------------- leaving a host
 
     private void transmit(Visit v, CompiledNexthop nexthop) {
         Ipv4Address next = nexthop.nextHopFor(v.packet.dst());
-        VxlanDevice device = net.vxlan.device(v.host.index, nexthop.device());
-        if (device != null) {
-            encapsulate(v, device, next);
+        CompiledHost.Egress egress = v.host.egress(nexthop);
+        if (egress.vxlan() != null) {
+            encapsulate(v, egress.vxlan(), next);
             return;
         }
         WireGuardDevice wireGuard = net.wireGuard.device(v.host.index, nexthop.device());
@@ -340,12 +387,12 @@ public final class Dataplane {
                 return;
             }
         }
-        switch (net.wiring.send(v.host.index, v.host.name, nexthop.device(), next)) {
-            case Wiring.Delivery.Failed f -> end(v, Disposition.UNREACHABLE, f.reason() + noPolicyNote(v));
-            case Wiring.Delivery.Reached r -> {
-                finishHop(v, nexthop.device(), true);
-                arrive(v, r.port());
-            }
+        Wiring.Delivery delivery = net.wiring.send(egress.link(), v.host.index, v.host.name, nexthop.device(), next);
+        if (delivery instanceof Wiring.Delivery.Reached r) {
+            finishHop(v, nexthop.device(), true);
+            arrive(v, r.port());
+        } else if (delivery instanceof Wiring.Delivery.Failed f) {
+            end(v, Disposition.UNREACHABLE, f.reason() + noPolicyNote(v));
         }
     }
 
@@ -358,22 +405,27 @@ public final class Dataplane {
                 + ", so it was not encrypted)";
     }
 
-    private void encapsulate(Visit v, VxlanDevice device, Ipv4Address next) {
-        switch (net.vxlan.resolve(v.host.index, device, next)) {
-            case VxlanFabric.Resolution.Failed f -> end(v, Disposition.UNREACHABLE, f.reason());
-            case VxlanFabric.Resolution.Found found -> {
-                departBy(v, device.name());
-                Packet outer = new Packet(device.local(), found.outerDestination(), entropyPort(v.packet), device.port(),
-                        Protocol.UDP, Packet.DEFAULT_TTL);
-                Tunnel tunnel = new Tunnel.Vxlan(device.vni(), found.mac(), v.packet, v.tunnel);
-                v.step(new Step.Encap(Encapsulation.VXLAN, device.name(), OptionalInt.of(device.vni()), device.port(), device.local(),
-                        found.outerDestination(), device.underlay(), found.how(), false, outer));
-                String oif = device.underlay() == null || device.underlay().isBlank() ? null : device.underlay();
-                // Same namespace: the sk_buff keeps its mark through the encapsulation (skb_scrub_packet
-                // clears it only across namespaces), but its conntrack entry is the outer packet's own.
-                localOut(v, outer, tunnel, false, oif);
-            }
+    private void encapsulate(Visit v, VxlanFabric.Resolver vxlan, Ipv4Address next) {
+        VxlanDevice device = vxlan.device();
+        VxlanFabric.Resolution resolution = vxlan.resolve(next);
+        if (resolution instanceof VxlanFabric.Resolution.Failed f) {
+            end(v, Disposition.UNREACHABLE, f.reason());
+            return;
         }
+        VxlanFabric.Resolution.Found found = (VxlanFabric.Resolution.Found) resolution;
+        if (v.hopOut == null) {
+            v.hopOut = device.name();
+            v.hopDepart = v.packet;
+        }
+        Packet outer = new Packet(device.local(), found.outerDestination(), entropyPort(v.packet), device.port(),
+                Protocol.UDP, Packet.DEFAULT_TTL);
+        Tunnel tunnel = new Tunnel.Vxlan(device.vni(), found.mac(), v.packet, v.tunnel);
+        v.step(new Step.Encap(Encapsulation.VXLAN, device.name(), OptionalInt.of(device.vni()), device.port(), device.local(),
+                found.outerDestination(), device.underlay(), found.how(), false, outer));
+        String oif = device.underlay() == null || device.underlay().isBlank() ? null : device.underlay();
+        // Same namespace: the sk_buff keeps its mark through the encapsulation (skb_scrub_packet
+        // clears it only across namespaces), but its conntrack entry is the outer packet's own.
+        localOut(v, outer, tunnel, false, oif);
     }
 
     /** The hop leaves by the tunnel device (the first one, when tunnels nest), with the packet as it was then. */
@@ -603,6 +655,16 @@ public final class Dataplane {
         v.step(new Step.Route("local", l.text(), Optional.empty(), l.device(), v.packet));
     }
 
+    /** A decision that sends the packet nowhere: a reject route, or no route at all. */
+    private void nowhere(Visit v, RouteDecision d) {
+        switch (d) {
+            case RouteDecision.Reject r -> routeFailure(v, r);
+            case RouteDecision.NoRoute n -> noRoute(v, n);
+            case RouteDecision.Forward f -> throw new IllegalStateException("a forward decision goes somewhere: " + f);
+            case RouteDecision.Local l -> throw new IllegalStateException("a local decision goes somewhere: " + l);
+        }
+    }
+
     private void routeFailure(Visit v, RouteDecision.Reject r) {
         v.step(new Step.Route(r.table(), r.route().text(), Optional.empty(), "", v.packet));
         String where = "route '" + r.route().text() + "' in table " + r.table() + " on " + v.host.name
@@ -622,30 +684,74 @@ public final class Dataplane {
 
     // ---------------------------------------------------------------- netfilter
 
-    /** Runs one table's built-in chain for the hook (not nat, see {@link #nat}) and continues each outcome. */
-    private void run(Visit v, Table table, Hook hook, Consumer<Visit> next) {
-        CompiledChain chain = v.host.ruleset.builtin(table, hook);
-        if (chain == null) {
-            next.accept(v);
-            return;
+    /**
+     * Runs the tables of {@code stages} from {@code from} on, in order, then hands the packet to
+     * {@code then}; a packet a table drops goes no further. Most tables cannot fork, so this is a
+     * loop; at one that forks (a {@code statistic} rule followed both ways), each outcome goes on
+     * with the tables after it on its own.
+     *
+     * <p>The nat table is consulted for the first packet of a connection only; every later packet,
+     * in either direction, gets the translation stored in its connection instead.
+     */
+    private void pass(Visit v, Stage[] stages, int from, Consumer<Visit> then) {
+        for (int i = from; i < stages.length; i++) {
+            Stage stage = stages[i];
+            if (stage.nat() && v.untracked) {
+                continue;
+            }
+            if (stage.nat() && !v.isNew) {
+                storedNat(v, stage.destinationHook());
+                continue;
+            }
+            CompiledChain chain = v.host.ruleset.builtin(stage.table(), stage.hook());
+            // POSTROUTING has no input device (ip_output passes none), so -i never matches there.
+            if (chain == null || !chain.mayActOn(v.packet, stage.hook() == Hook.POSTROUTING ? null : v.in)) {
+                continue;
+            }
+            TableRun start = start(v, stage.hook());
+            if (Ruleset.mayFork(chain, start)) {
+                fork(v, chain, start, stages, i, then);
+                return;
+            }
+            if (!takeOver(v, Ruleset.runOnce(chain, start), stage)) {
+                return;
+            }
         }
-        List<TableRun> outcomes = outcomes(v, chain, hook);
+        then.accept(v);
+    }
+
+    private void fork(Visit v, CompiledChain chain, TableRun start, Stage[] stages, int at, Consumer<Visit> then) {
+        List<TableRun> outcomes = new ArrayList<>(2);
+        Ruleset.run(chain, start, outcomes::add);
         for (int i = 0; i < outcomes.size(); i++) {
             Visit b = i == outcomes.size() - 1 ? v : v.copy();
-            TableRun o = outcomes.get(i);
-            if (apply(b, o)) {
-                next.accept(b);
+            if (takeOver(b, outcomes.get(i), stages[at])) {
+                pass(b, stages, at + 1, then);
             }
         }
     }
 
-    private List<TableRun> outcomes(Visit v, CompiledChain chain, Hook hook) {
+    /** A table's outcome applied, with its translation for nat; false when the packet went no further. */
+    private boolean takeOver(Visit v, TableRun o, Stage stage) {
+        if (!apply(v, o)) {
+            return false;
+        }
+        return !stage.nat() || o.verdict() != Verdict.NAT || translate(v, o.decidedBy(), stage.hook());
+    }
+
+    /**
+     * The branch's run object, started afresh: every outcome of the previous table has been taken over
+     * by then ({@link #apply} reads all of it before the walk goes on), and a copied Visit gets its own.
+     */
+    private TableRun start(Visit v, Hook hook) {
         // POSTROUTING has no input device (ip_output passes none), so -i never matches there.
         String in = hook == Hook.POSTROUTING ? null : v.in;
-        TableRun start = new TableRun(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), v.host.name, followAll);
-        List<TableRun> outcomes = new ArrayList<>(1);
-        Ruleset.run(chain, start, outcomes::add);
-        return outcomes;
+        if (v.run == null) {
+            v.run = new TableRun(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), followAll);
+        } else {
+            v.run.start(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), followAll);
+        }
+        return v.run.observedBy(v.observer, v.host.id);
     }
 
     /** Takes over what the rules did; false when the packet was dropped (the branch has ended). */
@@ -657,15 +763,24 @@ public final class Dataplane {
         if (o.notrack() && !v.untracked) {
             v.untracked = true;
         }
-        for (Hit hit : o.hits()) {
-            CompiledRule rule = hit.rule();
-            v.step(switch (rule.target()) {
-                case Target.Accept a -> new Step.Filter(rule.ref(), true, v.packet);
-                case Target.Drop d -> new Step.Filter(rule.ref(), false, v.packet);
-                case Target.SetConnMark m -> new Step.Mark(rule.ref(), true, hit.mark(), v.packet);
-                case Target.NoTrack n -> new Step.NoTrack(rule.ref(), v.packet);
-                default -> new Step.Mark(rule.ref(), false, hit.mark(), v.packet);
-            });
+        if (o.hits() == 0 && o.choices().isEmpty() && o.verdict() != Verdict.DROP) {
+            return true;
+        }
+        return record(v, o);
+    }
+
+    /** The steps and choices of a traversal that did something; false when it dropped the packet. */
+    private boolean record(Visit v, TableRun o) {
+        for (int i = 0; i < o.hits(); i++) {
+            CompiledRule rule = o.hitRule(i);
+            Target target = rule.target();
+            if (target instanceof Target.Accept || target instanceof Target.Drop) {
+                v.step(new Step.Filter(rule.ref(), target instanceof Target.Accept, v.packet));
+            } else if (target instanceof Target.NoTrack) {
+                v.step(new Step.NoTrack(rule.ref(), v.packet));
+            } else {
+                v.step(new Step.Mark(rule.ref(), target instanceof Target.SetConnMark, o.hitMark(i), v.packet));
+            }
         }
         if (!o.choices().isEmpty()) {
             v.choices = v.choices.addAll(o.choices());
@@ -675,40 +790,6 @@ public final class Dataplane {
             return false;
         }
         return true;
-    }
-
-    /**
-     * The nat table: consulted only for the first packet of a connection; every later packet, in either
-     * direction, gets the translation stored in its connection instead.
-     */
-    private void nat(Visit v, Hook hook, Consumer<Visit> next) {
-        if (v.untracked) {
-            next.accept(v);
-            return;
-        }
-        boolean destinationHook = hook == Hook.PREROUTING || hook == Hook.OUTPUT;
-        if (!v.isNew) {
-            storedNat(v, destinationHook);
-            next.accept(v);
-            return;
-        }
-        CompiledChain chain = v.host.ruleset.builtin(Table.NAT, hook);
-        if (chain == null) {
-            next.accept(v);
-            return;
-        }
-        List<TableRun> outcomes = outcomes(v, chain, hook);
-        for (int i = 0; i < outcomes.size(); i++) {
-            Visit b = i == outcomes.size() - 1 ? v : v.copy();
-            TableRun o = outcomes.get(i);
-            if (!apply(b, o)) {
-                continue;
-            }
-            if (o.verdict() == Verdict.NAT && !translate(b, o.decidedBy(), hook)) {
-                continue;
-            }
-            next.accept(b);
-        }
     }
 
     private static void storedNat(Visit v, boolean destinationHook) {
@@ -754,7 +835,7 @@ public final class Dataplane {
                 Packet q = p.withDestination(d.toAddress(), port);
                 v.dnatDone |= !q.sameFlow(p);
                 v.packet = q;
-                v.step(new Step.Dnat(Optional.of(rule.ref()), q));
+                v.step(new Step.Dnat(rule.optionalRef(), q));
                 return true;
             }
             case Target.Snat s -> {
@@ -806,7 +887,7 @@ public final class Dataplane {
         Packet q = p.withSource(address, port);
         v.snatDone |= !q.sameFlow(p);
         v.packet = q;
-        v.step(new Step.Snat(Optional.of(rule.ref()), q));
+        v.step(new Step.Snat(rule.optionalRef(), q));
     }
 
     // ---------------------------------------------------------------- conntrack
@@ -831,18 +912,20 @@ public final class Dataplane {
         }
     }
 
+    private static final int UNTRACKED = 1 << CtState.UNTRACKED.ordinal();
+    private static final int NEW = 1 << CtState.NEW.ordinal();
+    private static final int ESTABLISHED = 1 << CtState.ESTABLISHED.ordinal();
+    private static final int SNAT = 1 << CtState.SNAT.ordinal();
+    private static final int DNAT = 1 << CtState.DNAT.ordinal();
+
     private static int ctStates(Visit v) {
         if (v.untracked) {
-            return 1 << CtState.UNTRACKED.ordinal();
+            return UNTRACKED;
         }
-        int bits = 1 << (v.isNew ? CtState.NEW : CtState.ESTABLISHED).ordinal();
-        if (v.isNew ? v.snatDone : v.conn.snat()) {
-            bits |= 1 << CtState.SNAT.ordinal();
+        if (v.isNew) {
+            return NEW | (v.snatDone ? SNAT : 0) | (v.dnatDone ? DNAT : 0);
         }
-        if (v.isNew ? v.dnatDone : v.conn.dnat()) {
-            bits |= 1 << CtState.DNAT.ordinal();
-        }
-        return bits;
+        return ESTABLISHED | (v.conn.snat() ? SNAT : 0) | (v.conn.dnat() ? DNAT : 0);
     }
 
     /** Conntrack confirmation, the last thing in POSTROUTING and INPUT. */
@@ -869,7 +952,7 @@ public final class Dataplane {
     private void finishHop(Visit v, String device, boolean departs) {
         String out = v.hopOut != null ? v.hopOut : device;
         Packet depart = v.hopOut != null ? v.hopDepart : v.packet;
-        v.hops = v.hops.add(new Hop(v.host.id, Optional.ofNullable(v.hopIn), Optional.ofNullable(departs ? out : null),
+        v.hops = v.hops.add(new Hop(v.host.id, v.host.device(v.hopIn), v.host.device(departs ? out : null),
                 v.hopArrive, v.steps.toList(), Optional.ofNullable(departs ? depart : null)));
     }
 
@@ -882,7 +965,7 @@ public final class Dataplane {
             v.step(new Step.Drop(reason, v.packet));
         }
         finishHop(v, null, false);
-        v.sink.accept(new Ending(disposition, Optional.ofNullable(reason), v.hops.toList(), v.host.id, v.packet, v.origin,
+        v.sink.accept(new Ending(disposition, Optional.ofNullable(reason), v.hops.toList(), v.host.id, v.host.index, v.packet, v.origin,
                 v.conntrack, v.choices.toList()));
     }
 }

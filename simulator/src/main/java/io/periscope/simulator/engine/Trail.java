@@ -41,11 +41,6 @@ final class Trail<T> {
         return size;
     }
 
-    /** The last item added, or null when empty. */
-    T last() {
-        return last;
-    }
-
     /** The items, oldest first, as an unmodifiable list (which records take over without copying). */
     @SuppressWarnings("unchecked")
     List<T> toList() {

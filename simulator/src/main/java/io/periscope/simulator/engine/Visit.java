@@ -1,7 +1,11 @@
 package io.periscope.simulator.engine;
 
+import io.periscope.model.net.Ipv4Address;
 import io.periscope.simulator.conntrack.Connection;
 import io.periscope.simulator.conntrack.ConntrackState;
+import io.periscope.simulator.netfilter.ChainObserver;
+import io.periscope.simulator.netfilter.TableRun;
+import io.periscope.simulator.routing.CompiledNexthop;
 import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.Packet;
 import io.periscope.simulator.trace.Step;
@@ -17,6 +21,7 @@ final class Visit {
 
     // the branch
     Consumer<Ending> sink;
+    ChainObserver observer;
     ConntrackState conntrack;
     Trail<Hop> hops;
     Trail<String> choices;
@@ -30,7 +35,7 @@ final class Visit {
     Packet hopArrive;
     String hopOut;
     Packet hopDepart;
-    Trail<Step> steps;
+    HopSteps steps;
 
     // the layer being processed (an outer packet and, after decapsulation, its inner one are layers)
     Packet packet;
@@ -38,6 +43,14 @@ final class Visit {
     String in;
     String out;
     int mark;
+    /** Where a forwarded or sent packet leaves, once routing chose it (null: to the host itself). */
+    CompiledNexthop nexthop;
+    // a locally generated packet: the device its socket is bound to, and what its first routing
+    // decision saw (OUTPUT changing either means routing again) and which of its branches this is
+    String oif;
+    Ipv4Address routedDst;
+    int routedMark;
+    int branchIndex;
 
     // conntrack for this layer
     Connection conn;
@@ -49,9 +62,13 @@ final class Visit {
     int connmark;
     Packet ctOriginal;
 
+    /** Reused for every table this branch runs; never shared with a copy. */
+    TableRun run;
+
     Visit copy() {
         Visit v = new Visit();
         v.sink = sink;
+        v.observer = observer;
         v.conntrack = conntrack;
         v.hops = hops;
         v.choices = choices;
@@ -63,12 +80,17 @@ final class Visit {
         v.hopArrive = hopArrive;
         v.hopOut = hopOut;
         v.hopDepart = hopDepart;
-        v.steps = steps;
+        v.steps = steps.copy();
         v.packet = packet;
         v.tunnel = tunnel;
         v.in = in;
         v.out = out;
         v.mark = mark;
+        v.nexthop = nexthop;
+        v.oif = oif;
+        v.routedDst = routedDst;
+        v.routedMark = routedMark;
+        v.branchIndex = branchIndex;
         v.conn = conn;
         v.isNew = isNew;
         v.reply = reply;
@@ -81,6 +103,6 @@ final class Visit {
     }
 
     void step(Step step) {
-        steps = steps.add(step);
+        steps.add(step);
     }
 }

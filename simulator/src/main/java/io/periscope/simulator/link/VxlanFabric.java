@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Every host's VXLAN devices with their neighbour and FDB entries, and how a frame sent through one
@@ -80,15 +81,32 @@ public final class VxlanFabric {
         return null;
     }
 
-    private record Question(int host, String device, Ipv4Address nextHop) {
+    /** Where frames sent by one host through one of its VXLAN devices go, by next hop; answers kept. */
+    public final class Resolver {
+
+        private final int host;
+        private final VxlanDevice device;
+        private final Map<Ipv4Address, Resolution> known = new ConcurrentHashMap<>();
+
+        private Resolver(int host, VxlanDevice device) {
+            this.host = host;
+            this.device = device;
+        }
+
+        public VxlanDevice device() {
+            return device;
+        }
+
+        public Resolution resolve(Ipv4Address nextHop) {
+            Resolution answer = known.get(nextHop);
+            return answer != null ? answer : known.computeIfAbsent(nextHop, n -> answer(host, device, n));
+        }
     }
 
-    /** Answers depend on the plan only, and a trace asks the same few again and again. */
-    private final Map<Question, Resolution> answers = new java.util.concurrent.ConcurrentHashMap<>();
-
-    /** Where a frame sent by {@code host} through {@code device} to next hop {@code nextHop} goes. */
-    public Resolution resolve(int host, VxlanDevice device, Ipv4Address nextHop) {
-        return answers.computeIfAbsent(new Question(host, device.name(), nextHop), q -> answer(host, device, nextHop));
+    /** A resolver for {@code host}'s VXLAN device {@code name}, or null when that is no VXLAN device there. */
+    public Resolver resolver(int host, String name) {
+        VxlanDevice device = device(host, name);
+        return device == null ? null : new Resolver(host, device);
     }
 
     private Resolution answer(int host, VxlanDevice device, Ipv4Address nextHop) {

@@ -1,6 +1,7 @@
 package io.periscope.simulator.netfilter;
 
 import io.periscope.plan.netfilter.Table;
+import io.periscope.simulator.trace.Packet;
 
 /** A chain ready to run: rules compiled, jumps resolved to chains. */
 public final class CompiledChain {
@@ -8,10 +9,35 @@ public final class CompiledChain {
     private final Table table;
     private final String name;
     CompiledRule[] rules = new CompiledRule[0];
+    /** Whether a traversal may fork here: a {@code statistic} rule of this chain or of one it jumps to. */
+    boolean mayFork;
+    /**
+     * The packets a traversal can do anything to. A traversal of a chain that can do nothing to a
+     * packet ends in ACCEPT without a step, so it need not run: the tunnel rules of raw and filter
+     * leave every TCP packet alone, kube-proxy's nat rules every packet to no service address. Its
+     * parts are copied into fields below, as every table of every hop asks.
+     */
+    ActionScope scope = ActionScope.NOTHING;
+    private int anyPort;
+    private int somePort;
+    private int[][] ports = ActionScope.NOTHING.ports;
+    private int[] masks = ActionScope.NOTHING.masks;
+    private int[] networks = ActionScope.NOTHING.networks;
+    private String[] inputs = ActionScope.NOTHING.inputs;
 
     CompiledChain(Table table, String name) {
         this.table = table;
         this.name = name;
+    }
+
+    void scope(ActionScope summary) {
+        scope = summary;
+        anyPort = summary.anyPort;
+        somePort = summary.somePort;
+        ports = summary.ports;
+        masks = summary.masks;
+        networks = summary.networks;
+        inputs = summary.inputs;
     }
 
     public Table table() {
@@ -24,5 +50,47 @@ public final class CompiledChain {
 
     public int size() {
         return rules.length;
+    }
+
+    /**
+     * False when no rule of this chain, or of a chain it jumps to, can change anything for
+     * {@code packet} arriving on {@code in} (null where there is no input interface).
+     */
+    public boolean mayActOn(Packet packet, String in) {
+        int protocol = packet.protocol().ordinal();
+        if ((anyPort >>> protocol & 1) == 0 && ((somePort >>> protocol & 1) == 0 || !onPort(ports[protocol], packet.dport()))) {
+            return false;
+        }
+        return (masks == null || toDestination(packet.dst().bits())) && (inputs == null || from(in));
+    }
+
+    private static boolean onPort(int[] ports, int dport) {
+        for (int port : ports) {
+            if (port == dport) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean toDestination(int destination) {
+        for (int i = 0; i < masks.length; i++) {
+            if ((destination & masks[i]) == networks[i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean from(String in) {
+        if (in == null) {
+            return false;
+        }
+        for (String input : inputs) {
+            if (input.equals(in)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -1,5 +1,6 @@
 package io.periscope.simulator.netfilter;
 
+import io.periscope.model.topology.Protocol;
 import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Target;
 import io.periscope.simulator.trace.RuleRef;
@@ -8,6 +9,11 @@ import io.periscope.simulator.trace.RuleRef;
  * A rule ready to run. The deterministic matches are tested first; the {@code statistic} ones are
  * folded into one probability that the walk forks on only when everything else matched, so a rule
  * that cannot match anyway never doubles the paths.
+ *
+ * <p>Every packet tests many rules, so the common matches live in plain fields (an absent address
+ * match is mask 0, which every address passes) instead of a list of predicates: a call through an
+ * interface with a dozen implementations cannot be inlined, and it was most of a trace's time.
+ * Only rare matches (ipsets, {@code addrtype}, a second match of one kind) stay predicates.
  */
 public final class CompiledRule {
 
@@ -17,21 +23,145 @@ public final class CompiledRule {
         boolean test(TableRun run);
     }
 
+    /** The fields a rule tests; built match by match while compiling. */
+    static final class Matches {
+        int srcMask;
+        int srcValue;
+        boolean srcNegated;
+        boolean hasSrc;
+        int dstMask;
+        int dstValue;
+        boolean dstNegated;
+        boolean hasDst;
+        Protocol protocol;
+        int dport = -1;
+        int sport = -1;
+        boolean tcpSyn;
+        InterfaceName in;
+        boolean inNegated;
+        InterfaceName out;
+        boolean outNegated;
+        int markMask;
+        int markValue;
+        boolean markNegated;
+        boolean hasMark;
+        int connmarkMask;
+        int connmarkValue;
+        boolean hasConnmark;
+        int ctStates;
+        boolean ctNegated;
+        boolean hasCtState;
+    }
+
+    // What the target does, as a number: the traversal switches on it for every matching rule.
+    static final int ACCEPT = 0;
+    static final int DROP = 1;
+    static final int RETURN = 2;
+    static final int JUMP = 3;
+    static final int NAT = 4;
+    static final int SET_MARK = 5;
+    static final int SET_CONNMARK = 6;
+    static final int NO_TRACK = 7;
+    static final int NOTHING = 8;
+
     private final Rule rule;
     private final RuleRef ref;
-    private final Condition[] conditions;
+    private final java.util.Optional<RuleRef> optionalRef;
+    /** No deterministic match at all (a plain {@code -j CHAIN}, say): nothing to test. */
+    final boolean unconditional;
+    final int kind;
+    /** The value and mask of a MARK or CONNMARK target. */
+    final int markValueSet;
+    final int markMaskSet;
+    private final int srcMask;
+    private final int srcValue;
+    private final boolean srcNegated;
+    private final int dstMask;
+    private final int dstValue;
+    private final boolean dstNegated;
+    private final Protocol protocol;
+    private final int dport;
+    private final int sport;
+    private final boolean tcpSyn;
+    private final InterfaceName in;
+    private final boolean inNegated;
+    private final InterfaceName out;
+    private final boolean outNegated;
+    private final int markMask;
+    private final int markValue;
+    private final boolean markNegated;
+    private final int connmarkMask;
+    private final int connmarkValue;
+    private final boolean hasCtState;
+    private final int ctStates;
+    private final boolean ctNegated;
+    private final Condition[] others;
     private final double probability;
     private final boolean random;
     private final int serial;
+    private final String chosen;
+    private final String notChosen;
     CompiledChain jump;
 
-    CompiledRule(Rule rule, RuleRef ref, Condition[] conditions, double probability, boolean random, int serial) {
+    /** @param choice how taking this rule's {@code statistic} match reads in a path's choices, without the outcome */
+    CompiledRule(Rule rule, RuleRef ref, Matches m, Condition[] others, double probability, boolean random, int serial,
+                 String choice) {
         this.rule = rule;
         this.ref = ref;
-        this.conditions = conditions;
+        this.optionalRef = java.util.Optional.of(ref);
+        this.unconditional = !m.hasSrc && !m.hasDst && m.protocol == null && m.dport < 0 && m.sport < 0 && !m.tcpSyn
+                && m.in == null && m.out == null && !m.hasMark && !m.hasConnmark && !m.hasCtState && others.length == 0;
+        this.kind = switch (rule.target()) {
+            case Target.Accept a -> ACCEPT;
+            case Target.Drop d -> DROP;
+            case Target.Return r -> RETURN;
+            case Target.Jump j -> JUMP;
+            case Target.Snat n -> NAT;
+            case Target.Dnat n -> NAT;
+            case Target.Masquerade n -> NAT;
+            case Target.SetMark k -> SET_MARK;
+            case Target.SetConnMark k -> SET_CONNMARK;
+            case Target.NoTrack n -> NO_TRACK;
+            case Target.ClampMssToPmtu c -> NOTHING;
+        };
+        this.markValueSet = switch (rule.target()) {
+            case Target.SetMark k -> k.value();
+            case Target.SetConnMark k -> k.value();
+            default -> 0;
+        };
+        this.markMaskSet = switch (rule.target()) {
+            case Target.SetMark k -> k.mask();
+            case Target.SetConnMark k -> k.mask();
+            default -> 0;
+        };
+        this.srcMask = m.srcMask;
+        this.srcValue = m.srcValue;
+        this.srcNegated = m.srcNegated;
+        this.dstMask = m.dstMask;
+        this.dstValue = m.dstValue;
+        this.dstNegated = m.dstNegated;
+        this.protocol = m.protocol;
+        this.dport = m.dport;
+        this.sport = m.sport;
+        this.tcpSyn = m.tcpSyn;
+        this.in = m.in;
+        this.inNegated = m.inNegated;
+        this.out = m.out;
+        this.outNegated = m.outNegated;
+        this.markMask = m.markMask;
+        this.markValue = m.markValue;
+        this.markNegated = m.markNegated;
+        this.connmarkMask = m.connmarkMask;
+        this.connmarkValue = m.connmarkValue;
+        this.hasCtState = m.hasCtState;
+        this.ctStates = m.ctStates;
+        this.ctNegated = m.ctNegated;
+        this.others = others;
         this.probability = probability;
         this.random = random;
         this.serial = serial;
+        this.chosen = random ? choice + " matched" : null;
+        this.notChosen = random ? choice + " not matched" : null;
     }
 
     public Rule rule() {
@@ -47,13 +177,88 @@ public final class CompiledRule {
         return ref;
     }
 
+    /** {@link #ref} as the optional that NAT steps carry, made once. */
+    public java.util.Optional<RuleRef> optionalRef() {
+        return optionalRef;
+    }
+
     boolean matchesDeterministic(TableRun run) {
-        for (Condition c : conditions) {
+        var packet = run.packet;
+        if (((packet.src().bits() & srcMask) == srcValue) == srcNegated) {
+            return false;
+        }
+        if (((packet.dst().bits() & dstMask) == dstValue) == dstNegated) {
+            return false;
+        }
+        if (protocol != null && packet.protocol() != protocol) {
+            return false;
+        }
+        if (dport >= 0 && (!packet.protocol().hasPorts() || packet.dport() != dport)) {
+            return false;
+        }
+        if (sport >= 0 && (!packet.protocol().hasPorts() || packet.sport() != sport)) {
+            return false;
+        }
+        // The simulator follows a connection's first packet each way: for TCP the SYN and the
+        // SYN-ACK, both of which have SYN set and RST clear.
+        if (tcpSyn && packet.protocol() != Protocol.TCP) {
+            return false;
+        }
+        if (in != null && in.matches(run.in) == inNegated) {
+            return false;
+        }
+        if (out != null && out.matches(run.out) == outNegated) {
+            return false;
+        }
+        if (((run.mark & markMask) == markValue) == markNegated) {
+            return false;
+        }
+        if ((run.connmark & connmarkMask) != connmarkValue) {
+            return false;
+        }
+        if (hasCtState && ((run.ctStates & ctStates) != 0) == ctNegated) {
+            return false;
+        }
+        for (Condition c : others) {
             if (!c.test(run)) {
                 return false;
             }
         }
         return true;
+    }
+
+    Protocol protocol() {
+        return protocol;
+    }
+
+    boolean tcpSyn() {
+        return tcpSyn;
+    }
+
+    int dport() {
+        return dport;
+    }
+
+    /** The destination match's mask and network; mask 0 without one. */
+    int destinationMask() {
+        return dstMask;
+    }
+
+    int destinationNetwork() {
+        return dstValue;
+    }
+
+    boolean destinationNegated() {
+        return dstNegated;
+    }
+
+    /** The input interface match's name ({@code +} for a prefix), or null without one. */
+    String input() {
+        return in == null ? null : in.name();
+    }
+
+    boolean inputNegated() {
+        return inNegated;
     }
 
     boolean random() {
@@ -66,5 +271,23 @@ public final class CompiledRule {
 
     int serial() {
         return serial;
+    }
+
+    /** The text of a path's choice at this {@code statistic} rule. */
+    String choice(boolean matched) {
+        return matched ? chosen : notChosen;
+    }
+
+    /** iptables interface names: a trailing {@code +} matches every name with that prefix. */
+    record InterfaceName(String name, String prefix) {
+
+        static InterfaceName of(String name) {
+            return new InterfaceName(name, name.endsWith("+") ? name.substring(0, name.length() - 1) : null);
+        }
+
+        boolean matches(String actual) {
+            String have = actual == null ? "" : actual;
+            return prefix != null ? have.startsWith(prefix) : have.equals(name);
+        }
     }
 }

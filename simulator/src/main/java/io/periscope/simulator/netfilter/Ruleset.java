@@ -32,10 +32,11 @@ import java.util.function.Predicate;
  */
 public final class Ruleset {
 
-    /** By table and hook ordinal: every packet asks for several per host, so no map lookups. */
-    private final CompiledChain[][] builtins;
+    /** By table and hook ordinal (table * hooks + hook): every packet asks for several per host. */
+    private final CompiledChain[] builtins;
+    private static final int HOOKS = Hook.values().length;
 
-    private Ruleset(CompiledChain[][] builtins) {
+    private Ruleset(CompiledChain[] builtins) {
         this.builtins = builtins;
     }
 
@@ -51,7 +52,7 @@ public final class Ruleset {
             sets.put(set.name(), new CompiledIpSet(set));
         }
         int[] serial = {0};
-        CompiledChain[][] builtins = new CompiledChain[Table.values().length][Hook.values().length];
+        CompiledChain[] builtins = new CompiledChain[Table.values().length * HOOKS];
         for (NetfilterTable nt : plan.netfilter()) {
             Table table = nt.table();
             Map<String, CompiledChain> chains = new LinkedHashMap<>();
@@ -78,10 +79,19 @@ public final class Ruleset {
             for (CompiledChain chain : chains.values()) {
                 checkNoLoop(host, chain, new HashSet<>(), new HashSet<>());
             }
+            dropJumpsToEmptyChains(chains.values());
+            Set<CompiledChain> known = new HashSet<>();
+            for (CompiledChain chain : chains.values()) {
+                markForks(chain, known);
+            }
+            Set<CompiledChain> summarized = new HashSet<>();
+            for (CompiledChain chain : chains.values()) {
+                summarizeActions(chain, summarized);
+            }
             for (Hook hook : Hook.values()) {
                 CompiledChain chain = chains.get(hook.name());
                 if (chain != null && table.isBuiltin(hook.name()) && chain.size() > 0) {
-                    builtins[table.ordinal()][hook.ordinal()] = chain;
+                    builtins[table.ordinal() * HOOKS + hook.ordinal()] = chain;
                 }
             }
         }
@@ -105,9 +115,75 @@ public final class Ruleset {
         done.add(chain);
     }
 
+    /**
+     * A jump to a chain without rules does nothing (jumps leave no step in a trace either), yet every
+     * packet would test it: Globalnet's per-kind egress chains are empty in most cluster sets. Removing
+     * such jumps can empty their own chain, so this repeats until nothing changes.
+     */
+    private static void dropJumpsToEmptyChains(java.util.Collection<CompiledChain> chains) {
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (CompiledChain chain : chains) {
+                int kept = 0;
+                for (CompiledRule rule : chain.rules) {
+                    if (rule.jump == null || rule.jump.rules.length > 0) {
+                        kept++;
+                    }
+                }
+                if (kept < chain.rules.length) {
+                    chain.rules = java.util.Arrays.stream(chain.rules)
+                            .filter(r -> r.jump == null || r.jump.rules.length > 0).toArray(CompiledRule[]::new);
+                    changed = true;
+                }
+            }
+        }
+    }
+
+    /**
+     * Fills {@link CompiledChain#scope}: the union of what its rules that act can match; a jump counts
+     * with what its chain acts on, narrowed by the jump's own matches. A return or a target without
+     * effect in the simulator (TCPMSS) acts on nothing.
+     */
+    private static void summarizeActions(CompiledChain chain, Set<CompiledChain> done) {
+        if (!done.add(chain)) {
+            return;
+        }
+        ActionScope scope = ActionScope.NOTHING;
+        for (CompiledRule rule : chain.rules) {
+            if (rule.jump != null) {
+                summarizeActions(rule.jump, done);
+            }
+            if (rule.random()) {
+                // A statistic rule leaves a choice behind whenever its other matches hold.
+                scope = scope.union(ActionScope.of(rule));
+            } else if (rule.kind == CompiledRule.JUMP) {
+                scope = scope.union(rule.jump.scope.narrowedBy(rule));
+            } else if (rule.kind != CompiledRule.RETURN && rule.kind != CompiledRule.NOTHING) {
+                scope = scope.union(ActionScope.of(rule));
+            }
+        }
+        chain.scope(scope);
+    }
+
+    private static void markForks(CompiledChain chain, Set<CompiledChain> known) {
+        if (!known.add(chain)) {
+            return;
+        }
+        for (CompiledRule rule : chain.rules) {
+            if (rule.random() && rule.probability() > 0.0 && rule.probability() < 1.0) {
+                chain.mayFork = true;
+            }
+            if (rule.jump != null) {
+                markForks(rule.jump, known);
+                chain.mayFork |= rule.jump.mayFork;
+            }
+        }
+    }
+
     /** The built-in chain of {@code table} at {@code hook} when it has rules, else null (nothing to run). */
     public CompiledChain builtin(Table table, Hook hook) {
-        return builtins[table.ordinal()][hook.ordinal()];
+        return builtins[table.ordinal() * HOOKS + hook.ordinal()];
     }
 
     /**
@@ -115,7 +191,100 @@ public final class Ruleset {
      * match is followed both ways) is handed to {@code outcomes}, the matching branch first.
      */
     public static void run(CompiledChain builtin, TableRun run, Consumer<TableRun> outcomes) {
+        run.entered(builtin);
         walk(run, builtin, 0, null, outcomes, false);
+    }
+
+    /** Whether {@link #run} can give more than one outcome for {@code run} (else see {@link #runOnce}). */
+    public static boolean mayFork(CompiledChain builtin, TableRun run) {
+        return run.followAll && builtin.mayFork;
+    }
+
+    /** Traverses {@code builtin} when it cannot fork: the one outcome is {@code run} itself, updated. */
+    public static TableRun runOnce(CompiledChain builtin, TableRun run) {
+        run.entered(builtin);
+        if (!walkOnce(run, builtin)) {
+            run.verdict = Verdict.ACCEPT;
+        }
+        return run;
+    }
+
+    /**
+     * {@link #walk} without forks, recursing into jumps instead of keeping a stack of frames: most
+     * traversals cannot fork, and they are most of a trace's work.
+     *
+     * @return true when a rule decided the verdict; false when the chain ended or returned
+     */
+    private static boolean walkOnce(TableRun run, CompiledChain chain) {
+        for (CompiledRule rule : chain.rules) {
+            if (!rule.unconditional && !rule.matchesDeterministic(run)) {
+                continue;
+            }
+            // Without forks a statistic match is decided by the flow's draw; a chain that may fork
+            // only comes here when the run picks one outcome per flow.
+            if (rule.random() && !drawn(run, rule)) {
+                continue;
+            }
+            int kind = rule.kind;
+            if (kind == CompiledRule.JUMP) {
+                run.entered(rule.jump);
+                if (walkOnce(run, rule.jump)) {
+                    return true;
+                }
+            } else if (kind == CompiledRule.RETURN) {
+                return false;
+            } else if (act(run, rule)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean drawn(TableRun run, CompiledRule rule) {
+        double p = rule.probability();
+        return p >= 1.0 || p > 0.0 && run.draw(rule) < p;
+    }
+
+    /**
+     * What a matching rule's target does, jumps and returns aside: true when it ended the traversal
+     * (ACCEPT, DROP, a NAT target), with the verdict set; false when the traversal goes on.
+     */
+    private static boolean act(TableRun run, CompiledRule rule) {
+        switch (rule.kind) {
+            case CompiledRule.ACCEPT -> {
+                run.hit(rule, run.mark);
+                run.verdict = Verdict.ACCEPT;
+                run.decidedBy = rule;
+                return true;
+            }
+            case CompiledRule.DROP -> {
+                run.hit(rule, run.mark);
+                run.verdict = Verdict.DROP;
+                run.decidedBy = rule;
+                return true;
+            }
+            case CompiledRule.NAT -> {
+                run.verdict = Verdict.NAT;
+                run.decidedBy = rule;
+                return true;
+            }
+            case CompiledRule.SET_MARK -> {
+                run.mark = (run.mark & ~rule.markMaskSet) ^ rule.markValueSet;
+                run.hit(rule, run.mark);
+            }
+            case CompiledRule.SET_CONNMARK -> {
+                run.connmark = (run.connmark & ~rule.markMaskSet) ^ rule.markValueSet;
+                run.hit(rule, run.connmark);
+            }
+            case CompiledRule.NO_TRACK -> {
+                run.notrack = true;
+                run.hit(rule, run.mark);
+            }
+            default -> {
+                // TCPMSS and other targets that change nothing the simulator follows
+            }
+        }
+        return false;
     }
 
     private record Frame(CompiledChain chain, int index, Frame parent) {
@@ -138,7 +307,7 @@ public final class Ruleset {
             }
             CompiledRule rule = chain.rules[index];
             if (!matchedAlready) {
-                if (!rule.matchesDeterministic(run)) {
+                if (!rule.unconditional && !rule.matchesDeterministic(run)) {
                     index++;
                     continue;
                 }
@@ -165,77 +334,34 @@ public final class Ruleset {
                 }
             }
             matchedAlready = false;
-            switch (rule.target()) {
-                case Target.Accept a -> {
-                    run.hit(rule, run.mark);
+            int kind = rule.kind;
+            if (kind == CompiledRule.JUMP) {
+                run.entered(rule.jump);
+                stack = new Frame(chain, index, stack);
+                chain = rule.jump;
+                index = 0;
+            } else if (kind == CompiledRule.RETURN) {
+                if (stack == null) {
                     run.verdict = Verdict.ACCEPT;
-                    run.decidedBy = rule;
                     outcomes.accept(run);
                     return;
                 }
-                case Target.Drop d -> {
-                    run.hit(rule, run.mark);
-                    run.verdict = Verdict.DROP;
-                    run.decidedBy = rule;
-                    outcomes.accept(run);
-                    return;
-                }
-                case Target.Return r -> {
-                    if (stack == null) {
-                        run.verdict = Verdict.ACCEPT;
-                        outcomes.accept(run);
-                        return;
-                    }
-                    chain = stack.chain();
-                    index = stack.index() + 1;
-                    stack = stack.parent();
-                }
-                case Target.Jump j -> {
-                    stack = new Frame(chain, index, stack);
-                    chain = rule.jump;
-                    index = 0;
-                }
-                case Target.Snat s -> {
-                    run.verdict = Verdict.NAT;
-                    run.decidedBy = rule;
-                    outcomes.accept(run);
-                    return;
-                }
-                case Target.Dnat d -> {
-                    run.verdict = Verdict.NAT;
-                    run.decidedBy = rule;
-                    outcomes.accept(run);
-                    return;
-                }
-                case Target.Masquerade m -> {
-                    run.verdict = Verdict.NAT;
-                    run.decidedBy = rule;
-                    outcomes.accept(run);
-                    return;
-                }
-                case Target.SetMark m -> {
-                    run.mark = (run.mark & ~m.mask()) ^ m.value();
-                    run.hit(rule, run.mark);
-                    index++;
-                }
-                case Target.SetConnMark m -> {
-                    run.connmark = (run.connmark & ~m.mask()) ^ m.value();
-                    run.hit(rule, run.connmark);
-                    index++;
-                }
-                case Target.ClampMssToPmtu c -> index++;
-                case Target.NoTrack n -> {
-                    run.notrack = true;
-                    run.hit(rule, run.mark);
-                    index++;
-                }
+                chain = stack.chain();
+                index = stack.index() + 1;
+                stack = stack.parent();
+            } else if (act(run, rule)) {
+                outcomes.accept(run);
+                return;
+            } else {
+                index++;
             }
         }
     }
 
     private static CompiledRule compileRule(String host, Table table, String chain, Rule rule, Map<String, CompiledIpSet> sets,
                                             Predicate<Ipv4Address> isLocal, int serial) {
-        List<CompiledRule.Condition> conditions = new ArrayList<>();
+        CompiledRule.Matches m = new CompiledRule.Matches();
+        List<CompiledRule.Condition> others = new ArrayList<>();
         double probability = 1.0;
         boolean random = false;
         for (Match match : rule.matches()) {
@@ -244,13 +370,64 @@ public final class Ruleset {
                     probability *= r.probability();
                     random = true;
                 }
-                default -> conditions.add(condition(host, match, sets, isLocal));
+                case Match.Source s when !m.hasSrc -> {
+                    m.hasSrc = true;
+                    m.srcMask = s.prefix().mask();
+                    m.srcValue = s.prefix().network().bits();
+                    m.srcNegated = s.negated();
+                }
+                case Match.Destination d when !m.hasDst -> {
+                    m.hasDst = true;
+                    m.dstMask = d.prefix().mask();
+                    m.dstValue = d.prefix().network().bits();
+                    m.dstNegated = d.negated();
+                }
+                case Match.ProtocolIs p when m.protocol == null -> m.protocol = p.protocol();
+                case Match.DestinationPort p when m.dport < 0 -> m.dport = p.port();
+                case Match.SourcePort p when m.sport < 0 -> m.sport = p.port();
+                case Match.TcpSyn t -> m.tcpSyn = true;
+                case Match.InInterface i when m.in == null -> {
+                    m.in = CompiledRule.InterfaceName.of(i.name());
+                    m.inNegated = i.negated();
+                }
+                case Match.OutInterface o when m.out == null -> {
+                    m.out = CompiledRule.InterfaceName.of(o.name());
+                    m.outNegated = o.negated();
+                }
+                case Match.MarkIs k when !m.hasMark -> {
+                    m.hasMark = true;
+                    m.markMask = k.mask();
+                    m.markValue = k.value();
+                    m.markNegated = k.negated();
+                }
+                case Match.ConnMarkIs k when !m.hasConnmark -> {
+                    m.hasConnmark = true;
+                    m.connmarkMask = k.mask();
+                    m.connmarkValue = k.value();
+                }
+                case Match.ConnState c when !m.hasCtState -> {
+                    m.hasCtState = true;
+                    m.ctStates = stateBits(c);
+                    m.ctNegated = c.negated();
+                }
+                default -> others.add(condition(host, match, sets, isLocal));
             }
         }
         RuleRef ref = new RuleRef(table.iptablesName(), chain, IptablesSyntax.rule(rule));
-        return new CompiledRule(rule, ref, conditions.toArray(CompiledRule.Condition[]::new), probability, random, serial);
+        String choice = random ? host + " " + ref.table() + "/" + ref.chain() + ": statistic "
+                + String.format(java.util.Locale.ROOT, "%.5f", probability) : null;
+        return new CompiledRule(rule, ref, m, others.toArray(CompiledRule.Condition[]::new), probability, random, serial, choice);
     }
 
+    private static int stateBits(Match.ConnState c) {
+        int bits = 0;
+        for (var state : c.states()) {
+            bits |= 1 << state.ordinal();
+        }
+        return bits;
+    }
+
+    /** A match as a predicate: for the rare kinds, and for a second match of a kind a rule already has. */
     private static CompiledRule.Condition condition(String host, Match match, Map<String, CompiledIpSet> sets,
                                                     Predicate<Ipv4Address> isLocal) {
         return switch (match) {
@@ -265,20 +442,18 @@ public final class Ruleset {
                 yield run -> p.contains(run.packet.dst()) != neg;
             }
             case Match.InInterface i -> {
-                InterfaceName name = new InterfaceName(i.name());
+                CompiledRule.InterfaceName name = CompiledRule.InterfaceName.of(i.name());
                 boolean neg = i.negated();
                 yield run -> name.matches(run.in) != neg;
             }
             case Match.OutInterface o -> {
-                InterfaceName name = new InterfaceName(o.name());
+                CompiledRule.InterfaceName name = CompiledRule.InterfaceName.of(o.name());
                 boolean neg = o.negated();
                 yield run -> name.matches(run.out) != neg;
             }
             case Match.ProtocolIs p -> run -> run.packet.protocol() == p.protocol();
             case Match.DestinationPort p -> run -> run.packet.protocol().hasPorts() && run.packet.dport() == p.port();
             case Match.SourcePort p -> run -> run.packet.protocol().hasPorts() && run.packet.sport() == p.port();
-            // The simulator follows a connection's first packet each way: for TCP the SYN and the
-            // SYN-ACK, both of which have SYN set and RST clear.
             case Match.TcpSyn t -> run -> run.packet.protocol() == Protocol.TCP;
             case Match.SetMatch s -> {
                 CompiledIpSet set = sets.get(s.setName());
@@ -298,11 +473,7 @@ public final class Ruleset {
             }
             case Match.ConnMarkIs m -> run -> (run.connmark & m.mask()) == m.value();
             case Match.ConnState c -> {
-                int bits = 0;
-                for (var state : c.states()) {
-                    bits |= 1 << state.ordinal();
-                }
-                int wanted = bits;
+                int wanted = stateBits(c);
                 boolean neg = c.negated();
                 yield run -> ((run.ctStates & wanted) != 0) != neg;
             }
@@ -312,16 +483,5 @@ public final class Ruleset {
             }
             case Match.RandomProbability r -> throw new IllegalStateException("statistic matches are folded into the rule");
         };
-    }
-
-    /** iptables interface names: a trailing {@code +} matches every name with that prefix. */
-    private record InterfaceName(String name) {
-        boolean matches(String actual) {
-            String have = actual == null ? "" : actual;
-            if (name.endsWith("+")) {
-                return have.startsWith(name.substring(0, name.length() - 1));
-            }
-            return have.equals(name);
-        }
     }
 }

@@ -1,58 +1,96 @@
 package io.periscope.simulator.netfilter;
 
+import io.periscope.plan.HostId;
 import io.periscope.simulator.hash.Jhash;
 import io.periscope.simulator.routing.MultipathHash;
 import io.periscope.simulator.trace.Packet;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * One traversal of a table's built-in chain by one packet: what the matches look at (packet,
  * interfaces, marks, conntrack state) and what the rules did (marks, notrack, rule hits, the verdict).
  * A {@code statistic} match that is followed both ways copies the run, so each outcome is a run.
+ *
+ * <p>A packet's walk runs over a hundred tables per flow, so one run object may serve them one after
+ * another ({@link #start}) once the previous outcome has been taken over; the hits are kept in arrays
+ * for the same reason.
  */
 public final class TableRun {
 
-    final Packet packet;
-    final String in;
-    final String out;
-    final int ctStates;
-    final String host;
-    final boolean followAll;
+    private static final List<String> NO_CHOICES = List.of();
+
+    Packet packet;
+    String in;
+    String out;
+    int ctStates;
+    boolean followAll;
 
     int mark;
     int connmark;
     boolean notrack;
-    List<Hit> hits;
+    private CompiledRule[] hitRules = new CompiledRule[4];
+    private int[] hitMarks = new int[4];
+    private int hits;
     List<String> choices;
     Verdict verdict;
     CompiledRule decidedBy;
+    /** Where the chains entered are reported, with the host they belong to; null when nobody asks. */
+    ChainObserver observer;
+    HostId host;
 
     /**
      * @param in        input interface, or null where there is none (locally generated packets)
      * @param out       output interface, or null before routing
      * @param ctStates  bit set of {@link io.periscope.plan.netfilter.CtState} ordinals that hold
-     * @param host      the host's name, for the choice descriptions
      * @param followAll follow both outcomes of {@code statistic} matches; otherwise pick one by a hash of the flow
      */
-    public TableRun(Packet packet, String in, String out, int mark, int connmark, int ctStates, String host,
-                    boolean followAll) {
+    public TableRun(Packet packet, String in, String out, int mark, int connmark, int ctStates, boolean followAll) {
+        start(packet, in, out, mark, connmark, ctStates, followAll);
+    }
+
+    private TableRun(TableRun other) {
+        this(other.packet, other.in, other.out, other.mark, other.connmark, other.ctStates, other.followAll);
+        this.notrack = other.notrack;
+        this.hitRules = Arrays.copyOf(other.hitRules, other.hitRules.length);
+        this.hitMarks = Arrays.copyOf(other.hitMarks, other.hitMarks.length);
+        this.hits = other.hits;
+        this.choices = other.choices == null ? null : new ArrayList<>(other.choices);
+        this.observer = other.observer;
+        this.host = other.host;
+    }
+
+    /** Reports every chain this run enters to {@code chains}, as chains of {@code host}; null reports nothing. */
+    public TableRun observedBy(ChainObserver chains, HostId host) {
+        this.observer = chains;
+        this.host = host;
+        return this;
+    }
+
+    void entered(CompiledChain chain) {
+        if (observer != null) {
+            observer.entered(host, chain.table(), chain.name(), packet);
+        }
+    }
+
+    /** Makes this a fresh run, forgetting everything the previous one did. Parameters as for the constructor. */
+    public TableRun start(Packet packet, String in, String out, int mark, int connmark, int ctStates, boolean followAll) {
         this.packet = packet;
         this.in = in;
         this.out = out;
         this.mark = mark;
         this.connmark = connmark;
         this.ctStates = ctStates;
-        this.host = host;
         this.followAll = followAll;
-    }
-
-    private TableRun(TableRun other) {
-        this(other.packet, other.in, other.out, other.mark, other.connmark, other.ctStates, other.host, other.followAll);
-        this.notrack = other.notrack;
-        this.hits = other.hits == null ? null : new ArrayList<>(other.hits);
-        this.choices = other.choices == null ? null : new ArrayList<>(other.choices);
+        this.notrack = false;
+        Arrays.fill(hitRules, 0, hits, null);
+        this.hits = 0;
+        this.choices = null;
+        this.verdict = null;
+        this.decidedBy = null;
+        return this;
     }
 
     TableRun copy() {
@@ -60,18 +98,24 @@ public final class TableRun {
     }
 
     void hit(CompiledRule rule, int markAfter) {
-        if (hits == null) {
-            hits = new ArrayList<>(2);
+        if (hits == hitRules.length) {
+            grow();
         }
-        hits.add(new Hit(rule, markAfter));
+        hitRules[hits] = rule;
+        hitMarks[hits] = markAfter;
+        hits++;
+    }
+
+    private void grow() {
+        hitRules = Arrays.copyOf(hitRules, hits * 2);
+        hitMarks = Arrays.copyOf(hitMarks, hits * 2);
     }
 
     void choose(CompiledRule rule, boolean matched) {
         if (choices == null) {
             choices = new ArrayList<>(1);
         }
-        choices.add(host + " " + rule.ref().table() + "/" + rule.ref().chain() + ": statistic "
-                + String.format(java.util.Locale.ROOT, "%.5f", rule.probability()) + (matched ? " matched" : " not matched"));
+        choices.add(rule.choice(matched));
     }
 
     /**
@@ -99,12 +143,25 @@ public final class TableRun {
         return notrack;
     }
 
-    public List<Hit> hits() {
-        return hits == null ? List.of() : hits;
+    /**
+     * How many rules did something worth a trace step without ending the traversal (MARK, CONNMARK,
+     * CT --notrack) or ended it with ACCEPT or DROP; they are {@link #hitRule}(0) and on, in order.
+     */
+    public int hits() {
+        return hits;
+    }
+
+    public CompiledRule hitRule(int i) {
+        return hitRules[i];
+    }
+
+    /** The packet mark (the connection mark for CONNMARK) right after hit {@code i}. */
+    public int hitMark(int i) {
+        return hitMarks[i];
     }
 
     public List<String> choices() {
-        return choices == null ? List.of() : choices;
+        return choices == null ? NO_CHOICES : choices;
     }
 
     public Verdict verdict() {

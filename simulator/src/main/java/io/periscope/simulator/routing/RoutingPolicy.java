@@ -8,7 +8,6 @@ import io.periscope.plan.routing.NexthopGroup;
 import io.periscope.plan.routing.NexthopObject;
 import io.periscope.plan.routing.PolicyRule;
 import io.periscope.plan.routing.Route;
-import io.periscope.plan.routing.RouteType;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -35,12 +34,18 @@ public final class RoutingPolicy {
     private static final Ipv4Prefix LOOPBACK_NET = Ipv4Prefix.parse("127.0.0.0/8");
 
     private final int[] localAddresses;
-    private final String[] localDevices;
+    /** The answer of table local for each address of {@link #localAddresses}, made once. */
+    private final RouteDecision.Local[] localDecisions;
     private final CompiledRule[] rules;
+    private List<CompiledNexthop> nexthops = List.of();
 
     private RoutingPolicy(int[] localAddresses, String[] localDevices, CompiledRule[] rules) {
         this.localAddresses = localAddresses;
-        this.localDevices = localDevices;
+        this.localDecisions = new RouteDecision.Local[localAddresses.length];
+        for (int i = 0; i < localAddresses.length; i++) {
+            Ipv4Address address = new Ipv4Address(localAddresses[i]);
+            localDecisions[i] = new RouteDecision.Local(address, localDevices[i], IpRouteSyntax.localRoute(address, localDevices[i]));
+        }
         this.rules = rules;
     }
 
@@ -50,44 +55,48 @@ public final class RoutingPolicy {
      */
     public static RoutingPolicy compile(String host, DataplanePlan plan, Map<Ipv4Address, String> localAddresses) {
         Map<Integer, List<CompiledRoute>> byTable = new TreeMap<>();
+        List<CompiledNexthop> all = new ArrayList<>();
         for (Route route : plan.routes()) {
-            List<CompiledNexthop> nexthops = resolve(host, route, plan);
+            List<CompiledNexthop> nexthops = resolve(host, route, plan, all);
             byTable.computeIfAbsent(route.table(), t -> new ArrayList<>())
                     .add(CompiledRoute.of(host, IpRouteSyntax.tableName(route.table()), route, nexthops));
         }
         Map<Integer, RoutingTable> tables = new TreeMap<>();
         byTable.forEach((id, routes) -> tables.put(id, new RoutingTable(id, routes)));
 
-        List<PolicyRule> all = new ArrayList<>(plan.rules());
+        List<PolicyRule> policyRules = new ArrayList<>(plan.rules());
         for (PolicyRule implicit : List.of(PolicyRule.lookup(0, LOCAL_TABLE), PolicyRule.lookup(32766, MAIN_TABLE),
                 PolicyRule.lookup(32767, DEFAULT_TABLE))) {
-            if (!all.contains(implicit)) {
-                all.add(implicit);
+            if (!policyRules.contains(implicit)) {
+                policyRules.add(implicit);
             }
         }
         // Stable: rules of equal priority keep the order they were added in, as the kernel lists them.
-        all.sort(Comparator.comparingInt(PolicyRule::priority));
-        CompiledRule[] rules = all.stream().map(r -> new CompiledRule(r, tables.get(r.table()))).toArray(CompiledRule[]::new);
+        policyRules.sort(Comparator.comparingInt(PolicyRule::priority));
+        CompiledRule[] rules = policyRules.stream().map(r -> new CompiledRule(r, tables.get(r.table()))).toArray(CompiledRule[]::new);
 
         Map<Integer, String> sorted = new TreeMap<>();
         localAddresses.forEach((a, d) -> sorted.putIfAbsent(a.bits(), d));
         int[] addresses = sorted.keySet().stream().mapToInt(Integer::intValue).toArray();
         String[] devices = sorted.values().toArray(String[]::new);
-        return new RoutingPolicy(addresses, devices, rules);
+        RoutingPolicy policy = new RoutingPolicy(addresses, devices, rules);
+        policy.nexthops = List.copyOf(all);
+        return policy;
     }
 
-    private static List<CompiledNexthop> resolve(String host, Route route, DataplanePlan plan) {
+    /** The route's nexthops, each also added to {@code all} (its serial is its place there). */
+    private static List<CompiledNexthop> resolve(String host, Route route, DataplanePlan plan, List<CompiledNexthop> all) {
         if (route.nexthopId().isEmpty()) {
             List<CompiledNexthop> nexthops = new ArrayList<>();
             for (Nexthop nh : route.nexthops()) {
-                nexthops.add(new CompiledNexthop(nh.via(), nh.device(), nh.weight(), nh.onlink()));
+                nexthops.add(added(all, new CompiledNexthop(nh.via(), nh.device(), nh.weight(), nh.onlink(), all.size())));
             }
             return nexthops;
         }
         int id = route.nexthopId().getAsInt();
         for (NexthopObject object : plan.nexthops()) {
             if (object.id() == id) {
-                return List.of(fromObject(object, 1));
+                return List.of(fromObject(object, 1, all));
             }
         }
         for (NexthopGroup group : plan.nexthopGroups()) {
@@ -97,7 +106,7 @@ public final class RoutingPolicy {
                     NexthopObject object = plan.nexthops().stream().filter(o -> o.id() == member.nexthopId()).findFirst()
                             .orElseThrow(() -> new IllegalArgumentException(host + ": nexthop group " + id
                                     + " names nexthop " + member.nexthopId() + ", which does not exist"));
-                    nexthops.add(fromObject(object, member.weight()));
+                    nexthops.add(fromObject(object, member.weight(), all));
                 }
                 return nexthops;
             }
@@ -106,8 +115,18 @@ public final class RoutingPolicy {
                 + " names nexthop id " + id + ", but no nexthop object or group has that id");
     }
 
-    private static CompiledNexthop fromObject(NexthopObject object, int weight) {
-        return new CompiledNexthop(Optional.of(object.via()), object.device(), weight, object.onlink());
+    private static CompiledNexthop fromObject(NexthopObject object, int weight, List<CompiledNexthop> all) {
+        return added(all, new CompiledNexthop(Optional.of(object.via()), object.device(), weight, object.onlink(), all.size()));
+    }
+
+    private static CompiledNexthop added(List<CompiledNexthop> all, CompiledNexthop nexthop) {
+        all.add(nexthop);
+        return nexthop;
+    }
+
+    /** Every nexthop of every route, in serial order: the decisions hand out these very objects. */
+    public List<CompiledNexthop> nexthops() {
+        return nexthops;
     }
 
     public boolean isLocal(Ipv4Address address) {
@@ -115,6 +134,14 @@ public final class RoutingPolicy {
     }
 
     private int localIndex(int bits) {
+        if (localAddresses.length <= 8) {
+            for (int i = 0; i < localAddresses.length; i++) {
+                if (localAddresses[i] == bits) {
+                    return i;
+                }
+            }
+            return -1;
+        }
         int lo = 0;
         int hi = localAddresses.length - 1;
         while (lo <= hi) {
@@ -138,28 +165,27 @@ public final class RoutingPolicy {
      * @param oif for a socket bound to a device (a VXLAN device's underlay), else null
      */
     public RouteDecision lookup(Ipv4Address destination, Ipv4Address source, int mark, String iif, String oif) {
+        int dst = destination.bits();
+        int src = source.bits();
         for (CompiledRule rule : rules) {
-            if (!rule.matches(destination, source, mark, iif)) {
+            if (!rule.matches(dst, src, mark, iif)) {
                 continue;
             }
-            if (rule.rule.table() == LOCAL_TABLE) {
+            if (rule.local) {
                 RouteDecision.Local local = local(destination);
                 if (local != null) {
                     return local;
                 }
             } else if (rule.table != null) {
-                CompiledRoute route = rule.table.lookup(destination.bits(), oif);
-                if (route != null) {
-                    if (route.type() != RouteType.UNICAST) {
-                        return new RouteDecision.Reject(rule.name, route);
-                    }
-                    return new RouteDecision.Forward(rule.name, route, route.nexthopsVia(oif));
+                RouteDecision decision = rule.table.decide(dst, oif);
+                if (decision != null) {
+                    return decision;
                 }
             }
         }
         List<String> tried = new ArrayList<>(4);
         for (CompiledRule rule : rules) {
-            if (rule.matches(destination, source, mark, iif)) {
+            if (rule.matches(dst, src, mark, iif)) {
                 tried.add(rule.name);
             }
         }
@@ -169,7 +195,7 @@ public final class RoutingPolicy {
     private RouteDecision.Local local(Ipv4Address destination) {
         int at = localIndex(destination.bits());
         if (at >= 0) {
-            return new RouteDecision.Local(destination, localDevices[at], IpRouteSyntax.localRoute(destination, localDevices[at]));
+            return localDecisions[at];
         }
         if (LOOPBACK_NET.contains(destination)) {
             return new RouteDecision.Local(destination, LOOPBACK, "local 127.0.0.0/8 dev lo proto kernel scope host src 127.0.0.1");
@@ -177,23 +203,36 @@ public final class RoutingPolicy {
         return null;
     }
 
-    private record CompiledRule(PolicyRule rule, RoutingTable table, String name) {
+    /** A policy rule with its selectors as plain fields (an absent prefix is mask 0, which every address passes). */
+    private static final class CompiledRule {
+
+        final RoutingTable table;
+        final String name;
+        final boolean local;
+        private final int fromMask;
+        private final int fromValue;
+        private final int toMask;
+        private final int toValue;
+        private final boolean hasFwmark;
+        private final int fwmark;
+        private final String iif;
 
         CompiledRule(PolicyRule rule, RoutingTable table) {
-            this(rule, table, IpRouteSyntax.tableName(rule.table()));
+            this.table = table;
+            this.name = IpRouteSyntax.tableName(rule.table());
+            this.local = rule.table() == LOCAL_TABLE;
+            this.fromMask = rule.from().map(Ipv4Prefix::mask).orElse(0);
+            this.fromValue = rule.from().map(p -> p.network().bits()).orElse(0);
+            this.toMask = rule.to().map(Ipv4Prefix::mask).orElse(0);
+            this.toValue = rule.to().map(p -> p.network().bits()).orElse(0);
+            this.hasFwmark = rule.fwmark().isPresent();
+            this.fwmark = rule.fwmark().orElse(0);
+            this.iif = rule.inInterface().orElse(null);
         }
 
-        boolean matches(Ipv4Address destination, Ipv4Address source, int mark, String iif) {
-            if (rule.from().isPresent() && !rule.from().get().contains(source)) {
-                return false;
-            }
-            if (rule.to().isPresent() && !rule.to().get().contains(destination)) {
-                return false;
-            }
-            if (rule.fwmark().isPresent() && rule.fwmark().getAsInt() != mark) {
-                return false;
-            }
-            return rule.inInterface().isEmpty() || rule.inInterface().get().equals(iif);
+        boolean matches(int destination, int source, int mark, String inInterface) {
+            return (source & fromMask) == fromValue && (destination & toMask) == toValue
+                    && (!hasFwmark || fwmark == mark) && (iif == null || iif.equals(inInterface));
         }
     }
 }

@@ -35,7 +35,7 @@ public record Packet(Ipv4Address src, Ipv4Address dst, int sport, int dport, Pro
 
     /** Same addresses, ports and protocol (the TTL does not identify a flow). */
     public boolean sameFlow(Packet other) {
-        return src.equals(other.src) && dst.equals(other.dst) && sport == other.sport && dport == other.dport
+        return src.bits() == other.src.bits() && dst.bits() == other.dst.bits() && sport == other.sport && dport == other.dport
                 && protocol == other.protocol;
     }
 

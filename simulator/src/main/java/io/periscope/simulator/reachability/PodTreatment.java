@@ -1,0 +1,538 @@
+package io.periscope.simulator.reachability;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.net.Ipv4Range;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.HostId;
+import io.periscope.plan.HostPlan;
+import io.periscope.plan.Interface;
+import io.periscope.plan.Segment;
+import io.periscope.plan.ipset.IpSet;
+import io.periscope.plan.link.FdbEntry;
+import io.periscope.plan.link.Neighbour;
+import io.periscope.plan.netfilter.Chain;
+import io.periscope.plan.netfilter.Match;
+import io.periscope.plan.netfilter.NetfilterTable;
+import io.periscope.plan.netfilter.Rule;
+import io.periscope.plan.netfilter.Table;
+import io.periscope.plan.netfilter.Target;
+import io.periscope.plan.routing.Nexthop;
+import io.periscope.plan.routing.PolicyRule;
+import io.periscope.plan.routing.Route;
+import io.periscope.simulator.MultipathMode;
+import io.periscope.simulator.netfilter.ChainObserver;
+import io.periscope.simulator.trace.Packet;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * What a cluster set plan does with each source pod's address, read from the plan itself (it knows no
+ * more Submariner than the simulator does). Two pods on one node get the same trace to a service, with
+ * one address where the other has its own, when nothing their packets meet tells the addresses apart:
+ *
+ * <ul>
+ *   <li>every prefix of the plan that is not a single address (rule matches, routes, policy rules)
+ *       holds both or neither, and so does every ipset of every host;</li>
+ *   <li>nothing names either address exactly, except a pod's own delivery route on its node and its
+ *       own namespace's plan (the same for both with the address swapped); a route, policy rule, SNAT
+ *       range or neighbour naming the address makes the pod a class of its own;</li>
+ *   <li>no chain that the trace enters while its packet carries either address has a rule naming
+ *       either address (a {@code /32} match or a DNAT to it: a hairpin through its own service, a
+ *       headless pod's own global IP, a legacy per-pod SNAT). Which chains a trace enters depends on
+ *       the service, so this is checked per trace: the simulator reports the chains with the packet,
+ *       and a pod named in one of them is traced itself. A chain entered with neither address on the
+ *       packet sees the same packet in both traces (another cluster's kube-proxy DNATing to a pod
+ *       that happens to have the same address, say);</li>
+ *   <li>what a hash picks from the source address is alike: every SNAT range treats all its addresses
+ *       the same way (the same holds as above, for the range's addresses), no rule matches a source
+ *       port (VXLAN's outer source port is a hash of the inner flow), and the simulator follows every
+ *       multipath branch instead of hashing.</li>
+ * </ul>
+ *
+ * <p>Namespaces and labels count only through what the plan made of them (ipsets, rules), so pods of
+ * different namespaces share a class when Globalnet gives their namespaces nothing of their own.
+ */
+final class PodTreatment {
+
+    /** A chain of one host, as a trace reports entering it. */
+    record ChainId(HostId host, Table table, String chain) {
+    }
+
+    /** A place where the plan names one address exactly. */
+    private sealed interface Naming {
+
+        HostId host();
+
+        /** A rule of this chain matches the address as {@code /32} or DNATs to it. */
+        record InChain(ChainId chain) implements Naming {
+            public HostId host() {
+                return chain.host();
+            }
+        }
+
+        /** The host's ipset holds the address (as a member or inside a member network). */
+        record InIpSet(HostId host, String set) implements Naming {
+        }
+
+        /** A route names the address (destination, source, nexthop); kept with the address abstracted. */
+        record InRoute(HostId host, Route route) implements Naming {
+        }
+
+        /** A policy rule selects the address alone. */
+        record InPolicyRule(HostId host, PolicyRule rule) implements Naming {
+        }
+
+        /** A neighbour or FDB entry, or an SNAT range, holds the address. */
+        record Elsewhere(HostId host, String what) implements Naming {
+        }
+
+        /**
+         * A host delivers the address into a pod over that pod's veth: for a pod of the same address
+         * elsewhere (clusters may overlap), which veth it is does not matter, only where.
+         */
+        record IntoPod(HostId host) implements Naming {
+        }
+
+        /** A rule of the pod's node matches the node's end of the pod's veth by this interface pattern. */
+        record ByInterface(ChainId chain, String pattern) implements Naming {
+            public HostId host() {
+                return chain.host();
+            }
+        }
+    }
+
+    /** Which pods share a trace: equal keys, and no chain entered naming either. */
+    record PodKey(String cluster, String node, String ownPlan, BitSet prefixes, Set<Naming> memberships,
+                  Ipv4Address addressSpecific) {
+    }
+
+    private static final Ipv4Address PLACEHOLDER = Ipv4Address.ANY;
+    private static final long LARGEST_RANGE_CHECKED = 4096;
+
+    private final List<PodKey> keys;
+    private final Map<ChainId, int[]> namingChains;
+    private final BitSet namedRows;
+    private final Optional<String> noClasses;
+    /** Each row's pod address, as bits. */
+    private final int[] addresses;
+
+    private PodTreatment(List<PodKey> keys, Map<ChainId, int[]> namingChains, BitSet namedRows, Optional<String> noClasses,
+                         int[] addresses) {
+        this.addresses = addresses;
+        this.keys = List.copyOf(keys);
+        this.namingChains = Map.copyOf(namingChains);
+        this.namedRows = namedRows;
+        this.noClasses = noClasses;
+    }
+
+    /** The key of {@code pod} (by its row): pods with equal keys are traced once, as long as {@link #chainsNaming} allows. */
+    PodKey key(SourcePod pod) {
+        return keys.get(pod.row());
+    }
+
+    /** Why no two pods may share a trace in this plan (then every pod is traced), or empty. */
+    Optional<String> noClasses() {
+        return noClasses;
+    }
+
+    /** Whether some rule names a pod's own address in a chain (then a trace entering it concerns that pod). */
+    boolean namedInSomeChain(SourcePod pod) {
+        return namedRows.get(pod.row());
+    }
+
+    /** An observer to give a trace: afterwards it holds the rows of the pods named in a chain the trace entered. */
+    NamedPods chainsNaming() {
+        return new NamedPods(namingChains, addresses);
+    }
+
+    /**
+     * Collects the rows of the pods whose trace may differ from the stand-in's, because the trace
+     * entered a chain with a rule naming the pod's address while the packet carried the stand-in's
+     * address or that pod's. A chain entered with neither address on the packet treats the two
+     * traces' packets alike, as the packets are then the same.
+     */
+    static final class NamedPods implements ChainObserver {
+
+        private final Map<ChainId, int[]> namingChains;
+        private final int[] addresses;
+        private final Set<Integer> podAddresses;
+        private final BitSet rows = new BitSet();
+        private int standRow = -1;
+        private int stand;
+
+        private NamedPods(Map<ChainId, int[]> namingChains, int[] addresses) {
+            this.namingChains = namingChains;
+            this.addresses = addresses;
+            this.podAddresses = new HashSet<>();
+            for (int address : addresses) {
+                podAddresses.add(address);
+            }
+        }
+
+        @Override
+        public void entered(HostId host, Table table, String chain, Packet packet) {
+            int[] named = namingChains.get(new ChainId(host, table, chain));
+            if (named == null) {
+                return;
+            }
+            int src = packet.src().bits();
+            int dst = packet.dst().bits();
+            for (int row : named) {
+                // A rule naming the stand-in itself may tell it from any other pod whose address the
+                // packet carries instead, and those are too many to list: every pod of the class then.
+                if (row == standRow ? carriesAPodAddress(src, dst) : src == stand || dst == stand
+                        || src == addresses[row] || dst == addresses[row]) {
+                    rows.set(row);
+                }
+            }
+        }
+
+        private boolean carriesAPodAddress(int src, int dst) {
+            return src == stand || dst == stand || podAddresses.contains(src) || podAddresses.contains(dst);
+        }
+
+        boolean named(SourcePod pod) {
+            return rows.get(pod.row());
+        }
+
+        boolean any() {
+            return !rows.isEmpty();
+        }
+
+        /** Forgets what the previous trace entered; the next one is {@code stand}'s. */
+        NamedPods tracing(SourcePod stand) {
+            rows.clear();
+            this.standRow = stand.row();
+            this.stand = addresses[stand.row()];
+            return this;
+        }
+
+        /** Null when no chain of the plan names a pod: a trace then needs no observer at all. */
+        ChainObserver orNullWhenUseless() {
+            return namingChains.isEmpty() ? null : this;
+        }
+    }
+
+    static PodTreatment of(ClusterSetPlan plan, List<SourcePod> pods, MultipathMode mode) {
+        Scan scan = new Scan();
+        for (HostPlan host : plan.hosts().values()) {
+            for (DataplanePlan layer : List.of(host.environment(), host.kubeProxy(), host.submariner())) {
+                scan.layer(host.id(), layer);
+            }
+        }
+        Map<HostId, Segment.Attachment> nodeSide = nodeSidesOfPodVeths(plan);
+        Map<HostId, Map<String, HostId>> podVeths = new HashMap<>();
+        nodeSide.forEach((pod, a) -> podVeths.computeIfAbsent(a.host(), k -> new HashMap<>()).put(a.interfaceName(), pod));
+        List<Ipv4Prefix> prefixes = List.copyOf(scan.prefixes.keySet());
+        List<PodKey> keys = new ArrayList<>();
+        Map<ChainId, List<Integer>> naming = new LinkedHashMap<>();
+        BitSet namedRows = new BitSet();
+        Map<String, String> ownPlans = new HashMap<>();
+        for (SourcePod pod : pods) {
+            Ipv4Address address = pod.pod().ip();
+            HostId node = HostId.node(pod.cluster(), pod.pod().node());
+            Segment.Attachment veth = nodeSide.get(pod.host());
+            Set<Naming> memberships = new HashSet<>(scan.ipSetsHolding(address));
+            boolean specific = veth == null;
+            for (Naming n : scan.namings.getOrDefault(address.bits(), List.of())) {
+                // What the pod's own namespace says about its address is in its own plan, below.
+                if (n.host().equals(pod.host())) {
+                    continue;
+                }
+                switch (n) {
+                    case Naming.InChain c -> {
+                        naming.computeIfAbsent(c.chain(), k -> new ArrayList<>()).add(pod.row());
+                        namedRows.set(pod.row());
+                    }
+                    case Naming.InRoute r when isDelivery(r, veth) -> {
+                        // the pod's own: every pod has one
+                    }
+                    case Naming.InRoute r when deliversToOwner(r, address, podVeths, plan) -> memberships.add(new Naming.IntoPod(r.host()));
+                    default -> specific = true;
+                }
+            }
+            if (veth != null) {
+                for (Naming.ByInterface pattern : scan.interfacePatterns.getOrDefault(node, List.of())) {
+                    if (interfaceMatches(pattern.pattern(), veth.interfaceName())) {
+                        memberships.add(pattern);
+                    }
+                }
+                // The veth carries the pod's own delivery route and nothing else, as for every pod.
+                Set<Ipv4Prefix> over = scan.routedOver.getOrDefault(node, Map.of()).getOrDefault(veth.interfaceName(), Set.of());
+                specific |= !Set.of(Ipv4Prefix.host(address)).containsAll(over);
+            }
+            String own = ownPlan(plan.hosts().get(pod.host()), address);
+            keys.add(new PodKey(pod.cluster(), pod.pod().node(), ownPlans.computeIfAbsent(own, k -> k),
+                    containing(prefixes, address), Set.copyOf(memberships), specific ? address : null));
+        }
+        Map<ChainId, int[]> namingChains = new HashMap<>();
+        naming.forEach((chain, rows) -> namingChains.put(chain, rows.stream().mapToInt(Integer::intValue).toArray()));
+        Optional<String> noClasses = mode != MultipathMode.ALL_BRANCHES
+                ? Optional.of("one path per flow is picked by a hash of the source address")
+                : scan.sourcePortMatch.or(() -> scan.unevenRange(prefixes));
+        return new PodTreatment(keys, namingChains, namedRows, noClasses,
+                pods.stream().mapToInt(p -> p.pod().ip().bits()).toArray());
+    }
+
+    /**
+     * The node's end of each pod's veth: the one device of the node that belongs to the pod alone, so
+     * the route to the pod over it is the pod's own and alike for every pod.
+     */
+    private static Map<HostId, Segment.Attachment> nodeSidesOfPodVeths(ClusterSetPlan plan) {
+        Map<HostId, Segment.Attachment> sides = new HashMap<>();
+        for (Segment segment : plan.segments()) {
+            if (segment.kind() != Segment.SegmentKind.VETH || segment.attachments().size() != 2) {
+                continue;
+            }
+            Segment.Attachment a = segment.attachments().get(0);
+            Segment.Attachment b = segment.attachments().get(1);
+            if (a.host().isPod() && !b.host().isPod()) {
+                sides.put(a.host(), b);
+            } else if (b.host().isPod() && !a.host().isPod()) {
+                sides.put(b.host(), a);
+            }
+        }
+        return sides;
+    }
+
+    /** Whether the route delivers {@code address} into the pod (any pod) that has it, over that pod's veth. */
+    private static boolean deliversToOwner(Naming.InRoute named, Ipv4Address address, Map<HostId, Map<String, HostId>> podVeths,
+                                           ClusterSetPlan plan) {
+        if (named.route().nexthops().size() != 1) {
+            return false;
+        }
+        String device = named.route().nexthops().getFirst().device();
+        HostId pod = podVeths.getOrDefault(named.host(), Map.of()).get(device);
+        if (pod == null || plan.hosts().get(pod).interfaces().stream().noneMatch(i -> i.addresses().contains(address))) {
+            return false;
+        }
+        return isDelivery(named, new Segment.Attachment(named.host(), device));
+    }
+
+    /**
+     * Whether the route is the one into a pod over its veth (of which {@code veth} is the node's end):
+     * a route to the address alone out of that device, directly.
+     */
+    private static boolean isDelivery(Naming.InRoute named, Segment.Attachment veth) {
+        Route route = named.route();
+        if (veth == null || !named.host().equals(veth.host()) || route.destination().length() != 32
+                || route.source().isPresent() || route.nexthopId().isPresent() || route.nexthops().isEmpty()) {
+            return false;
+        }
+        for (Nexthop nh : route.nexthops()) {
+            // The route is kept with the address abstracted: a via naming the pod itself reads as the placeholder.
+            if (!nh.device().equals(veth.interfaceName()) || nh.via().isPresent() && !nh.via().get().equals(PLACEHOLDER)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean interfaceMatches(String pattern, String name) {
+        return pattern.endsWith("+") ? name.startsWith(pattern.substring(0, pattern.length() - 1)) : name.equals(pattern);
+    }
+
+    private static BitSet containing(List<Ipv4Prefix> prefixes, Ipv4Address address) {
+        BitSet bits = new BitSet(prefixes.size());
+        for (int i = 0; i < prefixes.size(); i++) {
+            if (prefixes.get(i).contains(address)) {
+                bits.set(i);
+            }
+        }
+        return bits;
+    }
+
+    /**
+     * The pod's own namespace as text with its address abstracted: pods whose plans differ otherwise
+     * (another route, a sysctl) are not alike. Interface MACs and segment names are the pod's own
+     * and matter to no decision.
+     */
+    private static String ownPlan(HostPlan host, Ipv4Address address) {
+        StringBuilder text = new StringBuilder();
+        for (Interface iface : host.interfaces()) {
+            text.append(iface.name()).append(' ').append(iface.addresses()).append(' ').append(iface.mtu()).append('\n');
+        }
+        text.append(host.effective());
+        return Pattern.compile("(?<![0-9.])" + Pattern.quote(address.toString()) + "(?![0-9])").matcher(text).replaceAll("SELF");
+    }
+
+    /** One pass over every host's layers, collecting what names single addresses and what holds many. */
+    private static final class Scan {
+
+        final Map<Ipv4Prefix, Boolean> prefixes = new LinkedHashMap<>();
+        final Map<Integer, List<Naming>> namings = new HashMap<>();
+        final Map<HostId, List<Naming.ByInterface>> interfacePatterns = new HashMap<>();
+        /**
+         * By host and device, the destinations routed out of it (a policy rule on its packets counts as
+         * everything): a pod's veth that carries more than the route to the pod is the pod's own matter.
+         */
+        final Map<HostId, Map<String, Set<Ipv4Prefix>>> routedOver = new HashMap<>();
+        final Map<Ipv4Range, HostId> snatRanges = new LinkedHashMap<>();
+        /** Single-address members of every ipset, and the network members with their set. */
+        final Map<Integer, List<Naming.InIpSet>> setMembers = new HashMap<>();
+        final List<Map.Entry<Ipv4Prefix, Naming.InIpSet>> setNetworks = new ArrayList<>();
+        Optional<String> sourcePortMatch = Optional.empty();
+
+        void layer(HostId host, DataplanePlan layer) {
+            for (NetfilterTable table : layer.netfilter()) {
+                for (Chain chain : table.chains()) {
+                    ChainId id = new ChainId(host, table.table(), chain.name());
+                    for (Rule rule : chain.rules()) {
+                        rule(host, id, rule);
+                    }
+                }
+            }
+            for (IpSet set : layer.ipsets()) {
+                Naming.InIpSet named = new Naming.InIpSet(host, set.name());
+                for (Ipv4Prefix member : set.members()) {
+                    if (member.length() == 32) {
+                        setMembers.computeIfAbsent(member.network().bits(), k -> new ArrayList<>()).add(named);
+                    } else {
+                        setNetworks.add(Map.entry(member, named));
+                    }
+                }
+            }
+            for (Route route : layer.routes()) {
+                route(host, route);
+            }
+            for (PolicyRule rule : layer.rules()) {
+                rule.from().ifPresent(p -> prefix(p, new Naming.InPolicyRule(host, rule)));
+                rule.to().ifPresent(p -> prefix(p, new Naming.InPolicyRule(host, rule)));
+                rule.inInterface().ifPresent(d -> routedOver(host, d).add(Ipv4Prefix.DEFAULT));
+            }
+            for (Neighbour n : layer.neighbours()) {
+                name(n.address(), new Naming.Elsewhere(host, "neighbour on " + n.device()));
+            }
+            for (FdbEntry e : layer.fdb()) {
+                name(e.destination(), new Naming.Elsewhere(host, "fdb on " + e.device()));
+            }
+        }
+
+        private void rule(HostId host, ChainId chain, Rule rule) {
+            for (Match match : rule.matches()) {
+                switch (match) {
+                    case Match.Source s -> prefix(s.prefix(), new Naming.InChain(chain));
+                    case Match.Destination d -> prefix(d.prefix(), new Naming.InChain(chain));
+                    case Match.InInterface i -> pattern(host, chain, i.name());
+                    case Match.OutInterface o -> pattern(host, chain, o.name());
+                    case Match.SourcePort p -> sourcePortMatch = Optional.of(host + " " + chain.table().iptablesName() + "/"
+                            + chain.chain() + " matches a source port, which hashes choose for tunnels and NAT");
+                    default -> {
+                    }
+                }
+            }
+            switch (rule.target()) {
+                case Target.Dnat d -> name(d.toAddress(), new Naming.InChain(chain));
+                case Target.Snat s -> {
+                    snatRanges.putIfAbsent(s.toSource(), host);
+                    if (s.toSource().size() <= LARGEST_RANGE_CHECKED) {
+                        for (long i = 0; i < s.toSource().size(); i++) {
+                            name(s.toSource().get(i), new Naming.Elsewhere(host, "SNAT range in " + chain.chain()));
+                        }
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+
+        private Set<Ipv4Prefix> routedOver(HostId host, String device) {
+            return routedOver.computeIfAbsent(host, k -> new HashMap<>()).computeIfAbsent(device, k -> new HashSet<>());
+        }
+
+        private void route(HostId host, Route route) {
+            for (Nexthop nh : route.nexthops()) {
+                routedOver(host, nh.device()).add(route.destination());
+            }
+            if (route.destination().length() == 32) {
+                Ipv4Address a = route.destination().network();
+                name(a, new Naming.InRoute(host, abstracted(route, a)));
+            } else {
+                prefixes.putIfAbsent(route.destination(), Boolean.TRUE);
+            }
+            route.source().ifPresent(a -> name(a, new Naming.InRoute(host, abstracted(route, a))));
+            for (Nexthop nh : route.nexthops()) {
+                nh.via().ifPresent(a -> name(a, new Naming.InRoute(host, abstracted(route, a))));
+            }
+        }
+
+        private void pattern(HostId host, ChainId chain, String pattern) {
+            interfacePatterns.computeIfAbsent(host, k -> new ArrayList<>()).add(new Naming.ByInterface(chain, pattern));
+        }
+
+        private void prefix(Ipv4Prefix prefix, Naming naming) {
+            if (prefix.length() == 32) {
+                name(prefix.network(), naming);
+            } else {
+                prefixes.putIfAbsent(prefix, Boolean.TRUE);
+            }
+        }
+
+        private void name(Ipv4Address address, Naming naming) {
+            namings.computeIfAbsent(address.bits(), k -> new ArrayList<>()).add(naming);
+        }
+
+        List<Naming.InIpSet> ipSetsHolding(Ipv4Address address) {
+            List<Naming.InIpSet> sets = new ArrayList<>(setMembers.getOrDefault(address.bits(), List.of()));
+            for (Map.Entry<Ipv4Prefix, Naming.InIpSet> network : setNetworks) {
+                if (network.getKey().contains(address)) {
+                    sets.add(network.getValue());
+                }
+            }
+            return sets;
+        }
+
+        /**
+         * A range whose addresses the plan treats differently (one has a route or rule of its own that
+         * another lacks, or they fall into different prefixes), or empty. An SNAT picks its address
+         * by a hash of the source, so classes need every range to be even.
+         */
+        Optional<String> unevenRange(List<Ipv4Prefix> allPrefixes) {
+            for (Map.Entry<Ipv4Range, HostId> entry : snatRanges.entrySet()) {
+                Ipv4Range range = entry.getKey();
+                if (range.size() == 1) {
+                    continue;
+                }
+                if (range.size() > LARGEST_RANGE_CHECKED) {
+                    return Optional.of("SNAT range " + range + " on " + entry.getValue() + " is too large to compare its addresses");
+                }
+                Object first = null;
+                for (long i = 0; i < range.size(); i++) {
+                    Ipv4Address a = range.get(i);
+                    Object treatment = List.of(containing(allPrefixes, a), Set.copyOf(namings.getOrDefault(a.bits(), List.of())),
+                            Set.copyOf(ipSetsHolding(a)));
+                    if (first == null) {
+                        first = treatment;
+                    } else if (!first.equals(treatment)) {
+                        return Optional.of("SNAT range " + range + " on " + entry.getValue() + " treats " + range.first()
+                                + " and " + a + " differently");
+                    }
+                }
+            }
+            return Optional.empty();
+        }
+
+        /** The route with {@code address} replaced by a placeholder wherever it names it. */
+        private static Route abstracted(Route route, Ipv4Address address) {
+            Ipv4Prefix destination = route.destination().equals(Ipv4Prefix.host(address)) ? Ipv4Prefix.host(PLACEHOLDER)
+                    : route.destination();
+            Optional<Ipv4Address> source = route.source().map(s -> s.equals(address) ? PLACEHOLDER : s);
+            List<Nexthop> nexthops = route.nexthops().stream()
+                    .map(nh -> new Nexthop(nh.via().map(v -> v.equals(address) ? PLACEHOLDER : v), nh.device(), nh.weight(), nh.onlink()))
+                    .toList();
+            return new Route(route.table(), destination, route.type(), nexthops, route.nexthopId(), source, route.metric(),
+                    route.protocol());
+        }
+    }
+}
