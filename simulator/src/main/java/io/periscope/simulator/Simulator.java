@@ -99,18 +99,19 @@ public final class Simulator {
                 return;
             }
             dataplane.send(forward.hostIndex(), forward.packet().answer(), false, forward.conntrack(), forward.choices(), chains,
-                    reply -> paths.add(path(flow, forward, reply)));
+                    reply -> paths.add(path(flow, source, forward, reply)));
         });
         return paths;
     }
 
-    private static PathTrace path(ResolvedFlow flow, Ending forward, Ending reply) {
+    /** @param source the sender's host index */
+    private static PathTrace path(ResolvedFlow flow, int source, Ending forward, Ending reply) {
         if (reply.disposition() != Disposition.DELIVERED) {
             return new PathTrace(reply.disposition(), forward.hops(), reply.hops(), reply.reason().map(r -> "reply: " + r),
                     reply.choices());
         }
         Packet expected = forward.origin().answer();
-        if (!reply.host().equals(flow.source()) || !reply.packet().sameFlow(expected)) {
+        if (reply.hostIndex() != source || !reply.packet().sameFlow(expected)) {
             return new PathTrace(Disposition.DROPPED, forward.hops(), reply.hops(),
                     Optional.of("reply: reached " + reply.host() + " as " + reply.packet() + ", but the sender "
                             + flow.source() + " expects " + expected), reply.choices());
