@@ -34,7 +34,7 @@ final class RouteText {
 
     static List<CompiledNexthop> nexthops(Route route, DataplanePlan host) {
         if (route.nexthopId().isEmpty()) {
-            return route.nexthops().stream().map(n -> new CompiledNexthop(n.via(), n.device(), n.weight(), n.onlink())).toList();
+            return route.nexthops().stream().map(n -> new CompiledNexthop(n.via(), n.device(), n.weight(), n.onlink(), 0)).toList();
         }
         int id = route.nexthopId().getAsInt();
         Optional<NexthopGroup> group = group(host, id);
@@ -54,6 +54,6 @@ final class RouteText {
     }
 
     private static CompiledNexthop compiled(NexthopObject object, int weight) {
-        return new CompiledNexthop(Optional.of(object.via()), object.device(), weight, object.onlink());
+        return new CompiledNexthop(Optional.of(object.via()), object.device(), weight, object.onlink(), 0);
     }
 }
