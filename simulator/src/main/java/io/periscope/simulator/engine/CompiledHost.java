@@ -70,8 +70,11 @@ final class CompiledHost {
         this.ruleset = Ruleset.compile(name, effective, routing::isLocal);
     }
 
-    /** How a packet leaves by a nexthop: through a VXLAN device (with its resolver), else over a segment. */
-    record Egress(VxlanFabric.Resolver vxlan, Wiring.Link link) {
+    /**
+     * How a packet leaves by a nexthop: through a VXLAN device (with its resolver), else over a
+     * segment; {@code peer} is where it arrives when that does not depend on the next hop (a veth).
+     */
+    record Egress(VxlanFabric.Resolver vxlan, Wiring.Link link, Wiring.Delivery.Reached peer) {
     }
 
     /** By nexthop serial: routing hands out the very nexthops compiled here. */
@@ -84,7 +87,7 @@ final class CompiledHost {
         egress = new Egress[nexthops.size()];
         for (CompiledNexthop nexthop : nexthops) {
             egress[nexthop.serial()] = byDevice.computeIfAbsent(nexthop.device(),
-                    d -> new Egress(vxlan.resolver(index, d), wiring.link(index, d)));
+                    d -> new Egress(vxlan.resolver(index, d), wiring.link(index, d), wiring.peer(index, d)));
         }
     }
 

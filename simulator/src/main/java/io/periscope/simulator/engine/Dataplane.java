@@ -81,10 +81,10 @@ public final class Dataplane {
     private final boolean followAll;
 
     /** One table's built-in chain at one hook. */
-    private record Stage(Table table, Hook hook, boolean nat, boolean destinationHook) {
+    private record Stage(Table table, Hook hook, int slot, boolean nat, boolean destinationHook) {
 
         Stage(Table table, Hook hook) {
-            this(table, hook, table == Table.NAT, hook == Hook.PREROUTING || hook == Hook.OUTPUT);
+            this(table, hook, Ruleset.slot(table, hook), table == Table.NAT, hook == Hook.PREROUTING || hook == Hook.OUTPUT);
         }
     }
 
@@ -387,7 +387,8 @@ public final class Dataplane {
                 return;
             }
         }
-        Wiring.Delivery delivery = net.wiring.send(egress.link(), v.host.index, v.host.name, nexthop.device(), next);
+        Wiring.Delivery delivery = egress.peer() != null ? egress.peer()
+                : net.wiring.send(egress.link(), v.host.index, v.host.name, nexthop.device(), next);
         if (delivery instanceof Wiring.Delivery.Reached r) {
             finishHop(v, nexthop.device(), true);
             arrive(v, r.port());
@@ -703,7 +704,7 @@ public final class Dataplane {
                 storedNat(v, stage.destinationHook());
                 continue;
             }
-            CompiledChain chain = v.host.ruleset.builtin(stage.table(), stage.hook());
+            CompiledChain chain = v.host.ruleset.builtin(stage.slot());
             // POSTROUTING has no input device (ip_output passes none), so -i never matches there.
             if (chain == null || !chain.mayActOn(v.packet, stage.hook() == Hook.POSTROUTING ? null : v.in)) {
                 continue;

@@ -34,8 +34,13 @@ public final class VxlanFabric {
         }
     }
 
-    private record HostDevices(HostId id, String cluster, Map<String, VxlanDevice> byName, List<VxlanDevice> devices,
+    /** @param keys each device's UDP port and VNI as one long, aligned with {@code devices}, for receiving */
+    private record HostDevices(HostId id, String cluster, Map<String, VxlanDevice> byName, VxlanDevice[] devices, long[] keys,
                                Map<String, Map<Ipv4Address, MacAddress>> neighbours, Map<String, List<FdbEntry>> fdb) {
+    }
+
+    private static long key(int port, int vni) {
+        return (long) port << 32 | (vni & 0xffffffffL);
     }
 
     private final List<HostDevices> hosts = new ArrayList<>();
@@ -57,7 +62,9 @@ public final class VxlanFabric {
             for (FdbEntry e : plan.fdb()) {
                 fdb.computeIfAbsent(e.device(), d -> new ArrayList<>()).add(e);
             }
-            hosts.add(new HostDevices(ids.get(i), ids.get(i).cluster(), byName, plan.vxlanDevices(), neighbours, fdb));
+            VxlanDevice[] devices = plan.vxlanDevices().toArray(VxlanDevice[]::new);
+            long[] keys = plan.vxlanDevices().stream().mapToLong(d -> key(d.port(), d.vni())).toArray();
+            hosts.add(new HostDevices(ids.get(i), ids.get(i).cluster(), byName, devices, keys, neighbours, fdb));
             for (Interface iface : interfaces.get(i)) {
                 for (Ipv4Address a : iface.addresses()) {
                     underlayOwners.computeIfAbsent(a.bits(), k -> new ArrayList<>()).add(i);
@@ -73,9 +80,11 @@ public final class VxlanFabric {
 
     /** The device of the host that takes UDP datagrams to {@code port} with {@code vni}, or null. */
     public VxlanDevice receiver(int host, int port, int vni) {
-        for (VxlanDevice d : hosts.get(host).devices()) {
-            if (d.port() == port && d.vni() == vni) {
-                return d;
+        HostDevices devices = hosts.get(host);
+        long key = key(port, vni);
+        for (int i = 0; i < devices.keys().length; i++) {
+            if (devices.keys()[i] == key) {
+                return devices.devices()[i];
             }
         }
         return null;

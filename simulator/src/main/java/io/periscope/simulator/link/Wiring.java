@@ -100,6 +100,15 @@ public final class Wiring {
         }
     }
 
+    /**
+     * Where every frame out of {@code host}'s {@code iface} arrives whatever its next hop: the peer of
+     * a veth; null for a bridge (ARP decides) or an interface on no segment.
+     */
+    public Delivery.Reached peer(int host, String iface) {
+        Attached attached = attachments.get(host).get(iface);
+        return attached == null || attached.segment().kind() != Segment.SegmentKind.VETH ? null : attached.peerOf(host, iface);
+    }
+
     /** The segment {@code host}'s {@code iface} is attached to, or null when it is attached to none. */
     public Link link(int host, String iface) {
         return attachments.get(host).get(iface);

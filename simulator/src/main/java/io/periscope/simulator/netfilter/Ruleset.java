@@ -91,7 +91,7 @@ public final class Ruleset {
             for (Hook hook : Hook.values()) {
                 CompiledChain chain = chains.get(hook.name());
                 if (chain != null && table.isBuiltin(hook.name()) && chain.size() > 0) {
-                    builtins[table.ordinal() * HOOKS + hook.ordinal()] = chain;
+                    builtins[slot(table, hook)] = chain;
                 }
             }
         }
@@ -183,7 +183,17 @@ public final class Ruleset {
 
     /** The built-in chain of {@code table} at {@code hook} when it has rules, else null (nothing to run). */
     public CompiledChain builtin(Table table, Hook hook) {
-        return builtins[table.ordinal() * HOOKS + hook.ordinal()];
+        return builtins[slot(table, hook)];
+    }
+
+    /** As {@link #builtin(Table, Hook)}, by the pair's {@link #slot}: for callers that ask for the same pairs again and again. */
+    public CompiledChain builtin(int slot) {
+        return builtins[slot];
+    }
+
+    /** A number for a table and a hook, fixed for the program's life. */
+    public static int slot(Table table, Hook hook) {
+        return table.ordinal() * HOOKS + hook.ordinal();
     }
 
     /**
