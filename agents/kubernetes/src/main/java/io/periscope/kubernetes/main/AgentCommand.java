@@ -52,6 +52,12 @@ public final class AgentCommand {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
+        /** The settings both node agents share: this cluster, this namespace, this node. */
+        NodeAgentSettings nodeAgent(String node, boolean multiActive) {
+            return new NodeAgentSettings(require(clusterId, "--cluster-id", "CLUSTER_ID"), namespace,
+                    require(node, "--node-name", "NODE_NAME"), multiActive, LeaseTimings.UPSTREAM, resync);
+        }
+
         /** Environment defaults cannot be "required" in picocli, so absence is checked here, with the fix in the message. */
         String require(String value, String option, String env) {
             if (value == null || value.isBlank()) {
@@ -107,9 +113,7 @@ public final class AgentCommand {
         @Override
         public Integer call() throws InterruptedException {
             KubernetesClient client = new KubernetesClientBuilder().build();
-            return runUntilStopped(new GatewayAgent(client, new NodeAgentSettings(common.require(common.clusterId, "--cluster-id", "CLUSTER_ID"), common.namespace,
-                    common.require(node, "--node-name", "NODE_NAME"), multiActive,
-                    LeaseTimings.UPSTREAM, common.resync), ProcessCommandRunner.here()).start());
+            return runUntilStopped(new GatewayAgent(client, common.nodeAgent(node, multiActive), ProcessCommandRunner.here()).start());
         }
     }
 
@@ -124,9 +128,7 @@ public final class AgentCommand {
         @Override
         public Integer call() throws InterruptedException {
             KubernetesClient client = new KubernetesClientBuilder().build();
-            return runUntilStopped(new RouteAgent(client, new NodeAgentSettings(common.require(common.clusterId, "--cluster-id", "CLUSTER_ID"), common.namespace,
-                    common.require(node, "--node-name", "NODE_NAME"), false,
-                    LeaseTimings.UPSTREAM, common.resync), ProcessCommandRunner.here()).start());
+            return runUntilStopped(new RouteAgent(client, common.nodeAgent(node, false), ProcessCommandRunner.here()).start());
         }
     }
 
