@@ -33,7 +33,9 @@ import java.util.OptionalInt;
  * SM-GN-EGRESS-PODS (pod-selector GlobalEgressIPs, by ipset), SM-GN-EGRESS-HDLS-PODS (headless
  * service pods, their own ingress IP), SM-GN-EGRESS-NS (namespace GlobalEgressIPs, by ipset),
  * SM-GN-EGRESS-CLUSTER (the ClusterGlobalEgressIP, this gateway's own with multiple active
- * gateways). Ingress: headless pods' global IPs are DNATed in SUBMARINER-GN-INGRESS; an exported
+ * gateways). Seed 002 lets a namespace GlobalEgressIP win over a headless pod's own IP, which
+ * upstream's jump order alone would not: a headless pod that such an object covers gets no egress
+ * rule in SM-GN-EGRESS-HDLS-PODS, so its traffic falls through to SM-GN-EGRESS-NS. Ingress: headless pods' global IPs are DNATed in SUBMARINER-GN-INGRESS; an exported
  * ClusterIP service's global IP is DNATed by kube-proxy, as an external IP of the internal service
  * Globalnet creates (see {@link KubeProxyPlanner}). The legacy design (seed 000) SNATs each pod to its
  * own global IP and sends a service's global IP into the service's kube-proxy chain.
@@ -76,10 +78,7 @@ final class GlobalnetPlanner {
             if (range.isEmpty()) {
                 continue;
             }
-            List<Pod> selected = cluster.pods().stream()
-                    .filter(p -> p.namespace().equals(egress.namespace()) && !p.hostNetwork())
-                    .filter(p -> egress.podSelector().map(s -> s.matches(p.labels())).orElse(true))
-                    .toList();
+            List<Pod> selected = cluster.pods().stream().filter(p -> selects(egress, p)).toList();
             String setName = (egress.namespaceScoped() ? "SM-GN-NS-" : "SM-GN-PODS-") + shortHash(egress.namespace() + "/" + egress.name());
             plan.ipset(new IpSet(setName, IpSetType.HASH_NET, selected.stream().map(p -> Ipv4Prefix.host(p.ip())).toList()));
             String chain = egress.namespaceScoped() ? Names.GN_EGRESS_NAMESPACE : Names.GN_EGRESS_PODS;
@@ -99,8 +98,10 @@ final class GlobalnetPlanner {
                     }
                     plan.rule(Table.NAT, Names.GN_INGRESS, new Rule(List.of(new Match.Destination(Ipv4Prefix.host(ingress.get()))),
                             new Target.Dnat(pod.ip(), OptionalInt.empty()), Optional.of(pod.qualifiedName())));
-                    plan.rule(Table.NAT, Names.GN_EGRESS_HEADLESS_PODS, new Rule(List.of(new Match.Source(Ipv4Prefix.host(pod.ip())), marked),
-                            new Target.Snat(Ipv4Range.single(ingress.get())), Optional.of(pod.qualifiedName())));
+                    if (!namespaceEgressCovers(cluster, global, pod)) {
+                        plan.rule(Table.NAT, Names.GN_EGRESS_HEADLESS_PODS, new Rule(List.of(new Match.Source(Ipv4Prefix.host(pod.ip())), marked),
+                                new Target.Snat(Ipv4Range.single(ingress.get())), Optional.of(pod.qualifiedName())));
+                    }
                 }
             }
         }
@@ -119,6 +120,21 @@ final class GlobalnetPlanner {
                 }
             }
         });
+    }
+
+    /** The pods a GlobalEgressIP's ipset holds: its namespace's, those its selector matches if it has one. */
+    private static boolean selects(GlobalEgressIP egress, Pod pod) {
+        return pod.namespace().equals(egress.namespace()) && !pod.hostNetwork()
+                && egress.podSelector().map(s -> s.matches(pod.labels())).orElse(true);
+    }
+
+    /**
+     * Does a namespace GlobalEgressIP with addresses put this pod in its ipset? Only an allocated
+     * object counts: one that failed programs no rule, and the pod then keeps its own IP.
+     */
+    private static boolean namespaceEgressCovers(Cluster cluster, GlobalAddresses global, Pod pod) {
+        return cluster.globalEgressIPs().stream().anyMatch(egress -> egress.namespaceScoped() && selects(egress, pod)
+                && !global.egress(cluster.name(), egress.namespace(), egress.name()).isEmpty());
     }
 
     private static void planLegacy(Cluster cluster, ClusterIndex index, PlanBuilder plan, GlobalAddresses global) {
