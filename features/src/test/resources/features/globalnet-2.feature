@@ -302,20 +302,30 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | node             | step    | SRC              | DST         |
         | east/default/web | deliver | 242.1.255.252:80 | 10.244.1.10 |
 
-    @pending
     Scenario: A namespace GlobalEgressIP matching the headless pods takes precedence for their egress
       The document says a GlobalEgressIP that matches the namespace of the headless pods wins over
-      their own global IP. Periscope follows upstream's chain order instead (SM-GN-EGRESS-HDLS-PODS
-      before SM-GN-EGRESS-NS, see docs/plan.md), where only a pod-selector GlobalEgressIP wins.
-      Pending a decision on which of the two Periscope should implement.
+      their own global IP. The chains keep upstream's jump order (SM-GN-EGRESS-HDLS-PODS before
+      SM-GN-EGRESS-NS); the pods covered by the namespace's GlobalEgressIP simply get no rule in
+      SM-GN-EGRESS-HDLS-PODS (see docs/plan.md). They keep their own global IPs for ingress.
       Given cluster west also has the GlobalEgressIP:
         | name         | namespace | podSelector | numberOfIPs |
         | myproject-ns | myproject |             | 1           |
+      When the cluster set is deployed
+      Then the global IPs of cluster west include:
+        | object                                | addresses     | status  |
+        | GlobalEgressIP myproject/myproject-ns | 242.1.255.254 | Success |
+        | GlobalIngressIP myproject/pod-http-0  | 242.1.255.252 | Success |
+      And the nat table of west/west-gw has no rule like "-s 10.244.1.20/32 ..." in chain SM-GN-EGRESS-HDLS-PODS
       When west/myproject/http-0 connects to api.default.svc.clusterset.local:8080
       Then the connection is delivered
       And the packet goes:
         | node         | step | detail                                          | SRC           | DST                |
         | west/west-gw | snat | SM-GN-EGRESS-NS: ... --to-source 242.1.255.254  | 242.1.255.254 | 242.0.255.253:8080 |
+      When east/default/web connects to http-0.west.http.myproject.svc.clusterset.local:80
+      Then the connection is delivered
+      And the packet goes:
+        | node         | step | detail                                               | SRC                 | DST            |
+        | west/west-gw | dnat | -d 242.1.255.252/32 ... --to-destination 10.244.1.20 | 242.0.0.1-242.0.0.8 | 10.244.1.20:80 |
 
   Rule: Egress and ingress IPs come from the cluster's GlobalCIDR, within Globalnet's limits (section "Design Details")
 
