@@ -35,7 +35,8 @@ import java.util.OptionalInt;
  * SM-GN-EGRESS-CLUSTER (the ClusterGlobalEgressIP, this gateway's own with multiple active
  * gateways). Seed 002 lets a namespace GlobalEgressIP win over a headless pod's own IP, which
  * upstream's jump order alone would not: a headless pod that such an object covers gets no egress
- * rule in SM-GN-EGRESS-HDLS-PODS, so its traffic falls through to SM-GN-EGRESS-NS. Ingress: headless pods' global IPs are DNATed in SUBMARINER-GN-INGRESS; an exported
+ * rule in SM-GN-EGRESS-HDLS-PODS, so its traffic falls through to SM-GN-EGRESS-NS. Ingress:
+ * headless pods' global IPs are DNATed in SUBMARINER-GN-INGRESS; an exported
  * ClusterIP service's global IP is DNATed by kube-proxy, as an external IP of the internal service
  * Globalnet creates (see {@link KubeProxyPlanner}). The legacy design (seed 000) SNATs each pod to its
  * own global IP and sends a service's global IP into the service's kube-proxy chain.
