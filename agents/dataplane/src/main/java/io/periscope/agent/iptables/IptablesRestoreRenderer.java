@@ -9,7 +9,9 @@ import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Table;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,7 +20,7 @@ import java.util.Optional;
  * <ol>
  * <li>{@code :NAME - [0:0]} for every owned chain to create, refill or delete: this creates the
  *     chain or empties it, in the same transaction that refills it, so re-running never appends twice;</li>
- * <li>{@code -D CHAIN n} and {@code -I CHAIN n} for an owned chain that holds only Periscope's rules
+ * <li>{@code -D CHAIN n} and {@code -I CHAIN n} (or {@code -A CHAIN} below the last rule) for an owned chain that holds only Periscope's rules
  *     and differs from the plan by a few of them ({@link PositionalEdit}): a long chain taking one
  *     more rule costs one line, not a refill of all of them;</li>
  * <li>{@code -D} of Periscope's rules in built-in chains that are stale or out of place, by rule text;</li>
@@ -96,9 +98,58 @@ public final class IptablesRestoreRenderer {
         }
         String name = change.name();
         edit.get().deletions().forEach(position -> edits.add("-D " + name + " " + position));
-        edit.get().insertions().forEach(insertion ->
-                edits.add("-I " + name + " " + insertion.position() + " " + IptablesSyntax.rule(insertion.entry())));
+        // An insertion below the last rule is an append. iptables-nft must fetch every rule of the
+        // table to find rule n for -I (tens of ms at 10,000 rules), but only the chain list for -A.
+        int length = found.get().rules().size() - edit.get().deletions().size();
+        for (PositionalEdit.Insertion<Rule> insertion : edit.get().insertions()) {
+            String rule = IptablesSyntax.rule(insertion.entry());
+            edits.add(insertion.position() == length + 1 ? "-A " + name + " " + rule : "-I " + name + " " + insertion.position() + " " + rule);
+            length++;
+        }
         return true;
+    }
+
+    /**
+     * The table as the transaction {@link #render} writes for {@code changes} leaves it, computed
+     * rather than read back: an owned chain holds exactly its planned rules (or is gone), a built-in
+     * chain holds Periscope's planned rules first and everyone else's after them in their order.
+     * Empty when {@code current} is not the state the changes were computed from.
+     */
+    public static Optional<SavedTable> outcome(Table table, List<? extends DataplaneChange> changes, SavedTable current) {
+        Map<String, SavedChain> chains = new LinkedHashMap<>();
+        current.chains().forEach(chain -> chains.put(chain.name(), chain));
+        for (DataplaneChange change : changes) {
+            switch (change) {
+                case ChainChange c when c.table() == table -> c.after().ifPresentOrElse(
+                        chain -> chains.put(chain.name(), new SavedChain(chain.name(), saved(chain.rules()))),
+                        () -> chains.remove(c.name()));
+                case BuiltinChainChange b when b.table() == table -> {
+                    List<SavedRule> found = chains.getOrDefault(b.chain(), new SavedChain(b.chain(), List.of())).rules();
+                    List<SavedRule> others = new ArrayList<>();
+                    int next = 0;
+                    for (SavedRule rule : found) {
+                        if (next < b.before().size() && rule instanceof SavedRule.Parsed p && p.rule().equals(b.before().get(next))) {
+                            next++;
+                        } else {
+                            others.add(rule);
+                        }
+                    }
+                    if (next != b.before().size()) {
+                        return Optional.empty();
+                    }
+                    List<SavedRule> after = new ArrayList<>(saved(b.after()));
+                    after.addAll(others);
+                    chains.put(b.chain(), new SavedChain(b.chain(), after));
+                }
+                default -> {
+                }
+            }
+        }
+        return Optional.of(new SavedTable(table, List.copyOf(chains.values())));
+    }
+
+    private static List<SavedRule> saved(List<Rule> rules) {
+        return rules.stream().<SavedRule>map(rule -> new SavedRule.Parsed(rule, IptablesSyntax.rule(rule))).toList();
     }
 
     /**

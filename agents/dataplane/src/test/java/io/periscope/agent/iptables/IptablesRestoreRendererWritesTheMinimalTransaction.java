@@ -257,6 +257,36 @@ class IptablesRestoreRendererWritesTheMinimalTransaction {
     }
 
     @Test
+    void rulesBelowTheLastOneAreAppendedSoIptablesNeedNotFetchTheTable() {
+        SavedTable current = filter("""
+                *filter
+                :INPUT ACCEPT [0:0]
+                :FORWARD ACCEPT [0:0]
+                :OUTPUT ACCEPT [0:0]
+                :SUBMARINER-FORWARD - [0:0]
+                -A FORWARD -j SUBMARINER-FORWARD
+                -A SUBMARINER-FORWARD -s 10.0.0.1/32 -j ACCEPT
+                -A SUBMARINER-FORWARD -s 10.0.0.2/32 -j ACCEPT
+                -A SUBMARINER-FORWARD -s 10.0.0.3/32 -j ACCEPT
+                -A SUBMARINER-FORWARD -s 10.0.0.4/32 -j ACCEPT
+                -A SUBMARINER-FORWARD -s 10.0.0.5/32 -j ACCEPT
+                -A SUBMARINER-FORWARD -s 10.0.0.6/32 -j ACCEPT
+                COMMIT
+                """);
+        Chain wanted = new Chain("SUBMARINER-FORWARD", List.of(acceptFrom("10.0.0.1/32"), acceptFrom("10.0.0.2/32"),
+                acceptFrom("10.0.0.3/32"), acceptFrom("10.0.0.4/32"), acceptFrom("10.0.0.6/32"), acceptFrom("10.0.0.7/32"),
+                acceptFrom("10.0.0.8/32")));
+
+        assertThat(IptablesRestoreRenderer.render(desired(List.of(TO_FORWARD), wanted), current, PREFIXES)).contains("""
+                *filter
+                -D SUBMARINER-FORWARD 5
+                -A SUBMARINER-FORWARD -s 10.0.0.7/32 -j ACCEPT
+                -A SUBMARINER-FORWARD -s 10.0.0.8/32 -j ACCEPT
+                COMMIT
+                """);
+    }
+
+    @Test
     void anOwnedChainMostlyReplacedIsRefilled() {
         SavedTable current = filter("""
                 *filter

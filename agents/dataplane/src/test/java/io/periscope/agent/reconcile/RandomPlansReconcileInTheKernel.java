@@ -3,6 +3,7 @@ package io.periscope.agent.reconcile;
 import io.periscope.agent.TestNamespace;
 import io.periscope.agent.diff.CanonicalForm;
 import io.periscope.agent.diff.RandomPlans;
+import io.periscope.agent.watch.NetlinkKernelWatch;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.routing.RouteProtocol;
 import org.junit.jupiter.api.AfterEach;
@@ -51,7 +52,19 @@ class RandomPlansReconcileInTheKernel {
     @ParameterizedTest
     @MethodSource("seeds")
     void eachPlanOfASequenceIsReachedAndThenStable(long seed) {
-        Reconciler reconciler = new Reconciler(namespace.runner(), OWNERSHIP);
+        reachEachPlan(seed, new Reconciler(namespace.runner(), OWNERSHIP));
+    }
+
+    /** The same with a kernel watch: the reconciler's kept picture must never drift from the kernel. */
+    @ParameterizedTest
+    @MethodSource("seeds")
+    void eachPlanOfASequenceIsReachedAndThenStableReadingOnlyWhatChanged(long seed) {
+        try (NetlinkKernelWatch watch = NetlinkKernelWatch.openIn(namespace.name())) {
+            reachEachPlan(seed, new Reconciler(namespace.runner(), OWNERSHIP, watch));
+        }
+    }
+
+    private void reachEachPlan(long seed, Reconciler reconciler) {
         for (int index = 0; index < 4; index++) {
             DataplanePlan plan = RandomPlans.plan(seed, index);
 

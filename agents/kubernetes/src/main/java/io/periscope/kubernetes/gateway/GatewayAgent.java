@@ -8,6 +8,7 @@ import io.periscope.agent.command.CommandRunner;
 import io.periscope.agent.reconcile.Ownership;
 import io.periscope.agent.reconcile.ReconcileResult;
 import io.periscope.agent.reconcile.Reconciler;
+import io.periscope.agent.watch.KernelWatch;
 import io.periscope.kubernetes.crd.EndpointSpec;
 import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GatewayConnection;
@@ -59,9 +60,14 @@ public final class GatewayAgent implements AutoCloseable {
     private volatile Optional<ReconcileResult> lastReconcile = Optional.empty();
 
     public GatewayAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner) {
+        this(client, settings, runner, KernelWatch.NONE);
+    }
+
+    /** {@code watch}, of the namespace {@code runner}'s programs run in, spares reads of what did not change. */
+    public GatewayAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner, KernelWatch watch) {
         this.client = client;
         this.settings = settings;
-        this.reconciler = new Reconciler(runner, Ownership.submariner());
+        this.reconciler = new Reconciler(runner, Ownership.submariner(), watch);
         this.loop = new LevelLoop("gateway-" + settings.nodeName(), this::pass, settings.resync(), Duration.ofSeconds(2));
         this.election = new LeaseElection(client, settings.namespace(),
                 LiveObjectsReader.gatewayLease(settings.multiActiveGateway(), settings.nodeName()), settings.nodeName(), settings.timings(),

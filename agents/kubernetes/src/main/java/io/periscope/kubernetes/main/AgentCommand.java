@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.periscope.agent.command.ProcessCommandRunner;
+import io.periscope.agent.watch.KernelWatch;
+import io.periscope.agent.watch.NetlinkKernelWatch;
 import io.periscope.kubernetes.broker.BrokerSync;
 import io.periscope.kubernetes.broker.BrokerSyncSettings;
 import io.periscope.kubernetes.gateway.GatewayAgent;
@@ -113,7 +115,7 @@ public final class AgentCommand {
         @Override
         public Integer call() throws InterruptedException {
             KubernetesClient client = new KubernetesClientBuilder().build();
-            return runUntilStopped(new GatewayAgent(client, common.nodeAgent(node, multiActive), ProcessCommandRunner.here()).start());
+            return runUntilStopped(new GatewayAgent(client, common.nodeAgent(node, multiActive), ProcessCommandRunner.here(), hostWatch()).start());
         }
     }
 
@@ -128,7 +130,7 @@ public final class AgentCommand {
         @Override
         public Integer call() throws InterruptedException {
             KubernetesClient client = new KubernetesClientBuilder().build();
-            return runUntilStopped(new RouteAgent(client, common.nodeAgent(node, false), ProcessCommandRunner.here()).start());
+            return runUntilStopped(new RouteAgent(client, common.nodeAgent(node, false), ProcessCommandRunner.here(), hostWatch()).start());
         }
     }
 
@@ -149,6 +151,19 @@ public final class AgentCommand {
             KubernetesClient broker = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(brokerKubeconfig))).build();
             return runUntilStopped(new BrokerSync(local, broker, new BrokerSyncSettings(common.require(common.clusterId, "--cluster-id", "CLUSTER_ID"), common.namespace, brokerNamespace,
                     common.resync)).start());
+        }
+    }
+
+    /**
+     * The node agents run in the node's network namespace (hostNetwork), so the watch is opened
+     * here; without one (no netlink permission) they read the whole node on every pass.
+     */
+    static KernelWatch hostWatch() {
+        try {
+            return NetlinkKernelWatch.open();
+        } catch (IllegalStateException e) {
+            System.err.println("periscope agent: " + e.getMessage() + "; every reconcile will read the whole node");
+            return KernelWatch.NONE;
         }
     }
 }

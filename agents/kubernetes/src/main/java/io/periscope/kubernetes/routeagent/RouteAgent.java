@@ -5,6 +5,7 @@ import io.periscope.agent.command.CommandRunner;
 import io.periscope.agent.reconcile.Ownership;
 import io.periscope.agent.reconcile.ReconcileResult;
 import io.periscope.agent.reconcile.Reconciler;
+import io.periscope.agent.watch.KernelWatch;
 import io.periscope.kubernetes.nodeplan.LiveNodePlan;
 import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
 import io.periscope.kubernetes.watch.LevelLoop;
@@ -34,9 +35,14 @@ public final class RouteAgent implements AutoCloseable {
     private volatile boolean standingAside;
 
     public RouteAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner) {
+        this(client, settings, runner, KernelWatch.NONE);
+    }
+
+    /** {@code watch}, of the namespace {@code runner}'s programs run in, spares reads of what did not change. */
+    public RouteAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner, KernelWatch watch) {
         this.client = client;
         this.settings = settings;
-        this.reconciler = new Reconciler(runner, Ownership.submariner());
+        this.reconciler = new Reconciler(runner, Ownership.submariner(), watch);
         this.loop = new LevelLoop("route-agent-" + settings.nodeName(), this::pass, settings.resync(), Duration.ofSeconds(2));
     }
 

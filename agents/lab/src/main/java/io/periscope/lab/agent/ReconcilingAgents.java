@@ -6,6 +6,8 @@ import io.periscope.agent.command.Command;
 import io.periscope.agent.reconcile.Ownership;
 import io.periscope.agent.reconcile.ReconcileResult;
 import io.periscope.agent.reconcile.Reconciler;
+import io.periscope.agent.watch.KernelWatch;
+import io.periscope.agent.watch.NetlinkKernelWatch;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.plan.DataplanePlan;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The lab's node agents, both the dataplane {@link Reconciler} running its programs inside the
@@ -24,26 +27,48 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ReconcilingAgents implements LayerAgents {
 
     private final Map<String, NamespaceThread> threads = new ConcurrentHashMap<>();
+    private final List<KernelWatch> watches = new CopyOnWriteArrayList<>();
 
     /** kube-proxy's chains and nothing else: no sets, devices, tables or route protocols of its own. */
     static final Ownership KUBE_PROXY = new Ownership(List.of("KUBE-"), List.of(), List.of(), Set.of(), Set.of());
 
     @Override
     public LayerAgent kubeProxy(HostNamespace node) {
-        return new KubeProxyAgent(new Reconciler(runner(node), KUBE_PROXY), node.plan().kubeProxy());
+        return new KubeProxyAgent(new Reconciler(runner(node), KUBE_PROXY, watch(node)), node.plan().kubeProxy());
     }
 
     @Override
     public LayerAgent submariner(HostNamespace node) {
-        return new PeriscopeAgent(new Reconciler(runner(node), Ownership.submariner()), node.plan().submariner());
+        return new PeriscopeAgent(new Reconciler(runner(node), Ownership.submariner(), watch(node)), node.plan().submariner());
     }
 
     private NamespaceCommandRunner runner(HostNamespace node) {
-        return new NamespaceCommandRunner(threads.computeIfAbsent(node.namespace(), NamespaceThread::enter));
+        return new NamespaceCommandRunner(thread(node));
+    }
+
+    private NamespaceThread thread(HostNamespace node) {
+        return threads.computeIfAbsent(node.namespace(), NamespaceThread::enter);
+    }
+
+    /**
+     * A watch of the node's namespace for one reconciler (each must drain its own notifications),
+     * opened from the namespace's thread; without one the reconciler simply reads everything.
+     */
+    private KernelWatch watch(HostNamespace node) {
+        KernelWatch watch;
+        try {
+            watch = thread(node).call(NetlinkKernelWatch::open);
+        } catch (RuntimeException e) {
+            watch = KernelWatch.NONE;
+        }
+        watches.add(watch);
+        return watch;
     }
 
     @Override
     public void close() {
+        watches.forEach(KernelWatch::close);
+        watches.clear();
         threads.values().forEach(NamespaceThread::close);
         threads.clear();
     }

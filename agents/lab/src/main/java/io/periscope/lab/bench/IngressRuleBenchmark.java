@@ -6,6 +6,7 @@ import io.periscope.agent.command.CommandRunner;
 import io.periscope.agent.reconcile.Ownership;
 import io.periscope.agent.reconcile.ReconcileResult;
 import io.periscope.agent.reconcile.Reconciler;
+import io.periscope.agent.watch.NetlinkKernelWatch;
 import io.periscope.lab.agent.NamespaceCommandRunner;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
@@ -48,7 +49,8 @@ import java.util.TreeMap;
  */
 public final class IngressRuleBenchmark {
 
-    private static final int INCREMENTAL_RUNS = 7;
+    private static final int INCREMENTAL_RUNS = 15;
+    private static final int WARM_UP_RUNS = 10;
 
     private IngressRuleBenchmark() {
     }
@@ -64,12 +66,14 @@ public final class IngressRuleBenchmark {
         int sample = args.length > 3 ? Integer.parseInt(args[3]) : 1_000;
         HostNamespace gateway = LabLayout.of(Planner.plan(LabCables.of(set).set())).requireHost(HostId.node(node[0], node[1]));
         DataplanePlan planned = gateway.plan().submariner();
-        List<Rule> ingress = ingressRules(rules + INCREMENTAL_RUNS);
+        List<Rule> ingress = ingressRules(rules + 2 * (WARM_UP_RUNS + INCREMENTAL_RUNS));
 
         try (NamespaceThread thread = NamespaceThread.enter(gateway.namespace())) {
             CommandRunner runner = new NamespaceCommandRunner(thread);
             ProgramClock clock = new ProgramClock(runner);
             Reconciler reconciler = new Reconciler(clock, Ownership.submariner());
+            NetlinkKernelWatch watch = thread.call(NetlinkKernelWatch::open);
+            Reconciler watching = new Reconciler(clock, Ownership.submariner(), watch);
             reconciler.reconcile(planned);
             System.out.printf(Locale.ROOT, "gateway %s (namespace %s), %,d GlobalIngressIPs as DNAT rules in %s%n",
                     gateway.host(), gateway.namespace(), rules, Names.GN_INGRESS);
@@ -94,30 +98,50 @@ public final class IngressRuleBenchmark {
             long whole = millis(() -> reconciler.reconcile(full));
             System.out.printf(Locale.ROOT, "  the whole set through the Reconciler (read, diff, one transaction): %,d ms%n", whole);
 
-            long[] changes = new long[INCREMENTAL_RUNS];
-            Map<Long, Map<String, Long>> programsByTime = new TreeMap<>();
-            for (int i = 0; i < INCREMENTAL_RUNS; i++) {
-                DataplanePlan next = withIngress(planned, ingress.subList(0, rules + i + 1));
-                ReconcileResult[] result = new ReconcileResult[1];
-                clock.reset();
-                changes[i] = millis(() -> result[0] = reconciler.reconcile(next));
-                programsByTime.put(changes[i], clock.millisByProgram());
-                if (result[0].applied().size() != 1) {
-                    throw new IllegalStateException("one more GlobalIngressIP took " + result[0].applied().size() + " programs");
+            int size = rules;
+            for (Reconciler measured : List.of(reconciler, watching)) {
+                String how = measured == reconciler ? "reading the whole node every time" : "reading again only what the kernel says changed";
+                measured.reconcile(withIngress(planned, ingress.subList(0, size)));
+                for (int i = 0; i < WARM_UP_RUNS; i++) {
+                    measured.reconcile(withIngress(planned, ingress.subList(0, ++size)));
                 }
+                long[] changes = new long[INCREMENTAL_RUNS];
+                Map<Long, Map<String, Long>> programsByTime = new TreeMap<>();
+                for (int i = 0; i < INCREMENTAL_RUNS; i++) {
+                    DataplanePlan next = withIngress(planned, ingress.subList(0, ++size));
+                    ReconcileResult[] result = new ReconcileResult[1];
+                    clock.reset();
+                    changes[i] = millis(() -> result[0] = measured.reconcile(next));
+                    programsByTime.put(changes[i], clock.millisByProgram());
+                    if (result[0].applied().size() != 1) {
+                        throw new IllegalStateException("one more GlobalIngressIP took " + result[0].applied().size() + " programs");
+                    }
+                }
+                long[] removals = new long[INCREMENTAL_RUNS];
+                for (int i = 0; i < INCREMENTAL_RUNS; i++) {
+                    DataplanePlan next = withIngress(planned, ingress.subList(0, --size));
+                    removals[i] = millis(() -> measured.reconcile(next));
+                }
+                DataplanePlan reached = withIngress(planned, ingress.subList(0, size));
+                long converged = millis(() -> measured.diff(reached));
+                Arrays.sort(changes);
+                Arrays.sort(removals);
+                int median = INCREMENTAL_RUNS / 2;
+                System.out.printf(Locale.ROOT, "  through the Reconciler, %s (after %d changes to warm the JVM up):%n", how, WARM_UP_RUNS);
+                System.out.printf(Locale.ROOT, "    one more GlobalIngressIP: median %,d ms (min %,d, max %,d, %d runs)%n",
+                        changes[median], changes[0], changes[INCREMENTAL_RUNS - 1], INCREMENTAL_RUNS);
+                Map<String, Long> programs = programsByTime.get(changes[median]);
+                long inPrograms = programs.values().stream().mapToLong(Long::longValue).sum();
+                System.out.printf(Locale.ROOT, "      of the median run: iptables-save %,d ms, the iptables-restore transaction %,d ms,"
+                                + " the other reads %,d ms, in the JVM (parse, diff, render) %,d ms%n",
+                        programs.getOrDefault("iptables-save", 0L), programs.getOrDefault("iptables-restore", 0L),
+                        inPrograms - programs.getOrDefault("iptables-save", 0L) - programs.getOrDefault("iptables-restore", 0L),
+                        changes[median] - inPrograms);
+                System.out.printf(Locale.ROOT, "    one GlobalIngressIP fewer (the last one): median %,d ms (min %,d, max %,d, %d runs)%n",
+                        removals[median], removals[0], removals[INCREMENTAL_RUNS - 1], INCREMENTAL_RUNS);
+                System.out.printf(Locale.ROOT, "    checking that nothing differs (read and diff only): %,d ms%n", converged);
             }
-            long converged = millis(() -> reconciler.diff(withIngress(planned, ingress.subList(0, rules + INCREMENTAL_RUNS))));
-            Arrays.sort(changes);
-            System.out.printf(Locale.ROOT, "  one more GlobalIngressIP through the Reconciler: median %,d ms (min %,d, max %,d, %d runs)%n",
-                    changes[INCREMENTAL_RUNS / 2], changes[0], changes[INCREMENTAL_RUNS - 1], INCREMENTAL_RUNS);
-            Map<String, Long> programs = programsByTime.get(changes[INCREMENTAL_RUNS / 2]);
-            long inPrograms = programs.values().stream().mapToLong(Long::longValue).sum();
-            System.out.printf(Locale.ROOT, "    of the median run: iptables-save %,d ms, the iptables-restore transaction %,d ms,"
-                            + " the other reads %,d ms, in the JVM (parse, diff, render) %,d ms%n",
-                    programs.getOrDefault("iptables-save", 0L), programs.getOrDefault("iptables-restore", 0L),
-                    inPrograms - programs.getOrDefault("iptables-save", 0L) - programs.getOrDefault("iptables-restore", 0L),
-                    changes[INCREMENTAL_RUNS / 2] - inPrograms);
-            System.out.printf(Locale.ROOT, "  checking that nothing differs (read and diff only): %,d ms%n", converged);
+            watch.close();
 
             reconciler.reconcile(planned);
         }
