@@ -90,10 +90,16 @@ public final class Rbac {
     private Rbac() {
     }
 
-    /** Every Role, ClusterRole and binding in the YAML files under {@code dir}, with Kubernetes' default roles. */
-    public static Rbac fromManifests(Path dir) {
+    /** Kubernetes' default roles alone. */
+    public static Rbac kubernetesDefaults() {
         Rbac rbac = new Rbac();
         rbac.defaults();
+        return rbac;
+    }
+
+    /** Every Role, ClusterRole and binding in the YAML files under {@code dir}, with Kubernetes' default roles. */
+    public static Rbac fromManifests(Path dir) {
+        Rbac rbac = kubernetesDefaults();
         try (Stream<Path> files = Files.walk(dir)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".yaml") || f.toString().endsWith(".yml")).sorted().toList()) {
                 for (Object document : new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(Files.readString(file))) {
