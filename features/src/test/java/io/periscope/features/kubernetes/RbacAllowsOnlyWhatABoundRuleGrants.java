@@ -57,7 +57,7 @@ class RbacAllowsOnlyWhatABoundRuleGrants {
                 .add(Map.of("apiVersion", "rbac.authorization.k8s.io/v1", "kind", "RoleBinding",
                         "metadata", Map.of("name", "b", "namespace", "ns1"),
                         "roleRef", Map.of("kind", "Role", "name", "one-lease"),
-                        "subjects", List.of(Map.of("kind", "Group", "name", "system:authenticated")))), "test");
+                        "subjects", List.of(Map.of("kind", "Group", "name", "system:authenticated"))), "test");
 
         assertThat(rbac.decide(DEVELOPER, new Rbac.Request("update", "coordination.k8s.io", "leases", Optional.of("ns1"), Optional.of("x")))
                 .allowed()).isTrue();
