@@ -149,10 +149,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
       When web/default/app connects to batch/default/app:8080
       Then the connection is not delivered
 
-    @pending
     Scenario: Connectivity policies live on the broker and are synced to every cluster
-      The acceptance backends (simulator, lab) build cluster sets from topology files and have no Kubernetes API; the broker sync is
-      checked by agents/kubernetes (BrokerSyncCarriesClustersEndpointsAndPoliciesCrudTest, mock API servers).
       When the cluster set is deployed
       Then the broker holds the ClusterConnectivityPolicy client-server-policy
       And every cluster holds a copy of the ClusterConnectivityPolicy client-server-policy
@@ -399,10 +396,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
       Then the connection is delivered
       And the packets between the clusters travel in a libreswan cable
 
-    @pending
     Scenario: ClusterConnectionPolicies is one object with a well-known name, synced from the broker
-      The acceptance backends (simulator, lab) build cluster sets from topology files and have no Kubernetes API; the broker sync is
-      checked by agents/kubernetes (BrokerSyncCarriesClustersEndpointsAndPoliciesCrudTest, mock API servers).
       When the cluster set is deployed
       Then the broker holds the ClusterConnectionPolicies cluster-connection-policies
       And every cluster holds a copy of the ClusterConnectionPolicies cluster-connection-policies

@@ -115,10 +115,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | object                                             | addresses           |
         | ClusterGlobalEgressIP cluster-egress.submariner.io | 242.0.0.1-242.0.0.2 |
 
-    @pending
     Scenario: Further ClusterGlobalEgressIP objects are marked with an error
-      The acceptance backends (simulator, lab) build cluster sets from topology files and have no Kubernetes API; the InvalidInstance condition is
-      checked by agents/kubernetes (GlobalnetAnswersEveryStatusReasonCrudTest, mock API server).
       When the cluster set is deployed
       And an admin creates the ClusterGlobalEgressIP extra-egress in cluster east
       Then the status of the ClusterGlobalEgressIP extra-egress in cluster east is Error
@@ -126,10 +123,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | object                                             | addresses           |
         | ClusterGlobalEgressIP cluster-egress.submariner.io | 242.0.0.1-242.0.0.8 |
 
-    @pending
     Scenario: Only an admin creates ClusterGlobalEgressIP objects; users create GlobalEgressIP objects
-      The acceptance backends (simulator, lab) build cluster sets from topology files and have no Kubernetes API; the roles in deploy/ are
-      checked by agents/kubernetes (DeployManifestsAgreeWithTheGeneratedCrdsTest) and kind-e2e (needs Docker).
       When a user without admin rights creates the ClusterGlobalEgressIP extra-egress in cluster east
       Then the request is forbidden
       When the same user creates the GlobalEgressIP own-egress in namespace ns1 of cluster east
@@ -399,10 +393,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | clusters[0].clusterEgressIPs           | 21      |
         | clusters[0].globalEgressIPs[0].numberOfIPs | 21  |
 
-    @pending
     Scenario: Allocated global IPs survive a restart of Globalnet
-      The acceptance backends (simulator, lab) build cluster sets from topology files and have no Kubernetes API; restoring allocations from
-      status on restart is checked by agents/kubernetes (GlobalnetRestartNeverGivesAnAddressTwiceCrudTest).
       When the cluster set is deployed
       And Globalnet restarts in cluster east
       Then the global IPs of cluster east include:

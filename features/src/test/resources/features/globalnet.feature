@@ -177,10 +177,7 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
       And cluster east has 252 free global IPs
       And the nat table of east/east-gw has no rule like "-s 10.244.1.10/32 ... -j SNAT --to-source 169.254.0.254"
 
-    @pending
     Scenario: Pods and exported services are annotated with their global IP
-      Periscope computes every global IP of the first design, but its Kubernetes controller runs
-      Globalnet 2.0 only and writes no submariner.io/globalIp annotation on live Pod or Service objects.
       When the cluster set is deployed
       Then the pod default/nginx-0 of cluster west is annotated submariner.io/globalIp=169.254.1.253
       And the service default/nginx of cluster west is annotated submariner.io/globalIp=169.254.1.254

@@ -466,18 +466,52 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
 
   Rule: Globalnet's controllers move to a single Deployment and the gateways program the datapath (sections on the Globalnet pod and the Gateway pod)
 
-    @pending
+    Background:
+      The cluster set of the documented packet flow with Globalnet, above.
+      Given the cluster set:
+        """
+        name: mag-globalnet
+        globalnet: {enabled: true, cidr: 242.254.0.0/16, clusterSize: 256}
+        defaults: {cableDriver: vxlan}
+        clusters:
+          - name: cluster1
+            podCIDRs: [10.0.0.0/16]
+            serviceCIDRs: [100.0.0.0/16]
+            globalCIDR: 242.254.1.0/24
+            multiActiveGateways: true
+            clusterEgressIPs: 8
+            nodes:
+              - {name: gw-1, ip: 172.18.0.6, cniIP: 10.0.0.1, gateway: true}
+              - {name: gw-2, ip: 172.18.0.8, cniIP: 10.0.64.1, gateway: true}
+              - {name: worker-1, ip: 172.18.0.10, cniIP: 10.0.128.1}
+            pods:
+              - {name: client, node: worker-1, ip: 10.0.128.4}
+              - {name: report, namespace: ns1, node: worker-1, ip: 10.0.128.7}
+            globalEgressIPs:
+              - {name: ns-egressip, namespace: ns1, numberOfIPs: 1}
+          - name: cluster2
+            podCIDRs: [10.0.0.0/16]
+            serviceCIDRs: [100.0.0.0/16]
+            globalCIDR: 242.254.2.0/24
+            multiActiveGateways: true
+            clusterEgressIPs: 8
+            nodes:
+              - {name: gw-3, ip: 172.18.0.4, cniIP: 10.0.0.1, gateway: true}
+              - {name: gw-4, ip: 172.18.0.9, cniIP: 10.0.192.1, gateway: true}
+              - {name: worker-2, ip: 172.18.0.12, cniIP: 10.0.128.1}
+            pods:
+              - {name: nginx-7d4f, node: worker-2, ip: 10.0.128.5, labels: {app: nginx}}
+            services:
+              - {name: nginx, clusterIP: 100.0.0.132, selector: {app: nginx}, ports: [{port: 80}]}
+            exports: [default/nginx]
+        """
+
     Scenario: One Globalnet replica allocates; every gateway pod programs its own node
-      The acceptance backends (simulator, lab) build cluster sets from topology files and have no Kubernetes API; one allocating replica and
-      per-node gateway agents are checked by agents/kubernetes (OneGlobalnetReplicaLeadsAtATimeCrudTest, MultiActiveGatewaysCrudTest).
       When the cluster set is deployed
       Then cluster cluster1 runs one Globalnet replica
       And the gateway pods of cluster1/gw-1 and cluster1/gw-2 program the Globalnet rules of their nodes
 
-    @pending
     Scenario: The gateway pods report in the objects' status that the datapath is programmed
-      The acceptance backends (simulator, lab) build cluster sets from topology files and have no Kubernetes API; Gateway status is checked
-      by agents/kubernetes (MultiActiveGatewaysCrudTest, SingleActiveGatewayCrudTest).
       When the cluster set is deployed
       Then the status of the ClusterGlobalEgressIP gw-1-cluster-egress.submariner.io in cluster cluster1 is Success
       And the status of the GlobalEgressIP ns1/ns-egressip in cluster cluster1 says the rules are programmed

@@ -2,13 +2,17 @@ package io.periscope.features.steps;
 
 import io.periscope.features.backend.Backend;
 import io.periscope.features.backend.Deployment;
+import io.periscope.features.kubernetes.KubernetesControlPlane;
+import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.simulator.trace.FlowTrace;
 import io.periscope.simulator.trace.PathTrace;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -24,6 +28,7 @@ public final class ClusterSetUnderTest {
     private Deployment deployment;
     private FlowTrace trace;
     private List<PathTrace> followed;
+    private KubernetesControlPlane controlPlane;
 
     /** Called first in every scenario by the suite's backend hook. */
     public void use(Backend chosen) {
@@ -49,6 +54,7 @@ public final class ClusterSetUnderTest {
         deployment = null;
         trace = null;
         followed = null;
+        stopControlPlane();
     }
 
     Optional<TopologyException> refusal() {
@@ -82,6 +88,36 @@ public final class ClusterSetUnderTest {
         deployment = null;
         trace = null;
         followed = null;
+        stopControlPlane();
+    }
+
+    /**
+     * The Kubernetes control plane of the deployed cluster set, started by the first step that needs an
+     * API (so scenarios that never ask stay fast), with the global CIDRs the backend's broker handed out.
+     */
+    KubernetesControlPlane controlPlane() {
+        if (controlPlane == null) {
+            ClusterSet set = clusterSet();
+            Map<String, Ipv4Prefix> globalCidrs = new LinkedHashMap<>();
+            for (var cluster : set.clusters()) {
+                deployment().allocations().cluster(cluster.name()).ifPresent(a -> globalCidrs.put(cluster.name(), a.globalCidr()));
+            }
+            controlPlane = KubernetesControlPlane.start(set, globalCidrs);
+        }
+        return controlPlane;
+    }
+
+    /** The control plane when a step of this scenario started one. */
+    Optional<KubernetesControlPlane> runningControlPlane() {
+        return Optional.ofNullable(controlPlane);
+    }
+
+    /** Called after every scenario, and when the cluster set changes. */
+    public void stopControlPlane() {
+        if (controlPlane != null) {
+            controlPlane.close();
+            controlPlane = null;
+        }
     }
 
     void traced(FlowTrace flowTrace) {

@@ -48,6 +48,15 @@ public final class GlobalnetSteps {
         if (!actual.equals(expected)) {
             throw new AssertionError("cluster " + cluster + "'s global IPs are\n  " + String.join("\n  ", actual)
                     + "\nnot\n  " + String.join("\n  ", expected));
+        }        apiAgrees(cluster, table);
+    }
+
+    /** When this scenario runs a Kubernetes control plane, its objects' status must say the same. */
+    private void apiAgrees(String cluster, DataTable table) {
+        for (Map<String, String> row : table.asMaps()) {
+            String addresses = row.get("addresses") == null || row.get("addresses").isBlank() ? "none" : row.get("addresses").trim();
+            KubernetesSteps.checkApiAgrees(world, cluster, row.get("object").trim(), addresses,
+                    java.util.Optional.ofNullable(row.get("status")).map(String::trim));
         }
     }
 
@@ -60,7 +69,7 @@ public final class GlobalnetSteps {
             if (!actual.contains(expected)) {
                 throw new AssertionError("cluster " + cluster + " has no " + expected + "; its global IPs:\n  " + String.join("\n  ", actual));
             }
-        }
+        }        apiAgrees(cluster, table);
     }
 
     @Then("the status message of {string} in cluster {word} says {string}")

@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * Upstream's Cluster spec (snake_case, as upstream writes it) plus what Periscope's planner needs
  * to know about a cluster that upstream keeps in its operator's configuration: the CNI, the
- * multi-active-gateway flag, the cluster egress size, the load balancing and the cable driver.
+ * multi-active-gateway flag, the cluster egress size, the load balancing, the cable driver and the
+ * Globalnet design the cluster's controller runs.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ClusterSpec(
@@ -26,7 +27,16 @@ public record ClusterSpec(
         @JsonProperty("gateway_load_balancing") @JsonPropertyDescription("multipath-routes, nexthop-groups or resilient-nexthop-groups.")
         String gatewayLoadBalancing,
         @JsonProperty("cable_driver") @JsonPropertyDescription("The cable driver used where no ClusterConnectionPolicies entry matches.")
-        String cableDriver) {
+        String cableDriver,
+        @JsonProperty("globalnet_mode") @JsonPropertyDescription("v2 (Globalnet 2.0, the default) or legacy (the first design: a submariner.io/globalIp annotation on every pod, node and exported service).")
+        String globalnetMode) {
+
+    /** A cluster running Globalnet 2.0 (or no Globalnet): the mode is left unset. */
+    public ClusterSpec(String clusterId, List<String> colorCodes, List<String> clusterCidr, List<String> serviceCidr, List<String> globalCidr,
+                       String cni, Boolean multiActiveGateways, Integer clusterEgressIPs, String gatewayLoadBalancing, String cableDriver) {
+        this(clusterId, colorCodes, clusterCidr, serviceCidr, globalCidr, cni, multiActiveGateways, clusterEgressIPs, gatewayLoadBalancing,
+                cableDriver, null);
+    }
 
     public ClusterSpec {
         colorCodes = colorCodes == null ? List.of() : List.copyOf(colorCodes);

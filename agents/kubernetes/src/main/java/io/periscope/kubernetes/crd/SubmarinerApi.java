@@ -16,6 +16,12 @@ public final class SubmarinerApi {
     /** Marks the broker sync's copies of remote objects, so that a cluster can tell its own from theirs. */
     public static final String SYNCED_FROM_BROKER_LABEL = "periscope.io/synced-from-broker";
 
+    /**
+     * The first Globalnet design's (seed 000) record of a pod's, node's or exported service's global
+     * IP; written by the controller of a cluster whose Cluster object says {@code globalnet_mode: legacy}.
+     */
+    public static final String GLOBAL_IP_ANNOTATION = "submariner.io/globalIp";
+
     /** Condition type on ClusterGlobalEgressIP, GlobalEgressIP and GlobalIngressIP. */
     public static final String ALLOCATED_CONDITION = "Allocated";
 

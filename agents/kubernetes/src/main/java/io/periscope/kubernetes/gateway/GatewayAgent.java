@@ -128,6 +128,7 @@ public final class GatewayAgent implements AutoCloseable {
         if (!active) {
             deleteOwnEndpoint();
             writeGatewayStatus(GatewayStatus.PASSIVE, null, failure.orElse(null), List.of());
+            reportProgrammed(live, Optional.empty());
             return;
         }
         String connectionState = GatewayConnection.CONNECTED;
@@ -150,6 +151,47 @@ public final class GatewayAgent implements AutoCloseable {
         }
         removeInactiveEndpoints(nodePlan, live);
         writeGatewayStatus(GatewayStatus.ACTIVE, ownSpec, statusFailure, connections(nodePlan, live, connectionState, message));
+        reportProgrammed(live, Optional.of(Optional.ofNullable(statusFailure)));
+    }
+
+    /** Seed 004: tells the Globalnet objects' users, in their status, that this node's rules for them are programmed. */
+    private void reportProgrammed(LiveObjects live, Optional<Optional<String>> programmed) {
+        for (ProgrammedConditions.Edit edit : ProgrammedConditions.edits(live, settings.nodeName(), settings.multiActiveGateway(), programmed,
+                java.time.Instant.now())) {
+            try {
+                switch (edit.kind()) {
+                    case "ClusterGlobalEgressIP" -> client.resources(io.periscope.kubernetes.crd.ClusterGlobalEgressIP.class).withName(edit.name())
+                            .editStatus(o -> {
+                                if (edit.uid().equals(o.getMetadata().getUid()) && o.getStatus() != null) {
+                                    o.setStatus(new io.periscope.kubernetes.crd.AllocationStatus(ProgrammedConditions.apply(o.getStatus().conditions(),
+                                            settings.nodeName(), edit.condition()), o.getStatus().allocatedIPs()));
+                                }
+                                return o;
+                            });
+                    case "GlobalEgressIP" -> client.resources(io.periscope.kubernetes.crd.GlobalEgressIP.class).inNamespace(edit.namespace())
+                            .withName(edit.name()).editStatus(o -> {
+                                if (edit.uid().equals(o.getMetadata().getUid()) && o.getStatus() != null) {
+                                    o.setStatus(new io.periscope.kubernetes.crd.AllocationStatus(ProgrammedConditions.apply(o.getStatus().conditions(),
+                                            settings.nodeName(), edit.condition()), o.getStatus().allocatedIPs()));
+                                }
+                                return o;
+                            });
+                    default -> client.resources(io.periscope.kubernetes.crd.GlobalIngressIP.class).inNamespace(edit.namespace())
+                            .withName(edit.name()).editStatus(o -> {
+                                if (edit.uid().equals(o.getMetadata().getUid()) && o.getStatus() != null) {
+                                    o.setStatus(new io.periscope.kubernetes.crd.GlobalIngressIPStatus(ProgrammedConditions.apply(
+                                            o.getStatus().conditions(), settings.nodeName(), edit.condition()), o.getStatus().allocatedIP()));
+                                }
+                                return o;
+                            });
+                }
+            } catch (KubernetesClientException e) {
+                // A conflict with the controller's own status write, or the object is gone: the next pass looks again.
+                LOG.info("gateway {}: the programmed condition of {} {} did not go through ({}); retrying", settings.nodeName(), edit.kind(),
+                        edit.name(), e.getCode());
+                loop.signal();
+            }
+        }
     }
 
     private List<GatewayConnection> connections(LiveNodePlan nodePlan, LiveObjects live, String state, String message) {
@@ -240,6 +282,8 @@ public final class GatewayAgent implements AutoCloseable {
         if (informers != null) {
             LiveObjects live = informers.snapshot();
             informers.close();
+            // Its rules are no longer looked after: its conditions go with it.
+            reportProgrammed(live, Optional.empty());
             String name = EndpointConversion.endpointName(settings.clusterId(), settings.nodeName());
             String mine = live.endpoints().stream().map(e -> e.getMetadata().getName()).filter(name::equals).findFirst().orElse(null);
             if (mine != null) {

@@ -23,6 +23,13 @@ public sealed interface GlobalnetAction {
     record WriteEgressStatus(ObjectKey key, String uid, AllocationStatus status) implements GlobalnetAction {
     }
 
+    /**
+     * Legacy Globalnet: sets the {@code submariner.io/globalIp} annotation of a Service, Pod or Node
+     * (or removes it when {@code address} is empty), only while the object still has {@code uid}.
+     */
+    record Annotate(ObjectKey key, String uid, java.util.Optional<io.periscope.model.net.Ipv4Address> address) implements GlobalnetAction {
+    }
+
     record WriteIngressStatus(ObjectKey key, String uid, GlobalIngressIPStatus status) implements GlobalnetAction {
     }
 }

@@ -8,6 +8,11 @@ import io.periscope.kubernetes.crd.AllocationStatus;
 import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
 import io.periscope.kubernetes.crd.GlobalEgressIP;
 import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.crd.SubmarinerApi;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Service;
+import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.kubernetes.leaderelection.LeaseElection;
 import io.periscope.kubernetes.modelbuilder.ClusterModelBuilder;
 import io.periscope.kubernetes.modelbuilder.LiveModel;
@@ -28,8 +33,10 @@ import java.util.function.UnaryOperator;
 /**
  * The Globalnet controller: one replica (seed 004 makes it a Deployment so that there is exactly
  * one allocator per cluster), leader-elected on a Lease so that a second replica during a rollout
- * waits. While it leads, it watches the cluster and runs {@link GlobalnetPass}es; the allocation
- * book lives for one leadership term and starts from the objects' status.
+ * waits. While it leads, it watches the cluster and runs {@link GlobalnetPass}es (or, for a cluster
+ * whose Cluster object says {@code globalnet_mode: legacy}, {@link LegacyGlobalnetPass}es); the
+ * allocation book lives for one leadership term and starts from the objects' status (legacy: from
+ * the {@code submariner.io/globalIp} annotations).
  */
 public final class GlobalnetController implements AutoCloseable {
 
@@ -104,6 +111,7 @@ public final class GlobalnetController implements AutoCloseable {
         private final LevelLoop loop = new LevelLoop("globalnet-" + settings.clusterId(), this::pass, settings.resync(), Duration.ofSeconds(1));
         private LiveObjectsInformers informers;
         private AllocationBook book;
+        private GlobalnetMode bookMode;
         private boolean closed;
 
         void open() {
@@ -134,13 +142,17 @@ public final class GlobalnetController implements AutoCloseable {
                 LOG.warn("globalnet: cluster {} has no Cluster object with a global_cidr yet; nothing to allocate from", settings.clusterId());
                 return;
             }
-            if (book == null || !book.globalCidr().equals(cidr.get())) {
-                // A new term, or the global CIDR changed: everything is taken back from status first.
+            GlobalnetMode mode = model.clusterSet().globalnet().mode();
+            if (book == null || !book.globalCidr().equals(cidr.get()) || bookMode != mode) {
+                // A new term, or the global CIDR or the design changed: everything is taken back from
+                // status (legacy: from the annotations) first.
                 book = new AllocationBook(cidr.get());
-                apply(GlobalnetPass.restore(book, live, clock.instant()));
-                LOG.info("globalnet: restored allocations from status; {} addresses free in {}", book.freeCount(), cidr.get());
+                bookMode = mode;
+                apply(mode == GlobalnetMode.LEGACY ? LegacyGlobalnetPass.restore(book, live) : GlobalnetPass.restore(book, live, clock.instant()));
+                LOG.info("globalnet: restored allocations ({}) ; {} addresses free in {}", mode.yamlName(), book.freeCount(), cidr.get());
             }
-            apply(GlobalnetPass.run(book, live, cluster.get(), clock.instant()));
+            apply(mode == GlobalnetMode.LEGACY ? LegacyGlobalnetPass.run(book, live, cluster.get(), clock.instant())
+                    : GlobalnetPass.run(book, live, cluster.get(), clock.instant()));
         }
 
         private void apply(List<GlobalnetAction> actions) {
@@ -165,6 +177,7 @@ public final class GlobalnetController implements AutoCloseable {
                             }
                         }
                         case GlobalnetAction.WriteEgressStatus write -> writeEgressStatus(write);
+                        case GlobalnetAction.Annotate annotate -> annotate(annotate);
                         case GlobalnetAction.WriteIngressStatus write -> client.resources(GlobalIngressIP.class)
                                 .inNamespace(write.key().namespace()).withName(write.key().name())
                                 .editStatus(sameUid(write.uid(), o -> {
@@ -194,6 +207,23 @@ public final class GlobalnetController implements AutoCloseable {
                             o.setStatus(status);
                             return o;
                         }));
+            }
+        }
+
+        private void annotate(GlobalnetAction.Annotate annotate) {
+            ObjectKey key = annotate.key();
+            UnaryOperator<HasMetadata> edit = o -> {
+                java.util.Map<String, String> annotations = new java.util.HashMap<>(
+                        o.getMetadata().getAnnotations() == null ? java.util.Map.of() : o.getMetadata().getAnnotations());
+                annotate.address().ifPresentOrElse(a -> annotations.put(SubmarinerApi.GLOBAL_IP_ANNOTATION, a.toString()),
+                        () -> annotations.remove(SubmarinerApi.GLOBAL_IP_ANNOTATION));
+                o.getMetadata().setAnnotations(annotations);
+                return o;
+            };
+            switch (key.kind()) {
+                case "Service" -> client.services().inNamespace(key.namespace()).withName(key.name()).edit(sameUid(annotate.uid(), s -> (Service) edit.apply(s)));
+                case "Pod" -> client.pods().inNamespace(key.namespace()).withName(key.name()).edit(sameUid(annotate.uid(), p -> (Pod) edit.apply(p)));
+                default -> client.nodes().withName(key.name()).edit(sameUid(annotate.uid(), n -> (Node) edit.apply(n)));
             }
         }
 

@@ -109,7 +109,11 @@ public final class ClusterModelBuilder {
             remote.globalCidr().ifPresent(cidr -> globalCidrs.put(id, cidr));
         }
         List<LiveObjects> sources = fullyRead;
-        GlobalnetConfig globalnet = globalnetConfig(globalCidrs.values());
+        GlobalnetMode mode = sources.stream().map(LiveObjects::localCluster).flatMap(Optional::stream)
+                .map(c -> c.getSpec() == null ? null : c.getSpec().globalnetMode()).filter(m -> m != null && !m.isBlank()).findFirst()
+                .map(m -> parse(m, GlobalnetMode.values(), GlobalnetMode::yamlName, GlobalnetMode.V2, "Cluster globalnet_mode", problems))
+                .orElse(GlobalnetMode.V2);
+        GlobalnetConfig globalnet = globalnetConfig(globalCidrs.values(), mode);
         CableDriver defaultDriver = sources.stream().map(LiveObjects::localCluster).flatMap(Optional::stream)
                 .map(c -> c.getSpec() == null ? null : c.getSpec().cableDriver()).filter(d -> d != null)
                 .findFirst().flatMap(CableDriver::parse).orElse(CableDriver.LIBRESWAN);
@@ -118,13 +122,16 @@ public final class ClusterModelBuilder {
         return new LiveModel(set, StatusGlobalAddresses.of(fullyRead, globalCidrs, endpoints), problems);
     }
 
-    /** Globalnet is on when any cluster has a global CIDR; the range is the broker's default unless a CIDR lies outside it. */
-    private static GlobalnetConfig globalnetConfig(java.util.Collection<Ipv4Prefix> cidrs) {
+    /**
+     * Globalnet is on when any cluster has a global CIDR; the range is the broker's default unless a
+     * CIDR lies outside it; the design is the local Cluster object's {@code globalnet_mode}.
+     */
+    private static GlobalnetConfig globalnetConfig(java.util.Collection<Ipv4Prefix> cidrs, GlobalnetMode mode) {
         if (cidrs.isEmpty()) {
             return GlobalnetConfig.DISABLED;
         }
         Ipv4Prefix range = cidrs.stream().allMatch(GlobalnetConfig.DEFAULT_CIDR::contains) ? GlobalnetConfig.DEFAULT_CIDR : covering(cidrs);
-        return new GlobalnetConfig(true, range, GlobalnetConfig.DEFAULT_CLUSTER_SIZE, GlobalnetMode.V2);
+        return new GlobalnetConfig(true, range, GlobalnetConfig.DEFAULT_CLUSTER_SIZE, mode);
     }
 
     /** The longest prefix containing every CIDR. */

@@ -23,7 +23,9 @@ import java.util.Optional;
  * controller wrote on ClusterGlobalEgressIP, GlobalEgressIP and GlobalIngressIP objects (only those
  * whose {@code Allocated} condition is True), remote gateways' {@code allocated_ips} from their
  * Endpoints, and global CIDRs from Cluster objects. An object without a successful allocation
- * answers empty, so the planner programs nothing for it, as upstream does.
+ * answers empty, so the planner programs nothing for it, as upstream does. With the first design
+ * (legacy) the addresses are the {@code submariner.io/globalIp} annotations of pods, nodes and
+ * exported services.
  */
 public final class StatusGlobalAddresses implements GlobalAddresses {
 
@@ -32,6 +34,9 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
     private final Map<String, List<Ipv4Address>> egress = new HashMap<>();
     private final Map<String, Ipv4Address> serviceIngress = new HashMap<>();
     private final Map<String, Ipv4Address> podIngress = new HashMap<>();
+    private final Map<String, Ipv4Address> legacyPods = new HashMap<>();
+    private final Map<String, Ipv4Address> legacyNodes = new HashMap<>();
+    private final Map<String, Ipv4Address> legacyServices = new HashMap<>();
 
     private StatusGlobalAddresses(Map<String, Ipv4Prefix> globalCidrs) {
         this.globalCidrs = Map.copyOf(globalCidrs);
@@ -56,6 +61,16 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
                     addresses.egress.put(key(cluster, object.getMetadata().getNamespace(), object.getMetadata().getName()),
                             parse(object.getStatus().allocatedIPs()));
                 }
+            }
+            for (var pod : live.pods()) {
+                annotated(pod).ifPresent(ip -> addresses.legacyPods.put(key(cluster, pod.getMetadata().getNamespace(), pod.getMetadata().getName()), ip));
+            }
+            for (var node : live.nodes()) {
+                annotated(node).ifPresent(ip -> addresses.legacyNodes.put(key(cluster, node.getMetadata().getName()), ip));
+            }
+            for (var service : live.services()) {
+                annotated(service).ifPresent(ip -> addresses.legacyServices.put(
+                        key(cluster, service.getMetadata().getNamespace(), service.getMetadata().getName()), ip));
             }
             for (GlobalIngressIP object : live.globalIngressIPs()) {
                 GlobalIngressIPSpec spec = object.getSpec();
@@ -87,6 +102,14 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
     /** Whether the {@code Allocated} condition is True: only then do the addresses in status count. */
     public static boolean allocated(List<Condition> conditions) {
         return conditions.stream().anyMatch(c -> SubmarinerApi.ALLOCATED_CONDITION.equals(c.getType()) && "True".equals(c.getStatus()));
+    }
+
+    /** The legacy design's annotation, when it holds an address. */
+    public static Optional<Ipv4Address> annotated(io.fabric8.kubernetes.api.model.HasMetadata object) {
+        Map<String, String> annotations = object.getMetadata().getAnnotations();
+        String text = annotations == null ? null : annotations.get(SubmarinerApi.GLOBAL_IP_ANNOTATION);
+        List<Ipv4Address> parsed = parse(text == null ? List.of() : List.of(text.trim()));
+        return parsed.isEmpty() ? Optional.empty() : Optional.of(parsed.getFirst());
     }
 
     private static List<Ipv4Address> parse(List<String> texts) {
@@ -128,7 +151,8 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
 
     @Override
     public Optional<Ipv4Address> serviceIngress(String cluster, String namespace, String service) {
-        return Optional.ofNullable(serviceIngress.get(key(cluster, namespace, service)));
+        return Optional.ofNullable(serviceIngress.get(key(cluster, namespace, service)))
+                .or(() -> Optional.ofNullable(legacyServices.get(key(cluster, namespace, service))));
     }
 
     @Override
@@ -138,7 +162,11 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
 
     @Override
     public Optional<Ipv4Address> legacyPod(String cluster, String namespace, String pod) {
-        // Periscope's agents run Globalnet 2.0 only: no pod has a legacy address on a live cluster.
-        return Optional.empty();
+        return Optional.ofNullable(legacyPods.get(key(cluster, namespace, pod)));
+    }
+
+    @Override
+    public Optional<Ipv4Address> legacyNode(String cluster, String node) {
+        return Optional.ofNullable(legacyNodes.get(key(cluster, node)));
     }
 }

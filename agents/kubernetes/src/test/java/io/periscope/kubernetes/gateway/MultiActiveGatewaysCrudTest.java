@@ -109,6 +109,39 @@ class MultiActiveGatewaysCrudTest {
         assertThat(gw2.leading()).isTrue();
     }
 
+    @Test
+    void eachGatewayReportsInTheObjectsStatusThatItsRulesAreProgrammed() {
+        new LiveObjectsFactory(client).egress("ns1", "ns-egressip", 1, null);
+        gw1 = NodeAgents.gateway(cluster.newClient(), "cluster1", "gw-1", true, gw1Kernel);
+        gw2 = NodeAgents.gateway(cluster.newClient(), "cluster1", "gw-2", true, gw2Kernel);
+
+        assertThatEventually("both gateways say they programmed the namespace's egress IP, each its own cluster egress", () -> {
+            var egress = GlobalnetFixture.egress(client, "ns1", "ns-egressip").orElseThrow();
+            String address = egress.getStatus().allocatedIPs().getFirst();
+            assertThat(condition(egress.getStatus().conditions(), "gw-1")).contains("True gateway gw-1 programmed the rules for " + address);
+            assertThat(condition(egress.getStatus().conditions(), "gw-2")).contains("True gateway gw-2 programmed the rules for " + address);
+            var own = clusterEgress(client, "gw-1-cluster-egress.submariner.io").orElseThrow().getStatus();
+            assertThat(condition(own.conditions(), "gw-1")).isPresent();
+            assertThat(condition(own.conditions(), "gw-2")).isEmpty();
+            assertThat(gw1Kernel.inputTo("iptables-restore")).contains("--to-source " + address);
+        });
+        // The controller's own condition is untouched by the gateways'.
+        assertThat(GlobalnetFixture.reason(GlobalnetFixture.egress(client, "ns1", "ns-egressip").orElseThrow())).contains("Success");
+
+        gw1.close();
+        gw1 = null;
+        assertThatEventually("a stopped gateway's conditions go with it", () -> {
+            var egress = GlobalnetFixture.egress(client, "ns1", "ns-egressip").orElseThrow();
+            assertThat(condition(egress.getStatus().conditions(), "gw-1")).isEmpty();
+            assertThat(condition(egress.getStatus().conditions(), "gw-2")).isPresent();
+        });
+    }
+
+    private static Optional<String> condition(List<io.fabric8.kubernetes.api.model.Condition> conditions, String node) {
+        return conditions.stream().filter(c -> ProgrammedConditions.type(node).equals(c.getType()))
+                .map(c -> c.getStatus() + " " + c.getMessage()).findFirst();
+    }
+
     private Lease lease(String name) {
         return client.resources(Lease.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE).withName(name).get();
     }

@@ -1,0 +1,54 @@
+package io.periscope.features.kubernetes;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.crd.SubmarinerApi;
+
+import java.util.List;
+import java.util.Optional;
+
+/** A Globalnet object as the API holds it, named as the scenarios and the IPAM name it ({@code GlobalEgressIP ns1/ns-egressip}). */
+public record ApiGlobalnet(String requester, List<String> addresses, List<Condition> conditions) {
+
+    /** The object, or empty when the API has none by that name. */
+    public static Optional<ApiGlobalnet> read(KubernetesClient client, String requester) {
+        String[] kindAndName = requester.trim().split("\\s+", 2);
+        if (kindAndName.length != 2) {
+            throw new IllegalArgumentException("'" + requester + "' is not '<kind> <name>' or '<kind> <namespace>/<name>'");
+        }
+        String kind = kindAndName[0];
+        String name = kindAndName[1];
+        int slash = name.indexOf('/');
+        String namespace = slash < 0 ? null : name.substring(0, slash);
+        String object = slash < 0 ? name : name.substring(slash + 1);
+        return switch (kind) {
+            case "ClusterGlobalEgressIP" -> Optional.ofNullable(client.resources(ClusterGlobalEgressIP.class).withName(object).get())
+                    .map(o -> new ApiGlobalnet(requester, o.getStatus() == null ? List.of() : o.getStatus().allocatedIPs(),
+                            o.getStatus() == null ? List.of() : o.getStatus().conditions()));
+            case "GlobalEgressIP" -> Optional.ofNullable(client.resources(GlobalEgressIP.class).inNamespace(namespace).withName(object).get())
+                    .map(o -> new ApiGlobalnet(requester, o.getStatus() == null ? List.of() : o.getStatus().allocatedIPs(),
+                            o.getStatus() == null ? List.of() : o.getStatus().conditions()));
+            case "GlobalIngressIP" -> Optional.ofNullable(client.resources(GlobalIngressIP.class).inNamespace(namespace).withName(object).get())
+                    .map(o -> new ApiGlobalnet(requester, o.getStatus() == null || o.getStatus().allocatedIP() == null ? List.of()
+                            : List.of(o.getStatus().allocatedIP()), o.getStatus() == null ? List.of() : o.getStatus().conditions()));
+            default -> throw new IllegalArgumentException("'" + kind + "' is not a Globalnet kind (ClusterGlobalEgressIP, GlobalEgressIP, GlobalIngressIP)");
+        };
+    }
+
+    /** The controller's {@code Allocated} condition. */
+    public Optional<Condition> allocated() {
+        return condition(SubmarinerApi.ALLOCATED_CONDITION);
+    }
+
+    public Optional<Condition> condition(String type) {
+        return conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
+    }
+
+    /** The addresses as the documents write them: one address, or a contiguous range {@code first-last}. */
+    public String addressText() {
+        return addresses.isEmpty() ? "none" : addresses.size() == 1 ? addresses.getFirst() : addresses.getFirst() + "-" + addresses.getLast();
+    }
+}

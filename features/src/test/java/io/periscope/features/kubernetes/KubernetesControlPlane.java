@@ -1,0 +1,284 @@
+package io.periscope.features.kubernetes;
+
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.ServicePortBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.periscope.agent.command.CommandResult;
+import io.periscope.agent.command.RecordingCommandRunner;
+import io.periscope.kubernetes.broker.BrokerSync;
+import io.periscope.kubernetes.broker.BrokerSyncSettings;
+import io.periscope.kubernetes.crd.CableDriverSpec;
+import io.periscope.kubernetes.crd.ClusterConnectionPolicies;
+import io.periscope.kubernetes.crd.ClusterConnectionPoliciesSpec;
+import io.periscope.kubernetes.crd.ClusterConnectivityPolicy;
+import io.periscope.kubernetes.crd.ClusterConnectivityPolicySpec;
+import io.periscope.kubernetes.crd.ClusterSpec;
+import io.periscope.kubernetes.crd.ConnectionPolicy;
+import io.periscope.kubernetes.crd.GlobalEgressIPSpec;
+import io.periscope.kubernetes.crd.ServiceExport;
+import io.periscope.kubernetes.crd.SubmarinerApi;
+import io.periscope.kubernetes.crd.SubmarinerCluster;
+import io.periscope.kubernetes.gateway.GatewayAgent;
+import io.periscope.kubernetes.globalnet.GlobalnetController;
+import io.periscope.kubernetes.globalnet.GlobalnetSettings;
+import io.periscope.kubernetes.leaderelection.LeaseTimings;
+import io.periscope.kubernetes.modelbuilder.ClusterModelBuilder;
+import io.periscope.kubernetes.modelbuilder.LabelSelectorConversion;
+import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Node;
+import io.periscope.model.topology.Pod;
+import io.periscope.model.topology.Service;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A Kubernetes control plane for a scenario's cluster set: a broker API server and one API server per
+ * cluster (fabric8's mock server in CRUD mode), the topology written into them as the Kubernetes
+ * objects a real cluster would hold, and Periscope's real controllers from agents/kubernetes running
+ * against them: per cluster two Globalnet replicas (one leads the Lease, as during a rollout), the
+ * broker sync, and a gateway agent on every gateway node (leader election on the gateway Lease; one
+ * Lease per node with multiple active gateways). The agents' kernels are recording command runners:
+ * what they program is compared with what the backend programmed.
+ *
+ * <p>Started by the first step that needs an API; the scenarios that never ask stay as fast as before.
+ */
+public final class KubernetesControlPlane implements AutoCloseable {
+
+    public static final String NAMESPACE = "submariner-operator";
+    public static final String BROKER_NAMESPACE = "submariner-k8s-broker";
+    /** Upstream's name of the one ClusterConnectionPolicies object (seed 001). */
+    public static final String CONNECTION_POLICIES_NAME = "cluster-connection-policies";
+    static final int GLOBALNET_REPLICAS = 2;
+
+    /** Short enough that leadership settles well within a scenario. */
+    private static final LeaseTimings TIMINGS = new LeaseTimings(Duration.ofMillis(1500), Duration.ofMillis(1000), Duration.ofMillis(100));
+    private static final Duration RESYNC = Duration.ofSeconds(2);
+
+    /** One cluster's API server, its controllers and its gateway nodes' recorded kernels. */
+    public record MemberCluster(Cluster model, MockApiServer api, List<GlobalnetController> globalnet, BrokerSync sync,
+                                Map<String, GatewayAgent> gateways, Map<String, RecordingCommandRunner> kernels) {
+        public KubernetesClient client() {
+            return api.client();
+        }
+    }
+
+    private final ClusterSet set;
+    private final MockApiServer broker;
+    private final Map<String, MemberCluster> clusters = new LinkedHashMap<>();
+    private final List<AutoCloseable> running = new ArrayList<>();
+
+    private KubernetesControlPlane(ClusterSet set, MockApiServer broker) {
+        this.set = set;
+        this.broker = broker;
+    }
+
+    /**
+     * @param globalCidrs each cluster's global CIDR as the backend's broker handed them out (empty without Globalnet)
+     */
+    public static KubernetesControlPlane start(ClusterSet set, Map<String, Ipv4Prefix> globalCidrs) {
+        MockApiServer broker = null;
+        KubernetesControlPlane plane = null;
+        try {
+            List<CustomResourceDefinition> crds = MockApiServer.shippedCrds();
+            broker = new MockApiServer(crds, BROKER_NAMESPACE);
+            plane = new KubernetesControlPlane(set, broker);
+            plane.writePolicies();
+            for (Cluster cluster : set.clusters()) {
+                MockApiServer api = new MockApiServer(crds, NAMESPACE);
+                plane.running.add(api);
+                write(api, set, cluster, Optional.ofNullable(globalCidrs.get(cluster.name())));
+                plane.clusters.put(cluster.name(), plane.startControllers(cluster, api));
+            }
+            return plane;
+        } catch (RuntimeException e) {
+            if (plane != null) {
+                plane.close();
+            } else if (broker != null) {
+                broker.close();
+            }
+            throw e;
+        }
+    }
+
+    public ClusterSet clusterSet() {
+        return set;
+    }
+
+    public KubernetesClient broker() {
+        return broker.client();
+    }
+
+    public MemberCluster cluster(String name) {
+        MemberCluster cluster = clusters.get(name);
+        if (cluster == null) {
+            throw new IllegalArgumentException("the cluster set has no cluster " + name + "; its clusters: " + clusters.keySet());
+        }
+        return cluster;
+    }
+
+    public List<MemberCluster> clusters() {
+        return List.copyOf(clusters.values());
+    }
+
+    /** The policies live on the broker (seed 001); the broker sync brings them to every cluster. */
+    private void writePolicies() {
+        for (var policy : set.connectivityPolicies()) {
+            ClusterConnectivityPolicy object = new ClusterConnectivityPolicy();
+            object.setMetadata(new ObjectMetaBuilder().withName(policy.name()).withNamespace(BROKER_NAMESPACE).build());
+            object.setSpec(new ClusterConnectivityPolicySpec(LabelSelectorConversion.toKubernetes(policy.leftClusterSelector()),
+                    LabelSelectorConversion.toKubernetes(policy.rightClusterSelector())));
+            broker.client().resource(object).create();
+        }
+        if (!set.connectionPolicies().isEmpty()) {
+            ClusterConnectionPolicies object = new ClusterConnectionPolicies();
+            object.setMetadata(new ObjectMetaBuilder().withName(CONNECTION_POLICIES_NAME).withNamespace(BROKER_NAMESPACE).build());
+            object.setSpec(new ClusterConnectionPoliciesSpec(set.connectionPolicies().stream().map(p -> new ConnectionPolicy(
+                    LabelSelectorConversion.toKubernetes(p.leftClusterSelector()), LabelSelectorConversion.toKubernetes(p.rightClusterSelector()),
+                    new CableDriverSpec(p.cableDriver().name().yamlName(), p.cableDriver().options()))).toList()));
+            broker.client().resource(object).create();
+        }
+    }
+
+    /** The cluster as the objects a real cluster holds: its Cluster object, nodes, pods, services, exports and GlobalEgressIPs. */
+    private static void write(MockApiServer api, ClusterSet set, Cluster cluster, Optional<Ipv4Prefix> globalCidr) {
+        KubernetesClient client = api.client();
+        SubmarinerCluster object = new SubmarinerCluster();
+        object.setMetadata(new ObjectMetaBuilder().withName(cluster.name()).withNamespace(NAMESPACE).withLabels(cluster.labels()).build());
+        object.setSpec(new ClusterSpec(cluster.name(), List.of(), text(cluster.podCidrs()), text(cluster.serviceCidrs()),
+                globalCidr.map(c -> List.of(c.toString())).orElse(List.of()), cluster.cni().yamlName(), cluster.multiActiveGateways(),
+                cluster.clusterEgressIPs(), cluster.loadBalancing().yamlName(), set.defaultCableDriver().yamlName(),
+                set.globalnet().enabled() ? set.globalnet().mode().yamlName() : null));
+        client.resource(object).create();
+        for (Node node : cluster.nodes()) {
+            Map<String, String> annotations = new HashMap<>();
+            annotations.put(ClusterModelBuilder.CNI_IP_ANNOTATION, node.cniIp().toString());
+            node.publicIp().ifPresent(ip -> annotations.put(ClusterModelBuilder.PUBLIC_IP_ANNOTATION, ip.toString()));
+            client.resource(new NodeBuilder().withNewMetadata().withName(node.name()).withAnnotations(annotations)
+                    .withLabels(node.gateway() ? Map.of(SubmarinerApi.GATEWAY_LABEL, "true") : Map.of()).endMetadata()
+                    .withNewStatus().addNewAddress().withType("InternalIP").withAddress(node.ip().toString()).endAddress().endStatus()
+                    .build()).create();
+        }
+        for (Pod pod : cluster.pods()) {
+            api.namespace(pod.namespace());
+            var built = new PodBuilder().withNewMetadata().withName(pod.name()).withNamespace(pod.namespace()).withLabels(pod.labels()).endMetadata()
+                    .withNewSpec().withNodeName(pod.node()).withHostNetwork(pod.hostNetwork() ? true : null)
+                    .addNewContainer().withName("app").withImage("app").endContainer().endSpec()
+                    .withNewStatus().withPhase("Running").withPodIP(pod.ip().toString()).endStatus().build();
+            var created = client.resource(built).create();
+            // Status is a subresource: written the way the kubelet does.
+            created.setStatus(built.getStatus());
+            client.resource(created).updateStatus();
+        }
+        for (Service service : cluster.services()) {
+            api.namespace(service.namespace());
+            client.resource(new ServiceBuilder().withNewMetadata().withName(service.name()).withNamespace(service.namespace()).endMetadata()
+                    .withNewSpec().withClusterIP(service.clusterIp().map(Object::toString).orElse("None"))
+                    .withSelector(service.selector().matchLabels())
+                    .withPorts(service.ports().stream().map(p -> new ServicePortBuilder().withPort(p.port())
+                            .withTargetPort(new IntOrString(p.targetPort())).withProtocol(p.protocol().name()).build()).toList())
+                    .endSpec().build()).create();
+        }
+        for (var export : cluster.exports()) {
+            api.namespace(export.namespace());
+            ServiceExport object2 = new ServiceExport();
+            object2.setMetadata(new ObjectMetaBuilder().withName(export.name()).withNamespace(export.namespace()).build());
+            client.resource(object2).create();
+        }
+        for (var egress : cluster.globalEgressIPs()) {
+            api.namespace(egress.namespace());
+            io.periscope.kubernetes.crd.GlobalEgressIP object2 = new io.periscope.kubernetes.crd.GlobalEgressIP();
+            object2.setMetadata(new ObjectMetaBuilder().withName(egress.name()).withNamespace(egress.namespace()).build());
+            object2.setSpec(new GlobalEgressIPSpec(egress.numberOfIPs(), egress.podSelector().map(LabelSelectorConversion::toKubernetes).orElse(null)));
+            client.resource(object2).create();
+        }
+    }
+
+    private MemberCluster startControllers(Cluster cluster, MockApiServer api) {
+        List<GlobalnetController> globalnet = set.globalnet().enabled() ? startGlobalnet(cluster.name(), api, "globalnet-") : List.of();
+        BrokerSync sync = new BrokerSync(api.newClient(), broker.newClient(), new BrokerSyncSettings(cluster.name(), NAMESPACE, BROKER_NAMESPACE,
+                RESYNC)).start();
+        running.add(sync);
+        Map<String, GatewayAgent> gateways = new LinkedHashMap<>();
+        Map<String, RecordingCommandRunner> kernels = new LinkedHashMap<>();
+        List<Node> labelled = cluster.nodes().stream().filter(Node::gateway).toList();
+        for (Node node : labelled) {
+            RecordingCommandRunner kernel = freshKernel();
+            GatewayAgent agent = new GatewayAgent(api.newClient(), new NodeAgentSettings(cluster.name(), NAMESPACE, node.name(),
+                    cluster.multiActiveGateways(), TIMINGS, RESYNC), kernel).start();
+            running.add(agent);
+            gateways.put(node.name(), agent);
+            kernels.put(node.name(), kernel);
+            if (!cluster.multiActiveGateways() && node == labelled.getFirst()) {
+                // The model's first gateway is the active one; its agent takes the cluster's Lease before the others stand for it.
+                Eventually.await("the gateway agent of " + cluster.name() + "/" + node.name() + " takes the gateway Lease", agent::leading);
+            }
+        }
+        return new MemberCluster(cluster, api, new java.util.concurrent.CopyOnWriteArrayList<>(globalnet), sync, gateways, kernels);
+    }
+
+    private List<GlobalnetController> startGlobalnet(String cluster, MockApiServer api, String prefix) {
+        List<GlobalnetController> replicas = new ArrayList<>();
+        for (int replica = 0; replica < GLOBALNET_REPLICAS; replica++) {
+            GlobalnetController controller = new GlobalnetController(api.newClient(), new GlobalnetSettings(cluster, NAMESPACE,
+                    prefix + replica, TIMINGS, RESYNC), Clock.systemUTC()).start();
+            running.add(controller);
+            replicas.add(controller);
+        }
+        return replicas;
+    }
+
+    /**
+     * Stops every Globalnet replica of the cluster (they release the Lease) and starts new ones, as a
+     * rollout or a node failure does; returns once a new replica leads and has made its first pass.
+     */
+    public void restartGlobalnet(String cluster) {
+        MemberCluster member = cluster(cluster);
+        List<GlobalnetController> old = List.copyOf(member.globalnet());
+        old.forEach(GlobalnetController::close);
+        running.removeAll(old);
+        List<GlobalnetController> fresh = startGlobalnet(cluster, member.api(), "globalnet-restarted-" + System.nanoTime() + "-");
+        member.globalnet().clear();
+        member.globalnet().addAll(fresh);
+        Eventually.await("a restarted Globalnet replica of " + cluster + " leads and has made a pass",
+                () -> fresh.stream().anyMatch(c -> c.leading() && c.passes() > 0));
+    }
+
+    /** A node without Periscope's state: the readers' JSON answers are empty lists; every write is recorded. */
+    private static RecordingCommandRunner freshKernel() {
+        return new RecordingCommandRunner().answer(c -> c.argv().contains("-j"), c -> CommandResult.success("[]"));
+    }
+
+    private static <T> List<String> text(List<T> values) {
+        return values.stream().map(Object::toString).toList();
+    }
+
+    /** Controllers first (they release their Leases and remove their Endpoints), then the API servers. */
+    @Override
+    public void close() {
+        List<AutoCloseable> reversed = new ArrayList<>(running);
+        java.util.Collections.reverse(reversed);
+        for (AutoCloseable closeable : reversed) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                // Shutting down after the scenario: nothing left to check.
+            }
+        }
+        broker.close();
+    }
+}
