@@ -82,6 +82,9 @@ final class RouteAgentPlanner {
         if (gateway) {
             tunnelPorts.add(Names.VXLAN_TUNNEL_PORT);
         }
+        // Declared even without tunnel ports (a non-gateway node of an OVN-Kubernetes cluster): the jumps need them.
+        plan.chain(Table.RAW, Names.RAW);
+        plan.chain(Table.FILTER, Names.INPUT);
         for (int port : tunnelPorts) {
             plan.rule(Table.RAW, Names.RAW, Rule.of(new Target.NoTrack(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(port)));
             plan.rule(Table.FILTER, Names.INPUT, Rule.of(Target.accept(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(port)));
