@@ -140,8 +140,7 @@ public final class LabUp {
             throw new LabRefusal(file + ": cluster" + (ovn.size() > 1 ? "s " : " ") + String.join(", ", ovn)
                     + " use" + (ovn.size() > 1 ? "" : "s") + " cni: ovn-kubernetes, which the lab cannot build: it wires a routed CNI"
                     + " of veths and bridges, and OVN's datapath (ovs-vswitchd, ovn-controller) is not part of it."
-                    + "
-trace the file with the simulator ('periscope trace " + file + "'), which models OVN's logical routers,"
+                    + "\ntrace the file with the simulator ('periscope trace " + file + "'), which models OVN's logical routers,"
                     + " or set cni: kube-proxy for the lab");
         }
     }
