@@ -1,9 +1,11 @@
 Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet support for OVN-Kubernetes CNI")
   Globalnet keeps its iptables and ipset design on OVN-Kubernetes clusters: inter-cluster traffic
   passes through the active gateway's host (through Submariner's OVN topology, br-submariner and
-  ovn-k8s-sub0), where the same Globalnet rules apply. Periscope plans the Globalnet and route-agent
-  rules of OVN-Kubernetes clusters, but not yet OVN's logical topology, br-submariner, ovn-k8s-sub0,
-  nor routing tables 149 and 150 as OVN-Kubernetes needs them: those scenarios are pending.
+  ovn-k8s-sub0), where the same Globalnet rules apply. Periscope plans OVN's logical topology
+  (ovn_cluster_router, submariner_router, submariner_join, submariner_gateway, clusterLBGroup), the
+  route agent's OVN handler (ovn-k8s-sub0, tables 149 and 150) and the Globalnet rules, and the
+  simulator routes packets through the logical routers. The lab builds no OVN, so every scenario
+  here runs on the simulator only.
 
   Background:
     Given the cluster set:
@@ -38,7 +40,10 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
   Rule: Globalnet keeps its iptables and ipset design on OVN-Kubernetes (sections "Proposal" and "Design Details")
 
+    @simulator-only
     Scenario: The active gateway of an OVN-Kubernetes cluster carries Globalnet's chains and egress rules
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
+      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
       When the cluster set is deployed
       Then the nat table of east/east-gw has:
         | chain                  | rule                                                                                   |
@@ -51,7 +56,10 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
         | object                            | addresses     | status  |
         | GlobalIngressIP default/svc-nginx | 242.1.255.254 | Success |
 
+    @simulator-only
     Scenario: The route agent's chains exist on every node
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
+      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
       When the cluster set is deployed
       Then the nat table of east/east-worker has:
         | chain       | rule                      |
@@ -66,25 +74,26 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
         | FORWARD                 | -j SUBMARINER-FORWARD                                                             |
         | SUBMARINER-FWD-MSSCLAMP | -d 242.1.0.0/16 -p tcp -m tcp --tcp-flags SYN,RST SYN -j TCPMSS --clamp-mss-to-pmtu |
 
-    @pending
+    @simulator-only
     Scenario: A pod of an OVN-Kubernetes cluster reaches a remote exported service through submariner_router and the gateway's host
-      The OVN-Kubernetes dataplane (ovn_cluster_router policies, submariner_router, ovn-k8s-sub0,
-      table 149) is not implemented yet: Periscope routes OVN-Kubernetes clusters like kube-proxy ones.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
+      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And the packet goes:
-        | node                     | step   | detail                                      | SRC                 | DST                |
-        | east/ovn_cluster_router  | route  | reroute 242.1.0.0/16 ... submariner_router  | 10.244.1.10         | 242.1.255.254:8080 |
-        | east/submariner_router   | route  | ... submariner_gateway                      | 10.244.1.10         | 242.1.255.254:8080 |
-        | east/east-gw             | arrive | in ovn-k8s-sub0                             | 10.244.1.10         | 242.1.255.254:8080 |
-        | east/east-gw             | snat   | SM-GN-EGRESS-CLUSTER: ... --to-source 242.0.0.1-242.0.0.8 | 242.0.0.1-242.0.0.8 | 242.1.255.254:8080 |
-        | east/east-gw             | depart | out vxlan-tunnel                            | 242.0.0.1-242.0.0.8 | 242.1.255.254:8080 |
+        | node                    | step   | detail                                                    | SRC                 | DST                |
+        | east/ovn_cluster_router | route  | ip4.dst == 242.1.0.0/16 reroute ... submariner_router     | 10.244.1.10         | 242.1.255.254:8080 |
+        | east/submariner_router  | route  | ... submariner_gateway                                    | 10.244.1.10         | 242.1.255.254:8080 |
+        | east/east-gw            | arrive | in ovn-k8s-sub0                                           | 10.244.1.10         | 242.1.255.254:8080 |
+        | east/east-gw            | snat   | SM-GN-EGRESS-CLUSTER: ... --to-source 242.0.0.1-242.0.0.8 | 242.0.0.1-242.0.0.8 | 242.1.255.254:8080 |
+        | east/east-gw            | depart | out vxlan-tunnel                                          | 242.0.0.1-242.0.0.8 | 242.1.255.254:8080 |
 
-    @pending
+    @simulator-only
     Scenario: Without Globalnet, a pod of an OVN-Kubernetes cluster reaches a remote pod through submariner_router
-      The OVN-Kubernetes dataplane (ovn_cluster_router policies, submariner_router, ovn-k8s-sub0,
-      table 149) is not implemented yet. The document requires its changes to keep working for
-      deployments without Globalnet (section "Backward Compatibility").
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
+      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      The document requires its changes to keep working for deployments without Globalnet
+      (section "Backward Compatibility").
       Given the cluster set:
         """
         name: vanilla-ovn
@@ -114,40 +123,44 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
   Rule: The network plugin syncer builds Submariner's OVN topology (section "Design Details", "Network Plugin Syncer (NPS)")
 
-    @pending
+    @simulator-only
     Scenario: submariner_router, submariner_join and submariner_gateway exist, with the cluster's load balancer group
-      The OVN-Kubernetes dataplane (submariner_router, ovn-k8s-sub0, table 149) is not implemented yet.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
+      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
       When the cluster set is deployed
       Then cluster east has the OVN logical router submariner_router
       And cluster east has the OVN logical switches submariner_join and submariner_gateway
       And the OVN logical router submariner_router of cluster east uses the load balancer group clusterLBGroup
 
-    @pending
+    @simulator-only
     Scenario: ovn_cluster_router reroutes traffic for remote clusters to submariner_router
-      The OVN-Kubernetes dataplane (submariner_router, ovn-k8s-sub0, table 149) is not implemented yet.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
+      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
       When the cluster set is deployed
       Then the OVN logical router ovn_cluster_router of cluster east has a policy rerouting 242.1.0.0/16 to submariner_router
 
-    @pending
+    @simulator-only
     Scenario: submariner_router is pinned to the active gateway and sends incoming traffic to ovn_cluster_router
-      The OVN-Kubernetes dataplane (submariner_router, ovn-k8s-sub0, table 149) is not implemented yet.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
+      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
       When the cluster set is deployed
       Then the OVN logical router submariner_router of cluster west is bound to the chassis of west/west-gw
       And the OVN logical router submariner_router of cluster west routes 10.244.0.0/16 to ovn_cluster_router
 
   Rule: The route agent's OVN handler connects the host to OVN (section "Design Details", "OVN Handler in Route Agent")
 
-    @pending
+    @simulator-only
     Scenario: Every node has br-submariner with the internal interface ovn-k8s-sub0 at 169.254.254.10
-      The OVN-Kubernetes dataplane (submariner_router, ovn-k8s-sub0, table 149) is not implemented yet.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
+      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
       When the cluster set is deployed
       Then east/east-gw has the interface ovn-k8s-sub0 with the address 169.254.254.10
       And east/east-worker has the interface ovn-k8s-sub0 with the address 169.254.254.10
 
-    @pending
+    @simulator-only
     Scenario: Table 150 on every node sends host traffic for remote clusters into the CNI network through ovn-k8s-mp0
-      The OVN-Kubernetes dataplane (submariner_router, ovn-k8s-sub0, table 149) is not implemented yet:
-      Periscope's table 150 routes through vx-submariner as for kube-proxy clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
+      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
       When the cluster set is deployed
       Then the routes of east/east-worker in table 150 include:
         | route                                     |
@@ -158,9 +171,10 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
         | node             | step   | detail           |
         | east/east-worker | depart | out ovn-k8s-mp0  |
 
-    @pending
+    @simulator-only
     Scenario: Table 149 on the active gateway sends traffic from remote clusters through submariner_router
-      The OVN-Kubernetes dataplane (submariner_router, ovn-k8s-sub0, table 149) is not implemented yet.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
+      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
       When the cluster set is deployed
       Then west/west-gw looks up table 149 with priority 149
       And the routes of west/west-gw in table 149 include:
@@ -174,10 +188,10 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
   Rule: OVN-Kubernetes and Globalnet share iptables on the gateway (section "Design Details")
 
-    @pending
+    @simulator-only
     Scenario: OVN-Kubernetes DNATs an exported service's external IP to its cluster IP in PREROUTING
-      The OVN-Kubernetes dataplane is not implemented yet: Periscope models exported services with
-      kube-proxy's external-IP chains on every CNI.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
+      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the packet goes:
         | node         | step | detail                                            | DST             |
@@ -185,32 +199,36 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
   Rule: The four fixes Globalnet needs on OVN-Kubernetes (section "Changes")
 
-    @pending
+    @simulator-only
     Scenario: SUBMARINER-POSTROUTING leaves the traffic between OVN and the tunnel untranslated (fix "Missing rule in SUBMARINER-POSTROUTING chain")
-      The OVN-Kubernetes dataplane (submariner_router, ovn-k8s-sub0, table 149) is not implemented yet.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
+      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
       When the cluster set is deployed
       Then the nat table of west/west-gw has:
         | chain                  | rule                           |
         | SUBMARINER-POSTROUTING | -o ovn-k8s-sub0 ... -j ACCEPT  |
 
-    @pending
+    @simulator-only
     Scenario: Table 150 has a default route on every worker node (fix "Missing default route in table 150 on all the worker nodes")
-      The OVN-Kubernetes dataplane (submariner_router, ovn-k8s-sub0, table 149) is not implemented yet.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
+      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
       When the cluster set is deployed
       Then the routes of east/east-worker in table 150 include:
-        | route                           |
-        | default via ... dev ovn-k8s-mp0 |
+        | route                               |
+        | default via ... dev ovn-k8s-mp0 ... |
 
-    @pending
+    @simulator-only
     Scenario: Ingress traffic to a cluster goes through submariner_router (fix "Redirect the ingress traffic to a cluster via the submariner_router")
-      The OVN-Kubernetes dataplane (submariner_router, ovn-k8s-sub0, table 149) is not implemented yet.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
+      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And every path crosses west/submariner_router
 
-    @pending
+    @simulator-only
     Scenario: submariner_router's logical routes send replies back to the active gateway (fix "Fix logical routes programmed in submariner_router")
-      The OVN-Kubernetes dataplane (submariner_router, ovn-k8s-sub0, table 149) is not implemented yet.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
+      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And the reply goes:

@@ -4,12 +4,15 @@ import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan.HostRole;
 import io.periscope.plan.Interface;
 import io.periscope.plan.Segment;
+import io.periscope.plan.netfilter.Rule;
+import io.periscope.plan.netfilter.Table;
 import io.periscope.plan.routing.Nexthop;
 import io.periscope.plan.routing.Route;
 import io.periscope.plan.routing.RouteProtocol;
@@ -27,6 +30,12 @@ import java.util.Set;
  * cluster's underlay bridge, the WAN between gateways, and a routed CNI (like kindnet or host-gw:
  * each node routes the other nodes' pod blocks via their node address). Addresses are /32 and
  * every reachable address has an explicit route, so nothing depends on guessed subnets.
+ *
+ * <p>An OVN-Kubernetes cluster has no such routes and no kube-proxy: its pods are ports of their
+ * node's logical switch, each node reaches OVN through its management port {@code ovn-k8s-mp0}
+ * (which holds the node's CNI address), and OVN-Kubernetes DNATs an exported service's external IP
+ * (its global IP) to the cluster IP in nat PREROUTING and OUTPUT; see {@link OvnPlanner} for the
+ * logical network itself.
  */
 final class EnvironmentPlanner {
 
@@ -76,7 +85,10 @@ final class EnvironmentPlanner {
         KubeProxyPlanner.plan(cluster, index, kubeProxyTemplate, service -> set.globalnet().enabled()
                 && set.globalnet().mode() == io.periscope.model.topology.GlobalnetMode.V2 && index.isExported(service)
                 ? global.serviceIngress(cluster.name(), service.namespace(), service.name()) : Optional.empty());
-        io.periscope.plan.DataplanePlan kubeProxy = kubeProxyTemplate.build();
+        boolean ovn = cluster.cni() == Cni.OVN_KUBERNETES;
+        // OVN-Kubernetes has no kube-proxy: OVN's load balancers (see OvnPlanner) serve the services.
+        io.periscope.plan.DataplanePlan kubeProxy = ovn ? io.periscope.plan.DataplanePlan.EMPTY : kubeProxyTemplate.build();
+        List<Rule> externalIpDnat = ovn ? OvnPlanner.externalIpDnat(set, cluster, index, global) : List.of();
         // Every other node routes a node's address and pod blocks the same way: build those
         // routes once and share the records.
         List<Route> serviceRoutes = cluster.serviceCidrs().stream()
@@ -86,7 +98,8 @@ final class EnvironmentPlanner {
             List<Route> routes = new ArrayList<>();
             routes.add(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(other.ip()), List.of(Nexthop.direct(Names.UNDERLAY)), RouteProtocol.BOOT));
             List<Nexthop> viaOther = List.of(Nexthop.via(other.ip(), Names.UNDERLAY));
-            for (Ipv4Prefix block : blocks.get(other.name())) {
+            // On OVN-Kubernetes the pods sit on logical switches, reached through ovn-k8s-mp0.
+            for (Ipv4Prefix block : ovn ? List.<Ipv4Prefix>of() : blocks.get(other.name())) {
                 routes.add(Route.unicast(Route.MAIN_TABLE, block, viaOther, RouteProtocol.BOOT));
             }
             routesToNode.put(other.name(), routes);
@@ -99,10 +112,28 @@ final class EnvironmentPlanner {
             host.interfaces.add(new Interface(Names.UNDERLAY, List.of(node.ip()), Macs.of(Macs.UNDERLAY, node.ip()),
                     underlaySegment(cluster.name()), Interface.DEFAULT_MTU));
             underlay.add(new Segment.Attachment(id, Names.UNDERLAY));
-            // cni0 holds the node's CNI address even on a node without pods (a port-less bridge,
-            // because the lab's kernel has no dummy interfaces).
-            host.interfaces.add(new Interface(Names.CNI_BRIDGE, List.of(node.cniIp()), Macs.of(Macs.CNI, node.cniIp()), "",
-                    Interface.DEFAULT_MTU));
+            if (ovn) {
+                // OVN-Kubernetes: the node's CNI address is on its management port, a port of the
+                // node's logical switch; the pod and service CIDRs are routed into OVN through it.
+                host.interfaces.add(new Interface(Names.OVN_K8S_MP0, List.of(node.cniIp()), Macs.of(Macs.CNI, node.cniIp()),
+                        OvnTopologySegments.nodeSwitch(cluster, node), Interface.DEFAULT_MTU));
+                Ipv4Address routerPort = Names.ovnRouterPortIp(node.cniIp());
+                host.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(routerPort), List.of(Nexthop.direct(Names.OVN_K8S_MP0)),
+                        RouteProtocol.BOOT));
+                for (Ipv4Prefix cidr : concat(cluster.podCidrs(), cluster.serviceCidrs())) {
+                    host.environment.route(Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.via(routerPort, Names.OVN_K8S_MP0)),
+                            RouteProtocol.BOOT));
+                }
+                externalIpDnat.forEach(rule -> {
+                    host.environment.rule(Table.NAT, "PREROUTING", rule);
+                    host.environment.rule(Table.NAT, "OUTPUT", rule);
+                });
+            } else {
+                // cni0 holds the node's CNI address even on a node without pods (a port-less bridge,
+                // because the lab's kernel has no dummy interfaces).
+                host.interfaces.add(new Interface(Names.CNI_BRIDGE, List.of(node.cniIp()), Macs.of(Macs.CNI, node.cniIp()), "",
+                        Interface.DEFAULT_MTU));
+            }
             if (role == HostRole.GATEWAY) {
                 host.interfaces.add(new Interface(Names.WAN, List.of(node.endpointIp()), Macs.of(Macs.WAN, node.endpointIp()),
                         WAN_SEGMENT, Interface.DEFAULT_MTU));
@@ -118,7 +149,9 @@ final class EnvironmentPlanner {
             }
             // A node (or host-network pod) connecting to a ClusterIP needs some route before
             // kube-proxy's OUTPUT DNAT rewrites the destination; real nodes have a default route.
-            host.environment.routes(serviceRoutes);
+            if (!ovn) {
+                host.environment.routes(serviceRoutes);
+            }
             host.kubeProxy = kubeProxy;
         }
         segments.add(new Segment(underlaySegment(cluster.name()), Segment.SegmentKind.BRIDGE, underlay));
@@ -129,6 +162,17 @@ final class EnvironmentPlanner {
             }
             Node node = cluster.requireNode(pod.node());
             HostDraft nodeHost = hosts.get(HostId.node(cluster.name(), node.name()));
+            if (ovn) {
+                // A port of the node's logical switch; its gateway is the node's port on ovn_cluster_router.
+                HostId podId = HostId.pod(cluster.name(), pod.namespace(), pod.name());
+                HostDraft podHost = new HostDraft(podId, HostRole.POD, Optional.of(node.name()));
+                hosts.put(podId, podHost);
+                podHost.interfaces.add(new Interface(Names.POD_INTERFACE, List.of(pod.ip()), Macs.of(Macs.POD, pod.ip()),
+                        OvnTopologySegments.nodeSwitch(cluster, node), Interface.DEFAULT_MTU));
+                podHost.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
+                        List.of(Nexthop.onlink(Names.ovnRouterPortIp(node.cniIp()), Names.POD_INTERFACE)), RouteProtocol.BOOT));
+                continue;
+            }
             String peerName = vethName(pod, usedNames.computeIfAbsent(node.name(), n -> new HashSet<>()));
             HostId podId = HostId.pod(cluster.name(), pod.namespace(), pod.name());
             HostDraft podHost = new HostDraft(podId, HostRole.POD, Optional.of(node.name()));
@@ -147,6 +191,12 @@ final class EnvironmentPlanner {
             segments.add(new Segment(segment, Segment.SegmentKind.VETH,
                     List.of(new Segment.Attachment(podId, Names.POD_INTERFACE), new Segment.Attachment(nodeHost.id, peerName))));
         }
+    }
+
+    private static List<Ipv4Prefix> concat(List<Ipv4Prefix> a, List<Ipv4Prefix> b) {
+        List<Ipv4Prefix> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     /** A node-side veth name: readable, unique on the node, at most 15 characters (IFNAMSIZ). */

@@ -14,6 +14,8 @@ final class Macs {
     static final int POD_PEER = 0x03;
     static final int CNI = 0x04;
     static final int WAN = 0x05;
+    static final int OVN_ROUTER_PORT = 0x06;
+    static final int OVN_K8S_SUB0 = 0x07;
     static final int VX_SUBMARINER = 0x40;
     static final int VXLAN_TUNNEL = 0x41;
 

@@ -83,6 +83,53 @@ public final class Names {
         return "submariner-cable-" + cluster + "-" + privateIp.toString().replace('.', '-');
     }
 
+    // OVN-Kubernetes and Submariner's OVN topology (upstream's names and link-local addresses).
+    public static final String OVN_CLUSTER_ROUTER = "ovn_cluster_router";
+    public static final String SUBMARINER_ROUTER = "submariner_router";
+    public static final String SUBMARINER_JOIN = "submariner_join";
+    public static final String SUBMARINER_GATEWAY = "submariner_gateway";
+    public static final String CLUSTER_LB_GROUP = "clusterLBGroup";
+    /** ovn_cluster_router's port on submariner_join. */
+    public static final String OVN_CLUSTER_SUBMARINER_PORT = "ovn_cluster_subm_lrp";
+    /** submariner_router's port on submariner_join. */
+    public static final String SUBMARINER_JOIN_PORT = "submariner_j_lrp";
+    /** submariner_router's port on submariner_gateway. */
+    public static final String SUBMARINER_UPSTREAM_PORT = "submariner_up_lrp";
+    public static final String SUBMARINER_LOCALNET_PORT = "submariner_localnet";
+    public static final String BR_SUBMARINER = "br-submariner";
+    public static final String OVN_K8S_SUB0 = "ovn-k8s-sub0";
+    /** OVN-Kubernetes' management port: the node's own interface on its logical switch. */
+    public static final String OVN_K8S_MP0 = "ovn-k8s-mp0";
+    /** submariner_join is 169.254.254.0/29: submariner_router .1, ovn_cluster_router .2. */
+    public static final Ipv4Address SUBMARINER_JOIN_IP = Ipv4Address.parse("169.254.254.1");
+    public static final Ipv4Address OVN_CLUSTER_SUBMARINER_IP = Ipv4Address.parse("169.254.254.2");
+    /** submariner_gateway is 169.254.254.8/29: submariner_router .9, every node's ovn-k8s-sub0 .10 (seed 003). */
+    public static final Ipv4Address SUBMARINER_UPSTREAM_IP = Ipv4Address.parse("169.254.254.9");
+    public static final Ipv4Address OVN_K8S_SUB0_IP = Ipv4Address.parse("169.254.254.10");
+    public static final int OVN_LINK_PREFIX_LENGTH = 29;
+    /** The priority of Submariner's reroute policies on ovn_cluster_router (upstream's). */
+    public static final int OVN_REROUTE_PRIORITY = 20000;
+    public static final int OVN_RULE_PRIORITY = 149;
+
+    /** OVN-Kubernetes' router port toward a node's logical switch, and the switch's port facing it. */
+    public static String routerToSwitchPort(String node) {
+        return "rtos-" + node;
+    }
+
+    public static String switchToRouterPort(String node) {
+        return "stor-" + node;
+    }
+
+    /** The node's own port on its switch (the management port ovn-k8s-mp0). */
+    public static String managementSwitchPort(String node) {
+        return "k8s-" + node;
+    }
+
+    /** On ovn-kubernetes the node's router port takes the address after the node's CNI address, which is ovn-k8s-mp0's. */
+    public static Ipv4Address ovnRouterPortIp(Ipv4Address cniIp) {
+        return cniIp.plus(1);
+    }
+
     // kube-proxy (environment).
     public static final String KUBE_SERVICES = "KUBE-SERVICES";
 }

@@ -12,6 +12,7 @@ import io.periscope.model.policy.CablePorts;
 import io.periscope.model.policy.ClusterGraph;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
 import io.periscope.model.topology.Service;
@@ -20,6 +21,7 @@ import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.plan.Segment;
 import io.periscope.plan.ServiceRecord;
+import io.periscope.plan.ovn.OvnTopology;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +55,8 @@ public final class Planner {
         }
         GlobalnetAllocations allocations = GlobalnetAllocator.allocate(set, cidrs);
         ClusterSetPlan plan = plan(set, new AllocatedGlobalAddresses(allocations));
-        return new ClusterSetPlan(plan.clusterSet(), plan.endpoints(), plan.hosts(), plan.segments(), plan.serviceRecords(), allocations);
+        return new ClusterSetPlan(plan.clusterSet(), plan.endpoints(), plan.hosts(), plan.segments(), plan.serviceRecords(), allocations,
+                plan.ovn());
     }
 
     public static ClusterSetPlan plan(ClusterSet set, GlobalAddresses global) {
@@ -63,6 +66,7 @@ public final class Planner {
         set.clusters().forEach(c -> indexes.put(c.name(), new ClusterIndex(c)));
         List<Segment> segments = new ArrayList<>();
         Map<HostId, HostDraft> hosts = EnvironmentPlanner.plan(set, indexes, global, segments);
+        List<OvnTopology> ovn = new ArrayList<>();
 
         for (Cluster cluster : set.clusters()) {
             List<String> peers = graph.peersOf(cluster.name());
@@ -75,6 +79,9 @@ public final class Planner {
                     .map(other -> new RouteAgentPlanner.RefusedCluster(other.name(), RemoteSubnets.of(set, other, global)))
                     .toList();
             ClusterIndex index = indexes.get(cluster.name());
+            if (cluster.cni() == Cni.OVN_KUBERNETES) {
+                ovn.add(OvnPlanner.plan(set, cluster, index, remoteSubnets, segments));
+            }
             for (Node node : cluster.nodes()) {
                 HostDraft host = hosts.get(HostId.node(cluster.name(), node.name()));
                 Tunnels.NexthopIds ids = new Tunnels.NexthopIds();
@@ -84,13 +91,17 @@ public final class Planner {
                         GlobalnetPlanner.plan(set, cluster, index, node, host, remoteSubnets, global);
                     }
                     CablePlanner.plan(set, cluster, node, host, remotes, global, ports, ids);
+                    if (cluster.cni() == Cni.OVN_KUBERNETES) {
+                        OvnRouteAgentPlanner.gatewayPostrouting(host);
+                    }
                 }
             }
         }
 
         TreeMap<HostId, HostPlan> built = new TreeMap<>();
         hosts.forEach((id, draft) -> built.put(id, draft.build()));
-        return new ClusterSetPlan(set, endpoints(set, global), built, segments, serviceRecords(set, indexes, global));
+        return new ClusterSetPlan(set, endpoints(set, global), built, segments, serviceRecords(set, indexes, global),
+                GlobalnetAllocations.NONE, ovn);
     }
 
     /** One Endpoint per active gateway, as the gateway agent publishes it through the broker. */

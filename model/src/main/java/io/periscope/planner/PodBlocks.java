@@ -3,6 +3,7 @@ package io.periscope.planner;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
 
@@ -30,6 +31,10 @@ final class PodBlocks {
         for (Node node : cluster.nodes()) {
             List<Ipv4Address> owned = new ArrayList<>();
             owned.add(node.cniIp());
+            if (cluster.cni() == Cni.OVN_KUBERNETES) {
+                // The node's port on ovn_cluster_router, its pods' gateway, is in its block too.
+                owned.add(Names.ovnRouterPortIp(node.cniIp()));
+            }
             ownedBy.put(node.name(), owned);
         }
         for (Pod pod : cluster.pods()) {

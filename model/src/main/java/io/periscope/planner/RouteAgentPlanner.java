@@ -4,6 +4,7 @@ import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.HostPlan.HostRole;
@@ -15,6 +16,7 @@ import io.periscope.plan.netfilter.Target;
 import io.periscope.plan.routing.PolicyRule;
 import io.periscope.plan.routing.Route;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -25,7 +27,9 @@ import java.util.OptionalInt;
  * multiple active gateways: seed 004's multipath route), and a gateway has FDB entries back to every
  * other node. It also owns the chains every node has: SUBMARINER-POSTROUTING (no NAT for traffic to
  * remote clusters without Globalnet), SUBMARINER-FORWARD, SUBMARINER-INPUT, the MSS clamp and the
- * raw-table notrack for tunnel ports.
+ * raw-table notrack for tunnel ports. On an OVN-Kubernetes cluster OVN carries remote traffic to the
+ * gateway instead of vx-submariner, and the route agent's OVN handler connects the host to it
+ * ({@link OvnRouteAgentPlanner}).
  */
 final class RouteAgentPlanner {
 
@@ -40,34 +44,15 @@ final class RouteAgentPlanner {
                      List<RefusedCluster> refused, Tunnels.NexthopIds ids) {
         PlanBuilder plan = host.submariner;
         boolean gateway = host.role == HostRole.GATEWAY;
-        List<Node> activeGateways = cluster.activeGateways();
 
-        Ipv4Address vxAddress = Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, node.ip());
-        plan.vxlan(new VxlanDevice(Names.VX_SUBMARINER, Names.VX_SUBMARINER_VNI, Names.VX_SUBMARINER_PORT, node.ip(),
-                Names.UNDERLAY, Names.VXLAN_MTU, vxAddress, Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET),
-                Macs.of(Macs.VX_SUBMARINER, node.ip())));
-        List<Node> peers = gateway
-                ? cluster.nodes().stream().filter(n -> !activeGateways.contains(n)).toList()
-                : activeGateways;
-        Tunnels.peers(plan, Names.VX_SUBMARINER, peers.stream().map(RouteAgentPlanner::vxPeer).toList());
-
+        boolean ovn = cluster.cni() == Cni.OVN_KUBERNETES;
+        if (ovn) {
+            OvnRouteAgentPlanner.plan(set, cluster, node, host, remoteSubnets);
+        } else {
+            planVxSubmariner(cluster, node, host, remoteSubnets, ids);
+        }
         plan.sysctl("net.ipv4.fib_multipath_hash_policy", "1");
         plan.sysctl("net.ipv4.conf.all.ignore_routes_with_linkdown", "1");
-        if (!gateway) {
-            List<Ipv4Address> via = activeGateways.stream()
-                    .map(g -> Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, g.ip())).toList();
-            Tunnels.spread(plan, ids, Route.MAIN_TABLE, remoteSubnets, via, Names.VX_SUBMARINER, cluster.loadBalancing(),
-                    Optional.empty(), 0);
-            // Host-network traffic (the node itself, host-network pods) takes the same way out, but
-            // with the node's CNI address as source so that replies and Globalnet's SNAT treat it
-            // like pod traffic. "iif lo" limits the table to locally generated packets.
-            Tunnels.spread(plan, ids, Names.HOST_NETWORK_TABLE, remoteSubnets, via, Names.VX_SUBMARINER, cluster.loadBalancing(),
-                    Optional.of(node.cniIp()), 0);
-            if (!remoteSubnets.isEmpty()) {
-                plan.policyRule(new PolicyRule(Names.HOST_NETWORK_RULE_PRIORITY, Optional.empty(), Optional.empty(),
-                        OptionalInt.empty(), Optional.of("lo"), Names.HOST_NETWORK_TABLE));
-            }
-        }
 
         // Clusters the connectivity policies keep apart get no tunnel and no route (upstream would have
         // none either, and a default route would carry the packets off to the underlay). Periscope
@@ -89,7 +74,17 @@ final class RouteAgentPlanner {
         plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.FORWARD)));
 
         // Tunnel packets need no connection tracking, and tracking them would fill the table.
-        List<Integer> tunnelPorts = gateway ? List.of(Names.VX_SUBMARINER_PORT, Names.VXLAN_TUNNEL_PORT) : List.of(Names.VX_SUBMARINER_PORT);
+        // OVN-Kubernetes clusters have no vx-submariner: OVN carries the traffic to the gateway.
+        List<Integer> tunnelPorts = new ArrayList<>();
+        if (!ovn) {
+            tunnelPorts.add(Names.VX_SUBMARINER_PORT);
+        }
+        if (gateway) {
+            tunnelPorts.add(Names.VXLAN_TUNNEL_PORT);
+        }
+        // Declared even without tunnel ports (a non-gateway node of an OVN-Kubernetes cluster): the jumps need them.
+        plan.chain(Table.RAW, Names.RAW);
+        plan.chain(Table.FILTER, Names.INPUT);
         for (int port : tunnelPorts) {
             plan.rule(Table.RAW, Names.RAW, Rule.of(new Target.NoTrack(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(port)));
             plan.rule(Table.FILTER, Names.INPUT, Rule.of(Target.accept(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(port)));
@@ -112,6 +107,38 @@ final class RouteAgentPlanner {
             mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Source(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
         }
         plan.chain(Table.FILTER, Names.FORWARD);
+    }
+
+    /** kube-proxy clusters: vx-submariner carries remote traffic from every node to the active gateways. */
+    private static void planVxSubmariner(Cluster cluster, Node node, HostDraft host, List<Ipv4Prefix> remoteSubnets, Tunnels.NexthopIds ids) {
+        PlanBuilder plan = host.submariner;
+        boolean gateway = host.role == HostRole.GATEWAY;
+        List<Node> activeGateways = cluster.activeGateways();
+        Ipv4Address vxAddress = Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, node.ip());
+        plan.vxlan(new VxlanDevice(Names.VX_SUBMARINER, Names.VX_SUBMARINER_VNI, Names.VX_SUBMARINER_PORT, node.ip(),
+                Names.UNDERLAY, Names.VXLAN_MTU, vxAddress, Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET),
+                Macs.of(Macs.VX_SUBMARINER, node.ip())));
+        List<Node> peers = gateway
+                ? cluster.nodes().stream().filter(n -> !activeGateways.contains(n)).toList()
+                : activeGateways;
+        Tunnels.peers(plan, Names.VX_SUBMARINER, peers.stream().map(RouteAgentPlanner::vxPeer).toList());
+
+        if (!gateway) {
+            List<Ipv4Address> via = activeGateways.stream()
+                    .map(g -> Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, g.ip())).toList();
+            Tunnels.spread(plan, ids, Route.MAIN_TABLE, remoteSubnets, via, Names.VX_SUBMARINER, cluster.loadBalancing(),
+                    Optional.empty(), 0);
+            // Host-network traffic (the node itself, host-network pods) takes the same way out, but
+            // with the node's CNI address as source so that replies and Globalnet's SNAT treat it
+            // like pod traffic. "iif lo" limits the table to locally generated packets.
+            Tunnels.spread(plan, ids, Names.HOST_NETWORK_TABLE, remoteSubnets, via, Names.VX_SUBMARINER, cluster.loadBalancing(),
+                    Optional.of(node.cniIp()), 0);
+            if (!remoteSubnets.isEmpty()) {
+                plan.policyRule(new PolicyRule(Names.HOST_NETWORK_RULE_PRIORITY, Optional.empty(), Optional.empty(),
+                        OptionalInt.empty(), Optional.of("lo"), Names.HOST_NETWORK_TABLE));
+            }
+        }
+
     }
 
     private static Tunnels.Peer vxPeer(Node node) {

@@ -10,6 +10,7 @@ import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostPlan;
+import io.periscope.plan.ovn.NbctlSyntax;
 import io.periscope.planner.Planner;
 import picocli.CommandLine.ParameterException;
 
@@ -30,7 +31,8 @@ import java.util.concurrent.Callable;
 /** {@code periscope plan}: what the agents would program on each node, in the kernel tools' own input formats. */
 @Command(name = "plan",
         description = "Print what the agents would program on each node (or one): iptables-restore and ipset restore input, "
-                + "routes, rules, nexthops, VXLAN devices and FDB entries.")
+                + "routes, rules, nexthops, VXLAN devices and FDB entries; for an OVN-Kubernetes cluster also its OVN logical "
+                + "network as ovn-nbctl commands.")
 public final class PlanCommand implements Callable<Integer> {
 
     @Spec
@@ -53,6 +55,10 @@ public final class PlanCommand implements Callable<Integer> {
     }
 
     record ProgramStep(String command, String input) {
+    }
+
+    /** An OVN-Kubernetes cluster's logical network: the ovn-nbctl commands, and the nodes' br-submariner. */
+    record OvnProgram(String cluster, List<String> nbctl, List<String> bridges) {
     }
 
     @Override
@@ -78,9 +84,17 @@ public final class PlanCommand implements Callable<Integer> {
             programs.add(new NodeProgram(host.id().toString(), host.role().name().toLowerCase(Locale.ROOT),
                     commands.stream().map(c -> new ProgramStep(String.join(" ", c.argv()), c.stdin())).toList()));
         }
+        // OVN-Kubernetes clusters (in scope): their logical network, as the ovn-nbctl commands that build it.
+        List<OvnProgram> ovn = plan.ovn().stream().filter(t -> node == null || t.cluster().equals(node.cluster()))
+                .map(t -> new OvnProgram(t.cluster(), NbctlSyntax.commands(t), NbctlSyntax.bridges(t))).toList();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(JSON.writeValueAsString(Map.of("nodes", programs)));
+            Map<String, Object> document = new java.util.LinkedHashMap<>();
+            document.put("nodes", programs);
+            if (!ovn.isEmpty()) {
+                document.put("ovn", ovn);
+            }
+            out.println(JSON.writeValueAsString(document));
         } else {
             for (NodeProgram program : programs) {
                 out.println("=== " + program.node() + " (" + program.role() + ")");
@@ -90,6 +104,13 @@ public final class PlanCommand implements Callable<Integer> {
                         out.print(step.input().endsWith("\n") ? step.input() : step.input() + "\n");
                     }
                 }
+                out.println();
+            }
+            for (OvnProgram program : ovn) {
+                out.println("=== " + program.cluster() + " OVN northbound database (ovn-nbctl)");
+                program.nbctl().forEach(out::println);
+                out.println("# br-submariner on the nodes");
+                program.bridges().forEach(out::println);
                 out.println();
             }
         }

@@ -10,10 +10,12 @@ import io.periscope.model.topology.FlowSource;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.Interface;
+import io.periscope.plan.ovn.OvnTopology;
 import io.periscope.simulator.FlowResolutionException;
 import io.periscope.simulator.trace.FlowTrace;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A cluster set running on a backend: what the scenarios observe. Traces use the simulator's trace
@@ -44,6 +46,9 @@ public interface Deployment {
 
     /** The Endpoints the active gateways publish through the broker. */
     List<Endpoint> endpoints();
+
+    /** The OVN logical network of an OVN-Kubernetes cluster (its northbound database); empty for other clusters. */
+    Optional<OvnTopology> ovnTopology(String cluster);
 
     /** Which cluster pairs have a tunnel, and with which cable driver the policies chose. */
     List<ClusterGraph.Connection> connections();

@@ -58,6 +58,11 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
     }
 
     @Override
+    public java.util.Optional<io.periscope.plan.ovn.OvnTopology> ovnTopology(String cluster) {
+        return plan().ovn(cluster);
+    }
+
+    @Override
     public GlobalnetAllocations allocations() {
         return plan().allocations();
     }

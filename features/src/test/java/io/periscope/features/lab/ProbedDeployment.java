@@ -91,6 +91,12 @@ final class ProbedDeployment implements Deployment {
         this.layout = LabLayout.of(plan);
     }
 
+    /** The lab builds no OVN (it refuses OVN-Kubernetes clusters), so this is the plan's, for completeness. */
+    @Override
+    public java.util.Optional<io.periscope.plan.ovn.OvnTopology> ovnTopology(String cluster) {
+        return plan.ovn(cluster);
+    }
+
     @Override
     public ClusterSet clusterSet() {
         return set;

@@ -226,6 +226,17 @@ public final class TopologyValidator {
             duplicate(byCniIp, node.cniIp(), n, listPath, "cniIP",
                     "node cniIP " + node.cniIp() + " is already used in cluster '" + cluster.name() + "' by ", "give every node its own address on the pod network");
         }
+        if (cluster.cni() == io.periscope.model.topology.Cni.OVN_KUBERNETES) {
+            for (int n = 0; n < cluster.nodes().size(); n++) {
+                Node node = cluster.nodes().get(n);
+                Integer other = byCniIp.get(node.cniIp().plus(1));
+                if (other != null) {
+                    error(join(positions.element(listPath, n), "cniIP"), "on ovn-kubernetes node '" + node.name() + "''s port on ovn_cluster_router"
+                            + " takes the address after its cniIP, " + node.cniIp().plus(1) + ", which is node '"
+                            + cluster.nodes().get(other).name() + "''s cniIP", "leave the address after every node's cniIP free");
+                }
+            }
+        }
         if (cluster.gateways().isEmpty() && !incomplete.hasSomeNode(cluster.name())) {
             boolean noNodes = cluster.nodes().isEmpty();
             error(noNodes ? path : listPath, "cluster '" + cluster.name() + "' has no gateway node, so it cannot connect to the other clusters",
@@ -248,6 +259,12 @@ public final class TopologyValidator {
         Map<Ipv4Address, Integer> byIp = new HashMap<>();
         Map<Ipv4Address, Node> nodeByCniIp = new HashMap<>();
         cluster.nodes().forEach(n -> nodeByCniIp.putIfAbsent(n.cniIp(), n));
+        // On OVN-Kubernetes the node's logical switch port on ovn_cluster_router takes the address
+        // after the node's cniIP (its management port ovn-k8s-mp0): no pod may have it.
+        Map<Ipv4Address, Node> nodeByRouterPort = new HashMap<>();
+        if (cluster.cni() == io.periscope.model.topology.Cni.OVN_KUBERNETES) {
+            cluster.nodes().forEach(n -> nodeByRouterPort.putIfAbsent(n.cniIp().plus(1), n));
+        }
         for (int p = 0; p < cluster.pods().size(); p++) {
             Pod pod = cluster.pods().get(p);
             String podPath = positions.element(listPath, p);
@@ -282,6 +299,12 @@ public final class TopologyValidator {
             Node owner = nodeByCniIp.get(pod.ip());
             if (owner != null) {
                 error(ipPath, "pod ip " + pod.ip() + " is node '" + owner.name() + "''s cniIP", "give the pod an address of its own");
+            }
+            Node routed = nodeByRouterPort.get(pod.ip());
+            if (routed != null) {
+                error(ipPath, "pod ip " + pod.ip() + " is the address of node '" + routed.name() + "''s port on ovn_cluster_router"
+                        + " (on ovn-kubernetes the address after the node's cniIP " + routed.cniIp() + " is its pods' gateway)",
+                        "give the pod another address");
             }
         }
     }

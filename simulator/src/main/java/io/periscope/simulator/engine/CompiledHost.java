@@ -7,6 +7,7 @@ import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
 import io.periscope.plan.link.VxlanDevice;
 import io.periscope.simulator.netfilter.Ruleset;
+import io.periscope.simulator.ovn.LogicalRouterPipeline;
 import io.periscope.simulator.routing.RoutingPolicy;
 
 import io.periscope.simulator.link.VxlanFabric;
@@ -40,8 +41,12 @@ final class CompiledHost {
     /** Every device name of the host as the optional a hop carries, so finishing a hop allocates none. */
     private final Map<String, Optional<String>> deviceNames = new HashMap<>();
 
-    CompiledHost(int index, HostPlan plan, DataplanePlan effective) {
+    /** For an OVN logical router, its pipeline (it has no kernel: no netfilter, no policy routing); null for a host. */
+    final LogicalRouterPipeline logical;
+
+    CompiledHost(int index, HostPlan plan, DataplanePlan effective, LogicalRouterPipeline logical) {
         this.index = index;
+        this.logical = logical;
         this.id = plan.id();
         this.name = plan.id().toString();
         this.pod = plan.role() == HostPlan.HostRole.POD;

@@ -5,6 +5,9 @@ import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
+import io.periscope.plan.ovn.LogicalRouter;
+import io.periscope.plan.ovn.OvnTopology;
+import io.periscope.simulator.ovn.LogicalRouterPipeline;
 import io.periscope.simulator.link.IpsecPolicies;
 import io.periscope.simulator.link.VxlanFabric;
 import io.periscope.simulator.link.WireGuardFabric;
@@ -15,7 +18,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A whole cluster set plan compiled for tracing: every host, the wiring between them, the VXLAN, WireGuard and IPsec cables. */
+/**
+ * A whole cluster set plan compiled for tracing: every host, the OVN logical routers, the wiring
+ * between them, the VXLAN, WireGuard and IPsec cables.
+ */
 public final class CompiledNetwork {
 
     final CompiledHost[] hosts;
@@ -31,6 +37,17 @@ public final class CompiledNetwork {
      */
     public CompiledNetwork(ClusterSetPlan plan) {
         List<HostPlan> plans = new ArrayList<>(plan.hosts().values());
+        // OVN logical routers are hops of their own, after the hosts: their ports are interfaces on
+        // the segments that carry their logical switches.
+        Map<HostId, LogicalRouterPipeline> routers = new HashMap<>();
+        for (OvnTopology topology : plan.ovn()) {
+            for (LogicalRouter router : topology.routers()) {
+                LogicalRouterPipeline pipeline = new LogicalRouterPipeline(topology, router);
+                routers.put(pipeline.id(), pipeline);
+                plans.add(pipeline.asHost());
+            }
+        }
+        Map<HostId, HostPlan> byId = new HashMap<>(plan.hosts());
         hosts = new CompiledHost[plans.size()];
         List<HostId> ids = new ArrayList<>();
         List<DataplanePlan> effective = new ArrayList<>();
@@ -38,13 +55,14 @@ public final class CompiledNetwork {
         for (int i = 0; i < plans.size(); i++) {
             HostPlan host = plans.get(i);
             DataplanePlan merged = host.effective();
-            hosts[i] = new CompiledHost(i, host, merged);
+            hosts[i] = new CompiledHost(i, host, merged, routers.get(host.id()));
+            byId.put(host.id(), host);
             index.put(host.id(), i);
             ids.add(host.id());
             effective.add(merged);
             interfaces.add(host.interfaces());
         }
-        wiring = new Wiring(plan.segments(), index, plan.hosts());
+        wiring = new Wiring(plan.segments(), index, byId);
         vxlan = new VxlanFabric(ids, effective, interfaces);
         wireGuard = new WireGuardFabric(effective);
         ipsec = new IpsecPolicies(effective);

@@ -32,7 +32,10 @@ import io.periscope.simulator.routing.RoutingPolicy;
 import io.periscope.simulator.trace.Encapsulation;
 import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.Packet;
+import io.periscope.simulator.trace.RuleRef;
 import io.periscope.simulator.trace.Step;
+import io.periscope.simulator.ovn.LogicalRouterPipeline;
+import io.periscope.plan.ovn.LoadBalancer;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -280,7 +283,100 @@ public final class Dataplane {
             end(v, Disposition.DROPPED, "routing loop: more than " + MAX_HOPS + " hops");
             return;
         }
+        if (v.host.logical != null) {
+            logicalRouter(v, port.iface());
+            return;
+        }
         receive(v, port.iface(), v.packet, v.tunnel);
+    }
+
+    // ---------------------------------------------------------------- OVN logical routers
+
+    /**
+     * An OVN logical router: conntrack (for its load balancers' translations), a new connection's
+     * load balancing, then its policies and routes; it has no netfilter and delivers nothing itself.
+     */
+    private void logicalRouter(Visit v, String inPort) {
+        v.in = inPort;
+        v.out = null;
+        conntrackLookup(v);
+        if (!v.isNew) {
+            storedNat(v, true);
+            storedNat(v, false);
+            logicalForward(v);
+            return;
+        }
+        LogicalRouterPipeline.Balanced balanced = v.host.logical.loadBalancer(inPort, v.packet);
+        if (balanced == null) {
+            logicalForward(v);
+            return;
+        }
+        LoadBalancer lb = balanced.loadBalancer();
+        List<LoadBalancer.Backend> backends = lb.backends();
+        if (backends.isEmpty()) {
+            // OVN answers a VIP without backends with a TCP reset or ICMP unreachable.
+            end(v, Disposition.UNREACHABLE, "load balancer " + lb.name() + " (" + balanced.group() + ") on " + v.host.name
+                    + " has no backends for " + lb.vip() + ":" + lb.port());
+            return;
+        }
+        RuleRef ref = new RuleRef("ovn", balanced.group(), lb.name() + " " + lb.text());
+        if (!followAll) {
+            int i = Math.floorMod(MultipathHash.hash(v.packet), backends.size());
+            balance(v, ref, backends, i);
+            return;
+        }
+        for (int i = 0; i < backends.size(); i++) {
+            balance(i == backends.size() - 1 ? v : v.copy(), ref, backends, i);
+        }
+    }
+
+    private void balance(Visit v, RuleRef ref, List<LoadBalancer.Backend> backends, int i) {
+        LoadBalancer.Backend backend = backends.get(i);
+        if (backends.size() > 1) {
+            v.choices = v.choices.add(ref.chain() + " " + ref.rule().substring(0, ref.rule().indexOf(' ')) + ": backend " + (i + 1)
+                    + " of " + backends.size() + " (" + backend + ")");
+        }
+        Packet q = v.packet.withDestination(backend.address(), v.packet.protocol().hasPorts() ? backend.port() : v.packet.dport());
+        v.dnatDone |= !q.sameFlow(v.packet);
+        v.packet = q;
+        v.step(new Step.Dnat(Optional.of(ref), q));
+        commit(v);
+        logicalForward(v);
+    }
+
+    private void logicalForward(Visit v) {
+        if (v.packet.ttl() <= 1) {
+            end(v, Disposition.DROPPED, "TTL exceeded at " + v.host.name + " (ttl " + v.packet.ttl() + ")" + loop(v));
+            return;
+        }
+        v.packet = v.packet.withTtl(v.packet.ttl() - 1);
+        switch (v.host.logical.route(v.packet)) {
+            case LogicalRouterPipeline.Decision.Drop d -> {
+                v.step(new Step.Route(d.stage(), d.entry(), Optional.empty(), "", v.packet));
+                end(v, Disposition.DROPPED, "dropped by " + d.stage() + " '" + d.entry() + "' on " + v.host.name);
+            }
+            case LogicalRouterPipeline.Decision.NoRoute n ->
+                    end(v, Disposition.NO_ROUTE, "no route to " + v.packet.dst() + " on " + v.host.name + ": " + n.why());
+            case LogicalRouterPipeline.Decision.Forward f -> {
+                String port = f.port().name();
+                Wiring.Delivery delivery = net.wiring.send(v.host.index, v.host.name, port, f.nexthop());
+                String to = delivery instanceof Wiring.Delivery.Reached r ? ", to " + reachedName(r) : "";
+                v.step(new Step.Route(f.stage(), f.entry() + " (port " + port + " on " + f.port().logicalSwitch() + to + ")",
+                        f.direct() ? Optional.empty() : Optional.of(f.nexthop()), port, v.packet));
+                if (delivery instanceof Wiring.Delivery.Reached r) {
+                    finishHop(v, port, true);
+                    arrive(v, r.port());
+                } else if (delivery instanceof Wiring.Delivery.Failed failed) {
+                    end(v, Disposition.UNREACHABLE, failed.reason());
+                }
+            }
+        }
+    }
+
+    /** The element a frame reached: a logical router by its name, a host with the interface it came in by. */
+    private String reachedName(Wiring.Delivery.Reached reached) {
+        CompiledHost host = net.host(reached.port().host());
+        return host.logical != null ? host.name : host.name + " " + reached.port().iface();
     }
 
     private void receive(Visit v, String in, Packet packet, Tunnel tunnel) {

@@ -26,6 +26,8 @@ import io.periscope.lab.wireguard.WireGuardGateways;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.Cni;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.planner.Planner;
 
@@ -86,6 +88,7 @@ public final class LabUp {
 
     /** The same, for a topology already loaded from {@code file}. */
     public LabUpResult run(Path file, ClusterSet topology, Consumer<String> progress) {
+        refuseOvn(file, topology);
         refuseNonRoot();
         long start = System.nanoTime();
         LabCables cables = LabCables.of(topology);
@@ -124,6 +127,22 @@ public final class LabUp {
         long millis = (System.nanoTime() - start) / 1_000_000;
         progress.accept("up: " + set.name() + " converged in " + millis + " ms");
         return new LabUpResult(layout, millis);
+    }
+
+    /**
+     * The lab builds a routed CNI of veths and bridges; an OVN-Kubernetes cluster would need OVN's
+     * datapath (ovs-vswitchd, ovn-controller, the northbound database), so building one the lab's way
+     * would quietly test a kube-proxy cluster instead. The simulator models OVN's logical routers.
+     */
+    static void refuseOvn(Path file, ClusterSet topology) {
+        List<String> ovn = topology.clusters().stream().filter(c -> c.cni() == Cni.OVN_KUBERNETES).map(Cluster::name).toList();
+        if (!ovn.isEmpty()) {
+            throw new LabRefusal(file + ": cluster" + (ovn.size() > 1 ? "s " : " ") + String.join(", ", ovn)
+                    + " use" + (ovn.size() > 1 ? "" : "s") + " cni: ovn-kubernetes, which the lab cannot build: it wires a routed CNI"
+                    + " of veths and bridges, and OVN's datapath (ovs-vswitchd, ovn-controller) is not part of it."
+                    + "\ntrace the file with the simulator ('periscope trace " + file + "'), which models OVN's logical routers,"
+                    + " or set cni: kube-proxy for the lab");
+        }
     }
 
     private void refuseNonRoot() {

@@ -66,6 +66,26 @@ class LabUpRefusesBeforeCreatingAnything {
     }
 
     @Test
+    void anOvnKubernetesClusterIsRefusedRatherThanBuiltAsAKubeProxyOne() throws Exception {
+        RecordingShell shell = machine("");
+        ClusterSet ovn = io.periscope.model.load.TopologyLoader.parse("""
+                clusters:
+                  - name: east
+                    cni: ovn-kubernetes
+                    podCIDRs: [10.1.0.0/16]
+                    serviceCIDRs: [10.96.0.0/16]
+                    nodes: [{name: gw, ip: 172.20.1.2, cniIP: 10.1.0.1, gateway: true}]
+                """, "ovn.yaml");
+
+        assertThatThrownBy(() -> new LabUp(shell, new LabStateFile(state), new NoAgents(), () -> true).run(Path.of("ovn.yaml"), ovn, line -> { }))
+                .isInstanceOf(LabRefusal.class)
+                .hasMessageStartingWith("ovn.yaml: cluster east uses cni: ovn-kubernetes, which the lab cannot build")
+                .hasMessageContaining("periscope trace ovn.yaml");
+        assertThat(shell.invocations()).isEmpty();
+        assertThat(state.toFile().list()).isEmpty();
+    }
+
+    @Test
     void addressesTheMachineUsesAreRefusedWithTheFieldAndTheMachinesRoute() {
         RecordingShell shell = machine(",{\"dst\":\"10.0.0.0/8\",\"gateway\":\"192.0.2.1\",\"dev\":\"eth0\"}");
 

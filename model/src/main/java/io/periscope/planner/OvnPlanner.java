@@ -1,0 +1,212 @@
+package io.periscope.planner;
+
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.GlobalnetMode;
+import io.periscope.model.topology.Node;
+import io.periscope.model.topology.Pod;
+import io.periscope.model.topology.Service;
+import io.periscope.model.topology.ServicePort;
+import io.periscope.plan.HostId;
+import io.periscope.plan.Segment;
+import io.periscope.plan.netfilter.Match;
+import io.periscope.plan.netfilter.Rule;
+import io.periscope.plan.netfilter.Target;
+import io.periscope.plan.ovn.LoadBalancer;
+import io.periscope.plan.ovn.LoadBalancerGroup;
+import io.periscope.plan.ovn.LogicalRouter;
+import io.periscope.plan.ovn.LogicalSwitch;
+import io.periscope.plan.ovn.OvnTopology;
+import io.periscope.plan.ovn.OvsBridge;
+import io.periscope.plan.ovn.RouterPolicy;
+import io.periscope.plan.ovn.RouterPort;
+import io.periscope.plan.ovn.StaticRoute;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The OVN logical network of an OVN-Kubernetes cluster: what OVN-Kubernetes builds (a logical
+ * switch per node with its pods and management port, {@code ovn_cluster_router} joining them, the
+ * {@code clusterLBGroup} of every ClusterIP service) and what Submariner's network plugin syncer adds
+ * (seed 003, "Network Plugin Syncer"): {@code submariner_router}, bound to the active gateway's
+ * chassis and given {@code clusterLBGroup}; {@code submariner_join} between it and
+ * {@code ovn_cluster_router}; {@code submariner_gateway}, whose localnet port is {@code br-submariner}
+ * on the nodes; reroute policies on {@code ovn_cluster_router} for the remote clusters' CIDRs; and
+ * static routes on {@code submariner_router}.
+ *
+ * <p>Addresses are upstream's: {@code submariner_join} is 169.254.254.0/29 (submariner_router .1,
+ * ovn_cluster_router .2) and {@code submariner_gateway} 169.254.254.8/29 (submariner_router .9,
+ * ovn-k8s-sub0 .10 on every node). A node's router port takes the address after its CNI address.
+ *
+ * <p>{@code submariner_router}'s static routes follow the fix "Fix logical routes programmed in
+ * submariner_router": the remote clusters' CIDRs (their global CIDRs with Globalnet) go up to the
+ * gateway's host, and the local pod and service CIDRs (what the gateway's DNAT leaves as destination,
+ * with or without Globalnet) down to {@code ovn_cluster_router}.
+ */
+final class OvnPlanner {
+
+    private OvnPlanner() {
+    }
+
+    static OvnTopology plan(ClusterSet set, Cluster cluster, ClusterIndex index, List<Ipv4Prefix> remoteSubnets, List<Segment> segments) {
+        Map<String, List<Ipv4Prefix>> blocks = PodBlocks.of(cluster);
+        HostId clusterRouter = HostId.node(cluster.name(), Names.OVN_CLUSTER_ROUTER);
+        HostId submarinerRouterId = HostId.node(cluster.name(), Names.SUBMARINER_ROUTER);
+        List<LoadBalancerGroup> groups = List.of(new LoadBalancerGroup(Names.CLUSTER_LB_GROUP, loadBalancers(cluster, index)));
+
+        // OVN-Kubernetes: one switch per node, joined by ovn_cluster_router.
+        List<RouterPort> clusterPorts = new ArrayList<>();
+        List<StaticRoute> clusterRoutes = new ArrayList<>();
+        List<LogicalSwitch> switches = new ArrayList<>();
+        for (Node node : cluster.nodes()) {
+            String port = Names.routerToSwitchPort(node.name());
+            Ipv4Address address = Names.ovnRouterPortIp(node.cniIp());
+            List<Ipv4Prefix> nodeBlocks = blocks.get(node.name());
+            Ipv4Prefix network = nodeBlocks.stream().filter(b -> b.contains(address)).findFirst().orElse(Ipv4Prefix.host(address));
+            clusterPorts.add(new RouterPort(port, Macs.of(Macs.OVN_ROUTER_PORT, address), address, network, node.name()));
+            // Addresses of the node outside its block (a pod placed elsewhere) need a route of their own.
+            for (Ipv4Prefix block : nodeBlocks) {
+                if (!network.contains(block)) {
+                    clusterRoutes.add(new StaticRoute(block, block.first(), Optional.of(port), StaticRoute.Policy.DST_IP));
+                }
+            }
+            List<LogicalSwitch.SwitchPort> ports = new ArrayList<>();
+            List<Segment.Attachment> attachments = new ArrayList<>();
+            ports.add(new LogicalSwitch.SwitchPort(Names.switchToRouterPort(node.name()), LogicalSwitch.Kind.ROUTER,
+                    Names.OVN_CLUSTER_ROUTER + "/" + port));
+            attachments.add(new Segment.Attachment(clusterRouter, port));
+            HostId nodeId = HostId.node(cluster.name(), node.name());
+            ports.add(new LogicalSwitch.SwitchPort(Names.managementSwitchPort(node.name()), LogicalSwitch.Kind.MANAGEMENT,
+                    nodeId + " " + Names.OVN_K8S_MP0));
+            attachments.add(new Segment.Attachment(nodeId, Names.OVN_K8S_MP0));
+            for (Pod pod : cluster.pods()) {
+                if (pod.node().equals(node.name()) && !pod.hostNetwork()) {
+                    HostId podId = HostId.pod(cluster.name(), pod.namespace(), pod.name());
+                    ports.add(new LogicalSwitch.SwitchPort(pod.namespace() + "_" + pod.name(), LogicalSwitch.Kind.POD,
+                            podId + " " + Names.POD_INTERFACE));
+                    attachments.add(new Segment.Attachment(podId, Names.POD_INTERFACE));
+                }
+            }
+            switches.add(new LogicalSwitch(node.name(), ports, List.of(Names.CLUSTER_LB_GROUP)));
+            segments.add(new Segment(OvnTopologySegments.nodeSwitch(cluster, node), Segment.SegmentKind.BRIDGE, attachments));
+        }
+
+        // Submariner: submariner_join between the two routers.
+        Ipv4Prefix joinNet = Ipv4Prefix.containing(Names.SUBMARINER_JOIN_IP, Names.OVN_LINK_PREFIX_LENGTH);
+        Ipv4Prefix gatewayNet = Ipv4Prefix.containing(Names.SUBMARINER_UPSTREAM_IP, Names.OVN_LINK_PREFIX_LENGTH);
+        clusterPorts.add(new RouterPort(Names.OVN_CLUSTER_SUBMARINER_PORT, Macs.of(Macs.OVN_ROUTER_PORT, Names.OVN_CLUSTER_SUBMARINER_IP),
+                Names.OVN_CLUSTER_SUBMARINER_IP, joinNet, Names.SUBMARINER_JOIN));
+        List<RouterPolicy> policies = remoteSubnets.stream()
+                .map(remote -> RouterPolicy.reroute(Names.OVN_REROUTE_PRIORITY, remote, Names.SUBMARINER_JOIN_IP)).toList();
+        LogicalRouter ovnClusterRouter = new LogicalRouter(Names.OVN_CLUSTER_ROUTER, clusterPorts, policies, clusterRoutes,
+                Optional.empty(), List.of());
+
+        List<RouterPort> submarinerPorts = List.of(
+                new RouterPort(Names.SUBMARINER_JOIN_PORT, Macs.of(Macs.OVN_ROUTER_PORT, Names.SUBMARINER_JOIN_IP), Names.SUBMARINER_JOIN_IP,
+                        joinNet, Names.SUBMARINER_JOIN),
+                new RouterPort(Names.SUBMARINER_UPSTREAM_PORT, Macs.of(Macs.OVN_ROUTER_PORT, Names.SUBMARINER_UPSTREAM_IP),
+                        Names.SUBMARINER_UPSTREAM_IP, gatewayNet, Names.SUBMARINER_GATEWAY));
+        List<StaticRoute> submarinerRoutes = new ArrayList<>();
+        for (Ipv4Prefix remote : remoteSubnets) {
+            submarinerRoutes.add(StaticRoute.toward(remote, Names.OVN_K8S_SUB0_IP, Names.SUBMARINER_UPSTREAM_PORT));
+        }
+        for (Ipv4Prefix local : localCidrs(cluster)) {
+            submarinerRoutes.add(StaticRoute.toward(local, Names.OVN_CLUSTER_SUBMARINER_IP, Names.SUBMARINER_JOIN_PORT));
+        }
+        Node chassis = chassis(cluster);
+        LogicalRouter submarinerRouter = new LogicalRouter(Names.SUBMARINER_ROUTER, submarinerPorts, List.of(), submarinerRoutes,
+                Optional.of(chassis.name()), List.of(Names.CLUSTER_LB_GROUP));
+
+        switches.add(new LogicalSwitch(Names.SUBMARINER_JOIN, List.of(
+                new LogicalSwitch.SwitchPort("submariner_j_lsp", LogicalSwitch.Kind.ROUTER, Names.SUBMARINER_ROUTER + "/" + Names.SUBMARINER_JOIN_PORT),
+                new LogicalSwitch.SwitchPort("ovn_cluster_subm_lsp", LogicalSwitch.Kind.ROUTER,
+                        Names.OVN_CLUSTER_ROUTER + "/" + Names.OVN_CLUSTER_SUBMARINER_PORT)), List.of()));
+        segments.add(new Segment(OvnTopology.segmentName(cluster.name(), Names.SUBMARINER_JOIN), Segment.SegmentKind.BRIDGE, List.of(
+                new Segment.Attachment(submarinerRouterId, Names.SUBMARINER_JOIN_PORT),
+                new Segment.Attachment(clusterRouter, Names.OVN_CLUSTER_SUBMARINER_PORT))));
+
+        // submariner_gateway's localnet port is br-submariner on every node, but only the chassis the
+        // router is bound to carries its traffic: that node's ovn-k8s-sub0 is the one on the segment.
+        HostId chassisId = HostId.node(cluster.name(), chassis.name());
+        switches.add(new LogicalSwitch(Names.SUBMARINER_GATEWAY, List.of(
+                new LogicalSwitch.SwitchPort("submariner_up_lsp", LogicalSwitch.Kind.ROUTER, Names.SUBMARINER_ROUTER + "/" + Names.SUBMARINER_UPSTREAM_PORT),
+                new LogicalSwitch.SwitchPort(Names.SUBMARINER_LOCALNET_PORT, LogicalSwitch.Kind.LOCALNET,
+                        chassisId + " " + Names.OVN_K8S_SUB0)), List.of()));
+        segments.add(new Segment(OvnTopology.segmentName(cluster.name(), Names.SUBMARINER_GATEWAY), Segment.SegmentKind.BRIDGE, List.of(
+                new Segment.Attachment(submarinerRouterId, Names.SUBMARINER_UPSTREAM_PORT),
+                new Segment.Attachment(chassisId, Names.OVN_K8S_SUB0))));
+
+        List<OvsBridge> bridges = cluster.nodes().stream().map(n -> new OvsBridge(n.name(), Names.BR_SUBMARINER, Names.OVN_K8S_SUB0,
+                Names.OVN_K8S_SUB0_IP, Names.OVN_LINK_PREFIX_LENGTH, Names.SUBMARINER_GATEWAY)).toList();
+        return new OvnTopology(cluster.name(), List.of(ovnClusterRouter, submarinerRouter), switches, groups, bridges);
+    }
+
+    /**
+     * submariner_router is bound to one chassis, the (first) active gateway's. Upstream never had
+     * several active gateways; with them, only this one has OVN behind its ovn-k8s-sub0, and traces
+     * through the others show where that leaves their traffic.
+     */
+    static Node chassis(Cluster cluster) {
+        return cluster.activeGateways().getFirst();
+    }
+
+    /** What traffic from remote clusters is addressed to once the gateway has translated it: the pod and service CIDRs. */
+    static List<Ipv4Prefix> localCidrs(Cluster cluster) {
+        List<Ipv4Prefix> local = new ArrayList<>(cluster.podCidrs());
+        local.addAll(cluster.serviceCidrs());
+        return local;
+    }
+
+    /** clusterLBGroup: one VIP per ClusterIP service port, to the service's endpoints. */
+    private static List<LoadBalancer> loadBalancers(Cluster cluster, ClusterIndex index) {
+        List<LoadBalancer> lbs = new ArrayList<>();
+        for (Service service : cluster.services()) {
+            if (service.headless() || service.clusterIp().isEmpty()) {
+                continue;
+            }
+            List<Pod> endpoints = index.endpointsOf(service);
+            for (ServicePort port : service.ports()) {
+                List<LoadBalancer.Backend> backends = endpoints.stream().map(p -> new LoadBalancer.Backend(p.ip(), port.targetPort())).toList();
+                lbs.add(new LoadBalancer("Service_" + service.namespace() + "/" + service.name() + "_" + port.protocol().name() + "_cluster",
+                        service.clusterIp().get(), port.port(), port.protocol(), backends));
+            }
+        }
+        return lbs;
+    }
+
+    /**
+     * OVN-Kubernetes' own iptables rule for a service's external IP (seed 003: "the OVN controller
+     * programs IPTable rule in PREROUTING chain of nat table to perform DNAT operation from
+     * external-ip to the corresponding cluster-ip"): Globalnet gives an exported service's global IP
+     * as external IP to the internal service it creates, so that address is DNATed to the cluster IP,
+     * which OVN's load balancers then send to an endpoint.
+     */
+    static List<Rule> externalIpDnat(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global) {
+        if (!set.globalnet().enabled() || set.globalnet().mode() != GlobalnetMode.V2) {
+            return List.of();
+        }
+        List<Rule> rules = new ArrayList<>();
+        for (Service service : cluster.services()) {
+            if (service.headless() || service.clusterIp().isEmpty() || !index.isExported(service)) {
+                continue;
+            }
+            Optional<Ipv4Address> external = global.serviceIngress(cluster.name(), service.namespace(), service.name());
+            if (external.isEmpty()) {
+                continue;
+            }
+            for (ServicePort port : service.ports()) {
+                rules.add(new Rule(List.of(new Match.Destination(Ipv4Prefix.host(external.get())), new Match.ProtocolIs(port.protocol()),
+                        new Match.DestinationPort(port.port())),
+                        new Target.Dnat(service.clusterIp().get(), OptionalInt.of(port.port())),
+                        Optional.of(service.namespace() + "/" + KubeProxyPlanner.mirroredServiceName(service) + " external IP")));
+            }
+        }
+        return rules;
+    }
+}
