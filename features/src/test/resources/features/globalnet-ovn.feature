@@ -4,8 +4,8 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
   ovn-k8s-sub0), where the same Globalnet rules apply. Periscope plans OVN's logical topology
   (ovn_cluster_router, submariner_router, submariner_join, submariner_gateway, clusterLBGroup), the
   route agent's OVN handler (ovn-k8s-sub0, tables 149 and 150) and the Globalnet rules, and the
-  simulator routes packets through the logical routers. The lab builds no OVN, so every scenario
-  here runs on the simulator only.
+  simulator routes packets through the logical routers. The lab builds no OVN datapath yet, so
+  every scenario here runs on the simulator only.
 
   Background:
     Given the cluster set:
@@ -42,8 +42,9 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: The active gateway of an OVN-Kubernetes cluster carries Globalnet's chains and egress rules
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
-      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
+      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
+      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then the nat table of east/east-gw has:
         | chain                  | rule                                                                                   |
@@ -58,8 +59,9 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: The route agent's chains exist on every node
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
-      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
+      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
+      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then the nat table of east/east-worker has:
         | chain       | rule                      |
@@ -76,8 +78,9 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: A pod of an OVN-Kubernetes cluster reaches a remote exported service through submariner_router and the gateway's host
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
-      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
+      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
+      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And the packet goes:
@@ -90,8 +93,9 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: Without Globalnet, a pod of an OVN-Kubernetes cluster reaches a remote pod through submariner_router
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
-      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
+      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
+      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       The document requires its changes to keep working for deployments without Globalnet
       (section "Backward Compatibility").
       Given the cluster set:
@@ -125,8 +129,9 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: submariner_router, submariner_join and submariner_gateway exist, with the cluster's load balancer group
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
-      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
+      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
+      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then cluster east has the OVN logical router submariner_router
       And cluster east has the OVN logical switches submariner_join and submariner_gateway
@@ -134,15 +139,17 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: ovn_cluster_router reroutes traffic for remote clusters to submariner_router
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
-      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
+      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
+      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then the OVN logical router ovn_cluster_router of cluster east has a policy rerouting 242.1.0.0/16 to submariner_router
 
     @simulator-only
     Scenario: submariner_router is pinned to the active gateway and sends incoming traffic to ovn_cluster_router
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
-      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
+      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
+      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then the OVN logical router submariner_router of cluster west is bound to the chassis of west/west-gw
       And the OVN logical router submariner_router of cluster west routes 10.244.0.0/16 to ovn_cluster_router
@@ -151,16 +158,18 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: Every node has br-submariner with the internal interface ovn-k8s-sub0 at 169.254.254.10
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
-      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
+      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
+      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then east/east-gw has the interface ovn-k8s-sub0 with the address 169.254.254.10
       And east/east-worker has the interface ovn-k8s-sub0 with the address 169.254.254.10
 
     @simulator-only
     Scenario: Table 150 on every node sends host traffic for remote clusters into the CNI network through ovn-k8s-mp0
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
-      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
+      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
+      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then the routes of east/east-worker in table 150 include:
         | route                                     |
@@ -173,8 +182,9 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: Table 149 on the active gateway sends traffic from remote clusters through submariner_router
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
-      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
+      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
+      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then west/west-gw looks up table 149 with priority 149
       And the routes of west/west-gw in table 149 include:
@@ -190,8 +200,9 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: OVN-Kubernetes DNATs an exported service's external IP to its cluster IP in PREROUTING
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
-      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
+      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
+      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the packet goes:
         | node         | step | detail                                            | DST             |
@@ -201,8 +212,9 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: SUBMARINER-POSTROUTING leaves the traffic between OVN and the tunnel untranslated (fix "Missing rule in SUBMARINER-POSTROUTING chain")
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
-      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
+      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
+      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then the nat table of west/west-gw has:
         | chain                  | rule                           |
@@ -210,8 +222,9 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: Table 150 has a default route on every worker node (fix "Missing default route in table 150 on all the worker nodes")
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
-      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
+      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
+      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then the routes of east/east-worker in table 150 include:
         | route                               |
@@ -219,16 +232,18 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: Ingress traffic to a cluster goes through submariner_router (fix "Redirect the ingress traffic to a cluster via the submariner_router")
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
-      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
+      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
+      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And every path crosses west/submariner_router
 
     @simulator-only
     Scenario: submariner_router's logical routes send replies back to the active gateway (fix "Fix logical routes programmed in submariner_router")
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN (a real OVN datapath needs
-      ovs-vswitchd and ovn-controller, which this machine lacks), and refuses OVN-Kubernetes clusters.
+      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
+      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
+      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And the reply goes:
