@@ -14,6 +14,7 @@ class TraceCheckAndPlanRunTheShippedExamples {
 
     private static final String MAG = Path.of("..", "..", "examples", "mag-globalnet.yaml").toString();
     private static final String EGRESS = Path.of("..", "..", "examples", "globalnet-egress.yaml").toString();
+    private static final String OVN = Path.of("..", "..", "examples", "globalnet-ovn.yaml").toString();
 
     @Test
     void mainJobShowsFourDeliveredPathsEachWithAReplyThroughTheSameTwoGateways() throws Exception {
@@ -41,6 +42,17 @@ class TraceCheckAndPlanRunTheShippedExamples {
             }
         }
         throw new AssertionError("no hop through " + prefix);
+    }
+
+    @Test
+    void theOvnExampleCrossesBothLogicalRoutersAndTheGatewaysHost() {
+        PeriscopeRun check = PeriscopeRun.of("check", OVN, "--no-matrix");
+        assertThat(check.status()).isZero();
+        assertThat(check.out()).contains("PASS web-to-nginx").contains("PASS host-network-to-nginx");
+
+        PeriscopeRun trace = PeriscopeRun.of("trace", OVN, "--flow", "web-to-nginx");
+        assertThat(trace.out()).contains("east/ovn_cluster_router", "east/submariner_router", "in ovn-k8s-sub0",
+                "snat nat/SM-GN-EGRESS-CLUSTER", "route table 149", "west/submariner_router", "dnat ovn/clusterLBGroup");
     }
 
     @Test

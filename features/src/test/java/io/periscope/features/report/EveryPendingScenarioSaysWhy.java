@@ -11,7 +11,8 @@ class EveryPendingScenarioSaysWhy {
 
     @Test
     void everyPendingScenarioHasADescription() {
-        assertThat(catalog.pending()).isNotEmpty().allSatisfy(entry ->
+        // None is pending today; this guards the next one.
+        assertThat(catalog.pending()).allSatisfy(entry ->
                 assertThat(entry.description()).as("reason of pending scenario '%s' in %s", entry.name(), entry.file())
                         .hasSizeGreaterThan(20));
     }
