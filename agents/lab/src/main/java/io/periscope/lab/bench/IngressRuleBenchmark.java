@@ -118,9 +118,12 @@ public final class IngressRuleBenchmark {
                     }
                 }
                 long[] removals = new long[INCREMENTAL_RUNS];
+                Map<Long, Map<String, Long>> removalProgramsByTime = new TreeMap<>();
                 for (int i = 0; i < INCREMENTAL_RUNS; i++) {
                     DataplanePlan next = withIngress(planned, ingress.subList(0, --size));
+                    clock.reset();
                     removals[i] = millis(() -> measured.reconcile(next));
+                    removalProgramsByTime.put(removals[i], clock.millisByProgram());
                 }
                 DataplanePlan reached = withIngress(planned, ingress.subList(0, size));
                 long converged = millis(() -> measured.diff(reached));
@@ -139,6 +142,12 @@ public final class IngressRuleBenchmark {
                         changes[median] - inPrograms);
                 System.out.printf(Locale.ROOT, "    one GlobalIngressIP fewer (the last one): median %,d ms (min %,d, max %,d, %d runs)%n",
                         removals[median], removals[0], removals[INCREMENTAL_RUNS - 1], INCREMENTAL_RUNS);
+                Map<String, Long> removalPrograms = removalProgramsByTime.get(removals[median]);
+                long removalInPrograms = removalPrograms.values().stream().mapToLong(Long::longValue).sum();
+                System.out.printf(Locale.ROOT, "      of the median run: %s, in the JVM (diff, render) %,d ms%n",
+                        new TreeMap<>(removalPrograms).entrySet().stream().map(e -> e.getKey() + " " + e.getValue() + " ms")
+                                .collect(java.util.stream.Collectors.joining(", ")),
+                        removals[median] - removalInPrograms);
                 System.out.printf(Locale.ROOT, "    checking that nothing differs (read and diff only): %,d ms%n", converged);
             }
             watch.close();
