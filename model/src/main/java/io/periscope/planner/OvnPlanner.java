@@ -83,13 +83,13 @@ final class OvnPlanner {
             attachments.add(new Segment.Attachment(clusterRouter, port));
             HostId nodeId = HostId.node(cluster.name(), node.name());
             ports.add(new LogicalSwitch.SwitchPort(Names.managementSwitchPort(node.name()), LogicalSwitch.Kind.MANAGEMENT,
-                    nodeId + " " + Names.OVN_K8S_MP0));
+                    nodeId + " " + Names.OVN_K8S_MP0, Optional.of(Macs.of(Macs.CNI, node.cniIp())), Optional.of(node.cniIp())));
             attachments.add(new Segment.Attachment(nodeId, Names.OVN_K8S_MP0));
             for (Pod pod : cluster.pods()) {
                 if (pod.node().equals(node.name()) && !pod.hostNetwork()) {
                     HostId podId = HostId.pod(cluster.name(), pod.namespace(), pod.name());
                     ports.add(new LogicalSwitch.SwitchPort(pod.namespace() + "_" + pod.name(), LogicalSwitch.Kind.POD,
-                            podId + " " + Names.POD_INTERFACE));
+                            podId + " " + Names.POD_INTERFACE, Optional.of(Macs.of(Macs.POD, pod.ip())), Optional.of(pod.ip())));
                     attachments.add(new Segment.Attachment(podId, Names.POD_INTERFACE));
                 }
             }
