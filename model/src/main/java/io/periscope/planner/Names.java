@@ -111,6 +111,20 @@ public final class Names {
     public static final int OVN_REROUTE_PRIORITY = 20000;
     public static final int OVN_RULE_PRIORITY = 149;
 
+    /**
+     * OVN-Kubernetes' join switch: ovn_cluster_router at 100.64.0.1/16, each node's gateway router
+     * (GR_<node>) at 100.64.0.2 onwards, in node order.
+     */
+    public static final String OVN_JOIN = "join";
+    public static final String OVN_JOIN_ROUTER_PORT = "rtoj-ovn_cluster_router";
+    public static final String OVN_JOIN_SWITCH_PORT = "jtor-ovn_cluster_router";
+    public static final Ipv4Address OVN_JOIN_ROUTER_IP = Ipv4Address.parse("100.64.0.1");
+    public static final int OVN_JOIN_PREFIX_LENGTH = 16;
+
+    public static Ipv4Address gatewayRouterJoinIp(int nodeIndex) {
+        return OVN_JOIN_ROUTER_IP.plus(1L + nodeIndex);
+    }
+
     /** OVN-Kubernetes' router port toward a node's logical switch, and the switch's port facing it. */
     public static String routerToSwitchPort(String node) {
         return "rtos-" + node;

@@ -83,19 +83,34 @@ final class OvnPlanner {
             attachments.add(new Segment.Attachment(clusterRouter, port));
             HostId nodeId = HostId.node(cluster.name(), node.name());
             ports.add(new LogicalSwitch.SwitchPort(Names.managementSwitchPort(node.name()), LogicalSwitch.Kind.MANAGEMENT,
-                    nodeId + " " + Names.OVN_K8S_MP0));
+                    nodeId + " " + Names.OVN_K8S_MP0, Optional.of(Macs.of(Macs.CNI, node.cniIp())), Optional.of(node.cniIp())));
             attachments.add(new Segment.Attachment(nodeId, Names.OVN_K8S_MP0));
             for (Pod pod : cluster.pods()) {
                 if (pod.node().equals(node.name()) && !pod.hostNetwork()) {
                     HostId podId = HostId.pod(cluster.name(), pod.namespace(), pod.name());
                     ports.add(new LogicalSwitch.SwitchPort(pod.namespace() + "_" + pod.name(), LogicalSwitch.Kind.POD,
-                            podId + " " + Names.POD_INTERFACE));
+                            podId + " " + Names.POD_INTERFACE, Optional.of(Macs.of(Macs.POD, pod.ip())), Optional.of(pod.ip())));
                     attachments.add(new Segment.Attachment(podId, Names.POD_INTERFACE));
                 }
             }
             switches.add(new LogicalSwitch(node.name(), ports, List.of(Names.CLUSTER_LB_GROUP)));
             segments.add(new Segment(OvnTopologySegments.nodeSwitch(cluster, node), Segment.SegmentKind.BRIDGE, attachments));
         }
+
+        // OVN-Kubernetes sends what leaves a node's pods (and its management port) to the node's gateway
+        // router over the join switch: a source route per node. Without a route, OVN drops a packet
+        // before its policies run, so Submariner's reroute policies rely on these routes.
+        clusterPorts.add(new RouterPort(Names.OVN_JOIN_ROUTER_PORT, Macs.of(Macs.OVN_ROUTER_PORT, Names.OVN_JOIN_ROUTER_IP),
+                Names.OVN_JOIN_ROUTER_IP, Ipv4Prefix.containing(Names.OVN_JOIN_ROUTER_IP, Names.OVN_JOIN_PREFIX_LENGTH), Names.OVN_JOIN));
+        for (int i = 0; i < cluster.nodes().size(); i++) {
+            for (Ipv4Prefix block : blocks.get(cluster.nodes().get(i).name())) {
+                clusterRoutes.add(new StaticRoute(block, Names.gatewayRouterJoinIp(i), Optional.empty(), StaticRoute.Policy.SRC_IP));
+            }
+        }
+        switches.add(new LogicalSwitch(Names.OVN_JOIN, List.of(new LogicalSwitch.SwitchPort(Names.OVN_JOIN_SWITCH_PORT, LogicalSwitch.Kind.ROUTER,
+                Names.OVN_CLUSTER_ROUTER + "/" + Names.OVN_JOIN_ROUTER_PORT)), List.of()));
+        segments.add(new Segment(OvnTopology.segmentName(cluster.name(), Names.OVN_JOIN), Segment.SegmentKind.BRIDGE,
+                List.of(new Segment.Attachment(clusterRouter, Names.OVN_JOIN_ROUTER_PORT))));
 
         // Submariner: submariner_join between the two routers.
         Ipv4Prefix joinNet = Ipv4Prefix.containing(Names.SUBMARINER_JOIN_IP, Names.OVN_LINK_PREFIX_LENGTH);

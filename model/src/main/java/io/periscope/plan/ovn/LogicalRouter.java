@@ -6,9 +6,9 @@ import java.util.Optional;
 /**
  * An OVN logical router. A packet goes through its pipeline in OVN's order: the load balancers of
  * its groups (and of the switch it came from) translate a new connection's destination, then the
- * policies in descending priority decide (the first that matches: reroute to a next hop, allow, or
- * drop), then, for an allowed packet, the longest-prefix route among the connected networks of its
- * ports and its static routes.
+ * longest-prefix route among the connected networks of its ports and its static routes picks a port
+ * and next hop (no route: dropped), then the policies in descending priority may override it (the
+ * first that matches: reroute to a next hop, allow, or drop).
  *
  * @param chassis the node whose chassis the router is bound to (a gateway router's
  *                {@code options:chassis}); empty for a distributed router

@@ -23,11 +23,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * An OVN logical router compiled for tracing: where a packet goes is decided by its policies (in
- * descending priority, the first match decides: reroute, allow or drop), then, for an allowed
- * packet, by the longest prefix among the connected networks of its ports and its static routes
- * (at equal length a connected network wins over a {@code dst-ip} route, which wins over a
- * {@code src-ip} one). A new connection's destination is first translated by the load balancers of
+ * An OVN logical router compiled for tracing: where a packet goes is decided by the longest prefix
+ * among the connected networks of its ports and its static routes (at equal length a connected
+ * network wins over a {@code dst-ip} route, which wins over a {@code src-ip} one: OVN's route
+ * priority is three per prefix bit plus two, one or none), then by its policies in descending
+ * priority (the first match decides: reroute, allow or drop) for a packet that has a route. A new connection's destination is first translated by the load balancers of
  * the router's groups and of the logical switch the packet came from (OVN runs a switch's load
  * balancers in the switch's pipeline, just before the router; the trace shows them at the router).
  */
@@ -100,7 +100,18 @@ public final class LogicalRouterPipeline {
     public static final String STATIC = "ovn static route";
     public static final String CONNECTED = "ovn connected";
 
+    /**
+     * OVN's order (northd's stages {@code lr_in_ip_routing}, then {@code lr_in_policy}): the routing
+     * table decides first, and a packet it has no route for is dropped there, before any policy; a
+     * policy then overrides the route it found (reroute), drops the packet, or lets the route stand
+     * (allow). Real OVN showed this: without a route of its own (OVN-Kubernetes' source routes to
+     * the nodes' gateway routers), a packet for a remote cluster never reaches the reroute policy.
+     */
     public Decision route(Packet packet) {
+        Decision routed = lookup(packet);
+        if (routed instanceof Decision.NoRoute) {
+            return routed;
+        }
         for (RouterPolicy policy : policies) {
             if (!policy.matches(packet.src(), packet.dst())) {
                 continue;
@@ -119,11 +130,11 @@ public final class LogicalRouterPipeline {
                     return new Decision.Forward(POLICY, policy.text(), nexthop, false, port);
                 }
                 case ALLOW -> {
-                    return lookup(packet);
+                    return routed;
                 }
             }
         }
-        return lookup(packet);
+        return routed;
     }
 
     private Decision lookup(Packet packet) {
@@ -161,7 +172,7 @@ public final class LogicalRouterPipeline {
             }
             return new Decision.Forward(STATIC, best.text(), best.nexthop(), false, port);
         }
-        return new Decision.NoRoute("no policy reroutes it, and no connected network or static route of " + id + " holds it");
+        return new Decision.NoRoute("no connected network or static route of " + id + " holds it (OVN routes before its policies)");
     }
 
     private RouterPort portHolding(Ipv4Address address) {
