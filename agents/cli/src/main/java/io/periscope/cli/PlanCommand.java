@@ -10,7 +10,8 @@ import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostPlan;
-import io.periscope.plan.ovn.NbctlSyntax;
+import io.periscope.agent.ovn.NorthboundFromScratch;
+import io.periscope.plan.ovn.BridgeSyntax;
 import io.periscope.planner.Planner;
 import picocli.CommandLine.ParameterException;
 
@@ -57,7 +58,10 @@ public final class PlanCommand implements Callable<Integer> {
     record ProgramStep(String command, String input) {
     }
 
-    /** An OVN-Kubernetes cluster's logical network: the ovn-nbctl commands, and the nodes' br-submariner. */
+    /**
+     * An OVN-Kubernetes cluster's logical network: the arguments of the one {@code ovn-nbctl} run
+     * (one transaction) that builds it in an empty northbound database, and the nodes' br-submariner.
+     */
     record OvnProgram(String cluster, List<String> nbctl, List<String> bridges) {
     }
 
@@ -84,9 +88,10 @@ public final class PlanCommand implements Callable<Integer> {
             programs.add(new NodeProgram(host.id().toString(), host.role().name().toLowerCase(Locale.ROOT),
                     commands.stream().map(c -> new ProgramStep(String.join(" ", c.argv()), c.stdin())).toList()));
         }
-        // OVN-Kubernetes clusters (in scope): their logical network, as the ovn-nbctl commands that build it.
+        // OVN-Kubernetes clusters (in scope): their logical network, as the agents' own northbound
+        // transaction from an empty database (OVN-Kubernetes' part and Submariner's together).
         List<OvnProgram> ovn = plan.ovn().stream().filter(t -> node == null || t.cluster().equals(node.cluster()))
-                .map(t -> new OvnProgram(t.cluster(), NbctlSyntax.commands(t), NbctlSyntax.bridges(t))).toList();
+                .map(t -> new OvnProgram(t.cluster(), NorthboundFromScratch.arguments(t), BridgeSyntax.commands(t))).toList();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> document = new java.util.LinkedHashMap<>();
@@ -107,8 +112,8 @@ public final class PlanCommand implements Callable<Integer> {
                 out.println();
             }
             for (OvnProgram program : ovn) {
-                out.println("=== " + program.cluster() + " OVN northbound database (ovn-nbctl)");
-                program.nbctl().forEach(out::println);
+                out.println("=== " + program.cluster() + " OVN northbound database (one ovn-nbctl transaction)");
+                out.println(shellLines(program.nbctl()));
                 out.println("# br-submariner on the nodes");
                 program.bridges().forEach(out::println);
                 out.println();
@@ -116,5 +121,18 @@ public final class PlanCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitStatus.OK;
+    }
+
+    /** {@code ovn-nbctl} and its arguments for a shell, one {@code --} command per line. */
+    private static String shellLines(List<String> arguments) {
+        StringBuilder text = new StringBuilder("ovn-nbctl");
+        for (String argument : arguments) {
+            text.append(argument.equals("--") ? " \\\n  --" : " " + shellQuoted(argument));
+        }
+        return text.toString();
+    }
+
+    private static String shellQuoted(String text) {
+        return text.matches("[A-Za-z0-9_./:=@,+-]+") ? text : "'" + text.replace("'", "'\\''") + "'";
     }
 }

@@ -12,7 +12,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** An OVN-Kubernetes cluster: plan prints its logical network as ovn-nbctl commands, trace shows its routers as hops. */
+/** An OVN-Kubernetes cluster: plan prints its logical network as one ovn-nbctl transaction, trace shows its routers as hops. */
 class PlanAndTraceShowTheOvnLogicalNetwork {
 
     @TempDir
@@ -43,23 +43,29 @@ class PlanAndTraceShowTheOvnLogicalNetwork {
     }
 
     @Test
-    void planPrintsTheNorthboundCommandsOfOnlyTheOvnCluster() throws Exception {
+    void planPrintsTheNorthboundTransactionOfOnlyTheOvnCluster() throws Exception {
         String file = topology();
         PeriscopeRun text = PeriscopeRun.of("plan", file);
         assertThat(text.status()).isZero();
-        assertThat(text.out()).contains("=== east OVN northbound database (ovn-nbctl)")
-                .contains("lr-policy-add ovn_cluster_router 20000 \"ip4.dst == 10.20.0.0/16\" reroute 169.254.254.1")
-                .contains("lr-route-add submariner_router 10.20.0.0/16 169.254.254.10 submariner_up_lrp")
-                .contains("set logical_router submariner_router options:chassis=east-gw")
-                .contains("add logical_router submariner_router load_balancer_group clusterLBGroup")
+        assertThat(text.out()).contains("=== east OVN northbound database (one ovn-nbctl transaction)")
+                .contains("-- lr-policy-add ovn_cluster_router 20000 'ip4.dst == 10.20.0.0/16' reroute 169.254.254.1")
+                .contains("-- --policy=dst-ip lr-route-add submariner_router 10.20.0.0/16 169.254.254.10 submariner_up_lrp")
+                .contains("'options:chassis=\"east-gw\"'")
                 .doesNotContain("=== west OVN");
 
         JsonNode json = new ObjectMapper().readTree(PeriscopeRun.of("plan", file, "--json").out());
         assertThat(json.get("ovn")).hasSize(1);
         assertThat(json.get("ovn").get(0).get("cluster").asText()).isEqualTo("east");
-        List<String> nbctl = new ArrayList<>();
-        json.get("ovn").get(0).get("nbctl").forEach(n -> nbctl.add(n.asText()));
-        assertThat(nbctl).contains("lr-add submariner_router", "ls-add submariner_join", "ls-add submariner_gateway");
+        List<String> arguments = new ArrayList<>();
+        json.get("ovn").get(0).get("nbctl").forEach(n -> arguments.add(n.asText()));
+        assertThat(arguments).contains("submariner_router", "name=\"submariner_join\"", "name=\"submariner_gateway\"");
+
+        // The text is for a shell: read back by one, it gives the very arguments of --json.
+        String transaction = text.out().substring(text.out().indexOf("ovn-nbctl \\"), text.out().indexOf("# br-submariner"));
+        Process shell = new ProcessBuilder("sh", "-c", "printf '%s\\n'" + transaction.substring("ovn-nbctl".length())).start();
+        List<String> read = new String(shell.getInputStream().readAllBytes()).lines().toList();
+        assertThat(shell.waitFor()).isZero();
+        assertThat(read).isEqualTo(arguments);
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.periscope.agent.command.ProcessCommandRunner;
 import io.periscope.agent.ovn.DesiredNorthbound;
 import io.periscope.agent.ovn.NbRow;
 import io.periscope.agent.ovn.NbctlNorthbound;
+import io.periscope.agent.ovn.NorthboundFromScratch;
 import io.periscope.agent.ovn.NorthboundProgrammer;
 import io.periscope.agent.ovn.NorthboundScope;
 import io.periscope.model.load.TopologyLoader;
@@ -60,6 +61,21 @@ class NorthboundProgrammerBringsRealOvnToThePlan {
             assertThat(rows(northbound)).isEqualTo(new HashSet<>(DesiredNorthbound.of(globalnetEast).plain()));
             assertThat(cni.program(globalnetEast)).isEmpty();
             assertThat(submariner.program(globalnetEast)).isEmpty();
+        }
+    }
+
+    /** What {@code periscope plan} prints for an OVN cluster is one transaction that real OVN accepts and that builds the plan. */
+    @Test
+    void theTransactionPlanPrintsBuildsThePlanInAnEmptyDatabase(@TempDir Path directory) {
+        try (OvnSandbox ovn = OvnSandbox.start(directory)) {
+            NbctlNorthbound northbound = new NbctlNorthbound(ProcessCommandRunner.here(), ovn.northbound());
+            List<String> argv = new java.util.ArrayList<>(List.of(NbctlNorthbound.PROGRAM, "--db=" + ovn.northbound()));
+            argv.addAll(NorthboundFromScratch.arguments(globalnetEast));
+
+            ProcessCommandRunner.here().run(new Command(argv, ""));
+
+            assertThat(rows(northbound)).isEqualTo(new HashSet<>(DesiredNorthbound.of(globalnetEast).plain()));
+            assertThat(new NorthboundProgrammer(northbound, NorthboundScope.SUBMARINER).program(globalnetEast)).isEmpty();
         }
     }
 
