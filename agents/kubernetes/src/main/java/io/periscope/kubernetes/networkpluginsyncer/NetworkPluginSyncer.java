@@ -94,7 +94,7 @@ public final class NetworkPluginSyncer implements AutoCloseable {
     private void pass() {
         SyncOutcome outcome = election.leading()
                 ? SyncerPass.run(informers.snapshot(), settings.namespace(), programmer)
-                : new SyncOutcome.Standby();
+                : new SyncOutcome.Standby(election.leader());
         lastOutcome = Optional.of(outcome);
         report(outcome);
         // One retry at a time: passes woken by events meanwhile must not start chains of their own.

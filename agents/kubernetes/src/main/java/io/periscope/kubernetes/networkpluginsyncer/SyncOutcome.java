@@ -17,11 +17,12 @@ public sealed interface SyncOutcome {
         return false;
     }
 
-    /** Another replica holds the lease; this one waits. */
-    record Standby() implements SyncOutcome {
+    /** This replica does not hold the lease (yet): the holder, if any, programs the database. */
+    record Standby(java.util.Optional<String> holder) implements SyncOutcome {
         @Override
         public String describe() {
-            return "standing by: another replica holds the lease " + NetworkPluginSyncerSettings.LEASE;
+            return "not leading lease " + NetworkPluginSyncerSettings.LEASE + holder.map(h -> " (held by " + h + ")").orElse("")
+                    + "; programming nothing until it does";
         }
     }
 
