@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.periscope.agent.command.ProcessCommandRunner;
+import io.periscope.agent.ovn.NbctlNorthbound;
 import io.periscope.agent.watch.KernelWatch;
 import io.periscope.agent.watch.NetlinkKernelWatch;
 import io.periscope.kubernetes.broker.BrokerSync;
@@ -12,6 +13,8 @@ import io.periscope.kubernetes.gateway.GatewayAgent;
 import io.periscope.kubernetes.globalnet.GlobalnetController;
 import io.periscope.kubernetes.globalnet.GlobalnetSettings;
 import io.periscope.kubernetes.leaderelection.LeaseTimings;
+import io.periscope.kubernetes.networkpluginsyncer.NetworkPluginSyncer;
+import io.periscope.kubernetes.networkpluginsyncer.NetworkPluginSyncerSettings;
 import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
 import io.periscope.kubernetes.routeagent.RouteAgent;
 import picocli.CommandLine;
@@ -31,8 +34,10 @@ import java.util.concurrent.CountDownLatch;
  * at once).
  */
 @Command(name = "periscope-agent", mixinStandardHelpOptions = true,
-        description = "Periscope's Kubernetes components: the Globalnet controller, the gateway and route agents, the broker sync.",
-        subcommands = {AgentCommand.Globalnet.class, AgentCommand.Gateway.class, AgentCommand.RouteAgentCommand.class, AgentCommand.Broker.class})
+        description = "Periscope's Kubernetes components: the Globalnet controller, the gateway and route agents, the broker sync, "
+                + "the network plugin syncer (OVN-Kubernetes).",
+        subcommands = {AgentCommand.Globalnet.class, AgentCommand.Gateway.class, AgentCommand.RouteAgentCommand.class, AgentCommand.Broker.class,
+                AgentCommand.NetworkPluginSyncerCommand.class})
 public final class AgentCommand {
 
     public static void main(String[] args) {
@@ -151,6 +156,35 @@ public final class AgentCommand {
             KubernetesClient broker = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(brokerKubeconfig))).build();
             return runUntilStopped(new BrokerSync(local, broker, new BrokerSyncSettings(common.require(common.clusterId, "--cluster-id", "CLUSTER_ID"), common.namespace, brokerNamespace,
                     common.resync)).start());
+        }
+    }
+
+    @Command(name = "network-plugin-syncer",
+            description = "Programs Submariner's part of an OVN-Kubernetes cluster's OVN northbound database (a Deployment of one replica, leader-elected).")
+    static final class NetworkPluginSyncerCommand implements java.util.concurrent.Callable<Integer> {
+        /** Where OVN-Kubernetes' ovnkube-db serves the northbound database in its own pods. */
+        static final String DEFAULT_NB_DB = "unix:/var/run/ovn/ovnnb_db.sock";
+
+        @CommandLine.Mixin
+        Common common = new Common();
+
+        @Option(names = "--identity", defaultValue = "${env:POD_NAME}", description = "this replica's name in the lease (env POD_NAME)")
+        String identity;
+
+        @Option(names = "--ovn-nb-db", defaultValue = DEFAULT_NB_DB,
+                description = "the OVN northbound database, as ovn-nbctl --db takes it: unix:PATH, tcp:IP:6641 or ssl:IP:6641 (default ${DEFAULT-VALUE})")
+        String northboundDatabase;
+
+        @Option(names = "--retry", defaultValue = "PT5S",
+                description = "how soon to try again when OVN-Kubernetes has not built its rows yet or the database cannot be reached (ISO-8601 duration)")
+        Duration retry;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            KubernetesClient client = new KubernetesClientBuilder().build();
+            NetworkPluginSyncerSettings settings = new NetworkPluginSyncerSettings(common.require(common.clusterId, "--cluster-id", "CLUSTER_ID"),
+                    common.namespace, common.require(identity, "--identity", "POD_NAME"), LeaseTimings.UPSTREAM, common.resync, retry);
+            return runUntilStopped(new NetworkPluginSyncer(client, settings, new NbctlNorthbound(ProcessCommandRunner.here(), northboundDatabase)).start());
         }
     }
 

@@ -200,7 +200,7 @@ class DeployManifestsAgreeWithTheGeneratedCrdsTest {
         Set<String> accounts = new HashSet<>();
         ofKinds("ServiceAccount").forEach(a -> accounts.add((String) map(a.get("metadata")).get("name")));
         List<Map<String, Object>> workloads = ofKinds("Deployment", "DaemonSet");
-        assertThat(workloads).hasSize(4);
+        assertThat(workloads).hasSize(5);
         for (Map<String, Object> workload : workloads) {
             Map<String, Object> pod = map(map(map(workload.get("spec")).get("template")).get("spec"));
             assertThat(accounts).contains((String) pod.get("serviceAccountName"));
@@ -215,6 +215,41 @@ class DeployManifestsAgreeWithTheGeneratedCrdsTest {
         assertThat(map(map(map(map(gateway.get("spec")).get("template")).get("spec")).get("nodeSelector"))).containsEntry("submariner.io/gateway", "true");
         Map<String, Object> globalnet = workloads.stream().filter(w -> "periscope-globalnet".equals(map(w.get("metadata")).get("name"))).findFirst().orElseThrow();
         assertThat(map(globalnet.get("spec")).get("replicas")).isEqualTo(1);
+    }
+
+    @Test
+    void theNetworkPluginSyncerIsOneReplicaThatReadsTheClusterHoldsItsLeaseAndWritesNothingElse() {
+        Map<String, Object> syncer = ofKinds("Deployment").stream()
+                .filter(w -> "periscope-network-plugin-syncer".equals(map(w.get("metadata")).get("name"))).findFirst().orElseThrow();
+        assertThat(map(syncer.get("spec")).get("replicas")).isEqualTo(1);
+        String account = (String) map(map(map(syncer.get("spec")).get("template")).get("spec")).get("serviceAccountName");
+        Set<String> roles = new HashSet<>();
+        for (Map<String, Object> binding : ofKinds("ClusterRoleBinding", "RoleBinding")) {
+            if (((List<?>) binding.get("subjects")).stream().anyMatch(subject -> account.equals(map(subject).get("name")))) {
+                roles.add((String) map(binding.get("roleRef")).get("name"));
+            }
+        }
+        Map<String, Set<String>> verbsByResource = new HashMap<>();
+        for (Map<String, Object> role : ofKinds("ClusterRole", "Role")) {
+            if (roles.contains((String) map(role.get("metadata")).get("name"))) {
+                for (Map<String, Object> rule : rules(role)) {
+                    for (Object resource : (List<?>) rule.get("resources")) {
+                        verbsByResource.computeIfAbsent((String) resource, r -> new HashSet<>()).addAll(((List<?>) rule.get("verbs")).stream().map(String::valueOf).toList());
+                    }
+                }
+            }
+        }
+        // What its informers watch, and its lease.
+        for (String watched : List.of("nodes", "pods", "services", "endpointslices", "serviceexports", "clusters", "endpoints", "clusterglobalegressips",
+                "globalegressips", "globalingressips", "clusterconnectivitypolicies", "clusterconnectionpolicies", "leases")) {
+            assertThat(verbsByResource.get(watched)).as(account + " on " + watched).contains("list", "watch");
+        }
+        assertThat(verbsByResource.get("leases")).contains("get", "create", "update");
+        verbsByResource.forEach((resource, verbs) -> {
+            if (!resource.equals("leases")) {
+                assertThat(verbs).as(account + " on " + resource).containsOnly("get", "list", "watch");
+            }
+        });
     }
 
     private static List<Map<String, Object>> ofKinds(String... kinds) {

@@ -38,10 +38,16 @@ public final class LiveObjectsFactory {
 
     public SubmarinerCluster cluster(String id, String podCidr, String serviceCidr, String globalCidr, boolean multiActive, int egressIPs,
                                      Map<String, String> labels) {
+        return cluster(id, podCidr, serviceCidr, globalCidr, multiActive, egressIPs, labels, "kube-proxy");
+    }
+
+    /** {@code cni} as the Cluster object spells it: {@code kube-proxy} or {@code ovn-kubernetes}. */
+    public SubmarinerCluster cluster(String id, String podCidr, String serviceCidr, String globalCidr, boolean multiActive, int egressIPs,
+                                     Map<String, String> labels, String cni) {
         SubmarinerCluster cluster = new SubmarinerCluster();
         cluster.setMetadata(new ObjectMetaBuilder().withName(id).withNamespace(MockCluster.SUBMARINER_NAMESPACE).withLabels(labels).build());
         cluster.setSpec(new ClusterSpec(id, List.of("blue"), List.of(podCidr), List.of(serviceCidr), globalCidr == null ? List.of() : List.of(globalCidr),
-                "kube-proxy", multiActive, egressIPs, null, "vxlan"));
+                cni, multiActive, egressIPs, null, "vxlan"));
         return client.resource(cluster).create();
     }
 
