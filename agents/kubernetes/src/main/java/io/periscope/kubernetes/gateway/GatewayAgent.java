@@ -71,17 +71,7 @@ public final class GatewayAgent implements AutoCloseable {
         this.loop = new LevelLoop("gateway-" + settings.nodeName(), this::pass, settings.resync(), Duration.ofSeconds(2));
         this.election = new LeaseElection(client, settings.namespace(),
                 LiveObjectsReader.gatewayLease(settings.multiActiveGateway(), settings.nodeName()), settings.nodeName(), settings.timings(),
-                new LeaseElection.Leadership() {
-                    @Override
-                    public void started() {
-                        loop.signal();
-                    }
-
-                    @Override
-                    public void stopped() {
-                        loop.signal();
-                    }
-                });
+                LeaseElection.Leadership.signalling(() -> loop.signal()));
     }
 
     /** Watches the cluster, then stands for the lease; returns once the informers hold the initial lists. */

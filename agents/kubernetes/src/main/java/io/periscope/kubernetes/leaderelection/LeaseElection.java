@@ -31,6 +31,21 @@ public final class LeaseElection implements AutoCloseable {
         void started();
 
         void stopped();
+
+        /** For a level-driven agent: winning or losing the lease is one more reason to look again. */
+        static Leadership signalling(Runnable signal) {
+            return new Leadership() {
+                @Override
+                public void started() {
+                    signal.run();
+                }
+
+                @Override
+                public void stopped() {
+                    signal.run();
+                }
+            };
+        }
     }
 
     private final KubernetesClient client;

@@ -57,17 +57,7 @@ public final class NetworkPluginSyncer implements AutoCloseable {
         this.loop = new LevelLoop("network-plugin-syncer-" + settings.clusterId(), this::pass, settings.resync(), settings.retry());
         this.retries = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("network-plugin-syncer-retry").unstarted(r));
         this.election = new LeaseElection(client, settings.namespace(), NetworkPluginSyncerSettings.LEASE, settings.identity(), settings.timings(),
-                new LeaseElection.Leadership() {
-                    @Override
-                    public void started() {
-                        loop.signal();
-                    }
-
-                    @Override
-                    public void stopped() {
-                        loop.signal();
-                    }
-                });
+                LeaseElection.Leadership.signalling(() -> loop.signal()));
     }
 
     /** Watches the cluster, then stands for the lease; returns once the informers hold the initial lists. */
