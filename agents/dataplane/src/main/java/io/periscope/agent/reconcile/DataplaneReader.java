@@ -107,6 +107,14 @@ public final class DataplaneReader {
         }
     }
 
+    /**
+     * The nf_tables generation at which the tables of the last read were current, when the watch
+     * proved it (nf_tables backend, generation readable); empty otherwise.
+     */
+    public OptionalLong provenGeneration() {
+        return knownNetfilter == null ? OptionalLong.empty() : generation;
+    }
+
     /** Reads everything again next time (after a failure, when the picture may be wrong). */
     public void forget() {
         knownNetfilter = null;

@@ -97,6 +97,9 @@ public final class Reconciler {
 
     /** Tells the reader what the iptables transactions just run left, so the next read need not fetch it. */
     private void remember(KernelState before, DataplaneDiff diff, List<Command> commands) {
+        if (reader.provenGeneration().isEmpty()) {
+            return;    // nothing proves the tables read current (no watch, legacy iptables): the next read fetches them anyway
+        }
         int transactions = (int) commands.stream().filter(c -> c.argv().getFirst().equals("iptables-restore")).count();
         Map<Table, SavedTable> after = new EnumMap<>(Table.class);
         after.putAll(before.netfilter());
