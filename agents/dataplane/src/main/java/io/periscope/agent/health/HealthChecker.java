@@ -37,17 +37,26 @@ public final class HealthChecker implements AutoCloseable {
     private volatile Thread loop;
     private volatile boolean closed;
 
+    /** Watches {@code targets}, each starting up. */
     public HealthChecker(List<HealthTarget> targets, Prober prober, HealthSettings settings, Clock clock, Consumer<HealthView> onChange) {
-        this.targets = List.copyOf(targets);
+        this(startingUp(targets, clock.instant()), prober, settings, clock, onChange);
+    }
+
+    /** Watches the targets of {@code initial}, each starting from the health it has there. */
+    public HealthChecker(HealthView initial, Prober prober, HealthSettings settings, Clock clock, Consumer<HealthView> onChange) {
+        this.targets = List.copyOf(initial.peers().keySet());
         this.prober = prober;
         this.settings = settings;
         this.clock = clock;
         this.onChange = onChange;
-        Instant now = clock.instant();
-        Map<HealthTarget, PeerHealth> initial = new LinkedHashMap<>();
-        this.targets.forEach(target -> initial.put(target, PeerHealth.initial(now)));
-        this.view = new AtomicReference<>(new HealthView(initial));
+        this.view = new AtomicReference<>(initial);
         this.notifier = Executors.newSingleThreadExecutor(runnable -> Thread.ofPlatform().daemon().name("health-notify").unstarted(runnable));
+    }
+
+    private static HealthView startingUp(List<HealthTarget> targets, Instant now) {
+        Map<HealthTarget, PeerHealth> initial = new LinkedHashMap<>();
+        targets.forEach(target -> initial.put(target, PeerHealth.initial(now)));
+        return new HealthView(initial);
     }
 
     /** Starts probing on a platform thread of its own. */

@@ -2,6 +2,10 @@ package io.periscope.kubernetes.routeagent;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.agent.command.CommandRunner;
+import io.periscope.agent.health.GatewayHealth;
+import io.periscope.agent.health.HealthTargets;
+import io.periscope.agent.health.HealthView;
+import io.periscope.agent.health.Prober;
 import io.periscope.agent.reconcile.Ownership;
 import io.periscope.agent.reconcile.ReconcileResult;
 import io.periscope.agent.reconcile.Reconciler;
@@ -10,11 +14,14 @@ import io.periscope.kubernetes.nodeplan.LiveNodePlan;
 import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
 import io.periscope.kubernetes.watch.LevelLoop;
 import io.periscope.kubernetes.watch.LiveObjectsInformers;
+import io.periscope.plan.DataplanePlan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The route agent: one per node (a DaemonSet). It programs its node's plan while the node is not an
@@ -30,20 +37,32 @@ public final class RouteAgent implements AutoCloseable {
     private final NodeAgentSettings settings;
     private final Reconciler reconciler;
     private final LevelLoop loop;
+    private final GatewayHealth health;
     private LiveObjectsInformers informers;
     private volatile Optional<ReconcileResult> lastReconcile = Optional.empty();
     private volatile boolean standingAside;
 
+    /** An agent that does not health-check its gateways (tests of everything else). */
     public RouteAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner) {
-        this(client, settings, runner, KernelWatch.NONE);
+        this(client, settings, runner, KernelWatch.NONE, GatewayHealth.OFF);
     }
 
-    /** {@code watch}, of the namespace {@code runner}'s programs run in, spares reads of what did not change. */
-    public RouteAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner, KernelWatch watch) {
+    /**
+     * @param watch   of the namespace {@code runner}'s programs run in: spares reads of what did not change
+     * @param probers opens the prober of the node's gateways, in the namespace {@code runner}'s programs run in
+     */
+    public RouteAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner, KernelWatch watch,
+                      Supplier<Prober> probers) {
         this.client = client;
         this.settings = settings;
         this.reconciler = new Reconciler(runner, Ownership.submariner(), watch);
         this.loop = new LevelLoop("route-agent-" + settings.nodeName(), this::pass, settings.resync(), Duration.ofSeconds(2));
+        this.health = new GatewayHealth(probers, settings.health(), Clock.systemUTC(), loop::signal);
+    }
+
+    /** Which of its cluster's active gateways this node considers up and down. */
+    public HealthView health() {
+        return health.view();
     }
 
     public RouteAgent start() {
@@ -75,12 +94,14 @@ public final class RouteAgent implements AutoCloseable {
         if (standingAside) {
             return;
         }
-        lastReconcile = Optional.of(reconciler.reconcile(nodePlan.host().get().submariner()));
+        DataplanePlan desired = health.desired(nodePlan.host().get().submariner(), HealthTargets.gatewayNames(nodePlan.plan()));
+        lastReconcile = Optional.of(reconciler.reconcile(desired));
     }
 
     @Override
     public void close() {
         loop.close();
+        health.close();
         if (informers != null) {
             informers.close();
         }
