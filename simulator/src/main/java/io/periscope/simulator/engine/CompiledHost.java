@@ -29,12 +29,15 @@ final class CompiledHost {
 
     /** The sysctl that decides whether a namespace routes packets that are not its own. */
     static final String IP_FORWARD = "net.ipv4.ip_forward";
+    /** Whether conntrack picks up TCP connections from a mid-stream segment (the kernel's default is 1). */
+    static final String TCP_LOOSE = "net.netfilter.nf_conntrack_tcp_loose";
 
     final int index;
     final HostId id;
     final String name;
     final boolean pod;
     final boolean forwards;
+    final boolean tcpLoose;
     final RoutingPolicy routing;
     final Ruleset ruleset;
     private final Map<String, Ipv4Address> firstAddress;
@@ -53,6 +56,7 @@ final class CompiledHost {
         // Pods do not route; nodes and gateways do. An explicit sysctl in the plan wins either way.
         String forward = effective.sysctls().get(IP_FORWARD);
         this.forwards = forward == null ? !pod : forward.equals("1");
+        this.tcpLoose = !"0".equals(effective.sysctls().get(TCP_LOOSE));
         Map<Ipv4Address, String> local = new LinkedHashMap<>();
         firstAddress = new HashMap<>();
         for (Interface iface : plan.interfaces()) {
