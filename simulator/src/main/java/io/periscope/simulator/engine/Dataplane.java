@@ -398,6 +398,9 @@ public final class Dataplane {
 
     private void routeInput(Visit v) {
         RouteDecision d = v.host.routing.lookup(v.packet.dst(), v.packet.src(), v.mark, v.in, null);
+        if ((d instanceof RouteDecision.Forward || d instanceof RouteDecision.Local) && !reversePathValid(v)) {
+            return;
+        }
         if (d instanceof RouteDecision.Forward f) {
             if (!v.host.forwards) {
                 end(v, Disposition.DROPPED, v.host.name + (v.host.pod ? " is a pod and" : "")
@@ -422,6 +425,43 @@ public final class Dataplane {
         v.out = nexthop.device();
         v.nexthop = nexthop;
         pass(v, FORWARD_AND_POSTROUTING, 0, transmitStage);
+    }
+
+    /**
+     * Reverse-path filtering, as {@code fib_validate_source} does it for a packet routed in from a
+     * device whose rp_filter (max of {@code conf.all} and the device's) is on: the source is looked
+     * up as a destination (no mark, "iif lo", so rules with {@code iif lo} apply). No route, or a
+     * route that is not unicast (a local address, a blackhole) fails in both modes; a unicast route
+     * not using the device fails only in strict mode. False when the packet was dropped.
+     */
+    private boolean reversePathValid(Visit v) {
+        int mode = v.host.rpFilter(v.in);
+        if (mode == 0 || v.packet.src().equals(Ipv4Address.ANY)) {
+            return true;
+        }
+        RouteDecision back = v.host.routing.lookup(v.packet.src(), v.packet.dst(), 0, RoutingPolicy.LOOPBACK, null);
+        String filter = "rp_filter=" + mode + (mode == 1 ? " (strict)" : " (loose)") + " on " + v.host.name + " " + v.in;
+        String problem;
+        if (back instanceof RouteDecision.Forward f) {
+            for (CompiledNexthop nh : f.nexthops()) {
+                if (v.in.equals(nh.device())) {
+                    return true;
+                }
+            }
+            if (mode == 2) {
+                return true;
+            }
+            problem = "the route back to " + v.packet.src() + " (" + f.route().text() + ") leaves by "
+                    + String.join(", ", f.nexthops().stream().map(CompiledNexthop::device).distinct().toList()) + ", not " + v.in;
+        } else if (back instanceof RouteDecision.Local) {
+            problem = "the source " + v.packet.src() + " is an address of " + v.host.name + " itself (a martian source)";
+        } else if (back instanceof RouteDecision.Reject r) {
+            problem = "the route back to " + v.packet.src() + " is '" + r.route().text() + "', not a unicast route";
+        } else {
+            problem = "there is no route back to " + v.packet.src();
+        }
+        end(v, Disposition.DROPPED, "dropped by " + filter + ": " + problem);
+        return false;
     }
 
     /** Names the hosts a path keeps coming back to, when it does: why a TTL ran out. */
