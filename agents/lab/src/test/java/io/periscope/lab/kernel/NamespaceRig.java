@@ -39,6 +39,11 @@ final class NamespaceRig implements AutoCloseable {
         }
     }
 
+    /** Skips the test unless {@code tool} is installed, naming the Debian package that has it. */
+    static void assumeTool(String tool, String debianPackage) {
+        Assumptions.assumeTrue(onPath(tool), tool + " is not installed (./run-tests as root installs " + debianPackage + ")");
+    }
+
     private static boolean onPath(String tool) {
         for (String dir : System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin").split(":")) {
             if (new java.io.File(dir, tool).canExecute()) {
