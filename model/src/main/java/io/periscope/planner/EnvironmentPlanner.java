@@ -6,6 +6,7 @@ import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.CniMasquerade;
+import io.periscope.model.topology.RpFilter;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
 import io.periscope.plan.HostId;
@@ -190,6 +191,12 @@ final class EnvironmentPlanner {
                     Interface.DEFAULT_MTU));
             podHost.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
                     List.of(Nexthop.onlink(node.cniIp(), Names.POD_INTERFACE)), RouteProtocol.BOOT));
+            // A pod's namespace copies the node's conf.all and conf.default (IPv4's rule for new
+            // namespaces); the kernel's default needs no line.
+            if (cluster.environment().rpFilter() != RpFilter.OFF) {
+                podHost.environment.sysctl("net.ipv4.conf.all.rp_filter", cluster.environment().rpFilter().sysctlValue())
+                        .sysctl("net.ipv4.conf.default.rp_filter", cluster.environment().rpFilter().sysctlValue());
+            }
             // As with the ptp CNI plugin, the node side of each pod's veth also carries the node's
             // CNI address, so the pod's default route has a neighbour to resolve.
             nodeHost.interfaces.add(new Interface(peerName, List.of(node.cniIp()), Macs.of(Macs.POD_PEER, pod.ip()), segment,

@@ -17,11 +17,14 @@ public final class SysctlSettings {
     /**
      * IPv6 off, so that no router solicitation or neighbour discovery shows up in captures; ICMP
      * errors without rate limit; then the host's environment sysctls, among them reverse-path
-     * filtering as the plan says (the cluster's {@code rpFilter}: a new namespace would otherwise
-     * copy the machine's own setting).
+     * filtering as the plan says (the cluster's {@code rpFilter}). Where the plan says nothing, the
+     * kernel's own default (0), which the simulator assumes too: a new namespace would otherwise
+     * copy the machine's setting.
      */
     public static Map<String, String> beforeInterfaces(HostNamespace host) {
         Map<String, String> settings = new LinkedHashMap<>(common());
+        settings.put("net.ipv4.conf.default.rp_filter", "0");
+        settings.put("net.ipv4.conf.all.rp_filter", "0");
         // Every packet a host cannot route gets its ICMP error (not one a second per destination):
         // the probe reads from them why a packet ended there.
         settings.put("net.ipv4.icmp_ratelimit", "0");
