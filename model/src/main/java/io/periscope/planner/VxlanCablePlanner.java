@@ -36,6 +36,8 @@ final class VxlanCablePlanner {
         plan.vxlan(new VxlanDevice(Names.VXLAN_TUNNEL, Names.VXLAN_TUNNEL_VNI, Names.VXLAN_TUNNEL_PORT, node.endpointIp(),
                 Names.WAN, Names.VXLAN_MTU, address, Tunnels.tunnelNetwork(Names.VXLAN_TUNNEL_FIRST_OCTET),
                 Macs.of(Macs.VXLAN_TUNNEL, node.ip())));
+        // The VXLAN cable driver sets loose reverse-path filtering on its device, as upstream does.
+        plan.sysctl("net.ipv4.conf." + Names.VXLAN_TUNNEL + ".rp_filter", RouteAgentPlanner.LOOSE_RP_FILTER);
         List<Tunnels.Peer> peers = new ArrayList<>();
         for (RemoteCluster remote : remotes) {
             for (Node gateway : remote.cluster().activeGateways()) {

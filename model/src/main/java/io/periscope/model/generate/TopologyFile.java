@@ -86,6 +86,13 @@ public final class TopologyFile {
         if (c.multiActiveGateways()) {
             out.append("    gatewayLoadBalancing: ").append(q(c.loadBalancing().yamlName())).append('\n');
         }
+        // Written only when set, so files of clusters with the defaults read as before.
+        if (c.environment().rpFilter() != io.periscope.model.topology.RpFilter.OFF) {
+            out.append("    rpFilter: ").append(q(c.environment().rpFilter().yamlName())).append('\n');
+        }
+        if (c.environment().cniMasquerade() != io.periscope.model.topology.CniMasquerade.NONE) {
+            out.append("    cniMasquerade: ").append(q(c.environment().cniMasquerade().yamlName())).append('\n');
+        }
         out.append("    nodes:\n");
         for (Node n : c.nodes()) {
             out.append("      - {name: ").append(q(n.name())).append(", ip: ").append(q(n.ip())).append(", cniIP: ").append(q(n.cniIp()))

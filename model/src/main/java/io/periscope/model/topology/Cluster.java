@@ -28,10 +28,20 @@ public record Cluster(
         List<Pod> pods,
         List<Service> services,
         List<ServiceExport> exports,
-        List<GlobalEgressIP> globalEgressIPs) {
+        List<GlobalEgressIP> globalEgressIPs,
+        NodeEnvironment environment) {
 
     /** Upstream's default number of cluster egress IPs. */
     public static final int DEFAULT_CLUSTER_EGRESS_IPS = 8;
+
+    /** A cluster whose nodes have {@link NodeEnvironment#DEFAULT}. */
+    public Cluster(String name, Map<String, String> labels, List<Ipv4Prefix> podCidrs, List<Ipv4Prefix> serviceCidrs,
+                   Optional<Ipv4Prefix> globalCidr, Cni cni, boolean multiActiveGateways, int clusterEgressIPs,
+                   GatewayLoadBalancing loadBalancing, List<Node> nodes, List<Pod> pods, List<Service> services,
+                   List<ServiceExport> exports, List<GlobalEgressIP> globalEgressIPs) {
+        this(name, labels, podCidrs, serviceCidrs, globalCidr, cni, multiActiveGateways, clusterEgressIPs, loadBalancing, nodes, pods,
+                services, exports, globalEgressIPs, NodeEnvironment.DEFAULT);
+    }
 
     public Cluster {
         labels = Map.copyOf(labels);
