@@ -18,7 +18,8 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Both shipped examples, for real: {@code up} builds every namespace and converges, every flow's
+ * The shipped examples, for real (mag-globalnet-egress with per-gateway egress ownership, so its
+ * GlobalEgressIP and headless-pod flows too): {@code up} builds every namespace and converges, every flow's
  * packets are delivered and take only paths the simulator shows, field by field, and with several
  * active gateways every gateway pair carries a connection; {@code down} leaves no namespace behind.
  */
@@ -42,7 +43,7 @@ class ExamplesComeUpCarryEveryFlowAndGoDown {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {Examples.MAG_GLOBALNET, Examples.GLOBALNET_EGRESS})
+    @ValueSource(strings = {Examples.MAG_GLOBALNET, Examples.GLOBALNET_EGRESS, Examples.MAG_GLOBALNET_EGRESS})
     void upProbeDown(String example) {
         lab = RunningLab.up(RunningLab.forTest(Examples.load(example), example.replace(".yaml", "")), state);
 
