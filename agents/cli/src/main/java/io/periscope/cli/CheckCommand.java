@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -54,7 +55,8 @@ public final class CheckCommand implements Callable<Integer> {
         TopologySummary summary = TopologySummary.of(clusterSet, simulation.simulator().plan().allocations(), failedNodes);
         Progress progress = Progress.onStandardError(spec.commandLine().getErr());
         List<FlowTrace> traces = simulation.trace(clusterSet.flows());
-        CheckReport report = CheckReport.of(clusterSet, traces, noMatrix ? ReachabilityMatrix.EMPTY : matrix(simulation, progress));
+        CheckReport report = CheckReport.of(clusterSet, traces, simulation.simulator().plan().allocations(), failedNodes,
+                noMatrix ? Optional.empty() : Optional.of(matrix(simulation, progress)));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(JSON.writeValueAsString(new CheckReport.Json(summary, report)));
