@@ -25,9 +25,10 @@ import java.util.concurrent.Callable;
  * reach which exported services. Exits 1 when any expectation fails.
  */
 @Command(name = "check",
-        description = {"Validate the topology file, summarize it, run every flow and compare it with its expect,",
-                "and print the cluster connectivity and the reachability matrix (source pods by exported services).",
-                "Exit status 1 when any flow's expectation fails, 2 for a bad file or bad arguments."})
+        description = {"Validate the topology file and compare every flow with its expect; print the cluster connectivity and reachability.",
+                "Also prints a summary of the file, the Globalnet objects that got no addresses, and the reachability matrix"
+                        + " (source pods by exported services; --no-matrix skips it).",
+                "Exit status 1 when any flow's expectation fails or a Globalnet object got no addresses, 2 for a bad file or bad arguments."})
 public final class CheckCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
