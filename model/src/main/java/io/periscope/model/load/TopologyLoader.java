@@ -12,6 +12,9 @@ import org.yaml.snakeyaml.reader.ReaderException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.io.StringReader;
 import java.nio.charset.CharacterCodingException;
@@ -81,11 +84,33 @@ public final class TopologyLoader {
         if (bytes.length > limit) {
             throw tooLarge(fileName, bytes.length);
         }
-        return StandardCharsets.UTF_8.newDecoder()
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT)
-                .decode(ByteBuffer.wrap(bytes))
-                .toString();
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        CoderResult result = decoder.decode(in, out, true);
+        if (result.isError()) {
+            throw notUtf8(fileName, bytes, in.position());
+        }
+        decoder.flush(out);
+        return out.flip().toString();
+    }
+
+    /** Names the first byte that is not UTF-8 by line and column, so a stray byte in a text file can be found. */
+    private static TopologyException notUtf8(String fileName, byte[] bytes, int offset) {
+        int line = 1;
+        int lineStart = 0;
+        for (int i = 0; i < offset; i++) {
+            if (bytes[i] == '\n') {
+                line++;
+                lineStart = i + 1;
+            }
+        }
+        int column = new String(bytes, lineStart, offset - lineStart, StandardCharsets.UTF_8).length() + 1;
+        return new TopologyException(List.of(new TopologyError(fileName, line, column, "",
+                String.format(Locale.ROOT, "the file is not UTF-8 text: byte 0x%02X here is not valid UTF-8", bytes[offset] & 0xff),
+                "save the file as UTF-8; a topology file is YAML text (if this is a binary file, name the .yaml file instead)")));
     }
 
     private static TopologyException tooLarge(String fileName, long size) {
