@@ -4,6 +4,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
@@ -120,32 +121,19 @@ class BadInputsAreRefusedByEveryCommand {
         return inputs;
     }
 
-    static Stream<BadInput> unloadableInputs() throws IOException, InterruptedException {
-        return unloadable().stream();
+    /** Every unloadable input through every command that reads a file; lab up must refuse before it needs root. */
+    static Stream<Arguments> commandsAndInputs() throws IOException, InterruptedException {
+        List<BadInput> inputs = unloadable();
+        return Stream.of(List.of("check"), List.of("trace"), List.of("plan"), List.of("lab", "up"))
+                .flatMap(command -> inputs.stream().map(input -> Arguments.of(String.join(" ", command), input)));
     }
 
-    @ParameterizedTest(name = "check {0}")
-    @MethodSource("unloadableInputs")
-    void checkRefusesIt(BadInput input) {
-        refused(input, "check", input.file());
-    }
-
-    @ParameterizedTest(name = "trace {0}")
-    @MethodSource("unloadableInputs")
-    void traceRefusesIt(BadInput input) {
-        refused(input, "trace", input.file());
-    }
-
-    @ParameterizedTest(name = "plan {0}")
-    @MethodSource("unloadableInputs")
-    void planRefusesIt(BadInput input) {
-        refused(input, "plan", input.file());
-    }
-
-    @ParameterizedTest(name = "lab up {0}")
-    @MethodSource("unloadableInputs")
-    void labUpRefusesItBeforeNeedingRoot(BadInput input) {
-        refused(input, "lab", "up", input.file());
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("commandsAndInputs")
+    void everyCommandRefusesIt(String command, BadInput input) {
+        List<String> args = new ArrayList<>(List.of(command.split(" ")));
+        args.add(input.file());
+        refused(input, args.toArray(String[]::new));
     }
 
     @Test
