@@ -13,10 +13,12 @@ import io.periscope.model.policy.ClusterConnectivityPolicy;
 import io.periscope.model.policy.ClusterGraph;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.EgressOwnership;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.FlowSource;
 import io.periscope.model.topology.FlowTarget;
 import io.periscope.model.topology.GlobalnetConfig;
+import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
 import io.periscope.model.topology.Service;
@@ -200,6 +202,16 @@ public final class TopologyValidator {
             error(join(path, "gatewayLoadBalancing"), "gatewayLoadBalancing " + cluster.loadBalancing().yamlName()
                             + " has no effect: cluster '" + cluster.name() + "' has one active gateway",
                     "set multiActiveGateways: true, or remove gatewayLoadBalancing");
+        }
+        if (positions.contains(join(path, "egressOwnership")) && cluster.egressOwnership() == EgressOwnership.PER_GATEWAY) {
+            if (!cluster.multiActiveGateways()) {
+                error(join(path, "egressOwnership"), "egressOwnership per-gateway needs several active gateways: cluster '"
+                        + cluster.name() + "' has one", "set multiActiveGateways: true, or remove egressOwnership");
+            } else if (globalnetKnown() && (!set.globalnet().enabled() || set.globalnet().mode() != GlobalnetMode.V2)) {
+                error(join(path, "egressOwnership"), "egressOwnership per-gateway owns Globalnet 2.0's egress addresses, and "
+                        + (set.globalnet().enabled() ? "globalnet.mode is legacy" : "Globalnet is off"),
+                        set.globalnet().enabled() ? "use globalnet.mode: v2, or remove egressOwnership" : "set globalnet.enabled: true, or remove egressOwnership");
+            }
         }
         if (!set.globalnet().enabled() && globalnetKnown()) {
             cluster.globalCidr().ifPresent(cidr -> error(join(path, "globalCIDR"), "globalCIDR " + cidr
