@@ -1,6 +1,7 @@
 package io.periscope.lab.probe;
 
 import io.periscope.lab.trace.HopDifference;
+import io.periscope.simulator.trace.FlowTrace;
 
 import java.util.List;
 import java.util.Optional;
@@ -36,7 +37,7 @@ public record FlowProbeResult(String name, String from, String to, String resolv
      * @param why what Lighthouse lacks, e.g. "nothing answers 'x...': no cluster exports service ns/x"
      */
     public static FlowProbeResult unanswered(String name, String from, String to, String why) {
-        return new FlowProbeResult(name, from, to, "no address", 1, List.of(), Optional.empty(), Optional.of(why));
+        return new FlowProbeResult(name, from, to, FlowTrace.NO_ADDRESS, 1, List.of(), Optional.empty(), Optional.of(why));
     }
 
     public boolean matchesSimulation() {
