@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -25,9 +26,10 @@ import java.util.concurrent.Callable;
  * reach which exported services. Exits 1 when any expectation fails.
  */
 @Command(name = "check",
-        description = {"Validate the topology file, summarize it, run every flow and compare it with its expect,",
-                "and print the cluster connectivity and the reachability matrix (source pods by exported services).",
-                "Exit status 1 when any flow's expectation fails, 2 for a bad file or bad arguments."})
+        description = {"Validate the topology file and compare every flow with its expect; print the cluster connectivity and reachability.",
+                "Also prints a summary of the file, the Globalnet objects that got no addresses, and the reachability matrix"
+                        + " (source pods by exported services; --no-matrix skips it).",
+                "Exit status 1 when any flow's expectation fails or a Globalnet object got no addresses, 2 for a bad file or bad arguments."})
 public final class CheckCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -57,7 +59,8 @@ public final class CheckCommand implements Callable<Integer> {
         TopologySummary summary = TopologySummary.of(clusterSet, simulation.simulator().plan().allocations(), failedNodes);
         Progress progress = Progress.onStandardError(spec.commandLine().getErr());
         List<FlowTrace> traces = simulation.trace(clusterSet.flows());
-        CheckReport report = CheckReport.of(clusterSet, traces, noMatrix ? ReachabilityMatrix.EMPTY : matrix(simulation, progress));
+        CheckReport report = CheckReport.of(clusterSet, traces, simulation.simulator().plan().allocations(), failedNodes,
+                noMatrix ? Optional.empty() : Optional.of(matrix(simulation, progress)));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(JSON.writeValueAsString(new CheckReport.Json(summary, report)));

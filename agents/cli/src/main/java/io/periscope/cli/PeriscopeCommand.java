@@ -53,8 +53,10 @@ public final class PeriscopeCommand {
 
     /** The configured command tree, for callers that walk it (documentation, tests). */
     public static CommandLine commandLine() {
-        return new CommandLine(new PeriscopeCommand())
+        CommandLine commandLine = new CommandLine(new PeriscopeCommand())
                 .setParameterExceptionHandler(new UsageErrorHandler())
                 .setExecutionExceptionHandler(new ExecutionErrorHandler());
+        ExitCodeHelp.apply(commandLine);
+        return commandLine;
     }
 }

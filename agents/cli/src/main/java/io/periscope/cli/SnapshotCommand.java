@@ -26,6 +26,8 @@ import java.util.concurrent.Callable;
  * file, so that their cluster set can be traced and checked before it is changed.
  */
 @Command(name = "snapshot",
+        // --kubeconfig and -o are checked by call() rather than by picocli (see below), so the synopsis says they are required.
+        customSynopsis = "periscope snapshot --kubeconfig=FILE -o=FILE [--context=C]... [--name=NAME] [--namespace=NS] [--debug] [-hV]",
         description = "Read live clusters (one kubeconfig context each) into a topology file: nodes, pods, services, exports, "
                 + "GlobalEgressIPs, the Cluster objects and the connectivity and connection policies.")
 public final class SnapshotCommand implements Callable<Integer> {

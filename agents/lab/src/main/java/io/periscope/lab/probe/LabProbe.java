@@ -123,6 +123,9 @@ public final class LabProbe {
         if (result.problem().isPresent()) {
             return "not probed: " + result.problem().get();
         }
+        if (result.unanswered().isPresent()) {
+            return "unreachable, as simulated: " + result.unanswered().get() + "; a client gets no address, so nothing is sent";
+        }
         long delivered = result.attempts().stream().filter(a -> a.outcome().disposition().equals("delivered")).count();
         return result.attempts().size() + " probes, " + delivered + " delivered, " + result.pathsSeen().size() + " of "
                 + result.simulatedPaths() + " simulated paths taken, " + (result.matchesSimulation() ? "matches the simulation"
@@ -161,6 +164,8 @@ public final class LabProbe {
         ProbeTarget target;
         try {
             target = simulation.resolve(flow);
+        } catch (FlowSimulation.UnansweredName e) {
+            return FlowProbeResult.unanswered(flow.name(), flow.from().toString(), flow.to().toString(), e.getMessage());
         } catch (IllegalArgumentException e) {
             return new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), "", 0, List.of(),
                     Optional.of(e.getMessage()));
