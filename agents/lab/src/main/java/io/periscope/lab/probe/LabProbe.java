@@ -17,6 +17,7 @@ import io.periscope.lab.shell.Shell;
 import io.periscope.lab.shell.ShellResult;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.state.TopologySource;
 import io.periscope.lab.trace.PathComparison;
 import io.periscope.lab.trace.TracePath;
 import io.periscope.model.load.TopologyException;
@@ -98,6 +99,16 @@ public final class LabProbe {
         if (state.isEmpty() || !state.get().state().equals(LabState.CONVERGED)) {
             throw new LabRefusal("no lab of topology '" + set.name() + "' is up; run 'lab up " + file + "' first");
         }
+        // The lab must be the one this file describes: another file of the same name, or this one
+        // edited since, would send packets through namespaces the plan does not describe.
+        TopologySource source = TopologySource.of(file);
+        source.otherFile(state.get()).ifPresent(other -> {
+            throw new LabRefusal(other + ".\nProbe it with 'lab probe " + state.get().file() + "', or replace it: 'lab down "
+                    + state.get().file() + "', then 'lab up " + file + "'");
+        });
+        source.changedSince(state.get()).ifPresent(changed -> {
+            throw new LabRefusal(changed + "; the lab no longer matches it.\nRebuild it: 'lab down " + file + "', then 'lab up " + file + "'");
+        });
         List<Flow> flows = flowName.map(name -> List.of(set.flow(name).orElseThrow(() -> new LabRefusal("no flow named '" + name
                 + "' in " + file + "; its flows are: " + set.flows().stream().map(Flow::name).collect(Collectors.joining(", "))))))
                 .orElse(set.flows());

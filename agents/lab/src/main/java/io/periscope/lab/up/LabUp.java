@@ -20,6 +20,7 @@ import io.periscope.lab.shell.Shell;
 import io.periscope.lab.shell.ShellResult;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.state.TopologySource;
 import io.periscope.lab.wire.HashResetProgram;
 import io.periscope.lab.wire.WireBatches;
 import io.periscope.lab.wireguard.WireGuardGateways;
@@ -37,6 +38,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -102,8 +104,7 @@ public final class LabUp {
                 + layout.switches().size() + " switches, " + layout.veths().size() + " veth pairs; namespaces " + layout.names().prefix() + "* ("
                 + (System.nanoTime() - start) / 1_000_000 + " ms)");
 
-        LabState state = new LabState(set.name(), file.toAbsolutePath().toString(), layout.names().hash(), layout.namespaces(),
-                LabState.BUILDING);
+        LabState state = new LabState(set.name(), TopologySource.of(file), layout.names().hash(), layout.namespaces(), LabState.BUILDING);
         stateFile.write(state);
         InterruptedUpCleanup cleanup = new InterruptedUpCleanup(shell, stateFile, state);
         Thread hook = Thread.ofPlatform().unstarted(cleanup::run);
@@ -171,9 +172,12 @@ public final class LabUp {
     }
 
     private void refuseExisting(Path file, LabLayout layout) {
-        if (stateFile.read(layout.names().hash()).isPresent()) {
-            throw new LabRefusal("a lab of topology '" + layout.names().topologyName() + "' is already up (state in "
-                    + stateFile.pathFor(layout.names().hash()) + "); run 'lab down " + file + "' first");
+        Optional<LabState> up = stateFile.read(layout.names().hash());
+        if (up.isPresent()) {
+            // Name the file that built it: 'lab down' of this file would refuse when another one did.
+            String builtFrom = up.get().file();
+            throw new LabRefusal("a lab of topology '" + layout.names().topologyName() + "' is already up, built from " + builtFrom
+                    + " (state in " + stateFile.pathFor(layout.names().hash()) + "); run 'lab down " + builtFrom + "' first");
         }
         List<String> existing = layout.namespaces().stream().filter(NetworkNamespaces::exists).toList();
         if (!existing.isEmpty()) {
