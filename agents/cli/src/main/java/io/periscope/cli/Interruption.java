@@ -4,6 +4,7 @@ import io.periscope.lab.shell.ProcessShell;
 import sun.misc.Signal;
 
 import java.io.PrintWriter;
+import java.util.List;
 
 /**
  * Ctrl-C (SIGINT) or SIGTERM while a command runs. Without this, the JVM's own handler starts the
@@ -23,7 +24,7 @@ final class Interruption {
 
     /** Installs the handlers; {@code err} receives the one line that says what happened. */
     static void handleSignals(PrintWriter err) {
-        for (String name : new String[] {"INT", "TERM"}) {
+        for (String name : List.of("INT", "TERM")) {
             try {
                 Signal.handle(new Signal(name), received -> stop(received, err));
             } catch (IllegalArgumentException unavailable) {
