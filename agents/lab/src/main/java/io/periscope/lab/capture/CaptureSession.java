@@ -40,6 +40,12 @@ public final class CaptureSession implements AutoCloseable {
     /** Long enough for frames still in the kernel's capture buffers to be read before the captures end. */
     private static final long QUIET_MILLIS = 250;
     private static final int SNAPLEN = 256;
+    /**
+     * The kernel's capture ring per interface. libpcap's default is 2 MiB, and a lab probe that
+     * captured on every interface of a 4,000-pod lab held gigabytes in rings; a probe sends a few
+     * dozen packets per round and reads them at once (immediate mode), so this holds hundreds of them.
+     */
+    public static final int BUFFER_BYTES = 256 * 1024;
 
     private final List<Capture> captures = new ArrayList<>();
     private final List<Sighting> sightings = Collections.synchronizedList(new ArrayList<>());
@@ -127,7 +133,7 @@ public final class CaptureSession implements AutoCloseable {
                 NetworkNamespaces.enter(target.namespace());
                 // Immediate mode hands every frame over at once instead of in blocks; the
                 // capture then ends through breakLoop, since a blocked read has no timeout.
-                pcap = new PcapHandle.Builder(target.iface()).snaplen(SNAPLEN)
+                pcap = new PcapHandle.Builder(target.iface()).snaplen(SNAPLEN).bufferSize(BUFFER_BYTES)
                         .promiscuousMode(PcapNetworkInterface.PromiscuousMode.NONPROMISCUOUS)
                         .timeoutMillis(20).immediateMode(true)
                         .timestampPrecision(PcapHandle.TimestampPrecision.NANO).build();

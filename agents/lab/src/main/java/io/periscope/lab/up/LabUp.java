@@ -11,6 +11,7 @@ import io.periscope.lab.layout.SwitchNamespace;
 import io.periscope.lab.layout.SysctlSettings;
 import io.periscope.lab.machine.AddressConflict;
 import io.periscope.lab.machine.AddressSpaceCheck;
+import io.periscope.lab.machine.MachineCapacity;
 import io.periscope.lab.machine.MachineNetwork;
 import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.lab.netns.NetworkNamespaces;
@@ -65,16 +66,22 @@ public final class LabUp {
     private final LabStateFile stateFile;
     private final LayerAgents agents;
     private final Supplier<Boolean> runningAsRoot;
+    private final Supplier<MachineCapacity> capacity;
 
     public LabUp(Shell shell, LabStateFile stateFile, LayerAgents agents) {
-        this(shell, stateFile, agents, NetworkNamespaces::runningAsRoot);
+        this(shell, stateFile, agents, NetworkNamespaces::runningAsRoot, MachineCapacity::read);
     }
 
     LabUp(Shell shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot) {
+        this(shell, stateFile, agents, runningAsRoot, MachineCapacity::read);
+    }
+
+    LabUp(Shell shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot, Supplier<MachineCapacity> capacity) {
         this.shell = shell;
         this.stateFile = stateFile;
         this.agents = agents;
         this.runningAsRoot = runningAsRoot;
+        this.capacity = capacity;
     }
 
     /**
@@ -100,6 +107,7 @@ public final class LabUp {
         LabLayout layout = LabLayout.of(plan);
         refuseOverlaps(file, plan);
         refuseExisting(file, layout);
+        refuseBeyondCapacity(file, layout);
         progress.accept("plan: " + set.name() + ", " + layout.hosts().size() + " hosts (" + layout.nodes().size() + " nodes), "
                 + layout.switches().size() + " switches, " + layout.veths().size() + " veth pairs; namespaces " + layout.names().prefix() + "* ("
                 + (System.nanoTime() - start) / 1_000_000 + " ms)");
@@ -169,6 +177,15 @@ public final class LabUp {
         throw new LabRefusal(file + ": the topology uses addresses of this machine's own network:\n" + listed
                 + (conflicts.size() > 5 ? "\n  (and " + (conflicts.size() - 5) + " more)" : "")
                 + "\nchange these addresses in the file: the lab only uses addresses the machine does not");
+    }
+
+    private void refuseBeyondCapacity(Path file, LabLayout layout) {
+        int namespaces = layout.namespaces().size();
+        capacity.get().refusal(namespaces).ifPresent(reason -> {
+            throw new LabRefusal(file + ": a lab of " + namespaces + " namespaces (" + layout.hosts().size() + " hosts, "
+                    + layout.switches().size() + " switches) does not fit on this machine:\n  " + reason
+                    + "\nnothing was created; use a smaller topology (fewer pods: they are most of the namespaces), or a bigger machine");
+        });
     }
 
     private void refuseExisting(Path file, LabLayout layout) {
