@@ -35,6 +35,8 @@ public final class LabTeardown {
 
     /** A {@code wireguard-go} gets this long to end after SIGTERM before it is killed. */
     static final long WIREGUARD_STOP_SECONDS = 5;
+    /** Above this many namespaces the deletion takes long enough to announce. */
+    private static final int LARGE = 500;
 
     /** @return the namespaces that were there and are now removed */
     public List<String> remove(LabState state) {
@@ -54,11 +56,10 @@ public final class LabTeardown {
         state.wireGuard().forEach(this::stop);
         List<String> present = state.namespaces().stream().filter(NetworkNamespaces::exists).toList();
         List<String> stillBusy = new ArrayList<>();
-        for (String namespace : present) {
-            String pids = shell.execute(Invocation.of("ip", "netns", "pids", namespace)).stdout().strip();
-            if (!pids.isEmpty()) {
-                stillBusy.add(namespace + " (processes " + pids.replace('\n', ' ') + ")");
-            }
+        NetworkNamespaces.processesIn(present).forEach((namespace, pids) -> stillBusy.add(namespace + " (processes "
+                + pids.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" ")) + ")"));
+        if (present.size() > LARGE) {
+            progress.accept("down: deleting " + present.size() + " namespaces (the kernel takes about a minute per few thousand)");
         }
         if (!present.isEmpty()) {
             shell.run(Invocation.of("ip", "-force", "-batch", "-").withStdin(LabBatches.deleteNamespaces(present)));

@@ -211,8 +211,10 @@ public final class LabUp {
         });
         phase(progress, cleanup, "sysctls", () -> {
             int count = 0;
+            int hosts = 0;
             for (HostNamespace host : layout.hosts()) {
                 count += writeSysctls(host.namespace(), SysctlSettings.beforeInterfaces(host));
+                tick(progress, "sysctls", ++hosts, layout.hosts().size());
             }
             for (SwitchNamespace sw : layout.switches()) {
                 count += writeSysctls(sw.namespace(), SysctlSettings.forSwitch());
@@ -236,7 +238,9 @@ public final class LabUp {
         phase(progress, cleanup, "wires", () -> installHashReset(layout));
         phase(progress, cleanup, "addresses and routes", () -> {
             int lines = 0;
+            int hosts = 0;
             for (HostNamespace host : layout.hosts()) {
+                tick(progress, "addresses and routes", hosts++, layout.hosts().size());
                 String batch = LabBatches.hostBatch(host);
                 shell.run(Invocation.of("ip", "-n", host.namespace(), "-batch", "-").withStdin(batch));
                 lines += (int) batch.lines().count();
@@ -353,6 +357,15 @@ public final class LabUp {
             throw new IllegalStateException(e.getCause());
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /** Hosts between two progress lines inside a phase: a lab of thousands otherwise goes quiet for minutes. */
+    static final int HOSTS_PER_PROGRESS_LINE = 1000;
+
+    private static void tick(Consumer<String> progress, String phase, int done, int total) {
+        if (done > 0 && done % HOSTS_PER_PROGRESS_LINE == 0 && done < total) {
+            progress.accept(phase + ": " + done + " of " + total + " hosts so far...");
         }
     }
 
