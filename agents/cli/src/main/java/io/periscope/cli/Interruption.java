@@ -1,5 +1,6 @@
 package io.periscope.cli;
 
+import io.periscope.lab.capture.CaptureSession;
 import io.periscope.lab.shell.ProcessShell;
 import sun.misc.Signal;
 
@@ -11,7 +12,8 @@ import java.util.List;
  * shutdown while the command's thread carries on: the thread then fails in whatever it was doing
  * (a lab up whose namespaces its cleanup is removing) and that failure was reported as an internal
  * error. Here the signal is recorded first, so the failure that follows is known to be its
- * consequence; the programs the command started are stopped (a child process outlives the JVM);
+ * consequence; the programs the command started are stopped (a child process outlives the JVM) and
+ * the lab probe's captures closed;
  * then the JVM exits through its shutdown hooks (lab up's cleanup) with 130 for SIGINT or 143 for
  * SIGTERM, as a shell reports a command a signal ended.
  */
@@ -38,10 +40,11 @@ final class Interruption {
             return;
         }
         signal = received.getName();
-        int stopped = ProcessShell.stopRunning();
-        err.println("periscope: " + (signal.equals("INT") ? "interrupted" : "terminated") + " (SIG" + signal + ")"
-                + (stopped > 0 ? "; stopped " + stopped + " program" + (stopped == 1 ? "" : "s") + " it had started" : ""));
+        err.println("periscope: " + (signal.equals("INT") ? "interrupted" : "terminated") + " (SIG" + signal + ")");
         err.flush();
+        ProcessShell.stopRunning();
+        // Closed here, in parallel: left to the exit, thousands of packet sockets close one by one.
+        CaptureSession.closeEveryOpenSession();
         // Runs the shutdown hooks (lab up removes what it created), then ends the JVM.
         System.exit(exitStatus());
     }

@@ -25,11 +25,13 @@ import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;
+import io.periscope.plan.Segment;
 import io.periscope.planner.Planner;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -175,8 +177,13 @@ public final class LabProbe {
                 Optional.ofNullable(named.get(hop.node())).ifPresent(watched::add);
             }
         }
+        Set<HostId> watchedIds = new HashSet<>();
+        watched.forEach(h -> watchedIds.add(h.host()));
         List<CaptureTarget> targets = new ArrayList<>();
-        watched.forEach(h -> targets.addAll(interfaces.of(h)));
+        // A node holds one veth end per pod on it: only those toward watched pods are captured.
+        watched.forEach(h -> interfaces.of(h).stream()
+                .filter(t -> !h.isNode() || !leadsToAnUnwatchedPod(plan, t, watchedIds))
+                .forEach(targets::add));
         LabWiring wiring = new LabWiring(plan, interfaces.macs());
         progress.accept("capturing on " + targets.size() + " interfaces of " + watched.size() + " hosts, " + simulatedPaths
                 + " simulated path" + (simulatedPaths == 1 ? "" : "s"));
@@ -253,6 +260,18 @@ public final class LabProbe {
     private static FlowProbeResult failed(Flow flow, ProbeTarget target, int simulatedPaths, String problem) {
         return new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), target.resolved(), simulatedPaths,
                 List.of(), Optional.of(problem));
+    }
+
+    /** Whether {@code target} is a node's end of a veth whose other end is a pod not watched for this flow. */
+    private static boolean leadsToAnUnwatchedPod(ClusterSetPlan plan, CaptureTarget target, Set<HostId> watched) {
+        return plan.host(target.host())
+                .flatMap(h -> h.interfaces().stream().filter(i -> i.name().equals(target.iface())).findFirst())
+                .filter(i -> !i.segment().isEmpty())
+                .flatMap(i -> plan.segment(i.segment()))
+                .filter(segment -> segment.kind() == Segment.SegmentKind.VETH)
+                .map(segment -> segment.attachments().stream().map(Segment.Attachment::host)
+                        .anyMatch(other -> other.isPod() && !watched.contains(other)))
+                .orElse(false);
     }
 
     private static List<TraceHop> concat(List<TraceHop> forward, List<TraceHop> reply) {
