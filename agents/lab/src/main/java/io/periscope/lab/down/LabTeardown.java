@@ -59,7 +59,7 @@ public final class LabTeardown {
         NetworkNamespaces.processesIn(present).forEach((namespace, pids) -> stillBusy.add(namespace + " (processes "
                 + pids.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" ")) + ")"));
         if (present.size() > LARGE) {
-            progress.accept("down: deleting " + present.size() + " namespaces (the kernel takes about a minute per few thousand)");
+            progress.accept("down: deleting " + present.size() + " namespaces...");
         }
         if (!present.isEmpty()) {
             shell.run(Invocation.of("ip", "-force", "-batch", "-").withStdin(LabBatches.deleteNamespaces(present)));
