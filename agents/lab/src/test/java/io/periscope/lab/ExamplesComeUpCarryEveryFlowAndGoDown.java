@@ -69,6 +69,21 @@ class ExamplesComeUpCarryEveryFlowAndGoDown {
             assertThat(flow.pathsSeen()).as(flow.name()).hasSize(flow.simulatedPaths());
         }
         assertThat(report.matchesSimulation()).isTrue();
+        // Progress per flow, and captures only where the flow can go: not in the pods it never reaches.
+        int flows = report.flows().size();
+        for (int i = 0; i < flows; i++) {
+            String name = report.flows().get(i).name();
+            String counter = "flow " + (i + 1) + "/" + flows + " " + name + ": ";
+            assertThat(lab.progress()).anyMatch(line -> line.startsWith(counter + "capturing on ") && line.contains(" interfaces of "))
+                    .anyMatch(line -> line.startsWith(counter) && line.contains(" probes, "));
+        }
+        assertThat(lab.progress()).filteredOn(line -> line.contains(": capturing on "))
+                .allMatch(line -> watchedHosts(line) >= lab.layout().nodes().size());
+        if (lab.layout().hosts().size() > lab.layout().nodes().size() + 2) {
+            // more pods than one flow's two ends: some flow leaves some pod alone
+            assertThat(lab.progress()).filteredOn(line -> line.contains(": capturing on "))
+                    .anyMatch(line -> watchedHosts(line) < lab.layout().hosts().size());
+        }
 
         List<String> removed = lab.down();
 
@@ -76,5 +91,11 @@ class ExamplesComeUpCarryEveryFlowAndGoDown {
         assertThat(lab.namespacesOnTheMachine()).isEmpty();
         assertThat(lab.stateFile().read(lab.layout().names().hash())).isEmpty();
         assertThat(lab.down()).as("down again finds nothing to do").isEmpty();
+    }
+
+    private static int watchedHosts(String progressLine) {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("interfaces of (\\d+) hosts").matcher(progressLine);
+        assertThat(matcher.find()).as(progressLine).isTrue();
+        return Integer.parseInt(matcher.group(1));
     }
 }
