@@ -32,8 +32,8 @@ public record AllocatedGlobalAddresses(GlobalnetAllocations allocations) impleme
 
     @Override
     public List<Ipv4Address> egress(String cluster, String namespace, String name, String gateway) {
-        return allocations.egressSlice(cluster, namespace, name, gateway).map(GlobalIpAllocation::addresses)
-                .orElseGet(() -> egress(cluster, namespace, name));
+        // Under per-gateway ownership a gateway SNATs to its slice or to nothing: never to another gateway's addresses.
+        return allocations.egressSlice(cluster, namespace, name, gateway).map(GlobalIpAllocation::addresses).orElse(List.of());
     }
 
     @Override

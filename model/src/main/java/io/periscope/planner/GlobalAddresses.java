@@ -21,7 +21,10 @@ public interface GlobalAddresses {
     /** A GlobalEgressIP's addresses (with per-gateway egress ownership: every slice's). */
     List<Ipv4Address> egress(String cluster, String namespace, String name);
 
-    /** The addresses {@code gateway} SNATs a GlobalEgressIP's pods to: its slice with per-gateway ownership, else all of them. */
+    /**
+     * Under per-gateway egress ownership, the addresses {@code gateway} SNATs a GlobalEgressIP's pods
+     * to: its slice, empty when it has none (an answer that knows no slices gives every address).
+     */
     default List<Ipv4Address> egress(String cluster, String namespace, String name, String gateway) {
         return egress(cluster, namespace, name);
     }
