@@ -43,7 +43,7 @@ class JsonOutputFollowsTheDocumentedSchemas {
     @Test
     void traceOutputFollowsTraceSchema() throws Exception {
         Schema schema = schema("trace.schema.json");
-        for (String example : List.of("mag-globalnet.yaml", "globalnet-egress.yaml", "globalnet-ovn.yaml", "on-premise-vxlan-cloud-wireguard.yaml")) {
+        for (String example : List.of("mag-globalnet.yaml", "globalnet-egress.yaml", "globalnet-ovn.yaml", "on-premise-vxlan-cloud-wireguard.yaml", "mag-globalnet-egress.yaml")) {
             valid(schema, PeriscopeRun.of("trace", EXAMPLES.resolve(example).toString(), "--json"), example);
         }
         valid(schema, PeriscopeRun.of("trace", NamesNobodyAnswersTraceAsUnreachableEverywhere.UNANSWERED, "--json"), "unanswered names");
@@ -54,7 +54,7 @@ class JsonOutputFollowsTheDocumentedSchemas {
     @Test
     void checkOutputFollowsCheckSchema() throws Exception {
         Schema schema = schema("check.schema.json");
-        for (String example : List.of("mag-globalnet.yaml", "globalnet-egress.yaml", "globalnet-ovn.yaml", "client-server.yaml")) {
+        for (String example : List.of("mag-globalnet.yaml", "globalnet-egress.yaml", "globalnet-ovn.yaml", "client-server.yaml", "mag-globalnet-egress.yaml")) {
             valid(schema, PeriscopeRun.of("check", EXAMPLES.resolve(example).toString(), "--json"), example);
         }
         valid(schema, PeriscopeRun.of("check", EXAMPLES.resolve("mag-vanilla.yaml").toString(), "--json", "--no-matrix",
