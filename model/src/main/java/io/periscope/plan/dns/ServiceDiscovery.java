@@ -83,7 +83,7 @@ public final class ServiceDiscovery {
         this.policyAndHealthAware = policyAndHealthAware;
         // The serial follows the content, so a secondary (or a person) sees that the zone changed.
         this.soa = new DnsRecord.Authority(ZONE, TTL, "ns.dns." + ZONE, "hostmaster." + ZONE,
-                Integer.toUnsignedLong(services.hashCode() * 31 + gatewaysDown.hashCode()) % 4_000_000_000L + 1,
+                Integer.toUnsignedLong((services.values().toString() + new java.util.TreeSet<>(gatewaysDown)).hashCode()) % 4_000_000_000L + 1,
                 7200, 1800, 86400, TTL);
     }
 
@@ -186,7 +186,7 @@ public final class ServiceDiscovery {
     public DnsAnswer answer(String name, int type, Optional<String> askingCluster, Rotation rotation) {
         String owner = name.endsWith(".") ? name.substring(0, name.length() - 1) : name;
         String lower = owner.toLowerCase(Locale.ROOT);
-        Question q = new Question(owner, type, askingCluster);
+        Question q = new Question(owner, type, askingCluster, soa);
         if (!lower.equals(ZONE) && !lower.endsWith("." + ZONE)) {
             return new DnsAnswer(owner, type, Rcode.REFUSED, List.of(), List.of(), List.of(), List.of(),
                     Optional.of("this server answers for " + ZONE + " only"));
@@ -238,13 +238,14 @@ public final class ServiceDiscovery {
         }
     }
 
-    private record Question(String owner, int type, Optional<String> asking) {
+    /** A question being answered; negative answers carry the zone's SOA (RFC 2308) so resolvers know how long to cache them. */
+    private record Question(String owner, int type, Optional<String> asking, DnsRecord.Authority soa) {
         DnsAnswer nxdomain(List<ClusterVerdict> clusters, String note) {
-            return new DnsAnswer(owner, type, Rcode.NXDOMAIN, List.of(), List.of(), List.of(), clusters, Optional.of(note));
+            return new DnsAnswer(owner, type, Rcode.NXDOMAIN, List.of(), List.of(soa), List.of(), clusters, Optional.of(note));
         }
 
         DnsAnswer noData(List<ClusterVerdict> clusters, Optional<String> note) {
-            return new DnsAnswer(owner, type, Rcode.NOERROR, List.of(), List.of(), List.of(), clusters, note);
+            return new DnsAnswer(owner, type, Rcode.NOERROR, List.of(), List.of(soa), List.of(), clusters, note);
         }
     }
 

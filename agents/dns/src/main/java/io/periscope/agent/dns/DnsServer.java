@@ -15,6 +15,7 @@ import io.netty.handler.codec.dns.TcpDnsQueryDecoder;
 import io.netty.handler.codec.dns.TcpDnsResponseEncoder;
 import io.netty.handler.timeout.IdleStateHandler;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -53,7 +54,7 @@ public final class DnsServer implements AutoCloseable {
      *
      * @param threads event loop threads (UDP is served by one of them; TCP connections spread over all)
      */
-    public static DnsServer start(InetSocketAddress address, ClustersetZone zone, int threads) throws InterruptedException {
+    public static DnsServer start(InetSocketAddress address, ClustersetZone zone, int threads) throws IOException, InterruptedException {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
         Counters counters = Counters.zero();
         QueryHandler handler = new QueryHandler(new QueryResponder(zone), counters.answered());
@@ -84,14 +85,20 @@ public final class DnsServer implements AutoCloseable {
                                         new TcpDnsResponseEncoder(), handler);
                             }
                         }).bind(bound).sync().channel();
-            } catch (RuntimeException e) {
+            } catch (Exception e) {
                 udp.close().sync();
                 throw e;
             }
             return new DnsServer(group, udp, tcp, counters);
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (Exception e) {
+            // netty rethrows a failed bind (BindException, an IOException) without declaring it.
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            throw e;
+            switch (e) {
+                case IOException io -> throw io;
+                case InterruptedException interrupted -> throw interrupted;
+                case RuntimeException runtime -> throw runtime;
+                default -> throw new IOException(e);
+            }
         }
     }
 

@@ -13,8 +13,8 @@ import io.periscope.plan.dns.Rcode;
 
 /**
  * Turns one decoded query into its response, the same for UDP and TCP: the header (id, opcode, RD
- * echoed; AA for names of the zone), the question, the resolver's sections, the zone's SOA in the
- * authority section of negative answers (RFC 2308), and an OPT record when the query had one.
+ * echoed; AA for names of the zone), the question, the resolver's three sections, and an OPT record
+ * when the query had one.
  */
 final class QueryResponder {
 
@@ -81,8 +81,8 @@ final class QueryResponder {
         for (DnsRecord r : answer.answers()) {
             response.addRecord(DnsSection.ANSWER, WireRecords.of(r));
         }
-        if (answer.answers().isEmpty()) {
-            response.addRecord(DnsSection.AUTHORITY, WireRecords.of(zone.discovery().soa()));
+        for (DnsRecord r : answer.authority()) {
+            response.addRecord(DnsSection.AUTHORITY, WireRecords.of(r));
         }
         for (DnsRecord r : answer.additionals()) {
             // The OPT record, when there is one, stays last, where resolvers expect it.
