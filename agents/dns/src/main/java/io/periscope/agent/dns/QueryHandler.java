@@ -28,12 +28,18 @@ final class QueryHandler extends SimpleChannelInboundHandler<DnsQuery> {
             TruncatingResponseEncoder.SizedResponse response =
                     new TruncatingResponseEncoder.SizedResponse(datagram.recipient(), datagram.sender(), query.id());
             response.limit(responder.respond(query, response));
-            ctx.writeAndFlush(response);
+            ctx.write(response);
         } else {
             DefaultDnsResponse response = new DefaultDnsResponse(query.id());
             responder.respond(query, response);
-            ctx.writeAndFlush(response);
+            ctx.write(response);
         }
+    }
+
+    /** One flush per batch of reads (netty reads up to 16 datagrams per wake-up), not one per response. */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        ctx.flush();
     }
 
     @Override
