@@ -95,14 +95,7 @@ public final class DnsCommand implements Callable<Integer> {
                     : "give only one of NAME, --zone and --serve");
         }
         String asking = askingCluster(set);
-        for (NodeReference node : failedNodes) {
-            try {
-                node.requireIn(set);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--fail " + node + ": " + e.getMessage());
-            }
-        }
-        ClusterSet survivors = set.withoutNodes(failedNodes.stream().map(NodeReference::toString).toList());
+        ClusterSet survivors = Simulation.survivors(spec.commandLine(), set, failedNodes);
         ServiceDiscovery discovery = ServiceDiscovery.of(Planner.plan(survivors), GatewayHealth.ALL_UP);
         PrintWriter out = spec.commandLine().getOut();
         if (zone) {

@@ -1,8 +1,7 @@
 package io.periscope.agent.dns;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -23,17 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DigAndKdigReadTheAnswers {
 
-    private static ServedTopology served;
-
-    @BeforeAll
-    static void start() throws Exception {
-        served = new ServedTopology("a");
-    }
-
-    @AfterAll
-    static void stop() {
-        served.close();
-    }
+    @RegisterExtension
+    static final ServedTopology served = new ServedTopology();
 
     static Stream<Arguments> clients() {
         return Stream.of(Arguments.of("dig", "bind9-dnsutils", "+notcp"), Arguments.of("dig", "bind9-dnsutils", "+tcp"),

@@ -24,7 +24,7 @@ class FuzzedPacketsNeverStopTheServer {
 
     @Test
     void malformedPacketsGetFormerrOrNothingAndValidQueriesKeepTheirAnswers() throws Exception {
-        try (ServedTopology served = new ServedTopology("a"); DatagramChannel fuzzer = DatagramChannel.open()) {
+        try (ServedTopology served = ServedTopology.started(); DatagramChannel fuzzer = DatagramChannel.open()) {
             fuzzer.bind(new InetSocketAddress("127.0.0.1", 0));
             fuzzer.configureBlocking(false);
             InetSocketAddress server = served.server.address();

@@ -1,8 +1,7 @@
 package io.periscope.agent.dns;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.Optional;
 
@@ -12,17 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** kv has 60 ready pods (about 3 KB of A records), cache 15 (about 800 bytes). */
 class LargeAnswersTruncateOverUdpAndCompleteOverTcp {
 
-    private static ServedTopology served;
-
-    @BeforeAll
-    static void start() throws Exception {
-        served = new ServedTopology("a");
-    }
-
-    @AfterAll
-    static void stop() {
-        served.close();
-    }
+    @RegisterExtension
+    static final ServedTopology served = new ServedTopology();
 
     @Test
     void anAnswerBeyond512BytesIsTruncatedWithoutEdnsAndFitsWithIt() throws Exception {

@@ -1,8 +1,7 @@
 package io.periscope.agent.dns;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -13,17 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class MalformedQueriesGetFormerrOrAreDropped {
 
-    private static ServedTopology served;
-
-    @BeforeAll
-    static void start() throws Exception {
-        served = new ServedTopology("a");
-    }
-
-    @AfterAll
-    static void stop() {
-        served.close();
-    }
+    @RegisterExtension
+    static final ServedTopology served = new ServedTopology();
 
     private static byte[] header(int id, int flags, int qd, int an, int ns, int ar, int... rest) {
         byte[] bytes = new byte[rest.length];

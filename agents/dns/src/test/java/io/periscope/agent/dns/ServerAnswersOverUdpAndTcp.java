@@ -3,9 +3,8 @@ package io.periscope.agent.dns;
 import io.periscope.plan.dns.GatewayHealth;
 import io.periscope.plan.dns.ServiceDiscovery;
 import io.periscope.planner.Planner;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.Optional;
@@ -17,17 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** A real server on 127.0.0.1 answering for cluster a of served.yaml (no Globalnet: cluster and pod IPs). */
 class ServerAnswersOverUdpAndTcp {
 
-    private static ServedTopology served;
-
-    @BeforeAll
-    static void start() throws Exception {
-        served = new ServedTopology("a");
-    }
-
-    @AfterAll
-    static void stop() {
-        served.close();
-    }
+    @RegisterExtension
+    static final ServedTopology served = new ServedTopology();
 
     @Test
     void aServiceNameGetsTheLocalClusterIpAuthoritativelyWithLighthousesTtlOverBothTransports() throws Exception {
