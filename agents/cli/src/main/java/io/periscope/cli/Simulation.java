@@ -29,6 +29,13 @@ record Simulation(CommandLine commandLine, ClusterSet original, Collection<NodeR
                   Simulator simulator) {
 
     static Simulation of(CommandLine commandLine, ClusterSet set, Collection<NodeReference> failed, boolean hash) {
+        ClusterSetPlan plan = Planner.plan(survivors(commandLine, set, failed));
+        return new Simulation(commandLine, set, List.copyOf(failed), hash,
+                new Simulator(plan, hash ? MultipathMode.HASH : MultipathMode.ALL_BRANCHES));
+    }
+
+    /** The cluster set after the nodes named by {@code --fail} went down; a name not in the file is a usage error. */
+    static ClusterSet survivors(CommandLine commandLine, ClusterSet set, Collection<NodeReference> failed) {
         for (NodeReference node : failed) {
             try {
                 node.requireIn(set);
@@ -36,10 +43,7 @@ record Simulation(CommandLine commandLine, ClusterSet original, Collection<NodeR
                 throw new ParameterException(commandLine, "--fail " + node + ": " + e.getMessage());
             }
         }
-        ClusterSet survivors = set.withoutNodes(failed.stream().map(NodeReference::toString).toList());
-        ClusterSetPlan plan = Planner.plan(survivors);
-        return new Simulation(commandLine, set, List.copyOf(failed), hash,
-                new Simulator(plan, hash ? MultipathMode.HASH : MultipathMode.ALL_BRANCHES));
+        return set.withoutNodes(failed.stream().map(NodeReference::toString).toList());
     }
 
     /** A flow's {@code resolved} when its source is gone with a failed node. */

@@ -133,7 +133,8 @@ public final class TopologyFile {
     }
 
     private static String port(ServicePort p) {
-        return "{port: " + p.port() + ", targetPort: " + p.targetPort() + ", protocol: " + q(p.protocol().name()) + "}";
+        return "{" + p.name().map(n -> "name: " + q(n) + ", ").orElse("") + "port: " + p.port() + ", targetPort: " + p.targetPort()
+                + ", protocol: " + q(p.protocol().name()) + "}";
     }
 
     /** A service's selector is a plain label map in the file. */

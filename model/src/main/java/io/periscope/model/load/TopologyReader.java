@@ -65,7 +65,7 @@ final class TopologyReader {
     static final List<String> NODE_FIELDS = List.of("name", "ip", "cniIP", "gateway", "publicIP");
     static final List<String> POD_FIELDS = List.of("name", "namespace", "node", "ip", "labels", "hostNetwork");
     static final List<String> SERVICE_FIELDS = List.of("name", "namespace", "clusterIP", "headless", "selector", "ports");
-    static final List<String> PORT_FIELDS = List.of("port", "targetPort", "protocol");
+    static final List<String> PORT_FIELDS = List.of("name", "port", "targetPort", "protocol");
     static final List<String> EGRESS_FIELDS = List.of("name", "namespace", "podSelector", "numberOfIPs");
     static final List<String> SELECTOR_FIELDS = List.of("matchLabels", "matchExpressions");
     static final List<String> EXPRESSION_FIELDS = List.of("key", "operator", "values");
@@ -359,12 +359,13 @@ final class TopologyReader {
         YamlMapping port = read.get();
         Optional<Integer> number = yaml.requiredInt(port, "port", "the port clients connect to, e.g. 80");
         Optional<Integer> target = yaml.optionalInt(port, "targetPort");
+        Optional<String> portName = port.written("name") ? yaml.text(port.fields().get("name"), port.path("name")) : Optional.empty();
         Protocol protocol = yaml.optionalChoice(port, "protocol", new Protocol[] {Protocol.TCP, Protocol.UDP}, Protocol::name, true)
                 .orElse(Protocol.TCP);
         if (yaml.errorCount() != before) {
             return Optional.empty();
         }
-        return Optional.of(new ServicePort(number.orElseThrow(), target.orElse(number.get()), protocol));
+        return Optional.of(new ServicePort(number.orElseThrow(), target.orElse(number.get()), protocol, portName));
     }
 
     private Optional<ServiceExport> readExport(Node node, String path) {

@@ -370,8 +370,21 @@ public final class TopologyValidator {
             }
             duplicate(seen, port.port() + "/" + port.protocol(), i, listPath, "port", "port " + port.port() + "/" + port.protocol()
                     + " of service '" + service.qualifiedName() + "' is already listed by ", "list each port and protocol once");
+            if (port.name().isPresent()) {
+                String name = port.name().get();
+                if (!PORT_NAME.matcher(name).matches() || name.contains("--") || name.chars().noneMatch(Character::isLetter)) {
+                    error(join(portPath, "name"), "port name '" + name + "' of service '" + service.qualifiedName()
+                            + "' is not a Kubernetes port name", "use 1 to 15 lowercase letters, digits and '-', with at least"
+                            + " one letter, no '--' and no '-' at either end, e.g. http");
+                }
+                duplicate(seen, "name " + name, i, listPath, "name", "port name '" + name + "' of service '" + service.qualifiedName()
+                        + "' is already used by ", "give every port of a service its own name");
+            }
         }
     }
+
+    /** Kubernetes' IANA_SVC_NAME (the rest of the rule is checked next to it); DNS SRV names are made of it. */
+    private static final java.util.regex.Pattern PORT_NAME = java.util.regex.Pattern.compile("[a-z0-9]([a-z0-9-]{0,13}[a-z0-9])?");
 
     private void checkPortNumber(int port, String path, String field) {
         if (port < 1 || port > 65535) {

@@ -331,7 +331,8 @@ public final class ClusterModelBuilder {
                             + "', which no EndpointSlice of the service resolves yet"));
                     continue;
                 }
-                ports.add(new ServicePort(port.getPort(), target.get(), protocol.get()));
+                ports.add(new ServicePort(port.getPort(), target.get(), protocol.get(),
+                        Optional.ofNullable(port.getName()).filter(n -> !n.isEmpty())));
             }
             Map<String, String> selector = spec.getSelector() == null ? Map.of() : spec.getSelector();
             services.add(new Service(serviceName, namespace, clusterIp, LabelSelector.ofLabels(selector), ports));
