@@ -27,7 +27,7 @@ import java.io.PrintWriter;
             "2:a bad topology file or bad arguments",
             "3:an internal error in periscope"
         },
-        subcommands = {TraceCommand.class, PlanCommand.class, CheckCommand.class, LabCommand.class, SnapshotCommand.class})
+        subcommands = {TraceCommand.class, PlanCommand.class, CheckCommand.class, ServeCommand.class, LabCommand.class, SnapshotCommand.class})
 public final class PeriscopeCommand {
 
     @Option(names = ExecutionErrorHandler.DEBUG_OPTION, scope = ScopeType.INHERIT,

@@ -1,0 +1,108 @@
+package io.periscope.visualizer.scene;
+
+import org.eclipse.elk.alg.layered.options.LayeredMetaDataProvider;
+import org.eclipse.elk.alg.layered.options.LayeredOptions;
+import org.eclipse.elk.core.RecursiveGraphLayoutEngine;
+import org.eclipse.elk.core.data.LayoutMetaDataService;
+import org.eclipse.elk.core.math.ElkPadding;
+import org.eclipse.elk.core.options.CoreOptions;
+import org.eclipse.elk.core.options.Direction;
+import org.eclipse.elk.core.options.EdgeRouting;
+import org.eclipse.elk.core.util.BasicProgressMonitor;
+import org.eclipse.elk.graph.ElkNode;
+import org.eclipse.elk.graph.util.ElkGraphUtil;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Places clusters and their hosts with ELK layered. Inside a cluster the layers run top-down from pods
+ * through their nodes to the gateways; between clusters they run left to right along the cables. The
+ * graph is built in file order and ELK layered is deterministic, so the same file gives the same
+ * picture and an edit elsewhere in the file does not move a node.
+ */
+public final class SceneLayout {
+
+    static {
+        LayoutMetaDataService.getInstance().registerLayoutMetaDataProviders(new LayeredMetaDataProvider());
+    }
+
+    /** A box in page coordinates. */
+    public record Box(double x, double y, double width, double height) {
+    }
+
+    /** What to place: per cluster its hosts (with sizes) and the edges that order them; cables between clusters. */
+    public record Input(List<ClusterInput> clusters, List<List<String>> cables) {
+    }
+
+    public record ClusterInput(String name, double headerHeight, double minWidth, List<HostInput> hosts, List<List<String>> edges) {
+    }
+
+    public record HostInput(String id, double width, double height) {
+    }
+
+    /** Where everything went: a box per cluster and per host, and the whole picture's size. */
+    public record Placement(Map<String, Box> clusters, Map<String, Box> hosts, double width, double height) {
+    }
+
+    private SceneLayout() {
+    }
+
+    public static Placement place(Input input) {
+        ElkNode root = ElkGraphUtil.createGraph();
+        root.setProperty(CoreOptions.ALGORITHM, LayeredOptions.ALGORITHM_ID);
+        root.setProperty(CoreOptions.DIRECTION, Direction.RIGHT);
+        root.setProperty(CoreOptions.EDGE_ROUTING, EdgeRouting.POLYLINE);
+        root.setProperty(CoreOptions.SPACING_NODE_NODE, 60.0);
+        root.setProperty(LayeredOptions.SPACING_NODE_NODE_BETWEEN_LAYERS, 140.0);
+        root.setProperty(CoreOptions.PADDING, new ElkPadding(20));
+        root.setProperty(LayeredOptions.RANDOM_SEED, 1);
+        Map<String, ElkNode> clusterNodes = new LinkedHashMap<>();
+        Map<String, ElkNode> hostNodes = new LinkedHashMap<>();
+        for (ClusterInput cluster : input.clusters()) {
+            ElkNode box = ElkGraphUtil.createNode(root);
+            box.setIdentifier(cluster.name());
+            box.setProperty(CoreOptions.ALGORITHM, LayeredOptions.ALGORITHM_ID);
+            box.setProperty(CoreOptions.DIRECTION, Direction.DOWN);
+            box.setProperty(CoreOptions.SPACING_NODE_NODE, 18.0);
+            box.setProperty(LayeredOptions.SPACING_NODE_NODE_BETWEEN_LAYERS, 34.0);
+            box.setProperty(CoreOptions.PADDING, new ElkPadding(cluster.headerHeight() + 12, 14, 14, 14));
+            box.setProperty(LayeredOptions.RANDOM_SEED, 1);
+            box.setProperty(CoreOptions.NODE_SIZE_CONSTRAINTS, java.util.EnumSet.of(org.eclipse.elk.core.options.SizeConstraint.MINIMUM_SIZE));
+            box.setProperty(CoreOptions.NODE_SIZE_MINIMUM, new org.eclipse.elk.core.math.KVector(cluster.minWidth(), cluster.headerHeight() + 40));
+            clusterNodes.put(cluster.name(), box);
+            for (HostInput host : cluster.hosts()) {
+                ElkNode node = ElkGraphUtil.createNode(box);
+                node.setIdentifier(host.id());
+                node.setDimensions(host.width(), host.height());
+                hostNodes.put(host.id(), node);
+            }
+            for (List<String> edge : cluster.edges()) {
+                ElkNode from = hostNodes.get(edge.get(0));
+                ElkNode to = hostNodes.get(edge.get(1));
+                if (from != null && to != null) {
+                    ElkGraphUtil.createSimpleEdge(from, to);
+                }
+            }
+        }
+        for (List<String> cable : input.cables()) {
+            ElkNode from = clusterNodes.get(cable.get(0));
+            ElkNode to = clusterNodes.get(cable.get(1));
+            if (from != null && to != null) {
+                ElkGraphUtil.createSimpleEdge(from, to);
+            }
+        }
+        new RecursiveGraphLayoutEngine().layout(root, new BasicProgressMonitor());
+        Map<String, Box> clusters = new LinkedHashMap<>();
+        Map<String, Box> hosts = new LinkedHashMap<>();
+        for (ElkNode box : clusterNodes.values()) {
+            clusters.put(box.getIdentifier(), new Box(box.getX(), box.getY(), box.getWidth(), box.getHeight()));
+            for (ElkNode child : box.getChildren()) {
+                hosts.put(child.getIdentifier(), new Box(box.getX() + child.getX(), box.getY() + child.getY(), child.getWidth(),
+                        child.getHeight()));
+            }
+        }
+        return new Placement(clusters, hosts, root.getWidth(), root.getHeight());
+    }
+}
