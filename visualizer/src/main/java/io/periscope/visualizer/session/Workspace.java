@@ -122,7 +122,12 @@ public final class Workspace {
         Ready ready = requireReady();
         Flow flow = AdHocFlow.parse(ready.set(), from, to, protocol);
         Scenario scenario = failed.isEmpty() ? ready.healthy() : Scenario.of(ready.set(), failed);
-        ObjectNode root = TraceDocument.of(scenario, scenario.trace(List.of(flow)));
+        Scenario.Outcome outcome = scenario.trace(flow);
+        if (outcome instanceof Scenario.Untraceable untraceable) {
+            // A typed flow that names nothing real is the typist's mistake, as on the command line.
+            throw new IllegalArgumentException("--from " + from + " --to " + to + ": " + untraceable.reason());
+        }
+        ObjectNode root = TraceDocument.of(scenario, List.of(outcome));
         root.remove("topology");
         return json(withRevision(root, ready.revision()));
     }
