@@ -42,8 +42,17 @@ public final class SceneLayout {
     public record HostInput(String id, double width, double height) {
     }
 
-    /** Where everything went: a box per cluster and per host, and the whole picture's size. */
-    public record Placement(Map<String, Box> clusters, Map<String, Box> hosts, double width, double height) {
+    /** A point of a cable's route. */
+    public record Point(double x, double y) {
+    }
+
+    /**
+     * Where everything went: a box per cluster and per host, the route of each cable between clusters
+     * (keyed {@code left + " " + right}; ELK routes long ones around the clusters in between), and the
+     * whole picture's size.
+     */
+    public record Placement(Map<String, Box> clusters, Map<String, Box> hosts, Map<String, List<Point>> cables, double width,
+                            double height) {
     }
 
     private SceneLayout() {
@@ -86,11 +95,12 @@ public final class SceneLayout {
                 }
             }
         }
+        Map<String, org.eclipse.elk.graph.ElkEdge> cableEdges = new LinkedHashMap<>();
         for (List<String> cable : input.cables()) {
             ElkNode from = clusterNodes.get(cable.get(0));
             ElkNode to = clusterNodes.get(cable.get(1));
             if (from != null && to != null) {
-                ElkGraphUtil.createSimpleEdge(from, to);
+                cableEdges.put(cable.get(0) + " " + cable.get(1), ElkGraphUtil.createSimpleEdge(from, to));
             }
         }
         new RecursiveGraphLayoutEngine().layout(root, new BasicProgressMonitor());
@@ -103,6 +113,18 @@ public final class SceneLayout {
                         child.getHeight()));
             }
         }
-        return new Placement(clusters, hosts, root.getWidth(), root.getHeight());
+        Map<String, List<Point>> cables = new LinkedHashMap<>();
+        cableEdges.forEach((key, edge) -> {
+            if (edge.getSections().isEmpty()) {
+                return;
+            }
+            var section = edge.getSections().getFirst();
+            List<Point> points = new java.util.ArrayList<>();
+            points.add(new Point(section.getStartX(), section.getStartY()));
+            section.getBendPoints().forEach(b -> points.add(new Point(b.getX(), b.getY())));
+            points.add(new Point(section.getEndX(), section.getEndY()));
+            cables.put(key, List.copyOf(points));
+        });
+        return new Placement(clusters, hosts, cables, root.getWidth(), root.getHeight());
     }
 }

@@ -125,6 +125,11 @@ public final class TopologyScene {
             cable.put("driver", connection.cableDriver().name().yamlName());
             connection.connectivityPolicy().ifPresent(p -> cable.put("connectivityPolicy", p));
             connection.connectionPolicyIndex().ifPresent(i -> cable.put("connectionPolicy", i));
+            List<SceneLayout.Point> route = placement.cables().get(connection.left() + " " + connection.right());
+            if (route != null) {
+                ArrayNode points = cable.putArray("route");
+                route.forEach(p -> points.addArray().add(round(p.x())).add(round(p.y())));
+            }
         }
         ArrayNode unconnected = topology.putArray("unconnected");
         List<Cluster> all = healthy.clusters();

@@ -133,8 +133,13 @@
     }
     for (const cable of topology.cables) {
       const a = clusters.get(cable.left), b = clusters.get(cable.right);
-      const p = border(a, centre(b)), q = border(b, centre(a));
-      const line = svg("line", {"class": `cable ${cable.driver}`, x1: p.x, y1: p.y, x2: q.x, y2: q.y, "data-left": cable.left, "data-right": cable.right});
+      // ELK's route where it gave one (around the clusters in between), else straight between the boxes.
+      const route = cable.route && cable.route.length >= 2 ? cable.route.map(([x, y]) => ({x, y}))
+        : [border(a, centre(b)), border(b, centre(a))];
+      const middle = Math.floor((route.length - 1) / 2);
+      const p = route[middle], q = route[middle + 1];
+      const line = svg("polyline", {"class": `cable ${cable.driver}`, fill: "none", points: route.map(r => `${r.x},${r.y}`).join(" "),
+        "data-left": cable.left, "data-right": cable.right});
       line.append(svg("title", {}, `${cable.left} – ${cable.right}: ${cable.driver}`
         + (cable.connectivityPolicy ? `, allowed by ${cable.connectivityPolicy}` : "")
         + (cable.connectionPolicy !== undefined ? `, connection policy #${cable.connectionPolicy}` : ", default cable driver")));
@@ -148,7 +153,7 @@
       g.append(svg("rect", {"class": "box", x: cluster.x, y: cluster.y, width: cluster.w, height: cluster.h}));
       const left = cluster.x + 10;
       g.append(svg("text", {"class": "name", x: left, y: cluster.y + 17}, `${cluster.name}`));
-      g.append(svg("text", {"class": "meta", x: left + 8 * cluster.name.length + 14, y: cluster.y + 17}, cluster.cni
+      g.append(svg("text", {"class": "meta", x: left + 9.5 * cluster.name.length + 12, y: cluster.y + 17}, cluster.cni
         + (cluster.multiActiveGateways ? " · multi-active" : "")));
       g.append(svg("text", {"class": "meta", x: left, y: cluster.y + 32},
         `pods ${cluster.podCIDRs.join(",")} services ${cluster.serviceCIDRs.join(",")}`));
@@ -322,6 +327,11 @@
     return table;
   }
 
+  // Whether two packets are one connection's, before and after a translation (which rewrites one end).
+  function sameConnection(a, b) {
+    return !!a && !!b && a.proto === b.proto && (a.src === b.src || a.dst === b.dst);
+  }
+
   function kv(label, value) {
     return el("div", {"class": "kv"}, el("b", {text: label + " "}), value);
   }
@@ -369,8 +379,11 @@
     } else if (step.kind === "decap") {
       card.append(packetTable([{label: "outer", packet: {src: step.outerSrc, dst: step.outerDst, dport: step.port, proto: "udp"}},
         {label: "inner", packet: step.packet}]));
-    } else {
+    } else if (sameConnection(before, step.packet)) {
       card.append(packetTable([{label: "after", packet: step.packet, before}]));
+    } else {
+      // A step on the tunnel's own packet (its UDP before decapsulation): nothing to compare it with.
+      card.append(packetTable([{label: "outer", packet: step.packet}]));
     }
     return card;
   }
