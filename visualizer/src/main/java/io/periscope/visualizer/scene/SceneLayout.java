@@ -24,6 +24,9 @@ import java.util.Map;
  */
 public final class SceneLayout {
 
+    /** Above this many cables per cluster the set is laid out as a wrapped chain rather than along its cables. */
+    private static final int DENSE_CABLES_PER_CLUSTER = 2;
+
     static {
         LayoutMetaDataService.getInstance().registerLayoutMetaDataProviders(new LayeredMetaDataProvider());
     }
@@ -96,7 +99,21 @@ public final class SceneLayout {
             }
         }
         Map<String, org.eclipse.elk.graph.ElkEdge> cableEdges = new LinkedHashMap<>();
-        for (List<String> cable : input.cables()) {
+        List<List<String>> cables = input.cables();
+        if (cables.size() > DENSE_CABLES_PER_CLUSTER * input.clusters().size()) {
+            // A (nearly) full mesh: every cable as an edge costs layered layout seconds and orders the
+            // clusters no better. Chain them in file order instead and let ELK wrap the chain into rows;
+            // the cables are then drawn straight between the boxes.
+            root.setProperty(LayeredOptions.WRAPPING_STRATEGY, org.eclipse.elk.alg.layered.options.WrappingStrategy.MULTI_EDGE);
+            root.setProperty(CoreOptions.ASPECT_RATIO, 1.6);
+            List<List<String>> chain = new java.util.ArrayList<>();
+            for (int i = 1; i < input.clusters().size(); i++) {
+                chain.add(List.of(input.clusters().get(i - 1).name(), input.clusters().get(i).name()));
+            }
+            cables = chain;
+        }
+        boolean routed = cables == input.cables();
+        for (List<String> cable : cables) {
             ElkNode from = clusterNodes.get(cable.get(0));
             ElkNode to = clusterNodes.get(cable.get(1));
             if (from != null && to != null) {
@@ -113,9 +130,9 @@ public final class SceneLayout {
                         child.getHeight()));
             }
         }
-        Map<String, List<Point>> cables = new LinkedHashMap<>();
+        Map<String, List<Point>> routes = new LinkedHashMap<>();
         cableEdges.forEach((key, edge) -> {
-            if (edge.getSections().isEmpty()) {
+            if (!routed || edge.getSections().isEmpty()) {
                 return;
             }
             var section = edge.getSections().getFirst();
@@ -123,8 +140,8 @@ public final class SceneLayout {
             points.add(new Point(section.getStartX(), section.getStartY()));
             section.getBendPoints().forEach(b -> points.add(new Point(b.getX(), b.getY())));
             points.add(new Point(section.getEndX(), section.getEndY()));
-            cables.put(key, List.copyOf(points));
+            routes.put(key, List.copyOf(points));
         });
-        return new Placement(clusters, hosts, cables, root.getWidth(), root.getHeight());
+        return new Placement(clusters, hosts, routes, root.getWidth(), root.getHeight());
     }
 }

@@ -33,9 +33,14 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final StaticAssets assets;
     private final EventStream events;
     private final Set<String> allowedHosts;
+    private final java.util.concurrent.Executor workers;
 
-    /** @param allowedHosts the Host header values accepted (empty: any), against DNS rebinding of a loopback server */
-    RequestRouter(Workspace workspace, StaticAssets assets, EventStream events, Set<String> allowedHosts) {
+    /**
+     * @param workers      where requests are answered: off the event loop, since a trace of a large set takes a while
+     * @param allowedHosts the Host header values accepted (empty: any), against DNS rebinding of a loopback server */
+    RequestRouter(Workspace workspace, StaticAssets assets, EventStream events, Set<String> allowedHosts,
+                  java.util.concurrent.Executor workers) {
+        this.workers = workers;
         this.workspace = workspace;
         this.assets = assets;
         this.events = events;
@@ -44,6 +49,21 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     @Override
     protected void channelRead0(ChannelHandlerContext context, FullHttpRequest request) {
+        request.retain();
+        try {
+            workers.execute(() -> {
+                try {
+                    answer(context, request);
+                } finally {
+                    request.release();
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            request.release(); // shutting down: the connection closes with the server
+        }
+    }
+
+    private void answer(ChannelHandlerContext context, FullHttpRequest request) {
         if (request.decoderResult().isFailure()) {
             send(context, request, HttpResponseStatus.BAD_REQUEST, TEXT, "malformed HTTP request\n", false);
             return;

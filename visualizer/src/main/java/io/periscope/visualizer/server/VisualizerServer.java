@@ -10,8 +10,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.util.concurrent.DefaultEventExecutorGroup;
-import io.netty.util.concurrent.EventExecutorGroup;
 import io.periscope.visualizer.session.TopologyWatch;
 import io.periscope.visualizer.session.Workspace;
 
@@ -24,7 +22,7 @@ import java.util.Set;
 /**
  * {@code periscope serve}: the page, its JSON API and its event stream over HTTP/1.1 on Netty's NIO
  * transport, for one topology file that it watches. Requests are answered off the event loop (a
- * trace of a large set takes a while), on a small executor group.
+ * trace of a large set takes a while), on two worker threads.
  */
 public final class VisualizerServer implements AutoCloseable {
 
@@ -33,7 +31,7 @@ public final class VisualizerServer implements AutoCloseable {
 
     private final Workspace workspace;
     private final EventLoopGroup loop;
-    private final EventExecutorGroup workers;
+    private final java.util.concurrent.ExecutorService workers;
     private final EventStream events = new EventStream();
     private final TopologyWatch watch;
     private final Channel channel;
@@ -41,7 +39,11 @@ public final class VisualizerServer implements AutoCloseable {
     private VisualizerServer(Workspace workspace, InetAddress bind, int port) throws InterruptedException {
         this.workspace = workspace;
         this.loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        this.workers = new DefaultEventExecutorGroup(2);
+        this.workers = java.util.concurrent.Executors.newFixedThreadPool(2, r -> {
+            Thread thread = new Thread(r, "periscope-serve-worker");
+            thread.setDaemon(true);
+            return thread;
+        });
         StaticAssets assets = new StaticAssets();
         Set<String> allowedHosts = bind.isLoopbackAddress() ? loopbackNames(bind, port) : Set.of();
         try {
@@ -53,13 +55,13 @@ public final class VisualizerServer implements AutoCloseable {
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast(new HttpServerCodec(4096, 8192, 8192));
                             ch.pipeline().addLast(new HttpObjectAggregator(MAX_BODY_BYTES));
-                            ch.pipeline().addLast(workers, new RequestRouter(workspace, assets, events, allowedHosts));
+                            ch.pipeline().addLast(new RequestRouter(workspace, assets, events, allowedHosts, workers));
                         }
                     })
                     .bind(new InetSocketAddress(bind, port)).sync().channel();
         } catch (RuntimeException | InterruptedException e) {
             loop.shutdownGracefully();
-            workers.shutdownGracefully();
+            workers.shutdownNow();
             throw e;
         }
         this.watch = new TopologyWatch(workspace, events::publish);
@@ -108,7 +110,7 @@ public final class VisualizerServer implements AutoCloseable {
         watch.close();
         events.close();
         channel.close().syncUninterruptibly();
-        loop.shutdownGracefully();
-        workers.shutdownGracefully();
+        loop.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownNow();
     }
 }

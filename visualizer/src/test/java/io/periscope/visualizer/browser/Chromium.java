@@ -67,12 +67,14 @@ final class Chromium implements AutoCloseable {
 
     /** Waits (up to 20 s) until {@code css} matches at least {@code count} elements. */
     List<WebElement> await(String css, int count) {
-        new WebDriverWait(driver, Duration.ofSeconds(20)).until(d -> d.findElements(By.cssSelector(css)).size() >= count);
+        new WebDriverWait(driver, Duration.ofSeconds(20)).pollingEvery(Duration.ofMillis(20))
+                .until(d -> d.findElements(By.cssSelector(css)).size() >= count);
         return all(css);
     }
 
     void awaitTrue(String description, java.util.function.BooleanSupplier condition) {
-        new WebDriverWait(driver, Duration.ofSeconds(20)).withMessage(description).until(d -> condition.getAsBoolean());
+        new WebDriverWait(driver, Duration.ofSeconds(20)).pollingEvery(Duration.ofMillis(20)).withMessage(description)
+                .until(d -> condition.getAsBoolean());
     }
 
     Object script(String script, Object... arguments) {
