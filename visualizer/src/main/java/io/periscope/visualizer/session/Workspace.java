@@ -80,7 +80,7 @@ public final class Workspace {
                     Files.exists(file) ? "cannot be read: " + e.getMessage() : "no such file",
                     "save the topology file again"));
             state = new Invalid(nextRevision(), errors, json(TraceDocument.errors(errors)));
-            answers.clear();
+            forgetAnswers();
             return true;
         }
         if (lastBytes != null && Arrays.equals(bytes, lastBytes)) {
@@ -88,7 +88,7 @@ public final class Workspace {
         }
         lastBytes = bytes;
         long revision = nextRevision();
-        answers.clear();
+        forgetAnswers();
         try {
             ClusterSet set = TopologyLoader.parse(new String(bytes, java.nio.charset.StandardCharsets.UTF_8), file.toString());
             Scenario healthy = Scenario.of(set, List.of());
@@ -98,6 +98,12 @@ public final class Workspace {
             state = new Invalid(revision, e.errors(), json(withRevision(TraceDocument.errors(e.errors()), revision)));
         }
         return true;
+    }
+
+    private void forgetAnswers() {
+        synchronized (answers) {
+            answers.clear();
+        }
     }
 
     private long nextRevision() {
