@@ -33,6 +33,9 @@ import java.util.OptionalInt;
  */
 final class RouteAgentPlanner {
 
+    /** {@code rp_filter} 2: the source must be routable, by any interface. */
+    static final String LOOSE_RP_FILTER = "2";
+
     private RouteAgentPlanner() {
     }
 
@@ -50,6 +53,12 @@ final class RouteAgentPlanner {
             OvnRouteAgentPlanner.plan(set, cluster, node, host, remoteSubnets);
         } else {
             planVxSubmariner(cluster, node, host, remoteSubnets, ids);
+        }
+        // Loose reverse-path filtering where traffic of other clusters comes in, as upstream sets it:
+        // a strict filter would drop what arrives by another way than the route back takes.
+        if (!ovn) {
+            plan.sysctl("net.ipv4.conf." + Names.CNI_BRIDGE + ".rp_filter", LOOSE_RP_FILTER);
+            plan.sysctl("net.ipv4.conf." + Names.VX_SUBMARINER + ".rp_filter", LOOSE_RP_FILTER);
         }
         plan.sysctl("net.ipv4.fib_multipath_hash_policy", "1");
         plan.sysctl("net.ipv4.conf.all.ignore_routes_with_linkdown", "1");
@@ -90,14 +99,16 @@ final class RouteAgentPlanner {
             plan.rule(Table.FILTER, Names.INPUT, Rule.of(Target.accept(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(port)));
         }
 
+        // Traffic between local pods and remote clusters keeps its addresses: accept it in nat
+        // POSTROUTING, both ways, before the CNI's masquerade or kube-proxy's KUBE-POSTROUTING see
+        // it. With Globalnet the remote subnets are the remote global CIDRs, and Globalnet's own
+        // SNAT (its jump goes first) has translated outbound pod traffic by then. Upstream's
+        // kube-proxy handler writes them; its OVN handler does not (OVN does its own NAT).
         List<Rule> postrouting = plan.chain(Table.NAT, Names.POSTROUTING);
-        if (!set.globalnet().enabled()) {
-            // Pod traffic to other clusters keeps its pod address: accept it in nat POSTROUTING
-            // before the CNI's masquerade rules see it.
+        for (Ipv4Prefix remote : ovn ? List.<Ipv4Prefix>of() : remoteSubnets) {
             for (Ipv4Prefix local : RemoteSubnets.local(cluster)) {
-                for (Ipv4Prefix remote : remoteSubnets) {
-                    postrouting.add(Rule.of(Target.accept(), new Match.Source(local), new Match.Destination(remote)));
-                }
+                postrouting.add(Rule.of(Target.accept(), new Match.Source(local), new Match.Destination(remote)));
+                postrouting.add(Rule.of(Target.accept(), new Match.Source(remote), new Match.Destination(local)));
             }
         }
 
