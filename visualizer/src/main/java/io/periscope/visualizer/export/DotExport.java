@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -88,7 +89,7 @@ public final class DotExport {
             int p = 0;
             for (JsonNode path : flow.path("paths")) {
                 String colour = PALETTE[p % PALETTE.length];
-                for (String direction : new String[] {"forward", "reply"}) {
+                for (String direction : List.of("forward", "reply")) {
                     String previous = null;
                     for (JsonNode hop : path.path(direction).path("hops")) {
                         String node = hop.path("node").asText();
