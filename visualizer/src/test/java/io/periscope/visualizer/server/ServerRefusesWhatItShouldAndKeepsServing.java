@@ -97,9 +97,14 @@ class ServerRefusesWhatItShouldAndKeepsServing {
         assertThat(missingTo.body()).contains("\\\"to\\\" is missing");
 
         HttpResponse<String> badTarget = running.post("/api/trace",
-                "{\"from\": \"cluster1/default/client\", \"to\": \"nowhere.default.svc.clusterset.local:80\"}");
+                "{\"from\": \"cluster1/default/client\", \"to\": \"nginx.default.svc.example.org:80\"}");
         assertThat(badTarget.statusCode()).isEqualTo(400);
-        assertThat(badTarget.body()).contains("nowhere");
+        assertThat(badTarget.body()).contains("nginx.default.svc.example.org");
+
+        HttpResponse<String> unknownSource = running.post("/api/trace",
+                "{\"from\": \"cluster1/default/nobody\", \"to\": \"nginx.default.svc.clusterset.local:80\"}");
+        assertThat(unknownSource.statusCode()).isEqualTo(400);
+        assertThat(unknownSource.body()).contains("nobody");
 
         HttpResponse<String> badProtocol = running.post("/api/trace",
                 "{\"from\": \"cluster1/default/client\", \"to\": \"nginx.default.svc.clusterset.local:80\", \"protocol\": \"sctp\"}");
