@@ -45,6 +45,10 @@ public final class VisualizerServer implements AutoCloseable {
             return thread;
         });
         StaticAssets assets = new StaticAssets();
+        // Read before the address is printed, so the first page costs no class-path lookups.
+        for (String name : new String[] {"index.html", "app.js", "app.css"}) {
+            assets.find(name);
+        }
         Set<String> allowedHosts = bind.isLoopbackAddress() ? loopbackNames(bind, port) : Set.of();
         try {
             this.channel = new ServerBootstrap()

@@ -2,13 +2,9 @@ package io.periscope.visualizer.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.periscope.visualizer.ExampleFiles;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,23 +15,12 @@ class TheApiAnswersFromTheSimulator {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
-    static Path dir;
-    static RunningServer running;
-
-    @BeforeAll
-    static void start() throws Exception {
-        running = new RunningServer(ExampleFiles.copy("mag-globalnet.yaml", dir));
-    }
-
-    @AfterAll
-    static void stop() {
-        running.close();
-    }
+    @RegisterExtension
+    static final ServedExample served = new ServedExample("mag-globalnet.yaml");
 
     @Test
     void theDocumentHoldsTheTopologyAndEveryPath() throws Exception {
-        JsonNode document = JSON.readTree(running.get("/api/document").body());
+        JsonNode document = JSON.readTree(served.running.get("/api/document").body());
         assertThat(document.path("format").asText()).isEqualTo("periscope-trace");
         assertThat(document.path("version").asInt()).isEqualTo(2);
         JsonNode clusters = document.path("topology").path("clusters");
@@ -51,7 +36,7 @@ class TheApiAnswersFromTheSimulator {
 
     @Test
     void anAdHocFlowIsTraced() throws Exception {
-        JsonNode answer = JSON.readTree(running.post("/api/trace",
+        JsonNode answer = JSON.readTree(served.running.post("/api/trace",
                 "{\"from\": \"cluster1/default/client\", \"to\": \"nginx.default.svc.clusterset.local:80\"}").body());
         JsonNode flow = answer.path("flows").get(0);
         assertThat(flow.path("resolved").asText()).isEqualTo("242.254.2.254:80");
@@ -60,7 +45,7 @@ class TheApiAnswersFromTheSimulator {
 
     @Test
     void failingAGatewayMovesTheFlowToTheOthers() throws Exception {
-        JsonNode answer = JSON.readTree(running.post("/api/whatif", "{\"fail\": [\"cluster2/gw-3\"]}").body());
+        JsonNode answer = JSON.readTree(served.running.post("/api/whatif", "{\"fail\": [\"cluster2/gw-3\"]}").body());
         JsonNode line = answer.path("report").get(0);
         assertThat(line.path("change").asText()).isEqualTo("moves");
         assertThat(line.path("before").toString()).contains("cluster2/gw-3");
@@ -72,13 +57,13 @@ class TheApiAnswersFromTheSimulator {
 
     @Test
     void failingEveryGatewayOfAClusterBreaksTheFlow() throws Exception {
-        JsonNode answer = JSON.readTree(running.post("/api/whatif", "{\"fail\": [\"cluster2/gw-3\", \"cluster2/gw-4\"]}").body());
+        JsonNode answer = JSON.readTree(served.running.post("/api/whatif", "{\"fail\": [\"cluster2/gw-3\", \"cluster2/gw-4\"]}").body());
         assertThat(answer.path("report").get(0).path("change").asText()).isEqualTo("breaks");
     }
 
     @Test
     void theMatrixSaysTheClientReachesNginx() throws Exception {
-        JsonNode matrix = JSON.readTree(running.get("/api/reachability").body());
+        JsonNode matrix = JSON.readTree(served.running.get("/api/reachability").body());
         int client = -1;
         for (int i = 0; i < matrix.path("sources").size(); i++) {
             if (matrix.path("sources").get(i).asText().equals("cluster1/default/client")) {
