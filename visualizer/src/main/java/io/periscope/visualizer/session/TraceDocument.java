@@ -99,6 +99,7 @@ public final class TraceDocument {
             node.put("deliveredBefore", line.deliveredBefore());
             node.put("deliveredAfter", line.deliveredAfter());
             node.put("pathsAfter", line.pathsAfter());
+            line.why().ifPresent(why -> node.put("why", why));
         }
         return root;
     }

@@ -604,7 +604,7 @@
     for (const line of answer.report) {
       table.append(el("tr", {"data-flow": line.flow},
         el("td", {text: line.flow}),
-        el("td", {"class": `change ${line.change}`, text: line.change, title: line.verdict}),
+        el("td", {"class": `change ${line.change}`, text: line.change, title: line.verdict + (line.why ? `: ${line.why}` : "")}),
         el("td", {text: line.before.join(", ") || "none"}),
         el("td", {text: (line.after.join(", ") || "none") + ` (${line.deliveredAfter}/${line.pathsAfter} delivered)`})));
     }
