@@ -49,7 +49,7 @@ public final class VisualizerServer implements AutoCloseable {
         for (String name : new String[] {"index.html", "app.js", "app.css"}) {
             assets.find(name);
         }
-        Set<String> allowedHosts = bind.isLoopbackAddress() ? loopbackNames(bind, port) : Set.of();
+        Set<String> allowedHosts = bind.isLoopbackAddress() ? loopbackNames(bind) : Set.of();
         try {
             this.channel = new ServerBootstrap()
                     .group(loop)
@@ -100,7 +100,7 @@ public final class VisualizerServer implements AutoCloseable {
         channel.closeFuture().sync();
     }
 
-    private static Set<String> loopbackNames(InetAddress bind, int port) {
+    private static Set<String> loopbackNames(InetAddress bind) {
         Set<String> names = new LinkedHashSet<>();
         names.add("localhost");
         names.add("127.0.0.1");
