@@ -28,7 +28,7 @@ import java.io.PrintWriter;
             "3:an internal error in periscope",
             "130:interrupted by Ctrl-C (143: by SIGTERM); what it had started is stopped and removed"
         },
-        subcommands = {TraceCommand.class, PlanCommand.class, CheckCommand.class, DnsCommand.class, LabCommand.class, SnapshotCommand.class})
+        subcommands = {TraceCommand.class, PlanCommand.class, CheckCommand.class, DnsCommand.class, ServeCommand.class, LabCommand.class, SnapshotCommand.class})
 public final class PeriscopeCommand {
 
     @Option(names = ExecutionErrorHandler.DEBUG_OPTION, scope = ScopeType.INHERIT,

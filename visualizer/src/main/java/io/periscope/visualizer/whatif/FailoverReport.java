@@ -1,4 +1,4 @@
-package io.periscope.cli;
+package io.periscope.visualizer.whatif;
 
 import io.periscope.model.topology.Disposition;
 import io.periscope.simulator.trace.FlowTrace;
@@ -14,15 +14,15 @@ import java.util.stream.Collectors;
 
 /**
  * What a gateway failure does to each flow: which gateways its delivered paths used before and
- * after, and whether it still works.
+ * after, and whether it still works. Shared by {@code trace --fail} and the page's what-if view.
  */
-record FailoverReport(List<Line> lines) {
+public record FailoverReport(List<Line> lines) {
 
     /** @param why the first reason a path ends undelivered after the failure, empty when none */
-    record Line(String flow, Set<String> before, Set<String> after, int deliveredBefore, int deliveredAfter, int pathsAfter,
+    public record Line(String flow, Set<String> before, Set<String> after, int deliveredBefore, int deliveredAfter, int pathsAfter,
                 Optional<String> why) {
 
-        String verdict() {
+        public String verdict() {
             if (deliveredAfter == 0) {
                 return deliveredBefore == 0 ? "was already broken" : "BREAKS";
             }
@@ -33,7 +33,7 @@ record FailoverReport(List<Line> lines) {
         }
     }
 
-    static FailoverReport compare(List<FlowTrace> before, List<FlowTrace> after) {
+    public static FailoverReport compare(List<FlowTrace> before, List<FlowTrace> after) {
         List<Line> lines = new ArrayList<>();
         for (int i = 0; i < after.size(); i++) {
             FlowTrace b = before.get(i);
@@ -66,7 +66,7 @@ record FailoverReport(List<Line> lines) {
         return (int) trace.paths().stream().filter(p -> p.disposition() == Disposition.DELIVERED).count();
     }
 
-    String toText() {
+    public String toText() {
         StringBuilder text = new StringBuilder("failover:\n");
         for (Line line : lines) {
             text.append("  ").append(line.flow()).append(": ").append(line.verdict()).append('\n')
