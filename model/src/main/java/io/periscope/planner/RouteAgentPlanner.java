@@ -85,6 +85,9 @@ final class RouteAgentPlanner {
         plan.rule(Table.RAW, "OUTPUT", Rule.of(Target.jump(Names.RAW)));
         plan.rule(Table.NAT, "POSTROUTING", Rule.of(Target.jump(Names.POSTROUTING)));
         plan.rule(Table.FILTER, "INPUT", Rule.of(Target.jump(Names.INPUT)));
+        if (ovn) {
+            plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.MSS_CLAMP)));
+        }
         plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.FORWARD)));
 
         // Tunnel packets need no connection tracking, and tracking them would fill the table.
@@ -117,6 +120,14 @@ final class RouteAgentPlanner {
             }
         }
 
+        if (ovn) {
+            // Seed 003: the OVN handler has a clamp of its own in filter FORWARD, besides the MTU handler's.
+            List<Rule> mss = plan.chain(Table.FILTER, Names.MSS_CLAMP);
+            for (Ipv4Prefix remote : remoteSubnets) {
+                mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Destination(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
+                mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Source(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
+            }
+        }
         plan.chain(Table.FILTER, Names.FORWARD);
         mssClamp(plan, localSubnets, remoteSubnets);
     }

@@ -61,7 +61,7 @@ class MssClampInTheKernel {
     }
 
     private long clampHits() {
-        return rig.packets("r", "mangle", "--match-set SUBMARINER-LOCALCIDRS src --match-set SUBMARINER-REMOTECIDRS dst");
+        return rig.packets("r", "mangle", "--match-set SUBMARINER-LOCALCIDRS src -m set --match-set SUBMARINER-REMOTECIDRS dst");
     }
 
     @Test
