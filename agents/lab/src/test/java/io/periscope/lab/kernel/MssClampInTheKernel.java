@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * SUBMARINER-LOCALCIDRS and SUBMARINER-REMOTECIDRS sets, {@code --clamp-mss-to-pmtu}), on router r
  * between client c (10.77.1.2, MTU 1500, so its SYNs offer MSS 1460) and server s (10.77.2.2), whose
  * link to r has MTU 1400. s counts the SYNs it gets by the MSS they offer. The simulator's
- * {@code MssClampCoversForwardedAndHostTraffic} shows the same SYNs entering the same chain.
+ * {@code MssClampCoversForwardedAndHostTraffic} predicts which SYNs meet the clamp on a planned node.
  */
 class MssClampInTheKernel {
 
