@@ -18,8 +18,13 @@ public interface GlobalAddresses {
     /** The cluster's egress addresses; with multiple active gateways those of {@code gateway}. */
     List<Ipv4Address> clusterEgress(String cluster, Optional<String> gateway);
 
-    /** A GlobalEgressIP's addresses. */
+    /** A GlobalEgressIP's addresses (with per-gateway egress ownership: every slice's). */
     List<Ipv4Address> egress(String cluster, String namespace, String name);
+
+    /** The addresses {@code gateway} SNATs a GlobalEgressIP's pods to: its slice with per-gateway ownership, else all of them. */
+    default List<Ipv4Address> egress(String cluster, String namespace, String name, String gateway) {
+        return egress(cluster, namespace, name);
+    }
 
     /** The GlobalIngressIP of an exported ClusterIP service. */
     Optional<Ipv4Address> serviceIngress(String cluster, String namespace, String service);

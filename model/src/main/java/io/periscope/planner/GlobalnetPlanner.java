@@ -76,7 +76,10 @@ final class GlobalnetPlanner {
         Match marked = new Match.MarkIs(Names.GLOBALNET_MARK, Names.GLOBALNET_MARK, false);
 
         for (GlobalEgressIP egress : cluster.globalEgressIPs()) {
-            Optional<Ipv4Range> range = range(global.egress(cluster.name(), egress.namespace(), egress.name()));
+            // With per-gateway ownership each gateway SNATs only to its own slice, so replies come back to it.
+            Optional<Ipv4Range> range = range(cluster.egressPerGateway()
+                    ? global.egress(cluster.name(), egress.namespace(), egress.name(), gateway.name())
+                    : global.egress(cluster.name(), egress.namespace(), egress.name()));
             if (range.isEmpty()) {
                 continue;
             }

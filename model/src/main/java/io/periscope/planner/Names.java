@@ -42,6 +42,9 @@ public final class Names {
     // Routing tables and rule priorities.
     public static final int CABLE_TABLE = 100;
     public static final int HOST_NETWORK_TABLE = 150;
+    /** Per-gateway egress: table {@code 160 + i} routes to active gateway {@code i} alone, for the pods it owns. */
+    public static final int EGRESS_OWNER_TABLE_BASE = 160;
+    public static final int EGRESS_OWNER_RULE_PRIORITY = 140;
     public static final int OVN_TABLE = 149;
     public static final int CABLE_RULE_PRIORITY = 100;
     public static final int HOST_NETWORK_RULE_PRIORITY = 150;

@@ -55,7 +55,7 @@ final class VxlanCablePlanner {
             if (set.globalnet().enabled() && remote.cluster().multiActiveGateways()) {
                 for (Node gateway : remote.cluster().activeGateways()) {
                     Ipv4Address owner = Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, gateway.ip());
-                    for (Ipv4Address egress : global.clusterEgress(remote.cluster().name(), Optional.of(gateway.name()))) {
+                    for (Ipv4Address egress : OwnedEgress.of(set, remote.cluster(), gateway, global)) {
                         plan.route(Route.unicast(Names.CABLE_TABLE, Ipv4Prefix.host(egress), List.of(Nexthop.via(owner, Names.VXLAN_TUNNEL)),
                                 RouteProtocol.STATIC).withMetric(Names.EGRESS_IP_ROUTE_METRIC));
                     }

@@ -37,6 +37,7 @@ public final class FlowResolver {
         this.plan = plan;
     }
 
+    /** @throws NameNotAnswered when the flow's DNS name gets no answer, a fair question whose answer is unreachable */
     public ResolvedFlow resolve(Flow flow) throws FlowResolutionException {
         return resolve(flow.name(), flow.from(), flow.to(), flow.protocol());
     }
@@ -106,7 +107,7 @@ public final class FlowResolver {
             }
         }
         if (byCluster.isEmpty()) {
-            throw new FlowResolutionException(prefix + "nothing answers '" + name + "': no cluster exports service "
+            throw unanswered(prefix, "nothing answers '" + name + "': no cluster exports service "
                     + namespace + "/" + service + " (exported: " + exported() + ")");
         }
         if (labels.length == 2) {
@@ -116,7 +117,7 @@ public final class FlowResolver {
         String cluster = labels[labels.length - 3];
         List<ServiceRecord> records = byCluster.get(cluster);
         if (records == null) {
-            throw new FlowResolutionException(prefix + "nothing answers '" + name + "': cluster " + cluster
+            throw unanswered(prefix, "nothing answers '" + name + "': cluster " + cluster
                     + " does not export " + namespace + "/" + service + " (exported by: " + names(List.copyOf(byCluster.keySet())) + ")");
         }
         if (labels.length == 3) {
@@ -128,9 +129,13 @@ public final class FlowResolver {
                 return r.address();
             }
         }
-        throw new FlowResolutionException(prefix + "nothing answers '" + name + "': " + namespace + "/" + service
+        throw unanswered(prefix, "nothing answers '" + name + "': " + namespace + "/" + service
                 + " of cluster " + cluster + " has no headless pod '" + pod + "' (pods: "
                 + names(records.stream().flatMap(r -> r.pod().stream()).toList()) + ")");
+    }
+
+    private static NameNotAnswered unanswered(String prefix, String answerMissing) {
+        return new NameNotAnswered(prefix + answerMissing, answerMissing);
     }
 
     /** The service's own address, or for a headless service (pod records only) its first pod's. */

@@ -72,9 +72,21 @@ public final class Simulator {
 
     /** Resolves {@code flow} against the plan (DNS, pods, addresses) and traces it. */
     public FlowTrace trace(Flow flow) throws FlowResolutionException {
-        ResolvedFlow resolved = resolver.resolve(flow);
+        ResolvedFlow resolved;
+        try {
+            resolved = resolver.resolve(flow);
+        } catch (NameNotAnswered e) {
+            return unanswered(flow, e);
+        }
         return new FlowTrace(flow.name(), flow.from().toString(), flow.to().toString(), resolved.resolvedText(),
                 trace(resolved));
+    }
+
+    /** What a client sees when it asks for a name nobody answers: no address, so nothing is sent. */
+    public static FlowTrace unanswered(Flow flow, NameNotAnswered why) {
+        return new FlowTrace(flow.name(), flow.from().toString(), flow.to().toString(), FlowTrace.NO_ADDRESS,
+                List.of(new PathTrace(Disposition.UNREACHABLE, List.of(), List.of(), Optional.of("DNS: " + why.answerMissing()
+                        + "; nothing is sent"), List.of())));
     }
 
     /** Every path of an already resolved flow, forward and reply. */

@@ -8,6 +8,7 @@ import io.periscope.simulator.trace.PathTrace;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -17,7 +18,9 @@ import java.util.stream.Collectors;
  */
 record FailoverReport(List<Line> lines) {
 
-    record Line(String flow, Set<String> before, Set<String> after, int deliveredBefore, int deliveredAfter, int pathsAfter) {
+    /** @param why the first reason a path ends undelivered after the failure, empty when none */
+    record Line(String flow, Set<String> before, Set<String> after, int deliveredBefore, int deliveredAfter, int pathsAfter,
+                Optional<String> why) {
 
         String verdict() {
             if (deliveredAfter == 0) {
@@ -35,7 +38,9 @@ record FailoverReport(List<Line> lines) {
         for (int i = 0; i < after.size(); i++) {
             FlowTrace b = before.get(i);
             FlowTrace a = after.get(i);
-            lines.add(new Line(a.name(), gateways(b), gateways(a), delivered(b), delivered(a), a.paths().size()));
+            Optional<String> why = a.paths().stream().filter(p -> p.disposition() != Disposition.DELIVERED)
+                    .flatMap(p -> p.reason().stream()).findFirst();
+            lines.add(new Line(a.name(), gateways(b), gateways(a), delivered(b), delivered(a), a.paths().size(), why));
         }
         return new FailoverReport(lines);
     }
@@ -68,6 +73,9 @@ record FailoverReport(List<Line> lines) {
                     .append("    gateways before: ").append(join(line.before())).append('\n')
                     .append("    gateways after:  ").append(join(line.after()))
                     .append("  (").append(line.deliveredAfter()).append(" of ").append(line.pathsAfter()).append(" paths delivered)\n");
+            if (line.deliveredAfter() < line.pathsAfter()) {
+                line.why().ifPresent(why -> text.append("    why: ").append(why).append('\n'));
+            }
         }
         return text.toString();
     }

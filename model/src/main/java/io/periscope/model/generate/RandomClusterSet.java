@@ -59,7 +59,7 @@ public final class RandomClusterSet {
                     environments.nextBoolean() ? CniMasquerade.OUTSIDE_POD_CIDRS : CniMasquerade.NONE);
             clusters.add(new Cluster(cluster.name(), cluster.labels(), cluster.podCidrs(), cluster.serviceCidrs(), cluster.globalCidr(),
                     cluster.cni(), cluster.multiActiveGateways(), cluster.clusterEgressIPs(), cluster.loadBalancing(), cluster.nodes(),
-                    cluster.pods(), cluster.services(), cluster.exports(), cluster.globalEgressIPs(), environment));
+                    cluster.pods(), cluster.services(), cluster.exports(), cluster.globalEgressIPs(), environment, cluster.egressOwnership()));
         }
         List<Flow> flows = new ArrayList<>();
         for (Cluster from : clusters) {

@@ -85,6 +85,9 @@ public final class TopologyFile {
         out.append("    clusterEgressIPs: ").append(c.clusterEgressIPs()).append('\n');
         if (c.multiActiveGateways()) {
             out.append("    gatewayLoadBalancing: ").append(q(c.loadBalancing().yamlName())).append('\n');
+            if (c.egressOwnership() != io.periscope.model.topology.EgressOwnership.SHARED) {
+                out.append("    egressOwnership: ").append(q(c.egressOwnership().yamlName())).append('\n');
+            }
         }
         // Written only when set, so files of clusters with the defaults read as before.
         if (c.environment().rpFilter() != io.periscope.model.topology.RpFilter.OFF) {

@@ -20,6 +20,7 @@ import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.FlowSource;
 import io.periscope.model.topology.FlowTarget;
+import io.periscope.model.topology.EgressOwnership;
 import io.periscope.model.topology.GatewayLoadBalancing;
 import io.periscope.model.topology.GlobalnetConfig;
 import io.periscope.model.topology.GlobalnetMode;
@@ -59,7 +60,7 @@ final class TopologyReader {
     static final List<String> GLOBALNET_FIELDS = List.of("enabled", "cidr", "clusterSize", "mode");
     static final List<String> DEFAULTS_FIELDS = List.of("cableDriver");
     static final List<String> CLUSTER_FIELDS = List.of("name", "labels", "podCIDRs", "serviceCIDRs", "globalCIDR", "cni",
-            "multiActiveGateways", "clusterEgressIPs", "gatewayLoadBalancing", "nodes", "pods", "services", "exports",
+            "multiActiveGateways", "clusterEgressIPs", "gatewayLoadBalancing", "egressOwnership", "nodes", "pods", "services", "exports",
             "globalEgressIPs", "rpFilter", "cniMasquerade");
     static final List<String> NODE_FIELDS = List.of("name", "ip", "cniIP", "gateway", "publicIP");
     static final List<String> POD_FIELDS = List.of("name", "namespace", "node", "ip", "labels", "hostNetwork");
@@ -184,6 +185,8 @@ final class TopologyReader {
         int clusterEgressIPs = yaml.optionalInt(cluster, "clusterEgressIPs").orElse(Cluster.DEFAULT_CLUSTER_EGRESS_IPS);
         GatewayLoadBalancing loadBalancing = yaml.optionalChoice(cluster, "gatewayLoadBalancing",
                 GatewayLoadBalancing.values(), GatewayLoadBalancing::yamlName, false).orElse(GatewayLoadBalancing.MULTIPATH_ROUTES);
+        EgressOwnership egressOwnership = yaml.optionalChoice(cluster, "egressOwnership", EgressOwnership.values(),
+                EgressOwnership::yamlName, false).orElse(EgressOwnership.SHARED);
         NodeEnvironment environment = new NodeEnvironment(
                 yaml.optionalChoice(cluster, "rpFilter", RpFilter.values(), RpFilter::yamlName, false).orElse(RpFilter.OFF),
                 yaml.optionalChoice(cluster, "cniMasquerade", CniMasquerade.values(), CniMasquerade::yamlName, false)
@@ -199,7 +202,7 @@ final class TopologyReader {
         List<GlobalEgressIP> egressIPs = readEntries(yaml.list(cluster, "globalEgressIPs", "globalEgressIPs"),
                 cluster.path("globalEgressIPs"), this::readGlobalEgressIP);
         return name.map(n -> new Cluster(n, labels, podCidrs, serviceCidrs, globalCidr, cni, multiActive, clusterEgressIPs,
-                loadBalancing, nodes, pods, services, exports, egressIPs, environment));
+                loadBalancing, nodes, pods, services, exports, egressIPs, environment, egressOwnership));
     }
 
     /** A required, non-empty list of CIDRs; malformed entries are reported and left out. */

@@ -59,7 +59,7 @@ public record ClusterSet(
             return new Cluster(c.name(), c.labels(), c.podCidrs(), c.serviceCidrs(), c.globalCidr(), c.cni(), c.multiActiveGateways(),
                     c.clusterEgressIPs(), c.loadBalancing(), c.nodes().stream().filter(n -> !failed.test(n.name())).toList(),
                     c.pods().stream().filter(p -> !failed.test(p.node())).toList(), c.services(), c.exports(), c.globalEgressIPs(),
-                    c.environment());
+                    c.environment(), c.egressOwnership());
         }).toList();
         return withClusters(survivors);
     }

@@ -1,11 +1,11 @@
 package io.periscope.agent.watch;
 
 import com.sun.jna.Native;
+import io.periscope.agent.netns.NetworkNamespaces;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.OptionalLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static io.periscope.agent.watch.NetlinkSockets.LIBC;
 
@@ -80,35 +80,7 @@ public final class NetlinkKernelWatch implements KernelWatch {
      * @throws IllegalStateException when the namespace cannot be entered or the sockets opened
      */
     public static NetlinkKernelWatch openIn(String namespace) {
-        AtomicReference<Object> outcome = new AtomicReference<>();
-        Thread thread = Thread.ofPlatform().name("netlink-watch-" + namespace).start(() -> {
-            try {
-                int fd = LIBC.open("/run/netns/" + namespace, NetlinkSockets.O_RDONLY | NetlinkSockets.O_CLOEXEC);
-                if (fd < 0) {
-                    throw new IllegalStateException("cannot open network namespace " + namespace + ": errno " + Native.getLastError());
-                }
-                try {
-                    check(LIBC.setns(fd, NetlinkSockets.CLONE_NEWNET), "enter network namespace " + namespace);
-                } finally {
-                    LIBC.close(fd);
-                }
-                outcome.set(open());
-            } catch (RuntimeException e) {
-                outcome.set(e);
-            }
-            // The thread ends here, so its namespace dies with it; the sockets stay in the namespace.
-        });
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while opening a kernel watch in " + namespace);
-        }
-        return switch (outcome.get()) {
-            case NetlinkKernelWatch watch -> watch;
-            case RuntimeException e -> throw e;
-            default -> throw new IllegalStateException("no kernel watch opened in " + namespace);
-        };
+        return NetworkNamespaces.createIn(namespace, "netlink-watch", NetlinkKernelWatch::open);
     }
 
     @Override

@@ -3,7 +3,7 @@ package io.periscope.agent.watch;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
 
-/** The libc calls the watch needs: Java has no API for netlink sockets or network namespaces. */
+/** The libc calls the watch needs: Java has no API for netlink sockets. */
 interface NetlinkSockets extends Library {
 
     NetlinkSockets LIBC = Native.load("c", NetlinkSockets.class);
@@ -22,13 +22,6 @@ interface NetlinkSockets extends Library {
     int EINTR = 4;
     int ENOBUFS = 105;
 
-    int O_RDONLY = 0;
-    int O_CLOEXEC = 0x80000;
-    int CLONE_NEWNET = 0x40000000;
-
-    int open(String path, int flags);
-
-    int setns(int fd, int type);
 
     int socket(int domain, int type, int protocol);
 

@@ -5,6 +5,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.periscope.agent.command.CommandRunner;
+import io.periscope.agent.health.GatewayHealth;
+import io.periscope.agent.health.HealthMessages;
+import io.periscope.agent.health.HealthTarget;
+import io.periscope.agent.health.HealthTargets;
+import io.periscope.agent.health.HealthView;
+import io.periscope.agent.health.PeerHealth;
+import io.periscope.agent.health.Prober;
 import io.periscope.agent.reconcile.Ownership;
 import io.periscope.agent.reconcile.ReconcileResult;
 import io.periscope.agent.reconcile.Reconciler;
@@ -27,14 +34,18 @@ import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.policy.ClusterGraph;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.Node;
+import io.periscope.plan.DataplanePlan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -56,19 +67,26 @@ public final class GatewayAgent implements AutoCloseable {
     private final Reconciler reconciler;
     private final LeaseElection election;
     private final LevelLoop loop;
+    private final GatewayHealth health;
     private LiveObjectsInformers informers;
     private volatile Optional<ReconcileResult> lastReconcile = Optional.empty();
 
+    /** An agent that does not health-check remote gateways (tests of everything else). */
     public GatewayAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner) {
-        this(client, settings, runner, KernelWatch.NONE);
+        this(client, settings, runner, KernelWatch.NONE, GatewayHealth.OFF);
     }
 
-    /** {@code watch}, of the namespace {@code runner}'s programs run in, spares reads of what did not change. */
-    public GatewayAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner, KernelWatch watch) {
+    /**
+     * @param watch   of the namespace {@code runner}'s programs run in: spares reads of what did not change
+     * @param probers opens the prober of the remote gateways, in the namespace {@code runner}'s programs run in
+     */
+    public GatewayAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner, KernelWatch watch,
+                        Supplier<Prober> probers) {
         this.client = client;
         this.settings = settings;
         this.reconciler = new Reconciler(runner, Ownership.submariner(), watch);
         this.loop = new LevelLoop("gateway-" + settings.nodeName(), this::pass, settings.resync(), Duration.ofSeconds(2));
+        this.health = new GatewayHealth(probers, settings.health(), Clock.systemUTC(), loop::signal);
         this.election = new LeaseElection(client, settings.namespace(),
                 LiveObjectsReader.gatewayLease(settings.multiActiveGateway(), settings.nodeName()), settings.nodeName(), settings.timings(),
                 LeaseElection.Leadership.signalling(() -> loop.signal()));
@@ -93,6 +111,11 @@ public final class GatewayAgent implements AutoCloseable {
 
     public long passes() {
         return loop.passes();
+    }
+
+    /** Which remote gateways this gateway considers up and down. */
+    public HealthView health() {
+        return health.view();
     }
 
     private void pass() {
@@ -122,10 +145,11 @@ public final class GatewayAgent implements AutoCloseable {
             return;
         }
         String connectionState = GatewayConnection.CONNECTED;
-        String message = "cable programmed (" + nodePlan.model().clusterSet().defaultCableDriver().yamlName() + "); Periscope does not probe remote gateways";
+        String message = "cable programmed (" + nodePlan.model().clusterSet().defaultCableDriver().yamlName() + ")";
         String statusFailure = null;
         try {
-            ReconcileResult result = reconciler.reconcile(nodePlan.host().orElseThrow().submariner());
+            DataplanePlan desired = health.desired(nodePlan.host().orElseThrow().submariner(), HealthTargets.gatewayNames(nodePlan.plan()));
+            ReconcileResult result = reconciler.reconcile(desired);
             lastReconcile = Optional.of(result);
         } catch (RuntimeException e) {
             connectionState = GatewayConnection.ERROR;
@@ -191,7 +215,18 @@ public final class GatewayAgent implements AutoCloseable {
         for (SubmarinerEndpoint endpoint : live.endpoints()) {
             EndpointSpec spec = endpoint.getSpec();
             if (spec != null && peers.contains(spec.clusterId())) {
-                connections.add(new GatewayConnection(state, message, spec, spec.publicIp() != null ? spec.publicIp() : spec.privateIp(), false));
+                Optional<Map.Entry<HealthTarget, PeerHealth>> probed = health.view().peers().entrySet().stream()
+                        .filter(e -> e.getKey().gateway().equals(spec.clusterId() + "/" + spec.hostname())).findFirst();
+                String connectionState = state;
+                String connectionMessage = message;
+                if (state.equals(GatewayConnection.CONNECTED) && probed.isPresent()) {
+                    connectionState = probed.get().getValue().up() ? GatewayConnection.CONNECTED : GatewayConnection.ERROR;
+                    connectionMessage = HealthMessages.describe(probed.get().getKey(), probed.get().getValue(), health.settings());
+                } else if (state.equals(GatewayConnection.CONNECTED)) {
+                    connectionMessage = message + "; " + health.unavailable().orElse("not health-checked: the only way to its cluster");
+                }
+                connections.add(new GatewayConnection(connectionState, connectionMessage, spec,
+                        spec.publicIp() != null ? spec.publicIp() : spec.privateIp(), false));
             }
         }
         return connections;
@@ -268,6 +303,7 @@ public final class GatewayAgent implements AutoCloseable {
     @Override
     public void close() {
         loop.close();
+        health.close();
         election.close();
         if (informers != null) {
             LiveObjects live = informers.snapshot();

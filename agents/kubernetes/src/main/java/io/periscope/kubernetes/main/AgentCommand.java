@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.periscope.agent.command.ProcessCommandRunner;
+import io.periscope.agent.health.HealthSettings;
+import io.periscope.agent.health.IcmpEchoProber;
 import io.periscope.agent.ovn.NbctlNorthbound;
 import io.periscope.agent.watch.KernelWatch;
 import io.periscope.agent.watch.NetlinkKernelWatch;
@@ -56,13 +58,33 @@ public final class AgentCommand {
         @Option(names = "--resync", defaultValue = "PT30S", description = "how often a pass runs when nothing changed (ISO-8601 duration)")
         Duration resync;
 
+        @Option(names = "--health-interval", defaultValue = "PT0.04S",
+                description = "how often a node probes each gateway it load-balances to (ISO-8601 duration; default 40 ms)")
+        Duration healthInterval;
+
+        @Option(names = "--health-loss-threshold", defaultValue = "3",
+                description = "probes in a row left unanswered before a gateway is declared down (default 3)")
+        int healthLossThreshold;
+
+        @Option(names = "--health-hold-down", defaultValue = "PT2S",
+                description = "how long a gateway declared down must answer every probe before it is used again (default 2 s)")
+        Duration healthHoldDown;
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
         /** The settings both node agents share: this cluster, this namespace, this node. */
         NodeAgentSettings nodeAgent(String node, boolean multiActive) {
             return new NodeAgentSettings(require(clusterId, "--cluster-id", "CLUSTER_ID"), namespace,
-                    require(node, "--node-name", "NODE_NAME"), multiActive, LeaseTimings.UPSTREAM, resync);
+                    require(node, "--node-name", "NODE_NAME"), multiActive, LeaseTimings.UPSTREAM, resync, health());
+        }
+
+        HealthSettings health() {
+            try {
+                return new HealthSettings(healthInterval, healthLossThreshold, healthHoldDown);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
         }
 
         /** Environment defaults cannot be "required" in picocli, so absence is checked here, with the fix in the message. */
@@ -120,7 +142,8 @@ public final class AgentCommand {
         @Override
         public Integer call() throws InterruptedException {
             KubernetesClient client = new KubernetesClientBuilder().build();
-            return runUntilStopped(new GatewayAgent(client, common.nodeAgent(node, multiActive), ProcessCommandRunner.here(), hostWatch()).start());
+            return runUntilStopped(new GatewayAgent(client, common.nodeAgent(node, multiActive), ProcessCommandRunner.here(), hostWatch(),
+                    IcmpEchoProber::open).start());
         }
     }
 
@@ -135,7 +158,8 @@ public final class AgentCommand {
         @Override
         public Integer call() throws InterruptedException {
             KubernetesClient client = new KubernetesClientBuilder().build();
-            return runUntilStopped(new RouteAgent(client, common.nodeAgent(node, false), ProcessCommandRunner.here(), hostWatch()).start());
+            return runUntilStopped(new RouteAgent(client, common.nodeAgent(node, false), ProcessCommandRunner.here(), hostWatch(),
+                    IcmpEchoProber::open).start());
         }
     }
 

@@ -1,26 +1,42 @@
 package io.periscope.kubernetes.routeagent;
 
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.periscope.agent.command.CommandRunner;
+import io.periscope.agent.health.GatewayHealth;
+import io.periscope.agent.health.HealthMessages;
+import io.periscope.agent.health.HealthTargets;
+import io.periscope.agent.health.HealthView;
+import io.periscope.agent.health.Prober;
 import io.periscope.agent.reconcile.Ownership;
 import io.periscope.agent.reconcile.ReconcileResult;
 import io.periscope.agent.reconcile.Reconciler;
 import io.periscope.agent.watch.KernelWatch;
+import io.periscope.kubernetes.crd.RouteAgentResource;
+import io.periscope.kubernetes.crd.RouteAgentStatus;
 import io.periscope.kubernetes.nodeplan.LiveNodePlan;
 import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
 import io.periscope.kubernetes.watch.LevelLoop;
 import io.periscope.kubernetes.watch.LiveObjectsInformers;
+import io.periscope.plan.DataplanePlan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The route agent: one per node (a DaemonSet). It programs its node's plan while the node is not an
  * active gateway (an ordinary node, or a gateway waiting on the lease); on an active gateway the
  * gateway agent programs the whole layer, and this one stands aside. Both plan from the same objects
- * with the same planner, so they agree on which node is which.
+ * with the same planner, so they agree on which node is which. It health-checks the active
+ * gateways it load-balances to, withdraws the silent ones from its routes, and says which it
+ * considers up in the node's RouteAgent object.
  */
 public final class RouteAgent implements AutoCloseable {
 
@@ -30,20 +46,32 @@ public final class RouteAgent implements AutoCloseable {
     private final NodeAgentSettings settings;
     private final Reconciler reconciler;
     private final LevelLoop loop;
+    private final GatewayHealth health;
     private LiveObjectsInformers informers;
     private volatile Optional<ReconcileResult> lastReconcile = Optional.empty();
     private volatile boolean standingAside;
 
+    /** An agent that does not health-check its gateways (tests of everything else). */
     public RouteAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner) {
-        this(client, settings, runner, KernelWatch.NONE);
+        this(client, settings, runner, KernelWatch.NONE, GatewayHealth.OFF);
     }
 
-    /** {@code watch}, of the namespace {@code runner}'s programs run in, spares reads of what did not change. */
-    public RouteAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner, KernelWatch watch) {
+    /**
+     * @param watch   of the namespace {@code runner}'s programs run in: spares reads of what did not change
+     * @param probers opens the prober of the node's gateways, in the namespace {@code runner}'s programs run in
+     */
+    public RouteAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner, KernelWatch watch,
+                      Supplier<Prober> probers) {
         this.client = client;
         this.settings = settings;
         this.reconciler = new Reconciler(runner, Ownership.submariner(), watch);
         this.loop = new LevelLoop("route-agent-" + settings.nodeName(), this::pass, settings.resync(), Duration.ofSeconds(2));
+        this.health = new GatewayHealth(probers, settings.health(), Clock.systemUTC(), loop::signal);
+    }
+
+    /** Which of its cluster's active gateways this node considers up and down. */
+    public HealthView health() {
+        return health.view();
     }
 
     public RouteAgent start() {
@@ -75,12 +103,42 @@ public final class RouteAgent implements AutoCloseable {
         if (standingAside) {
             return;
         }
-        lastReconcile = Optional.of(reconciler.reconcile(nodePlan.host().get().submariner()));
+        DataplanePlan desired = health.desired(nodePlan.host().get().submariner(), HealthTargets.gatewayNames(nodePlan.plan()));
+        lastReconcile = Optional.of(reconciler.reconcile(desired));
+        writeStatus(health.view());
+    }
+
+    /** The node's RouteAgent object says which gateways it considers up; written only when that changed. */
+    private void writeStatus(HealthView view) {
+        List<RouteAgentStatus.GatewayHealthStatus> gateways = new ArrayList<>();
+        view.peers().forEach((target, peer) -> gateways.add(new RouteAgentStatus.GatewayHealthStatus(target.gateway(), target.probe().toString(),
+                peer.up() ? RouteAgentStatus.GatewayHealthStatus.UP : RouteAgentStatus.GatewayHealthStatus.DOWN,
+                peer.lastTransition().toString(), HealthMessages.describe(target, peer, health.settings()))));
+        RouteAgentStatus status = new RouteAgentStatus(gateways);
+        try {
+            var resource = client.resources(RouteAgentResource.class).inNamespace(settings.namespace()).withName(settings.nodeName());
+            RouteAgentResource existing = resource.get();
+            if (existing == null) {
+                RouteAgentResource created = new RouteAgentResource();
+                created.setMetadata(new ObjectMetaBuilder().withName(settings.nodeName()).withNamespace(settings.namespace()).build());
+                client.resource(created).create();
+            } else if (status.equals(existing.getStatus())) {
+                return;
+            }
+            resource.editStatus(r -> {
+                r.setStatus(status);
+                return r;
+            });
+        } catch (KubernetesClientException e) {
+            LOG.info("route agent {}: writing the RouteAgent status did not go through ({}); retrying", settings.nodeName(), e.getCode());
+            loop.signal();
+        }
     }
 
     @Override
     public void close() {
         loop.close();
+        health.close();
         if (informers != null) {
             informers.close();
         }

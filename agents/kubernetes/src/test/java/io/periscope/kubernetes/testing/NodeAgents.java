@@ -1,6 +1,9 @@
 package io.periscope.kubernetes.testing;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.periscope.agent.health.HealthSettings;
+import io.periscope.agent.health.Prober;
+import io.periscope.agent.watch.KernelWatch;
 import io.periscope.kubernetes.crd.EndpointSpec;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
@@ -24,6 +27,25 @@ public final class NodeAgents {
 
     public static GatewayAgent gateway(KubernetesClient client, String cluster, String node, boolean multiActive, FreshNode kernel) {
         return new GatewayAgent(client, settings(cluster, node, multiActive), kernel.runner()).start();
+    }
+
+    /** Health checking fast enough for a test: down after 3 x 20 ms, back after 200 ms of answers. */
+    public static final HealthSettings FAST_HEALTH = new HealthSettings(Duration.ofMillis(20), 3, Duration.ofMillis(200));
+
+    /** A gateway agent that health-checks the remote gateways with {@code prober}. */
+    public static GatewayAgent gateway(KubernetesClient client, String cluster, String node, boolean multiActive, FreshNode kernel,
+                                       Prober prober) {
+        NodeAgentSettings base = settings(cluster, node, multiActive);
+        return new GatewayAgent(client, withHealth(base), kernel.runner(), KernelWatch.NONE, () -> prober).start();
+    }
+
+    /** A route agent that health-checks its cluster's gateways with {@code prober}. */
+    public static RouteAgent routeAgent(KubernetesClient client, String cluster, String node, FreshNode kernel, Prober prober) {
+        return new RouteAgent(client, withHealth(settings(cluster, node, false)), kernel.runner(), KernelWatch.NONE, () -> prober).start();
+    }
+
+    private static NodeAgentSettings withHealth(NodeAgentSettings s) {
+        return new NodeAgentSettings(s.clusterId(), s.namespace(), s.nodeName(), s.multiActiveGateway(), s.timings(), s.resync(), FAST_HEALTH);
     }
 
     public static RouteAgent routeAgent(KubernetesClient client, String cluster, String node, FreshNode kernel) {

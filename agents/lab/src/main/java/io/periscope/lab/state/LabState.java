@@ -16,9 +16,11 @@ import java.util.List;
  * @param namespaces every namespace this lab creates
  * @param state      {@code building} while {@code up} runs, {@code converged} once it returned
  * @param wireGuard  every {@code wireguard-go} started so far
+ * @param sourceSha256 the SHA-256 of the file's bytes when {@code up} read it (see {@link TopologySource});
+ *                   empty when it had no file, {@code null} in state files written before it was recorded
  */
 public record LabState(String topology, String file, String hash, List<String> namespaces, String state,
-                       List<WireGuardProcess> wireGuard) {
+                       List<WireGuardProcess> wireGuard, String sourceSha256) {
 
     public static final String BUILDING = "building";
     public static final String CONVERGED = "converged";
@@ -30,16 +32,20 @@ public record LabState(String topology, String file, String hash, List<String> n
     }
 
     public LabState(String topology, String file, String hash, List<String> namespaces, String state) {
-        this(topology, file, hash, namespaces, state, List.of());
+        this(topology, file, hash, namespaces, state, List.of(), "");
+    }
+
+    public LabState(String topology, TopologySource source, String hash, List<String> namespaces, String state) {
+        this(topology, source.file(), hash, namespaces, state, List.of(), source.sha256());
     }
 
     public LabState withState(String newState) {
-        return new LabState(topology, file, hash, namespaces, newState, wireGuard);
+        return new LabState(topology, file, hash, namespaces, newState, wireGuard, sourceSha256);
     }
 
     public LabState withWireGuard(WireGuardProcess started) {
         List<WireGuardProcess> all = new ArrayList<>(wireGuard);
         all.add(started);
-        return new LabState(topology, file, hash, namespaces, state, all);
+        return new LabState(topology, file, hash, namespaces, state, all, sourceSha256);
     }
 }

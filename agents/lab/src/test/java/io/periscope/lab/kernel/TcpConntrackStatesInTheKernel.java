@@ -30,7 +30,7 @@ class TcpConntrackStatesInTheKernel {
         rig.in("c", "ip", "route", "add", "10.77.3.0/24", "via", "10.77.1.1");
         rig.in("s", "ip", "route", "add", "10.77.1.0/24", "via", "10.77.4.1");
         rig.in("r2", "ip", "route", "add", "10.77.1.0/24", "via", "10.77.2.2");
-        for (String router : new String[] {"r1", "r2"}) {
+        for (String router : java.util.List.of("r1", "r2")) {
             for (String state : new String[] {"NEW", "ESTABLISHED", "INVALID"}) {
                 rig.in(router, "iptables", "-t", "mangle", "-A", "FORWARD", "-p", "tcp", "-m", "conntrack", "--ctstate", state);
                 // The same for SYN-ACKs alone: the client's FIN and the server's ACK of it cross too.
@@ -48,7 +48,7 @@ class TcpConntrackStatesInTheKernel {
             rig.script("c", "sleep 0.1");
         }
         // That probe went through r1 and r2 too: start counting afresh.
-        for (String router : new String[] {"r1", "r2"}) {
+        for (String router : java.util.List.of("r1", "r2")) {
             rig.in(router, "iptables", "-t", "mangle", "-Z");
             rig.in(router, "iptables", "-t", "nat", "-Z");
             rig.in(router, "conntrack", "-F");

@@ -1,0 +1,150 @@
+package io.periscope.kubernetes.gateway;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.periscope.agent.health.ScriptedProber;
+import io.periscope.kubernetes.crd.EndpointSpec;
+import io.periscope.kubernetes.crd.Gateway;
+import io.periscope.kubernetes.crd.GatewayConnection;
+import io.periscope.kubernetes.crd.RouteAgentResource;
+import io.periscope.kubernetes.crd.SubmarinerApi;
+import io.periscope.kubernetes.crd.SubmarinerEndpoint;
+import io.periscope.kubernetes.globalnet.GlobalnetController;
+import io.periscope.kubernetes.routeagent.RouteAgent;
+import io.periscope.kubernetes.testing.FreshNode;
+import io.periscope.kubernetes.testing.GlobalnetFixture;
+import io.periscope.kubernetes.testing.LiveObjectsFactory;
+import io.periscope.kubernetes.testing.MockCluster;
+import io.periscope.kubernetes.testing.NodeAgents;
+import io.periscope.model.net.Ipv4Address;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static io.periscope.kubernetes.testing.Eventually.assertThatEventually;
+import static io.periscope.kubernetes.testing.Eventually.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Seed 004's failure handling on live objects: a worker stops routing through a local gateway that
+ * no longer answers its probes, and a gateway stops routing to a remote gateway that no longer
+ * answers and says so in its Gateway status; both take the gateway back once it has answered for
+ * the hold-down period. The probes are scripted here; the kernel tests of agents/dataplane send real ones.
+ */
+class SilentGatewaysAreWithdrawnAndReportedCrudTest {
+
+    private static final Ipv4Address GW1_VX = Ipv4Address.parse("240.18.0.6");
+    private static final Ipv4Address GW4_CABLE = Ipv4Address.parse("241.18.0.9");
+
+    private MockCluster cluster;
+    private KubernetesClient client;
+    private GlobalnetController globalnet;
+    private GatewayAgent gw1;
+    private GatewayAgent gw2;
+    private RouteAgent worker;
+    private final FreshNode gw1Kernel = new FreshNode();
+    private final FreshNode gw2Kernel = new FreshNode();
+    private final FreshNode workerKernel = new FreshNode();
+
+    @BeforeEach
+    void clusterWithTwoActiveGatewaysAndARemoteClusterWithTwo() {
+        cluster = new MockCluster();
+        client = cluster.client();
+        LiveObjectsFactory objects = new LiveObjectsFactory(client);
+        objects.cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", "242.254.1.0/24", true, 8, Map.of("location", "on-premise"));
+        objects.node("gw-1", "172.18.0.6", "10.0.0.0/18", true);
+        objects.node("gw-2", "172.18.0.8", "10.0.64.0/18", true);
+        objects.node("worker-1", "172.18.0.10", "10.0.128.0/17", false);
+        NodeAgents.remoteCluster2(objects, client);
+        SubmarinerEndpoint gw4 = new SubmarinerEndpoint();
+        gw4.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("cluster2-submariner-cable-cluster2-gw-4")
+                .withNamespace(MockCluster.SUBMARINER_NAMESPACE).withLabels(Map.of(SubmarinerApi.SYNCED_FROM_BROKER_LABEL, "true")).build());
+        gw4.setSpec(new EndpointSpec("cluster2", "submariner-cable-cluster2-172-18-0-9", "10.0.192.1", "gw-4", List.of("242.254.2.0/24"),
+                "172.18.0.9", "172.18.0.9", false, "vxlan", Map.of(), List.of()));
+        client.resource(gw4).create();
+        globalnet = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-0");
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable closeable : new AutoCloseable[] {worker, gw1, gw2, globalnet}) {
+            if (closeable != null) {
+                closeable.close();
+            }
+        }
+        cluster.close();
+    }
+
+    @Test
+    void aWorkerStopsRoutingThroughASilentLocalGatewayAndTakesItBack() {
+        ScriptedProber probes = new ScriptedProber();
+        gw1 = NodeAgents.gateway(cluster.newClient(), "cluster1", "gw-1", true, gw1Kernel);
+        gw2 = NodeAgents.gateway(cluster.newClient(), "cluster1", "gw-2", true, gw2Kernel);
+        worker = NodeAgents.routeAgent(cluster.newClient(), "cluster1", "worker-1", workerKernel, probes);
+        assertThatEventually("the worker routes through both gateways", () ->
+                assertThat(workerKernel.lastInputTo("ip")).contains("242.254.2.0/24").contains("240.18.0.6").contains("240.18.0.8"));
+
+        assertThatEventually("the worker's RouteAgent object says both gateways are up", () ->
+                assertThat(routeAgentStatus("worker-1")).containsExactly("cluster1/gw-1 240.18.0.6 up", "cluster1/gw-2 240.18.0.8 up"));
+
+        probes.silence(GW1_VX);
+        assertThatEventually("gw-1 is withdrawn from the worker's route and reported down", () -> {
+            assertThat(worker.health().down()).containsExactly("cluster1/gw-1");
+            assertThat(workerKernel.lastInputTo("ip")).contains("242.254.2.0/24").contains("240.18.0.8").doesNotContain("via 240.18.0.6");
+            assertThat(routeAgentStatus("worker-1")).containsExactly("cluster1/gw-1 240.18.0.6 down", "cluster1/gw-2 240.18.0.8 up");
+        });
+        assertThat(gw1.leading()).as("a silent path is not a lost lease: gw-1 is still active").isTrue();
+
+        probes.answer(GW1_VX);
+        assertThatEventually("gw-1 is back after the hold-down", () -> {
+            assertThat(worker.health().down()).isEmpty();
+            assertThat(workerKernel.lastInputTo("ip")).contains("240.18.0.6").contains("240.18.0.8");
+        });
+    }
+
+    @Test
+    void aGatewayStopsRoutingToASilentRemoteGatewayAndSaysSoInItsStatus() {
+        ScriptedProber probes = new ScriptedProber();
+        gw1 = NodeAgents.gateway(cluster.newClient(), "cluster1", "gw-1", true, gw1Kernel, probes);
+        await("gw-1 leads", () -> gw1.leading());
+        assertThatEventually("gw-1 routes to cluster2 through gw-3 and gw-4, both connected", () -> {
+            assertThat(gw1Kernel.lastInputTo("ip")).contains("via 241.18.0.4").contains("via 241.18.0.9");
+            assertThat(connection("gw-4")).hasValueSatisfying(c -> assertThat(c.status()).isEqualTo(GatewayConnection.CONNECTED));
+        });
+
+        probes.silence(GW4_CABLE);
+        assertThatEventually("gw-4 is withdrawn and reported", () -> {
+            assertThat(gw1.health().down()).containsExactly("cluster2/gw-4");
+            String routes = gw1Kernel.lastInputTo("ip");
+            assertThat(routes).containsPattern("242\\.254\\.2\\.0/24 table 100 .*via 241\\.18\\.0\\.4").doesNotContainPattern("242\\.254\\.2\\.0/24 table 100 .*via 241\\.18\\.0\\.9");
+            assertThat(connection("gw-4")).hasValueSatisfying(c -> {
+                assertThat(c.status()).isEqualTo(GatewayConnection.ERROR);
+                assertThat(c.statusMessage()).startsWith("down: ").contains("241.18.0.9");
+            });
+            assertThat(connection("gw-3")).hasValueSatisfying(c -> assertThat(c.status()).isEqualTo(GatewayConnection.CONNECTED));
+        });
+
+        probes.answer(GW4_CABLE);
+        assertThatEventually("gw-4 is connected again", () ->
+                assertThat(connection("gw-4")).hasValueSatisfying(c -> assertThat(c.status()).isEqualTo(GatewayConnection.CONNECTED)));
+    }
+
+    private List<String> routeAgentStatus(String node) {
+        RouteAgentResource agent = client.resources(RouteAgentResource.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE).withName(node).get();
+        if (agent == null || agent.getStatus() == null) {
+            return List.of();
+        }
+        return agent.getStatus().gateways().stream().map(g -> g.gateway() + " " + g.address() + " " + g.status()).toList();
+    }
+
+    private Optional<GatewayConnection> connection(String remoteGateway) {
+        Gateway gateway = client.resources(Gateway.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE).withName("gw-1").get();
+        if (gateway == null || gateway.getStatus() == null) {
+            return Optional.empty();
+        }
+        return gateway.getStatus().connections().stream().filter(c -> c.endpoint() != null && remoteGateway.equals(c.endpoint().hostname())).findFirst();
+    }
+}
