@@ -56,7 +56,11 @@ public final class Names {
     public static final String POSTROUTING = "SUBMARINER-POSTROUTING";
     public static final String FORWARD = "SUBMARINER-FORWARD";
     public static final String INPUT = "SUBMARINER-INPUT";
+    /** The OVN handler's own MSS clamp chain (seed 003), in filter FORWARD. */
     public static final String MSS_CLAMP = "SUBMARINER-FWD-MSSCLAMP";
+    /** The MSS clamp's sets (upstream's MTU handler): the local and the remote clusters' endpoint subnets. */
+    public static final String LOCAL_CIDRS_SET = "SUBMARINER-LOCALCIDRS";
+    public static final String REMOTE_CIDRS_SET = "SUBMARINER-REMOTECIDRS";
     public static final String RAW = "SUBMARINER-RAW";
     public static final String MANGLE_PREROUTING = "SUBMARINER-PREROUTING";
     public static final String GN_INGRESS = "SUBMARINER-GN-INGRESS";

@@ -85,7 +85,7 @@ public final class Planner {
             for (Node node : cluster.nodes()) {
                 HostDraft host = hosts.get(HostId.node(cluster.name(), node.name()));
                 Tunnels.NexthopIds ids = new Tunnels.NexthopIds();
-                RouteAgentPlanner.plan(set, cluster, node, host, remoteSubnets, refused, ids);
+                RouteAgentPlanner.plan(set, cluster, node, host, RemoteSubnets.of(set, cluster, global), remoteSubnets, refused, ids);
                 if (host.role == HostPlan.HostRole.NODE && cluster.cni() != Cni.OVN_KUBERNETES && set.globalnet().enabled()) {
                     EgressSteeringPlanner.plan(cluster, node, host, remoteSubnets);
                 }

@@ -8,6 +8,8 @@ import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.HostPlan.HostRole;
+import io.periscope.plan.ipset.IpSet;
+import io.periscope.plan.ipset.IpSetType;
 import io.periscope.plan.link.VxlanDevice;
 import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;
@@ -43,7 +45,11 @@ final class RouteAgentPlanner {
     record RefusedCluster(String name, List<Ipv4Prefix> subnets) {
     }
 
-    static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<Ipv4Prefix> remoteSubnets,
+    /**
+     * @param localSubnets  the subnets the cluster's own Endpoint offers (its global CIDR with Globalnet)
+     * @param remoteSubnets the subnets the connected clusters' Endpoints offer
+     */
+    static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<Ipv4Prefix> localSubnets, List<Ipv4Prefix> remoteSubnets,
                      List<RefusedCluster> refused, Tunnels.NexthopIds ids) {
         PlanBuilder plan = host.submariner;
         boolean gateway = host.role == HostRole.GATEWAY;
@@ -79,7 +85,9 @@ final class RouteAgentPlanner {
         plan.rule(Table.RAW, "OUTPUT", Rule.of(Target.jump(Names.RAW)));
         plan.rule(Table.NAT, "POSTROUTING", Rule.of(Target.jump(Names.POSTROUTING)));
         plan.rule(Table.FILTER, "INPUT", Rule.of(Target.jump(Names.INPUT)));
-        plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.MSS_CLAMP)));
+        if (ovn) {
+            plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.MSS_CLAMP)));
+        }
         plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.FORWARD)));
 
         // Tunnel packets need no connection tracking, and tracking them would fill the table.
@@ -112,12 +120,31 @@ final class RouteAgentPlanner {
             }
         }
 
-        List<Rule> mss = plan.chain(Table.FILTER, Names.MSS_CLAMP);
-        for (Ipv4Prefix remote : remoteSubnets) {
-            mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Destination(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
-            mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Source(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
+        if (ovn) {
+            // Seed 003: the OVN handler has a clamp of its own in filter FORWARD, besides the MTU handler's.
+            List<Rule> mss = plan.chain(Table.FILTER, Names.MSS_CLAMP);
+            for (Ipv4Prefix remote : remoteSubnets) {
+                mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Destination(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
+                mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Source(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
+            }
         }
         plan.chain(Table.FILTER, Names.FORWARD);
+        mssClamp(plan, localSubnets, remoteSubnets);
+    }
+
+    /**
+     * Upstream's MTU handler, on every node whatever the CNI: TCP SYNs between the local and the
+     * remote clusters' subnets get their MSS clamped to the path MTU in mangle POSTROUTING, which
+     * sees forwarded and host-originated packets alike (filter FORWARD would miss the latter).
+     */
+    private static void mssClamp(PlanBuilder plan, List<Ipv4Prefix> localSubnets, List<Ipv4Prefix> remoteSubnets) {
+        plan.rule(Table.MANGLE, "POSTROUTING", Rule.of(Target.jump(Names.POSTROUTING)));
+        plan.ipset(new IpSet(Names.LOCAL_CIDRS_SET, IpSetType.HASH_NET, localSubnets));
+        plan.ipset(new IpSet(Names.REMOTE_CIDRS_SET, IpSetType.HASH_NET, remoteSubnets));
+        plan.rule(Table.MANGLE, Names.POSTROUTING, Rule.of(new Target.ClampMssToPmtu(), new Match.SetMatch(Names.LOCAL_CIDRS_SET, true, false),
+                new Match.SetMatch(Names.REMOTE_CIDRS_SET, false, false), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
+        plan.rule(Table.MANGLE, Names.POSTROUTING, Rule.of(new Target.ClampMssToPmtu(), new Match.SetMatch(Names.REMOTE_CIDRS_SET, true, false),
+                new Match.SetMatch(Names.LOCAL_CIDRS_SET, false, false), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
     }
 
     /** kube-proxy clusters: vx-submariner carries remote traffic from every node to the active gateways. */

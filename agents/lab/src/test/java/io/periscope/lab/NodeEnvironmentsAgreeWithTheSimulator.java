@@ -51,7 +51,7 @@ class NodeEnvironmentsAgreeWithTheSimulator {
         for (Cluster c : set.clusters()) {
             clusters.add(new Cluster(c.name(), c.labels(), c.podCidrs(), c.serviceCidrs(), c.globalCidr(), c.cni(), c.multiActiveGateways(),
                     c.clusterEgressIPs(), c.loadBalancing(), c.nodes(), c.pods(), c.services(), c.exports(), c.globalEgressIPs(),
-                    environment));
+                    environment, c.egressOwnership()));
         }
         return set.withClusters(clusters);
     }

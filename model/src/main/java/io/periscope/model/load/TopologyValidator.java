@@ -198,6 +198,12 @@ public final class TopologyValidator {
                     "use a number from " + GlobalEgressIP.MIN_IPS + " to " + GlobalEgressIP.MAX_IPS + " (the default is "
                             + Cluster.DEFAULT_CLUSTER_EGRESS_IPS + ")");
         }
+        if (cluster.environment().cniMasquerade() != io.periscope.model.topology.CniMasquerade.NONE
+                && cluster.cni() == io.periscope.model.topology.Cni.OVN_KUBERNETES) {
+            error(join(path, "cniMasquerade"), "cniMasquerade " + cluster.environment().cniMasquerade().yamlName()
+                    + " describes a kube-proxy CNI's masquerade rule; OVN-Kubernetes does its own NAT",
+                    "remove cniMasquerade, or use cni: kube-proxy");
+        }
         if (positions.contains(join(path, "gatewayLoadBalancing")) && !cluster.multiActiveGateways()) {
             error(join(path, "gatewayLoadBalancing"), "gatewayLoadBalancing " + cluster.loadBalancing().yamlName()
                             + " has no effect: cluster '" + cluster.name() + "' has one active gateway",

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  */
 final class NamespaceRig implements AutoCloseable {
 
-    static final List<String> TOOLS = List.of("ip", "iptables", "conntrack", "iperf3", "bash", "timeout");
+    static final List<String> TOOLS = List.of("ip", "iptables", "iptables-save", "conntrack", "iperf3", "sysctl", "ss", "bash", "timeout");
 
     private final String prefix;
     private final List<String> namespaces = new ArrayList<>();
@@ -35,7 +35,7 @@ final class NamespaceRig implements AutoCloseable {
         Assumptions.assumeTrue(NetworkNamespaces.runningAsRoot(), "kernel tests create network namespaces, which needs root");
         for (String tool : TOOLS) {
             Assumptions.assumeTrue(onPath(tool), tool + " is not installed (./run-tests as root installs iproute2, iptables,"
-                    + " conntrack and iperf3)");
+                    + " conntrack, iperf3 and procps)");
         }
     }
 
@@ -55,6 +55,20 @@ final class NamespaceRig implements AutoCloseable {
 
     String ns(String name) {
         return prefix + name;
+    }
+
+    /**
+     * Client c (cr 10.77.1.2) and server s (sr 10.77.2.2) on either side of router r (rc 10.77.1.1,
+     * rs 10.77.2.1), each end routing the other's subnet through r.
+     */
+    static NamespaceRig clientRouterServer(String tag) {
+        NamespaceRig rig = new NamespaceRig(tag);
+        rig.namespace("c").namespace("r").namespace("s")
+                .link("c", "cr", "10.77.1.2/24", "r", "rc", "10.77.1.1/24")
+                .link("s", "sr", "10.77.2.2/24", "r", "rs", "10.77.2.1/24");
+        rig.in("c", "ip", "route", "add", "10.77.2.0/24", "via", "10.77.1.1");
+        rig.in("s", "ip", "route", "add", "10.77.1.0/24", "via", "10.77.2.1");
+        return rig;
     }
 
     /** Creates namespace {@code name}: loopback up, forwarding on, rp_filter 0 for all and new devices. */

@@ -20,11 +20,7 @@ class ReversePathFilterInTheKernel {
     void build() {
         NamespaceRig.assumeUsable();
         NamespaceRig.assumeTool("ping", "iputils-ping");
-        rig = new NamespaceRig("rp");
-        rig.namespace("c").namespace("r").namespace("s")
-                .link("c", "cr", "10.77.1.2/24", "r", "rc", "10.77.1.1/24")
-                .link("s", "sr", "10.77.2.2/24", "r", "rs", "10.77.2.1/24");
-        rig.in("c", "ip", "route", "add", "10.77.2.0/24", "via", "10.77.1.1");
+        rig = NamespaceRig.clientRouterServer("rp");
         rig.in("r", "ip", "route", "add", "10.77.1.2/32", "via", "10.77.2.2");
         rig.in("s", "iptables", "-A", "INPUT", "-p", "icmp", "--icmp-type", "echo-request");
     }
