@@ -15,7 +15,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import static io.periscope.kubernetes.testing.Eventually.assertThatEventually;
@@ -45,10 +44,7 @@ class MultiActiveGatewaysCrudTest {
         cluster = new MockCluster();
         client = cluster.client();
         LiveObjectsFactory objects = new LiveObjectsFactory(client);
-        objects.cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", "242.254.1.0/24", true, 8, Map.of("location", "on-premise"));
-        objects.node("gw-1", "172.18.0.6", "10.0.0.0/18", true);
-        objects.node("gw-2", "172.18.0.8", "10.0.64.0/18", true);
-        objects.node("worker-1", "172.18.0.10", "10.0.128.0/17", false);
+        NodeAgents.cluster1WithTwoActiveGateways(objects);
         NodeAgents.remoteCluster2(objects, client);
         globalnet = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-0");
     }

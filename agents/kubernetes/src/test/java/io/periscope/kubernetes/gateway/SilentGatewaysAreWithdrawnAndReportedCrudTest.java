@@ -54,10 +54,7 @@ class SilentGatewaysAreWithdrawnAndReportedCrudTest {
         cluster = new MockCluster();
         client = cluster.client();
         LiveObjectsFactory objects = new LiveObjectsFactory(client);
-        objects.cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", "242.254.1.0/24", true, 8, Map.of("location", "on-premise"));
-        objects.node("gw-1", "172.18.0.6", "10.0.0.0/18", true);
-        objects.node("gw-2", "172.18.0.8", "10.0.64.0/18", true);
-        objects.node("worker-1", "172.18.0.10", "10.0.128.0/17", false);
+        NodeAgents.cluster1WithTwoActiveGateways(objects);
         NodeAgents.remoteCluster2(objects, client);
         SubmarinerEndpoint gw4 = new SubmarinerEndpoint();
         gw4.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("cluster2-submariner-cable-cluster2-gw-4")

@@ -52,6 +52,14 @@ public final class NodeAgents {
         return new RouteAgent(client, settings(cluster, node, false), kernel.runner()).start();
     }
 
+    /** cluster1 of seed 004's drawing with Globalnet: gw-1 and gw-2 active (--multi-active-gateway), worker-1. */
+    public static void cluster1WithTwoActiveGateways(LiveObjectsFactory objects) {
+        objects.cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", "242.254.1.0/24", true, 8, Map.of("location", "on-premise"));
+        objects.node("gw-1", "172.18.0.6", "10.0.0.0/18", true);
+        objects.node("gw-2", "172.18.0.8", "10.0.64.0/18", true);
+        objects.node("worker-1", "172.18.0.10", "10.0.128.0/17", false);
+    }
+
     /** cluster2 of seed 004's drawing, known only through the broker: its Cluster object and one gateway's Endpoint. */
     public static void remoteCluster2(LiveObjectsFactory objects, KubernetesClient client) {
         var cluster = objects.cluster("cluster2", "10.0.0.0/16", "100.0.0.0/16", "242.254.2.0/24", false, 8, Map.of("location", "cloud"));
