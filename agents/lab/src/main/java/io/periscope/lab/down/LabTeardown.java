@@ -7,6 +7,7 @@ import io.periscope.lab.shell.Shell;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.WireGuardProcess;
+import io.periscope.lab.supervisor.SupervisorStop;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -34,6 +35,9 @@ public final class LabTeardown {
 
     /** @return the namespaces that were there and are now removed */
     public List<String> remove(LabState state) {
+        if (state.supervisor() != null) {
+            new SupervisorStop().stop(state.supervisor(), System.err::println);
+        }
         state.wireGuard().forEach(this::stop);
         List<String> present = state.namespaces().stream().filter(NetworkNamespaces::exists).toList();
         List<String> stillBusy = new ArrayList<>();

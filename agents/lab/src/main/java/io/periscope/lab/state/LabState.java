@@ -16,9 +16,11 @@ import java.util.List;
  * @param namespaces every namespace this lab creates
  * @param state      {@code building} while {@code up} runs, {@code converged} once it returned
  * @param wireGuard  every {@code wireguard-go} started so far
+ * @param supervisor the supervisor keeping the agents running once {@code up} converged (null before, or without one)
+ * @param failures   the nodes {@code lab fail} failed and {@code lab heal} has not healed yet
  */
 public record LabState(String topology, String file, String hash, List<String> namespaces, String state,
-                       List<WireGuardProcess> wireGuard) {
+                       List<WireGuardProcess> wireGuard, SupervisorProcess supervisor, List<NodeFailure> failures) {
 
     public static final String BUILDING = "building";
     public static final String CONVERGED = "converged";
@@ -27,6 +29,12 @@ public record LabState(String topology, String file, String hash, List<String> n
         namespaces = List.copyOf(namespaces);
         // State files written before WireGuard was real have no such field.
         wireGuard = wireGuard == null ? List.of() : List.copyOf(wireGuard);
+        failures = failures == null ? List.of() : List.copyOf(failures);
+    }
+
+    public LabState(String topology, String file, String hash, List<String> namespaces, String state,
+                    List<WireGuardProcess> wireGuard) {
+        this(topology, file, hash, namespaces, state, wireGuard, null, List.of());
     }
 
     public LabState(String topology, String file, String hash, List<String> namespaces, String state) {
@@ -34,12 +42,33 @@ public record LabState(String topology, String file, String hash, List<String> n
     }
 
     public LabState withState(String newState) {
-        return new LabState(topology, file, hash, namespaces, newState, wireGuard);
+        return new LabState(topology, file, hash, namespaces, newState, wireGuard, supervisor, failures);
     }
 
     public LabState withWireGuard(WireGuardProcess started) {
         List<WireGuardProcess> all = new ArrayList<>(wireGuard);
         all.add(started);
-        return new LabState(topology, file, hash, namespaces, state, all);
+        return new LabState(topology, file, hash, namespaces, state, all, supervisor, failures);
+    }
+
+    public LabState withSupervisor(SupervisorProcess started) {
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, started, failures);
+    }
+
+    public java.util.Optional<NodeFailure> failure(String node) {
+        return failures.stream().filter(f -> f.node().equals(node)).findFirst();
+    }
+
+    public LabState withFailure(NodeFailure failure) {
+        List<NodeFailure> all = new ArrayList<>(failures);
+        all.removeIf(f -> f.node().equals(failure.node()));
+        all.add(failure);
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, supervisor, all);
+    }
+
+    public LabState withoutFailure(String node) {
+        List<NodeFailure> all = new ArrayList<>(failures);
+        all.removeIf(f -> f.node().equals(node));
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, supervisor, all);
     }
 }
