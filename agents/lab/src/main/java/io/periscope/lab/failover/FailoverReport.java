@@ -16,10 +16,12 @@ import java.util.Set;
  * @param surviving   the streams whose gateway before the failure was not the failed node
  * @param moved       the streams whose gateway was the failed node
  * @param prediction  the simulator's {@code --fail} prediction, compared stream by stream
+ * @param sendErrors  datagrams the kernel refused to send (no route), lost like the others
+ * @param achievedRate datagrams per second per stream actually sent (below {@code rate} when the machine could not keep up)
  */
 public record FailoverReport(String topology, String failed, String mode, int rate, Long healedAfterMillis,
                              List<StreamResult> streams, List<TcpConnections.Outcome> tcp, Summary surviving, Summary moved,
-                             Prediction prediction, int sendErrors) {
+                             Prediction prediction, int sendErrors, double achievedRate) {
 
     /**
      * One UDP stream.

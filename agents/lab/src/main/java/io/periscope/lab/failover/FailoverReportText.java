@@ -32,6 +32,10 @@ public final class FailoverReportText {
         text.append("summary (loss window on failure, ms):\n");
         text.append(line("surviving gateways' streams", report.surviving()));
         text.append(line("failed gateway's streams", report.moved()));
+        if (report.achievedRate() < report.rate() * 0.95) {
+            text.append(String.format(Locale.ROOT, "  note: the senders kept up %.0f of %d pps per stream on this machine; windows are measured in sending time%n",
+                    report.achievedRate(), report.rate()));
+        }
         if (report.sendErrors() > 0) {
             text.append("  ").append(report.sendErrors()).append(" datagrams could not be sent (counted as lost)\n");
         }

@@ -116,8 +116,9 @@ public final class LabFailover {
         LabFailure failure = new LabFailure(shell);
         long[] marks = new long[6];
         List<Map<String, long[]>> readings = new ArrayList<>();
-        int failSequence;
-        int healSequence;
+        int[] failSequence;
+        int[] healSequence;
+        double achievedRate;
         List<TcpConnections.Outcome> tcpOutcomes;
         Long healedAfter = null;
         UdpStreams udp = new UdpStreams(streams, options.rate());
@@ -137,7 +138,7 @@ public final class LabFailover {
             sleep(WARM_UP.minus(SETTLE));
             readings.add(counters.read());
             long failedAt = System.nanoTime();
-            failSequence = udp.sequenceAt(failedAt);
+            failSequence = udp.sentSoFar();
             failure.fail(lab, options.fail(), options.mode(), progress);
             nodeFailed = true;
             sleep(SETTLE);
@@ -146,7 +147,7 @@ public final class LabFailover {
             sleep(failedFor.minus(Duration.ofNanos(System.nanoTime() - failedAt)));
             readings.add(counters.read());
             long healAt = System.nanoTime();
-            healSequence = udp.sequenceAt(healAt);
+            healSequence = udp.sentSoFar();
             if (options.healAfter().isPresent()) {
                 failure.heal(lab, options.fail(), progress);
                 nodeFailed = false;
@@ -157,6 +158,7 @@ public final class LabFailover {
                 readings.add(counters.read());
             }
             tcpOutcomes = tcp.outcomes(1500);
+            achievedRate = udp.achievedRate();
             udp.stop(Duration.ofMillis(300));
         } finally {
             if (nodeFailed) {
@@ -168,11 +170,12 @@ public final class LabFailover {
             SequencedStream record = udp.record(stream.id());
             int sent = record.sent();
             int received = record.receivedCount(0, sent);
-            int fromFailure = Math.max(0, failSequence - options.rate() / 2);
-            int lostOnFailure = (healSequence - fromFailure) - record.receivedCount(fromFailure, healSequence);
-            double failureWindow = record.longestGap(fromFailure, healSequence) * 1000.0 / options.rate();
-            int lostOnHeal = options.healAfter().isEmpty() ? 0 : (sent - healSequence) - record.receivedCount(healSequence, sent);
-            double healWindow = options.healAfter().isEmpty() ? 0 : record.longestGap(healSequence, sent) * 1000.0 / options.rate();
+            int failedAtSequence = failSequence[stream.id()];
+            int healedAtSequence = healSequence[stream.id()];
+            int lostOnFailure = record.lost(failedAtSequence, healedAtSequence);
+            double failureWindow = record.longestWindowMillis(failedAtSequence, healedAtSequence);
+            int lostOnHeal = options.healAfter().isEmpty() ? 0 : record.lost(healedAtSequence, sent);
+            double healWindow = options.healAfter().isEmpty() ? 0 : record.longestWindowMillis(healedAtSequence, sent);
             Set<String> before = GatewayCounters.crossed(readings.get(0), readings.get(1), stream.id());
             Set<String> during = GatewayCounters.crossed(readings.get(2), readings.get(3), stream.id());
             Set<String> after = readings.size() > 5 ? GatewayCounters.crossed(readings.get(4), readings.get(5), stream.id()) : Set.of();
@@ -183,7 +186,7 @@ public final class LabFailover {
         List<FailoverReport.StreamResult> surviving = results.stream().filter(r -> !r.crossedFailed(options.fail())).toList();
         List<FailoverReport.StreamResult> moved = results.stream().filter(r -> r.crossedFailed(options.fail())).toList();
         return new FailoverReport(lab.set().name(), options.fail(), options.mode().text(), options.rate(), healedAfter, results,
-                tcpOutcomes, summary(surviving), summary(moved), prediction, udp.sendErrors());
+                tcpOutcomes, summary(surviving), summary(moved), prediction, udp.sendErrors(), achievedRate);
     }
 
     private static ProbeTarget resolve(SimulatorFlows simulation, Flow flow) {

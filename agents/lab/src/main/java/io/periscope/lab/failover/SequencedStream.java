@@ -1,23 +1,32 @@
 package io.periscope.lab.failover;
 
+import java.util.Arrays;
 import java.util.BitSet;
 
 /**
- * What the receiving end of one UDP stream saw: which sequence numbers arrived. The sender numbers
- * its datagrams 0, 1, 2, ... and sends number {@code k} at {@code start + k / rate}, so a run of
- * missing numbers is a window of time in which the stream's packets were lost.
+ * One UDP stream's record: when each numbered datagram was sent, and which arrived. A run of
+ * missing numbers is a window of sending time whose datagrams were lost; its length in time comes
+ * from the send times, so a sender that fell behind its schedule still measures true windows.
  */
 final class SequencedStream {
 
     private final BitSet received = new BitSet();
+    private long[] sentAt = new long[4096];
     private volatile int sent;
 
     synchronized void arrived(int sequence) {
         received.set(sequence);
     }
 
-    void sentUpTo(int count) {
-        sent = count;
+    /** Called by the sending thread only, in order. */
+    void sending(int sequence, long nanoTime) {
+        if (sequence >= sentAt.length) {
+            synchronized (this) {
+                sentAt = Arrays.copyOf(sentAt, sentAt.length * 2);
+            }
+        }
+        sentAt[sequence] = nanoTime;
+        sent = sequence + 1;
     }
 
     int sent() {
@@ -25,20 +34,32 @@ final class SequencedStream {
     }
 
     synchronized int receivedCount(int from, int to) {
-        return received.get(from, Math.min(to, sent)).cardinality();
+        int end = Math.min(to, sent);
+        return from >= end ? 0 : received.get(from, end).cardinality();
     }
 
-    /** The longest run of numbers in {@code [from, to)} that never arrived. */
-    synchronized int longestGap(int from, int to) {
+    synchronized int lost(int from, int to) {
         int end = Math.min(to, sent);
-        int longest = 0;
+        return from >= end ? 0 : (end - from) - received.get(from, end).cardinality();
+    }
+
+    /**
+     * The longest loss in {@code [from, to)}, in milliseconds: from the sending of the first datagram
+     * that never arrived to the sending of the next one that did (or of the last one sent).
+     */
+    synchronized double longestWindowMillis(int from, int to) {
+        int end = Math.min(to, sent);
+        long longest = 0;
         int missing = received.nextClearBit(from);
         while (missing < end) {
             int next = received.nextSetBit(missing);
-            int runEnd = next < 0 || next > end ? end : next;
-            longest = Math.max(longest, runEnd - missing);
-            missing = received.nextClearBit(runEnd);
+            int runEnd = next < 0 || next >= sent ? sent - 1 : next;
+            longest = Math.max(longest, sentAt[runEnd] - sentAt[missing] + (runEnd == missing ? 0 : 0));
+            if (runEnd == missing) {
+                longest = Math.max(longest, 1);
+            }
+            missing = received.nextClearBit(Math.max(runEnd, missing + 1));
         }
-        return longest;
+        return longest / 1_000_000.0;
     }
 }
