@@ -103,11 +103,10 @@ public final class LabFailover {
             Flow flow = tcpFlows.get(j % tcpFlows.size());
             ProbeTarget target = resolve(simulation, flow);
             HostNamespace source = lab.layout().host(target.source()).orElseThrow();
-            int port = FIRST_TCP_PORT + j;
-            connections.add(new TcpConnections.Connection(j, flow.name(), source.namespace(), sourceIp(target, source), port,
+            connections.add(new TcpConnections.Connection(j, flow.name(), source.namespace(), sourceIp(target, source),
                     target.destination().toString(), target.port()));
             tcpPorts.add(target.port());
-            ends(lab, simulation.paths(target, port), tcpNamespaces, tcpPorts);
+            ends(lab, simulation.paths(target, FIRST_TCP_PORT + j), tcpNamespaces, tcpPorts);
         }
         Map<String, String> gateways = new LinkedHashMap<>();
         lab.layout().nodes().stream().filter(n -> n.plan().role() == HostPlan.HostRole.GATEWAY)
@@ -182,7 +181,7 @@ public final class LabFailover {
             results.add(new FailoverReport.StreamResult(stream.id(), stream.flow(), stream.sourcePort(), sent, received, lostOnFailure,
                     failureWindow, lostOnHeal, healWindow, before, during, after));
         }
-        FailoverReport.Prediction prediction = predict(lab, udpFlows, options.fail(), results, simulation);
+        FailoverReport.Prediction prediction = predict(lab, udpFlows, options.fail(), options.mode(), results, simulation);
         List<FailoverReport.StreamResult> surviving = results.stream().filter(r -> !r.crossedFailed(options.fail())).toList();
         List<FailoverReport.StreamResult> moved = results.stream().filter(r -> r.crossedFailed(options.fail())).toList();
         return new FailoverReport(lab.set().name(), options.fail(), options.mode().text(), options.rate(), healedAfter, results,
@@ -222,11 +221,12 @@ public final class LabFailover {
     /**
      * The simulator's {@code --fail} prediction, as {@code trace --fail} makes it: the flows' gateways
      * with every node up and with the failed node gone. A stream is predicted to move exactly when
-     * its gateway before was the failed node, and to land on one of the gateways left; every stream
-     * measured otherwise is a difference.
+     * its gateway before was the failed node (and the node really stopped forwarding: not for
+     * {@code agent-stop}), and to land on one of the gateways left; every stream measured otherwise
+     * is a difference.
      */
-    private static FailoverReport.Prediction predict(UpLab lab, List<Flow> flows, String failedNode, List<FailoverReport.StreamResult> results,
-                                                     SimulatorFlows simulation) {
+    private static FailoverReport.Prediction predict(UpLab lab, List<Flow> flows, String failedNode, FailureMode mode,
+                                                     List<FailoverReport.StreamResult> results, SimulatorFlows simulation) {
         Simulator before = new Simulator(lab.plan());
         Simulator after = new Simulator(Planner.plan(lab.set().withoutNodes(List.of(failedNode))));
         Set<String> gatewaysBefore = new TreeSet<>();
@@ -240,14 +240,16 @@ public final class LabFailover {
         }
         List<String> differences = new ArrayList<>();
         for (FailoverReport.StreamResult result : results) {
-            boolean predictedToMove = result.before().contains(failedNode);
+            // With only its agents stopped the node still forwards and its kernel still answers the
+            // probes: nothing is to move, whatever a dead node would do.
+            boolean predictedToMove = mode != FailureMode.AGENT_STOP && result.before().contains(failedNode);
             if (result.before().isEmpty()) {
                 differences.add("stream " + result.id() + " (port " + result.sourcePort() + "): crossed no gateway before the failure");
             } else if (predictedToMove != result.moved()) {
                 differences.add("stream " + result.id() + " (port " + result.sourcePort() + "): predicted to "
                         + (predictedToMove ? "move off " + failedNode : "stay on " + String.join(", ", result.before()))
                         + ", measured " + String.join(", ", result.before()) + " -> " + (result.during().isEmpty() ? "none" : String.join(", ", result.during())));
-            } else if (!gatewaysAfter.containsAll(result.during())) {
+            } else if (predictedToMove && !gatewaysAfter.containsAll(result.during())) {
                 differences.add("stream " + result.id() + " (port " + result.sourcePort() + "): crossed " + String.join(", ", result.during())
                         + " with " + failedNode + " failed; the simulator routes through " + String.join(", ", gatewaysAfter) + " only");
             }

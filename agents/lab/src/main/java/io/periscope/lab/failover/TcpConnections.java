@@ -22,7 +22,7 @@ final class TcpConnections implements AutoCloseable {
 
     static final int RECORDS_PER_SECOND = 100;
 
-    record Connection(int id, String flow, String sourceNamespace, String sourceIp, int sourcePort, String destination, int port) {
+    record Connection(int id, String flow, String sourceNamespace, String sourceIp, String destination, int port) {
     }
 
     /** One connection's fate: longest time without a record arriving, and how it ended. */
@@ -42,6 +42,7 @@ final class TcpConnections implements AutoCloseable {
         volatile long longestSilence;
         volatile String error = "";
         volatile boolean connected;
+        volatile int port;
     }
 
     TcpConnections(List<Connection> connections) {
@@ -67,6 +68,7 @@ final class TcpConnections implements AutoCloseable {
                 SocketChannel client = NetworkNamespaces.createIn(connection.sourceNamespace(), "tcp-client", () -> connect(connection));
                 clients.add(client);
                 tracker.connected = true;
+                tracker.port = client.socket().getLocalPort();
                 threads.add(Thread.ofPlatform().daemon().name("tcp-write-" + connection.id()).start(() -> write(client, connection.id())));
             } catch (RuntimeException e) {
                 tracker.error = "cannot connect: " + e.getMessage();
@@ -90,7 +92,8 @@ final class TcpConnections implements AutoCloseable {
             SocketChannel channel = SocketChannel.open();
             channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            channel.bind(new InetSocketAddress(connection.sourceIp(), connection.sourcePort()));
+            // An ephemeral port: a fixed one could still be held by a connection of an earlier run (TIME_WAIT).
+            channel.bind(new InetSocketAddress(connection.sourceIp(), 0));
             channel.socket().connect(new InetSocketAddress(connection.destination(), connection.port()), 3000);
             return channel;
         } catch (IOException e) {
@@ -175,7 +178,7 @@ final class TcpConnections implements AutoCloseable {
                 fate = "survived";
             }
             long silence = Math.max(tracker.longestSilence, tracker.lastArrival == 0 ? 0 : now - tracker.lastArrival);
-            outcomes.add(new Outcome(connection.id(), connection.flow(), connection.sourcePort(), fate, tracker.arrived,
+            outcomes.add(new Outcome(connection.id(), connection.flow(), tracker.port, fate, tracker.arrived,
                     silence / 1_000_000, tracker.error));
         }
         return outcomes;
