@@ -35,7 +35,7 @@ class FailAndHealRestoreTheNodeExactly {
     static final String GATEWAY = "cluster1/gw-1";
 
     @TempDir
-    Path state;
+    static Path state;
 
     private RunningLab lab;
     private UpLab up;
