@@ -46,8 +46,13 @@ public record FailoverReport(String topology, String failed, String mode, int ra
         }
     }
 
-    /** Loss windows of a group of streams, in ms: count, packets lost, percentiles of the failure window. */
-    public record Summary(int streams, long lost, double p50, double p90, double p99, double max, int streamsThatMoved) {
+    /**
+     * A group of streams: on failure, packets lost and percentiles of the loss window (ms) and how
+     * many changed gateway; on heal, packets lost, the longest window and how many moved back to
+     * the healed node.
+     */
+    public record Summary(int streams, long lost, double p50, double p90, double p99, double max, int streamsThatMoved,
+                          long lostOnHeal, double maxHealWindow, int streamsThatMovedBack) {
     }
 
     /**

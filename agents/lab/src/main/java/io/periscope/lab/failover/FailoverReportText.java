@@ -52,8 +52,10 @@ public final class FailoverReportText {
     }
 
     private static String line(String what, FailoverReport.Summary s) {
-        return String.format(Locale.ROOT, "  %-28s %3d streams, %6d lost, p50 %7.1f  p90 %7.1f  p99 %7.1f  max %7.1f; %d changed gateway%n",
-                what, s.streams(), s.lost(), s.p50(), s.p90(), s.p99(), s.max(), s.streamsThatMoved());
+        return String.format(Locale.ROOT, "  %-28s %3d streams, %6d lost, p50 %7.1f  p90 %7.1f  p99 %7.1f  max %7.1f; %d changed gateway;"
+                        + " on heal %d lost (longest %.1f ms), %d moved back%n",
+                what, s.streams(), s.lost(), s.p50(), s.p90(), s.p99(), s.max(), s.streamsThatMoved(), s.lostOnHeal(), s.maxHealWindow(),
+                s.streamsThatMovedBack());
     }
 
     private static String join(Set<String> gateways) {

@@ -185,7 +185,7 @@ public final class LabFailover {
         List<FailoverReport.StreamResult> surviving = results.stream().filter(r -> !r.crossedFailed(options.fail())).toList();
         List<FailoverReport.StreamResult> moved = results.stream().filter(r -> r.crossedFailed(options.fail())).toList();
         return new FailoverReport(lab.set().name(), options.fail(), options.mode().text(), options.rate(), healedAfter, results,
-                tcpOutcomes, summary(surviving), summary(moved), prediction, udp.sendErrors(), achievedRate);
+                tcpOutcomes, summary(surviving, options.fail()), summary(moved, options.fail()), prediction, udp.sendErrors(), achievedRate);
     }
 
     private static ProbeTarget resolve(SimulatorFlows simulation, Flow flow) {
@@ -274,12 +274,15 @@ public final class LabFailover {
         return nodes;
     }
 
-    static FailoverReport.Summary summary(List<FailoverReport.StreamResult> streams) {
+    static FailoverReport.Summary summary(List<FailoverReport.StreamResult> streams, String failedNode) {
         double[] windows = streams.stream().mapToDouble(FailoverReport.StreamResult::failureWindowMillis).sorted().toArray();
         long lost = streams.stream().mapToLong(FailoverReport.StreamResult::lostOnFailure).sum();
         int moved = (int) streams.stream().filter(FailoverReport.StreamResult::moved).count();
+        long lostOnHeal = streams.stream().mapToLong(FailoverReport.StreamResult::lostOnHeal).sum();
+        double healWindow = streams.stream().mapToDouble(FailoverReport.StreamResult::healWindowMillis).max().orElse(0);
+        int movedBack = (int) streams.stream().filter(s -> s.after().contains(failedNode) && !s.during().contains(failedNode)).count();
         return new FailoverReport.Summary(streams.size(), lost, percentile(windows, 50), percentile(windows, 90), percentile(windows, 99),
-                windows.length == 0 ? 0 : windows[windows.length - 1], moved);
+                windows.length == 0 ? 0 : windows[windows.length - 1], moved, lostOnHeal, healWindow, movedBack);
     }
 
     static double percentile(double[] sorted, int p) {
