@@ -138,15 +138,19 @@ final class UdpStreams implements AutoCloseable {
         }
     }
 
+    /** Until the channel is closed: datagrams still in flight when the senders stop count as received. */
     private void receive(DatagramChannel channel) {
         ByteBuffer buffer = ByteBuffer.allocate(256);
-        while (!stopping) {
+        while (channel.isOpen()) {
             buffer.clear();
             try {
                 channel.receive(buffer);
             } catch (ClosedChannelException e) {
                 return;
             } catch (IOException e) {
+                if (!channel.isOpen()) {
+                    return;
+                }
                 continue;
             }
             buffer.flip();
