@@ -6,15 +6,13 @@ import io.periscope.lab.probe.ProbeTarget;
 import io.periscope.lab.probe.SimulatorFlows;
 import io.periscope.lab.shell.Shell;
 import io.periscope.lab.trace.TracePath;
-import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.HostPlan;
 import io.periscope.planner.Planner;
 import io.periscope.simulator.Simulator;
 import io.periscope.simulator.ResolvedFlow;
-import io.periscope.simulator.trace.Hop;
-import io.periscope.simulator.trace.PathTrace;
+import io.periscope.simulator.trace.TunnelGateways;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -235,8 +233,8 @@ public final class LabFailover {
             ProbeTarget target = simulation.resolve(flow);
             ResolvedFlow resolved = new ResolvedFlow(target.source(), target.sourceIp(), target.destination(), target.port(),
                     target.protocol(), FIRST_UDP_PORT);
-            gatewaysBefore.addAll(gateways(before.trace(resolved)));
-            gatewaysAfter.addAll(gateways(after.trace(resolved)));
+            gatewaysBefore.addAll(TunnelGateways.of(before.trace(resolved)));
+            gatewaysAfter.addAll(TunnelGateways.of(after.trace(resolved)));
         }
         List<String> differences = new ArrayList<>();
         for (FailoverReport.StreamResult result : results) {
@@ -255,23 +253,6 @@ public final class LabFailover {
             }
         }
         return new FailoverReport.Prediction(gatewaysBefore, gatewaysAfter, differences);
-    }
-
-    /** The nodes of delivered paths that receive from a tunnel or send into the cable: the gateways, as {@code trace --fail} reports them. */
-    private static Set<String> gateways(List<PathTrace> paths) {
-        Set<String> nodes = new TreeSet<>();
-        for (PathTrace path : paths) {
-            if (path.disposition() != Disposition.DELIVERED) {
-                continue;
-            }
-            for (Hop hop : path.forward()) {
-                if (hop.in().filter(i -> i.equals("vx-submariner") || i.equals("vxlan-tunnel")).isPresent()
-                        || hop.out().filter(o -> o.equals("vxlan-tunnel")).isPresent()) {
-                    nodes.add(hop.node().toString());
-                }
-            }
-        }
-        return nodes;
     }
 
     static FailoverReport.Summary summary(List<FailoverReport.StreamResult> streams, String failedNode) {
