@@ -48,6 +48,8 @@ public final class LabSupervisor implements AutoCloseable {
     private final ReconcilingAgents agents = new ReconcilingAgents();
     private final Map<String, NodeAgentLoop> loops = new LinkedHashMap<>();
     private volatile boolean closed;
+    private Map<String, SupervisorStatus.NodeAgentStatus> lastWritten = Map.of();
+    private long lastWrite;
 
     LabSupervisor(LabStateFile stateFile, String hash) {
         this.stateFile = stateFile;
@@ -99,9 +101,16 @@ public final class LabSupervisor implements AutoCloseable {
         close();
     }
 
+    /** At once when an agent's state changed (what {@code lab fail} waits for), else once a second. */
     private void writeStatus() {
         Map<String, SupervisorStatus.NodeAgentStatus> nodes = new LinkedHashMap<>();
         loops.forEach((name, loop) -> nodes.put(name, loop.status()));
+        long now = System.nanoTime();
+        if (nodes.equals(lastWritten) && now - lastWrite < 1_000_000_000L) {
+            return;
+        }
+        lastWritten = nodes;
+        lastWrite = now;
         try {
             files.writeStatus(new SupervisorStatus(ProcessHandle.current().pid(), Instant.now().toString(), nodes));
         } catch (RuntimeException e) {
