@@ -20,7 +20,7 @@ import java.util.Set;
  * @param achievedRate datagrams per second per stream actually sent (below {@code rate} when the machine could not keep up)
  */
 public record FailoverReport(String topology, String failed, String mode, int rate, Long healedAfterMillis,
-                             List<StreamResult> streams, List<TcpConnections.Outcome> tcp, Summary surviving, Summary moved,
+                             List<StreamResult> streams, List<TcpResult> tcp, Summary surviving, Summary moved,
                              Prediction prediction, int sendErrors, double achievedRate) {
 
     /**
@@ -44,6 +44,10 @@ public record FailoverReport(String topology, String failed, String mode, int ra
         public boolean moved() {
             return !before.equals(during);
         }
+    }
+
+    /** A TCP connection's fate and the gateways its packets crossed before and during the failure. */
+    public record TcpResult(TcpConnections.Outcome outcome, Set<String> before, Set<String> during) {
     }
 
     /**

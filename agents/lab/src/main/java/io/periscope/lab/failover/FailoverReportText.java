@@ -24,9 +24,11 @@ public final class FailoverReportText {
         }
         if (!report.tcp().isEmpty()) {
             text.append("tcp connections:\n");
-            for (TcpConnections.Outcome c : report.tcp()) {
-                text.append(String.format(Locale.ROOT, "  %-3d port %-6d %-16s %7d records, longest silence %6d ms%s%n", c.id(), c.sourcePort(),
-                        c.fate(), c.recordsArrived(), c.longestSilenceMillis(), c.error().isEmpty() ? "" : " (" + c.error() + ")"));
+            for (FailoverReport.TcpResult t : report.tcp()) {
+                TcpConnections.Outcome c = t.outcome();
+                text.append(String.format(Locale.ROOT, "  %-3d port %-6d %-16s %7d records, longest silence %6d ms, via %s -> %s%s%n", c.id(),
+                        c.sourcePort(), c.fate(), c.recordsArrived(), c.longestSilenceMillis(), join(t.before()), join(t.during()),
+                        c.error().isEmpty() ? "" : " (" + c.error() + ")"));
             }
         }
         text.append("summary (loss window on failure, ms):\n");

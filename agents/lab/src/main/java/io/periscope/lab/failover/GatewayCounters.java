@@ -28,6 +28,7 @@ final class GatewayCounters implements AutoCloseable {
     private final Shell shell;
     private final Map<String, String> gateways;
     private final List<UdpStreams.Stream> streams;
+    private int tcpSlots;
 
     /** @param gateways namespace of each gateway, by {@code cluster/node} */
     GatewayCounters(Shell shell, Map<String, String> gateways, List<UdpStreams.Stream> streams) {
@@ -49,19 +50,49 @@ final class GatewayCounters implements AutoCloseable {
         }
     }
 
-    /** Packets counted so far, per gateway and stream. */
+    /**
+     * Counts the TCP connections too, once connected (their source ports are the kernel's choice):
+     * a connection's packets are at index {@code streams + id} of a reading.
+     */
+    void addTcp(List<TcpConnections.Connection> connections, Map<Integer, Integer> ports) {
+        tcpSlots = connections.size();
+        StringBuilder rules = new StringBuilder();
+        for (TcpConnections.Connection connection : connections) {
+            Integer port = ports.get(connection.id());
+            if (port != null) {
+                rules.append("add rule inet ").append(TABLE).append(" arriving ip saddr ").append(connection.sourceIp())
+                        .append(" tcp sport ").append(port).append(" counter comment \"t").append(connection.id()).append("\"\n");
+            }
+        }
+        if (rules.isEmpty()) {
+            return;
+        }
+        for (String namespace : gateways.values()) {
+            shell.run(Invocation.of("nft", "-f", "-").inNamespace(namespace).withStdin(rules.toString()));
+        }
+    }
+
+    int tcpIndex(int connection) {
+        return streams.size() + connection;
+    }
+
+    /** Packets counted so far, per gateway and stream (then connection). */
     Map<String, long[]> read() {
         Map<String, long[]> counts = new HashMap<>();
         gateways.forEach((gateway, namespace) -> {
-            long[] perStream = new long[streams.size()];
+            long[] perStream = new long[streams.size() + tcpSlots];
             String json = shell.run(Invocation.of("nft", "-j", "list", "table", "inet", TABLE).inNamespace(namespace));
             try {
                 for (JsonNode item : JSON.readTree(json).path("nftables")) {
                     JsonNode rule = item.path("rule");
-                    if (rule.isMissingNode() || !rule.path("comment").asText().startsWith("s")) {
+                    String comment = rule.path("comment").asText();
+                    if (rule.isMissingNode() || comment.isEmpty() || (comment.charAt(0) != 's' && comment.charAt(0) != 't')) {
                         continue;
                     }
-                    int id = Integer.parseInt(rule.path("comment").asText().substring(1));
+                    int id = Integer.parseInt(comment.substring(1)) + (comment.charAt(0) == 't' ? streams.size() : 0);
+                    if (id >= perStream.length) {
+                        continue;
+                    }
                     for (JsonNode expression : rule.path("expr")) {
                         if (expression.has("counter")) {
                             perStream[id] = expression.path("counter").path("packets").asLong();

@@ -126,6 +126,7 @@ public final class LabFailover {
             counters.install();
             udp.open(List.copyOf(receiverNamespaces), receiverPorts);
             tcp.open(List.copyOf(tcpNamespaces), tcpPorts);
+            counters.addTcp(connections, tcp.connectedPorts());
             progress.accept("failover: " + streams.size() + " UDP streams at " + options.rate() + " pps each over " + udpFlows.size()
                     + " flow(s), " + connections.size() + " TCP connections; failing " + options.fail() + " (" + options.mode() + ") in "
                     + WARM_UP.toSeconds() + " s");
@@ -179,11 +180,17 @@ public final class LabFailover {
             results.add(new FailoverReport.StreamResult(stream.id(), stream.flow(), stream.sourcePort(), sent, received, lostOnFailure,
                     failureWindow, lostOnHeal, healWindow, before, during, after));
         }
+        List<FailoverReport.TcpResult> tcpResults = new ArrayList<>();
+        for (TcpConnections.Outcome outcome : tcpOutcomes) {
+            int index = counters.tcpIndex(outcome.id());
+            tcpResults.add(new FailoverReport.TcpResult(outcome, GatewayCounters.crossed(readings.get(0), readings.get(1), index),
+                    GatewayCounters.crossed(readings.get(2), readings.get(3), index)));
+        }
         FailoverReport.Prediction prediction = predict(lab, udpFlows, options.fail(), options.mode(), results, simulation);
         List<FailoverReport.StreamResult> surviving = results.stream().filter(r -> !r.crossedFailed(options.fail())).toList();
         List<FailoverReport.StreamResult> moved = results.stream().filter(r -> r.crossedFailed(options.fail())).toList();
         return new FailoverReport(lab.set().name(), options.fail(), options.mode().text(), options.rate(), healedAfter, results,
-                tcpOutcomes, summary(surviving, options.fail()), summary(moved, options.fail()), prediction, udp.sendErrors(), achievedRate);
+                tcpResults, summary(surviving, options.fail()), summary(moved, options.fail()), prediction, udp.sendErrors(), achievedRate);
     }
 
     private static ProbeTarget resolve(SimulatorFlows simulation, Flow flow) {

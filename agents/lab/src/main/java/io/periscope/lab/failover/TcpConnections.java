@@ -18,7 +18,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * failure does to an established connection shows: it survives (records keep arriving), it is reset
  * (an error on either end), or it stalls (still open, nothing arriving at the end).
  */
-final class TcpConnections implements AutoCloseable {
+public final class TcpConnections implements AutoCloseable {
 
     static final int RECORDS_PER_SECOND = 100;
 
@@ -26,7 +26,7 @@ final class TcpConnections implements AutoCloseable {
     }
 
     /** One connection's fate: longest time without a record arriving, and how it ended. */
-    record Outcome(int id, String flow, int sourcePort, String fate, long recordsArrived, long longestSilenceMillis, String error) {
+    public record Outcome(int id, String flow, int sourcePort, String fate, long recordsArrived, long longestSilenceMillis, String error) {
     }
 
     private final List<Connection> connections;
@@ -159,6 +159,22 @@ final class TcpConnections implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** The source port of each connection that connected, by its id. */
+    java.util.Map<Integer, Integer> connectedPorts() {
+        java.util.Map<Integer, Integer> ports = new java.util.TreeMap<>();
+        for (Connection connection : connections) {
+            Tracker tracker = trackers[connection.id()];
+            if (tracker.connected) {
+                ports.put(connection.id(), tracker.port);
+            }
+        }
+        return ports;
+    }
+
+    List<Connection> connections() {
+        return connections;
     }
 
     /** Each connection's fate, judged at {@code now}: stalled when nothing arrived in the last {@code stallAfterMillis}. */
