@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Seed 004's promise with real packets: with a gateway of the client's cluster blackholed, the
  * streams through the other gateway lose nothing and keep their gateway, the blackholed gateway's
  * streams move to the other one, as the simulator's {@code --fail} predicts; once healed and past
- * the hold-down, streams use the returned gateway again. Outcomes only, no timings.
+ * the hold-down, streams use the returned gateway again; TCP connections through the other gateway
+ * survive. Outcomes only, no timings.
  */
 class BlackholedGatewaysFlowsMoveAndSurvivorsLoseNothing {
 
@@ -66,6 +67,9 @@ class BlackholedGatewaysFlowsMoveAndSurvivorsLoseNothing {
             assertThat(s.received()).isGreaterThan(s.sent() / 2);
         });
         assertThat(report.streams()).anySatisfy(s -> assertThat(s.after()).contains(FAILED));
+        assertThat(report.tcp()).hasSize(2);
+        assertThat(report.tcp()).filteredOn(t -> t.before().equals(Set.of(SURVIVOR)))
+                .allSatisfy(t -> assertThat(t.outcome().fate()).isEqualTo("survived"));
         assertThat(report.prediction().differences()).isEmpty();
         assertThat(report.prediction().gatewaysAfter()).doesNotContain(FAILED).contains(SURVIVOR);
         assertThat(lab.stateFile().read(lab.layout().names().hash()).orElseThrow().failures()).isEmpty();
