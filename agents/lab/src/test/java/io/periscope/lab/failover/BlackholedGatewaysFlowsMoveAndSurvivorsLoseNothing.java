@@ -34,7 +34,7 @@ class BlackholedGatewaysFlowsMoveAndSurvivorsLoseNothing {
 
     @BeforeEach
     void needsRoot() {
-        RunningLab.assumeRoot();
+        SupervisedLab.assumeRootAndNft();
     }
 
     @AfterEach

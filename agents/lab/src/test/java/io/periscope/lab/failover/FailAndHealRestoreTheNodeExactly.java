@@ -42,7 +42,7 @@ class FailAndHealRestoreTheNodeExactly {
 
     @BeforeAll
     void up() {
-        RunningLab.assumeRoot();
+        SupervisedLab.assumeRootAndNft();
         lab = RunningLab.up(SupervisedLab.magGlobalnetWithUdp("failheal"), state);
         SupervisedLab.startSupervisor(lab);
         up = SupervisedLab.upLab(lab);

@@ -25,6 +25,18 @@ final class SupervisedLab {
     private SupervisedLab() {
     }
 
+    static final String NEEDS_NFT = "needs nft (nftables): lab fail --mode blackhole and lab failover's counters use it;"
+            + " apt-get install nftables (./run-tests installs it as root)";
+
+    /** Root, and {@code nft} on the path. */
+    static void assumeRootAndNft() {
+        RunningLab.assumeRoot();
+        boolean nft = java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin").split(":"))
+                .anyMatch(dir -> Files.isExecutable(Path.of(dir, "nft")))
+                || Files.isExecutable(Path.of("/usr/sbin/nft"));
+        org.junit.jupiter.api.Assumptions.assumeTrue(nft, NEEDS_NFT);
+    }
+
     static ClusterSet magGlobalnetWithUdp(String test) {
         try {
             String text = Files.readString(Examples.file(Examples.MAG_GLOBALNET))
