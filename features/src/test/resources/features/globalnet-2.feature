@@ -216,12 +216,14 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
 
     Scenario: kube-proxy DNATs the service's global IP as an external IP, without Globalnet jumping into kube-proxy's chains
       Work item 8 of the document: Globalnet creates an internal service holding the global IP as an
-      external IP, so kube-proxy's own rules DNAT it.
+      external IP, so kube-proxy's own rules DNAT it: the external IP's KUBE-EXT chain marks the
+      traffic for masquerading and jumps to the service's KUBE-SVC chain.
       When the cluster set is deployed
       Then the nat table of west/west-gw has:
         | chain         | rule                                                                   |
-        | KUBE-SERVICES | -d 242.1.255.254/32 -p tcp ... external IP" -m tcp --dport 8080 -j KUBE-SVC-... |
+        | KUBE-SERVICES | -d 242.1.255.254/32 -p tcp ... external IP" -m tcp --dport 8080 -j KUBE-EXT-... |
       And the nat table of west/west-gw has no rule like "... -j KUBE-SVC-..." in chain SUBMARINER-GN-INGRESS
+      And the nat table of west/west-gw has no rule like "... -j KUBE-EXT-..." in chain SUBMARINER-GN-INGRESS
 
     Scenario: Users do not create GlobalIngressIP objects: Globalnet does
       Given the cluster set:

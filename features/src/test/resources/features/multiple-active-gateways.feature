@@ -464,6 +464,67 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
       When the paths through cluster1/gw-2 are followed
       Then every reply returns through cluster1/gw-2
 
+  Rule: With egressOwnership per-gateway every egress address has one owning gateway, so replies reach the gateway that did the SNAT (Periscope's design for the gap the section "An example packet flow with Globalnet enabled" leaves for GlobalEgressIPs and headless pods)
+
+    Scenario Outline: <egress> across <gateways> active gateways: <ownership> ownership
+      Given the cluster set:
+        """
+        name: per-gateway-egress
+        globalnet: {enabled: true, cidr: 242.254.0.0/16, clusterSize: 256}
+        defaults: {cableDriver: vxlan}
+        clusters:
+          - name: cluster1
+            podCIDRs: [10.0.0.0/16]
+            serviceCIDRs: [100.0.0.0/16]
+            globalCIDR: 242.254.1.0/24
+            multiActiveGateways: true
+            egressOwnership: <ownership>
+            nodes:
+              - {name: gw-1, ip: 172.18.0.6, cniIP: 10.0.0.1, gateway: true}
+              - {name: gw-2, ip: 172.18.0.8, cniIP: 10.0.64.1, gateway: true}
+              - {name: gw-5, ip: 172.18.0.7, cniIP: 10.0.32.1, gateway: <third>}
+              - {name: worker-1, ip: 172.18.0.10, cniIP: 10.0.128.1}
+            pods:
+              - {name: report, namespace: ns1, node: worker-1, ip: 10.0.128.4, labels: {app: report}}
+              - {name: db-0, namespace: ns1, node: worker-1, ip: 10.0.128.5, labels: {role: db}}
+              - {name: cache-0, node: worker-1, ip: 10.0.128.6, labels: {app: cache}}
+            services:
+              - {name: cache, headless: true, selector: {app: cache}, ports: [{port: 6379}]}
+            exports: [default/cache]
+            globalEgressIPs:
+              - {name: ns-egressip, namespace: ns1, numberOfIPs: 1}
+              - {name: db-pods, namespace: ns1, podSelector: {matchLabels: {role: db}}, numberOfIPs: 2}
+          - name: cluster2
+            podCIDRs: [10.0.0.0/16]
+            serviceCIDRs: [100.0.0.0/16]
+            globalCIDR: 242.254.2.0/24
+            multiActiveGateways: true
+            nodes:
+              - {name: gw-3, ip: 172.18.0.4, cniIP: 10.0.0.1, gateway: true}
+              - {name: gw-4, ip: 172.18.0.9, cniIP: 10.0.192.1, gateway: true}
+              - {name: gw-6, ip: 172.18.0.5, cniIP: 10.0.32.1, gateway: <third>}
+              - {name: worker-2, ip: 172.18.0.12, cniIP: 10.0.128.1}
+            pods:
+              - {name: nginx-7d4f, node: worker-2, ip: 10.0.128.9, labels: {app: nginx}}
+            services:
+              - {name: nginx, clusterIP: 100.0.0.132, selector: {app: nginx}, ports: [{port: 80}]}
+            exports: [default/nginx]
+        """
+      When cluster1/<source> connects to nginx.default.svc.clusterset.local:80
+      Then <outcome>
+
+      Examples:
+        | egress                           | source        | gateways | third | ownership   | outcome |
+        | a namespace GlobalEgressIP       | ns1/report    | 2        | false | shared      | some paths end no-route and the others are delivered                    |
+        | a namespace GlobalEgressIP       | ns1/report    | 2        | false | per-gateway | every path is delivered and its reply returns through the gateway of cluster1 its request left by |
+        | a namespace GlobalEgressIP       | ns1/report    | 3        | true  | per-gateway | every path is delivered and its reply returns through the gateway of cluster1 its request left by |
+        | a pod-selector GlobalEgressIP    | ns1/db-0      | 2        | false | shared      | some paths end no-route and the others are delivered                    |
+        | a pod-selector GlobalEgressIP    | ns1/db-0      | 2        | false | per-gateway | every path is delivered and its reply returns through the gateway of cluster1 its request left by |
+        | a pod-selector GlobalEgressIP    | ns1/db-0      | 3        | true  | per-gateway | every path is delivered and its reply returns through the gateway of cluster1 its request left by |
+        | a headless pod's own global IP   | default/cache-0 | 2      | false | shared      | some paths end no-route and the others are delivered                    |
+        | a headless pod's own global IP   | default/cache-0 | 2      | false | per-gateway | every path is delivered and its reply returns through the gateway of cluster1 its request left by |
+        | a headless pod's own global IP   | default/cache-0 | 3      | true  | per-gateway | every path is delivered and its reply returns through the gateway of cluster1 its request left by |
+
   Rule: Globalnet's controllers move to a single Deployment and the gateways program the datapath (sections on the Globalnet pod and the Gateway pod)
 
     Background:

@@ -26,7 +26,14 @@ public record AllocatedGlobalAddresses(GlobalnetAllocations allocations) impleme
 
     @Override
     public List<Ipv4Address> egress(String cluster, String namespace, String name) {
-        return allocations.egress(cluster, namespace, name).map(GlobalIpAllocation::addresses).orElse(List.of());
+        return allocations.egress(cluster, namespace, name).map(GlobalIpAllocation::addresses)
+                .orElseGet(() -> allocations.egressSlices(cluster, namespace, name).stream().flatMap(s -> s.addresses().stream()).toList());
+    }
+
+    @Override
+    public List<Ipv4Address> egress(String cluster, String namespace, String name, String gateway) {
+        // Under per-gateway ownership a gateway SNATs to its slice or to nothing: never to another gateway's addresses.
+        return allocations.egressSlice(cluster, namespace, name, gateway).map(GlobalIpAllocation::addresses).orElse(List.of());
     }
 
     @Override

@@ -77,7 +77,13 @@ final class CablePlanner {
             plan.rule(Table.MANGLE, Names.MANGLE_PREROUTING, Rule.of(new Target.SetMark(Names.FROM_REMOTE_MARK, Names.FROM_REMOTE_MARK),
                     new Match.InInterface(device)));
         }
-        plan.rule(Table.NAT, Names.POSTROUTING, Rule.of(new Target.Snat(Ipv4Range.single(node.cniIp())),
+        // Above the route agent's ACCEPT of remote-to-local traffic, which would end the chain first.
+        List<Rule> postrouting = plan.chain(Table.NAT, Names.POSTROUTING);
+        int firstAccept = 0;
+        while (firstAccept < postrouting.size() && !(postrouting.get(firstAccept).target() instanceof Target.Accept)) {
+            firstAccept++;
+        }
+        postrouting.add(firstAccept, Rule.of(new Target.Snat(Ipv4Range.single(node.cniIp())),
                 new Match.OutInterface(Names.UNDERLAY), new Match.MarkIs(Names.FROM_REMOTE_MARK, Names.FROM_REMOTE_MARK, false),
                 new Match.ConnState(Set.of(CtState.DNAT), false)));
         // Replies that come back through another gateway than the one the flow left by have no

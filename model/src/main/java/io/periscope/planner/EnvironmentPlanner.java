@@ -5,13 +5,17 @@ import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cni;
+import io.periscope.model.topology.CniMasquerade;
+import io.periscope.model.topology.RpFilter;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan.HostRole;
 import io.periscope.plan.Interface;
 import io.periscope.plan.Segment;
+import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;
+import io.periscope.plan.netfilter.Target;
 import io.periscope.plan.netfilter.Table;
 import io.periscope.plan.routing.Nexthop;
 import io.periscope.plan.routing.Route;
@@ -139,9 +143,14 @@ final class EnvironmentPlanner {
                         WAN_SEGMENT, Interface.DEFAULT_MTU));
                 wan.add(new Segment.Attachment(id, Names.WAN));
             }
+            // The distribution's reverse-path filter, for every interface (each copies conf.default).
+            String rpFilter = cluster.environment().rpFilter().sysctlValue();
             host.environment.sysctl("net.ipv4.ip_forward", "1")
-                    .sysctl("net.ipv4.conf.all.rp_filter", "0")
-                    .sysctl("net.ipv4.conf.default.rp_filter", "0");
+                    .sysctl("net.ipv4.conf.all.rp_filter", rpFilter)
+                    .sysctl("net.ipv4.conf.default.rp_filter", rpFilter);
+            if (!ovn && cluster.environment().cniMasquerade() == CniMasquerade.OUTSIDE_POD_CIDRS) {
+                cniMasquerade(cluster, host.environment);
+            }
             for (Node other : cluster.nodes()) {
                 if (other != node) {
                     host.environment.routes(routesToNode.get(other.name()));
@@ -182,6 +191,12 @@ final class EnvironmentPlanner {
                     Interface.DEFAULT_MTU));
             podHost.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
                     List.of(Nexthop.onlink(node.cniIp(), Names.POD_INTERFACE)), RouteProtocol.BOOT));
+            // A pod's namespace copies the node's conf.all and conf.default (IPv4's rule for new
+            // namespaces); the kernel's default needs no line.
+            if (cluster.environment().rpFilter() != RpFilter.OFF) {
+                podHost.environment.sysctl("net.ipv4.conf.all.rp_filter", cluster.environment().rpFilter().sysctlValue())
+                        .sysctl("net.ipv4.conf.default.rp_filter", cluster.environment().rpFilter().sysctlValue());
+            }
             // As with the ptp CNI plugin, the node side of each pod's veth also carries the node's
             // CNI address, so the pod's default route has a neighbour to resolve.
             nodeHost.interfaces.add(new Interface(peerName, List.of(node.cniIp()), Macs.of(Macs.POD_PEER, pod.ip()), segment,
@@ -192,6 +207,26 @@ final class EnvironmentPlanner {
                     List.of(new Segment.Attachment(podId, Names.POD_INTERFACE), new Segment.Attachment(nodeHost.id, peerName))));
         }
     }
+
+    /**
+     * A CNI that masquerades pod traffic leaving the pod network (flannel, kindnet, Calico with
+     * natOutgoing): traffic to a non-local destination enters the chain, which returns for the pod
+     * CIDRs and masquerades what pods send anywhere else. Each CNI names its chain its own way;
+     * {@value #CNI_MASQUERADE} stands for all of them.
+     */
+    private static void cniMasquerade(Cluster cluster, PlanBuilder environment) {
+        environment.rule(Table.NAT, "POSTROUTING", new Rule(List.of(new Match.DestinationIsLocal(true)), Target.jump(CNI_MASQUERADE),
+                Optional.of("the CNI masquerades pod traffic leaving the pod network")));
+        for (Ipv4Prefix pods : cluster.podCidrs()) {
+            environment.rule(Table.NAT, CNI_MASQUERADE, Rule.of(new Target.Return(), new Match.Destination(pods)));
+        }
+        for (Ipv4Prefix pods : cluster.podCidrs()) {
+            environment.rule(Table.NAT, CNI_MASQUERADE, Rule.of(new Target.Masquerade(), new Match.Source(pods)));
+        }
+    }
+
+    /** The chain of a masquerading CNI's rules. */
+    static final String CNI_MASQUERADE = "CNI-MASQUERADE";
 
     private static List<Ipv4Prefix> concat(List<Ipv4Prefix> a, List<Ipv4Prefix> b) {
         List<Ipv4Prefix> all = new ArrayList<>(a);

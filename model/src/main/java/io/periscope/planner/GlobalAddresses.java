@@ -18,8 +18,16 @@ public interface GlobalAddresses {
     /** The cluster's egress addresses; with multiple active gateways those of {@code gateway}. */
     List<Ipv4Address> clusterEgress(String cluster, Optional<String> gateway);
 
-    /** A GlobalEgressIP's addresses. */
+    /** A GlobalEgressIP's addresses (with per-gateway egress ownership: every slice's). */
     List<Ipv4Address> egress(String cluster, String namespace, String name);
+
+    /**
+     * Under per-gateway egress ownership, the addresses {@code gateway} SNATs a GlobalEgressIP's pods
+     * to: its slice, empty when it has none (an answer that knows no slices gives every address).
+     */
+    default List<Ipv4Address> egress(String cluster, String namespace, String name, String gateway) {
+        return egress(cluster, namespace, name);
+    }
 
     /** The GlobalIngressIP of an exported ClusterIP service. */
     Optional<Ipv4Address> serviceIngress(String cluster, String namespace, String service);

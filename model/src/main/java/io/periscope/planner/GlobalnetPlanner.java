@@ -51,8 +51,9 @@ final class GlobalnetPlanner {
         PlanBuilder plan = host.submariner;
         plan.rule(Table.NAT, "PREROUTING", Rule.of(Target.jump(Names.GN_INGRESS)));
         plan.chain(Table.NAT, Names.GN_INGRESS);
-        // The first rule of SUBMARINER-POSTROUTING: the route agent declared the chain empty.
-        plan.rule(Table.NAT, Names.POSTROUTING, Rule.of(Target.jump(Names.GN_EGRESS)));
+        // The first rule of SUBMARINER-POSTROUTING, above the route agent's no-masquerade ACCEPTs:
+        // pod traffic to a remote global CIDR must be SNATed to a global IP before they accept it.
+        plan.chain(Table.NAT, Names.POSTROUTING).addFirst(Rule.of(Target.jump(Names.GN_EGRESS)));
         plan.rule(Table.NAT, Names.GN_EGRESS, Rule.of(Target.jump(Names.GN_MARK)));
         // Declared even when no policy connects this cluster to any other: the jump needs the chain.
         plan.chain(Table.NAT, Names.GN_MARK);
@@ -75,7 +76,10 @@ final class GlobalnetPlanner {
         Match marked = new Match.MarkIs(Names.GLOBALNET_MARK, Names.GLOBALNET_MARK, false);
 
         for (GlobalEgressIP egress : cluster.globalEgressIPs()) {
-            Optional<Ipv4Range> range = range(global.egress(cluster.name(), egress.namespace(), egress.name()));
+            // With per-gateway ownership each gateway SNATs only to its own slice, so replies come back to it.
+            Optional<Ipv4Range> range = range(cluster.egressPerGateway()
+                    ? global.egress(cluster.name(), egress.namespace(), egress.name(), gateway.name())
+                    : global.egress(cluster.name(), egress.namespace(), egress.name()));
             if (range.isEmpty()) {
                 continue;
             }

@@ -24,10 +24,12 @@ import java.util.OptionalInt;
  * service address and port, KUBE-SVC-* picks an endpoint with {@code statistic} probabilities
  * (1/n, 1/(n-1), ..., so each endpoint is equally likely), KUBE-SEP-* DNATs to it. Chain names are
  * kube-proxy's: a prefix and 16 characters of base32(sha256(service port name + protocol)).
- * Masquerading is modelled for hairpin traffic only (a pod reaching itself through its service:
- * KUBE-SEP marks it, KUBE-POSTROUTING masquerades it, so the reply comes back through the node);
- * kube-proxy's masquerade of traffic from outside the cluster CIDR ({@code --cluster-cidr}) is left
- * out, because Submariner's own POSTROUTING rules decide translation for cross-cluster traffic.
+ * KUBE-MARK-MASQ marks what kube-proxy wants masqueraded and KUBE-POSTROUTING masquerades it:
+ * hairpin traffic (a pod reaching itself through its service, marked by KUBE-SEP), traffic to a
+ * cluster IP from outside the cluster CIDR ({@code --cluster-cidr}, the first pod CIDR: marked
+ * first thing in KUBE-SVC), and all traffic to an external IP (KUBE-EXT marks it, then jumps to the
+ * KUBE-SVC chain). Cross-cluster traffic is marked too; Submariner's SUBMARINER-POSTROUTING
+ * ACCEPTs, above KUBE-POSTROUTING, are what keeps it from being masqueraded.
  */
 final class KubeProxyPlanner {
 
@@ -59,6 +61,11 @@ final class KubeProxyPlanner {
                 services.add(new Rule(List.of(new Match.Destination(Ipv4Prefix.host(service.clusterIp().orElseThrow())),
                         new Match.ProtocolIs(port.protocol()), new Match.DestinationPort(port.port())),
                         Target.jump(svcChain), Optional.of(portName + " cluster IP")));
+                if (!cluster.podCidrs().isEmpty()) {
+                    environment.rule(Table.NAT, svcChain, new Rule(List.of(new Match.Source(cluster.podCidrs().getFirst(), true),
+                            new Match.Destination(Ipv4Prefix.host(service.clusterIp().orElseThrow())), new Match.ProtocolIs(port.protocol()),
+                            new Match.DestinationPort(port.port())), Target.jump(KUBE_MARK_MASQ), Optional.of(portName + " cluster IP")));
+                }
                 endpointChains(environment, svcChain, portName, port, endpoints);
                 any = true;
                 Optional<Ipv4Address> external = externalIps.apply(service);
@@ -66,9 +73,13 @@ final class KubeProxyPlanner {
                     String mirrored = service.namespace() + "/" + mirroredServiceName(service)
                             + (service.ports().size() > 1 ? ":" + port.port() : "");
                     String mirroredChain = chainName("KUBE-SVC-", mirrored, port);
+                    String extChain = chainName("KUBE-EXT-", mirrored, port);
                     services.add(new Rule(List.of(new Match.Destination(Ipv4Prefix.host(external.get())),
                             new Match.ProtocolIs(port.protocol()), new Match.DestinationPort(port.port())),
-                            Target.jump(mirroredChain), Optional.of(mirrored + " external IP")));
+                            Target.jump(extChain), Optional.of(mirrored + " external IP")));
+                    environment.rule(Table.NAT, extChain, new Rule(List.of(), Target.jump(KUBE_MARK_MASQ),
+                            Optional.of("masquerade traffic for " + mirrored + " external destinations")));
+                    environment.rule(Table.NAT, extChain, Rule.of(Target.jump(mirroredChain)));
                     endpointChains(environment, mirroredChain, mirrored, port, endpoints);
                 }
             }

@@ -42,6 +42,9 @@ public final class Names {
     // Routing tables and rule priorities.
     public static final int CABLE_TABLE = 100;
     public static final int HOST_NETWORK_TABLE = 150;
+    /** Per-gateway egress: table {@code 160 + i} routes to active gateway {@code i} alone, for the pods it owns. */
+    public static final int EGRESS_OWNER_TABLE_BASE = 160;
+    public static final int EGRESS_OWNER_RULE_PRIORITY = 140;
     public static final int OVN_TABLE = 149;
     public static final int CABLE_RULE_PRIORITY = 100;
     public static final int HOST_NETWORK_RULE_PRIORITY = 150;
@@ -53,7 +56,11 @@ public final class Names {
     public static final String POSTROUTING = "SUBMARINER-POSTROUTING";
     public static final String FORWARD = "SUBMARINER-FORWARD";
     public static final String INPUT = "SUBMARINER-INPUT";
+    /** The OVN handler's own MSS clamp chain (seed 003), in filter FORWARD. */
     public static final String MSS_CLAMP = "SUBMARINER-FWD-MSSCLAMP";
+    /** The MSS clamp's sets (upstream's MTU handler): the local and the remote clusters' endpoint subnets. */
+    public static final String LOCAL_CIDRS_SET = "SUBMARINER-LOCALCIDRS";
+    public static final String REMOTE_CIDRS_SET = "SUBMARINER-REMOTECIDRS";
     public static final String RAW = "SUBMARINER-RAW";
     public static final String MANGLE_PREROUTING = "SUBMARINER-PREROUTING";
     public static final String GN_INGRESS = "SUBMARINER-GN-INGRESS";

@@ -85,7 +85,10 @@ public final class Planner {
             for (Node node : cluster.nodes()) {
                 HostDraft host = hosts.get(HostId.node(cluster.name(), node.name()));
                 Tunnels.NexthopIds ids = new Tunnels.NexthopIds();
-                RouteAgentPlanner.plan(set, cluster, node, host, remoteSubnets, refused, ids);
+                RouteAgentPlanner.plan(set, cluster, node, host, RemoteSubnets.of(set, cluster, global), remoteSubnets, refused, ids);
+                if (host.role == HostPlan.HostRole.NODE && cluster.cni() != Cni.OVN_KUBERNETES && set.globalnet().enabled()) {
+                    EgressSteeringPlanner.plan(cluster, node, host, remoteSubnets);
+                }
                 if (host.role == HostPlan.HostRole.GATEWAY) {
                     if (set.globalnet().enabled()) {
                         GlobalnetPlanner.plan(set, cluster, index, node, host, remoteSubnets, global);
@@ -109,8 +112,7 @@ public final class Planner {
         List<Endpoint> endpoints = new ArrayList<>();
         for (Cluster cluster : set.clusters()) {
             for (Node gateway : cluster.activeGateways()) {
-                List<Ipv4Address> allocated = set.globalnet().enabled() && cluster.multiActiveGateways()
-                        ? global.clusterEgress(cluster.name(), Optional.of(gateway.name())) : List.of();
+                List<Ipv4Address> allocated = OwnedEgress.of(set, cluster, gateway, global);
                 endpoints.add(new Endpoint(cluster.name(), gateway.name(), gateway.ip(), gateway.publicIp(),
                         RemoteSubnets.of(set, cluster, global), set.defaultCableDriver(), Map.of(), allocated));
             }

@@ -8,6 +8,8 @@ import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.HostPlan.HostRole;
+import io.periscope.plan.ipset.IpSet;
+import io.periscope.plan.ipset.IpSetType;
 import io.periscope.plan.link.VxlanDevice;
 import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;
@@ -33,6 +35,9 @@ import java.util.OptionalInt;
  */
 final class RouteAgentPlanner {
 
+    /** {@code rp_filter} 2: the source must be routable, by any interface. */
+    static final String LOOSE_RP_FILTER = "2";
+
     private RouteAgentPlanner() {
     }
 
@@ -40,7 +45,11 @@ final class RouteAgentPlanner {
     record RefusedCluster(String name, List<Ipv4Prefix> subnets) {
     }
 
-    static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<Ipv4Prefix> remoteSubnets,
+    /**
+     * @param localSubnets  the subnets the cluster's own Endpoint offers (its global CIDR with Globalnet)
+     * @param remoteSubnets the subnets the connected clusters' Endpoints offer
+     */
+    static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<Ipv4Prefix> localSubnets, List<Ipv4Prefix> remoteSubnets,
                      List<RefusedCluster> refused, Tunnels.NexthopIds ids) {
         PlanBuilder plan = host.submariner;
         boolean gateway = host.role == HostRole.GATEWAY;
@@ -50,6 +59,12 @@ final class RouteAgentPlanner {
             OvnRouteAgentPlanner.plan(set, cluster, node, host, remoteSubnets);
         } else {
             planVxSubmariner(cluster, node, host, remoteSubnets, ids);
+        }
+        // Loose reverse-path filtering where traffic of other clusters comes in, as upstream sets it:
+        // a strict filter would drop what arrives by another way than the route back takes.
+        if (!ovn) {
+            plan.sysctl("net.ipv4.conf." + Names.CNI_BRIDGE + ".rp_filter", LOOSE_RP_FILTER);
+            plan.sysctl("net.ipv4.conf." + Names.VX_SUBMARINER + ".rp_filter", LOOSE_RP_FILTER);
         }
         plan.sysctl("net.ipv4.fib_multipath_hash_policy", "1");
         plan.sysctl("net.ipv4.conf.all.ignore_routes_with_linkdown", "1");
@@ -70,7 +85,9 @@ final class RouteAgentPlanner {
         plan.rule(Table.RAW, "OUTPUT", Rule.of(Target.jump(Names.RAW)));
         plan.rule(Table.NAT, "POSTROUTING", Rule.of(Target.jump(Names.POSTROUTING)));
         plan.rule(Table.FILTER, "INPUT", Rule.of(Target.jump(Names.INPUT)));
-        plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.MSS_CLAMP)));
+        if (ovn) {
+            plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.MSS_CLAMP)));
+        }
         plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.FORWARD)));
 
         // Tunnel packets need no connection tracking, and tracking them would fill the table.
@@ -90,23 +107,44 @@ final class RouteAgentPlanner {
             plan.rule(Table.FILTER, Names.INPUT, Rule.of(Target.accept(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(port)));
         }
 
+        // Traffic between local pods and remote clusters keeps its addresses: accept it in nat
+        // POSTROUTING, both ways, before the CNI's masquerade or kube-proxy's KUBE-POSTROUTING see
+        // it. With Globalnet the remote subnets are the remote global CIDRs, and Globalnet's own
+        // SNAT (its jump goes first) has translated outbound pod traffic by then. Upstream's
+        // kube-proxy handler writes them; its OVN handler does not (OVN does its own NAT).
         List<Rule> postrouting = plan.chain(Table.NAT, Names.POSTROUTING);
-        if (!set.globalnet().enabled()) {
-            // Pod traffic to other clusters keeps its pod address: accept it in nat POSTROUTING
-            // before the CNI's masquerade rules see it.
+        for (Ipv4Prefix remote : ovn ? List.<Ipv4Prefix>of() : remoteSubnets) {
             for (Ipv4Prefix local : RemoteSubnets.local(cluster)) {
-                for (Ipv4Prefix remote : remoteSubnets) {
-                    postrouting.add(Rule.of(Target.accept(), new Match.Source(local), new Match.Destination(remote)));
-                }
+                postrouting.add(Rule.of(Target.accept(), new Match.Source(local), new Match.Destination(remote)));
+                postrouting.add(Rule.of(Target.accept(), new Match.Source(remote), new Match.Destination(local)));
             }
         }
 
-        List<Rule> mss = plan.chain(Table.FILTER, Names.MSS_CLAMP);
-        for (Ipv4Prefix remote : remoteSubnets) {
-            mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Destination(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
-            mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Source(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
+        if (ovn) {
+            // Seed 003: the OVN handler has a clamp of its own in filter FORWARD, besides the MTU handler's.
+            List<Rule> mss = plan.chain(Table.FILTER, Names.MSS_CLAMP);
+            for (Ipv4Prefix remote : remoteSubnets) {
+                mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Destination(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
+                mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Source(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
+            }
         }
         plan.chain(Table.FILTER, Names.FORWARD);
+        mssClamp(plan, localSubnets, remoteSubnets);
+    }
+
+    /**
+     * Upstream's MTU handler, on every node whatever the CNI: TCP SYNs between the local and the
+     * remote clusters' subnets get their MSS clamped to the path MTU in mangle POSTROUTING, which
+     * sees forwarded and host-originated packets alike (filter FORWARD would miss the latter).
+     */
+    private static void mssClamp(PlanBuilder plan, List<Ipv4Prefix> localSubnets, List<Ipv4Prefix> remoteSubnets) {
+        plan.rule(Table.MANGLE, "POSTROUTING", Rule.of(Target.jump(Names.POSTROUTING)));
+        plan.ipset(new IpSet(Names.LOCAL_CIDRS_SET, IpSetType.HASH_NET, localSubnets));
+        plan.ipset(new IpSet(Names.REMOTE_CIDRS_SET, IpSetType.HASH_NET, remoteSubnets));
+        plan.rule(Table.MANGLE, Names.POSTROUTING, Rule.of(new Target.ClampMssToPmtu(), new Match.SetMatch(Names.LOCAL_CIDRS_SET, true, false),
+                new Match.SetMatch(Names.REMOTE_CIDRS_SET, false, false), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
+        plan.rule(Table.MANGLE, Names.POSTROUTING, Rule.of(new Target.ClampMssToPmtu(), new Match.SetMatch(Names.REMOTE_CIDRS_SET, true, false),
+                new Match.SetMatch(Names.LOCAL_CIDRS_SET, false, false), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
     }
 
     /** kube-proxy clusters: vx-submariner carries remote traffic from every node to the active gateways. */

@@ -36,6 +36,8 @@ final class VxlanCablePlanner {
         plan.vxlan(new VxlanDevice(Names.VXLAN_TUNNEL, Names.VXLAN_TUNNEL_VNI, Names.VXLAN_TUNNEL_PORT, node.endpointIp(),
                 Names.WAN, Names.VXLAN_MTU, address, Tunnels.tunnelNetwork(Names.VXLAN_TUNNEL_FIRST_OCTET),
                 Macs.of(Macs.VXLAN_TUNNEL, node.ip())));
+        // The VXLAN cable driver sets loose reverse-path filtering on its device, as upstream does.
+        plan.sysctl("net.ipv4.conf." + Names.VXLAN_TUNNEL + ".rp_filter", RouteAgentPlanner.LOOSE_RP_FILTER);
         List<Tunnels.Peer> peers = new ArrayList<>();
         for (RemoteCluster remote : remotes) {
             for (Node gateway : remote.cluster().activeGateways()) {
@@ -53,7 +55,7 @@ final class VxlanCablePlanner {
             if (set.globalnet().enabled() && remote.cluster().multiActiveGateways()) {
                 for (Node gateway : remote.cluster().activeGateways()) {
                     Ipv4Address owner = Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, gateway.ip());
-                    for (Ipv4Address egress : global.clusterEgress(remote.cluster().name(), Optional.of(gateway.name()))) {
+                    for (Ipv4Address egress : OwnedEgress.of(set, remote.cluster(), gateway, global)) {
                         plan.route(Route.unicast(Names.CABLE_TABLE, Ipv4Prefix.host(egress), List.of(Nexthop.via(owner, Names.VXLAN_TUNNEL)),
                                 RouteProtocol.STATIC).withMetric(Names.EGRESS_IP_ROUTE_METRIC));
                     }

@@ -54,7 +54,7 @@ final class WireGuardCablePlanner {
                     allowed.addAll(remote.subnets());
                 }
                 if (set.globalnet().enabled() && remote.cluster().multiActiveGateways()) {
-                    for (Ipv4Address egress : global.clusterEgress(remote.cluster().name(), Optional.of(gateway.name()))) {
+                    for (Ipv4Address egress : OwnedEgress.of(set, remote.cluster(), gateway, global)) {
                         allowed.add(Ipv4Prefix.host(egress));
                     }
                 }

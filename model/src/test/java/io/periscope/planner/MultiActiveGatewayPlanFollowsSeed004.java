@@ -76,7 +76,11 @@ class MultiActiveGatewayPlanFollowsSeed004 {
         DataplanePlan gateway = submariner(plan, "cluster2", "gw-4");
         assertThat(rules(gateway, Table.NAT, "SUBMARINER-POSTROUTING")).containsExactly(
                 "-j SUBMARINER-GN-EGRESS",
-                "-o eth0 -m mark --mark 0x100000/0x100000 -m conntrack --ctstate DNAT -j SNAT --to-source 10.0.192.1");
+                "-o eth0 -m mark --mark 0x100000/0x100000 -m conntrack --ctstate DNAT -j SNAT --to-source 10.0.192.1",
+                // The route agent's no-masquerade rules, both ways, for the remote global CIDR; after
+                // the SNAT, which they would otherwise keep from ever matching.
+                "-s 10.0.0.0/16 -d 242.254.1.0/24 -j ACCEPT",
+                "-s 242.254.1.0/24 -d 10.0.0.0/16 -j ACCEPT");
         assertThat(rules(gateway, Table.MANGLE, "SUBMARINER-PREROUTING"))
                 .containsExactly("-i vxlan-tunnel -j MARK --set-xmark 0x100000/0x100000");
     }
@@ -110,7 +114,11 @@ class MultiActiveGatewayPlanFollowsSeed004 {
         DataplanePlan environment = plan.host(io.periscope.plan.HostId.node("cluster2", "gw-4")).orElseThrow().kubeProxy();
         assertThat(rules(environment, Table.NAT, "KUBE-SERVICES"))
                 .anyMatch(r -> r.startsWith("-d 242.254.2.254/32 -p tcp -m comment --comment \"default/submariner-")
-                        && r.endsWith("external IP\" -m tcp --dport 80 -j " + r.substring(r.lastIndexOf("KUBE-SVC-"))));
+                        && r.endsWith("external IP\" -m tcp --dport 80 -j " + r.substring(r.lastIndexOf("KUBE-EXT-"))));
+        String ext = rules(environment, Table.NAT, "KUBE-SERVICES").stream().filter(r -> r.startsWith("-d 242.254.2.254/32"))
+                .map(r -> r.substring(r.lastIndexOf("KUBE-EXT-"))).findFirst().orElseThrow();
+        // kube-proxy marks all external-IP traffic for masquerading, then load-balances it.
+        assertThat(rules(environment, Table.NAT, ext)).hasSize(2).first().asString().endsWith("-j KUBE-MARK-MASQ");
         assertThat(plan.serviceRecords()).singleElement().satisfies(record -> {
             assertThat(record.address()).isEqualTo(ip("242.254.2.254"));
             assertThat(record.pod()).isEqualTo(Optional.empty());

@@ -10,21 +10,22 @@ import io.periscope.model.topology.Protocol;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.ServiceRecord;
+import io.periscope.plan.dns.DnsAnswer;
+import io.periscope.plan.dns.DnsRecord;
+import io.periscope.plan.dns.Rotation;
+import io.periscope.plan.dns.ServiceDiscovery;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
  * Turns a flow as the user wrote it into the host, addresses and ports the dataplane needs. DNS names
- * are answered from the plan's {@link ServiceRecord}s as Lighthouse would: {@code svc.ns.svc.clusterset.local}
- * by the source's own cluster when it exports the service, else by the first exporting cluster in
- * cluster order; {@code cluster.svc.ns.svc.clusterset.local} by that cluster;
- * {@code pod.cluster.svc.ns.svc.clusterset.local} for a pod of a headless service.
+ * are answered from the plan's {@link ServiceRecord}s by {@link ServiceDiscovery}, as the DNS server
+ * answers them: {@code svc.ns.svc.clusterset.local} by the source's own cluster when it exports the
+ * service, else by the first exporting cluster in cluster order; {@code cluster.svc.ns.svc.clusterset.local}
+ * by that cluster; {@code pod.cluster.svc.ns.svc.clusterset.local} for a pod of a headless service.
  */
 public final class FlowResolver {
 
@@ -32,11 +33,14 @@ public final class FlowResolver {
     private static final int LISTED = 12;
 
     private final ClusterSetPlan plan;
+    private final ServiceDiscovery discovery;
 
     public FlowResolver(ClusterSetPlan plan) {
         this.plan = plan;
+        this.discovery = ServiceDiscovery.of(plan);
     }
 
+    /** @throws NameNotAnswered when the flow's DNS name gets no answer, a fair question whose answer is unreachable */
     public ResolvedFlow resolve(Flow flow) throws FlowResolutionException {
         return resolve(flow.name(), flow.from(), flow.to(), flow.protocol());
     }
@@ -79,7 +83,14 @@ public final class FlowResolver {
         return new ResolvedFlow(host, sourceIp, destination, protocol.hasPorts() ? to.port() : 0, protocol);
     }
 
-    /** The address Lighthouse answers for {@code name} to a client in {@code sourceCluster}. */
+    /**
+     * The address a client in {@code sourceCluster} gets for {@code name}: the first A record of the
+     * cluster set's resolver ({@link ServiceDiscovery}, the same one the DNS server answers from),
+     * rotation at its first turn. When the resolver leaves every cluster out (the connectivity policy
+     * keeps them apart, or their gateways are down) the client would get NXDOMAIN; a trace then follows
+     * the address Lighthouse itself would have answered, so that it still shows what the network does
+     * to such a packet.
+     */
     public Ipv4Address answer(String prefix, String name, String sourceCluster) throws FlowResolutionException {
         String fqdn = name.toLowerCase(Locale.ROOT);
         if (fqdn.endsWith(".")) {
@@ -95,67 +106,18 @@ public final class FlowResolver {
             throw new FlowResolutionException(prefix + "'" + name + "' has " + labels.length + " labels before "
                     + DNS_SUFFIX + "; expected service.namespace, cluster.service.namespace or pod.cluster.service.namespace");
         }
-        String namespace = labels[labels.length - 1];
-        String service = labels[labels.length - 2];
-        Map<String, List<ServiceRecord>> byCluster = new LinkedHashMap<>();
-        for (Cluster c : plan.clusterSet().clusters()) {
-            for (ServiceRecord r : plan.serviceRecords()) {
-                if (r.cluster().equals(c.name()) && r.namespace().equals(namespace) && r.service().equals(service)) {
-                    byCluster.computeIfAbsent(c.name(), k -> new ArrayList<>()).add(r);
-                }
-            }
+        DnsAnswer answer = discovery.answer(name, DnsRecord.A, Optional.of(sourceCluster), Rotation.FIRST);
+        if (answer.addresses().isEmpty() && answer.leftOut()) {
+            answer = discovery.upstream().answer(name, DnsRecord.A, Optional.of(sourceCluster), Rotation.FIRST);
         }
-        if (byCluster.isEmpty()) {
-            throw new FlowResolutionException(prefix + "nothing answers '" + name + "': no cluster exports service "
-                    + namespace + "/" + service + " (exported: " + exported() + ")");
+        if (answer.addresses().isEmpty()) {
+            throw unanswered(prefix, "nothing answers '" + name + "': " + answer.note().orElse(answer.rcode() + " for an A record"));
         }
-        if (labels.length == 2) {
-            List<ServiceRecord> records = byCluster.getOrDefault(sourceCluster, byCluster.values().iterator().next());
-            return serviceAddress(records);
-        }
-        String cluster = labels[labels.length - 3];
-        List<ServiceRecord> records = byCluster.get(cluster);
-        if (records == null) {
-            throw new FlowResolutionException(prefix + "nothing answers '" + name + "': cluster " + cluster
-                    + " does not export " + namespace + "/" + service + " (exported by: " + names(List.copyOf(byCluster.keySet())) + ")");
-        }
-        if (labels.length == 3) {
-            return serviceAddress(records);
-        }
-        String pod = labels[0];
-        for (ServiceRecord r : records) {
-            if (r.pod().isPresent() && r.pod().get().equals(pod)) {
-                return r.address();
-            }
-        }
-        throw new FlowResolutionException(prefix + "nothing answers '" + name + "': " + namespace + "/" + service
-                + " of cluster " + cluster + " has no headless pod '" + pod + "' (pods: "
-                + names(records.stream().flatMap(r -> r.pod().stream()).toList()) + ")");
+        return answer.addresses().getFirst();
     }
 
-    /** The service's own address, or for a headless service (pod records only) its first pod's. */
-    private static Ipv4Address serviceAddress(List<ServiceRecord> records) {
-        for (ServiceRecord r : records) {
-            if (r.pod().isEmpty()) {
-                return r.address();
-            }
-        }
-        return records.getFirst().address();
-    }
-
-    private String exported() {
-        Map<String, List<String>> services = new LinkedHashMap<>();
-        for (ServiceRecord r : plan.serviceRecords()) {
-            List<String> clusters = services.computeIfAbsent(r.namespace() + "/" + r.service(), k -> new ArrayList<>());
-            if (!clusters.contains(r.cluster())) {
-                clusters.add(r.cluster());
-            }
-        }
-        if (services.isEmpty()) {
-            return "none";
-        }
-        return services.entrySet().stream().limit(LISTED).map(e -> e.getKey() + " in " + String.join(", ", e.getValue()))
-                .collect(Collectors.joining("; ")) + (services.size() > LISTED ? "; ..." : "");
+    private static NameNotAnswered unanswered(String prefix, String answerMissing) {
+        return new NameNotAnswered(prefix + answerMissing, answerMissing);
     }
 
     private Cluster cluster(String prefix, String name) throws FlowResolutionException {

@@ -4,6 +4,7 @@ import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Flow;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.simulator.conntrack.ConntrackState;
+import io.periscope.simulator.conntrack.TcpSegment;
 import io.periscope.simulator.engine.CompiledNetwork;
 import io.periscope.simulator.engine.Dataplane;
 import io.periscope.simulator.engine.Ending;
@@ -71,9 +72,21 @@ public final class Simulator {
 
     /** Resolves {@code flow} against the plan (DNS, pods, addresses) and traces it. */
     public FlowTrace trace(Flow flow) throws FlowResolutionException {
-        ResolvedFlow resolved = resolver.resolve(flow);
+        ResolvedFlow resolved;
+        try {
+            resolved = resolver.resolve(flow);
+        } catch (NameNotAnswered e) {
+            return unanswered(flow, e);
+        }
         return new FlowTrace(flow.name(), flow.from().toString(), flow.to().toString(), resolved.resolvedText(),
                 trace(resolved));
+    }
+
+    /** What a client sees when it asks for a name nobody answers: no address, so nothing is sent. */
+    public static FlowTrace unanswered(Flow flow, NameNotAnswered why) {
+        return new FlowTrace(flow.name(), flow.from().toString(), flow.to().toString(), FlowTrace.NO_ADDRESS,
+                List.of(new PathTrace(Disposition.UNREACHABLE, List.of(), List.of(), Optional.of("DNS: " + why.answerMissing()
+                        + "; nothing is sent"), List.of())));
     }
 
     /** Every path of an already resolved flow, forward and reply. */
@@ -86,6 +99,20 @@ public final class Simulator {
      * of every netfilter chain the packets enter on the way.
      */
     public List<PathTrace> trace(ResolvedFlow flow, ChainObserver chains) {
+        return trace(flow, TcpSegment.SYN, chains);
+    }
+
+    /**
+     * Every path of a TCP connection that already exists at its ends but that the hosts between them
+     * have never seen, as after a gateway failure moved it: its next segment, an ACK, each way. Where
+     * {@code nf_conntrack_tcp_loose} is on, conntrack picks the connection up (NAT rules apply as
+     * for a new one); where it is off, the ACK is INVALID and goes on untranslated.
+     */
+    public List<PathTrace> traceMidStream(ResolvedFlow flow) {
+        return trace(flow, TcpSegment.ACK, null);
+    }
+
+    private List<PathTrace> trace(ResolvedFlow flow, TcpSegment first, ChainObserver chains) {
         int source = network.indexOf(flow.source());
         if (source < 0) {
             throw new IllegalArgumentException("the plan has no host " + flow.source());
@@ -93,12 +120,12 @@ public final class Simulator {
         Packet packet = Packet.of(flow.sourceIp().orElse(io.periscope.model.net.Ipv4Address.ANY), flow.destination(),
                 flow.sourcePort(), flow.port(), flow.protocol());
         List<PathTrace> paths = new ArrayList<>();
-        dataplane.send(source, packet, flow.sourceIp().isEmpty(), ConntrackState.EMPTY, List.of(), chains, forward -> {
+        dataplane.send(source, packet, first, flow.sourceIp().isEmpty(), ConntrackState.EMPTY, List.of(), chains, forward -> {
             if (forward.disposition() != Disposition.DELIVERED || !flow.protocol().hasPorts()) {
                 paths.add(new PathTrace(forward.disposition(), forward.hops(), List.of(), forward.reason(), forward.choices()));
                 return;
             }
-            dataplane.send(forward.hostIndex(), forward.packet().answer(), false, forward.conntrack(), forward.choices(), chains,
+            dataplane.send(forward.hostIndex(), forward.packet().answer(), first.answer(), false, forward.conntrack(), forward.choices(), chains,
                     reply -> paths.add(path(flow, source, forward, reply)));
         });
         return paths;
@@ -114,7 +141,8 @@ public final class Simulator {
         if (reply.hostIndex() != source || !reply.packet().sameFlow(expected)) {
             return new PathTrace(Disposition.DROPPED, forward.hops(), reply.hops(),
                     Optional.of("reply: reached " + reply.host() + " as " + reply.packet() + ", but the sender "
-                            + flow.source() + " expects " + expected), reply.choices());
+                            + flow.source() + " expects " + expected + reply.invalid().map(n -> " (" + n + ")").orElse("")),
+                    reply.choices());
         }
         return new PathTrace(Disposition.DELIVERED, forward.hops(), reply.hops(), Optional.empty(), reply.choices());
     }

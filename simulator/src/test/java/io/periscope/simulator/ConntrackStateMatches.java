@@ -79,11 +79,12 @@ class ConntrackStateMatches {
 
     /**
      * Seed 004 step 6: the reply comes back through another router than the request went out by. That
-     * router has never seen the connection, so the reply is NEW there, and a rule that SNATs DNATed
-     * connections leaves it alone.
+     * router has never seen the connection: a SYN-ACK without its SYN opens no TCP connection, so it is
+     * INVALID there (neither NEW nor ESTABLISHED), conntrack makes no entry, and no NAT rule, such as
+     * the one that SNATs DNATed connections, sees it. Nothing drops it, so it is forwarded.
      */
     @Test
-    void aReplyArrivingAtAHostWithoutConntrackStateIsNewThere() {
+    void aTcpReplyArrivingAtAHostWithoutConntrackStateIsInvalidThere() {
         PlanFixture f = new PlanFixture();
         PlanFixture.HostBuilder n1 = f.node("c1", "n1", "172.18.0.1", "10.0.1.1");
         PlanFixture.HostBuilder n2 = f.node("c1", "n2", "172.18.0.2", "10.0.2.1");
@@ -97,14 +98,17 @@ class ConntrackStateMatches {
         r2.route("10.0.1.0/24 via 172.18.0.1 dev eth0")
                 .append(Table.MANGLE, "FORWARD", markIf(CtState.NEW, 0x1))
                 .append(Table.MANGLE, "FORWARD", markIf(CtState.ESTABLISHED, 0x2))
+                .append(Table.MANGLE, "FORWARD", markIf(CtState.INVALID, 0x4))
                 .append(Table.NAT, "POSTROUTING", Rule.of(new Target.Snat(Ipv4Range.single(ip("10.0.12.1"))),
-                        new Match.ConnState(Set.of(CtState.DNAT), false)));
+                        new Match.ConnState(Set.of(CtState.DNAT), false)))
+                // Would rewrite the reply if NAT saw it: it must not.
+                .append(Table.NAT, "POSTROUTING", Rule.of(new Target.Masquerade(), new Match.OutInterface("eth0")));
 
         PathTrace path = new Simulator(f.build()).trace(tcp(CLIENT, "10.0.1.4", "10.96.0.10", 80)).getFirst();
 
         assertThat(TraceQueries.nodes(path.reply())).containsExactly(TwoNodeCluster.SERVER, HostId.node("c1", "n2"),
                 HostId.node("c1", "r2"), N1, CLIENT);
-        assertThat(marks(hopAt(path.reply(), HostId.node("c1", "r2")).steps())).containsExactly(0x1);
+        assertThat(marks(hopAt(path.reply(), HostId.node("c1", "r2")).steps())).containsExactly(0x4);
         assertThat(TraceQueries.steps(List.of(hopAt(path.reply(), HostId.node("c1", "r2"))), Step.Snat.class)).isEmpty();
         assertThat(path.disposition()).isEqualTo(Disposition.DELIVERED);
         assertThat(delivered(path.reply()).sameFlow(packet("10.96.0.10", 80, "10.0.1.4", 40000))).isTrue();

@@ -109,14 +109,18 @@ class PathsEndWithADispositionAndAReason {
 
     @Test
     void aReplyThatReturnsWronglyTranslatedIsNotADelivery() {
-        // Replies take router r2, which has no state for the connection and masquerades it.
+        // Replies take router r2, which has no state for the connection and masquerades it. UDP: a
+        // TCP SYN-ACK would be INVALID there, and conntrack leaves INVALID packets to no NAT.
         PlanFixture.HostBuilder r2 = cluster.fixture.node("c1", "r2", "172.18.0.12", "10.0.12.1");
         cluster.n2.route("10.0.1.4/32 via 172.18.0.12 dev eth0");
         r2.route("10.0.1.0/24 via 172.18.0.1 dev eth0").route("172.18.0.1 dev eth0")
                 .append(Table.NAT, "POSTROUTING", Rule.of(new Target.Masquerade(), new Match.OutInterface("eth0")));
-        PathTrace path = trace("10.0.2.5");
+        List<PathTrace> paths = cluster.simulator().trace(new ResolvedFlow(CLIENT, Optional.of(ip("10.0.1.4")), ip("10.0.2.5"), 80,
+                Protocol.UDP));
+        assertThat(paths).hasSize(1);
+        PathTrace path = paths.getFirst();
         assertThat(path.disposition()).isEqualTo(Disposition.DROPPED);
-        assertThat(path.reason()).hasValueSatisfying(r -> assertThat(r).startsWith("reply: reached c1/default/client as tcp 172.18.0.12:80")
-                .contains("expects tcp 10.0.2.5:80 -> 10.0.1.4:40000"));
+        assertThat(path.reason()).hasValueSatisfying(r -> assertThat(r).startsWith("reply: reached c1/default/client as udp 172.18.0.12:80")
+                .contains("expects udp 10.0.2.5:80 -> 10.0.1.4:40000"));
     }
 }

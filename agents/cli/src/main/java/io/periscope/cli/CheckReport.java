@@ -3,6 +3,9 @@ package io.periscope.cli;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.periscope.model.globalnet.AllocationReason;
+import io.periscope.model.globalnet.GlobalIpAllocation;
+import io.periscope.model.globalnet.GlobalnetAllocations;
 import io.periscope.model.policy.ClusterGraph;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
@@ -13,14 +16,29 @@ import io.periscope.simulator.trace.FlowTrace;
 import io.periscope.simulator.trace.PathTrace;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-/** What {@code check} found: each flow against its expectation, the cluster graph, and the reachability matrix. */
-record CheckReport(List<FlowResult> flows, List<String> clusters, List<List<String>> cableDrivers, ReachabilityMatrix matrix) {
+/**
+ * What {@code check} found: each flow against its expectation, the Globalnet objects that could not get
+ * their addresses, the cluster graph, and the reachability matrix (empty when not computed).
+ */
+record CheckReport(List<FlowResult> flows, List<AllocationFailure> allocationFailures, List<String> clusters,
+                   List<List<String>> cableDrivers, Optional<ReachabilityMatrix> matrix) {
+
+    /** The connections table's word for a pair whose cable is planned but one side has no gateway left (--fail). */
+    static final String DOWN = "down";
+
+    /**
+     * A Globalnet object whose pool could not give it the addresses it asked for (IPPoolAllocationFailed):
+     * the cluster would run without them, so check fails as for a broken flow.
+     */
+    record AllocationFailure(String cluster, String object, String reason, String message) {
+    }
 
     /**
      * A flow's outcome: how many of its paths ended each way. An expectation holds when every path
@@ -37,7 +55,8 @@ record CheckReport(List<FlowResult> flows, List<String> clusters, List<List<Stri
         }
     }
 
-    static CheckReport of(ClusterSet set, List<FlowTrace> traces, ReachabilityMatrix matrix) {
+    static CheckReport of(ClusterSet set, List<FlowTrace> traces, GlobalnetAllocations allocations, Collection<NodeReference> failedNodes,
+                          Optional<ReachabilityMatrix> matrix) {
         List<FlowResult> results = new ArrayList<>();
         for (int i = 0; i < traces.size(); i++) {
             Flow flow = set.flows().get(i);
@@ -48,8 +67,7 @@ record CheckReport(List<FlowResult> flows, List<String> clusters, List<List<Stri
                 counts.merge(path.disposition().yamlName(), 1, Integer::sum);
                 path.reason().filter(r -> !reasons.contains(r)).ifPresent(reasons::add);
             }
-            boolean passed = flow.expect().map(e -> !trace.paths().isEmpty()
-                    && trace.paths().stream().allMatch(p -> p.disposition() == e)).orElse(true);
+            boolean passed = flow.expect().map(trace::endsAs).orElse(true);
             results.add(new FlowResult(flow.name(), trace.from(), trace.to(), trace.resolved(),
                     flow.expect().map(Disposition::yamlName), counts, reasons, passed));
         }
@@ -59,29 +77,54 @@ record CheckReport(List<FlowResult> flows, List<String> clusters, List<List<Stri
         for (String a : names) {
             List<String> row = new ArrayList<>();
             for (String b : names) {
-                row.add(a.equals(b) ? "" : graph.connection(a, b).map(c -> c.cableDriver().name().yamlName()).orElse("-"));
+                boolean down = !gatewayLeft(set, a, failedNodes) || !gatewayLeft(set, b, failedNodes);
+                row.add(a.equals(b) ? "" : graph.connection(a, b).map(c -> down ? DOWN : c.cableDriver().name().yamlName()).orElse("-"));
             }
             drivers.add(row);
         }
-        return new CheckReport(results, names, drivers, matrix);
+        return new CheckReport(results, allocationFailures(set, allocations), names, drivers, matrix);
+    }
+
+    private static boolean gatewayLeft(ClusterSet set, String cluster, Collection<NodeReference> failedNodes) {
+        return set.requireCluster(cluster).nodes().stream()
+                .anyMatch(n -> n.gateway() && !failedNodes.contains(new NodeReference(cluster, n.name())));
+    }
+
+    private static List<AllocationFailure> allocationFailures(ClusterSet set, GlobalnetAllocations allocations) {
+        List<AllocationFailure> failures = new ArrayList<>();
+        for (Cluster cluster : set.clusters()) {
+            allocations.cluster(cluster.name()).ifPresent(allocated -> {
+                for (GlobalIpAllocation allocation : allocated.allocations()) {
+                    if (allocation.condition().reason() == AllocationReason.IP_POOL_ALLOCATION_FAILED) {
+                        failures.add(new AllocationFailure(cluster.name(), allocation.requester(),
+                                allocation.condition().reason().upstreamName(), allocation.condition().message()));
+                    }
+                }
+            });
+        }
+        return failures;
     }
 
     boolean allExpectationsHold() {
-        return flows.stream().allMatch(FlowResult::passed);
+        return flows.stream().allMatch(FlowResult::passed) && allocationFailures.isEmpty();
     }
 
     /** The JSON document: the file's summary and the report. */
-    record Json(TopologySummary topology, List<FlowResult> flows, Map<String, Map<String, String>> connections,
-                ReachabilityJson reachability, boolean passed) {
+    record Json(TopologySummary topology, List<FlowResult> flows, List<AllocationFailure> allocationFailures,
+                Map<String, Map<String, String>> connections, ReachabilityJson reachability, boolean passed) {
 
         Json(TopologySummary topology, CheckReport report) {
-            this(topology, report.flows(), report.connectionMap(), ReachabilityJson.of(report.matrix()), report.allExpectationsHold());
+            this(topology, report.flows(), report.allocationFailures(), report.connectionMap(), ReachabilityJson.of(report.matrix()),
+                    report.allExpectationsHold());
         }
     }
 
-    record ReachabilityJson(List<String> sources, List<ReachabilityMatrix.Column> services, List<List<String>> cells, long traced) {
-        static ReachabilityJson of(ReachabilityMatrix matrix) {
-            return new ReachabilityJson(matrix.sources(), matrix.columns(),
+    /** {@code computed} false (and everything empty) under {@code --no-matrix}, so it is not mistaken for "nothing exported". */
+    record ReachabilityJson(boolean computed, List<String> sources, List<ReachabilityMatrix.Column> services, List<List<String>> cells,
+                            long traced) {
+        static ReachabilityJson of(Optional<ReachabilityMatrix> computed) {
+            ReachabilityMatrix matrix = computed.orElse(ReachabilityMatrix.EMPTY);
+            return new ReachabilityJson(computed.isPresent(), matrix.sources(), matrix.columns(),
                     matrix.cells().stream().map(row -> row.stream().map(ReachabilityMatrix.Cell::symbol).toList()).toList(),
                     matrix.traced());
         }
@@ -118,7 +161,15 @@ record CheckReport(List<FlowResult> flows, List<String> clusters, List<List<Stri
                 }
             }
         }
-        text.append("\nconnections (cable driver between clusters, - = not connected):\n");
+        if (!allocationFailures.isEmpty()) {
+            text.append("\nglobalnet allocations that failed:\n");
+            for (AllocationFailure failure : allocationFailures) {
+                text.append("  FAIL ").append(failure.cluster()).append(": ").append(failure.reason()).append(": ")
+                        .append(failure.message()).append('\n');
+            }
+        }
+        text.append("\nconnections (cable driver between clusters, - = not connected, " + DOWN
+                + " = planned but every gateway of one side failed):\n");
         int width = Math.max(8, clusters.stream().mapToInt(String::length).max().orElse(8)) + 2;
         text.append(" ".repeat(width + 2));
         clusters.forEach(c -> text.append(String.format("%-" + width + "s", c)));
@@ -130,10 +181,25 @@ record CheckReport(List<FlowResult> flows, List<String> clusters, List<List<Stri
             }
             text.append('\n');
         }
-        text.append('\n').append(ReachabilityText.render(matrix));
+        text.append('\n').append(matrix.map(ReachabilityText::render)
+                .orElse("reachability: not computed (--no-matrix)\n"));
         long failed = flows.stream().filter(f -> !f.passed()).count();
-        text.append('\n').append(failed == 0 ? "every expectation holds" : failed + " of " + flows.size() + " flows failed their expectation")
-                .append('\n');
+        text.append('\n');
+        if (failed == 0 && allocationFailures.isEmpty()) {
+            text.append("every expectation holds");
+        } else {
+            List<String> parts = new ArrayList<>();
+            if (failed > 0) {
+                parts.add(failed + " of " + flows.size() + (flows.size() == 1 ? " flow" : " flows") + " failed " + (failed == 1 ? "its" : "their")
+                        + " expectation");
+            }
+            if (!allocationFailures.isEmpty()) {
+                parts.add(allocationFailures.size() + (allocationFailures.size() == 1 ? " Globalnet object" : " Globalnet objects")
+                        + " could not get " + (allocationFailures.size() == 1 ? "its" : "their") + " addresses");
+            }
+            text.append(String.join("; ", parts));
+        }
+        text.append('\n');
         return text.toString();
     }
 }

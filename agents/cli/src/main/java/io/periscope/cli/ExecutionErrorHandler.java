@@ -19,6 +19,10 @@ final class ExecutionErrorHandler implements IExecutionExceptionHandler {
     @Override
     public int handleExecutionException(Exception ex, CommandLine command, ParseResult parseResult) {
         PrintWriter err = command.getErr();
+        if (Interruption.happened()) {
+            // The signal's handler said so already; this failure is the command being stopped.
+            return Interruption.exitStatus();
+        }
         if (ex instanceof TopologyException badFile) {
             err.print(badFile.report());
             err.flush();

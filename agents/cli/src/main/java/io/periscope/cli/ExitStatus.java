@@ -13,6 +13,10 @@ public final class ExitStatus {
     public static final int BAD_INPUT = 2;
     /** A fault in periscope itself, not in what the user gave it. */
     public static final int INTERNAL_ERROR = 3;
+    /** Ctrl-C (SIGINT) ended the command, after it removed what it had half-built: 128 + 2, as shells report it. */
+    public static final int INTERRUPTED = 130;
+    /** SIGTERM ended the command, likewise: 128 + 15. */
+    public static final int TERMINATED = 143;
 
     private ExitStatus() {
     }

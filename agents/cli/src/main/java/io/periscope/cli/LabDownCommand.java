@@ -9,6 +9,7 @@ import io.periscope.model.topology.ClusterSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.util.concurrent.Callable;
@@ -23,11 +24,14 @@ public final class LabDownCommand implements Callable<Integer> {
     @Mixin
     private TopologyInput topology;
 
+    @Option(names = "--force", description = "remove the lab of this topology's name even when another file of the same name built it")
+    private boolean force;
+
     @Override
     public Integer call() throws TopologyException {
         ClusterSet set = topology.load();
         try {
-            new LabDown(new ProcessShell(), new LabStateFile()).run(set, line -> spec.commandLine().getErr().println(line));
+            new LabDown(new ProcessShell(), new LabStateFile()).run(topology.file(), set, force, line -> spec.commandLine().getErr().println(line));
             return ExitStatus.OK;
         } catch (LabRefusal refusal) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());

@@ -25,9 +25,10 @@ import java.io.PrintWriter;
             "0:success",
             "1:a flow's expectation failed (in the lab: real packets disagreed with the simulation)",
             "2:a bad topology file or bad arguments",
-            "3:an internal error in periscope"
+            "3:an internal error in periscope",
+            "130:interrupted by Ctrl-C (143: by SIGTERM); what it had started is stopped and removed"
         },
-        subcommands = {TraceCommand.class, PlanCommand.class, CheckCommand.class, LabCommand.class, SnapshotCommand.class})
+        subcommands = {TraceCommand.class, PlanCommand.class, CheckCommand.class, DnsCommand.class, ServeCommand.class, LabCommand.class, SnapshotCommand.class})
 public final class PeriscopeCommand {
 
     @Option(names = ExecutionErrorHandler.DEBUG_OPTION, scope = ScopeType.INHERIT,
@@ -37,6 +38,7 @@ public final class PeriscopeCommand {
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
+        Interruption.handleSignals(err);
         int status = run(args, out, err);
         out.flush();
         err.flush();
@@ -53,8 +55,10 @@ public final class PeriscopeCommand {
 
     /** The configured command tree, for callers that walk it (documentation, tests). */
     public static CommandLine commandLine() {
-        return new CommandLine(new PeriscopeCommand())
+        CommandLine commandLine = new CommandLine(new PeriscopeCommand())
                 .setParameterExceptionHandler(new UsageErrorHandler())
                 .setExecutionExceptionHandler(new ExecutionErrorHandler());
+        ExitCodeHelp.apply(commandLine);
+        return commandLine;
     }
 }

@@ -26,6 +26,8 @@ import java.util.concurrent.Callable;
  * file, so that their cluster set can be traced and checked before it is changed.
  */
 @Command(name = "snapshot",
+        // --kubeconfig and -o are checked by call() rather than by picocli (see below), so the synopsis says they are required.
+        customSynopsis = "periscope snapshot --kubeconfig=FILE -o=FILE [--context=C]... [--name=NAME] [--namespace=NS] [--debug] [-hV]",
         description = "Read live clusters (one kubeconfig context each) into a topology file: nodes, pods, services, exports, "
                 + "GlobalEgressIPs, the Cluster objects and the connectivity and connection policies.")
 public final class SnapshotCommand implements Callable<Integer> {
@@ -50,6 +52,20 @@ public final class SnapshotCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "where to write the topology file ('-' for standard output)")
     private String output;
 
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10",
+            description = "give up on an API server that does not connect or answer within this long (default: ${DEFAULT-VALUE})")
+    private int timeoutSeconds;
+
+    /** The kubeconfig's {@code current-context}, if it names one. */
+    private static java.util.Optional<String> currentContextIn(String kubeconfigText) {
+        Object root = new org.yaml.snakeyaml.Yaml(new org.yaml.snakeyaml.constructor.SafeConstructor(new org.yaml.snakeyaml.LoaderOptions()))
+                .load(kubeconfigText);
+        if (root instanceof java.util.Map<?, ?> map && map.get("current-context") instanceof String name && !name.isBlank()) {
+            return java.util.Optional.of(name);
+        }
+        return java.util.Optional.empty();
+    }
+
     /** The context names a kubeconfig defines (fabric8 silently falls back to the current one for an unknown name). */
     private List<String> contextsIn(String kubeconfigText) {
         try {
@@ -72,8 +88,19 @@ public final class SnapshotCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
-        if (kubeconfig == null || output == null) {
-            throw new ParameterException(spec.commandLine(), "Missing required options: --kubeconfig=FILE and -o FILE");
+        List<String> missing = new ArrayList<>();
+        if (kubeconfig == null) {
+            missing.add("--kubeconfig=FILE");
+        }
+        if (output == null) {
+            missing.add("-o FILE (or -o - for standard output)");
+        }
+        if (!missing.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "Missing required option" + (missing.size() > 1 ? "s: " : ": ")
+                    + String.join(" and ", missing));
+        }
+        if (timeoutSeconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--timeout " + timeoutSeconds + ": give at least 1 second");
         }
         if (!Files.isReadable(kubeconfig)) {
             throw new ParameterException(spec.commandLine(), "--kubeconfig " + kubeconfig + ": no such readable file");
@@ -84,6 +111,10 @@ public final class SnapshotCommand implements Callable<Integer> {
             if (!known.contains(context)) {
                 throw new ParameterException(spec.commandLine(), "--context " + context + ": " + kubeconfig + " has no such context; it has " + known);
             }
+        }
+        if (contexts.isEmpty() && currentContextIn(text).isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "--kubeconfig " + kubeconfig + " sets no current-context; name the cluster"
+                    + " to read with --context (repeat it for each cluster); its contexts are " + known);
         }
         List<String> wanted = contexts.isEmpty() ? java.util.Collections.singletonList(null) : contexts;
         List<KubernetesClient> clients = new ArrayList<>();
@@ -97,6 +128,12 @@ public final class SnapshotCommand implements Callable<Integer> {
                     throw new ParameterException(spec.commandLine(), "--kubeconfig " + kubeconfig + (context == null ? "" : " --context " + context)
                             + ": " + e.getMessage());
                 }
+                // One attempt, bounded: a snapshot is run by a person waiting for it, and the client's
+                // default retries with back-off turned an unreachable server into a silent 20 s.
+                int millis = Math.toIntExact(Math.min(Integer.MAX_VALUE, timeoutSeconds * 1000L));
+                config.setConnectionTimeout(millis);
+                config.setRequestTimeout(millis);
+                config.setRequestRetryBackoffLimit(0);
                 KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
                 clients.add(client);
                 sources.add(new LiveSnapshot.Source(context == null ? config.getCurrentContext().getName() : context, client, namespace));

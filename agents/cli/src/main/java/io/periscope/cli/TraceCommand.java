@@ -6,6 +6,13 @@ import io.periscope.model.topology.Flow;
 import io.periscope.simulator.trace.FlowTrace;
 import io.periscope.simulator.trace.TraceJson;
 import io.periscope.simulator.trace.TraceText;
+import io.periscope.visualizer.whatif.FailoverReport;
+import io.periscope.visualizer.export.DotExport;
+import io.periscope.visualizer.export.HtmlExport;
+import io.periscope.visualizer.session.Scenario;
+import io.periscope.visualizer.session.TraceDocument;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import picocli.CommandLine.ParameterException;
 import java.io.PrintWriter;
 
 import io.periscope.model.topology.Protocol;
@@ -18,6 +25,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -42,6 +53,14 @@ public final class TraceCommand implements Callable<Integer> {
             description = "trace as if this node had failed (repeatable), e.g. to see a gateway failover")
     private List<NodeReference> failedNodes = List.of();
 
+    @Option(names = "--html", paramLabel = "OUT.html",
+            description = "write the topology and these traces as one self-contained web page (no server, no network) instead of text")
+    private Path html;
+
+    @Option(names = "--dot", paramLabel = "OUT.dot",
+            description = "write the same picture as Graphviz DOT instead of text ('-' for standard output)")
+    private Path dot;
+
     @Option(names = "--hash", description = "follow only the path the kernel's flow hash picks, not every multipath choice")
     private boolean hashChoice;
 
@@ -56,6 +75,10 @@ public final class TraceCommand implements Callable<Integer> {
         Simulation simulation = Simulation.of(spec.commandLine(), set, failedNodes, hashChoice);
         List<FlowTrace> traces = simulation.trace(flows);
         PrintWriter out = spec.commandLine().getOut();
+        if (html != null || dot != null) {
+            writePictures(set, simulation, flows, traces, out);
+            return ExitStatus.OK;
+        }
         if (json) {
             out.println(TraceJson.render(traces));
         } else {
@@ -71,6 +94,37 @@ public final class TraceCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitStatus.OK;
+    }
+
+    /** {@code --html} and {@code --dot}: the visualizer's document of these traces, drawn into files. */
+    private void writePictures(ClusterSet set, Simulation simulation, List<Flow> flows, List<FlowTrace> traces, PrintWriter out) {
+        Scenario scenario = new Scenario(set, failedNodes.stream().map(NodeReference::toString).sorted().toList(),
+                simulation.simulator().plan(), simulation.simulator());
+        List<Scenario.Outcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < flows.size(); i++) {
+            outcomes.add(new Scenario.Traced(flows.get(i), traces.get(i)));
+        }
+        ObjectNode document = TraceDocument.of(scenario, outcomes);
+        if (html != null) {
+            write(html, HtmlExport.render(document), out);
+        }
+        if (dot != null) {
+            if (dot.toString().equals("-")) {
+                out.print(DotExport.render(document));
+            } else {
+                write(dot, DotExport.render(document), out);
+            }
+        }
+    }
+
+    private void write(Path file, String text, PrintWriter out) {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), file + ": cannot be written (" + e.getMessage()
+                    + "); name a file in a directory that exists and is writable");
+        }
+        out.println("wrote " + file);
     }
 
     /** Either a named flow of the file or an ad-hoc one, never both. */

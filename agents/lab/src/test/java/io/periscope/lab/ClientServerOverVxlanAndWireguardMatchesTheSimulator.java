@@ -111,6 +111,8 @@ public class ClientServerOverVxlanAndWireguardMatchesTheSimulator {
         List<String> removed = lab.down();
 
         assertThat(removed).containsExactlyInAnyOrderElementsOf(lab.layout().namespaces());
+        assertThat(lab.progress()).as("down says what it waits for").anyMatch(line ->
+                line.startsWith("down: stopping 2 wireguard-go daemons of the WireGuard cables (waiting up to 5 s each"));
         assertThat(up.wireGuard()).allSatisfy(p -> assertThat(ProcessHandle.of(p.pid()).map(ProcessHandle::isAlive)).isNotEqualTo(Optional.of(true)));
     }
 

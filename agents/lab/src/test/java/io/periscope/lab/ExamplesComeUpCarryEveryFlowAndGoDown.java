@@ -18,7 +18,8 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Both shipped examples, for real: {@code up} builds every namespace and converges, every flow's
+ * The shipped examples, for real (mag-globalnet-egress with per-gateway egress ownership, so its
+ * GlobalEgressIP and headless-pod flows too): {@code up} builds every namespace and converges, every flow's
  * packets are delivered and take only paths the simulator shows, field by field, and with several
  * active gateways every gateway pair carries a connection; {@code down} leaves no namespace behind.
  */
@@ -42,7 +43,7 @@ class ExamplesComeUpCarryEveryFlowAndGoDown {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {Examples.MAG_GLOBALNET, Examples.GLOBALNET_EGRESS})
+    @ValueSource(strings = {Examples.MAG_GLOBALNET, Examples.GLOBALNET_EGRESS, Examples.MAG_GLOBALNET_EGRESS})
     void upProbeDown(String example) {
         lab = RunningLab.up(RunningLab.forTest(Examples.load(example), example.replace(".yaml", "")), state);
 
@@ -68,6 +69,21 @@ class ExamplesComeUpCarryEveryFlowAndGoDown {
             assertThat(flow.pathsSeen()).as(flow.name()).hasSize(flow.simulatedPaths());
         }
         assertThat(report.matchesSimulation()).isTrue();
+        // Progress per flow, and captures only where the flow can go: not in the pods it never reaches.
+        int flows = report.flows().size();
+        for (int i = 0; i < flows; i++) {
+            String name = report.flows().get(i).name();
+            String counter = "flow " + (i + 1) + "/" + flows + " " + name + ": ";
+            assertThat(lab.progress()).anyMatch(line -> line.startsWith(counter + "capturing on ") && line.contains(" interfaces of "))
+                    .anyMatch(line -> line.startsWith(counter) && line.contains(" probes, "));
+        }
+        assertThat(lab.progress()).filteredOn(line -> line.contains(": capturing on "))
+                .allMatch(line -> watchedHosts(line) >= lab.layout().nodes().size());
+        if (lab.layout().hosts().size() > lab.layout().nodes().size() + 2) {
+            // more pods than one flow's two ends: some flow leaves some pod alone
+            assertThat(lab.progress()).filteredOn(line -> line.contains(": capturing on "))
+                    .anyMatch(line -> watchedHosts(line) < lab.layout().hosts().size());
+        }
 
         List<String> removed = lab.down();
 
@@ -75,5 +91,11 @@ class ExamplesComeUpCarryEveryFlowAndGoDown {
         assertThat(lab.namespacesOnTheMachine()).isEmpty();
         assertThat(lab.stateFile().read(lab.layout().names().hash())).isEmpty();
         assertThat(lab.down()).as("down again finds nothing to do").isEmpty();
+    }
+
+    private static int watchedHosts(String progressLine) {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("interfaces of (\\d+) hosts").matcher(progressLine);
+        assertThat(matcher.find()).as(progressLine).isTrue();
+        return Integer.parseInt(matcher.group(1));
     }
 }

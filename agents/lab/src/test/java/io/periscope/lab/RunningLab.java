@@ -98,7 +98,7 @@ public final class RunningLab implements AutoCloseable {
     }
 
     public List<String> down() {
-        return new LabDown(shell, stateFile).run(set, progress::add);
+        return new LabDown(shell, stateFile).run(Path.of(set.name() + ".yaml"), set, false, progress::add);
     }
 
     public String inNamespace(String namespace, String... argv) {

@@ -56,7 +56,7 @@ public final class NamespaceLab implements LabDriver {
         if (up != null) {
             ClusterSet going = up;
             up = null;
-            new LabDown(shell, stateFile).run(going, progress::add);
+            new LabDown(shell, stateFile).run(file(going), going, false, progress::add);
         }
         if (stateDirectory != null) {
             // Left only when empty: a state file still there names namespaces down could not remove.

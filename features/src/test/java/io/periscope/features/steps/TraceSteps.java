@@ -186,6 +186,33 @@ public final class TraceSteps {
         }
     }
 
+    @Then("every path is delivered and its reply returns through the gateway of {word} its request left by")
+    public void repliesReturnThroughTheGatewayTheyLeftBy(String cluster) {
+        delivered();
+        java.util.Set<HostId> gateways = world.clusterSet().requireCluster(cluster).activeGateways().stream()
+                .map(g -> HostId.node(cluster, g.name())).collect(Collectors.toSet());
+        for (PathTrace path : world.followed()) {
+            java.util.Optional<HostId> out = path.forward().stream().map(Hop::node).filter(gateways::contains).findFirst();
+            java.util.Optional<HostId> back = path.reply().stream().map(Hop::node).filter(gateways::contains).findFirst();
+            if (out.isEmpty() || !out.equals(back)) {
+                throw new AssertionError("the request left " + cluster + " by " + out.map(HostId::toString).orElse("no gateway")
+                        + " and its reply came back by " + back.map(HostId::toString).orElse("no gateway") + ":\n" + render(List.of(path)));
+            }
+        }
+    }
+
+    @Then("some paths end {word} and the others are delivered")
+    public void somePathsEnd(String disposition) {
+        Disposition expected = Disposition.parse(disposition)
+                .orElseThrow(() -> new IllegalArgumentException("'" + disposition + "' is no disposition (delivered, dropped, no-route, unreachable)"));
+        List<PathTrace> other = world.followed().stream()
+                .filter(p -> p.disposition() != expected && p.disposition() != Disposition.DELIVERED).toList();
+        if (!other.isEmpty() || world.followed().stream().noneMatch(p -> p.disposition() == expected)
+                || world.followed().stream().noneMatch(p -> p.disposition() == Disposition.DELIVERED)) {
+            throw new AssertionError("expected some paths " + disposition + " and the others delivered:\n" + render(world.followed()));
+        }
+    }
+
     @Then("the replies return through {word} on some paths and through {word} on others")
     public void repliesReturnThrough(String first, String second) {
         for (String host : List.of(first, second)) {

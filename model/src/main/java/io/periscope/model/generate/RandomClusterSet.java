@@ -17,7 +17,10 @@ import io.periscope.model.topology.GlobalnetConfig;
 import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
+import io.periscope.model.topology.CniMasquerade;
+import io.periscope.model.topology.NodeEnvironment;
 import io.periscope.model.topology.Protocol;
+import io.periscope.model.topology.RpFilter;
 import io.periscope.model.topology.Service;
 import io.periscope.model.topology.ServiceExport;
 import io.periscope.model.topology.ServicePort;
@@ -33,7 +36,8 @@ import java.util.Random;
  * (simulator invariants, real packets in the lab against the simulator): 2 to 4 clusters, 1 to 3
  * gateways each, Globalnet on (overlapping CIDRs) or off, multiple active gateways on or off,
  * GlobalEgressIPs at namespace and pod-selector level, exported ClusterIP and headless services, and
- * a flow from every pod to every service another cluster exports. The same seed gives the same set.
+ * a flow from every pod to every service another cluster exports, nodes with or without loose
+ * reverse-path filtering and a masquerading CNI. The same seed gives the same set.
  */
 public final class RandomClusterSet {
 
@@ -44,9 +48,18 @@ public final class RandomClusterSet {
         Random random = new Random(seed);
         boolean globalnet = random.nextBoolean();
         int clusterCount = 2 + random.nextInt(3);
+        // The node environment comes from a stream of its own, so that every seed's clusters are the
+        // ones they were before it existed. Strict filtering is left out: on most topologies it drops
+        // every reply, and NodeEnvironmentsAgreeWithTheSimulator covers it.
+        Random environments = new Random(seed ^ 0x5eed_e4f1_0000_0016L);
         List<Cluster> clusters = new ArrayList<>();
         for (int c = 0; c < clusterCount; c++) {
-            clusters.add(cluster(random, c, globalnet));
+            Cluster cluster = cluster(random, c, globalnet);
+            NodeEnvironment environment = new NodeEnvironment(environments.nextBoolean() ? RpFilter.LOOSE : RpFilter.OFF,
+                    environments.nextBoolean() ? CniMasquerade.OUTSIDE_POD_CIDRS : CniMasquerade.NONE);
+            clusters.add(new Cluster(cluster.name(), cluster.labels(), cluster.podCidrs(), cluster.serviceCidrs(), cluster.globalCidr(),
+                    cluster.cni(), cluster.multiActiveGateways(), cluster.clusterEgressIPs(), cluster.loadBalancing(), cluster.nodes(),
+                    cluster.pods(), cluster.services(), cluster.exports(), cluster.globalEgressIPs(), environment, cluster.egressOwnership()));
         }
         List<Flow> flows = new ArrayList<>();
         for (Cluster from : clusters) {

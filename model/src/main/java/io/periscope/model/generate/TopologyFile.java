@@ -85,6 +85,16 @@ public final class TopologyFile {
         out.append("    clusterEgressIPs: ").append(c.clusterEgressIPs()).append('\n');
         if (c.multiActiveGateways()) {
             out.append("    gatewayLoadBalancing: ").append(q(c.loadBalancing().yamlName())).append('\n');
+            if (c.egressOwnership() != io.periscope.model.topology.EgressOwnership.SHARED) {
+                out.append("    egressOwnership: ").append(q(c.egressOwnership().yamlName())).append('\n');
+            }
+        }
+        // Written only when set, so files of clusters with the defaults read as before.
+        if (c.environment().rpFilter() != io.periscope.model.topology.RpFilter.OFF) {
+            out.append("    rpFilter: ").append(q(c.environment().rpFilter().yamlName())).append('\n');
+        }
+        if (c.environment().cniMasquerade() != io.periscope.model.topology.CniMasquerade.NONE) {
+            out.append("    cniMasquerade: ").append(q(c.environment().cniMasquerade().yamlName())).append('\n');
         }
         out.append("    nodes:\n");
         for (Node n : c.nodes()) {
@@ -123,7 +133,8 @@ public final class TopologyFile {
     }
 
     private static String port(ServicePort p) {
-        return "{port: " + p.port() + ", targetPort: " + p.targetPort() + ", protocol: " + q(p.protocol().name()) + "}";
+        return "{" + p.name().map(n -> "name: " + q(n) + ", ").orElse("") + "port: " + p.port() + ", targetPort: " + p.targetPort()
+                + ", protocol: " + q(p.protocol().name()) + "}";
     }
 
     /** A service's selector is a plain label map in the file. */

@@ -2,6 +2,7 @@ package io.periscope.model.globalnet;
 
 import io.periscope.model.globalnet.GlobalIpAllocation.ClusterEgress;
 import io.periscope.model.globalnet.GlobalIpAllocation.Egress;
+import io.periscope.model.globalnet.GlobalIpAllocation.EgressSlice;
 import io.periscope.model.globalnet.GlobalIpAllocation.Ingress;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyNode;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyPod;
@@ -48,6 +49,7 @@ public final class ClusterGlobalnetAllocations {
         return switch (allocation) {
             case ClusterEgress e -> "cluster-egress\0" + e.object().gatewayNode().orElse("");
             case Egress e -> "egress\0" + e.object().namespace() + "\0" + e.object().name();
+            case EgressSlice e -> "egress-slice\0" + e.object().namespace() + "\0" + e.object().name() + "\0" + e.gateway();
             case Ingress i -> i.object().target() == GlobalIngressTarget.CLUSTER_IP_SERVICE
                     ? "svc\0" + i.object().namespace() + "\0" + i.object().serviceName()
                     : "pod\0" + i.object().namespace() + "\0" + i.object().podName().orElse("");
@@ -121,6 +123,16 @@ public final class ClusterGlobalnetAllocations {
 
     public Optional<Egress> egress(String namespace, String name) {
         return lookup(Egress.class, "egress\0" + namespace + "\0" + name);
+    }
+
+    /** With per-gateway egress ownership: the GlobalEgressIP's slice that {@code gateway} SNATs to. */
+    public Optional<EgressSlice> egressSlice(String namespace, String name, String gateway) {
+        return lookup(EgressSlice.class, "egress-slice\0" + namespace + "\0" + name + "\0" + gateway);
+    }
+
+    /** With per-gateway egress ownership: every slice of the GlobalEgressIP, in gateway order. */
+    public List<EgressSlice> egressSlices(String namespace, String name) {
+        return ofKind(EgressSlice.class).filter(e -> e.object().namespace().equals(namespace) && e.object().name().equals(name)).toList();
     }
 
     public List<Ingress> ingress() {

@@ -88,7 +88,8 @@ public final class GlobalCidrAllocator {
             if (block.isEmpty()) {
                 failures.add(new GlobalCidrFailure(cluster.name(), GlobalCidrFailure.Kind.GLOBAL_RANGE_EXHAUSTED,
                         "names no globalCIDR, and the global range " + range + " has no free block of "
-                                + config.clusterSize() + " addresses left (" + occupied.size() + " blocks taken)",
+                                + config.clusterSize() + " addresses left (" + occupied.size()
+                                + (occupied.size() == 1 ? " block" : " blocks") + " taken)",
                         "widen globalnet.cidr, lower globalnet.clusterSize, or give the cluster a globalCIDR"));
                 continue;
             }

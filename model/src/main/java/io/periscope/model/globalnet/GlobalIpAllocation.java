@@ -79,6 +79,26 @@ public sealed interface GlobalIpAllocation {
         }
     }
 
+    /**
+     * With per-gateway egress ownership: the part of a GlobalEgressIP one active gateway SNATs to.
+     * Each slice has the object's {@code numberOfIPs}, from the same pool as everything else.
+     */
+    record EgressSlice(GlobalEgressIP object, String gateway, List<Ipv4Address> addresses, AllocationCondition condition)
+            implements GlobalIpAllocation {
+        public EgressSlice {
+            addresses = List.copyOf(addresses);
+        }
+
+        @Override
+        public String requester() {
+            return requesterName(object, gateway);
+        }
+
+        public static String requesterName(GlobalEgressIP object, String gateway) {
+            return Egress.requesterName(object) + " (slice of gateway " + gateway + ")";
+        }
+    }
+
     record Ingress(GlobalIngressIP object, List<Ipv4Address> addresses, AllocationCondition condition)
             implements GlobalIpAllocation {
         public Ingress {

@@ -93,7 +93,7 @@ public final class GlobalIpPool {
         }
         if (n > free) {
             return new AllocationResult.Failed(requester, "asked for " + n + (n == 1 ? " address" : " addresses")
-                    + " but the pool " + cidr + " has only " + free + " free");
+                    + " but the pool " + cidr + " has only " + free + " free (" + (n - free) + " missing)");
         }
         int start = n == 1 ? taken.previousClearBit(size - 1) : lowestFreeRun(n);
         if (start < 0) {

@@ -44,6 +44,14 @@ public record GlobalnetAllocations(Map<String, ClusterGlobalnetAllocations> clus
         return in(cluster, c -> c.egress(namespace, name));
     }
 
+    public Optional<GlobalIpAllocation.EgressSlice> egressSlice(String cluster, String namespace, String name, String gateway) {
+        return cluster(cluster).flatMap(c -> c.egressSlice(namespace, name, gateway));
+    }
+
+    public List<GlobalIpAllocation.EgressSlice> egressSlices(String cluster, String namespace, String name) {
+        return cluster(cluster).map(c -> c.egressSlices(namespace, name)).orElse(List.of());
+    }
+
     public Optional<Ingress> ingressForService(String cluster, String namespace, String service) {
         return in(cluster, c -> c.ingressForService(namespace, service));
     }

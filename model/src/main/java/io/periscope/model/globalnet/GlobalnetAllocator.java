@@ -2,6 +2,7 @@ package io.periscope.model.globalnet;
 
 import io.periscope.model.globalnet.GlobalIpAllocation.ClusterEgress;
 import io.periscope.model.globalnet.GlobalIpAllocation.Egress;
+import io.periscope.model.globalnet.GlobalIpAllocation.EgressSlice;
 import io.periscope.model.globalnet.GlobalIpAllocation.Ingress;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyNode;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyPod;
@@ -97,8 +98,16 @@ public final class GlobalnetAllocator {
             allocations.add(new ClusterEgress(object, outcome.addresses(), outcome.condition()));
         }
         for (GlobalEgressIP object : cluster.globalEgressIPs()) {
-            Outcome outcome = request(pool, Egress.requesterName(object), object.numberOfIPs());
-            allocations.add(new Egress(object, outcome.addresses(), outcome.condition()));
+            if (cluster.egressPerGateway()) {
+                // One slice per active gateway, the way seed 004 gives each its ClusterGlobalEgressIP.
+                for (Node gateway : cluster.activeGateways()) {
+                    Outcome outcome = request(pool, EgressSlice.requesterName(object, gateway.name()), object.numberOfIPs());
+                    allocations.add(new EgressSlice(object, gateway.name(), outcome.addresses(), outcome.condition()));
+                }
+            } else {
+                Outcome outcome = request(pool, Egress.requesterName(object), object.numberOfIPs());
+                allocations.add(new Egress(object, outcome.addresses(), outcome.condition()));
+            }
         }
         // Upstream names a headless pod's object after the pod alone, so a pod behind two exported
         // headless services has one GlobalIngressIP: the first export's.

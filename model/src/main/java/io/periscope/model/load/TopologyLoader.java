@@ -2,7 +2,6 @@ package io.periscope.model.load;
 
 import io.periscope.model.topology.ClusterSet;
 
-import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -11,6 +10,12 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.reader.ReaderException;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.io.StringReader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Reads a topology file into a {@link ClusterSet}, or fails with every mistake in it. Reading happens in
@@ -35,15 +41,28 @@ public final class TopologyLoader {
     private TopologyLoader() {
     }
 
-    /** Loads the file; {@code file} is named in errors as given. */
+    /**
+     * Loads the file; {@code file} is named in errors as given. Only a regular file of at most
+     * {@link TopologyFileLimits#MAX_FILE_BYTES} is read, and that is decided before reading: a device such as
+     * {@code /dev/zero} never ends, a FIFO blocks until someone writes to it, and a file of gigabytes would
+     * exhaust memory long before it could be parsed.
+     */
     public static ClusterSet load(Path file) throws TopologyException {
         String fileName = file.toString();
+        if (Files.isDirectory(file)) {
+            throw failure(fileName, "'" + fileName + "' is a directory, not a topology file", "name a .yaml file");
+        }
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw failure(fileName, "not a regular file (a device, FIFO or socket), so it is not read",
+                    "name a .yaml file; to use generated text, write it to a file first");
+        }
         String text;
         try {
-            if (Files.isDirectory(file)) {
-                throw failure(fileName, "'" + fileName + "' is a directory, not a topology file", "name a .yaml file");
+            long size = Files.size(file);
+            if (size > TopologyFileLimits.MAX_FILE_BYTES) {
+                throw tooLarge(fileName, size);
             }
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            text = readAtMost(file, TopologyFileLimits.MAX_FILE_BYTES, fileName);
         } catch (NoSuchFileException e) {
             throw failure(fileName, "file not found", "check the path; it is read relative to " + Path.of("").toAbsolutePath());
         } catch (AccessDeniedException e) {
@@ -56,22 +75,76 @@ public final class TopologyLoader {
         return parse(text, fileName);
     }
 
+    /** Reads no more than {@code limit} bytes, so a file that grows after its size was checked is still bounded. */
+    private static String readAtMost(Path file, long limit, String fileName) throws IOException, TopologyException {
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes((int) limit + 1);
+        }
+        if (bytes.length > limit) {
+            throw tooLarge(fileName, bytes.length);
+        }
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        CoderResult result = decoder.decode(in, out, true);
+        if (result.isError()) {
+            throw notUtf8(fileName, bytes, in.position());
+        }
+        decoder.flush(out);
+        return out.flip().toString();
+    }
+
+    /** Names the first byte that is not UTF-8 by line and column, so a stray byte in a text file can be found. */
+    private static TopologyException notUtf8(String fileName, byte[] bytes, int offset) {
+        int line = 1;
+        int lineStart = 0;
+        for (int i = 0; i < offset; i++) {
+            if (bytes[i] == '\n') {
+                line++;
+                lineStart = i + 1;
+            }
+        }
+        int column = new String(bytes, lineStart, offset - lineStart, StandardCharsets.UTF_8).length() + 1;
+        return new TopologyException(List.of(new TopologyError(fileName, line, column, "",
+                String.format(Locale.ROOT, "the file is not UTF-8 text: byte 0x%02X here is not valid UTF-8", bytes[offset] & 0xff),
+                "save the file as UTF-8; a topology file is YAML text (if this is a binary file, name the .yaml file instead)")));
+    }
+
+    private static TopologyException tooLarge(String fileName, long size) {
+        return failure(fileName, "the file is " + size + " bytes, more than the " + TopologyFileLimits.describeFileLimit()
+                        + " (" + TopologyFileLimits.MAX_FILE_BYTES + " bytes) a topology file may have, so it is not read",
+                "split the cluster set, or leave out what the traces do not need; see \"Limits\" in docs/topology.md");
+    }
+
     /** Parses topology text; {@code fileName} is only used to name the source in errors and as the default topology name. */
     public static ClusterSet parse(String yamlText, String fileName) throws TopologyException {
         Node root;
         try {
-            LoaderOptions options = new LoaderOptions();
-            options.setProcessComments(false);
-            root = new Yaml(options).compose(new StringReader(yamlText));
+            root = new Yaml(TopologyFileLimits.loaderOptions()).compose(new StringReader(yamlText));
         } catch (MarkedYAMLException e) {
+            Optional<TopologyError> limit = TopologyFileLimits.limitHit(fileName, e.getMessage());
+            if (limit.isPresent()) {
+                throw new TopologyException(List.of(limit.get()));
+            }
             throw new TopologyException(List.of(syntaxError(fileName, e)));
         } catch (ReaderException e) {
             throw new TopologyException(List.of(unreadableCharacter(fileName, yamlText, e)));
         } catch (YAMLException e) {
+            Optional<TopologyError> limit = TopologyFileLimits.limitHit(fileName, e.getMessage());
+            if (limit.isPresent()) {
+                throw new TopologyException(List.of(limit.get()));
+            }
             throw failure(fileName, "not valid YAML: " + e.getMessage(), "check the file's syntax");
         }
         if (root == null) {
             throw failure(fileName, "the file is empty", "describe the cluster set: name, globalnet, clusters, flows (see docs/topology.md)");
+        }
+        Optional<TopologyError> expansion = TopologyFileLimits.expansionTooLarge(fileName, root);
+        if (expansion.isPresent()) {
+            throw new TopologyException(List.of(expansion.get()));
         }
         MappedTopology mapped = new TopologyReader(fileName).read(root, baseName(fileName));
         List<TopologyError> errors = new ArrayList<>(mapped.errors());

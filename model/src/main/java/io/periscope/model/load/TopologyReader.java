@@ -13,10 +13,14 @@ import io.periscope.model.selector.SelectorOperator;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cni;
+import io.periscope.model.topology.CniMasquerade;
+import io.periscope.model.topology.NodeEnvironment;
+import io.periscope.model.topology.RpFilter;
 import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.FlowSource;
 import io.periscope.model.topology.FlowTarget;
+import io.periscope.model.topology.EgressOwnership;
 import io.periscope.model.topology.GatewayLoadBalancing;
 import io.periscope.model.topology.GlobalnetConfig;
 import io.periscope.model.topology.GlobalnetMode;
@@ -56,12 +60,12 @@ final class TopologyReader {
     static final List<String> GLOBALNET_FIELDS = List.of("enabled", "cidr", "clusterSize", "mode");
     static final List<String> DEFAULTS_FIELDS = List.of("cableDriver");
     static final List<String> CLUSTER_FIELDS = List.of("name", "labels", "podCIDRs", "serviceCIDRs", "globalCIDR", "cni",
-            "multiActiveGateways", "clusterEgressIPs", "gatewayLoadBalancing", "nodes", "pods", "services", "exports",
-            "globalEgressIPs");
+            "multiActiveGateways", "clusterEgressIPs", "gatewayLoadBalancing", "egressOwnership", "nodes", "pods", "services", "exports",
+            "globalEgressIPs", "rpFilter", "cniMasquerade");
     static final List<String> NODE_FIELDS = List.of("name", "ip", "cniIP", "gateway", "publicIP");
     static final List<String> POD_FIELDS = List.of("name", "namespace", "node", "ip", "labels", "hostNetwork");
     static final List<String> SERVICE_FIELDS = List.of("name", "namespace", "clusterIP", "headless", "selector", "ports");
-    static final List<String> PORT_FIELDS = List.of("port", "targetPort", "protocol");
+    static final List<String> PORT_FIELDS = List.of("name", "port", "targetPort", "protocol");
     static final List<String> EGRESS_FIELDS = List.of("name", "namespace", "podSelector", "numberOfIPs");
     static final List<String> SELECTOR_FIELDS = List.of("matchLabels", "matchExpressions");
     static final List<String> EXPRESSION_FIELDS = List.of("key", "operator", "values");
@@ -181,6 +185,12 @@ final class TopologyReader {
         int clusterEgressIPs = yaml.optionalInt(cluster, "clusterEgressIPs").orElse(Cluster.DEFAULT_CLUSTER_EGRESS_IPS);
         GatewayLoadBalancing loadBalancing = yaml.optionalChoice(cluster, "gatewayLoadBalancing",
                 GatewayLoadBalancing.values(), GatewayLoadBalancing::yamlName, false).orElse(GatewayLoadBalancing.MULTIPATH_ROUTES);
+        EgressOwnership egressOwnership = yaml.optionalChoice(cluster, "egressOwnership", EgressOwnership.values(),
+                EgressOwnership::yamlName, false).orElse(EgressOwnership.SHARED);
+        NodeEnvironment environment = new NodeEnvironment(
+                yaml.optionalChoice(cluster, "rpFilter", RpFilter.values(), RpFilter::yamlName, false).orElse(RpFilter.OFF),
+                yaml.optionalChoice(cluster, "cniMasquerade", CniMasquerade.values(), CniMasquerade::yamlName, false)
+                        .orElse(CniMasquerade.NONE));
 
         List<io.periscope.model.topology.Node> nodes = readEntries(yaml.list(cluster, "nodes", "nodes"), cluster.path("nodes"), (n, p) -> readNode(n, p, key));
         Map<String, io.periscope.model.topology.Node> nodesByName = new HashMap<>();
@@ -192,7 +202,7 @@ final class TopologyReader {
         List<GlobalEgressIP> egressIPs = readEntries(yaml.list(cluster, "globalEgressIPs", "globalEgressIPs"),
                 cluster.path("globalEgressIPs"), this::readGlobalEgressIP);
         return name.map(n -> new Cluster(n, labels, podCidrs, serviceCidrs, globalCidr, cni, multiActive, clusterEgressIPs,
-                loadBalancing, nodes, pods, services, exports, egressIPs));
+                loadBalancing, nodes, pods, services, exports, egressIPs, environment, egressOwnership));
     }
 
     /** A required, non-empty list of CIDRs; malformed entries are reported and left out. */
@@ -349,12 +359,13 @@ final class TopologyReader {
         YamlMapping port = read.get();
         Optional<Integer> number = yaml.requiredInt(port, "port", "the port clients connect to, e.g. 80");
         Optional<Integer> target = yaml.optionalInt(port, "targetPort");
+        Optional<String> portName = port.written("name") ? yaml.text(port.fields().get("name"), port.path("name")) : Optional.empty();
         Protocol protocol = yaml.optionalChoice(port, "protocol", new Protocol[] {Protocol.TCP, Protocol.UDP}, Protocol::name, true)
                 .orElse(Protocol.TCP);
         if (yaml.errorCount() != before) {
             return Optional.empty();
         }
-        return Optional.of(new ServicePort(number.orElseThrow(), target.orElse(number.get()), protocol));
+        return Optional.of(new ServicePort(number.orElseThrow(), target.orElse(number.get()), protocol, portName));
     }
 
     private Optional<ServiceExport> readExport(Node node, String path) {

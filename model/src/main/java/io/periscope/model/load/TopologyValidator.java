@@ -1,5 +1,7 @@
 package io.periscope.model.load;
 
+import io.periscope.model.globalnet.GlobalCidrAllocator;
+import io.periscope.model.globalnet.GlobalCidrFailure;
 import io.periscope.model.globalnet.GlobalEgressIP;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
@@ -11,10 +13,12 @@ import io.periscope.model.policy.ClusterConnectivityPolicy;
 import io.periscope.model.policy.ClusterGraph;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.EgressOwnership;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.FlowSource;
 import io.periscope.model.topology.FlowTarget;
 import io.periscope.model.topology.GlobalnetConfig;
+import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
 import io.periscope.model.topology.Service;
@@ -147,7 +151,9 @@ public final class TopologyValidator {
         }
         checkCidrsBetweenClusters();
         checkGlobalCidrs();
+        checkGlobalCidrHandOut();
         checkGatewayAddressesBetweenClusters();
+        checkNodeAddressesAgainstRemoteGateways();
     }
 
     /** ", e.g. 'east-1'" when lower-casing and replacing stray characters gives a valid label. */
@@ -192,10 +198,26 @@ public final class TopologyValidator {
                     "use a number from " + GlobalEgressIP.MIN_IPS + " to " + GlobalEgressIP.MAX_IPS + " (the default is "
                             + Cluster.DEFAULT_CLUSTER_EGRESS_IPS + ")");
         }
+        if (cluster.environment().cniMasquerade() != io.periscope.model.topology.CniMasquerade.NONE
+                && cluster.cni() == io.periscope.model.topology.Cni.OVN_KUBERNETES) {
+            error(join(path, "cniMasquerade"), "cniMasquerade " + cluster.environment().cniMasquerade().yamlName()
+                    + " describes a kube-proxy CNI's masquerade rule; OVN-Kubernetes does its own NAT",
+                    "remove cniMasquerade, or use cni: kube-proxy");
+        }
         if (positions.contains(join(path, "gatewayLoadBalancing")) && !cluster.multiActiveGateways()) {
             error(join(path, "gatewayLoadBalancing"), "gatewayLoadBalancing " + cluster.loadBalancing().yamlName()
                             + " has no effect: cluster '" + cluster.name() + "' has one active gateway",
                     "set multiActiveGateways: true, or remove gatewayLoadBalancing");
+        }
+        if (positions.contains(join(path, "egressOwnership")) && cluster.egressOwnership() == EgressOwnership.PER_GATEWAY) {
+            if (!cluster.multiActiveGateways()) {
+                error(join(path, "egressOwnership"), "egressOwnership per-gateway needs several active gateways: cluster '"
+                        + cluster.name() + "' has one", "set multiActiveGateways: true, or remove egressOwnership");
+            } else if (globalnetKnown() && (!set.globalnet().enabled() || set.globalnet().mode() != GlobalnetMode.V2)) {
+                error(join(path, "egressOwnership"), "egressOwnership per-gateway owns Globalnet 2.0's egress addresses, and "
+                        + (set.globalnet().enabled() ? "globalnet.mode is legacy" : "Globalnet is off"),
+                        set.globalnet().enabled() ? "use globalnet.mode: v2, or remove egressOwnership" : "set globalnet.enabled: true, or remove egressOwnership");
+            }
         }
         if (!set.globalnet().enabled() && globalnetKnown()) {
             cluster.globalCidr().ifPresent(cidr -> error(join(path, "globalCIDR"), "globalCIDR " + cidr
@@ -354,8 +376,21 @@ public final class TopologyValidator {
             }
             duplicate(seen, port.port() + "/" + port.protocol(), i, listPath, "port", "port " + port.port() + "/" + port.protocol()
                     + " of service '" + service.qualifiedName() + "' is already listed by ", "list each port and protocol once");
+            if (port.name().isPresent()) {
+                String name = port.name().get();
+                if (!PORT_NAME.matcher(name).matches() || name.contains("--") || name.chars().noneMatch(Character::isLetter)) {
+                    error(join(portPath, "name"), "port name '" + name + "' of service '" + service.qualifiedName()
+                            + "' is not a Kubernetes port name", "use 1 to 15 lowercase letters, digits and '-', with at least"
+                            + " one letter, no '--' and no '-' at either end, e.g. http");
+                }
+                duplicate(seen, "name " + name, i, listPath, "name", "port name '" + name + "' of service '" + service.qualifiedName()
+                        + "' is already used by ", "give every port of a service its own name");
+            }
         }
     }
+
+    /** Kubernetes' IANA_SVC_NAME (the rest of the rule is checked next to it); DNS SRV names are made of it. */
+    private static final java.util.regex.Pattern PORT_NAME = java.util.regex.Pattern.compile("[a-z0-9]([a-z0-9-]{0,13}[a-z0-9])?");
 
     private void checkPortNumber(int port, String path, String field) {
         if (port < 1 || port > 65535) {
@@ -473,6 +508,50 @@ public final class TopologyValidator {
         }
     }
 
+    /**
+     * The broker's hand-out itself, run on the file: what the rules above cannot see (a /31 or /32
+     * globalCIDR, a global range with no block left for a cluster that names none) would otherwise only
+     * surface when a command plans the cluster set. Skipped once the globalnet rules found a mistake, so
+     * one mistake is not reported twice.
+     */
+    private void checkGlobalCidrHandOut() {
+        boolean alreadyReported = errors.stream().anyMatch(e -> e.path().startsWith("globalnet")
+                || e.path().endsWith(".globalCIDR") || e.path().matches("clusters\\[\\d+]\\.name"));
+        if (!set.globalnet().enabled() || !globalnetKnown() || alreadyReported) {
+            return;
+        }
+        for (GlobalCidrFailure failure : GlobalCidrAllocator.allocate(set.globalnet(), set.clusters()).failures()) {
+            int index = clusterIndex(failure.cluster());
+            if (index < 0) {
+                continue;
+            }
+            String path = switch (failure.kind()) {
+                case INVALID_CLUSTER_SIZE -> "globalnet.clusterSize";
+                case GLOBAL_RANGE_EXHAUSTED, DUPLICATE_CLUSTER -> join(clusterPath(index), "name");
+                case OUTSIDE_GLOBAL_RANGE, OVERLAPS_DECLARED, UNSUPPORTED_SIZE -> join(clusterPath(index), "globalCIDR");
+            };
+            String problem = failure.kind() == GlobalCidrFailure.Kind.GLOBAL_RANGE_EXHAUSTED
+                    ? "cluster '" + failure.cluster() + "' " + failure.problem() + positionOf("globalnet.cidr")
+                    : failure.problem();
+            error(path, problem, failure.fix());
+        }
+    }
+
+    /** " (globalnet.cidr, line 2)": where the named field is, when known. */
+    private String positionOf(String path) {
+        SourcePosition position = positions.position(path);
+        return position.known() ? " (" + path + positionSuffix(path) + ")" : "";
+    }
+
+    private int clusterIndex(String name) {
+        for (int i = 0; i < set.clusters().size(); i++) {
+            if (set.clusters().get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** Gateways of different clusters must be reachable at different addresses, or their cables would collide. */
     private void checkGatewayAddressesBetweenClusters() {
         record Gateway(String cluster, String name, String path) {
@@ -495,6 +574,55 @@ public final class TopologyValidator {
                 }
             }
         }
+    }
+
+    /**
+     * A gateway routes every other cluster's gateway endpoint over the WAN and its own cluster's node
+     * addresses over the underlay, so a node address of one cluster that is another cluster's gateway
+     * endpoint gives that gateway two routes for one address (the kernel keeps one, the simulation
+     * another). Gateway against gateway is {@link #checkGatewayAddressesBetweenClusters()}'s finding.
+     */
+    private void checkNodeAddressesAgainstRemoteGateways() {
+        record Endpoint(String cluster, String node, String path) {
+        }
+        Map<Ipv4Address, Endpoint> endpoints = new HashMap<>();
+        for (int i = 0; i < set.clusters().size(); i++) {
+            Cluster cluster = set.clusters().get(i);
+            for (int n = 0; n < cluster.nodes().size(); n++) {
+                Node node = cluster.nodes().get(n);
+                if (node.gateway()) {
+                    String nodePath = positions.element(join(clusterPath(i), "nodes"), n);
+                    endpoints.putIfAbsent(node.endpointIp(), new Endpoint(cluster.name(), node.name(),
+                            join(nodePath, node.publicIp().isPresent() ? "publicIP" : "ip")));
+                }
+            }
+        }
+        for (int i = 0; i < set.clusters().size(); i++) {
+            Cluster cluster = set.clusters().get(i);
+            for (int n = 0; n < cluster.nodes().size(); n++) {
+                Node node = cluster.nodes().get(n);
+                String nodePath = positions.element(join(clusterPath(i), "nodes"), n);
+                for (String field : List.of("ip", "cniIP")) {
+                    Ipv4Address address = field.equals("ip") ? node.ip() : node.cniIp();
+                    Endpoint gateway = endpoints.get(address);
+                    if (gateway == null || gateway.cluster().equals(cluster.name())
+                            || (node.gateway() && address.equals(node.endpointIp()))) {
+                        continue;
+                    }
+                    error(join(nodePath, field), "node '" + cluster.name() + "/" + node.name() + "' has " + field + " " + address
+                                    + ", the address gateway '" + gateway.cluster() + "/" + gateway.node() + "' is reached at ("
+                                    + gateway.path() + positionSuffix(gateway.path()) + "); cluster '" + cluster.name()
+                                    + "''s gateways would route " + address + " both to this node and over the WAN",
+                            "give the node an address no gateway of another cluster is reached at (or give that gateway a publicIP)");
+                }
+            }
+        }
+    }
+
+    /** ", line 12" after a field's path, when its position is known. */
+    private String positionSuffix(String path) {
+        SourcePosition position = positions.position(path);
+        return position.known() ? ", line " + position.line() : "";
     }
 
     private static String unknownNameFix(String kind, String typed, List<String> known, String otherwise) {

@@ -13,6 +13,8 @@ import java.util.Optional;
  *
  * @param clusterEgressIPs the ClusterGlobalEgressIP's number of IPs; per gateway when
  *                         {@code multiActiveGateways} is set
+ * @param egressOwnership  with several active gateways and Globalnet: whether every egress address
+ *                         has one owning gateway
  */
 public record Cluster(
         String name,
@@ -28,10 +30,40 @@ public record Cluster(
         List<Pod> pods,
         List<Service> services,
         List<ServiceExport> exports,
-        List<GlobalEgressIP> globalEgressIPs) {
+        List<GlobalEgressIP> globalEgressIPs,
+        NodeEnvironment environment,
+        EgressOwnership egressOwnership) {
 
     /** Upstream's default number of cluster egress IPs. */
     public static final int DEFAULT_CLUSTER_EGRESS_IPS = 8;
+
+    /** A cluster whose nodes have {@link NodeEnvironment#DEFAULT}. */
+    public Cluster(String name, Map<String, String> labels, List<Ipv4Prefix> podCidrs, List<Ipv4Prefix> serviceCidrs,
+                   Optional<Ipv4Prefix> globalCidr, Cni cni, boolean multiActiveGateways, int clusterEgressIPs,
+                   GatewayLoadBalancing loadBalancing, List<Node> nodes, List<Pod> pods, List<Service> services,
+                   List<ServiceExport> exports, List<GlobalEgressIP> globalEgressIPs) {
+        this(name, labels, podCidrs, serviceCidrs, globalCidr, cni, multiActiveGateways, clusterEgressIPs, loadBalancing, nodes, pods,
+                services, exports, globalEgressIPs, NodeEnvironment.DEFAULT);
+    }
+
+    /** A cluster whose egress addresses are shared by its gateways, as seed 004 describes. */
+    public Cluster(String name, Map<String, String> labels, List<Ipv4Prefix> podCidrs, List<Ipv4Prefix> serviceCidrs,
+                   Optional<Ipv4Prefix> globalCidr, Cni cni, boolean multiActiveGateways, int clusterEgressIPs,
+                   GatewayLoadBalancing loadBalancing, List<Node> nodes, List<Pod> pods, List<Service> services,
+                   List<ServiceExport> exports, List<GlobalEgressIP> globalEgressIPs, NodeEnvironment environment) {
+        this(name, labels, podCidrs, serviceCidrs, globalCidr, cni, multiActiveGateways, clusterEgressIPs, loadBalancing, nodes, pods,
+                services, exports, globalEgressIPs, environment, EgressOwnership.SHARED);
+    }
+
+    public Cluster withEgressOwnership(EgressOwnership ownership) {
+        return new Cluster(name, labels, podCidrs, serviceCidrs, globalCidr, cni, multiActiveGateways, clusterEgressIPs, loadBalancing,
+                nodes, pods, services, exports, globalEgressIPs, environment, ownership);
+    }
+
+    /** Whether each egress address has one owning gateway (several active gateways, the setting on). */
+    public boolean egressPerGateway() {
+        return multiActiveGateways && egressOwnership == EgressOwnership.PER_GATEWAY;
+    }
 
     public Cluster {
         labels = Map.copyOf(labels);

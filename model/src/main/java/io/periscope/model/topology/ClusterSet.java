@@ -58,7 +58,8 @@ public record ClusterSet(
             java.util.function.Predicate<String> failed = node -> failedClusterSlashNode.contains(c.name() + "/" + node);
             return new Cluster(c.name(), c.labels(), c.podCidrs(), c.serviceCidrs(), c.globalCidr(), c.cni(), c.multiActiveGateways(),
                     c.clusterEgressIPs(), c.loadBalancing(), c.nodes().stream().filter(n -> !failed.test(n.name())).toList(),
-                    c.pods().stream().filter(p -> !failed.test(p.node())).toList(), c.services(), c.exports(), c.globalEgressIPs());
+                    c.pods().stream().filter(p -> !failed.test(p.node())).toList(), c.services(), c.exports(), c.globalEgressIPs(),
+                    c.environment(), c.egressOwnership());
         }).toList();
         return withClusters(survivors);
     }

@@ -29,7 +29,7 @@ class TopologyFileReadsBackAsTheSameClusterSet {
 
     /** Headless services, pod selectors, flows with expectations: what the examples hold. */
     @ParameterizedTest
-    @ValueSource(strings = {"mag-globalnet.yaml", "globalnet-egress.yaml"})
+    @ValueSource(strings = {"mag-globalnet.yaml", "globalnet-egress.yaml", "mag-globalnet-egress.yaml"})
     void anExample(String name) throws Exception {
         ClusterSet set = TopologyLoader.load(Path.of("..", "examples", name));
 

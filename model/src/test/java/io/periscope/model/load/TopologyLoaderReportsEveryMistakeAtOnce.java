@@ -187,6 +187,11 @@ class TopologyLoaderReportsEveryMistakeAtOnce {
 
         TopologyException failure = catchThrowableOfType(TopologyException.class, () -> TopologyLoader.load(latin1));
 
-        assertThat(failure.errors()).singleElement().extracting(TopologyError::problem).isEqualTo("the file is not UTF-8 text");
+        TopologyError error = failure.errors().getFirst();
+        assertThat(failure.errors()).hasSize(1);
+        assertThat(error.problem()).startsWith("the file is not UTF-8 text").contains("0xE9");
+        // The stray byte is named by place, so it can be found in a long file.
+        assertThat(error.line()).isEqualTo(1);
+        assertThat(error.column()).isEqualTo(7);
     }
 }

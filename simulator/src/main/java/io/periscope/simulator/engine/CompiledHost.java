@@ -29,12 +29,18 @@ final class CompiledHost {
 
     /** The sysctl that decides whether a namespace routes packets that are not its own. */
     static final String IP_FORWARD = "net.ipv4.ip_forward";
+    /** Whether conntrack picks up TCP connections from a mid-stream segment (the kernel's default is 1). */
+    static final String TCP_LOOSE = "net.netfilter.nf_conntrack_tcp_loose";
 
     final int index;
     final HostId id;
     final String name;
     final boolean pod;
     final boolean forwards;
+    final boolean tcpLoose;
+    /** Each device's reverse-path filter: the kernel's max(conf.all, conf.DEVICE); absent means 0. */
+    private final Map<String, Integer> rpFilter = new HashMap<>();
+    private final int rpFilterOfOthers;
     final RoutingPolicy routing;
     final Ruleset ruleset;
     private final Map<String, Ipv4Address> firstAddress;
@@ -53,6 +59,7 @@ final class CompiledHost {
         // Pods do not route; nodes and gateways do. An explicit sysctl in the plan wins either way.
         String forward = effective.sysctls().get(IP_FORWARD);
         this.forwards = forward == null ? !pod : forward.equals("1");
+        this.tcpLoose = !"0".equals(effective.sysctls().get(TCP_LOOSE));
         Map<Ipv4Address, String> local = new LinkedHashMap<>();
         firstAddress = new HashMap<>();
         for (Interface iface : plan.interfaces()) {
@@ -70,6 +77,15 @@ final class CompiledHost {
         }
         for (Interface iface : plan.interfaces()) {
             deviceNames.put(iface.name(), Optional.of(iface.name()));
+        }
+        // A device copies conf.default when it is created (Periscope's devices are all created after
+        // the namespace-wide sysctls are written), unless the plan sets its own value.
+        int all = sysctlInt(effective, "net.ipv4.conf.all.rp_filter");
+        int byDefault = sysctlInt(effective, "net.ipv4.conf.default.rp_filter");
+        this.rpFilterOfOthers = Math.max(all, byDefault);
+        for (String device : deviceNames.keySet()) {
+            String own = effective.sysctls().get("net.ipv4.conf." + device + ".rp_filter");
+            rpFilter.put(device, Math.max(all, own == null ? byDefault : parseRpFilter(own)));
         }
         this.routing = RoutingPolicy.compile(name, effective, local);
         this.ruleset = Ruleset.compile(name, effective, routing::isLocal);
@@ -108,6 +124,26 @@ final class CompiledHost {
         }
         Optional<String> known = deviceNames.get(device);
         return known != null ? known : Optional.of(device);
+    }
+
+    /** The reverse-path filter a packet arriving on {@code device} meets: 0 off, 1 strict, 2 loose. */
+    int rpFilter(String device) {
+        Integer mode = rpFilter.get(device);
+        return mode != null ? mode : rpFilterOfOthers;
+    }
+
+    private static int sysctlInt(DataplanePlan plan, String key) {
+        String value = plan.sysctls().get(key);
+        return value == null ? 0 : parseRpFilter(value);
+    }
+
+    /** The kernel takes any value; above 2 acts as loose would not, so only 0, 1 and 2 mean something. */
+    private static int parseRpFilter(String value) {
+        try {
+            return Math.min(2, Math.max(0, Integer.parseInt(value.trim())));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("rp_filter must be 0, 1 or 2, not '" + value + "'");
+        }
     }
 
     /** The device's first address, or null when it has none. */

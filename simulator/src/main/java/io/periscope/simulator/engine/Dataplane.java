@@ -15,6 +15,7 @@ import io.periscope.plan.routing.RouteType;
 import io.periscope.simulator.conntrack.ConnTuple;
 import io.periscope.simulator.conntrack.Connection;
 import io.periscope.simulator.conntrack.ConntrackState;
+import io.periscope.simulator.conntrack.TcpSegment;
 import io.periscope.simulator.hash.NatAddressChoice;
 import io.periscope.simulator.link.VxlanFabric;
 import io.periscope.simulator.link.Wiring;
@@ -140,11 +141,13 @@ public final class Dataplane {
      * @param conntrack    the connections that already exist (empty for a forward packet, the forward
      *                     branch's for its reply)
      * @param choices      alternatives already taken (the forward branch's, for its reply)
+     * @param segment      which TCP segment a TCP packet is (a forward packet's SYN, its reply's SYN-ACK)
      * @param chains       told of every netfilter chain the packet enters; null when nobody asks
      */
-    public void send(int host, Packet packet, boolean selectSource, ConntrackState conntrack, List<String> choices,
+    public void send(int host, Packet packet, TcpSegment segment, boolean selectSource, ConntrackState conntrack, List<String> choices,
                      ChainObserver chains, Consumer<Ending> endings) {
         Visit v = new Visit();
+        v.segment = segment;
         v.sink = endings;
         v.observer = chains;
         v.conntrack = conntrack;
@@ -205,7 +208,7 @@ public final class Dataplane {
     }
 
     private void localOutRouted(Visit v, String oif) {
-        conntrackLookup(v);
+        conntrackLookup(v, true);
         v.oif = oif;
         pass(v, RAW_OUTPUT, 0, outputRoute);
     }
@@ -299,7 +302,8 @@ public final class Dataplane {
     private void logicalRouter(Visit v, String inPort) {
         v.in = inPort;
         v.out = null;
-        conntrackLookup(v);
+        // OVN's own conntrack zone: its TCP states (ct.inv) are not modelled, only its translations.
+        conntrackLookup(v, false);
         if (!v.isNew) {
             storedNat(v, true);
             storedNat(v, false);
@@ -388,12 +392,15 @@ public final class Dataplane {
         v.out = null;
         v.packet = packet;
         v.tunnel = tunnel;
-        conntrackLookup(v);
+        conntrackLookup(v, true);
         pass(v, PREROUTING, 0, routeInput);
     }
 
     private void routeInput(Visit v) {
         RouteDecision d = v.host.routing.lookup(v.packet.dst(), v.packet.src(), v.mark, v.in, null);
+        if ((d instanceof RouteDecision.Forward || d instanceof RouteDecision.Local) && !reversePathValid(v)) {
+            return;
+        }
         if (d instanceof RouteDecision.Forward f) {
             if (!v.host.forwards) {
                 end(v, Disposition.DROPPED, v.host.name + (v.host.pod ? " is a pod and" : "")
@@ -418,6 +425,43 @@ public final class Dataplane {
         v.out = nexthop.device();
         v.nexthop = nexthop;
         pass(v, FORWARD_AND_POSTROUTING, 0, transmitStage);
+    }
+
+    /**
+     * Reverse-path filtering, as {@code fib_validate_source} does it for a packet routed in from a
+     * device whose rp_filter (max of {@code conf.all} and the device's) is on: the source is looked
+     * up as a destination (no mark, "iif lo", so rules with {@code iif lo} apply). No route, or a
+     * route that is not unicast (a local address, a blackhole) fails in both modes; a unicast route
+     * not using the device fails only in strict mode. False when the packet was dropped.
+     */
+    private boolean reversePathValid(Visit v) {
+        int mode = v.host.rpFilter(v.in);
+        if (mode == 0 || v.packet.src().equals(Ipv4Address.ANY)) {
+            return true;
+        }
+        RouteDecision back = v.host.routing.lookup(v.packet.src(), v.packet.dst(), 0, RoutingPolicy.LOOPBACK, null);
+        String filter = "rp_filter=" + mode + (mode == 1 ? " (strict)" : " (loose)") + " on " + v.host.name + " " + v.in;
+        String problem;
+        if (back instanceof RouteDecision.Forward f) {
+            for (CompiledNexthop nh : f.nexthops()) {
+                if (v.in.equals(nh.device())) {
+                    return true;
+                }
+            }
+            if (mode == 2) {
+                return true;
+            }
+            problem = "the route back to " + v.packet.src() + " (" + f.route().text() + ") leaves by "
+                    + String.join(", ", f.nexthops().stream().map(CompiledNexthop::device).distinct().toList()) + ", not " + v.in;
+        } else if (back instanceof RouteDecision.Local) {
+            problem = "the source " + v.packet.src() + " is an address of " + v.host.name + " itself (a martian source)";
+        } else if (back instanceof RouteDecision.Reject r) {
+            problem = "the route back to " + v.packet.src() + " is '" + r.route().text() + "', not a unicast route";
+        } else {
+            problem = "there is no route back to " + v.packet.src();
+        }
+        end(v, Disposition.DROPPED, "dropped by " + filter + ": " + problem);
+        return false;
     }
 
     /** Names the hosts a path keeps coming back to, when it does: why a TTL ran out. */
@@ -793,7 +837,8 @@ public final class Dataplane {
     private void pass(Visit v, Stage[] stages, int from, Consumer<Visit> then) {
         for (int i = from; i < stages.length; i++) {
             Stage stage = stages[i];
-            if (stage.nat() && v.untracked) {
+            // NAT works on conntrack entries: a packet without one (untracked, or INVALID) is never translated.
+            if (stage.nat() && (v.untracked || v.invalid)) {
                 continue;
             }
             if (stage.nat() && !v.isNew) {
@@ -854,7 +899,7 @@ public final class Dataplane {
     /** Takes over what the rules did; false when the packet was dropped (the branch has ended). */
     private boolean apply(Visit v, TableRun o) {
         v.mark = o.mark();
-        if (!v.untracked) {
+        if (!v.untracked && !v.invalid) {
             v.connmark = o.connmark();
         }
         if (o.notrack() && !v.untracked) {
@@ -989,11 +1034,29 @@ public final class Dataplane {
 
     // ---------------------------------------------------------------- conntrack
 
-    private static void conntrackLookup(Visit v) {
+    /**
+     * Finds the packet's connection in the host's table. With {@code tcpStates}, a TCP segment that has
+     * no entry and opens none ({@link TcpSegment#opensConnection}) is INVALID, as
+     * {@code nf_conntrack_in} leaves it: no entry is made and the packet goes on without one.
+     */
+    private static void conntrackLookup(Visit v, boolean tcpStates) {
         ConntrackState.Match m = v.conntrack.find(v.host.index, v.packet);
         v.untracked = false;
+        v.invalid = false;
         v.snatDone = false;
         v.dnatDone = false;
+        if (m == null && tcpStates && v.packet.protocol() == Protocol.TCP && !v.segment.opensConnection(v.host.tcpLoose)) {
+            v.conn = null;
+            v.isNew = false;
+            v.reply = false;
+            v.invalid = true;
+            v.connmark = 0;
+            v.ctOriginal = null;
+            if (v.invalidAt == null) {
+                v.invalidAt = v.host.name;
+            }
+            return;
+        }
         if (m == null) {
             v.conn = null;
             v.isNew = true;
@@ -1010,6 +1073,7 @@ public final class Dataplane {
     }
 
     private static final int UNTRACKED = 1 << CtState.UNTRACKED.ordinal();
+    private static final int INVALID = 1 << CtState.INVALID.ordinal();
     private static final int NEW = 1 << CtState.NEW.ordinal();
     private static final int ESTABLISHED = 1 << CtState.ESTABLISHED.ordinal();
     private static final int SNAT = 1 << CtState.SNAT.ordinal();
@@ -1019,6 +1083,9 @@ public final class Dataplane {
         if (v.untracked) {
             return UNTRACKED;
         }
+        if (v.invalid) {
+            return INVALID;
+        }
         if (v.isNew) {
             return NEW | (v.snatDone ? SNAT : 0) | (v.dnatDone ? DNAT : 0);
         }
@@ -1027,7 +1094,7 @@ public final class Dataplane {
 
     /** Conntrack confirmation, the last thing in POSTROUTING and INPUT. */
     private static void commit(Visit v) {
-        if (v.untracked) {
+        if (v.untracked || v.invalid) {
             return;
         }
         if (v.isNew) {
@@ -1046,6 +1113,13 @@ public final class Dataplane {
 
     // ---------------------------------------------------------------- ends
 
+    /** Why an INVALID packet went on untranslated, for the reason of the end it came to. */
+    static String invalidNote(Visit v) {
+        return "conntrack on " + v.invalidAt + " had no connection for this " + v.segment.name().replace('_', '-')
+                + (v.segment == TcpSegment.ACK ? " and nf_conntrack_tcp_loose=0 does not pick one up" : "")
+                + ": INVALID, so it was not NATed";
+    }
+
     private void finishHop(Visit v, String device, boolean departs) {
         String out = v.hopOut != null ? v.hopOut : device;
         Packet depart = v.hopOut != null ? v.hopDepart : v.packet;
@@ -1058,11 +1132,14 @@ public final class Dataplane {
     }
 
     private void end(Visit v, Disposition disposition, String reason) {
+        if (disposition != Disposition.DELIVERED && v.invalidAt != null && reason != null) {
+            reason = reason + " (" + invalidNote(v) + ")";
+        }
         if (disposition != Disposition.DELIVERED && !(v.steps.last() instanceof Step.Filter f && !f.accepted())) {
             v.step(new Step.Drop(reason, v.packet));
         }
         finishHop(v, null, false);
         v.sink.accept(new Ending(disposition, Optional.ofNullable(reason), v.hops.toList(), v.host.id, v.host.index, v.packet, v.origin,
-                v.conntrack, v.choices.toList()));
+                v.conntrack, v.choices.toList(), v.invalidAt == null ? Optional.empty() : Optional.of(invalidNote(v))));
     }
 }

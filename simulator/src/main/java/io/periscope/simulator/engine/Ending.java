@@ -18,7 +18,8 @@ import java.util.Optional;
  * @param origin    the packet as its sender's socket sent it (source address selected, nothing translated)
  * @param conntrack every host's conntrack entries along the branch, for the reply to find
  * @param choices   the alternatives this branch took, in order
+ * @param invalid   where conntrack found the packet INVALID and let it pass untranslated, when it did
  */
 public record Ending(Disposition disposition, Optional<String> reason, List<Hop> hops, HostId host, int hostIndex, Packet packet,
-                     Packet origin, ConntrackState conntrack, List<String> choices) {
+                     Packet origin, ConntrackState conntrack, List<String> choices, Optional<String> invalid) {
 }

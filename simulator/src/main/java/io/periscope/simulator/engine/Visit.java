@@ -3,6 +3,7 @@ package io.periscope.simulator.engine;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.simulator.conntrack.Connection;
 import io.periscope.simulator.conntrack.ConntrackState;
+import io.periscope.simulator.conntrack.TcpSegment;
 import io.periscope.simulator.netfilter.ChainObserver;
 import io.periscope.simulator.netfilter.TableRun;
 import io.periscope.simulator.routing.CompiledNexthop;
@@ -28,6 +29,10 @@ final class Visit {
     int hopCount;
     int passes;
     Packet origin;
+    /** Which TCP segment the branch's TCP packet is (ignored for other protocols) */
+    TcpSegment segment;
+    /** Where conntrack found the packet INVALID, for the reason of an end it leads to; null when nowhere */
+    String invalidAt;
 
     // the hop being built
     CompiledHost host;
@@ -57,6 +62,8 @@ final class Visit {
     boolean isNew;
     boolean reply;
     boolean untracked;
+    /** conntrack refused the packet (a TCP segment that opens no connection and has none): no entry, no NAT */
+    boolean invalid;
     boolean snatDone;
     boolean dnatDone;
     int connmark;
@@ -75,6 +82,8 @@ final class Visit {
         v.hopCount = hopCount;
         v.passes = passes;
         v.origin = origin;
+        v.segment = segment;
+        v.invalidAt = invalidAt;
         v.host = host;
         v.hopIn = hopIn;
         v.hopArrive = hopArrive;
@@ -95,6 +104,7 @@ final class Visit {
         v.isNew = isNew;
         v.reply = reply;
         v.untracked = untracked;
+        v.invalid = invalid;
         v.snatDone = snatDone;
         v.dnatDone = dnatDone;
         v.connmark = connmark;

@@ -12,6 +12,7 @@ import io.periscope.model.topology.ServiceExport;
 import io.periscope.model.topology.ServicePort;
 import io.periscope.plan.HostId;
 import io.periscope.simulator.FlowResolutionException;
+import io.periscope.simulator.NameNotAnswered;
 import io.periscope.simulator.ResolvedFlow;
 import io.periscope.simulator.Simulator;
 import io.periscope.simulator.netfilter.ChainObserver;
@@ -187,6 +188,9 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
             // Named after the service alone: whatever goes wrong resolving it goes wrong for every pod of the cluster.
             flow = simulator.resolver().resolve("reachability of " + probe.column().service(),
                     new FlowSource.PodSource(pod.cluster(), pod.pod().namespace(), pod.pod().name()), probe.target(), probe.protocol());
+        } catch (NameNotAnswered e) {
+            // Nobody answers the name: the pod gets no address and reaches nothing, as trace says (unreachable).
+            return new Cell(0, 1, Optional.empty());
         } catch (FlowResolutionException e) {
             return new Cell(0, 0, Optional.of(e.getMessage()));
         }

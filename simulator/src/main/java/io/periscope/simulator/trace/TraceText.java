@@ -50,8 +50,12 @@ public final class TraceText {
             for (String choice : path.choices()) {
                 text.append("  choice: ").append(choice).append('\n');
             }
-            text.append("  forward\n");
-            hops(path.forward(), text);
+            if (path.forward().isEmpty()) {
+                text.append("  forward: nothing sent\n");
+            } else {
+                text.append("  forward\n");
+                hops(path.forward(), text);
+            }
             if (path.hasReply()) {
                 text.append("  reply\n");
                 hops(path.reply(), text);

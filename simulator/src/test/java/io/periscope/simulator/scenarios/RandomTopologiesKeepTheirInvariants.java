@@ -84,6 +84,32 @@ class RandomTopologiesKeepTheirInvariants {
     }
 
     /**
+     * The same sets with per-gateway egress ownership on every cluster that has several active
+     * gateways: the gap is closed, so every flow is delivered on every path, forward and reply.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void perGatewayEgressDeliversEveryFlow(long seed) throws Exception {
+        ClusterSet generated = RandomClusterSet.generate(seed);
+        ClusterSet set = generated.withClusters(generated.clusters().stream()
+                .map(c -> c.multiActiveGateways() ? c.withEgressOwnership(io.periscope.model.topology.EgressOwnership.PER_GATEWAY) : c)
+                .toList());
+        Simulator simulator = new Simulator(Planner.plan(set));
+        for (Flow flow : set.flows()) {
+            ResolvedFlow resolved = simulator.resolver().resolve(flow);
+            List<PathTrace> paths = simulator.trace(resolved);
+            assertThat(paths).as(flow.name()).isNotEmpty();
+            for (PathTrace path : paths) {
+                assertThat(path.disposition()).as(flow.name() + " " + path.reason().orElse("") + " " + path.choices())
+                        .isEqualTo(Disposition.DELIVERED);
+                Packet delivered = lastDelivery(path.reply());
+                assertThat(delivered.dst()).isEqualTo(resolved.sourceIp().orElseThrow());
+            }
+            assertPathsAreTheProductOfChoices(paths, flow.name());
+        }
+    }
+
+    /**
      * Does the pod leave its cluster with an address that only its cluster's gateways know (a
      * GlobalEgressIP's, or its own as a headless-service backend), through more than one gateway?
      */

@@ -29,13 +29,23 @@ public record ClusterSpec(
         @JsonProperty("cable_driver") @JsonPropertyDescription("The cable driver used where no ClusterConnectionPolicies entry matches.")
         String cableDriver,
         @JsonProperty("globalnet_mode") @JsonPropertyDescription("v2 (Globalnet 2.0, the default) or legacy (the first design: a submariner.io/globalIp annotation on every pod, node and exported service).")
-        String globalnetMode) {
+        String globalnetMode,
+        @JsonProperty("egress_ownership") @JsonPropertyDescription("shared (seed 004, the default) or per-gateway: with multiple active gateways and Globalnet 2.0, every GlobalEgressIP gets a slice per active gateway and every headless pod one owning gateway.")
+        String egressOwnership) {
 
     /** A cluster running Globalnet 2.0 (or no Globalnet): the mode is left unset. */
     public ClusterSpec(String clusterId, List<String> colorCodes, List<String> clusterCidr, List<String> serviceCidr, List<String> globalCidr,
                        String cni, Boolean multiActiveGateways, Integer clusterEgressIPs, String gatewayLoadBalancing, String cableDriver) {
         this(clusterId, colorCodes, clusterCidr, serviceCidr, globalCidr, cni, multiActiveGateways, clusterEgressIPs, gatewayLoadBalancing,
                 cableDriver, null);
+    }
+
+    /** A cluster whose egress addresses are shared by its gateways, as seed 004 describes: the ownership is left unset. */
+    public ClusterSpec(String clusterId, List<String> colorCodes, List<String> clusterCidr, List<String> serviceCidr, List<String> globalCidr,
+                       String cni, Boolean multiActiveGateways, Integer clusterEgressIPs, String gatewayLoadBalancing, String cableDriver,
+                       String globalnetMode) {
+        this(clusterId, colorCodes, clusterCidr, serviceCidr, globalCidr, cni, multiActiveGateways, clusterEgressIPs, gatewayLoadBalancing,
+                cableDriver, globalnetMode, null);
     }
 
     public ClusterSpec {

@@ -178,7 +178,7 @@ public final class GatewayAgent implements AutoCloseable {
                             .editStatus(o -> {
                                 if (edit.uid().equals(o.getMetadata().getUid()) && o.getStatus() != null) {
                                     o.setStatus(new io.periscope.kubernetes.crd.AllocationStatus(ProgrammedConditions.apply(o.getStatus().conditions(),
-                                            settings.nodeName(), edit.condition()), o.getStatus().allocatedIPs()));
+                                            settings.nodeName(), edit.condition()), o.getStatus().allocatedIPs(), o.getStatus().gatewaySlices()));
                                 }
                                 return o;
                             });
@@ -186,7 +186,7 @@ public final class GatewayAgent implements AutoCloseable {
                             .withName(edit.name()).editStatus(o -> {
                                 if (edit.uid().equals(o.getMetadata().getUid()) && o.getStatus() != null) {
                                     o.setStatus(new io.periscope.kubernetes.crd.AllocationStatus(ProgrammedConditions.apply(o.getStatus().conditions(),
-                                            settings.nodeName(), edit.condition()), o.getStatus().allocatedIPs()));
+                                            settings.nodeName(), edit.condition()), o.getStatus().allocatedIPs(), o.getStatus().gatewaySlices()));
                                 }
                                 return o;
                             });
@@ -194,7 +194,7 @@ public final class GatewayAgent implements AutoCloseable {
                             .withName(edit.name()).editStatus(o -> {
                                 if (edit.uid().equals(o.getMetadata().getUid()) && o.getStatus() != null) {
                                     o.setStatus(new io.periscope.kubernetes.crd.GlobalIngressIPStatus(ProgrammedConditions.apply(
-                                            o.getStatus().conditions(), settings.nodeName(), edit.condition()), o.getStatus().allocatedIP()));
+                                            o.getStatus().conditions(), settings.nodeName(), edit.condition()), o.getStatus().allocatedIP(), o.getStatus().gateway()));
                                 }
                                 return o;
                             });

@@ -16,6 +16,7 @@ import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.modelbuilder.LabelSelectorConversion;
 import io.periscope.kubernetes.modelbuilder.LiveObjects;
 import io.periscope.model.globalnet.AllocationCondition;
+import io.periscope.model.globalnet.HeadlessPodOwners;
 import io.periscope.model.globalnet.AllocationReason;
 import io.periscope.model.globalnet.AllocationResult;
 import io.periscope.model.net.Ipv4Address;
@@ -66,8 +67,19 @@ public final class GlobalnetPass {
                             : object.getStatus().conditions(), condition), List.of()))));
         }
         for (GlobalEgressIP object : byAge(live.globalEgressIPs())) {
-            List<String> held = object.getStatus() == null ? List.of() : object.getStatus().allocatedIPs();
-            restoreOne(book, object, held, now).ifPresent(condition -> actions.add(new GlobalnetAction.WriteEgressStatus(
+            List<AllocationStatus.GatewaySlice> slices = object.getStatus() == null || object.getStatus().gatewaySlices() == null
+                    ? List.of() : object.getStatus().gatewaySlices();
+            Optional<Condition> failed = Optional.empty();
+            if (slices.isEmpty()) {
+                List<String> held = object.getStatus() == null ? List.of() : object.getStatus().allocatedIPs();
+                failed = restoreOne(book, ObjectKey.of(object), uid(object), held, now);
+            } else {
+                // Per-gateway ownership: each slice is its own holding in the book, taken back on its own.
+                for (AllocationStatus.GatewaySlice slice : slices) {
+                    failed = failed.or(() -> restoreOne(book, sliceKey(ObjectKey.of(object), slice.gateway()), uid(object), slice.allocatedIPs(), now));
+                }
+            }
+            failed.ifPresent(condition -> actions.add(new GlobalnetAction.WriteEgressStatus(
                     ObjectKey.of(object), uid(object), new AllocationStatus(merge(object.getStatus() == null ? List.of()
                             : object.getStatus().conditions(), condition), List.of()))));
         }
@@ -81,10 +93,13 @@ public final class GlobalnetPass {
     }
 
     private static Optional<Condition> restoreOne(AllocationBook book, HasMetadata object, List<String> held, Instant now) {
+        return restoreOne(book, ObjectKey.of(object), uid(object), held, now);
+    }
+
+    private static Optional<Condition> restoreOne(AllocationBook book, ObjectKey key, String uid, List<String> held, Instant now) {
         if (held.isEmpty()) {
             return Optional.empty();
         }
-        ObjectKey key = ObjectKey.of(object);
         List<Ipv4Address> addresses = new ArrayList<>();
         for (String text : held) {
             try {
@@ -94,7 +109,7 @@ public final class GlobalnetPass {
                         "could not take back the allocated global IPs " + held + ": " + e.getMessage() + "; new ones will be allocated"), now));
             }
         }
-        return switch (book.restore(key, uid(object), addresses)) {
+        return switch (book.restore(key, uid, addresses)) {
             case AllocationResult.Allocated allocated -> Optional.empty();
             case AllocationResult.Failed failed -> Optional.of(condition(AllocationCondition.failure(
                     AllocationReason.RESERVE_ALLOCATED_IPS_FAILED, "could not take back the allocated global IPs " + held + ": "
@@ -188,19 +203,35 @@ public final class GlobalnetPass {
         for (GlobalEgressIP object : byAge(live.globalEgressIPs())) {
             ObjectKey key = ObjectKey.of(object);
             Outcome outcome;
+            List<Slice> slices = List.of();
             try {
                 if (object.getSpec() != null && object.getSpec().podSelector() != null) {
                     LabelSelectorConversion.toModel(object.getSpec().podSelector());
                 }
                 Integer n = object.getSpec() == null ? null : object.getSpec().numberOfIPs();
-                outcome = request(book, key, uid(object), n == null ? io.periscope.model.globalnet.GlobalEgressIP.DEFAULT_IPS : n);
+                int wanted = n == null ? io.periscope.model.globalnet.GlobalEgressIP.DEFAULT_IPS : n;
+                if (cluster.egressPerGateway()) {
+                    book.release(key);
+                    slices = requestSlices(book, key, uid(object), wanted, cluster);
+                    outcome = sliced(slices);
+                    if (!outcome.condition().succeeded()) {
+                        // Nothing half-done: an object gets all its slices or none.
+                        cluster.activeGateways().forEach(gw -> book.release(sliceKey(key, gw.name())));
+                    }
+                } else {
+                    cluster.activeGateways().forEach(gw -> book.release(sliceKey(key, gw.name())));
+                    outcome = request(book, key, uid(object), wanted);
+                }
             } catch (IllegalArgumentException e) {
                 book.release(key);
                 outcome = Outcome.failed(AllocationReason.INVALID_INPUT, key + " has an invalid podSelector: " + e.getMessage());
             }
             List<Condition> old = object.getStatus() == null ? List.of() : object.getStatus().conditions();
-            AllocationStatus status = new AllocationStatus(merge(old, condition(outcome.condition(), now)), text(outcome.addresses()));
-            if (!sameStatus(object.getStatus() == null ? null : object.getStatus().allocatedIPs(), old, status.allocatedIPs(), status.conditions())) {
+            AllocationStatus status = new AllocationStatus(merge(old, condition(outcome.condition(), now)), text(outcome.addresses()),
+                    outcome.condition().succeeded() ? slices.stream().map(Slice::status).toList() : null);
+            boolean sameSlices = java.util.Objects.equals(object.getStatus() == null ? null : object.getStatus().gatewaySlices(), status.gatewaySlices());
+            if (!sameSlices || !sameStatus(object.getStatus() == null ? null : object.getStatus().allocatedIPs(), old, status.allocatedIPs(),
+                    status.conditions())) {
                 actions.add(new GlobalnetAction.WriteEgressStatus(key, uid(object), status));
             }
         }
@@ -221,10 +252,11 @@ public final class GlobalnetPass {
             List<Condition> old = object.getStatus() == null ? List.of() : object.getStatus().conditions();
             List<String> address = text(outcome.addresses());
             GlobalIngressIPStatus status = new GlobalIngressIPStatus(merge(old, condition(outcome.condition(), now)),
-                    address.isEmpty() ? null : address.getFirst());
+                    address.isEmpty() ? null : address.getFirst(), address.isEmpty() ? null : owner(object, cluster).orElse(null));
             String oldAddress = object.getStatus() == null ? null : object.getStatus().allocatedIP();
-            if (!sameStatus(oldAddress == null || oldAddress.isEmpty() ? List.of() : List.of(oldAddress), old,
-                    address, status.conditions())) {
+            String oldOwner = object.getStatus() == null ? null : object.getStatus().gateway();
+            if (!java.util.Objects.equals(oldOwner, status.gateway()) || !sameStatus(oldAddress == null || oldAddress.isEmpty() ? List.of()
+                    : List.of(oldAddress), old, address, status.conditions())) {
                 actions.add(new GlobalnetAction.WriteIngressStatus(key, uid(object), status));
             }
         }
@@ -250,6 +282,53 @@ public final class GlobalnetPass {
             case AllocationResult.Allocated allocated -> Outcome.allocated(allocated.addresses());
             case AllocationResult.Failed failed -> Outcome.failed(AllocationReason.IP_POOL_ALLOCATION_FAILED, failed.describe());
         };
+    }
+
+    /** Under per-gateway egress ownership, the active gateway that owns a headless pod's global IP. */
+    private static Optional<String> owner(GlobalIngressIP object, Cluster cluster) {
+        if (!cluster.egressPerGateway() || object.getSpec() == null || object.getSpec().podRef() == null
+                || !GlobalIngressIPSpec.HEADLESS_SERVICE_POD.equals(object.getSpec().target())) {
+            return Optional.empty();
+        }
+        return cluster.pod(object.getMetadata().getNamespace(), object.getSpec().podRef().getName())
+                .flatMap(pod -> HeadlessPodOwners.ownerOf(cluster, pod));
+    }
+
+    /** The book's key of one gateway's slice of a GlobalEgressIP (per-gateway egress ownership). */
+    static ObjectKey sliceKey(ObjectKey object, String gateway) {
+        return new ObjectKey(object.kind(), object.namespace(), object.name() + " (slice of gateway " + gateway + ")");
+    }
+
+    private record Slice(String gateway, Outcome outcome) {
+        AllocationStatus.GatewaySlice status() {
+            return new AllocationStatus.GatewaySlice(gateway, text(outcome.addresses()));
+        }
+    }
+
+    /** One slice of {@code n} addresses per active gateway, in node order, as the topology file's IPAM gives them. */
+    private static List<Slice> requestSlices(AllocationBook book, ObjectKey key, String uid, int n, Cluster cluster) {
+        List<Slice> slices = new ArrayList<>();
+        for (io.periscope.model.topology.Node gateway : cluster.activeGateways()) {
+            slices.add(new Slice(gateway.name(), request(book, sliceKey(key, gateway.name()), uid, n)));
+        }
+        return slices;
+    }
+
+    /** The object's outcome: every slice's addresses when all were allocated, else the first failure (the others are given back). */
+    private static Outcome sliced(List<Slice> slices) {
+        Optional<Slice> failed = slices.stream().filter(s -> !s.outcome().condition().succeeded()).findFirst();
+        if (failed.isPresent()) {
+            return new Outcome(List.of(), AllocationCondition.failure(failed.get().outcome().condition().reason(),
+                    "the slice of gateway " + failed.get().gateway() + ": " + failed.get().outcome().condition().message()));
+        }
+        List<Ipv4Address> all = slices.stream().flatMap(s -> s.outcome().addresses().stream()).toList();
+        String text = slices.stream().map(s -> s.gateway() + " " + rangeOf(s.outcome().addresses())).collect(java.util.stream.Collectors.joining(", "));
+        return new Outcome(all, AllocationCondition.success("allocated " + slices.size() + " slices of "
+                + slices.getFirst().outcome().addresses().size() + " global IPs, one per active gateway: " + text));
+    }
+
+    private static String rangeOf(List<Ipv4Address> addresses) {
+        return addresses.size() == 1 ? addresses.getFirst().toString() : addresses.getFirst() + "-" + addresses.getLast();
     }
 
     private record Outcome(List<Ipv4Address> addresses, AllocationCondition condition) {

@@ -23,6 +23,7 @@ import io.periscope.model.selector.LabelSelector;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cni;
+import io.periscope.model.topology.EgressOwnership;
 import io.periscope.model.topology.GatewayLoadBalancing;
 import io.periscope.model.topology.GlobalnetConfig;
 import io.periscope.model.topology.GlobalnetMode;
@@ -178,7 +179,9 @@ public final class ClusterModelBuilder {
                 spec.clusterEgressIPs() == null ? Cluster.DEFAULT_CLUSTER_EGRESS_IPS : spec.clusterEgressIPs(),
                 parse(spec.gatewayLoadBalancing(), GatewayLoadBalancing.values(), GatewayLoadBalancing::yamlName,
                         GatewayLoadBalancing.MULTIPATH_ROUTES, "Cluster " + id + " gateway_load_balancing", problems),
-                nodes, pods, services, exports, egress);
+                nodes, pods, services, exports, egress)
+                .withEgressOwnership(parse(spec.egressOwnership(), EgressOwnership.values(), EgressOwnership::yamlName,
+                        EgressOwnership.SHARED, "Cluster " + id + " egress_ownership", problems));
     }
 
     private static Cluster remoteCluster(SubmarinerCluster object, List<SubmarinerEndpoint> endpoints, List<ModelProblem> problems) {
@@ -328,7 +331,8 @@ public final class ClusterModelBuilder {
                             + "', which no EndpointSlice of the service resolves yet"));
                     continue;
                 }
-                ports.add(new ServicePort(port.getPort(), target.get(), protocol.get()));
+                ports.add(new ServicePort(port.getPort(), target.get(), protocol.get(),
+                        Optional.ofNullable(port.getName()).filter(n -> !n.isEmpty())));
             }
             Map<String, String> selector = spec.getSelector() == null ? Map.of() : spec.getSelector();
             services.add(new Service(serviceName, namespace, clusterIp, LabelSelector.ofLabels(selector), ports));

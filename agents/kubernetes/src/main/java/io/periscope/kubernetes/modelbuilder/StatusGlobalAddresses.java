@@ -32,6 +32,7 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
     private final Map<String, Ipv4Prefix> globalCidrs;
     private final Map<String, List<Ipv4Address>> clusterEgress = new HashMap<>();
     private final Map<String, List<Ipv4Address>> egress = new HashMap<>();
+    private final Map<String, List<Ipv4Address>> egressSlices = new HashMap<>();
     private final Map<String, Ipv4Address> serviceIngress = new HashMap<>();
     private final Map<String, Ipv4Address> podIngress = new HashMap<>();
     private final Map<String, Ipv4Address> legacyPods = new HashMap<>();
@@ -60,6 +61,12 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
                 if (object.getStatus() != null && allocated(object.getStatus().conditions())) {
                     addresses.egress.put(key(cluster, object.getMetadata().getNamespace(), object.getMetadata().getName()),
                             parse(object.getStatus().allocatedIPs()));
+                    if (object.getStatus().gatewaySlices() != null) {
+                        for (var slice : object.getStatus().gatewaySlices()) {
+                            addresses.egressSlices.put(key(cluster, object.getMetadata().getNamespace(), object.getMetadata().getName(),
+                                    slice.gateway()), parse(slice.allocatedIPs()));
+                        }
+                    }
                 }
             }
             for (var pod : live.pods()) {
@@ -147,6 +154,12 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
     @Override
     public List<Ipv4Address> egress(String cluster, String namespace, String name) {
         return egress.getOrDefault(key(cluster, namespace, name), List.of());
+    }
+
+    @Override
+    public List<Ipv4Address> egress(String cluster, String namespace, String name, String gateway) {
+        // Under per-gateway ownership a gateway SNATs to its slice or to nothing: never to another gateway's addresses.
+        return egressSlices.getOrDefault(key(cluster, namespace, name, gateway), List.of());
     }
 
     @Override

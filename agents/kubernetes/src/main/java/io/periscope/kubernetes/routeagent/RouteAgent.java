@@ -1,8 +1,11 @@
 package io.periscope.kubernetes.routeagent;
 
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.periscope.agent.command.CommandRunner;
 import io.periscope.agent.health.GatewayHealth;
+import io.periscope.agent.health.HealthMessages;
 import io.periscope.agent.health.HealthTargets;
 import io.periscope.agent.health.HealthView;
 import io.periscope.agent.health.Prober;
@@ -10,6 +13,8 @@ import io.periscope.agent.reconcile.Ownership;
 import io.periscope.agent.reconcile.ReconcileResult;
 import io.periscope.agent.reconcile.Reconciler;
 import io.periscope.agent.watch.KernelWatch;
+import io.periscope.kubernetes.crd.RouteAgentResource;
+import io.periscope.kubernetes.crd.RouteAgentStatus;
 import io.periscope.kubernetes.nodeplan.LiveNodePlan;
 import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
 import io.periscope.kubernetes.watch.LevelLoop;
@@ -20,6 +25,8 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -27,7 +34,9 @@ import java.util.function.Supplier;
  * The route agent: one per node (a DaemonSet). It programs its node's plan while the node is not an
  * active gateway (an ordinary node, or a gateway waiting on the lease); on an active gateway the
  * gateway agent programs the whole layer, and this one stands aside. Both plan from the same objects
- * with the same planner, so they agree on which node is which.
+ * with the same planner, so they agree on which node is which. It health-checks the active
+ * gateways it load-balances to, withdraws the silent ones from its routes, and says which it
+ * considers up in the node's RouteAgent object.
  */
 public final class RouteAgent implements AutoCloseable {
 
@@ -96,6 +105,34 @@ public final class RouteAgent implements AutoCloseable {
         }
         DataplanePlan desired = health.desired(nodePlan.host().get().submariner(), HealthTargets.gatewayNames(nodePlan.plan()));
         lastReconcile = Optional.of(reconciler.reconcile(desired));
+        writeStatus(health.view());
+    }
+
+    /** The node's RouteAgent object says which gateways it considers up; written only when that changed. */
+    private void writeStatus(HealthView view) {
+        List<RouteAgentStatus.GatewayHealthStatus> gateways = new ArrayList<>();
+        view.peers().forEach((target, peer) -> gateways.add(new RouteAgentStatus.GatewayHealthStatus(target.gateway(), target.probe().toString(),
+                peer.up() ? RouteAgentStatus.GatewayHealthStatus.UP : RouteAgentStatus.GatewayHealthStatus.DOWN,
+                peer.lastTransition().toString(), HealthMessages.describe(target, peer, health.settings()))));
+        RouteAgentStatus status = new RouteAgentStatus(gateways);
+        try {
+            var resource = client.resources(RouteAgentResource.class).inNamespace(settings.namespace()).withName(settings.nodeName());
+            RouteAgentResource existing = resource.get();
+            if (existing == null) {
+                RouteAgentResource created = new RouteAgentResource();
+                created.setMetadata(new ObjectMetaBuilder().withName(settings.nodeName()).withNamespace(settings.namespace()).build());
+                client.resource(created).create();
+            } else if (status.equals(existing.getStatus())) {
+                return;
+            }
+            resource.editStatus(r -> {
+                r.setStatus(status);
+                return r;
+            });
+        } catch (KubernetesClientException e) {
+            LOG.info("route agent {}: writing the RouteAgent status did not go through ({}); retrying", settings.nodeName(), e.getCode());
+            loop.signal();
+        }
     }
 
     @Override

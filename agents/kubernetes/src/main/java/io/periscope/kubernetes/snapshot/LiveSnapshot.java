@@ -40,12 +40,46 @@ public final class LiveSnapshot {
                 String clusterId = localClusterId(source);
                 read.add(LiveObjectsReader.read(source.client(), source.submarinerNamespace(), clusterId));
             } catch (KubernetesClientException e) {
-                throw new SnapshotException("context " + source.name() + ": cannot read the cluster's API ("
-                        + (e.getCode() == 0 ? e.getMessage() : "HTTP " + e.getCode() + " " + e.getStatus().getMessage())
-                        + "); check the kubeconfig, the context and that you may list nodes, pods and services");
+                throw new SnapshotException(describe(source, e));
             }
         }
         return ClusterModelBuilder.build(clusterSetName, read);
+    }
+
+    /**
+     * What went wrong reaching a cluster, in words: the server not answering (refused, unknown host,
+     * no answer within the client's timeouts) is told apart from the server answering with an error.
+     * An exception without a status (every connection failure) has only its causes to go by.
+     */
+    static String describe(Source source, KubernetesClientException e) {
+        String server = source.client().getMasterUrl() == null ? "its API server" : "the API server " + source.client().getMasterUrl();
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.net.http.HttpTimeoutException || cause instanceof java.net.SocketTimeoutException
+                    || cause instanceof java.util.concurrent.TimeoutException) {
+                long seconds = Math.max(source.client().getConfiguration().getConnectionTimeout(),
+                        source.client().getConfiguration().getRequestTimeout()) / 1000;
+                return "context " + source.name() + ": " + server + " did not answer within " + seconds
+                        + " s (--timeout); check that it is reachable from here, or allow longer with --timeout SECONDS";
+            }
+            if (cause instanceof java.net.ConnectException || cause instanceof java.net.UnknownHostException
+                    || cause instanceof java.nio.channels.UnresolvedAddressException) {
+                return "context " + source.name() + ": cannot connect to " + server + " (" + describeCause(cause)
+                        + "); check the kubeconfig's server address and that the cluster is running";
+            }
+        }
+        String answer = e.getCode() == 0 ? describeCause(e)
+                : "HTTP " + e.getCode() + (e.getStatus() == null || e.getStatus().getMessage() == null ? "" : " " + e.getStatus().getMessage());
+        return "context " + source.name() + ": cannot read the cluster's API (" + answer
+                + "); check the kubeconfig, the context and that you may list nodes, pods and services";
+    }
+
+    private static String describeCause(Throwable cause) {
+        Throwable deepest = cause;
+        while (deepest.getCause() != null && deepest.getCause() != deepest) {
+            deepest = deepest.getCause();
+        }
+        String message = deepest.getMessage() == null ? "" : ": " + deepest.getMessage();
+        return deepest.getClass().getSimpleName() + message;
     }
 
     /** The cluster's own Cluster object: the one in the namespace that is not a broker copy. */

@@ -135,6 +135,7 @@ public final class TopologyWriter {
             List<Object> ports = new ArrayList<>();
             for (ServicePort port : service.ports()) {
                 Map<String, Object> p = new LinkedHashMap<>();
+                port.name().ifPresent(n -> p.put("name", n));
                 p.put("port", port.port());
                 p.put("targetPort", port.targetPort());
                 p.put("protocol", port.protocol().name());

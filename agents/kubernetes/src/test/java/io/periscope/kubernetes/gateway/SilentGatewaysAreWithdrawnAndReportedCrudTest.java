@@ -5,6 +5,7 @@ import io.periscope.agent.health.ScriptedProber;
 import io.periscope.kubernetes.crd.EndpointSpec;
 import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GatewayConnection;
+import io.periscope.kubernetes.crd.RouteAgentResource;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
 import io.periscope.kubernetes.globalnet.GlobalnetController;
@@ -86,10 +87,14 @@ class SilentGatewaysAreWithdrawnAndReportedCrudTest {
         assertThatEventually("the worker routes through both gateways", () ->
                 assertThat(workerKernel.lastInputTo("ip")).contains("242.254.2.0/24").contains("240.18.0.6").contains("240.18.0.8"));
 
+        assertThatEventually("the worker's RouteAgent object says both gateways are up", () ->
+                assertThat(routeAgentStatus("worker-1")).containsExactly("cluster1/gw-1 240.18.0.6 up", "cluster1/gw-2 240.18.0.8 up"));
+
         probes.silence(GW1_VX);
-        assertThatEventually("gw-1 is withdrawn from the worker's route", () -> {
+        assertThatEventually("gw-1 is withdrawn from the worker's route and reported down", () -> {
             assertThat(worker.health().down()).containsExactly("cluster1/gw-1");
             assertThat(workerKernel.lastInputTo("ip")).contains("242.254.2.0/24").contains("240.18.0.8").doesNotContain("via 240.18.0.6");
+            assertThat(routeAgentStatus("worker-1")).containsExactly("cluster1/gw-1 240.18.0.6 down", "cluster1/gw-2 240.18.0.8 up");
         });
         assertThat(gw1.leading()).as("a silent path is not a lost lease: gw-1 is still active").isTrue();
 
@@ -125,6 +130,14 @@ class SilentGatewaysAreWithdrawnAndReportedCrudTest {
         probes.answer(GW4_CABLE);
         assertThatEventually("gw-4 is connected again", () ->
                 assertThat(connection("gw-4")).hasValueSatisfying(c -> assertThat(c.status()).isEqualTo(GatewayConnection.CONNECTED)));
+    }
+
+    private List<String> routeAgentStatus(String node) {
+        RouteAgentResource agent = client.resources(RouteAgentResource.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE).withName(node).get();
+        if (agent == null || agent.getStatus() == null) {
+            return List.of();
+        }
+        return agent.getStatus().gateways().stream().map(g -> g.gateway() + " " + g.address() + " " + g.status()).toList();
     }
 
     private Optional<GatewayConnection> connection(String remoteGateway) {

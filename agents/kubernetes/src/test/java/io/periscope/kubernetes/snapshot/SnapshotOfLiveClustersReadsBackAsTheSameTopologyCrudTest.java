@@ -56,7 +56,10 @@ class SnapshotOfLiveClustersReadsBackAsTheSameTopologyCrudTest {
         two.node("worker-2", "172.18.0.12", "10.0.128.0/17", false);
         two.pod("default", "nginx-7d4f", "worker-2", "10.0.128.5", Map.of("app", "nginx"));
         two.pod("default", "db-0", "worker-2", "10.0.128.6", Map.of("app", "db"));
-        two.service("default", "nginx", "100.0.0.132", Map.of("app", "nginx"), 80);
+        io.fabric8.kubernetes.api.model.Service nginx = two.service("default", "nginx", "100.0.0.132", Map.of("app", "nginx"), 80);
+        // A named port: DNS SRV names are made of it, so the snapshot must carry it.
+        nginx.getSpec().getPorts().getFirst().setName("http");
+        cluster2.client().resource(nginx).update();
         two.service("default", "db", null, Map.of("app", "db"), 5432);
         two.export("default", "nginx");
         two.export("default", "db");
@@ -87,6 +90,7 @@ class SnapshotOfLiveClustersReadsBackAsTheSameTopologyCrudTest {
         assertThat(one.globalEgressIPs()).singleElement().satisfies(e -> assertThat(e.numberOfIPs()).isEqualTo(2));
         assertThat(loaded.requireCluster("cluster2").exports()).hasSize(2);
         assertThat(loaded.requireCluster("cluster2").service("default", "db").orElseThrow().headless()).isTrue();
+        assertThat(loaded.requireCluster("cluster2").service("default", "nginx").orElseThrow().ports().getFirst().name()).contains("http");
         // The file is as good as a hand-written one: the planner takes it.
         assertThat(Planner.plan(loaded).hosts()).isNotEmpty();
     }

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * Stops the {@code wireguard-go} daemons a {@link LabState} lists (their namespaces would outlive
@@ -33,19 +34,36 @@ public final class LabTeardown {
         this.stateFile = stateFile;
     }
 
+    /** A {@code wireguard-go} gets this long to end after SIGTERM before it is killed. */
+    static final long WIREGUARD_STOP_SECONDS = 5;
+    /** Above this many namespaces the deletion takes long enough to announce. */
+    private static final int LARGE = 500;
+
     /** @return the namespaces that were there and are now removed */
     public List<String> remove(LabState state) {
+        return remove(state, System.err::println);
+    }
+
+    /**
+     * The same, saying on {@code progress} what it waits for: stopping the {@code wireguard-go}
+     * daemons can take seconds, and a silent wait looks like a hang.
+     */
+    public List<String> remove(LabState state, Consumer<String> progress) {
         if (state.supervisor() != null) {
-            new SupervisorStop().stop(state.supervisor(), System.err::println);
+            new SupervisorStop().stop(state.supervisor(), progress);
+        }
+        if (!state.wireGuard().isEmpty()) {
+            progress.accept("down: stopping " + state.wireGuard().size() + " wireguard-go daemon"
+                    + (state.wireGuard().size() == 1 ? "" : "s") + " of the WireGuard cables (waiting up to "
+                    + WIREGUARD_STOP_SECONDS + " s each for it to end, then killing it)");
         }
         state.wireGuard().forEach(this::stop);
         List<String> present = state.namespaces().stream().filter(NetworkNamespaces::exists).toList();
         List<String> stillBusy = new ArrayList<>();
-        for (String namespace : present) {
-            String pids = shell.execute(Invocation.of("ip", "netns", "pids", namespace)).stdout().strip();
-            if (!pids.isEmpty()) {
-                stillBusy.add(namespace + " (processes " + pids.replace('\n', ' ') + ")");
-            }
+        NetworkNamespaces.processesIn(present).forEach((namespace, pids) -> stillBusy.add(namespace + " (processes "
+                + pids.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" ")) + ")"));
+        if (present.size() > LARGE) {
+            progress.accept("down: deleting " + present.size() + " namespaces...");
         }
         if (!present.isEmpty()) {
             shell.run(Invocation.of("ip", "-force", "-batch", "-").withStdin(LabBatches.deleteNamespaces(present)));
@@ -58,7 +76,7 @@ public final class LabTeardown {
         if (!stillBusy.isEmpty()) {
             // Processes the lab did not start (a person's tcpdump, say) keep a removed namespace
             // alive until they end; they are theirs to stop, not the lab's.
-            System.err.println("note: processes the lab did not start were still inside: " + String.join("; ", stillBusy)
+            progress.accept("note: processes the lab did not start were still inside: " + String.join("; ", stillBusy)
                     + "; their namespaces disappear when they end");
         }
         return present;
@@ -79,7 +97,7 @@ public final class LabTeardown {
         }
         handle.get().destroy();
         try {
-            handle.get().onExit().get(5, TimeUnit.SECONDS);
+            handle.get().onExit().get(WIREGUARD_STOP_SECONDS, TimeUnit.SECONDS);
         } catch (TimeoutException e) {
             handle.get().destroyForcibly();
         } catch (InterruptedException e) {

@@ -56,6 +56,6 @@ public record LabCables(ClusterSet set, List<String> substitutions) {
 
     private static String note(String field, CableDriver driver) {
         String why = "IPsec needs the kernel's XFRM, which this kernel lacks";
-        return field + " " + driver.yamlName() + " runs as vxlan in the lab (" + why + "); the simulator is compared on the same";
+        return field + " " + driver.yamlName() + " runs as vxlan in the lab (" + why + "); the simulator traces vxlan too, so the comparison is like for like";
     }
 }

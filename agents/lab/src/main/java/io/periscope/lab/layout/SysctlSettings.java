@@ -15,12 +15,16 @@ public final class SysctlSettings {
     }
 
     /**
-     * Reverse-path filtering off everywhere (lab paths are asymmetric by design: a reply may come back
-     * through another gateway) and IPv6 off, so that no router solicitation or neighbour discovery
-     * shows up in captures; ICMP errors without rate limit; then the host's environment sysctls.
+     * IPv6 off, so that no router solicitation or neighbour discovery shows up in captures; ICMP
+     * errors without rate limit; then the host's environment sysctls, among them reverse-path
+     * filtering as the plan says (the cluster's {@code rpFilter}). Where the plan says nothing, the
+     * kernel's own default (0), which the simulator assumes too: a new namespace would otherwise
+     * copy the machine's setting.
      */
     public static Map<String, String> beforeInterfaces(HostNamespace host) {
         Map<String, String> settings = new LinkedHashMap<>(common());
+        settings.put("net.ipv4.conf.default.rp_filter", "0");
+        settings.put("net.ipv4.conf.all.rp_filter", "0");
         // Every packet a host cannot route gets its ICMP error (not one a second per destination):
         // the probe reads from them why a packet ended there.
         settings.put("net.ipv4.icmp_ratelimit", "0");
@@ -57,16 +61,18 @@ public final class SysctlSettings {
         return Map.of(MULTIPATH_HASH_SEED, Integer.toString(seed));
     }
 
+    /** A switch only bridges, so no reverse-path filter ever sees its frames; off, whatever the machine's. */
     public static Map<String, String> forSwitch() {
-        return common();
+        Map<String, String> settings = common();
+        settings.put("net.ipv4.conf.default.rp_filter", "0");
+        settings.put("net.ipv4.conf.all.rp_filter", "0");
+        return settings;
     }
 
     private static Map<String, String> common() {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("net.ipv6.conf.default.disable_ipv6", "1");
         settings.put("net.ipv6.conf.all.disable_ipv6", "1");
-        settings.put("net.ipv4.conf.default.rp_filter", "0");
-        settings.put("net.ipv4.conf.all.rp_filter", "0");
         return settings;
     }
 

@@ -47,4 +47,43 @@ public final class NetworkNamespaces {
     public static boolean exists(String name) {
         return Files.exists(NAMED.resolve(name));
     }
+
+    /**
+     * The processes inside each of the named namespaces given, by one pass over {@code /proc}
+     * ({@code /proc/PID/ns/net} names the namespace's inode): what {@code ip netns pids} answers for
+     * one namespace, without starting a program per namespace, which for a lab of thousands took
+     * minutes.
+     */
+    public static java.util.Map<String, java.util.List<Long>> processesIn(java.util.Collection<String> names) {
+        java.util.Map<Object, String> byInode = new java.util.HashMap<>();
+        for (String name : names) {
+            try {
+                byInode.put(Files.getAttribute(NAMED.resolve(name), "unix:ino"), name);
+            } catch (java.io.IOException | UnsupportedOperationException e) {
+                // gone already, or not a Unix file system: nothing to find in it
+            }
+        }
+        java.util.Map<String, java.util.List<Long>> inside = new java.util.TreeMap<>();
+        if (byInode.isEmpty()) {
+            return inside;
+        }
+        try (java.util.stream.Stream<Path> entries = Files.list(Path.of("/proc"))) {
+            for (Path entry : entries.filter(e -> e.getFileName().toString().chars().allMatch(Character::isDigit)).toList()) {
+                try {
+                    String link = Files.readSymbolicLink(entry.resolve("ns/net")).toString();
+                    if (link.startsWith("net:[") && link.endsWith("]")) {
+                        String name = byInode.get(Long.parseLong(link.substring(5, link.length() - 1)));
+                        if (name != null) {
+                            inside.computeIfAbsent(name, n -> new java.util.ArrayList<>()).add(Long.parseLong(entry.getFileName().toString()));
+                        }
+                    }
+                } catch (java.io.IOException | RuntimeException e) {
+                    // the process ended meanwhile, or is not ours to look at
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new NamespaceException("cannot list /proc: " + e.getMessage());
+        }
+        return inside;
+    }
 }

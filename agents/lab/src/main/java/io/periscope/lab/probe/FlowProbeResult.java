@@ -1,6 +1,7 @@
 package io.periscope.lab.probe;
 
 import io.periscope.lab.trace.HopDifference;
+import io.periscope.simulator.trace.FlowTrace;
 
 import java.util.List;
 import java.util.Optional;
@@ -13,17 +14,36 @@ import java.util.TreeSet;
  * one of the simulator's, field by field; paths that no connection took are reported, not failed
  * (the kernel may never hash onto them).
  *
- * @param problem set when the flow could not be probed at all (it names nothing in the lab, a
- *                capture could not open)
+ * @param problem    set when the flow could not be probed at all (it names nothing in the lab, a
+ *                   capture could not open)
+ * @param unanswered set when the flow's DNS name gets no answer: unreachable, nothing sent (see {@link #unanswered})
  */
 public record FlowProbeResult(String name, String from, String to, String resolved, int simulatedPaths,
-                              List<ObservedAttempt> attempts, Optional<String> problem) {
+                              List<ObservedAttempt> attempts, Optional<String> problem, Optional<String> unanswered) {
 
     public FlowProbeResult {
         attempts = List.copyOf(attempts);
     }
 
+    public FlowProbeResult(String name, String from, String to, String resolved, int simulatedPaths,
+                           List<ObservedAttempt> attempts, Optional<String> problem) {
+        this(name, from, to, resolved, simulatedPaths, attempts, problem, Optional.empty());
+    }
+
+    /**
+     * A flow whose DNS name nobody answers: a real client gets no address and sends nothing, which is
+     * what the simulator says (unreachable), so nothing is sent and the flow agrees with the simulation.
+     *
+     * @param why what Lighthouse lacks, e.g. "nothing answers 'x...': no cluster exports service ns/x"
+     */
+    public static FlowProbeResult unanswered(String name, String from, String to, String why) {
+        return new FlowProbeResult(name, from, to, FlowTrace.NO_ADDRESS, 1, List.of(), Optional.empty(), Optional.of(why));
+    }
+
     public boolean matchesSimulation() {
+        if (unanswered.isPresent()) {
+            return problem.isEmpty();
+        }
         return problem.isEmpty() && !attempts.isEmpty() && attempts.stream().allMatch(a -> a.match().matches());
     }
 

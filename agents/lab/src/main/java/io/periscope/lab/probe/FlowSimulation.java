@@ -12,8 +12,20 @@ import java.util.List;
  */
 public interface FlowSimulation {
 
-    /** @throws IllegalArgumentException with a message for the user when the flow names nothing that exists */
+    /**
+     * @throws UnansweredName           when the flow's DNS name gets no answer (a fair question: unreachable)
+     * @throws IllegalArgumentException with a message for the user when the flow names nothing that exists
+     */
     ProbeTarget resolve(Flow flow);
+
+    /** Nobody answers the flow's DNS name; {@link #getMessage()} says why, without the flow's name. */
+    final class UnansweredName extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        public UnansweredName(String why) {
+            super(why);
+        }
+    }
 
     /** Every simulated path of the flow when its socket uses {@code sourcePort}. */
     List<TracePath> paths(ProbeTarget target, int sourcePort);

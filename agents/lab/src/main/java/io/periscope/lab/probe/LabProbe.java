@@ -1,11 +1,8 @@
 package io.periscope.lab.probe;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.periscope.lab.LabRefusal;
 import io.periscope.lab.capture.CaptureSession;
 import io.periscope.lab.capture.CaptureTarget;
-import io.periscope.lab.capture.Direction;
 import io.periscope.lab.capture.Sighting;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
@@ -17,7 +14,9 @@ import io.periscope.lab.shell.Shell;
 import io.periscope.lab.shell.ShellResult;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.state.TopologySource;
 import io.periscope.lab.trace.PathComparison;
+import io.periscope.lab.trace.TraceHop;
 import io.periscope.lab.trace.TracePath;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
@@ -25,14 +24,15 @@ import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.ClusterSetPlan;
-import io.periscope.plan.cable.WireGuardDevice;
-import io.periscope.plan.link.MacAddress;
+import io.periscope.plan.HostId;
+import io.periscope.plan.Segment;
 import io.periscope.planner.Planner;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -63,8 +63,6 @@ public final class LabProbe {
     static final int ICMP_PROBES = 2;
     static final int FIRST_SOURCE_PORT = 40000;
     static final int FIRST_ICMP_SIZE = 56;
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Shell shell;
     private final LabStateFile stateFile;
@@ -98,23 +96,45 @@ public final class LabProbe {
         if (state.isEmpty() || !state.get().state().equals(LabState.CONVERGED)) {
             throw new LabRefusal("no lab of topology '" + set.name() + "' is up; run 'lab up " + file + "' first");
         }
+        // The lab must be the one this file describes: another file of the same name, or this one
+        // edited since, would send packets through namespaces the plan does not describe.
+        TopologySource source = TopologySource.of(file);
+        source.otherFile(state.get()).ifPresent(other -> {
+            throw new LabRefusal(other + ".\nProbe it with 'lab probe " + state.get().file() + "', or replace it: 'lab down "
+                    + state.get().file() + "', then 'lab up " + file + "'");
+        });
+        source.changedSince(state.get()).ifPresent(changed -> {
+            throw new LabRefusal(changed + "; the lab no longer matches it.\nRebuild it: 'lab down " + file + "', then 'lab up " + file + "'");
+        });
         List<Flow> flows = flowName.map(name -> List.of(set.flow(name).orElseThrow(() -> new LabRefusal("no flow named '" + name
                 + "' in " + file + "; its flows are: " + set.flows().stream().map(Flow::name).collect(Collectors.joining(", "))))))
                 .orElse(set.flows());
         FlowSimulation simulation = simulations.apply(plan);
-        Map<LabWiring.Port, MacAddress> macs = new HashMap<>();
-        List<CaptureTarget> targets = captureTargets(layout, macs);
-        LabWiring wiring = new LabWiring(plan, macs);
+        Map<HostId, HostNamespace> hosts = new HashMap<>();
+        Map<String, HostNamespace> named = new HashMap<>();
+        layout.hosts().forEach(h -> {
+            hosts.put(h.host(), h);
+            named.put(h.host().toString(), h);
+        });
         Set<Integer> vxlanPorts = new TreeSet<>();
         plan.hosts().values().forEach(h -> h.submariner().vxlanDevices().forEach(d -> vxlanPorts.add(d.port())));
+        LabInterfaces interfaces = new LabInterfaces(shell);
+        long readStart = System.nanoTime();
+        List<HostNamespace> nodes = layout.nodes();
+        nodes.forEach(interfaces::of);
+        progress.accept("probe: " + flows.size() + " flow" + (flows.size() == 1 ? "" : "s") + "; read the interfaces of " + nodes.size()
+                + " nodes (" + (System.nanoTime() - readStart) / 1_000_000 + " ms); each flow captures on the nodes and on the pods"
+                + " its simulated paths cross, " + CaptureSession.BUFFER_BYTES / 1024 + " KiB of capture buffer per interface");
 
         List<FlowProbeResult> results = new ArrayList<>();
         for (int index = 0; index < flows.size(); index++) {
             Flow flow = flows.get(index);
             long start = System.nanoTime();
-            FlowProbeResult result = probe(flow, set.flows().indexOf(flow), simulation, layout, wiring, targets, vxlanPorts);
+            String counter = "flow " + (index + 1) + "/" + flows.size() + " " + flow.name();
+            FlowProbeResult result = probe(flow, set.flows().indexOf(flow), simulation, plan, hosts, named, nodes, interfaces, vxlanPorts,
+                    line -> progress.accept(counter + ": " + line));
             results.add(result);
-            progress.accept("flow " + flow.name() + ": " + summary(result) + " (" + (System.nanoTime() - start) / 1_000_000 + " ms)");
+            progress.accept(counter + ": " + summary(result) + " (" + (System.nanoTime() - start) / 1_000_000 + " ms)");
         }
         return new ProbeReport(set.name(), results);
     }
@@ -123,60 +143,60 @@ public final class LabProbe {
         if (result.problem().isPresent()) {
             return "not probed: " + result.problem().get();
         }
+        if (result.unanswered().isPresent()) {
+            return "unreachable, as simulated: " + result.unanswered().get() + "; a client gets no address, so nothing is sent";
+        }
         long delivered = result.attempts().stream().filter(a -> a.outcome().disposition().equals("delivered")).count();
         return result.attempts().size() + " probes, " + delivered + " delivered, " + result.pathsSeen().size() + " of "
                 + result.simulatedPaths() + " simulated paths taken, " + (result.matchesSimulation() ? "matches the simulation"
                 : "differs: " + result.firstDifference().map(d -> d.describe()).orElse("no probe matched"));
     }
 
-    private List<CaptureTarget> captureTargets(LabLayout layout, Map<LabWiring.Port, MacAddress> macs) {
-        List<CaptureTarget> targets = new ArrayList<>();
-        for (HostNamespace host : layout.hosts()) {
-            String json = shell.run(Invocation.of("ip", "-n", host.namespace(), "-j", "link", "show"));
-            JsonNode links;
-            try {
-                links = JSON.readTree(json);
-            } catch (IOException e) {
-                throw new IllegalStateException("ip printed JSON that cannot be read: " + e.getMessage(), e);
-            }
-            for (JsonNode link : links) {
-                String name = link.path("ifname").asText();
-                if (name.equals("lo") || !link.hasNonNull("address")) {
-                    continue;
-                }
-                MacAddress mac = MacAddress.parse(link.get("address").asText());
-                macs.put(new LabWiring.Port(host.host(), name), mac);
-                targets.add(new CaptureTarget(host.host(), host.namespace(), name, mac));
-            }
-            for (WireGuardDevice device : host.plan().submariner().wireGuardDevices()) {
-                targets.add(CaptureTarget.layer3(host.host(), host.namespace(), device.name(), Direction.LEAVING));
-                targets.add(CaptureTarget.layer3(host.host(), host.namespace(), device.name(), Direction.ARRIVING));
-            }
-        }
-        return targets;
-    }
-
-    private FlowProbeResult probe(Flow flow, int flowIndex, FlowSimulation simulation, LabLayout layout, LabWiring wiring,
-                                  List<CaptureTarget> targets, Set<Integer> vxlanPorts) {
+    private FlowProbeResult probe(Flow flow, int flowIndex, FlowSimulation simulation, ClusterSetPlan plan, Map<HostId, HostNamespace> hosts,
+                                  Map<String, HostNamespace> named, List<HostNamespace> nodes, LabInterfaces interfaces, Set<Integer> vxlanPorts, Consumer<String> progress) {
         ProbeTarget target;
         try {
             target = simulation.resolve(flow);
+        } catch (FlowSimulation.UnansweredName e) {
+            return FlowProbeResult.unanswered(flow.name(), flow.from().toString(), flow.to().toString(), e.getMessage());
         } catch (IllegalArgumentException e) {
             return new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), "", 0, List.of(),
                     Optional.of(e.getMessage()));
         }
-        Optional<HostNamespace> source = layout.host(target.source());
+        Optional<HostNamespace> source = Optional.ofNullable(hosts.get(target.source()));
         if (source.isEmpty()) {
             return failed(flow, target, 0, "the lab has no namespace for " + target.source());
         }
         int firstPort = FIRST_SOURCE_PORT + 100 * flowIndex;
-        int simulatedPaths = simulation.paths(target, firstPort).size();
+        List<TracePath> simulatedPathList = simulation.paths(target, firstPort);
+        int simulatedPaths = simulatedPathList.size();
         Set<Integer> ports = serverPorts(simulation, target, firstPort);
-        forgetConnections(layout);
+        // Captures and servers where this flow can go, not in every namespace of the lab: every
+        // node (a packet the simulator does not expect shows where it leaves a node) and the pods
+        // the simulated paths cross. A lab of thousands of pods then costs per flow what a small
+        // one does.
+        Set<HostNamespace> watched = new LinkedHashSet<>(nodes);
+        watched.add(source.get());
+        for (TracePath path : simulatedPathList) {
+            for (TraceHop hop : concat(path.forward(), path.reply())) {
+                Optional.ofNullable(named.get(hop.node())).ifPresent(watched::add);
+            }
+        }
+        Set<HostId> watchedIds = new HashSet<>();
+        watched.forEach(h -> watchedIds.add(h.host()));
+        List<CaptureTarget> targets = new ArrayList<>();
+        // A node holds one veth end per pod on it: only those toward watched pods are captured.
+        watched.forEach(h -> interfaces.of(h).stream()
+                .filter(t -> !h.isNode() || !leadsToAnUnwatchedPod(plan, t, watchedIds))
+                .forEach(targets::add));
+        LabWiring wiring = new LabWiring(plan, interfaces.macs());
+        progress.accept("capturing on " + targets.size() + " interfaces of " + watched.size() + " hosts, " + simulatedPaths
+                + " simulated path" + (simulatedPaths == 1 ? "" : "s"));
+        forgetConnections(nodes);
         ProbeTraffic traffic = new ProbeTraffic(shell);
         List<ObservedAttempt> attempts = new ArrayList<>();
         Set<Integer> seen = new TreeSet<>();
-        try (EchoServers servers = EchoServers.start(layout.hosts(), target.protocol() == Protocol.TCP ? ports : Set.of(),
+        try (EchoServers servers = EchoServers.start(watched, target.protocol() == Protocol.TCP ? ports : Set.of(),
                 target.protocol() == Protocol.UDP ? ports : Set.of());
              NamespaceThread sender = NamespaceThread.enter(source.get().namespace())) {
             int rounds = target.protocol() == Protocol.ICMP ? 1 : MAX_ROUNDS;
@@ -199,7 +219,7 @@ public final class LabProbe {
                     sightings = session.stop();
                 }
                 for (AttemptOutcome outcome : outcomes) {
-                    ObservedAttempt attempt = analyse(outcome, target, wiring, sightings, servers, simulation, routes(layout));
+                    ObservedAttempt attempt = analyse(outcome, target, wiring, sightings, servers, simulation, routes(hosts));
                     attempts.add(attempt);
                     if (attempt.match().matches()) {
                         seen.add(attempt.match().simulatedPath());
@@ -217,16 +237,20 @@ public final class LabProbe {
      * Empties every node's connection table: NAT state left by an earlier probe would otherwise
      * carry a packet where the simulator, which starts every trace without connections, would not.
      */
-    private void forgetConnections(LabLayout layout) {
-        for (HostNamespace node : layout.nodes()) {
+    private void forgetConnections(List<HostNamespace> nodes) {
+        for (HostNamespace node : nodes) {
             shell.execute(Invocation.of("conntrack", "-F").inNamespace(node.namespace()));
         }
     }
 
     /** The kernel's own answer: {@code ip route get DST from SRC iif IN} in the host's namespace. */
-    private RouteQuery routes(LabLayout layout) {
+    private RouteQuery routes(Map<HostId, HostNamespace> hosts) {
         return (host, packet, in) -> {
-            List<String> argv = new ArrayList<>(List.of("ip", "-n", layout.requireHost(host).namespace(), "route", "get",
+            HostNamespace namespace = hosts.get(host);
+            if (namespace == null) {
+                throw new IllegalArgumentException("the lab has no host " + host);
+            }
+            List<String> argv = new ArrayList<>(List.of("ip", "-n", namespace.namespace(), "route", "get",
                     packet.dst().toString(), "from", packet.src().toString()));
             in.ifPresent(i -> argv.addAll(List.of("iif", i)));
             ShellResult result = shell.execute(Invocation.of(argv));
@@ -241,6 +265,24 @@ public final class LabProbe {
     private static FlowProbeResult failed(Flow flow, ProbeTarget target, int simulatedPaths, String problem) {
         return new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), target.resolved(), simulatedPaths,
                 List.of(), Optional.of(problem));
+    }
+
+    /** Whether {@code target} is a node's end of a veth whose other end is a pod not watched for this flow. */
+    private static boolean leadsToAnUnwatchedPod(ClusterSetPlan plan, CaptureTarget target, Set<HostId> watched) {
+        return plan.host(target.host())
+                .flatMap(h -> h.interfaces().stream().filter(i -> i.name().equals(target.iface())).findFirst())
+                .filter(i -> !i.segment().isEmpty())
+                .flatMap(i -> plan.segment(i.segment()))
+                .filter(segment -> segment.kind() == Segment.SegmentKind.VETH)
+                .map(segment -> segment.attachments().stream().map(Segment.Attachment::host)
+                        .anyMatch(other -> other.isPod() && !watched.contains(other)))
+                .orElse(false);
+    }
+
+    private static List<TraceHop> concat(List<TraceHop> forward, List<TraceHop> reply) {
+        List<TraceHop> all = new ArrayList<>(forward);
+        all.addAll(reply);
+        return all;
     }
 
     /** The flow's port and every port the simulator delivers it to (a service's target port). */

@@ -65,6 +65,10 @@ public final class ProbeReportJson {
         node.put("matchesSimulation", flow.matchesSimulation());
         flow.firstDifference().ifPresent(d -> node.set("firstDifference", difference(d)));
         flow.problem().ifPresent(p -> node.put("problem", p));
+        flow.unanswered().ifPresent(why -> {
+            node.put("disposition", "unreachable");
+            node.put("unanswered", why);
+        });
         return node;
     }
 

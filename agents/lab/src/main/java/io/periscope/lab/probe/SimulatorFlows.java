@@ -5,6 +5,7 @@ import io.periscope.lab.trace.TracePath;
 import io.periscope.model.topology.Flow;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.simulator.FlowResolutionException;
+import io.periscope.simulator.NameNotAnswered;
 import io.periscope.simulator.ResolvedFlow;
 import io.periscope.simulator.Simulator;
 import io.periscope.simulator.trace.PathTrace;
@@ -32,6 +33,8 @@ public final class SimulatorFlows implements FlowSimulation {
             ResolvedFlow resolved = simulator.resolver().resolve(flow);
             return new ProbeTarget(resolved.source(), resolved.sourceIp(), resolved.destination(), resolved.port(), resolved.protocol(),
                     resolved.resolvedText());
+        } catch (NameNotAnswered e) {
+            throw new UnansweredName(e.answerMissing());
         } catch (FlowResolutionException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }

@@ -6,16 +6,21 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Starts programs with {@link ProcessBuilder}. Input is written and both outputs are drained on
  * their own threads, so a large batch cannot fill a pipe and stall the program; a program that does
- * not finish within the timeout is killed rather than left to hang the lab.
+ * not finish within the timeout is killed rather than left to hang the lab. Every program still
+ * running is known, so an interrupted command can stop them: a child process outlives the JVM.
  */
 public final class ProcessShell implements Shell {
+
+    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
 
     private final Duration timeout;
 
@@ -36,6 +41,32 @@ public final class ProcessShell implements Shell {
             throw new ShellFailure(invocation, "cannot start " + invocation.argv().getFirst() + ": " + e.getMessage()
                     + " (is it installed and on PATH?)");
         }
+        RUNNING.add(process);
+        try {
+            return await(invocation, process);
+        } finally {
+            RUNNING.remove(process);
+        }
+    }
+
+    /**
+     * Kills every program a {@code ProcessShell} of this JVM started and that still runs: for a
+     * command that was interrupted (Ctrl-C, SIGTERM), before the JVM exits without waiting for them.
+     * The calls that waited for them fail; programs started afterwards (cleanup) are not affected.
+     *
+     * @return how many were running
+     */
+    public static int stopRunning() {
+        int stopped = 0;
+        for (Process process : Set.copyOf(RUNNING)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            stopped++;
+        }
+        return stopped;
+    }
+
+    private ShellResult await(Invocation invocation, Process process) {
         CompletableFuture<String> stdout = drain(process.getInputStream());
         CompletableFuture<String> stderr = drain(process.getErrorStream());
         feed(process.getOutputStream(), invocation.stdin());

@@ -16,11 +16,13 @@ import java.util.List;
  * @param namespaces every namespace this lab creates
  * @param state      {@code building} while {@code up} runs, {@code converged} once it returned
  * @param wireGuard  every {@code wireguard-go} started so far
+ * @param sourceSha256 the SHA-256 of the file's bytes when {@code up} read it (see {@link TopologySource});
+ *                   empty when it had no file, {@code null} in state files written before it was recorded
  * @param supervisor the supervisor keeping the agents running once {@code up} converged (null before, or without one)
  * @param failures   the nodes {@code lab fail} failed and {@code lab heal} has not healed yet
  */
 public record LabState(String topology, String file, String hash, List<String> namespaces, String state,
-                       List<WireGuardProcess> wireGuard, SupervisorProcess supervisor, List<NodeFailure> failures) {
+                       List<WireGuardProcess> wireGuard, String sourceSha256, SupervisorProcess supervisor, List<NodeFailure> failures) {
 
     public static final String BUILDING = "building";
     public static final String CONVERGED = "converged";
@@ -33,26 +35,30 @@ public record LabState(String topology, String file, String hash, List<String> n
     }
 
     public LabState(String topology, String file, String hash, List<String> namespaces, String state,
-                    List<WireGuardProcess> wireGuard) {
-        this(topology, file, hash, namespaces, state, wireGuard, null, List.of());
+                    List<WireGuardProcess> wireGuard, String sourceSha256) {
+        this(topology, file, hash, namespaces, state, wireGuard, sourceSha256, null, List.of());
     }
 
     public LabState(String topology, String file, String hash, List<String> namespaces, String state) {
-        this(topology, file, hash, namespaces, state, List.of());
+        this(topology, file, hash, namespaces, state, List.of(), "");
+    }
+
+    public LabState(String topology, TopologySource source, String hash, List<String> namespaces, String state) {
+        this(topology, source.file(), hash, namespaces, state, List.of(), source.sha256());
     }
 
     public LabState withState(String newState) {
-        return new LabState(topology, file, hash, namespaces, newState, wireGuard, supervisor, failures);
+        return new LabState(topology, file, hash, namespaces, newState, wireGuard, sourceSha256, supervisor, failures);
     }
 
     public LabState withWireGuard(WireGuardProcess started) {
         List<WireGuardProcess> all = new ArrayList<>(wireGuard);
         all.add(started);
-        return new LabState(topology, file, hash, namespaces, state, all, supervisor, failures);
+        return new LabState(topology, file, hash, namespaces, state, all, sourceSha256, supervisor, failures);
     }
 
     public LabState withSupervisor(SupervisorProcess started) {
-        return new LabState(topology, file, hash, namespaces, state, wireGuard, started, failures);
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, started, failures);
     }
 
     public java.util.Optional<NodeFailure> failure(String node) {
@@ -63,12 +69,12 @@ public record LabState(String topology, String file, String hash, List<String> n
         List<NodeFailure> all = new ArrayList<>(failures);
         all.removeIf(f -> f.node().equals(failure.node()));
         all.add(failure);
-        return new LabState(topology, file, hash, namespaces, state, wireGuard, supervisor, all);
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, all);
     }
 
     public LabState withoutFailure(String node) {
         List<NodeFailure> all = new ArrayList<>(failures);
         all.removeIf(f -> f.node().equals(node));
-        return new LabState(topology, file, hash, namespaces, state, wireGuard, supervisor, all);
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, all);
     }
 }

@@ -5,6 +5,7 @@ import io.periscope.lab.shell.Shell;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
@@ -20,12 +21,15 @@ final class InterruptedUpCleanup {
 
     /** A phase still running gets this long to finish before the cleanup goes ahead anyway. */
     private static final long WAIT_FOR_PHASE_SECONDS = 20;
+    /** Removing a few thousand namespaces takes about a minute; a second caller waits that long. */
+    private static final long WAIT_FOR_REMOVAL_SECONDS = 120;
 
     private final Shell shell;
     private final LabStateFile stateFile;
     private final LabState state;
     private final ReentrantLock phaseLock = new ReentrantLock();
     private final AtomicBoolean started = new AtomicBoolean();
+    private final CountDownLatch finished = new CountDownLatch(1);
 
     InterruptedUpCleanup(Shell shell, LabStateFile stateFile, LabState state) {
         this.shell = shell;
@@ -49,10 +53,28 @@ final class InterruptedUpCleanup {
         return started.get();
     }
 
+    /**
+     * Removes what was created; a second caller waits for the first to finish, because the JVM
+     * halts once its shutdown hook returns: a hook that returned at once while {@code up}'s own
+     * thread was still removing namespaces would cut that removal short.
+     */
     void run() {
         if (!started.compareAndSet(false, true)) {
+            try {
+                finished.await(WAIT_FOR_REMOVAL_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             return;
         }
+        try {
+            removeWhatWasCreated();
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    private void removeWhatWasCreated() {
         boolean locked = false;
         try {
             locked = phaseLock.tryLock(WAIT_FOR_PHASE_SECONDS, TimeUnit.SECONDS);

@@ -11,6 +11,7 @@ import io.periscope.lab.layout.SwitchNamespace;
 import io.periscope.lab.layout.SysctlSettings;
 import io.periscope.lab.machine.AddressConflict;
 import io.periscope.lab.machine.AddressSpaceCheck;
+import io.periscope.lab.machine.MachineCapacity;
 import io.periscope.lab.machine.MachineNetwork;
 import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.lab.netns.NetworkNamespaces;
@@ -20,6 +21,7 @@ import io.periscope.lab.shell.Shell;
 import io.periscope.lab.shell.ShellResult;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.state.TopologySource;
 import io.periscope.lab.wire.HashResetProgram;
 import io.periscope.lab.wire.WireBatches;
 import io.periscope.lab.wireguard.WireGuardGateways;
@@ -37,6 +39,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -63,16 +66,22 @@ public final class LabUp {
     private final LabStateFile stateFile;
     private final LayerAgents agents;
     private final Supplier<Boolean> runningAsRoot;
+    private final Supplier<MachineCapacity> capacity;
 
     public LabUp(Shell shell, LabStateFile stateFile, LayerAgents agents) {
-        this(shell, stateFile, agents, NetworkNamespaces::runningAsRoot);
+        this(shell, stateFile, agents, NetworkNamespaces::runningAsRoot, MachineCapacity::read);
     }
 
     LabUp(Shell shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot) {
+        this(shell, stateFile, agents, runningAsRoot, MachineCapacity::read);
+    }
+
+    LabUp(Shell shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot, Supplier<MachineCapacity> capacity) {
         this.shell = shell;
         this.stateFile = stateFile;
         this.agents = agents;
         this.runningAsRoot = runningAsRoot;
+        this.capacity = capacity;
     }
 
     /**
@@ -98,12 +107,12 @@ public final class LabUp {
         LabLayout layout = LabLayout.of(plan);
         refuseOverlaps(file, plan);
         refuseExisting(file, layout);
+        refuseBeyondCapacity(file, layout);
         progress.accept("plan: " + set.name() + ", " + layout.hosts().size() + " hosts (" + layout.nodes().size() + " nodes), "
                 + layout.switches().size() + " switches, " + layout.veths().size() + " veth pairs; namespaces " + layout.names().prefix() + "* ("
                 + (System.nanoTime() - start) / 1_000_000 + " ms)");
 
-        LabState state = new LabState(set.name(), file.toAbsolutePath().toString(), layout.names().hash(), layout.namespaces(),
-                LabState.BUILDING);
+        LabState state = new LabState(set.name(), TopologySource.of(file), layout.names().hash(), layout.namespaces(), LabState.BUILDING);
         stateFile.write(state);
         InterruptedUpCleanup cleanup = new InterruptedUpCleanup(shell, stateFile, state);
         Thread hook = Thread.ofPlatform().unstarted(cleanup::run);
@@ -170,10 +179,22 @@ public final class LabUp {
                 + "\nchange these addresses in the file: the lab only uses addresses the machine does not");
     }
 
+    private void refuseBeyondCapacity(Path file, LabLayout layout) {
+        int namespaces = layout.namespaces().size();
+        capacity.get().refusal(namespaces).ifPresent(reason -> {
+            throw new LabRefusal(file + ": a lab of " + namespaces + " namespaces (" + layout.hosts().size() + " hosts, "
+                    + layout.switches().size() + " switches) does not fit on this machine:\n  " + reason
+                    + "\nnothing was created; use a smaller topology (fewer pods: they are most of the namespaces), or a bigger machine");
+        });
+    }
+
     private void refuseExisting(Path file, LabLayout layout) {
-        if (stateFile.read(layout.names().hash()).isPresent()) {
-            throw new LabRefusal("a lab of topology '" + layout.names().topologyName() + "' is already up (state in "
-                    + stateFile.pathFor(layout.names().hash()) + "); run 'lab down " + file + "' first");
+        Optional<LabState> up = stateFile.read(layout.names().hash());
+        if (up.isPresent()) {
+            // Name the file that built it: 'lab down' of this file would refuse when another one did.
+            String builtFrom = up.get().file();
+            throw new LabRefusal("a lab of topology '" + layout.names().topologyName() + "' is already up, built from " + builtFrom
+                    + " (state in " + stateFile.pathFor(layout.names().hash()) + "); run 'lab down " + builtFrom + "' first");
         }
         List<String> existing = layout.namespaces().stream().filter(NetworkNamespaces::exists).toList();
         if (!existing.isEmpty()) {
@@ -190,8 +211,10 @@ public final class LabUp {
         });
         phase(progress, cleanup, "sysctls", () -> {
             int count = 0;
+            int hosts = 0;
             for (HostNamespace host : layout.hosts()) {
                 count += writeSysctls(host.namespace(), SysctlSettings.beforeInterfaces(host));
+                tick(progress, "sysctls", ++hosts, layout.hosts().size());
             }
             for (SwitchNamespace sw : layout.switches()) {
                 count += writeSysctls(sw.namespace(), SysctlSettings.forSwitch());
@@ -215,7 +238,9 @@ public final class LabUp {
         phase(progress, cleanup, "wires", () -> installHashReset(layout));
         phase(progress, cleanup, "addresses and routes", () -> {
             int lines = 0;
+            int hosts = 0;
             for (HostNamespace host : layout.hosts()) {
+                tick(progress, "addresses and routes", hosts++, layout.hosts().size());
                 String batch = LabBatches.hostBatch(host);
                 shell.run(Invocation.of("ip", "-n", host.namespace(), "-batch", "-").withStdin(batch));
                 lines += (int) batch.lines().count();
@@ -332,6 +357,15 @@ public final class LabUp {
             throw new IllegalStateException(e.getCause());
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /** Hosts between two progress lines inside a phase: a lab of thousands otherwise goes quiet for minutes. */
+    static final int HOSTS_PER_PROGRESS_LINE = 1000;
+
+    private static void tick(Consumer<String> progress, String phase, int done, int total) {
+        if (done > 0 && done % HOSTS_PER_PROGRESS_LINE == 0 && done < total) {
+            progress.accept(phase + ": " + done + " of " + total + " hosts so far...");
         }
     }
 

@@ -15,7 +15,9 @@ import io.periscope.model.topology.ClusterSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.periscope.lab.machine.MachineCapacity;
 import java.nio.file.Path;
+import java.util.OptionalLong;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -108,5 +110,18 @@ class LabUpRefusesBeforeCreatingAnything {
                 .isInstanceOf(LabRefusal.class)
                 .hasMessageContaining("a lab of topology 'mag-globalnet' is already up")
                 .hasMessageContaining("run 'lab down f.yaml' first");
+    }
+
+    @Test
+    void aLabBiggerThanTheMachineCanHoldIsRefusedWithTheNumbers() {
+        MachineCapacity small = new MachineCapacity(OptionalLong.of(600 * 1024), OptionalLong.of(100_000), 0, OptionalLong.of(100_000), 40);
+
+        assertThatThrownBy(() -> new LabUp(machine(""), new LabStateFile(state), new NoAgents(), () -> true, () -> small)
+                .run(Path.of("f.yaml"), set, line -> { }))
+                .isInstanceOf(LabRefusal.class)
+                .hasMessageStartingWith("f.yaml: a lab of 11 namespaces (8 hosts, 3 switches) does not fit on this machine:")
+                .hasMessageContaining("memory: 11 namespaces need about 523 MiB")
+                .hasMessageContaining("nothing was created");
+        assertThat(state.toFile().list()).isEmpty();
     }
 }

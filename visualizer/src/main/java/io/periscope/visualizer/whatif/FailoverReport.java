@@ -1,4 +1,4 @@
-package io.periscope.cli;
+package io.periscope.visualizer.whatif;
 
 import io.periscope.model.topology.Disposition;
 import io.periscope.simulator.trace.FlowTrace;
@@ -6,18 +6,21 @@ import io.periscope.simulator.trace.TunnelGateways;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * What a gateway failure does to each flow: which gateways its delivered paths used before and
- * after, and whether it still works.
+ * after, and whether it still works. Shared by {@code trace --fail} and the page's what-if view.
  */
-record FailoverReport(List<Line> lines) {
+public record FailoverReport(List<Line> lines) {
 
-    record Line(String flow, Set<String> before, Set<String> after, int deliveredBefore, int deliveredAfter, int pathsAfter) {
+    /** @param why the first reason a path ends undelivered after the failure, empty when none */
+    public record Line(String flow, Set<String> before, Set<String> after, int deliveredBefore, int deliveredAfter, int pathsAfter,
+                Optional<String> why) {
 
-        String verdict() {
+        public String verdict() {
             if (deliveredAfter == 0) {
                 return deliveredBefore == 0 ? "was already broken" : "BREAKS";
             }
@@ -28,12 +31,14 @@ record FailoverReport(List<Line> lines) {
         }
     }
 
-    static FailoverReport compare(List<FlowTrace> before, List<FlowTrace> after) {
+    public static FailoverReport compare(List<FlowTrace> before, List<FlowTrace> after) {
         List<Line> lines = new ArrayList<>();
         for (int i = 0; i < after.size(); i++) {
             FlowTrace b = before.get(i);
             FlowTrace a = after.get(i);
-            lines.add(new Line(a.name(), gateways(b), gateways(a), delivered(b), delivered(a), a.paths().size()));
+            Optional<String> why = a.paths().stream().filter(p -> p.disposition() != Disposition.DELIVERED)
+                    .flatMap(p -> p.reason().stream()).findFirst();
+            lines.add(new Line(a.name(), gateways(b), gateways(a), delivered(b), delivered(a), a.paths().size(), why));
         }
         return new FailoverReport(lines);
     }
@@ -47,13 +52,16 @@ record FailoverReport(List<Line> lines) {
         return (int) trace.paths().stream().filter(p -> p.disposition() == Disposition.DELIVERED).count();
     }
 
-    String toText() {
+    public String toText() {
         StringBuilder text = new StringBuilder("failover:\n");
         for (Line line : lines) {
             text.append("  ").append(line.flow()).append(": ").append(line.verdict()).append('\n')
                     .append("    gateways before: ").append(join(line.before())).append('\n')
                     .append("    gateways after:  ").append(join(line.after()))
                     .append("  (").append(line.deliveredAfter()).append(" of ").append(line.pathsAfter()).append(" paths delivered)\n");
+            if (line.deliveredAfter() < line.pathsAfter()) {
+                line.why().ifPresent(why -> text.append("    why: ").append(why).append('\n'));
+            }
         }
         return text.toString();
     }

@@ -1,0 +1,84 @@
+package io.periscope.cli;
+
+import picocli.CommandLine;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The "Exit codes" section of each command's help, saying what each code means for that command. The
+ * root's list would otherwise be inherited everywhere, and promise an exit 1 "a flow's expectation
+ * failed" from commands (plan, lab up, snapshot) that never compare anything. Codes other than 0 to 3
+ * that another part of the tree adds (an interrupt's, say) are kept after these.
+ */
+final class ExitCodeHelp {
+
+    private static final String BAD_INPUT = "a bad topology file or bad arguments; the message names the file and the place";
+    private static final String INTERNAL = "an internal error in periscope (rerun with --debug for the stack trace)";
+
+    /** The codes this class words per command; any other (an interrupt's, say) is kept as the tree declares it. */
+    private static final java.util.Set<String> OWN_CODES = java.util.Set.of("0", "1", "2", "3");
+
+    private ExitCodeHelp() {
+    }
+
+    static void apply(CommandLine root) {
+        apply(root, List.of());
+    }
+
+    private static void apply(CommandLine command, List<String> path) {
+        Map<String, String> own = meanings(String.join(" ", path));
+        if (!own.isEmpty()) {
+            Map<String, String> list = new LinkedHashMap<>(own);
+            command.getCommandSpec().usageMessage().exitCodeList().forEach((code, meaning) -> {
+                if (!OWN_CODES.contains(code.trim())) {
+                    list.put(code, meaning);
+                }
+            });
+            command.getCommandSpec().usageMessage().exitCodeList(list);
+        }
+        command.getSubcommands().forEach((name, sub) -> {
+            List<String> subPath = new java.util.ArrayList<>(path);
+            subPath.add(name);
+            apply(sub, subPath);
+        });
+    }
+
+    /** Code to meaning for the command at {@code path} ("" for the root, "lab probe", ...). */
+    static Map<String, String> meanings(String path) {
+        Map<String, String> codes = new LinkedHashMap<>();
+        switch (path) {
+            case "" -> {
+                codes.put("0", "success");
+                codes.put("1", "check: a flow's expect did not hold, or a Globalnet object got no addresses;"
+                        + " lab probe: real packets disagreed with the simulation");
+            }
+            case "trace" -> codes.put("0", "the flows were traced, whatever their expect says (check compares them with it)");
+            case "plan" -> codes.put("0", "the plans were printed");
+            case "check" -> {
+                codes.put("0", "every flow's expect holds and every Globalnet object got its addresses");
+                codes.put("1", "a flow's expect did not hold, or a Globalnet object got no addresses (IPPoolAllocationFailed)");
+            }
+            case "lab" -> codes.put("0", "success; only 'lab probe' exits 1, when real packets disagree with the simulation");
+            case "lab up" -> codes.put("0", "the lab is up and every node has converged");
+            case "lab down" -> codes.put("0", "the lab is gone (or was not up)");
+            case "lab probe" -> {
+                codes.put("0", "every flow's real packets took paths the simulator gives");
+                codes.put("1", "real packets disagreed with the simulation");
+            }
+            case "snapshot" -> codes.put("0", "the topology file was written");
+            default -> {
+                return codes;
+            }
+        }
+        codes.put("2", switch (path) {
+            case "lab up", "lab down" -> BAD_INPUT + "; or not root";
+            case "lab probe" -> BAD_INPUT + "; or not root, or no lab of the file is up";
+            case "snapshot" -> "bad arguments, or a kubeconfig or cluster that cannot be read";
+            default -> BAD_INPUT;
+        });
+        codes.put("3", INTERNAL);
+        return codes;
+    }
+}

@@ -1,0 +1,21 @@
+package io.periscope.plan.dns;
+
+/** The response codes the resolver gives (RFC 1035 section 4.1.1). */
+public enum Rcode {
+    /** The name exists; the answer may still be empty (NODATA: the name has no record of the asked type). */
+    NOERROR(0),
+    /** The name does not exist in the zone, or every cluster that could answer for it was left out. */
+    NXDOMAIN(3),
+    /** The name is outside {@code clusterset.local}: this server answers for that zone only. */
+    REFUSED(5);
+
+    private final int code;
+
+    Rcode(int code) {
+        this.code = code;
+    }
+
+    public int code() {
+        return code;
+    }
+}

@@ -1,0 +1,147 @@
+package io.periscope.visualizer.session;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.periscope.model.load.TopologyError;
+import io.periscope.simulator.reachability.ReachabilityMatrix;
+import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.trace.TraceJson;
+import io.periscope.visualizer.scene.TopologyScene;
+import io.periscope.visualizer.whatif.FailoverReport;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The trace JSON of the spec (section 3), version 2: the same {@code flows}, plus {@code format} and
+ * {@code version} so a reader can tell, the {@code topology} they run over (with its layout), and the
+ * nodes {@code failed} for it. A flow that could not be traced carries {@code error} instead of
+ * {@code paths}. A file that does not load gives {@code errors} and nothing else, so nothing stale
+ * is drawn.
+ */
+public final class TraceDocument {
+
+    public static final String FORMAT = "periscope-trace";
+    public static final int VERSION = 2;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private TraceDocument() {
+    }
+
+    public static ObjectNode of(Scenario scenario, List<Scenario.Outcome> flows) {
+        ObjectNode root = header();
+        root.put("name", scenario.healthy().name());
+        ArrayNode failed = root.putArray("failed");
+        scenario.failed().forEach(failed::add);
+        root.set("topology", TopologyScene.of(scenario.healthy(), scenario.plan(), scenario.failed()));
+        root.set("flows", flows(flows));
+        return root;
+    }
+
+    public static ArrayNode flows(List<Scenario.Outcome> outcomes) {
+        ArrayNode array = MAPPER.createArrayNode();
+        for (Scenario.Outcome outcome : outcomes) {
+            switch (outcome) {
+                case Scenario.Traced traced -> array.add(TraceJson.flow(traced.trace()));
+                case Scenario.Untraceable untraceable -> {
+                    ObjectNode node = array.addObject();
+                    node.put("name", untraceable.flow().name());
+                    node.put("error", untraceable.reason());
+                    node.putArray("paths");
+                }
+            }
+        }
+        return array;
+    }
+
+    public static ObjectNode errors(List<TopologyError> errors) {
+        ObjectNode root = header();
+        ArrayNode array = root.putArray("errors");
+        for (TopologyError error : errors) {
+            ObjectNode node = array.addObject();
+            node.put("file", error.file());
+            node.put("line", error.line());
+            node.put("column", error.column());
+            node.put("path", error.path());
+            node.put("problem", error.problem());
+            node.put("fix", error.fix());
+            node.put("text", error.format());
+        }
+        return root;
+    }
+
+    /**
+     * What failing {@code after.failed()} does: the topology as it is then, each flow's healthy and
+     * failed traces, and per flow whether it keeps its gateways, moves, or breaks.
+     */
+    public static ObjectNode whatIf(Scenario healthy, Scenario after) {
+        List<Scenario.Outcome> before = healthy.trace(healthy.healthy().flows());
+        List<Scenario.Outcome> now = after.trace(after.healthy().flows());
+        ObjectNode root = of(after, now);
+        root.set("healthy", flows(before));
+        List<FlowTrace> tracedBefore = new ArrayList<>();
+        List<FlowTrace> tracedAfter = new ArrayList<>();
+        for (int i = 0; i < before.size(); i++) {
+            tracedBefore.add(asTrace(before.get(i)));
+            tracedAfter.add(asTrace(now.get(i)));
+        }
+        ArrayNode report = root.putArray("report");
+        for (FailoverReport.Line line : FailoverReport.compare(tracedBefore, tracedAfter).lines()) {
+            ObjectNode node = report.addObject();
+            node.put("flow", line.flow());
+            node.put("verdict", line.verdict());
+            node.put("change", line.deliveredAfter() == 0 && line.deliveredBefore() > 0 ? "breaks"
+                    : line.before().equals(line.after()) ? "keeps" : "moves");
+            line.before().forEach(node.putArray("before")::add);
+            line.after().forEach(node.putArray("after")::add);
+            node.put("deliveredBefore", line.deliveredBefore());
+            node.put("deliveredAfter", line.deliveredAfter());
+            node.put("pathsAfter", line.pathsAfter());
+            line.why().ifPresent(why -> node.put("why", why));
+        }
+        return root;
+    }
+
+    /** A flow that could not be traced counts as one with no paths: nothing delivered. */
+    private static FlowTrace asTrace(Scenario.Outcome outcome) {
+        return switch (outcome) {
+            case Scenario.Traced traced -> traced.trace();
+            case Scenario.Untraceable u -> new FlowTrace(u.flow().name(), "", "", "", List.of());
+        };
+    }
+
+    public static ObjectNode reachability(ReachabilityMatrix matrix) {
+        ObjectNode root = header();
+        ArrayNode sources = root.putArray("sources");
+        matrix.sources().forEach(sources::add);
+        ArrayNode columns = root.putArray("columns");
+        for (ReachabilityMatrix.Column column : matrix.columns()) {
+            ObjectNode node = columns.addObject();
+            node.put("service", column.service());
+            node.put("dnsName", column.dnsName());
+            node.put("port", column.protocolAndPort());
+        }
+        ArrayNode rows = root.putArray("cells");
+        for (List<ReachabilityMatrix.Cell> row : matrix.cells()) {
+            ArrayNode cells = rows.addArray();
+            for (ReachabilityMatrix.Cell cell : row) {
+                ObjectNode node = cells.addObject();
+                node.put("reach", cell.symbol());
+                node.put("delivered", cell.delivered());
+                node.put("paths", cell.paths());
+                cell.error().ifPresent(e -> node.put("error", e));
+            }
+        }
+        root.put("traced", matrix.traced());
+        return root;
+    }
+
+    private static ObjectNode header() {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("format", FORMAT);
+        root.put("version", VERSION);
+        return root;
+    }
+}

@@ -1,0 +1,792 @@
+// Periscope's page: draws the trace document (format periscope-trace, version 2) that `periscope serve`
+// answers at api/document, or that `periscope trace --html` embeds as window.PERISCOPE_DOCUMENT.
+// Positions come from the document (ELK layered, computed in Java); this file only draws them.
+(function () {
+  "use strict";
+
+  const SVG = "http://www.w3.org/2000/svg";
+  const PALETTE = ["#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989", "#6e7781"];
+  const FIELDS = ["src", "dst", "sport", "dport", "proto"];
+  const PAGE_ROWS = 40;
+  const embedded = window.PERISCOPE_DOCUMENT || null;
+
+  const state = {
+    doc: null,              // the current document
+    view: "topology",
+    flowIndex: 0,           // which of doc.flows the flow view shows
+    adHoc: null,            // an ad-hoc flow's document entry, when the user typed one
+    selected: null,         // {path, direction, hop}
+    failed: [],             // the what-if view's failed gateways
+    whatIf: null,           // the last what-if answer
+    whatIfFlow: 0,
+    matrix: null,
+    matrixCluster: "",
+    matrixNamespace: "",
+    matrixPage: 0,
+    showUnconnected: null,
+  };
+
+  // ---------------------------------------------------------------- helpers
+
+  function el(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attributes || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === "onclick" || key === "onchange" || key === "onsubmit" || key === "oninput") node[key] = value;
+      else if (key === "text") node.textContent = value;
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function svg(tag, attributes, text) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attributes || {})) {
+      if (value !== undefined && value !== null) node.setAttribute(key, value);
+    }
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  async function api(path, body) {
+    const options = body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
+    const response = await fetch(path, options);
+    const json = await response.json();
+    if (!response.ok) throw new Error(json.error || response.statusText);
+    return json;
+  }
+
+  function hostIndex(topology) {
+    const hosts = new Map();
+    for (const cluster of topology.clusters) {
+      for (const host of cluster.hosts) hosts.set(host.id, host);
+    }
+    return hosts;
+  }
+
+  function centre(box) {
+    return {x: box.x + box.w / 2, y: box.y + box.h / 2};
+  }
+
+  // Where the segment from a box's centre towards `to` leaves the box.
+  function border(box, to) {
+    const c = centre(box);
+    const dx = to.x - c.x, dy = to.y - c.y;
+    if (dx === 0 && dy === 0) return c;
+    const sx = dx === 0 ? Infinity : (box.w / 2) / Math.abs(dx);
+    const sy = dy === 0 ? Infinity : (box.h / 2) / Math.abs(dy);
+    const s = Math.min(sx, sy);
+    return {x: c.x + dx * s, y: c.y + dy * s};
+  }
+
+  // A polyline through `points`, every segment moved `offset` pixels to its left, so that paths over
+  // the same hosts run side by side instead of on top of each other.
+  function offsetLine(points, offset) {
+    if (points.length < 2) return points;
+    const out = [];
+    for (let i = 0; i < points.length; i++) {
+      const a = points[Math.max(0, i - 1)], b = points[Math.min(points.length - 1, i + 1)];
+      const dx = b.x - a.x, dy = b.y - a.y;
+      const length = Math.hypot(dx, dy) || 1;
+      out.push({x: points[i].x - dy / length * offset, y: points[i].y + dx / length * offset});
+    }
+    return out;
+  }
+
+  function packetText(packet) {
+    if (!packet) return "";
+    const ports = packet.sport !== undefined ? `:${packet.sport} → ` : " → ";
+    return `${packet.src}${ports}${packet.dst}${packet.dport !== undefined ? ":" + packet.dport : ""} ${packet.proto}`;
+  }
+
+  // ---------------------------------------------------------------- the scene
+
+  // Draws the topology and, optionally, the paths of one flow; returns the svg element.
+  function scene(topology, options) {
+    const {flow, onHost, selectable, paneKey} = options || {};
+    // Room below the picture for the paths that bow between clusters.
+    const height = topology.height + (flow ? 40 + 16 * flow.paths.length : 0);
+    const root = svg("svg", {"class": "scene", "data-pane": paneKey || "main", viewBox: `0 0 ${topology.width} ${height}`,
+      preserveAspectRatio: "xMidYMid meet"});
+    const world = svg("g", {"class": "world"});
+    root.append(world);
+    const hosts = hostIndex(topology);
+    const clusters = new Map(topology.clusters.map(c => [c.name, c]));
+
+    const links = svg("g", {"class": "links"});
+    const unconnectedShown = state.showUnconnected === null ? topology.unconnected.length <= 30 : state.showUnconnected;
+    if (unconnectedShown) {
+      for (const pair of topology.unconnected) {
+        const a = clusters.get(pair.left), b = clusters.get(pair.right);
+        const p = border(a, centre(b)), q = border(b, centre(a));
+        links.append(svg("line", {"class": "unconnected", x1: p.x, y1: p.y, x2: q.x, y2: q.y, "data-left": pair.left, "data-right": pair.right},
+        ));
+        const label = svg("text", {"class": "unconnected-label", x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 + 12, "text-anchor": "middle"},
+          "unconnected (policy)");
+        label.append(svg("title", {}, `${pair.left} – ${pair.right}: ${pair.reason}`));
+        links.append(label);
+      }
+    }
+    // A (nearly) full mesh of cables would hide everything else: drawn faint and unlabelled (hover names them).
+    const dense = topology.cables.length > 2 * topology.clusters.length;
+    for (const cable of topology.cables) {
+      const a = clusters.get(cable.left), b = clusters.get(cable.right);
+      // ELK's route where it gave one (around the clusters in between), else straight between the boxes.
+      const route = cable.route && cable.route.length >= 2 ? cable.route.map(([x, y]) => ({x, y}))
+        : [border(a, centre(b)), border(b, centre(a))];
+      const middle = Math.floor((route.length - 1) / 2);
+      const p = route[middle], q = route[middle + 1];
+      const line = svg("polyline", {"class": `cable ${cable.driver}` + (dense ? " dense" : ""), fill: "none", points: route.map(r => `${r.x},${r.y}`).join(" "),
+        "data-left": cable.left, "data-right": cable.right});
+      line.append(svg("title", {}, `${cable.left} – ${cable.right}: ${cable.driver}`
+        + (cable.connectivityPolicy ? `, allowed by ${cable.connectivityPolicy}` : "")
+        + (cable.connectionPolicy !== undefined ? `, connection policy #${cable.connectionPolicy}` : ", default cable driver")));
+      links.append(line);
+      if (!dense) links.append(svg("text", {"class": "cable-label", x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 - 6, "text-anchor": "middle"}, cable.driver));
+    }
+
+    const boxes = svg("g", {"class": "clusters"});
+    for (const cluster of topology.clusters) {
+      const g = svg("g", {"class": "cluster", "data-name": cluster.name});
+      g.append(svg("rect", {"class": "box", x: cluster.x, y: cluster.y, width: cluster.w, height: cluster.h}));
+      const left = cluster.x + 10;
+      g.append(svg("text", {"class": "name", x: left, y: cluster.y + 17}, `${cluster.name}`));
+      g.append(svg("text", {"class": "meta", x: left + 9.5 * cluster.name.length + 12, y: cluster.y + 17}, cluster.cni
+        + (cluster.multiActiveGateways ? " · multi-active" : "")));
+      g.append(svg("text", {"class": "meta", x: left, y: cluster.y + 32},
+        `pods ${cluster.podCIDRs.join(",")} services ${cluster.serviceCIDRs.join(",")}`));
+      if (cluster.globalCIDR) g.append(svg("text", {"class": "meta global", x: left, y: cluster.y + 45}, `global ${cluster.globalCIDR}`));
+      if (cluster.exports.length) {
+        const shown = cluster.exports.slice(0, 2).map(e => e.name + (e.globalIP ? ` (${e.globalIP})` : e.clusterIP ? ` (${e.clusterIP})` : ""));
+        const more = cluster.exports.length > 2 ? ` +${cluster.exports.length - 2}` : "";
+        const text = svg("text", {"class": "meta exports", x: left, y: cluster.y + 58}, `exports ${shown.join(", ")}${more}`);
+        text.append(svg("title", {}, cluster.exports.map(e => e.name).join("\n")));
+        g.append(text);
+      }
+      for (const tunnel of cluster.tunnels) {
+        const a = hosts.get(tunnel.from), b = hosts.get(tunnel.to);
+        if (!a || !b || a.x === undefined || b.x === undefined) continue;
+        const p = border(a, centre(b)), q = border(b, centre(a));
+        const line = svg("line", {"class": "tunnel", x1: p.x, y1: p.y, x2: q.x, y2: q.y});
+        line.append(svg("title", {}, `${tunnel.device}: ${tunnel.from} → ${tunnel.to}`));
+        g.append(line);
+      }
+      const firstTunnel = cluster.tunnels.find(t => t.device === "vx-submariner");
+      if (firstTunnel && hosts.get(firstTunnel.to)) {
+        const gw = hosts.get(firstTunnel.to);
+        g.append(svg("text", {"class": "tunnel-label", x: gw.x + gw.w + 4, y: gw.y - 4}, "vx-submariner"));
+      }
+      for (const host of cluster.hosts) {
+        if (host.x === undefined) continue;
+        const h = svg("g", {"class": `host ${host.kind} ${host.state}` + (selectable && selectable(host) ? " clickable" : ""),
+          "data-id": host.id, "data-state": host.state, transform: `translate(${host.x},${host.y})`});
+        h.append(svg("rect", {width: host.w, height: host.h}));
+        const label = host.kind === "pod" ? host.name : host.name + (host.kind === "gateway" ? ` · ${host.state}` : "");
+        h.append(svg("text", {x: 8, y: 14}, label));
+        if (host.ip) h.append(svg("text", {"class": "ip", x: 8, y: 27}, host.ip));
+        h.append(svg("title", {}, [host.id, host.kind + (host.kind === "gateway" ? " (" + host.state + ")" : ""),
+          host.ip ? "ip " + host.ip : "", host.cniIP ? "cni " + host.cniIP : "", host.publicIP ? "public " + host.publicIP : ""]
+          .filter(Boolean).join("\n")));
+        if (onHost) h.addEventListener("click", () => onHost(host));
+        g.append(h);
+      }
+      boxes.append(g);
+    }
+    // Cluster boxes first, then cables and paths, then hosts over them, then the hop markers.
+    const clusterBoxes = svg("g", {"class": "cluster-boxes"});
+    const hostLayer = svg("g", {"class": "hosts"});
+    for (const g of [...boxes.children]) {
+      for (const h of [...g.querySelectorAll(".host")]) hostLayer.append(h);
+      clusterBoxes.append(g);
+    }
+    world.append(clusterBoxes, links);
+    const drawn = flow ? drawPaths(flow, hosts, paneKey) : null;
+    if (drawn) world.append(drawn.lines);
+    world.append(hostLayer);
+    if (drawn) world.append(drawn.markers);
+    panZoom(root, {width: topology.width, height});
+    return root;
+  }
+
+  // Each path of the flow enters and leaves a host at its own slot on the host's lower edge (forward
+  // and reply side by side), so branches through the same hosts stay apart; hosts are drawn over the
+  // lines and the hop markers over the hosts.
+  function drawPaths(flow, hosts, paneKey) {
+    const lines = svg("g", {"class": "paths", "data-flow": flow.name});
+    const markers = svg("g", {"class": "hop-markers"});
+    const slots = Math.max(1, flow.paths.length * 2);
+    const slot = (host, index, direction) => {
+      const spacing = Math.min(10, (host.w - 16) / slots);
+      const k = index * 2 + (direction === "reply" ? 1 : 0);
+      return {x: host.x + host.w / 2 + (k - (slots - 1) / 2) * spacing, y: host.y + host.h - 4};
+    };
+    flow.paths.forEach((path, index) => {
+      const colour = PALETTE[index % PALETTE.length];
+      for (const direction of ["forward", "reply"]) {
+        const hops = path[direction] ? path[direction].hops : null;
+        if (!hops || !hops.length) continue;
+        const points = [];
+        const hopOfPoint = [];
+        let previous = null;
+        hops.forEach((hop, hopIndex) => {
+          const host = hosts.get(hop.node);
+          if (!host || host.x === undefined || hop.node === previous) return;
+          previous = hop.node;
+          points.push(slot(host, index, direction));
+          hopOfPoint.push(hopIndex);
+        });
+        const dimmed = state.selected && state.selected.path !== index;
+        // Between clusters the branches bow below the boxes, each by its own depth, so that four paths
+        // over two cables read as four lines rather than one.
+        let d = `M${points[0].x},${points[0].y}`;
+        for (let i = 1; i < points.length; i++) {
+          const a = points[i - 1], b = points[i];
+          const crossing = hops[hopOfPoint[i - 1]].node.split("/")[0] !== hops[hopOfPoint[i]].node.split("/")[0];
+          if (crossing) {
+            const depth = 34 + index * 16 + (direction === "reply" ? 7 : 0);
+            d += ` Q${(a.x + b.x) / 2},${Math.max(a.y, b.y) + depth} ${b.x},${b.y}`;
+          } else {
+            d += ` L${b.x},${b.y}`;
+          }
+        }
+        lines.append(svg("path", {"class": `flow-path ${direction}` + (dimmed ? " dimmed" : ""), "data-path": index,
+          "data-direction": direction, stroke: colour, d}));
+        points.forEach((p, i) => {
+          const hopIndex = hopOfPoint[i];
+          const hop = hops[hopIndex];
+          const dropped = hop.steps.some(s => s.kind === "drop");
+          const isSelected = state.selected && state.selected.path === index && state.selected.direction === direction
+            && state.selected.hop === hopIndex && (paneKey || "main") === (state.selected.pane || "main");
+          const marker = svg("circle", {"class": "hop-marker" + (isSelected ? " selected" : "") + (dropped ? " dropped" : ""),
+            cx: p.x, cy: p.y, r: direction === "forward" ? 4.5 : 3.5, fill: colour,
+            "data-path": index, "data-direction": direction, "data-hop": hopIndex, "data-node": hop.node});
+          marker.append(svg("title", {}, `path ${index + 1} ${direction}, hop ${hopIndex + 1}: ${hop.node}\n${packetText(hop.arrive)}`
+            + (hop.depart ? `\n→ ${packetText(hop.depart)}` : "")));
+          marker.addEventListener("click", event => {
+            event.stopPropagation();
+            select(flow, {path: index, direction, hop: hopIndex, pane: paneKey || "main"});
+          });
+          markers.append(marker);
+        });
+      }
+    });
+    return {lines, markers};
+  }
+
+  // Wheel zooms around the pointer, dragging pans; both only change the viewBox.
+  function panZoom(root, topology) {
+    let view = {x: 0, y: 0, w: topology.width, h: topology.height};
+    const apply = () => root.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
+    root.addEventListener("wheel", event => {
+      event.preventDefault();
+      const rect = root.getBoundingClientRect();
+      const factor = event.deltaY > 0 ? 1.15 : 1 / 1.15;
+      const fx = (event.clientX - rect.left) / rect.width, fy = (event.clientY - rect.top) / rect.height;
+      const w = view.w * factor, h = view.h * factor;
+      view = {x: view.x + (view.w - w) * fx, y: view.y + (view.h - h) * fy, w, h};
+      apply();
+    }, {passive: false});
+    let drag = null;
+    root.addEventListener("mousedown", event => { drag = {x: event.clientX, y: event.clientY, view: {...view}}; });
+    window.addEventListener("mouseup", () => { drag = null; });
+    root.addEventListener("mousemove", event => {
+      if (!drag) return;
+      const rect = root.getBoundingClientRect();
+      const scale = Math.max(view.w / rect.width, view.h / rect.height);
+      view = {...drag.view, x: drag.view.x - (event.clientX - drag.x) * scale, y: drag.view.y - (event.clientY - drag.y) * scale};
+      apply();
+    });
+  }
+
+  // ---------------------------------------------------------------- hop details
+
+  function select(flow, selection) {
+    state.selected = selection;
+    renderCanvasOnly();
+    showHop(flow, selection);
+    document.querySelectorAll(".hop-list li[data-hop]").forEach(li => {
+      li.classList.toggle("selected", Number(li.dataset.path) === selection.path && li.dataset.direction === selection.direction
+        && Number(li.dataset.hop) === selection.hop);
+    });
+  }
+
+  function packetTable(rows) {
+    const table = el("table", {"class": "packet"},
+      el("tr", {}, el("th", {text: ""}), FIELDS.map(f => el("th", {text: f}))));
+    for (const row of rows) {
+      const tr = el("tr", {"data-row": row.label}, el("th", {text: row.label}));
+      for (const f of FIELDS) {
+        const value = row.packet && row.packet[f] !== undefined ? String(row.packet[f]) : "";
+        const changed = row.before && row.packet && row.before[f] !== row.packet[f] && value !== "";
+        tr.append(el("td", {"class": "packet-field" + (changed ? " changed" : ""), "data-field": f, text: value}));
+      }
+      table.append(tr);
+    }
+    return table;
+  }
+
+  // Whether two packets are one connection's, before and after a translation (which rewrites one end).
+  function sameConnection(a, b) {
+    return !!a && !!b && a.proto === b.proto && (a.src === b.src || a.dst === b.dst);
+  }
+
+  function kv(label, value) {
+    return el("div", {"class": "kv"}, el("b", {text: label + " "}), value);
+  }
+
+  function stepCard(step, before) {
+    const card = el("div", {"class": "step", "data-kind": step.kind}, el("span", {"class": `kind ${step.kind}`, text: step.kind}));
+    if (step.rule) {
+      card.append(kv("table", `${step.table}, chain ${step.chain}`));
+      card.append(el("div", {"class": "rule", text: `-A ${step.chain} ${step.rule}`}));
+    }
+    switch (step.kind) {
+      case "route":
+        card.append(kv("table", step.table), el("div", {"class": "rule", text: step.route}), kv("nexthop", step.nexthop + (step.dev ? ` dev ${step.dev}` : "")));
+        break;
+      case "mark":
+        card.append(kv(step.connmark ? "connmark" : "mark", step.connmark || step.mark));
+        break;
+      case "snat": case "dnat":
+        if (step.conntrack) card.append(kv("conntrack", "established connection: its stored translation applies"));
+        break;
+      case "unsnat": case "undnat":
+        card.append(kv("conntrack", "reply: conntrack reverses the translation"));
+        break;
+      case "filter":
+        card.append(kv("verdict", el("span", {"class": "verdict " + (step.verdict === "drop" ? "dropped" : "delivered"), text: step.verdict})));
+        break;
+      case "encap": case "decap":
+        card.append(kv("encapsulation", `${step.encapsulation} on ${step.device}` + (step.vni !== undefined ? `, VNI ${step.vni}` : "")
+          + `, port ${step.port}` + (step.encrypted ? ", encrypted" : "")));
+        card.append(kv("outer", `${step.outerSrc} → ${step.outerDst} via ${step.underlay}`));
+        if (step.resolution) card.append(kv("resolved by", step.resolution));
+        if (step.check) card.append(kv("checked", step.check));
+        break;
+      case "deliver":
+        card.append(kv("to", step.to));
+        break;
+      case "drop":
+        card.append(kv("reason", el("span", {"class": "verdict dropped", text: step.reason})));
+        break;
+      default:
+        break;
+    }
+    if (step.kind === "encap") {
+      card.append(packetTable([{label: "inner", packet: before}, {label: "outer", packet: step.packet}]));
+    } else if (step.kind === "decap") {
+      card.append(packetTable([{label: "outer", packet: {src: step.outerSrc, dst: step.outerDst, dport: step.port, proto: "udp"}},
+        {label: "inner", packet: step.packet}]));
+    } else if (sameConnection(before, step.packet)) {
+      card.append(packetTable([{label: "after", packet: step.packet, before}]));
+    } else {
+      // A step on the tunnel's own packet (its UDP before decapsulation): nothing to compare it with.
+      card.append(packetTable([{label: "outer", packet: step.packet}]));
+    }
+    return card;
+  }
+
+  function showHop(flow, selection) {
+    const details = document.getElementById("details");
+    details.replaceChildren();
+    const path = flow.paths[selection.path];
+    if (!path) return;
+    const hops = path[selection.direction].hops;
+    const hop = hops[selection.hop];
+    details.append(el("h2", {id: "hop-title", text: `${hop.node}`}),
+      kv("path", `${selection.path + 1} of ${flow.paths.length}, ${selection.direction}, hop ${selection.hop + 1} of ${hops.length}`),
+      (path.choices && path.choices.length) ? kv("branch", path.choices.join("; ")) : null,
+      kv("interfaces", `${hop.in || "(generated here)"} → ${hop.out || "(ends here)"}`));
+    const section = el("div", {id: "hop-details"});
+    section.append(el("h3", {text: "Packet before and after"}),
+      packetTable([{label: "arrive", packet: hop.arrive}, {label: "depart", packet: hop.depart, before: hop.arrive}]));
+    // The steps' packets are the encapsulated ones while a hop handles the outer packet; the inner one
+    // is the last packet before the encap step.
+    let before = hop.arrive;
+    section.append(el("h3", {text: "Steps"}));
+    for (const step of hop.steps) {
+      section.append(stepCard(step, before));
+      if (step.kind !== "encap") before = step.packet;
+    }
+    const untracked = hop.steps.some(s => s.kind === "notrack");
+    if (!untracked && hop.depart) {
+      const original = hop.arrive, out = hop.depart;
+      const entry = `${original.proto} src=${original.src} dst=${original.dst}` + (original.sport !== undefined ? ` sport=${original.sport} dport=${original.dport}` : "")
+        + ` src=${out.dst} dst=${out.src}` + (out.sport !== undefined ? ` sport=${out.dport} dport=${out.sport}` : "");
+      section.append(el("h3", {text: "Conntrack entry"}), el("div", {"class": "rule conntrack", text: entry}),
+        kv("state", selection.direction === "forward" ? "NEW (first packet of the connection)" : "ESTABLISHED (a reply)"));
+    }
+    const last = selection.hop === hops.length - 1;
+    if (last) {
+      section.append(el("h3", {text: "Disposition"}), el("div", {"class": `verdict ${path.disposition}`, id: "disposition",
+        text: path.disposition + (path.reason ? `: ${path.reason}` : "")}));
+    }
+    details.append(section);
+  }
+
+  // ---------------------------------------------------------------- views
+
+  function currentFlow() {
+    if (state.adHoc) return state.adHoc;
+    return state.doc.flows[state.flowIndex] || null;
+  }
+
+  function pathList(flow) {
+    const list = el("ul", {"class": "path-list", id: "paths"});
+    if (flow.error) {
+      list.append(el("li", {"class": "form-error", text: flow.error}));
+      return list;
+    }
+    flow.paths.forEach((path, index) => {
+      const item = el("li", {"class": "path-item", "data-path": index});
+      item.append(el("header", {onclick: () => select(flow, {path: index, direction: "forward", hop: 0, pane: "main"})},
+        el("span", {"class": "swatch", style: `background:${PALETTE[index % PALETTE.length]}`}),
+        el("span", {text: `path ${index + 1}`}),
+        el("span", {"class": `disposition ${path.disposition}`, text: path.disposition})));
+      if (path.choices && path.choices.length) {
+        item.append(el("details", {"class": "choices"}, el("summary", {text: "which multipath choices"}), path.choices.join("; ")));
+      }
+      const hops = el("ul", {"class": "hop-list"});
+      for (const direction of ["forward", "reply"]) {
+        if (!path[direction]) continue;
+        hops.append(el("li", {"class": "direction", text: direction}));
+        path[direction].hops.forEach((hop, hopIndex) => {
+          const kinds = [...new Set(hop.steps.map(s => s.kind).filter(k => k !== "route"))].join(",");
+          hops.append(el("li", {"data-path": index, "data-direction": direction, "data-hop": hopIndex,
+              onclick: () => select(flow, {path: index, direction, hop: hopIndex, pane: "main"})},
+            el("span", {text: hop.node}), el("span", {"class": "kinds", text: kinds})));
+        });
+      }
+      item.append(hops);
+      list.append(item);
+    });
+    return list;
+  }
+
+  function flowChooser() {
+    const box = el("div", {});
+    box.append(el("h2", {text: "Flow"}));
+    if (state.doc.flows.length) {
+      const select = el("select", {id: "flow-select", onchange: event => {
+        state.flowIndex = Number(event.target.value);
+        state.adHoc = null;
+        state.selected = null;
+        render();
+      }});
+      state.doc.flows.forEach((flow, index) => select.append(el("option", {value: index, selected: !state.adHoc && index === state.flowIndex,
+        text: `${flow.name}: ${flow.from || ""} → ${flow.to || ""}`})));
+      if (state.adHoc) select.append(el("option", {value: -1, selected: true, text: `typed: ${state.adHoc.from} → ${state.adHoc.to}`}));
+      box.append(el("label", {text: "a flow of the file"}), select);
+    } else {
+      box.append(el("p", {"class": "hint", text: "The file names no flows; type one below."}));
+    }
+    if (!embedded) {
+      const form = el("form", {id: "adhoc", onsubmit: async event => {
+        event.preventDefault();
+        const data = new FormData(form);
+        const error = form.querySelector(".form-error");
+        error.textContent = "";
+        try {
+          const answer = await api("api/trace", {from: data.get("from"), to: data.get("to"), protocol: data.get("protocol")});
+          state.adHoc = answer.flows[0];
+          state.selected = null;
+          render();
+        } catch (e) {
+          error.textContent = e.message;
+        }
+      }});
+      form.append(el("label", {text: "or type one: from (cluster/namespace/pod or cluster/node)"}),
+        el("input", {name: "from", id: "adhoc-from", placeholder: "cluster1/default/client", value: state.adHoc ? state.adHoc.from : ""}),
+        el("label", {text: "to (name.namespace.svc.clusterset.local:port, cluster/namespace/pod:port, ip:port)"}),
+        el("input", {name: "to", id: "adhoc-to", placeholder: "nginx.default.svc.clusterset.local:80", value: state.adHoc ? state.adHoc.to : ""}),
+        el("label", {text: "protocol"}),
+        el("select", {name: "protocol"}, ["tcp", "udp", "icmp"].map(p => el("option", {value: p, text: p}))),
+        el("button", {"class": "action", type: "submit", id: "adhoc-trace", text: "Trace"}),
+        el("div", {"class": "form-error"}));
+      box.append(form);
+    }
+    return box;
+  }
+
+  function legend() {
+    return el("div", {"class": "legend"},
+      el("span", {}, el("span", {"class": "swatch", style: "background:var(--active)"}), "active gateway"),
+      el("span", {}, el("span", {"class": "swatch", style: "background:var(--standby)"}), "standby"),
+      el("span", {}, el("span", {"class": "swatch", style: "background:var(--failed)"}), "failed"),
+      el("span", {}, el("span", {"class": "swatch", style: "background:#0969da"}), "vxlan"),
+      el("span", {}, el("span", {"class": "swatch", style: "background:#8250df"}), "wireguard"),
+      el("span", {}, el("span", {"class": "swatch", style: "background:#bc4c00"}), "libreswan"));
+  }
+
+  function renderTopology(sidebar, canvas) {
+    const t = state.doc.topology;
+    const gateways = t.clusters.flatMap(c => c.hosts.filter(h => h.kind === "gateway"));
+    sidebar.append(el("h2", {text: t.name}),
+      el("div", {"class": "kv"}, `${t.clusters.length} clusters, ${gateways.length} gateways, ${t.cables.length} cables`
+        + (t.unconnected.length ? `, ${t.unconnected.length} pairs unconnected by policy` : "")),
+      el("div", {"class": "kv"}, t.globalnet ? "Globalnet on" : "Globalnet off"),
+      legend());
+    if (t.unconnected.length) {
+      const shown = state.showUnconnected === null ? t.unconnected.length <= 30 : state.showUnconnected;
+      sidebar.append(el("label", {"class": "gateway-toggle"}, el("input", {type: "checkbox", checked: shown,
+        onchange: e => { state.showUnconnected = e.target.checked; render(); }}), "show unconnected pairs"));
+    }
+    const list = el("ul", {});
+    for (const cluster of t.clusters) {
+      list.append(el("li", {}, el("b", {text: cluster.name}), ` ${cluster.cni}; gateways `,
+        cluster.hosts.filter(h => h.kind === "gateway").map(h => `${h.name} (${h.state})`).join(", ") || "none"));
+    }
+    sidebar.append(list);
+    canvas.append(pane(null, scene(t, {paneKey: "main"})));
+  }
+
+  function renderFlow(sidebar, canvas) {
+    sidebar.append(flowChooser());
+    const flow = currentFlow();
+    if (flow) {
+      sidebar.append(el("h3", {text: `${flow.paths.length} path${flow.paths.length === 1 ? "" : "s"}`
+        + (flow.resolved ? ` to ${flow.resolved}` : "")}), pathList(flow));
+      sidebar.append(el("p", {"class": "hint", text: "Solid lines go forward, dashed lines are the replies."}));
+    }
+    canvas.append(pane(null, scene(state.doc.topology, {flow, paneKey: "main"})));
+  }
+
+  function pane(title, content) {
+    return el("div", {"class": "pane"}, title ? el("h3", {text: title}) : null, content);
+  }
+
+  async function toggleGateway(host) {
+    if (host.kind !== "gateway" && !state.failed.includes(host.id)) return;
+    state.failed = state.failed.includes(host.id) ? state.failed.filter(f => f !== host.id) : [...state.failed, host.id].sort();
+    await refreshWhatIf();
+  }
+
+  async function refreshWhatIf() {
+    try {
+      state.whatIf = await api("api/whatif", {fail: state.failed});
+    } catch (e) {
+      state.whatIf = {error: e.message};
+    }
+    state.selected = null;
+    render();
+  }
+
+  function renderWhatIf(sidebar, canvas) {
+    sidebar.append(el("h2", {text: "What if"}),
+      el("p", {"class": "hint", text: "Click a gateway (or tick it here) to fail it, as trace --fail does: it and its pods are gone and the other gateways take over."}));
+    const t = state.doc.topology;
+    for (const cluster of t.clusters) {
+      for (const host of cluster.hosts.filter(h => h.kind === "gateway")) {
+        sidebar.append(el("label", {"class": "gateway-toggle"}, el("input", {type: "checkbox", "data-id": host.id,
+          checked: state.failed.includes(host.id), onchange: () => toggleGateway(host)}), host.id));
+      }
+    }
+    if (!state.whatIf) {
+      refreshWhatIf();
+      return;
+    }
+    if (state.whatIf.error) {
+      sidebar.append(el("div", {"class": "form-error", text: state.whatIf.error}));
+      return;
+    }
+    const answer = state.whatIf;
+    if (answer.flows.length) {
+      const chooser = el("select", {id: "whatif-flow", onchange: e => { state.whatIfFlow = Number(e.target.value); state.selected = null; render(); }});
+      answer.flows.forEach((f, i) => chooser.append(el("option", {value: i, selected: i === state.whatIfFlow, text: f.name})));
+      sidebar.append(el("label", {text: "flow drawn"}), chooser);
+    }
+    const table = el("table", {"class": "report", id: "whatif-report"},
+      el("tr", {}, el("th", {text: "flow"}), el("th", {text: "change"}), el("th", {text: "gateways before"}), el("th", {text: "after"})));
+    for (const line of answer.report) {
+      table.append(el("tr", {"data-flow": line.flow},
+        el("td", {text: line.flow}),
+        el("td", {"class": `change ${line.change}`, text: line.change, title: line.verdict + (line.why ? `: ${line.why}` : "")}),
+        el("td", {text: line.before.join(", ") || "none"}),
+        el("td", {text: (line.after.join(", ") || "none") + ` (${line.deliveredAfter}/${line.pathsAfter} delivered)`})));
+    }
+    sidebar.append(el("h3", {text: state.failed.length ? `With ${state.failed.join(", ")} failed` : "Nothing failed yet"}), table);
+    const index = Math.min(state.whatIfFlow, answer.flows.length - 1);
+    const healthyFlow = answer.healthy[index], failedFlow = answer.flows[index];
+    const selectable = host => host.kind === "gateway" || host.state === "failed";
+    canvas.append(
+      pane("Healthy", scene(state.doc.topology, {flow: healthyFlow, paneKey: "healthy"})),
+      pane(state.failed.length ? `With ${state.failed.join(", ")} failed` : "Click a gateway to fail it",
+        scene(answer.topology, {flow: failedFlow, paneKey: "failed", onHost: toggleGateway, selectable})));
+  }
+
+  async function renderReachability(sidebar, canvas) {
+    sidebar.append(el("h2", {text: "Reachability"}),
+      el("p", {"class": "hint", text: "Every source pod against every exported service, as check computes it. A cell opens its flow."}),
+      el("div", {"class": "legend"},
+        el("span", {}, el("span", {"class": "swatch", style: "background:#aceebb;height:10px"}), "yes: every path delivered"),
+        el("span", {}, el("span", {"class": "swatch", style: "background:#fff1b8;height:10px"}), "part"),
+        el("span", {}, el("span", {"class": "swatch", style: "background:#ffcecb;height:10px"}), "no"),
+        el("span", {}, el("span", {"class": "swatch", style: "background:#d0d7de;height:10px"}), "err: not resolvable")));
+    const wrap = el("div", {id: "matrix-wrap"});
+    canvas.append(wrap);
+    if (!state.matrix || state.matrix.revision !== state.doc.revision) {
+      wrap.append(el("p", {"class": "hint", text: "tracing every pod to every exported service…"}));
+      try {
+        state.matrix = await api("api/reachability");
+      } catch (e) {
+        wrap.replaceChildren(el("div", {"class": "form-error", text: e.message}));
+        return;
+      }
+      if (state.view === "reachability") render();
+      return;
+    }
+    const m = state.matrix;
+    const clusters = [...new Set(m.sources.map(s => s.split("/")[0]))];
+    const namespaces = [...new Set(m.sources.map(s => s.split("/")[1]))].sort();
+    const clusterFilter = el("select", {id: "matrix-cluster", onchange: e => { state.matrixCluster = e.target.value; state.matrixPage = 0; render(); }},
+      el("option", {value: "", text: "all clusters"}), clusters.map(c => el("option", {value: c, selected: c === state.matrixCluster, text: c})));
+    const namespaceFilter = el("select", {id: "matrix-namespace", onchange: e => { state.matrixNamespace = e.target.value; state.matrixPage = 0; render(); }},
+      el("option", {value: "", text: "all namespaces"}), namespaces.map(n => el("option", {value: n, selected: n === state.matrixNamespace, text: n})));
+    sidebar.append(el("label", {text: "source cluster"}), clusterFilter, el("label", {text: "source namespace"}), namespaceFilter,
+      el("div", {"class": "kv"}, `${m.sources.length} source pods × ${m.columns.length} services, ${m.traced} flows traced`));
+    const rows = m.sources.map((s, i) => i).filter(i => {
+      const [cluster, namespace] = m.sources[i].split("/");
+      return (!state.matrixCluster || cluster === state.matrixCluster) && (!state.matrixNamespace || namespace === state.matrixNamespace);
+    });
+    const pages = Math.max(1, Math.ceil(rows.length / PAGE_ROWS));
+    state.matrixPage = Math.min(state.matrixPage, pages - 1);
+    const shown = rows.slice(state.matrixPage * PAGE_ROWS, (state.matrixPage + 1) * PAGE_ROWS);
+    const table = el("table", {"class": "matrix", id: "matrix"});
+    table.append(el("thead", {}, el("tr", {}, el("th", {text: "source \\ service"}),
+      m.columns.map(c => el("th", {title: `${c.dnsName} ${c.port}`, text: `${c.service} ${c.port}`})))));
+    const body = el("tbody", {});
+    let group = null;
+    for (const i of shown) {
+      const cluster = m.sources[i].split("/")[0];
+      if (cluster !== group) {
+        group = cluster;
+        body.append(el("tr", {"class": "group"}, el("th", {colspan: m.columns.length + 1, text: cluster})));
+      }
+      const tr = el("tr", {}, el("th", {text: m.sources[i]}));
+      m.cells[i].forEach((cell, c) => {
+        tr.append(el("td", {"class": `reach reach-${cell.reach}`, "data-source": m.sources[i], "data-service": m.columns[c].service,
+          title: cell.error || `${cell.delivered} of ${cell.paths} paths delivered`, text: cell.reach,
+          onclick: () => openCell(m.sources[i], m.columns[c])}));
+      });
+      body.append(tr);
+    }
+    table.append(body);
+    const pager = el("div", {"class": "pager"},
+      el("button", {"class": "action", disabled: state.matrixPage === 0, onclick: () => { state.matrixPage--; render(); }, text: "‹ previous"}),
+      el("span", {text: `page ${state.matrixPage + 1} of ${pages} (${rows.length} rows)`}),
+      el("button", {"class": "action", disabled: state.matrixPage >= pages - 1, onclick: () => { state.matrixPage++; render(); }, text: "next ›"}));
+    wrap.replaceChildren(pager, table);
+  }
+
+  async function openCell(source, column) {
+    const [protocol, port] = column.port.split("/");
+    try {
+      const answer = await api("api/trace", {from: source, to: `${column.dnsName}:${port}`, protocol});
+      state.adHoc = answer.flows[0];
+    } catch (e) {
+      state.adHoc = {name: "ad-hoc", from: source, to: column.dnsName, error: e.message, paths: []};
+    }
+    state.selected = null;
+    state.view = "flow";
+    render();
+  }
+
+  // ---------------------------------------------------------------- the page
+
+  function renderCanvasOnly() {
+    // Redrawing the whole view keeps the sidebar and canvas in step; the views are small.
+    const details = document.getElementById("details").cloneNode(true);
+    render();
+    document.getElementById("details").replaceWith(details);
+  }
+
+  function render() {
+    const doc = state.doc;
+    const errors = document.getElementById("errors");
+    const workbench = document.getElementById("workbench");
+    document.getElementById("title").textContent = doc.name || "";
+    if (doc.errors) {
+      const list = document.getElementById("error-list");
+      list.replaceChildren(...doc.errors.map(e => el("li", {"data-line": e.line, text: e.text})));
+      errors.hidden = false;
+      workbench.hidden = true;
+      markRendered();
+      return;
+    }
+    errors.hidden = true;
+    workbench.hidden = false;
+    document.querySelectorAll(".tab").forEach(tab => {
+      tab.classList.toggle("selected", tab.dataset.view === state.view);
+      tab.disabled = !!embedded && (tab.dataset.view === "whatif" || tab.dataset.view === "reachability");
+      if (tab.disabled) tab.title = "needs periscope serve";
+    });
+    const sidebar = document.getElementById("sidebar");
+    const canvas = document.getElementById("canvas");
+    sidebar.replaceChildren();
+    canvas.replaceChildren();
+    document.body.dataset.view = state.view;
+    switch (state.view) {
+      case "flow": renderFlow(sidebar, canvas); break;
+      case "whatif": renderWhatIf(sidebar, canvas); break;
+      case "reachability": renderReachability(sidebar, canvas); break;
+      default: renderTopology(sidebar, canvas);
+    }
+    markRendered();
+  }
+
+  // Tests and the benchmark wait for this: the revision drawn, and when.
+  function markRendered() {
+    document.body.dataset.revision = state.doc.revision === undefined ? "static" : String(state.doc.revision);
+    window.periscopeDrawnAt = Date.now();
+  }
+
+  function setDocument(doc) {
+    const previous = state.doc;
+    state.doc = doc;
+    if (!previous || previous.errors || doc.errors || previous.name !== doc.name) state.flowIndex = 0;
+    if (doc.flows && state.flowIndex >= doc.flows.length) state.flowIndex = 0;
+    state.whatIf = null;
+    if (doc.topology) {
+      const gateways = new Set(doc.topology.clusters.flatMap(c => c.hosts.filter(h => h.kind === "gateway").map(h => h.id)));
+      state.failed = state.failed.filter(f => gateways.has(f));
+    }
+    state.selected = null;
+    document.getElementById("details").replaceChildren(el("p", {"class": "hint", text: "Select a hop of a path to see the packet before and after it."}));
+    render();
+  }
+
+  function start() {
+    document.querySelectorAll(".tab").forEach(tab => tab.addEventListener("click", () => {
+      state.view = tab.dataset.view;
+      state.selected = null;
+      render();
+    }));
+    const requested = new URLSearchParams(location.search).get("view");
+    if (requested) state.view = requested;
+    const status = document.getElementById("status");
+    if (embedded) {
+      status.textContent = "static export";
+      setDocument(embedded);
+      return;
+    }
+    let loading = null;
+    const load = () => {
+      loading = api("api/document").then(setDocument).catch(e => { status.textContent = "cannot load: " + e.message; });
+      return loading;
+    };
+    load();
+    const events = new EventSource("events");
+    events.addEventListener("revision", event => {
+      status.textContent = "live · revision " + event.data;
+      status.className = "live";
+      if (!state.doc || String(state.doc.revision) !== event.data) load();
+    });
+    events.onerror = () => { status.textContent = "server gone: reconnecting…"; status.className = ""; };
+  }
+
+  start();
+})();
