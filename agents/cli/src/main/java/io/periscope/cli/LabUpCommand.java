@@ -5,6 +5,7 @@ import io.periscope.lab.agent.ReconcilingAgents;
 import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.up.LabUp;
+import io.periscope.lab.up.LabUpResult;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.topology.ClusterSet;
 import picocli.CommandLine.Command;
@@ -14,7 +15,10 @@ import picocli.CommandLine.Spec;
 
 import java.util.concurrent.Callable;
 
-/** {@code periscope lab up}: builds the lab and returns once every node's agent has converged. */
+/**
+ * {@code periscope lab up}: builds the lab, returns once every node's agent has converged, and leaves
+ * the agents running in the lab's supervisor.
+ */
 @Command(name = "up",
         description = "As root, build the topology as network namespaces and start the agents; return once every node has converged.")
 public final class LabUpCommand implements Callable<Integer> {
@@ -29,8 +33,10 @@ public final class LabUpCommand implements Callable<Integer> {
     public Integer call() throws TopologyException {
         ClusterSet set = topology.load();
         try {
-            new LabUp(new ProcessShell(), new LabStateFile(), new ReconcilingAgents())
+            LabStateFile stateFile = new LabStateFile();
+            LabUpResult result = new LabUp(new ProcessShell(), stateFile, new ReconcilingAgents())
                     .run(topology.file(), set, line -> spec.commandLine().getErr().println(line));
+            LabSupervision.start(stateFile, set, result.layout().names().hash(), line -> spec.commandLine().getErr().println(line));
             return ExitStatus.OK;
         } catch (LabRefusal refusal) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());

@@ -18,8 +18,16 @@ final class UsageErrorHandler implements IParameterExceptionHandler {
         CommandLine command = ex.getCommandLine();
         String name = command.getCommandSpec().qualifiedName();
         PrintWriter err = command.getErr();
-        err.println(name + ": " + ex.getMessage());
-        UnmatchedArgumentException.printSuggestions(ex, err);
+        java.util.List<String> unmatched = command.getUnmatchedArguments();
+        if (!(ex instanceof UnmatchedArgumentException) && !unmatched.isEmpty()) {
+            // A misspelt option is the cause of the rest (a value it swallowed shows up as missing): name it first.
+            ParameterException unknown = new UnmatchedArgumentException(command, unmatched);
+            err.println(name + ": " + unknown.getMessage());
+            UnmatchedArgumentException.printSuggestions(unknown, err);
+        } else {
+            err.println(name + ": " + ex.getMessage());
+            UnmatchedArgumentException.printSuggestions(ex, err);
+        }
         err.println("Try '" + name + " --help' for more information.");
         err.flush();
         return ExitStatus.BAD_INPUT;

@@ -2,11 +2,9 @@ package io.periscope.visualizer.whatif;
 
 import io.periscope.model.topology.Disposition;
 import io.periscope.simulator.trace.FlowTrace;
-import io.periscope.simulator.trace.Hop;
-import io.periscope.simulator.trace.PathTrace;
+import io.periscope.simulator.trace.TunnelGateways;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -45,21 +43,9 @@ public record FailoverReport(List<Line> lines) {
         return new FailoverReport(lines);
     }
 
-    /** The hosts named like nodes (cluster/node) that delivered paths cross; pods have three parts. */
+    /** The gateways delivered paths cross (pods have three parts in their names, nodes two). */
     private static Set<String> gateways(FlowTrace trace) {
-        Set<String> nodes = new LinkedHashSet<>();
-        for (PathTrace path : trace.paths()) {
-            if (path.disposition() != Disposition.DELIVERED) {
-                continue;
-            }
-            for (Hop hop : path.forward()) {
-                if (hop.in().filter(i -> i.equals("vx-submariner") || i.equals("vxlan-tunnel")).isPresent()
-                        || hop.out().filter(o -> o.equals("vxlan-tunnel")).isPresent()) {
-                    nodes.add(hop.node().toString());
-                }
-            }
-        }
-        return nodes;
+        return TunnelGateways.of(trace.paths());
     }
 
     private static int delivered(FlowTrace trace) {

@@ -42,6 +42,14 @@ public final class ReconcilingAgents implements LayerAgents {
         return new PeriscopeAgent(new Reconciler(runner(node), Ownership.submariner(), watch(node)), node.plan().submariner());
     }
 
+    /**
+     * Periscope's agent's reconciler for the node, for an agent that decides what to program pass by
+     * pass (the lab's supervisor withdraws dead gateways' choices from the plan first).
+     */
+    public Reconciler submarinerReconciler(HostNamespace node) {
+        return new Reconciler(runner(node), Ownership.submariner(), watch(node));
+    }
+
     private NamespaceCommandRunner runner(HostNamespace node) {
         return new NamespaceCommandRunner(thread(node));
     }

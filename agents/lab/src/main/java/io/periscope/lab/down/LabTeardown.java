@@ -7,6 +7,7 @@ import io.periscope.lab.shell.Shell;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.WireGuardProcess;
+import io.periscope.lab.supervisor.SupervisorStop;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +49,9 @@ public final class LabTeardown {
      * daemons can take seconds, and a silent wait looks like a hang.
      */
     public List<String> remove(LabState state, Consumer<String> progress) {
+        if (state.supervisor() != null) {
+            new SupervisorStop().stop(state.supervisor(), progress);
+        }
         if (!state.wireGuard().isEmpty()) {
             progress.accept("down: stopping " + state.wireGuard().size() + " wireguard-go daemon"
                     + (state.wireGuard().size() == 1 ? "" : "s") + " of the WireGuard cables (waiting up to "

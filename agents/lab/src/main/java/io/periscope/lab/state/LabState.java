@@ -18,9 +18,11 @@ import java.util.List;
  * @param wireGuard  every {@code wireguard-go} started so far
  * @param sourceSha256 the SHA-256 of the file's bytes when {@code up} read it (see {@link TopologySource});
  *                   empty when it had no file, {@code null} in state files written before it was recorded
+ * @param supervisor the supervisor keeping the agents running once {@code up} converged (null before, or without one)
+ * @param failures   the nodes {@code lab fail} failed and {@code lab heal} has not healed yet
  */
 public record LabState(String topology, String file, String hash, List<String> namespaces, String state,
-                       List<WireGuardProcess> wireGuard, String sourceSha256) {
+                       List<WireGuardProcess> wireGuard, String sourceSha256, SupervisorProcess supervisor, List<NodeFailure> failures) {
 
     public static final String BUILDING = "building";
     public static final String CONVERGED = "converged";
@@ -29,6 +31,12 @@ public record LabState(String topology, String file, String hash, List<String> n
         namespaces = List.copyOf(namespaces);
         // State files written before WireGuard was real have no such field.
         wireGuard = wireGuard == null ? List.of() : List.copyOf(wireGuard);
+        failures = failures == null ? List.of() : List.copyOf(failures);
+    }
+
+    public LabState(String topology, String file, String hash, List<String> namespaces, String state,
+                    List<WireGuardProcess> wireGuard, String sourceSha256) {
+        this(topology, file, hash, namespaces, state, wireGuard, sourceSha256, null, List.of());
     }
 
     public LabState(String topology, String file, String hash, List<String> namespaces, String state) {
@@ -40,12 +48,33 @@ public record LabState(String topology, String file, String hash, List<String> n
     }
 
     public LabState withState(String newState) {
-        return new LabState(topology, file, hash, namespaces, newState, wireGuard, sourceSha256);
+        return new LabState(topology, file, hash, namespaces, newState, wireGuard, sourceSha256, supervisor, failures);
     }
 
     public LabState withWireGuard(WireGuardProcess started) {
         List<WireGuardProcess> all = new ArrayList<>(wireGuard);
         all.add(started);
-        return new LabState(topology, file, hash, namespaces, state, all, sourceSha256);
+        return new LabState(topology, file, hash, namespaces, state, all, sourceSha256, supervisor, failures);
+    }
+
+    public LabState withSupervisor(SupervisorProcess started) {
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, started, failures);
+    }
+
+    public java.util.Optional<NodeFailure> failure(String node) {
+        return failures.stream().filter(f -> f.node().equals(node)).findFirst();
+    }
+
+    public LabState withFailure(NodeFailure failure) {
+        List<NodeFailure> all = new ArrayList<>(failures);
+        all.removeIf(f -> f.node().equals(failure.node()));
+        all.add(failure);
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, all);
+    }
+
+    public LabState withoutFailure(String node) {
+        List<NodeFailure> all = new ArrayList<>(failures);
+        all.removeIf(f -> f.node().equals(node));
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, all);
     }
 }

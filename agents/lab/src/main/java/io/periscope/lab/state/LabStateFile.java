@@ -35,6 +35,11 @@ public final class LabStateFile {
         return directory.resolve("lab-" + hash + ".json");
     }
 
+    /** The lab's own directory beside its state file: the supervisor's log, control file and status, saved routes. */
+    public Path directoryFor(String hash) {
+        return directory.resolve("lab-" + hash + ".d");
+    }
+
     public Optional<LabState> read(String hash) {
         Path path = pathFor(hash);
         if (!Files.exists(path)) {
@@ -59,8 +64,17 @@ public final class LabStateFile {
         }
     }
 
+    /** Deletes the state file and the lab's directory beside it. */
     public void delete(String hash) {
         try {
+            Path labDirectory = directoryFor(hash);
+            if (Files.isDirectory(labDirectory)) {
+                try (var paths = Files.walk(labDirectory)) {
+                    for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(path);
+                    }
+                }
+            }
             Files.deleteIfExists(pathFor(hash));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete the lab's state file " + pathFor(hash) + ": " + e.getMessage(), e);

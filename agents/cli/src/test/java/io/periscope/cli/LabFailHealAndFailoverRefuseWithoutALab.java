@@ -1,0 +1,62 @@
+package io.periscope.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code lab fail}, {@code lab heal} and {@code lab failover} on a topology no lab was built from:
+ * exit 2 with a message that says what to run first, nothing changed, no stack trace. (Not root:
+ * the same exit, saying root is needed.)
+ */
+class LabFailHealAndFailoverRefuseWithoutALab {
+
+    @TempDir
+    Path directory;
+
+    private String topology() throws IOException {
+        // A name of this test's own: a lab of the shipped example may be up on this machine.
+        Path file = directory.resolve("never-up.yaml");
+        Files.writeString(file, Files.readString(Path.of("..", "..", "examples", "mag-globalnet.yaml"))
+                .replace("name: mag-globalnet\n", "name: never-up-" + ProcessHandle.current().pid() + "\n"));
+        return file.toString();
+    }
+
+    @Test
+    void failingANodeOfNoLabSaysToBringItUpFirst() throws IOException {
+        PeriscopeRun run = PeriscopeRun.of("lab", "fail", topology(), "cluster1/gw-1", "--mode", "blackhole");
+
+        assertThat(run.status()).isEqualTo(ExitStatus.BAD_INPUT);
+        assertThat(run.err()).containsAnyOf("is up; run 'lab up", "needs root").doesNotContain("\tat ");
+    }
+
+    @Test
+    void healingANodeOfNoLabSaysToBringItUpFirst() throws IOException {
+        PeriscopeRun run = PeriscopeRun.of("lab", "heal", topology(), "cluster1/gw-1");
+
+        assertThat(run.status()).isEqualTo(ExitStatus.BAD_INPUT);
+        assertThat(run.err()).containsAnyOf("is up; run 'lab up", "needs root").doesNotContain("\tat ");
+    }
+
+    @Test
+    void measuringAFailoverWithNoLabSaysToBringItUpFirst() throws IOException {
+        PeriscopeRun run = PeriscopeRun.of("lab", "failover", topology(), "--fail", "cluster1/gw-1");
+
+        assertThat(run.status()).isEqualTo(ExitStatus.BAD_INPUT);
+        assertThat(run.err()).containsAnyOf("is up; run 'lab up", "needs root").doesNotContain("\tat ");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void anUnknownModeIsNamedWithTheModesThereAre() throws IOException {
+        PeriscopeRun run = PeriscopeRun.of("lab", "fail", topology(), "cluster1/gw-1", "--mode", "meltdown");
+
+        assertThat(run.status()).isEqualTo(ExitStatus.BAD_INPUT);
+        assertThat(run.err()).contains("unknown failure mode 'meltdown'", "crash, blackhole, agent-stop");
+    }
+}

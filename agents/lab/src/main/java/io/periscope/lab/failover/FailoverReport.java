@@ -1,0 +1,69 @@
+package io.periscope.lab.failover;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What {@code lab failover} measured.
+ *
+ * @param topology    the topology's name
+ * @param failed      the node failed ({@code cluster/node})
+ * @param mode        how it was failed
+ * @param rate        datagrams per second per stream
+ * @param healedAfterMillis when it was healed after the failure (absent: it stayed failed until the end)
+ * @param streams     every UDP stream
+ * @param tcp         every TCP connection
+ * @param surviving   the streams whose gateway before the failure was not the failed node
+ * @param moved       the streams whose gateway was the failed node
+ * @param prediction  the simulator's {@code --fail} prediction, compared stream by stream
+ * @param sendErrors  datagrams the kernel refused to send (no route), lost like the others
+ * @param achievedRate datagrams per second per stream actually sent (below {@code rate} when the machine could not keep up)
+ */
+public record FailoverReport(String topology, String failed, String mode, int rate, Long healedAfterMillis,
+                             List<StreamResult> streams, List<TcpResult> tcp, Summary surviving, Summary moved,
+                             Prediction prediction, int sendErrors, double achievedRate) {
+
+    /**
+     * One UDP stream.
+     *
+     * @param lostOnFailure     datagrams lost between the failure and the heal (or the end)
+     * @param failureWindowMillis the longest run of datagrams lost then, in milliseconds of sending
+     * @param lostOnHeal        datagrams lost after the heal
+     * @param healWindowMillis  the longest run lost after the heal
+     * @param before            the gateways it crossed before the failure
+     * @param during            the gateways it crossed while the node was failed (from a second after the failure)
+     * @param after             the gateways it crossed once healed (from hold-down plus a second after the heal)
+     */
+    public record StreamResult(int id, String flow, int sourcePort, int sent, int received, int lostOnFailure, double failureWindowMillis,
+                               int lostOnHeal, double healWindowMillis, Set<String> before, Set<String> during, Set<String> after) {
+
+        public boolean crossedFailed(String failed) {
+            return before.contains(failed);
+        }
+
+        public boolean moved() {
+            return !before.equals(during);
+        }
+    }
+
+    /** A TCP connection's fate and the gateways its packets crossed before and during the failure. */
+    public record TcpResult(TcpConnections.Outcome outcome, Set<String> before, Set<String> during) {
+    }
+
+    /**
+     * A group of streams: on failure, packets lost and percentiles of the loss window (ms) and how
+     * many changed gateway; on heal, packets lost, the longest window and how many moved back to
+     * the healed node.
+     */
+    public record Summary(int streams, long lost, double p50, double p90, double p99, double max, int streamsThatMoved,
+                          long lostOnHeal, double maxHealWindow, int streamsThatMovedBack) {
+    }
+
+    /**
+     * @param failedGatewaysBefore the gateways the simulator routes the flows through before the failure
+     * @param gatewaysAfter        the gateways it routes them through with the node failed
+     * @param differences          every stream whose measured move disagrees with the prediction
+     */
+    public record Prediction(Set<String> failedGatewaysBefore, Set<String> gatewaysAfter, List<String> differences) {
+    }
+}

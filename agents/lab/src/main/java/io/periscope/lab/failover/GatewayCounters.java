@@ -1,0 +1,127 @@
+package io.periscope.lab.failover;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.periscope.lab.shell.Invocation;
+import io.periscope.lab.shell.Shell;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Which gateway each stream crosses, counted on the gateways themselves: an nftables table of the
+ * measurement's own in each gateway's namespace counts, per stream, the packets arriving there (by
+ * the stream's source address and port, before any NAT and before a blackhole's drop, so a stream
+ * still sent to a dead gateway shows there). Two readings apart give each stream's gateways in that
+ * interval. The table is removed when the measurement ends.
+ */
+final class GatewayCounters implements AutoCloseable {
+
+    static final String TABLE = "periscope_lab_count";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Shell shell;
+    private final Map<String, String> gateways;
+    private final List<UdpStreams.Stream> streams;
+    private int tcpSlots;
+
+    /** @param gateways namespace of each gateway, by {@code cluster/node} */
+    GatewayCounters(Shell shell, Map<String, String> gateways, List<UdpStreams.Stream> streams) {
+        this.shell = shell;
+        this.gateways = new LinkedHashMap<>(gateways);
+        this.streams = List.copyOf(streams);
+    }
+
+    void install() {
+        StringBuilder table = new StringBuilder("table inet " + TABLE + " {\n  chain arriving {\n"
+                + "    type filter hook prerouting priority -500; policy accept;\n");
+        for (UdpStreams.Stream stream : streams) {
+            table.append("    ip saddr ").append(stream.sourceIp()).append(" udp sport ").append(stream.sourcePort())
+                    .append(" counter comment \"s").append(stream.id()).append("\"\n");
+        }
+        table.append("  }\n}\n");
+        for (String namespace : gateways.values()) {
+            shell.run(Invocation.of("nft", "-f", "-").inNamespace(namespace).withStdin(table.toString()));
+        }
+    }
+
+    /**
+     * Counts the TCP connections too, once connected (their source ports are the kernel's choice):
+     * a connection's packets are at index {@code streams + id} of a reading.
+     */
+    void addTcp(List<TcpConnections.Connection> connections, Map<Integer, Integer> ports) {
+        tcpSlots = connections.size();
+        StringBuilder rules = new StringBuilder();
+        for (TcpConnections.Connection connection : connections) {
+            Integer port = ports.get(connection.id());
+            if (port != null) {
+                rules.append("add rule inet ").append(TABLE).append(" arriving ip saddr ").append(connection.sourceIp())
+                        .append(" tcp sport ").append(port).append(" counter comment \"t").append(connection.id()).append("\"\n");
+            }
+        }
+        if (rules.isEmpty()) {
+            return;
+        }
+        for (String namespace : gateways.values()) {
+            shell.run(Invocation.of("nft", "-f", "-").inNamespace(namespace).withStdin(rules.toString()));
+        }
+    }
+
+    int tcpIndex(int connection) {
+        return streams.size() + connection;
+    }
+
+    /** Packets counted so far, per gateway and stream (then connection). */
+    Map<String, long[]> read() {
+        Map<String, long[]> counts = new HashMap<>();
+        gateways.forEach((gateway, namespace) -> {
+            long[] perStream = new long[streams.size() + tcpSlots];
+            String json = shell.run(Invocation.of("nft", "-j", "list", "table", "inet", TABLE).inNamespace(namespace));
+            try {
+                for (JsonNode item : JSON.readTree(json).path("nftables")) {
+                    JsonNode rule = item.path("rule");
+                    String comment = rule.path("comment").asText();
+                    if (rule.isMissingNode() || comment.isEmpty() || (comment.charAt(0) != 's' && comment.charAt(0) != 't')) {
+                        continue;
+                    }
+                    int id = Integer.parseInt(comment.substring(1)) + (comment.charAt(0) == 't' ? streams.size() : 0);
+                    if (id >= perStream.length) {
+                        continue;
+                    }
+                    for (JsonNode expression : rule.path("expr")) {
+                        if (expression.has("counter")) {
+                            perStream[id] = expression.path("counter").path("packets").asLong();
+                        }
+                    }
+                }
+            } catch (IOException | NumberFormatException e) {
+                throw new IllegalStateException("cannot read the counters in " + namespace + ": " + e.getMessage(), e);
+            }
+            counts.put(gateway, perStream);
+        });
+        return counts;
+    }
+
+    /** The gateways a stream's packets reached between two readings. */
+    static Set<String> crossed(Map<String, long[]> earlier, Map<String, long[]> later, int stream) {
+        Set<String> crossed = new TreeSet<>();
+        later.forEach((gateway, counts) -> {
+            if (counts[stream] > earlier.get(gateway)[stream]) {
+                crossed.add(gateway);
+            }
+        });
+        return crossed;
+    }
+
+    @Override
+    public void close() {
+        for (String namespace : gateways.values()) {
+            shell.execute(Invocation.of("nft", "delete", "table", "inet", TABLE).inNamespace(namespace));
+        }
+    }
+}

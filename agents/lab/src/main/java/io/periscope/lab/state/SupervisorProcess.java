@@ -1,0 +1,13 @@
+package io.periscope.lab.state;
+
+/**
+ * The supervisor JVM that {@code lab up} leaves running to keep the lab's agents running: the only
+ * process of the lab besides {@code wireguard-go}. Its start time is kept with its pid because a pid
+ * can be reused after a crash: {@code lab down} signals the pid only while both still match.
+ *
+ * @param pid       the supervisor's process id
+ * @param started   when it started, as {@link ProcessHandle.Info#startInstant()} reports it (ISO-8601)
+ * @param directory its directory (log, control file, status) under the lab's state directory
+ */
+public record SupervisorProcess(long pid, String started, String directory) {
+}

@@ -1,0 +1,33 @@
+package io.periscope.lab.supervisor;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What the supervisor last said about itself and each node's agent.
+ *
+ * @param pid     the supervisor's pid (so a reader knows the status is of the supervisor it started)
+ * @param updated when it was written (ISO-8601)
+ * @param nodes   each node's agent, by {@code cluster/node}
+ */
+public record SupervisorStatus(long pid, String updated, Map<String, NodeAgentStatus> nodes) {
+
+    public SupervisorStatus {
+        nodes = new TreeMap<>(nodes);
+    }
+
+    /**
+     * @param running  whether the node's agent runs (false while {@code lab fail} stopped it)
+     * @param down     the gateways it considers down (and has withdrawn from its routes)
+     * @param passes   reconcile passes so far
+     * @param lastError the last pass's error, empty when it succeeded
+     */
+    public record NodeAgentStatus(boolean running, List<String> down, long passes, String lastError) {
+
+        public NodeAgentStatus {
+            down = List.copyOf(down);
+            lastError = lastError == null ? "" : lastError;
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.periscope.lab.failover;
+
+import io.periscope.lab.RunningLab;
+import io.periscope.lab.shell.ProcessShell;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Seed 004's promise with real packets: with a gateway of the client's cluster blackholed, the
+ * streams through the other gateway lose nothing and keep their gateway, the blackholed gateway's
+ * streams move to the other one, as the simulator's {@code --fail} predicts; once healed and past
+ * the hold-down, streams use the returned gateway again; TCP connections through the other gateway
+ * survive. Outcomes only, no timings.
+ */
+class BlackholedGatewaysFlowsMoveAndSurvivorsLoseNothing {
+
+    static final String FAILED = "cluster1/gw-1";
+    static final String SURVIVOR = "cluster1/gw-2";
+
+    @TempDir
+    Path state;
+
+    private RunningLab lab;
+
+    @BeforeEach
+    void needsRoot() {
+        SupervisedLab.assumeRootAndNft();
+    }
+
+    @AfterEach
+    void removeTheLab() {
+        if (lab != null) {
+            lab.close();
+        }
+    }
+
+    @Test
+    void survivingStreamsLoseNothingAndTheFailedGatewaysStreamsMove() {
+        lab = RunningLab.up(SupervisedLab.magGlobalnetWithUdp("blackhole"), state);
+        SupervisedLab.startSupervisor(lab);
+
+        FailoverReport report = new LabFailover(new ProcessShell()).run(SupervisedLab.upLab(lab),
+                new LabFailover.Options(FAILED, FailureMode.BLACKHOLE, 16, 200, 2, Optional.of(Duration.ofSeconds(3))), line -> { });
+
+        List<FailoverReport.StreamResult> surviving = report.streams().stream().filter(s -> s.before().equals(Set.of(SURVIVOR))).toList();
+        List<FailoverReport.StreamResult> failed = report.streams().stream().filter(s -> s.before().equals(Set.of(FAILED))).toList();
+        assertThat(surviving).as("16 streams over two gateways").isNotEmpty();
+        assertThat(failed).as("16 streams over two gateways").isNotEmpty();
+        assertThat(surviving.size() + failed.size()).isEqualTo(16);
+        assertThat(surviving).allSatisfy(s -> {
+            assertThat(s.lostOnFailure()).isZero();
+            assertThat(s.during()).containsExactly(SURVIVOR);
+        });
+        assertThat(failed).allSatisfy(s -> {
+            assertThat(s.lostOnFailure()).isPositive();
+            assertThat(s.during()).containsExactly(SURVIVOR);
+            assertThat(s.received()).isGreaterThan(s.sent() / 2);
+        });
+        assertThat(report.streams()).anySatisfy(s -> assertThat(s.after()).contains(FAILED));
+        assertThat(report.tcp()).hasSize(2);
+        assertThat(report.tcp()).filteredOn(t -> t.before().equals(Set.of(SURVIVOR)))
+                .allSatisfy(t -> assertThat(t.outcome().fate()).isEqualTo("survived"));
+        assertThat(report.prediction().differences()).isEmpty();
+        assertThat(report.prediction().gatewaysAfter()).doesNotContain(FAILED).contains(SURVIVOR);
+        assertThat(lab.stateFile().read(lab.layout().names().hash()).orElseThrow().failures()).isEmpty();
+    }
+}
