@@ -15,6 +15,7 @@ import java.util.Map;
 final class ExitCodeHelp {
 
     private static final String BAD_INPUT = "a bad topology file or bad arguments; the message names the file and the place";
+    private static final String NO_LAB = "no lab of the file is up (or another file, or this one before an edit, built it)";
     private static final String INTERNAL = "an internal error in periscope (rerun with --debug for the stack trace)";
 
     /** The codes this class words per command; any other (an interrupt's, say) is kept as the tree declares it. */
@@ -32,7 +33,7 @@ final class ExitCodeHelp {
         if (!own.isEmpty()) {
             Map<String, String> list = new LinkedHashMap<>(own);
             command.getCommandSpec().usageMessage().exitCodeList().forEach((code, meaning) -> {
-                if (!OWN_CODES.contains(code.trim())) {
+                if (!OWN_CODES.contains(code.trim()) && !own.containsKey(code.trim())) {
                     list.put(code, meaning);
                 }
             });
@@ -67,6 +68,17 @@ final class ExitCodeHelp {
                 codes.put("0", "every flow's real packets took paths the simulator gives");
                 codes.put("1", "real packets disagreed with the simulation");
             }
+            case "dns" -> {
+                codes.put("0", "the answer or the zone was printed (NXDOMAIN and NODATA are answers)");
+                // --serve ends only by a signal; its 130 is then the usual way to stop, not a failure.
+                codes.put("130", "--serve: stopped by Ctrl-C (143: by SIGTERM), the way it ends");
+            }
+            // It never exits 0: it serves until a signal stops it.
+            case "serve" -> codes.put("130", "stopped by Ctrl-C (143: by SIGTERM), the way it ends; it never exits 0");
+            case "lab fail" -> codes.put("0", "the node is failed, and what that changed is recorded for 'lab heal'");
+            case "lab heal" -> codes.put("0", "the node is healed: what 'lab fail' changed is undone");
+            case "lab failover" -> codes.put("0", "the streams were measured and reported, whatever they lost"
+                    + " (streams that moved otherwise than predicted are listed in the report)");
             case "snapshot" -> codes.put("0", "the topology file was written");
             default -> {
                 return codes;
@@ -75,10 +87,21 @@ final class ExitCodeHelp {
         codes.put("2", switch (path) {
             case "lab up", "lab down" -> BAD_INPUT + "; or not root";
             case "lab probe" -> BAD_INPUT + "; or not root, or no lab of the file is up";
+            case "lab fail" -> BAD_INPUT + "; or not root, " + NO_LAB + ", an unknown node, or a node already failed";
+            case "lab heal" -> BAD_INPUT + "; or not root, " + NO_LAB + ", an unknown node, or the node is not failed";
+            case "lab failover" -> BAD_INPUT + "; or not root, " + NO_LAB + ", a node already failed, or the file has no UDP flow";
+            case "dns" -> BAD_INPUT + "; or a name outside clusterset.local, an unknown --from cluster or --type,"
+                    + " or a --serve address that cannot be bound";
+            case "serve" -> BAD_INPUT + " (a file with mistakes is served, showing them); or a --port or --bind that cannot be listened on";
             case "snapshot" -> "bad arguments, or a kubeconfig or cluster that cannot be read";
             default -> BAD_INPUT;
         });
         codes.put("3", INTERNAL);
+        // A code worded for the command (serve's 130) comes after 0 to 3, as the tree's list has it.
+        codes.entrySet().stream().filter(e -> !OWN_CODES.contains(e.getKey())).toList().forEach(e -> {
+            codes.remove(e.getKey());
+            codes.put(e.getKey(), e.getValue());
+        });
         return codes;
     }
 }

@@ -17,6 +17,51 @@ class HelpSaysWhatEachCommandExitsWith {
         assertThat(check.strip()).endsWith(".").doesNotEndWith(",");
     }
 
+    /**
+     * Walks the command tree, so a command added without its own entry in {@link ExitCodeHelp} fails here
+     * instead of inheriting the root's list, whose exit 1 belongs to check and lab probe.
+     */
+    @Test
+    void everyCommandListsItsOwnExitCodes() {
+        String rootOne = ExitCodeHelp.meanings("").get("1");
+        for (List<String> path : PeriscopeRun.commandPaths()) {
+            if (path.isEmpty()) {
+                continue;
+            }
+            String name = String.join(" ", path);
+            String help = PeriscopeRun.of(PeriscopeRun.with(path, "--help")).out();
+            String exitCodes = help.substring(help.indexOf("Exit codes:"));
+
+            assertThat(ExitCodeHelp.meanings(name)).as(name + " has an entry in ExitCodeHelp").isNotEmpty();
+            assertThat(exitCodes).as(name).containsPattern("\n  2 +").containsPattern("\n  3 +")
+                    .doesNotContain(rootOne.substring(0, 40));
+            boolean comparesWithSomething = name.equals("check") || name.equals("lab probe");
+            if (!comparesWithSomething) {
+                assertThat(exitCodes).as(name + " compares nothing, so never exits 1").doesNotContainPattern("\n  1 +");
+            }
+        }
+    }
+
+    @Test
+    void commandsThatRunUntilInterruptedSaySo() {
+        assertThat(PeriscopeRun.of("serve", "--help").out()).containsPattern("\n  130 +stopped by Ctrl-C")
+                .doesNotContainPattern("\n  0 +");
+        assertThat(PeriscopeRun.of("dns", "--help").out()).containsPattern("\n  0 +the answer or the zone was printed")
+                .containsPattern("\n  130 +");
+    }
+
+    @Test
+    void labFailHealAndFailoverNameTheirRefusals() {
+        // Help wraps its lines at the terminal's width: compare the words, not the line breaks.
+        assertThat(helpText("lab", "fail")).contains(" 0 the node is failed").contains("another file, or this one before an edit, built it");
+        assertThat(helpText("lab", "heal")).contains(" 0 the node is healed").contains("the node is not failed");
+        assertThat(helpText("lab", "failover")).contains(" 0 the streams were measured").contains("the file has no UDP flow");
+    }
+
+    private static String helpText(String... command) {
+        return PeriscopeRun.of(PeriscopeRun.with(List.of(command), "--help")).out().replaceAll("\\s+", " ");
+    }
+
     @Test
     void commandsThatCompareNothingDoNotPromiseExitOne() {
         for (List<String> path : List.of(List.of("plan"), List.of("lab", "up"), List.of("lab", "down"), List.of("snapshot"))) {
