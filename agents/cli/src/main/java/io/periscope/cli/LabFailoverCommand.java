@@ -1,10 +1,8 @@
 package io.periscope.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.periscope.lab.LabRefusal;
 import io.periscope.lab.failover.FailoverReport;
+import io.periscope.lab.failover.FailoverReportJson;
 import io.periscope.lab.failover.FailoverReportText;
 import io.periscope.lab.failover.FailureMode;
 import io.periscope.lab.failover.LabFailover;
@@ -56,7 +54,7 @@ public final class LabFailoverCommand implements Callable<Integer> {
     @Option(names = "--heal-after", paramLabel = "S", description = "heal the node this many seconds after failing it")
     private Double healAfter;
 
-    @Option(names = "--json", description = "print the report as JSON")
+    @Option(names = "--json", description = "print the report as JSON (docs/cli.md)")
     private boolean json;
 
     @Override
@@ -80,16 +78,8 @@ public final class LabFailoverCommand implements Callable<Integer> {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());
             return ExitStatus.BAD_INPUT;
         }
-        spec.commandLine().getOut().print(json ? json(report) + "\n" : FailoverReportText.render(report));
+        spec.commandLine().getOut().print(json ? FailoverReportJson.render(report) + "\n" : FailoverReportText.render(report));
         spec.commandLine().getOut().flush();
         return ExitStatus.OK;
-    }
-
-    private static String json(FailoverReport report) {
-        try {
-            return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write the report as JSON: " + e.getMessage(), e);
-        }
     }
 }
