@@ -2,6 +2,7 @@ package io.periscope.lab;
 
 import io.periscope.lab.agent.ReconcilingAgents;
 import io.periscope.lab.down.LabDown;
+import io.periscope.lab.failover.UpLab;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.probe.LabProbe;
 import io.periscope.lab.probe.SimulatorFlows;
@@ -25,9 +26,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Two files that name the same topology share namespace names, so the lab is tied to the file that
- * built it (path and content): {@code down} and {@code probe} of the other file are refused and
- * leave the lab whole; {@code probe} of the file edited since is refused too; {@code down --force}
- * of the other file removes it.
+ * built it (path and content): {@code down}, {@code probe}, {@code fail}, {@code heal} and
+ * {@code failover} of the other file are refused and leave the lab whole; all but {@code down} of the
+ * file edited since are refused too; {@code down --force} of the other file removes it.
  */
 class ALabBelongsToTheFileThatBuiltIt {
 
@@ -74,7 +75,26 @@ class ALabBelongsToTheFileThatBuiltIt {
                 .isInstanceOf(LabRefusal.class)
                 .hasMessageContaining("was built from " + a.toAbsolutePath());
 
+        assertThat(UpLab.of(a, set, lab.stateFile(), "fail").state().file()).as("the file that built it acts on it")
+                .isEqualTo(a.toAbsolutePath().toString());
+        for (String command : List.of("fail", "heal", "failover")) {
+            assertThatThrownBy(() -> UpLab.of(b, TopologyLoader.load(b), lab.stateFile(), command))
+                    .as(command)
+                    .isInstanceOf(LabRefusal.class)
+                    .hasMessageContaining("was built from " + a.toAbsolutePath())
+                    .hasMessageContaining("nothing was done")
+                    .hasMessageContaining("'lab " + command + " " + a.toAbsolutePath())
+                    .hasMessageContaining("'lab down " + a.toAbsolutePath() + "', then 'lab up " + b + "'");
+        }
+
         Files.writeString(a, text + "\n# edited after lab up\n");
+        for (String command : List.of("fail", "heal", "failover")) {
+            assertThatThrownBy(() -> UpLab.of(a, TopologyLoader.load(a), lab.stateFile(), command))
+                    .as(command)
+                    .isInstanceOf(LabRefusal.class)
+                    .hasMessageContaining("has changed since 'lab up'")
+                    .hasMessageContaining("'lab down " + a + "', then 'lab up " + a + "'");
+        }
         assertThatThrownBy(() -> new LabProbe(shell, lab.stateFile(), SimulatorFlows::new)
                 .run(a, TopologyLoader.load(a), Optional.empty(), progress::add))
                 .isInstanceOf(LabRefusal.class)

@@ -7,6 +7,7 @@ import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.state.TopologySource;
 import io.periscope.lab.supervisor.SupervisorFiles;
 import io.periscope.lab.supervisor.SupervisorStop;
 import io.periscope.model.topology.ClusterSet;
@@ -23,7 +24,10 @@ import java.util.stream.Collectors;
  */
 public record UpLab(Path file, ClusterSet set, ClusterSetPlan plan, LabLayout layout, LabState state, LabStateFile stateFile) {
 
-    /** @throws LabRefusal when not root or when no lab of the file is up */
+    /**
+     * @throws LabRefusal when not root, when no lab of the file is up, or when the lab of its topology's
+     *                    name was built from another file, or from this one before an edit
+     */
     public static UpLab of(Path file, ClusterSet topology, LabStateFile stateFile, String command) {
         if (!NetworkNamespaces.runningAsRoot()) {
             throw new LabRefusal("lab " + command + " needs root to enter the lab's network namespaces; run it as root (for example with sudo)");
@@ -34,6 +38,17 @@ public record UpLab(Path file, ClusterSet set, ClusterSetPlan plan, LabLayout la
         LabState state = stateFile.read(layout.names().hash())
                 .filter(s -> s.state().equals(LabState.CONVERGED))
                 .orElseThrow(() -> new LabRefusal("no lab of topology '" + set.name() + "' is up; run 'lab up " + file + "' first"));
+        // The lab is found by the topology's name alone: without these checks, another file of the same
+        // name (or this one edited) would fail, heal and measure nodes of a lab it did not build.
+        TopologySource source = TopologySource.of(file);
+        source.otherFile(state).ifPresent(other -> {
+            throw new LabRefusal(other + "; nothing was done.\nName that file instead ('lab " + command + " " + state.file()
+                    + " ...'), or replace its lab: 'lab down " + state.file() + "', then 'lab up " + file + "'");
+        });
+        source.changedSince(state).ifPresent(changed -> {
+            throw new LabRefusal(changed + "; the lab no longer matches it, so nothing was done.\nRebuild it: 'lab down " + file
+                    + "', then 'lab up " + file + "'");
+        });
         return new UpLab(file, set, plan, layout, state, stateFile);
     }
 
