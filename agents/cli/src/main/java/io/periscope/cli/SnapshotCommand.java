@@ -7,6 +7,7 @@ import io.periscope.kubernetes.modelbuilder.LiveModel;
 import io.periscope.kubernetes.modelbuilder.ModelProblem;
 import io.periscope.kubernetes.snapshot.LiveSnapshot;
 import io.periscope.kubernetes.snapshot.TopologyWriter;
+import io.periscope.model.load.BoundedTextFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -56,6 +57,12 @@ public final class SnapshotCommand implements Callable<Integer> {
             description = "give up on an API server that does not connect or answer within this long (default: ${DEFAULT-VALUE})")
     private int timeoutSeconds;
 
+    /**
+     * The largest kubeconfig read: SnakeYAML's default document limit (3 Mi code points), which parsing it
+     * here applies anyway; real ones, certificates embedded, are kilobytes per cluster.
+     */
+    static final long MAX_KUBECONFIG_BYTES = 3L * 1024 * 1024;
+
     /** The kubeconfig's {@code current-context}, if it names one. */
     private static java.util.Optional<String> currentContextIn(String kubeconfigText) {
         Object root = new org.yaml.snakeyaml.Yaml(new org.yaml.snakeyaml.constructor.SafeConstructor(new org.yaml.snakeyaml.LoaderOptions()))
@@ -85,6 +92,32 @@ public final class SnapshotCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The kubeconfig's text, read as topology files are (see {@link BoundedTextFile}): a directory, a device
+     * such as {@code /dev/zero}, a FIFO or a file of gigabytes is refused before reading, not read until
+     * memory runs out or forever.
+     */
+    private String readKubeconfig() {
+        try {
+            return BoundedTextFile.read(kubeconfig, MAX_KUBECONFIG_BYTES);
+        } catch (BoundedTextFile.RefusedException e) {
+            String why = switch (e.refusal()) {
+                case BoundedTextFile.Directory d -> "a directory, not a kubeconfig; name the file in it (usually ~/.kube/config)";
+                case BoundedTextFile.NotRegular n -> "not a regular file (a device, FIFO or socket), so it is not read;"
+                        + " write the kubeconfig to a file first (kubectl config view --raw > FILE)";
+                case BoundedTextFile.TooLarge t -> "the file is " + t.bytes() + " bytes, more than the " + MAX_KUBECONFIG_BYTES / (1024 * 1024)
+                        + " MiB a kubeconfig may have, so it is not read; write one with only the contexts to read"
+                        + " (kubectl config view --raw --minify --context C > FILE)";
+                case BoundedTextFile.Missing m -> "no such file (relative names are read from " + Path.of("").toAbsolutePath() + ")";
+                case BoundedTextFile.PermissionDenied p -> "permission denied; make it readable by this user";
+                case BoundedTextFile.NotUtf8 u -> "not UTF-8 text: byte 0x%02X at line %d, column %d; a kubeconfig is YAML text"
+                        .formatted(u.value(), u.line(), u.column());
+                case BoundedTextFile.Unreadable u -> "cannot be read: " + u.reason();
+            };
+            throw new ParameterException(spec.commandLine(), "--kubeconfig " + kubeconfig + ": " + why);
+        }
+    }
+
     @Override
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
@@ -102,10 +135,7 @@ public final class SnapshotCommand implements Callable<Integer> {
         if (timeoutSeconds < 1) {
             throw new ParameterException(spec.commandLine(), "--timeout " + timeoutSeconds + ": give at least 1 second");
         }
-        if (!Files.isReadable(kubeconfig)) {
-            throw new ParameterException(spec.commandLine(), "--kubeconfig " + kubeconfig + ": no such readable file");
-        }
-        String text = Files.readString(kubeconfig);
+        String text = readKubeconfig();
         List<String> known = contextsIn(text);
         for (String context : contexts) {
             if (!known.contains(context)) {

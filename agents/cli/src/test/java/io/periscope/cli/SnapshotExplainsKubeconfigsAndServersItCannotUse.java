@@ -3,17 +3,22 @@ package io.periscope.cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.RandomAccessFile;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * {@code periscope snapshot} with a kubeconfig it cannot use, or a server it cannot reach: a clear
- * message and exit 2, never a NullPointerException reported as a bug, and never a long silent wait.
+ * {@code periscope snapshot} with a kubeconfig it cannot use (or that is no file to read: a directory, a
+ * device, a FIFO, a huge or binary file), or a server it cannot reach: a clear message and exit 2, never
+ * a NullPointerException or an IOException reported as a bug, and never a long silent wait.
  */
 class SnapshotExplainsKubeconfigsAndServersItCannotUse {
 
@@ -79,6 +84,70 @@ class SnapshotExplainsKubeconfigsAndServersItCannotUse {
             assertThat(run.status()).isEqualTo(ExitStatus.BAD_INPUT);
             assertThat(run.err()).contains("did not answer within 1 s (--timeout)").doesNotContain("internal error");
         }
+    }
+
+    private PeriscopeRun snapshotOf(Path config) {
+        return assertTimeoutPreemptively(Duration.ofSeconds(20), () ->
+                PeriscopeRun.of("snapshot", "--kubeconfig", config.toString(), "-o", dir.resolve("out.yaml").toString()));
+    }
+
+    @Test
+    void aDirectoryIsNotAKubeconfig() {
+        PeriscopeRun run = snapshotOf(dir);
+
+        assertThat(run.status()).isEqualTo(ExitStatus.BAD_INPUT);
+        assertThat(run.err()).contains("--kubeconfig " + dir + ": a directory, not a kubeconfig").doesNotContain("internal error");
+    }
+
+    @Test
+    void aDeviceOrFifoIsRefusedWithoutReadingIt() throws Exception {
+        Path fifo = dir.resolve("fifo");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+
+        for (Path device : List.of(Path.of("/dev/zero"), fifo)) {
+            PeriscopeRun run = snapshotOf(device);
+
+            assertThat(run.status()).as(device.toString()).isEqualTo(ExitStatus.BAD_INPUT);
+            assertThat(run.err()).contains("--kubeconfig " + device + ": not a regular file").contains("write the kubeconfig to a file first")
+                    .doesNotContain("internal error");
+        }
+    }
+
+    @Test
+    void aFileLargerThanTheLimitIsRefusedBeforeReading() throws Exception {
+        for (long size : List.of(SnapshotCommand.MAX_KUBECONFIG_BYTES + 1, 4L << 30)) {
+            Path big = dir.resolve("big-" + size);
+            try (RandomAccessFile file = new RandomAccessFile(big.toFile(), "rw")) {
+                file.setLength(size); // sparse: no disk, but the size a reader would have to hold
+            }
+
+            PeriscopeRun run = snapshotOf(big);
+
+            assertThat(run.status()).as(size + " bytes").isEqualTo(ExitStatus.BAD_INPUT);
+            assertThat(run.err()).contains("--kubeconfig " + big + ": the file is " + size + " bytes, more than the 3 MiB")
+                    .doesNotContain("internal error").doesNotContain("OutOfMemory");
+        }
+    }
+
+    @Test
+    void aBinaryFileIsNamedWithTheByteAndPlace() throws Exception {
+        Path binary = Files.write(dir.resolve("kubeconfig.gz"), new byte[] {'a', 'p', 'i', '\n', 'x', (byte) 0x8b, 0x08});
+
+        PeriscopeRun run = snapshotOf(binary);
+
+        assertThat(run.status()).isEqualTo(ExitStatus.BAD_INPUT);
+        assertThat(run.err()).contains("--kubeconfig " + binary + ": not UTF-8 text: byte 0x8B at line 2, column 2")
+                .doesNotContain("internal error");
+    }
+
+    @Test
+    void aMissingFileIsNamed() {
+        Path missing = dir.resolve("nowhere");
+
+        PeriscopeRun run = snapshotOf(missing);
+
+        assertThat(run.status()).isEqualTo(ExitStatus.BAD_INPUT);
+        assertThat(run.err()).contains("--kubeconfig " + missing + ": no such file");
     }
 
     @Test

@@ -9,19 +9,7 @@ import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.reader.ReaderException;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
 import java.io.StringReader;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -45,72 +33,31 @@ public final class TopologyLoader {
      * Loads the file; {@code file} is named in errors as given. Only a regular file of at most
      * {@link TopologyFileLimits#MAX_FILE_BYTES} is read, and that is decided before reading: a device such as
      * {@code /dev/zero} never ends, a FIFO blocks until someone writes to it, and a file of gigabytes would
-     * exhaust memory long before it could be parsed.
+     * exhaust memory long before it could be parsed ({@link BoundedTextFile}, which snapshot's kubeconfig uses too).
      */
     public static ClusterSet load(Path file) throws TopologyException {
         String fileName = file.toString();
-        if (Files.isDirectory(file)) {
-            throw failure(fileName, "'" + fileName + "' is a directory, not a topology file", "name a .yaml file");
-        }
-        if (Files.exists(file) && !Files.isRegularFile(file)) {
-            throw failure(fileName, "not a regular file (a device, FIFO or socket), so it is not read",
-                    "name a .yaml file; to use generated text, write it to a file first");
-        }
         String text;
         try {
-            long size = Files.size(file);
-            if (size > TopologyFileLimits.MAX_FILE_BYTES) {
-                throw tooLarge(fileName, size);
-            }
-            text = readAtMost(file, TopologyFileLimits.MAX_FILE_BYTES, fileName);
-        } catch (NoSuchFileException e) {
-            throw failure(fileName, "file not found", "check the path; it is read relative to " + Path.of("").toAbsolutePath());
-        } catch (AccessDeniedException e) {
-            throw failure(fileName, "the file cannot be read: permission denied", "make it readable (chmod a+r " + fileName + ")");
-        } catch (CharacterCodingException e) {
-            throw failure(fileName, "the file is not UTF-8 text", "save it as UTF-8");
-        } catch (IOException e) {
-            throw failure(fileName, "the file cannot be read: " + e.getMessage(), "check that it is a readable regular file");
+            text = BoundedTextFile.read(file, TopologyFileLimits.MAX_FILE_BYTES);
+        } catch (BoundedTextFile.RefusedException e) {
+            throw switch (e.refusal()) {
+                case BoundedTextFile.Directory d -> failure(fileName, "'" + fileName + "' is a directory, not a topology file", "name a .yaml file");
+                case BoundedTextFile.NotRegular n -> failure(fileName, "not a regular file (a device, FIFO or socket), so it is not read",
+                        "name a .yaml file; to use generated text, write it to a file first");
+                case BoundedTextFile.TooLarge t -> tooLarge(fileName, t.bytes());
+                case BoundedTextFile.Missing m -> failure(fileName, "file not found",
+                        "check the path; it is read relative to " + Path.of("").toAbsolutePath());
+                case BoundedTextFile.PermissionDenied p -> failure(fileName, "the file cannot be read: permission denied",
+                        "make it readable (chmod a+r " + fileName + ")");
+                case BoundedTextFile.NotUtf8 u -> new TopologyException(List.of(new TopologyError(fileName, u.line(), u.column(), "",
+                        String.format(Locale.ROOT, "the file is not UTF-8 text: byte 0x%02X here is not valid UTF-8", u.value()),
+                        "save the file as UTF-8; a topology file is YAML text (if this is a binary file, name the .yaml file instead)")));
+                case BoundedTextFile.Unreadable u -> failure(fileName, "the file cannot be read: " + u.reason(),
+                        "check that it is a readable regular file");
+            };
         }
         return parse(text, fileName);
-    }
-
-    /** Reads no more than {@code limit} bytes, so a file that grows after its size was checked is still bounded. */
-    private static String readAtMost(Path file, long limit, String fileName) throws IOException, TopologyException {
-        byte[] bytes;
-        try (InputStream in = Files.newInputStream(file)) {
-            bytes = in.readNBytes((int) limit + 1);
-        }
-        if (bytes.length > limit) {
-            throw tooLarge(fileName, bytes.length);
-        }
-        ByteBuffer in = ByteBuffer.wrap(bytes);
-        CharBuffer out = CharBuffer.allocate(bytes.length);
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        CoderResult result = decoder.decode(in, out, true);
-        if (result.isError()) {
-            throw notUtf8(fileName, bytes, in.position());
-        }
-        decoder.flush(out);
-        return out.flip().toString();
-    }
-
-    /** Names the first byte that is not UTF-8 by line and column, so a stray byte in a text file can be found. */
-    private static TopologyException notUtf8(String fileName, byte[] bytes, int offset) {
-        int line = 1;
-        int lineStart = 0;
-        for (int i = 0; i < offset; i++) {
-            if (bytes[i] == '\n') {
-                line++;
-                lineStart = i + 1;
-            }
-        }
-        int column = new String(bytes, lineStart, offset - lineStart, StandardCharsets.UTF_8).length() + 1;
-        return new TopologyException(List.of(new TopologyError(fileName, line, column, "",
-                String.format(Locale.ROOT, "the file is not UTF-8 text: byte 0x%02X here is not valid UTF-8", bytes[offset] & 0xff),
-                "save the file as UTF-8; a topology file is YAML text (if this is a binary file, name the .yaml file instead)")));
     }
 
     private static TopologyException tooLarge(String fileName, long size) {
