@@ -1,5 +1,6 @@
 package io.periscope.cli;
 
+import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.load.TopologyException;
 import io.periscope.visualizer.server.VisualizerServer;
 import picocli.CommandLine.Command;
@@ -22,8 +23,9 @@ import java.util.concurrent.Callable;
  * a save fixes them, which is what someone editing the file wants.
  */
 @Command(name = "serve",
-        description = "Serve a web page that draws the file's topology and every packet path, what-if failures and the "
-                + "reachability matrix, and redraws it whenever the file is saved.")
+        description = "Serve a web page that draws the file's topology and every packet path, what-if failures, the "
+                + "reachability matrix and, when the file's lab is up (and serve runs as root), real packets probed from the page; "
+                + "it redraws whenever the file is saved.")
 public final class ServeCommand implements Callable<Integer> {
 
     @Spec
@@ -64,7 +66,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
         VisualizerServer server;
         try {
-            server = VisualizerServer.start(topology.file(), address, port);
+            server = VisualizerServer.start(topology.file(), address, port, new NamespaceLab(new LabStateFile()));
         } catch (Exception e) {
             if (e instanceof BindException || e instanceof java.net.SocketException) {
                 throw new ParameterException(spec.commandLine(), "--bind " + bind + " --port " + port + ": cannot listen there ("

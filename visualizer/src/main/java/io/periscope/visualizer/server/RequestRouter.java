@@ -34,13 +34,15 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final EventStream events;
     private final Set<String> allowedHosts;
     private final java.util.concurrent.Executor workers;
+    private final LabRoutes labRoutes;
 
     /**
      * @param workers      where requests are answered: off the event loop, since a trace of a large set takes a while
      * @param allowedHosts the Host header values accepted (empty: any), against DNS rebinding of a loopback server */
     RequestRouter(Workspace workspace, StaticAssets assets, EventStream events, Set<String> allowedHosts,
-                  java.util.concurrent.Executor workers) {
+                  java.util.concurrent.Executor workers, LabRoutes labRoutes) {
         this.workers = workers;
+        this.labRoutes = labRoutes;
         this.workspace = workspace;
         this.assets = assets;
         this.events = events;
@@ -109,6 +111,14 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
                 ApiRequest body = ApiRequest.parse(request.content().toString(StandardCharsets.UTF_8), true);
                 send(context, request, HttpResponseStatus.OK, JSON, workspace.trace(body.from(), body.to(), body.protocol(), body.fail()), true);
             }
+            case "/api/lab" -> {
+                requireMethod(method, HttpMethod.GET);
+                send(context, request, labRoutes.status());
+            }
+            case "/api/lab/probe" -> {
+                requireMethod(method, HttpMethod.POST);
+                send(context, request, labRoutes.probe(request.content().toString(StandardCharsets.UTF_8)));
+            }
             case "/api/whatif" -> {
                 requireMethod(method, HttpMethod.POST);
                 ApiRequest body = ApiRequest.parse(request.content().toString(StandardCharsets.UTF_8), false);
@@ -147,6 +157,10 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         int colon = host.lastIndexOf(':');
         return colon < 0 ? host : host.substring(0, colon);
+    }
+
+    private static void send(ChannelHandlerContext context, FullHttpRequest request, LabRoutes.Answer answer) {
+        send(context, request, answer.status(), JSON, answer.json(), true);
     }
 
     private static String error(String message) {

@@ -10,6 +10,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.periscope.visualizer.lab.Lab;
 import io.periscope.visualizer.session.TopologyWatch;
 import io.periscope.visualizer.session.Workspace;
 
@@ -36,7 +37,7 @@ public final class VisualizerServer implements AutoCloseable {
     private final TopologyWatch watch;
     private final Channel channel;
 
-    private VisualizerServer(Workspace workspace, InetAddress bind, int port) throws InterruptedException {
+    private VisualizerServer(Workspace workspace, InetAddress bind, int port, Lab lab) throws InterruptedException {
         this.workspace = workspace;
         this.loop = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         this.workers = java.util.concurrent.Executors.newFixedThreadPool(2, r -> {
@@ -50,6 +51,7 @@ public final class VisualizerServer implements AutoCloseable {
             assets.find(name);
         }
         Set<String> allowedHosts = bind.isLoopbackAddress() ? loopbackNames(bind) : Set.of();
+        LabRoutes labRoutes = new LabRoutes(workspace, lab);
         try {
             this.channel = new ServerBootstrap()
                     .group(loop)
@@ -59,7 +61,7 @@ public final class VisualizerServer implements AutoCloseable {
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast(new HttpServerCodec(4096, 8192, 8192));
                             ch.pipeline().addLast(new HttpObjectAggregator(MAX_BODY_BYTES));
-                            ch.pipeline().addLast(new RequestRouter(workspace, assets, events, allowedHosts, workers));
+                            ch.pipeline().addLast(new RequestRouter(workspace, assets, events, allowedHosts, workers, labRoutes));
                         }
                     })
                     .bind(new InetSocketAddress(bind, port)).sync().channel();
@@ -77,7 +79,12 @@ public final class VisualizerServer implements AutoCloseable {
      * @throws java.net.BindException (sneakily, from Netty) when the port is taken
      */
     public static VisualizerServer start(Path file, InetAddress bind, int port) throws InterruptedException {
-        return new VisualizerServer(new Workspace(file), bind, port);
+        return start(file, bind, port, Lab.ABSENT);
+    }
+
+    /** The same, with the namespace lab the page's lab view probes (see {@link Lab}). */
+    public static VisualizerServer start(Path file, InetAddress bind, int port, Lab lab) throws InterruptedException {
+        return new VisualizerServer(new Workspace(file), bind, port, lab);
     }
 
     public InetSocketAddress address() {

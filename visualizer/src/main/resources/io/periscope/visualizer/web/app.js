@@ -24,6 +24,12 @@
     matrixNamespace: "",
     matrixPage: 0,
     showUnconnected: null,
+    labStatus: null,        // api/lab's answer, with the revision it was asked for
+    labStatusLoading: false,
+    labFlow: 0,             // which of doc.flows the lab view probes
+    labAnswer: null,        // the last probe's document (version 3)
+    labBusy: false,
+    labError: null,
   };
 
   // ---------------------------------------------------------------- helpers
@@ -695,6 +701,266 @@
     render();
   }
 
+  // ---------------------------------------------------------------- lab
+
+  // The lab view: whether the served file's lab is up (api/lab), a probe of the chosen flow with real
+  // packets (api/lab/probe, the trace document version 3), and what the packets did drawn over the
+  // simulated paths: a dotted line along the upper edge of each host per distinct route the captures
+  // show, a square per captured hop, and on the hop where a route first differs from the simulation
+  // a red square labelled with the field that differs.
+
+  const LAB_HEADLINES = {up: "lab up", down: "lab down", building: "lab still building", "other-file": "lab of another file",
+    changed: "lab older than the file", "not-root": "not root", "invalid-file": "file has errors", unavailable: "no lab here"};
+
+  async function refreshLabStatus() {
+    if (state.labStatusLoading) return;
+    state.labStatusLoading = true;
+    const revision = state.doc.revision;
+    try {
+      state.labStatus = {...await api("api/lab"), revision};
+    } catch (e) {
+      state.labStatus = {condition: "unavailable", up: false, message: e.message, revision};
+    }
+    state.labStatusLoading = false;
+    if (state.view === "lab") render();
+  }
+
+  async function runProbe(flowName) {
+    state.labBusy = true;
+    state.labError = null;
+    render();
+    try {
+      state.labAnswer = await api("api/lab/probe", {flow: flowName});
+    } catch (e) {
+      state.labAnswer = null;
+      state.labError = e.message;
+      state.labStatus = null; // the refusal may mean the lab went away: ask again
+    }
+    state.labBusy = false;
+    state.selected = null;
+    if (state.view === "lab") render();
+  }
+
+  // The observed paths of a flow, one entry per distinct route (many probes take the same one).
+  function capturedRoutes(observed) {
+    const routes = new Map();
+    for (const path of observed.paths || []) {
+      const nodes = ["forward", "reply"].map(d => path[d] ? path[d].hops.map(h => h.node).join(">") : "").join("|");
+      const difference = path.firstDifference ? JSON.stringify(path.firstDifference) : "";
+      const key = `${nodes} ${path.disposition} ${path.matchesSimulation} ${difference}`;
+      if (!routes.has(key)) routes.set(key, {path, probes: 0, ports: []});
+      const route = routes.get(key);
+      route.probes++;
+      if (path.sourcePort !== undefined) route.ports.push(path.sourcePort);
+    }
+    // In the order of the simulated paths they match, so the list and the colours read like the flow view's.
+    return [...routes.values()].sort((a, b) => (a.path.simulatedPath || 1e9) - (b.path.simulatedPath || 1e9));
+  }
+
+  // The hop (of `direction`, 0-based) that a first difference points at, or -1 for none.
+  function mismatchHop(path, direction) {
+    const d = path.firstDifference;
+    if (!d || path.matchesSimulation) return -1;
+    const hops = path[direction] ? path[direction].hops : [];
+    if (!hops.length) return -1;
+    if (d.direction === "path") return direction === "forward" ? hops.length - 1 : -1; // the disposition: where the packet ended
+    if (d.direction !== direction) return -1;
+    return Math.min(Math.max(d.hop - 1, 0), hops.length - 1);
+  }
+
+  function differenceText(d) {
+    const where = d.hop === 0 ? d.direction : `${d.direction} hop ${d.hop}` + (d.node ? ` (${d.node})` : "");
+    return `${where}: ${d.field} simulated ${d.simulated}, observed ${d.observed}`;
+  }
+
+  function drawCaptured(root, topology, flow) {
+    const hosts = hostIndex(topology);
+    const layer = svg("g", {"class": "captured", "data-flow": flow.name});
+    const routes = capturedRoutes(flow.observed);
+    const slots = Math.max(1, routes.length * 2);
+    const slot = (host, index, direction) => {
+      const spacing = Math.min(10, (host.w - 16) / slots);
+      const k = index * 2 + (direction === "reply" ? 1 : 0);
+      return {x: host.x + host.w / 2 + (k - (slots - 1) / 2) * spacing, y: host.y - 5}; // just above the box, clear of its label
+    };
+    const marks = svg("g", {"class": "captured-hops"});
+    routes.forEach((route, index) => {
+      const path = route.path;
+      const colour = path.simulatedPath > 0 ? PALETTE[(path.simulatedPath - 1) % PALETTE.length] : "#57606a";
+      for (const direction of ["forward", "reply"]) {
+        const hops = path[direction] ? path[direction].hops : null;
+        if (!hops || !hops.length) continue;
+        const wrong = mismatchHop(path, direction);
+        const points = [];
+        hops.forEach((hop, hopIndex) => {
+          const host = hosts.get(hop.node);
+          if (!host || host.x === undefined) return;
+          points.push({...slot(host, index, direction), hop, hopIndex});
+        });
+        if (!points.length) continue;
+        // Between clusters the captured routes bow above the boxes, apart from the simulated ones below.
+        let d = `M${points[0].x},${points[0].y}`;
+        for (let i = 1; i < points.length; i++) {
+          const a = points[i - 1], b = points[i];
+          if (a.hop.node.split("/")[0] !== b.hop.node.split("/")[0]) {
+            d += ` Q${(a.x + b.x) / 2},${Math.min(a.y, b.y) - 30 - index * 12 - (direction === "reply" ? 6 : 0)} ${b.x},${b.y}`;
+          } else {
+            d += ` L${b.x},${b.y}`;
+          }
+        }
+        layer.append(svg("path", {"class": `captured-path ${direction}` + (path.matchesSimulation ? " matches" : " differs"),
+          "data-route": index, "data-direction": direction, d}));
+        for (const p of points) {
+          const isWrong = p.hopIndex === wrong;
+          const isSelected = state.selected && state.selected.pane === "captured" && state.selected.route === index
+            && state.selected.direction === direction && state.selected.hop === p.hopIndex;
+          const marker = svg("rect", {"class": "captured-hop" + (isWrong ? " mismatch" : "") + (isSelected ? " selected" : ""),
+            x: p.x - 4, y: p.y - 4, width: 8, height: 8, fill: isWrong ? "var(--failed)" : colour,
+            "data-route": index, "data-direction": direction, "data-hop": p.hopIndex, "data-node": p.hop.node});
+          marker.append(svg("title", {}, `captured ${direction}, hop ${p.hopIndex + 1}: ${p.hop.node}\n${packetText(p.hop.arrive)}`
+            + (p.hop.depart ? `\n→ ${packetText(p.hop.depart)}` : "") + (isWrong ? `\n${differenceText(path.firstDifference)}` : "")));
+          marker.addEventListener("click", event => {
+            event.stopPropagation();
+            selectCaptured(flow, route, {route: index, direction, hop: p.hopIndex});
+          });
+          marks.append(marker);
+          if (isWrong) {
+            marks.append(svg("text", {"class": "mismatch-label", x: p.x + 7, y: p.y - 6, "data-field": path.firstDifference.field},
+              `≠ ${path.firstDifference.field}`));
+          }
+        }
+      }
+    });
+    root.querySelector(".world").append(layer, marks);
+  }
+
+  function selectCaptured(flow, route, selection) {
+    // The simulated path it was compared with stays bright; the others dim, as in the flow view.
+    state.selected = {...selection, path: route.path.simulatedPath - 1, pane: "captured"};
+    renderCanvasOnly();
+    showCapturedHop(flow, route, selection);
+  }
+
+  function showCapturedHop(flow, route, selection) {
+    const details = document.getElementById("details");
+    const path = route.path;
+    const hops = path[selection.direction].hops;
+    const hop = hops[selection.hop];
+    const section = el("div", {id: "captured-details"});
+    details.replaceChildren(el("h2", {id: "hop-title", text: hop.node}),
+      kv("captured", `${selection.direction}, hop ${selection.hop + 1} of ${hops.length}, by ${route.probes} probe${route.probes === 1 ? "" : "s"}`
+        + (route.ports.length ? ` (source ports ${route.ports.slice(0, 6).join(", ")}${route.ports.length > 6 ? ", …" : ""})` : "")),
+      kv("compared with", path.simulatedPath > 0 ? `simulated path ${path.simulatedPath}` : "no simulated path"),
+      kv("interfaces", `${hop.in || "(generated here)"} → ${hop.out || "(ends here)"}`), section);
+    // The simulated hop at the same place, when the simulated path has one there.
+    const simulatedPath = flow.paths[path.simulatedPath - 1];
+    const simulatedHop = simulatedPath && simulatedPath[selection.direction] ? simulatedPath[selection.direction].hops[selection.hop] : null;
+    const rows = [{label: "arrive", packet: hop.arrive}, {label: "depart", packet: hop.depart, before: hop.arrive}];
+    if (simulatedHop && simulatedHop.node === hop.node) {
+      // Each probe leaves from a source port of its own and is compared with the simulation at that port; the
+      // simulated packets shown are the file's flow's, so the client's port is not marked as a difference.
+      const clientPort = selection.direction === "forward" ? "sport" : "dport";
+      const asSimulated = (captured, simulatedPacket) => captured && simulatedPacket ? {...captured, [clientPort]: simulatedPacket[clientPort]} : captured;
+      rows.push({label: "simulated arrive", packet: simulatedHop.arrive, before: asSimulated(hop.arrive, simulatedHop.arrive)},
+        {label: "simulated depart", packet: simulatedHop.depart, before: asSimulated(hop.depart, simulatedHop.depart)});
+    }
+    section.append(el("h3", {text: "Captured packet before and after"}), packetTable(rows));
+    if (rows.length > 2) {
+      section.append(el("p", {"class": "hint", text: "Simulated rows: the simulator's packets at the same hop, fields that differ from the capture marked "
+        + "(the client's port aside: each probe uses its own)."}));
+    }
+    for (const step of hop.steps || []) {
+      if (step.kind === "encap") {
+        section.append(el("div", {"class": "step", "data-kind": "encap"}, el("span", {"class": "kind encap", text: "encap"}),
+          kv("encapsulation", `${step.encapsulation} on ${step.device}` + (step.vni !== undefined ? `, VNI ${step.vni}` : "") + `, port ${step.port}`
+            + (step.encrypted ? ", encrypted" : "")),
+          kv("outer", `${step.outerSrc} → ${step.outerDst} via ${step.underlay}`)));
+      }
+    }
+    if (mismatchHop(path, selection.direction) === selection.hop) {
+      section.append(el("h3", {text: "Differs from the simulation"}),
+        el("div", {"class": "verdict dropped", id: "mismatch", "data-field": path.firstDifference.field, text: differenceText(path.firstDifference)}));
+    } else if (path.matchesSimulation) {
+      section.append(el("div", {"class": "verdict delivered", text: "this route matches the simulation field by field"}));
+    }
+    if (selection.hop === hops.length - 1) {
+      section.append(el("h3", {text: "Disposition"}), el("div", {"class": `verdict ${path.disposition}`, text: path.disposition}));
+    }
+  }
+
+  function labSummary(flow) {
+    const observed = flow.observed;
+    const box = el("div", {id: "lab-summary", "data-matches": String(!!observed.matchesSimulation)});
+    if (observed.problem) {
+      box.append(el("div", {"class": "verdict dropped", text: `not probed: ${observed.problem}`}));
+      return box;
+    }
+    if (observed.unanswered) {
+      box.append(el("div", {"class": "verdict delivered", text: `unreachable, as simulated: ${observed.unanswered}; nothing was sent`}));
+      return box;
+    }
+    const taken = observed.simulatedPathsTaken || [];
+    box.append(el("div", {"class": "verdict " + (observed.matchesSimulation ? "delivered" : "dropped"),
+      text: observed.matchesSimulation ? "matches the simulation" : "differs from the simulation"}),
+      kv("probes", `${observed.paths.length}, taking ${taken.length} of ${observed.simulatedPaths} simulated paths`
+        + (taken.length ? ` (${taken.join(", ")})` : "")));
+    const list = el("ul", {"class": "path-list", id: "captured-routes"});
+    capturedRoutes(observed).forEach((route, index) => {
+      const path = route.path;
+      const colour = path.simulatedPath > 0 ? PALETTE[(path.simulatedPath - 1) % PALETTE.length] : "#57606a";
+      list.append(el("li", {"class": "path-item captured-route", "data-route": index, "data-matches": String(path.matchesSimulation)},
+        el("header", {onclick: () => selectCaptured(flow, route, {route: index, direction: "forward", hop: 0})},
+          el("span", {"class": "swatch", style: `background:${colour}`}),
+          el("span", {text: `×${route.probes} ` + (path.simulatedPath > 0 ? `as path ${path.simulatedPath}` : "no simulated path")}),
+          el("span", {"class": `disposition ${path.matchesSimulation ? "delivered" : "dropped"}`, text: path.matchesSimulation ? "matches" : "differs"})),
+        path.firstDifference && !path.matchesSimulation ? el("div", {"class": "choices mismatch-text", text: differenceText(path.firstDifference)}) : null));
+    });
+    box.append(list);
+    return box;
+  }
+
+  function renderLab(sidebar, canvas) {
+    sidebar.append(el("h2", {text: "Lab"}), el("p", {"class": "hint",
+      text: "Real packets through the namespace lab that lab up built from this file, captured on every interface they cross "
+        + "and drawn over the simulated paths: dotted lines and squares along the top of each host."}));
+    const status = state.labStatus;
+    if (!status || status.revision !== state.doc.revision) {
+      sidebar.append(el("p", {"class": "hint", id: "lab-loading", text: "asking whether the lab is up…"}));
+      canvas.append(pane(null, scene(state.doc.topology, {paneKey: "lab"})));
+      refreshLabStatus();
+      return;
+    }
+    const box = el("div", {id: "lab-status", "class": `lab-status ${status.up ? "up" : "not-up"}`, "data-condition": status.condition},
+      el("b", {text: LAB_HEADLINES[status.condition] || status.condition}), el("div", {text: status.message}));
+    if (status.command) {
+      box.append(el("div", {"class": "kv", text: status.up ? "" : "to probe from here, run:"}), el("div", {"class": "rule", id: "lab-command", text: status.command}));
+    }
+    sidebar.append(box);
+    const flows = state.doc.flows;
+    if (!flows.length) {
+      sidebar.append(el("p", {"class": "hint", text: "The file names no flows: the lab probes the file's flows."}));
+      canvas.append(pane(null, scene(state.doc.topology, {paneKey: "lab"})));
+      return;
+    }
+    state.labFlow = Math.min(state.labFlow, flows.length - 1);
+    const chooser = el("select", {id: "lab-flow", onchange: e => { state.labFlow = Number(e.target.value); state.selected = null; render(); }});
+    flows.forEach((f, i) => chooser.append(el("option", {value: i, selected: i === state.labFlow, text: `${f.name}: ${f.from || ""} → ${f.to || ""}`})));
+    const name = flows[state.labFlow].name;
+    sidebar.append(el("label", {text: "flow"}), chooser,
+      el("button", {"class": "action", id: "lab-probe", disabled: !status.up || state.labBusy, onclick: () => runProbe(name),
+        text: state.labBusy ? "probing with real packets…" : "Probe this flow in the lab"}));
+    if (state.labError) sidebar.append(el("div", {"class": "form-error", id: "lab-error", text: state.labError}));
+    const answer = state.labAnswer && state.labAnswer.revision === state.doc.revision
+      ? state.labAnswer.flows.find(f => f.name === name && f.observed) : null;
+    const simulated = answer || flows[state.labFlow];
+    if (answer) sidebar.append(labSummary(answer));
+    sidebar.append(el("p", {"class": "hint", text: "Coloured lines below the hosts: the simulator's paths (solid forward, dashed reply). "
+      + "Dotted lines above: the routes real packets took, each square a hop captured; a red square marks the first field that differs."}));
+    const picture = scene(state.doc.topology, {flow: simulated, paneKey: "lab"});
+    if (answer) drawCaptured(picture, state.doc.topology, answer);
+    canvas.append(pane(null, picture));
+  }
+
   // ---------------------------------------------------------------- the page
 
   function renderCanvasOnly() {
@@ -721,7 +987,7 @@
     workbench.hidden = false;
     document.querySelectorAll(".tab").forEach(tab => {
       tab.classList.toggle("selected", tab.dataset.view === state.view);
-      tab.disabled = !!embedded && (tab.dataset.view === "whatif" || tab.dataset.view === "reachability");
+      tab.disabled = !!embedded && (tab.dataset.view === "whatif" || tab.dataset.view === "reachability" || tab.dataset.view === "lab");
       if (tab.disabled) tab.title = "needs periscope serve";
     });
     const sidebar = document.getElementById("sidebar");
@@ -733,6 +999,7 @@
       case "flow": renderFlow(sidebar, canvas); break;
       case "whatif": renderWhatIf(sidebar, canvas); break;
       case "reachability": renderReachability(sidebar, canvas); break;
+      case "lab": renderLab(sidebar, canvas); break;
       default: renderTopology(sidebar, canvas);
     }
     markRendered();

@@ -27,22 +27,23 @@ import java.util.logging.Level;
  * Debian's headless Chromium driven through Debian's chromedriver, both named by path so that Selenium
  * never looks for (or downloads) a browser of its own. Tests skip, naming the packages, where either
  * is missing. Every message the page logs at SEVERE (a JavaScript error, a failed request) is kept,
- * and {@link #consoleErrors()} hands them to the test to fail on.
+ * and {@link #consoleErrors()} hands them to the test to fail on. Public, and in the module's test-jar, for
+ * agents/cli's test of the lab view against a real lab.
  */
-final class Chromium implements AutoCloseable {
+public final class Chromium implements AutoCloseable {
 
     static final Path BROWSER = Path.of("/usr/bin/chromium");
     static final Path DRIVER = Path.of("/usr/bin/chromedriver");
     static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
-    final WebDriver driver;
+    public final WebDriver driver;
     private final List<String> errors = new ArrayList<>();
 
     private Chromium(WebDriver driver) {
         this.driver = driver;
     }
 
-    static Chromium start() {
+    public static Chromium start() {
         Assumptions.assumeTrue(Files.isExecutable(BROWSER) && Files.isExecutable(DRIVER),
                 "skipped: the browser tests need Debian's Chromium and its driver at " + BROWSER + " and " + DRIVER
                         + "; install them with: apt-get install chromium chromium-driver (./run-tests does, as root)");
@@ -57,38 +58,38 @@ final class Chromium implements AutoCloseable {
         return new Chromium(new ChromeDriver(service, options));
     }
 
-    WebElement find(String css) {
+    public WebElement find(String css) {
         return driver.findElement(By.cssSelector(css));
     }
 
-    List<WebElement> all(String css) {
+    public List<WebElement> all(String css) {
         return driver.findElements(By.cssSelector(css));
     }
 
     /** Waits (up to 20 s) until {@code css} matches at least {@code count} elements. */
-    List<WebElement> await(String css, int count) {
+    public List<WebElement> await(String css, int count) {
         new WebDriverWait(driver, Duration.ofSeconds(20)).pollingEvery(Duration.ofMillis(20))
                 .until(d -> d.findElements(By.cssSelector(css)).size() >= count);
         return all(css);
     }
 
-    void awaitTrue(String description, java.util.function.BooleanSupplier condition) {
+    public void awaitTrue(String description, java.util.function.BooleanSupplier condition) {
         new WebDriverWait(driver, Duration.ofSeconds(20)).pollingEvery(Duration.ofMillis(20)).withMessage(description)
                 .until(d -> condition.getAsBoolean());
     }
 
-    Object script(String script, Object... arguments) {
+    public Object script(String script, Object... arguments) {
         return ((JavascriptExecutor) driver).executeScript(script, arguments);
     }
 
-    void screenshot(String name) throws IOException {
+    public void screenshot(String name) throws IOException {
         Files.createDirectories(SCREENSHOTS);
         File shot = ((org.openqa.selenium.TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
         Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
     /** The SEVERE console messages since the last call. */
-    List<String> consoleErrors() {
+    public List<String> consoleErrors() {
         for (LogEntry entry : driver.manage().logs().get(LogType.BROWSER)) {
             if (entry.getLevel().intValue() >= Level.SEVERE.intValue()) {
                 errors.add(entry.getMessage());

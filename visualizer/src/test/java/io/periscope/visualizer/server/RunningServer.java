@@ -16,7 +16,12 @@ public final class RunningServer implements AutoCloseable {
     public final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     public RunningServer(Path file) throws InterruptedException, IOException {
-        this.server = VisualizerServer.start(file, InetAddress.getByName("127.0.0.1"), 0);
+        this(file, io.periscope.visualizer.lab.Lab.ABSENT);
+    }
+
+    /** With the lab the page's lab view probes. */
+    public RunningServer(Path file, io.periscope.visualizer.lab.Lab lab) throws InterruptedException, IOException {
+        this.server = VisualizerServer.start(file, InetAddress.getByName("127.0.0.1"), 0, lab);
     }
 
     public URI uri(String path) {

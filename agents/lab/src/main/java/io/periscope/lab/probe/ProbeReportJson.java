@@ -27,6 +27,15 @@ public final class ProbeReportJson {
     }
 
     public static String render(ProbeReport report) {
+        try {
+            return JSON.writeValueAsString(tree(report));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree always serialises", e);
+        }
+    }
+
+    /** The same document as a tree, for a caller that puts it into a document of its own (the visualizer's lab view). */
+    public static ObjectNode tree(ProbeReport report) {
         ObjectNode root = JSON.createObjectNode();
         root.put("topology", report.topology());
         ArrayNode flows = root.putArray("flows");
@@ -34,11 +43,7 @@ public final class ProbeReportJson {
             flows.add(flow(flow));
         }
         root.put("matchesSimulation", report.matchesSimulation());
-        try {
-            return JSON.writeValueAsString(root);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a JSON tree always serialises", e);
-        }
+        return root;
     }
 
     static ObjectNode flow(FlowProbeResult flow) {
