@@ -14,38 +14,18 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The programs the repository's code and tests start, found by reading the sources: Java (main and
- * test) where it hands a program name to something that runs it, and the shell scripts (the
- * launcher, {@code run-tests}, {@code scripts/}, scripts under {@code src/}) by the first word of
- * each command. A call whose program is not a string literal at the call (an {@code argv} built
- * elsewhere) is found where that {@code argv} is built: those shapes are listed in {@link #JAVA}.
+ * The programs the repository's code and tests start, found by reading the sources: the Java sources
+ * (main and test) by following every place that starts a process to the program it names
+ * ({@link ProcessStartSites}, which also reports the places it cannot follow), and the shell scripts
+ * (the launcher, {@code run-tests}, {@code scripts/}, scripts under {@code src/}) by the first word
+ * of each command.
+ *
+ * @param unresolved    start sites whose program the scan cannot tell, each "file:line: `code` (why)"
+ * @param unusedReviews reviews of {@link ProcessStartSites#REVIEWED} that match no site any more
+ * @param sites         how many places in the Java sources start a program
  */
-record ProgramsTheCodeRuns(TreeMap<String, Set<String>> programs) {
-
-    /** Where a program name stands in Java source: group 1 is the name. */
-    static final List<Pattern> JAVA = Stream.of(
-            // the runners: Invocation.of("ip", ...), Command.of("ipset", ...), new ProcessBuilder("kill", ...)
-            "(?:Invocation|Command)\\.of\\(\\s*(?:List\\.of\\(\\s*)?\"([a-z][\\w.+-]*)\"",
-            "new ProcessBuilder\\(\\s*(?:List\\.of\\(\\s*)?\"([a-z][\\w.+-]*)\"",
-            "new Command\\(\\s*List\\.of\\(\\s*\"([a-z][\\w.+-]*)\"",
-            // an argv built first and run later: argv = new ArrayList<>(List.of("sysctl", ...)), new String[]{"ip", ...}
-            "argv\\w*\\s*=\\s*new (?:java\\.util\\.)?ArrayList<>\\(List\\.of\\(\\s*\"([a-z][\\w.+-]*)\"",
-            "new String\\[\\]\\s*\\{\\s*\"([a-z][\\w.+-]*)\"",
-            // a program run inside a namespace: "ip", "netns", "exec", NS, "tcpdump"
-            "\"netns\",\\s*\"exec\",\\s*[^,\"]+,\\s*\"([a-z][\\w.+-]*)\"",
-            // helpers that take a program and its arguments: namespace.run("nft", ...), lab.inNamespace(ns, "iptables-save")
-            "\\.(?:run|runWithInput)\\(\\s*\"([a-z][\\w.+-]*)\"\\s*,",
-            "\\binNamespace\\(\\s*[\\w.()]+,\\s*\"([a-z][\\w.+-]*)\"\\s*[,)]",
-            // named program constants and OVN's program("ovsdb-server") lookup; ChangeCommands' batch("ip", ...)
-            "\\bPROGRAM\\s*=\\s*\"([a-z][\\w.+-]*)\"",
-            "\\bprogram\\(\"([a-z][\\w.+-]*)\"\\)",
-            "\\bbatch\\(\"([a-z][\\w.+-]*)\"",
-            // programs inside shell text the code writes: "sh", "-c", "command -v ping", "setsid wireguard-go ..."
-            "\"sh\",\\s*\"-c\",\\s*\"(?:command -v )?([a-z][\\w.+-]*)",
-            "\\bsetsid ([a-z][\\w.+-]*)",
-            "\"(wg) set \"",
-            "\"(mkdir) -p \"", "\"(mount) -t ", "\"\\s*(sleep) ", "\"(ip) link set \""
-    ).map(Pattern::compile).toList();
+record ProgramsTheCodeRuns(TreeMap<String, Set<String>> programs, List<String> unresolved, List<ProcessStartSites.Review> unusedReviews,
+                           int sites) {
 
     /** Words that start a shell command but are the shell's own. */
     static final Set<String> SHELL_WORDS = Set.of("if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case",
@@ -55,12 +35,13 @@ record ProgramsTheCodeRuns(TreeMap<String, Set<String>> programs) {
 
     static ProgramsTheCodeRuns in(Path repository) {
         TreeMap<String, Set<String>> found = new TreeMap<>();
+        List<Path> java = new ArrayList<>();
         try (Stream<Path> files = Files.walk(repository)) {
             Set<String> functions = new TreeSet<>();
             for (Path file : files.filter(Files::isRegularFile).filter(f -> !excluded(repository.relativize(f))).toList()) {
                 String where = repository.relativize(file).toString();
                 if (where.endsWith(".java") && where.contains("/src/")) {
-                    javaPrograms(Files.readString(file)).forEach(p -> found.computeIfAbsent(p, k -> new TreeSet<>()).add(where));
+                    java.add(file);
                 } else if (isShellScript(file)) {
                     String script = Files.readString(file);
                     functions.addAll(shellFunctions(script));
@@ -72,14 +53,12 @@ record ProgramsTheCodeRuns(TreeMap<String, Set<String>> programs) {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new ProgramsTheCodeRuns(found);
+        ProcessStartSites.Result sites = ProcessStartSites.in(repository, java);
+        sites.programs().forEach((program, files) -> found.computeIfAbsent(program, k -> new TreeSet<>()).addAll(files));
+        return new ProgramsTheCodeRuns(found, sites.unresolved(), sites.unusedReviews(), sites.sites());
     }
 
     private static boolean excluded(Path relative) {
-        // This scanner's own sources hold program names as examples, not as programs they run.
-        if (relative.toString().replace('\\', '/').contains("src/test/java/io/periscope/lab/install/")) {
-            return true;
-        }
         // Benchmarks are run by hand, not by run-tests: each says in its header which packages it needs
         // (dnsperf and bind9 for the DNS one), and run-tests installs only what tests and the lab run.
         String path = relative.toString().replace('\\', '/');
@@ -111,26 +90,7 @@ record ProgramsTheCodeRuns(TreeMap<String, Set<String>> programs) {
         }
     }
 
-    static Set<String> javaPrograms(String source) {
-        Set<String> programs = new TreeSet<>();
-        for (Pattern pattern : JAVA) {
-            Matcher matcher = pattern.matcher(source);
-            while (matcher.find()) {
-                programs.add(matcher.group(1));
-            }
-        }
-        // "sh", "-c", "command -v ping": the shell's own words are no programs
-        programs.removeAll(SHELL_WORDS);
-        return programs;
-    }
-
-    /**
-     * The first word of every simple command: after a line start, a pipe, {@code ;}, {@code &&},
-     * {@code ||}, {@code $(}, a keyword that takes a command ({@code if}, {@code then}, ...) and
-     * wrappers that run the next word ({@code sudo}, {@code timeout N}, {@code ip netns exec NS},
-     * {@code inside}). Heredoc bodies, comments and assignments are skipped; functions the script
-     * defines are its own words.
-     */
+    /** The functions a script defines: its own words, not programs. */
     static Set<String> shellFunctions(String script) {
         Set<String> functions = new TreeSet<>();
         Matcher definitions = Pattern.compile("(?m)^\\s*(?:function\\s+)?([A-Za-z_][\\w-]*)\\s*\\(\\)\\s*\\{").matcher(script);
@@ -140,9 +100,27 @@ record ProgramsTheCodeRuns(TreeMap<String, Set<String>> programs) {
         return functions;
     }
 
+    /** The programs a script runs: its command words ({@link #shellCommandWords}) less the shell's own and its functions. */
     static Set<String> shellPrograms(String script) {
         Set<String> functions = shellFunctions(script);
         Set<String> programs = new TreeSet<>();
+        for (String word : shellCommandWords(script)) {
+            if (word.matches("[a-z][\\w.+-]*") && !SHELL_WORDS.contains(word) && !functions.contains(word)) {
+                programs.add(word);
+            }
+        }
+        return programs;
+    }
+
+    /**
+     * The first word of every simple command: after a line start, a pipe, {@code ;}, {@code &&},
+     * {@code ||}, {@code $(}, a keyword that takes a command ({@code if}, {@code then}, ...), and the
+     * word a wrapper runs as well as the wrapper ({@code setsid P}, {@code nohup P}, {@code timeout N P},
+     * {@code flock FILE P}, {@code ip netns exec NS P}, {@code runuser -u U -- P}, {@code setpriv OPTIONS P}).
+     * Heredoc bodies, comments, quoted text and assignments are skipped.
+     */
+    static List<String> shellCommandWords(String script) {
+        List<String> commands = new ArrayList<>();
         String heredocEnd = null;
         // Array literals (lab_packages=(...)) may span lines: their words are data.
         for (String raw : script.replace("\\\n", " ").replaceAll("=\\([^)]*\\)", "=()").split("\n")) {
@@ -165,15 +143,49 @@ record ProgramsTheCodeRuns(TreeMap<String, Set<String>> programs) {
                         || List.of("if", "while", "until", "!", "{", "(", "exec", "command", "sudo", "time", "elif").contains(words.getFirst()))) {
                     words.removeFirst();
                 }
-                if (words.isEmpty()) {
-                    continue;
-                }
-                String word = words.getFirst().replaceAll("^[\"(]+|[\")]+$", "");
-                if (word.matches("[a-z][\\w.+-]*") && !SHELL_WORDS.contains(word) && !functions.contains(word)) {
-                    programs.add(word);
+                while (!words.isEmpty()) {
+                    String word = words.removeFirst().replaceAll("^[\"(]+|[\")]+$", "");
+                    commands.add(word);
+                    int skip = switch (word) {
+                        case "setsid", "nohup", "setpriv" -> options(words);
+                        case "timeout", "flock" -> options(words) + 1;
+                        case "runuser" -> runuserOptions(words);
+                        case "ip" -> words.size() > 3 && words.get(0).equals("netns") && words.get(1).equals("exec") ? 3 : -1;
+                        default -> -1;
+                    };
+                    if (skip < 0 || skip >= words.size() || words.get(skip).matches("[0-9<>&|]+")) {
+                        break;
+                    }
+                    words.subList(0, skip).clear();
                 }
             }
         }
-        return programs;
+        return commands;
+    }
+
+    /** How many words of {@code runuser}'s options ({@code -u USER}, {@code --}) start {@code words}. */
+    private static int runuserOptions(List<String> words) {
+        int i = 0;
+        while (i < words.size() && words.get(i).startsWith("-")) {
+            String option = words.get(i++);
+            if (option.equals("--")) {
+                break;
+            }
+            if (option.equals("-u") || option.equals("-g")) {
+                i++;
+            }
+        }
+        return i;
+    }
+
+    /** How many option words (a dash first, up to and with {@code --}) start {@code words}. */
+    private static int options(List<String> words) {
+        int i = 0;
+        while (i < words.size() && words.get(i).startsWith("-")) {
+            if (words.get(i++).equals("--")) {
+                break;
+            }
+        }
+        return i;
     }
 }

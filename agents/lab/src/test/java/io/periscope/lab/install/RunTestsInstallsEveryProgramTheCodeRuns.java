@@ -1,5 +1,6 @@
 package io.periscope.lab.install;
 
+import io.periscope.lab.netns.NetworkNamespaces;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -87,7 +88,23 @@ class RunTestsInstallsEveryProgramTheCodeRuns {
             }
         });
         assertThat(problems).as("programs a fresh machine would lack").isEmpty();
-        assertThat(found.programs()).as("the scan finds the lab's programs at all").containsKeys("ip", "iptables-restore", "nft", "sysctl");
+        assertThat(found.programs()).as("the scan finds the lab's programs at all").containsKeys("ip", "iptables-restore", "nft", "sysctl",
+                // each once missed by a scan that knew only some ways of calling a program
+                "dig", "kdig", "iperf3", "ss", "setsid", "chromedriver", "chromium", "wireguard-go", "setpriv");
+    }
+
+    /**
+     * Every place the Java sources start a process is followed to the program it runs, or has been
+     * looked at: a new way of starting a program fails here instead of slipping past the scan.
+     */
+    @Test
+    void everyPlaceThatStartsAProcessNamesItsProgram() {
+        ProgramsTheCodeRuns found = ProgramsTheCodeRuns.in(REPOSITORY);
+        assertThat(found.unresolved()).as("places that start a program the scan cannot follow to the program's name: write the"
+                + " program as a string literal where the argv is built, or look at the place and add a Review to"
+                + " ProcessStartSites.REVIEWED naming the programs it runs").isEmpty();
+        assertThat(found.unusedReviews()).as("reviews in ProcessStartSites.REVIEWED that match no place any more: remove them").isEmpty();
+        assertThat(found.sites()).as("the scan finds the places that start programs at all").isGreaterThan(50);
     }
 
     @Test
@@ -116,7 +133,13 @@ class RunTestsInstallsEveryProgramTheCodeRuns {
             }
         }
         assertThat(wrong).isEmpty();
-        assertThat(unchecked).as("packages not installed here, so not checked: %s", unchecked).doesNotContainAnyElementsOf(labPackages());
+        List<String> missing = unchecked.stream().distinct().filter(labPackages()::contains).toList();
+        if (!missing.isEmpty()) {
+            // run-tests installs them only as root; as another user it names them and carries on, and so does this check
+            assumeTrue(NetworkNamespaces.runningAsRoot(), "not root, so run-tests installed nothing and these lab packages are missing"
+                    + " here, their programs unchecked: " + String.join(" ", missing) + " (./run-tests as root installs them)");
+            assertThat(missing).as("lab packages run-tests installs as root but which are not installed: their programs are unchecked").isEmpty();
+        }
     }
 
     @Test
