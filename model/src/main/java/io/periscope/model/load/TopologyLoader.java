@@ -48,6 +48,15 @@ public final class TopologyLoader {
      * exhaust memory long before it could be parsed.
      */
     public static ClusterSet load(Path file) throws TopologyException {
+        return parse(read(file), file.toString());
+    }
+
+    /**
+     * The file's text, read as {@link #load} reads it: only a regular file of at most
+     * {@link TopologyFileLimits#MAX_FILE_BYTES} of UTF-8, anything else refused with the reason and the fix.
+     * For a reader that keeps the text (a watch comparing saves) before parsing it.
+     */
+    public static String read(Path file) throws TopologyException {
         String fileName = file.toString();
         if (Files.isDirectory(file)) {
             throw failure(fileName, "'" + fileName + "' is a directory, not a topology file", "name a .yaml file");
@@ -72,7 +81,7 @@ public final class TopologyLoader {
         } catch (IOException e) {
             throw failure(fileName, "the file cannot be read: " + e.getMessage(), "check that it is a readable regular file");
         }
-        return parse(text, fileName);
+        return text;
     }
 
     /** Reads no more than {@code limit} bytes, so a file that grows after its size was checked is still bounded. */
