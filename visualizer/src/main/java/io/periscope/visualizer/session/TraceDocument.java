@@ -1,22 +1,28 @@
 package io.periscope.visualizer.session;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.model.load.TopologyError;
+import io.periscope.plan.netfilter.IptablesSyntax;
 import io.periscope.simulator.reachability.ReachabilityMatrix;
+import io.periscope.simulator.trace.ConntrackLookup;
 import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.trace.Hop;
+import io.periscope.simulator.trace.PathTrace;
 import io.periscope.simulator.trace.TraceJson;
 import io.periscope.visualizer.scene.TopologyScene;
 import io.periscope.visualizer.whatif.FailoverReport;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * The trace JSON of the spec (section 3), version 2: the same {@code flows}, plus {@code format} and
- * {@code version} so a reader can tell, the {@code topology} they run over (with its layout), and the
- * nodes {@code failed} for it. A flow that could not be traced carries {@code error} instead of
+ * The trace JSON of the spec (section 3), version 2: the same {@code flows} (each hop with its
+ * {@code conntrack} view added), plus {@code format} and {@code version} so a reader can tell, the
+ * {@code topology} they run over (with its layout), and the nodes {@code failed} for it. A flow that could not be traced carries {@code error} instead of
  * {@code paths}. A file that does not load gives {@code errors} and nothing else, so nothing stale
  * is drawn.
  */
@@ -44,7 +50,7 @@ public final class TraceDocument {
         ArrayNode array = MAPPER.createArrayNode();
         for (Scenario.Outcome outcome : outcomes) {
             switch (outcome) {
-                case Scenario.Traced traced -> array.add(TraceJson.flow(traced.trace()));
+                case Scenario.Traced traced -> array.add(flow(traced.trace()));
                 case Scenario.Untraceable untraceable -> {
                     ObjectNode node = array.addObject();
                     node.put("name", untraceable.flow().name());
@@ -54,6 +60,44 @@ public final class TraceDocument {
             }
         }
         return array;
+    }
+
+    /**
+     * A flow as the trace JSON writes it, plus on every hop {@code conntrack}: what the host's conntrack
+     * made of each packet layer it handled (state, direction, the entry with its two tuples).
+     */
+    private static ObjectNode flow(FlowTrace trace) {
+        ObjectNode node = TraceJson.flow(trace);
+        JsonNode paths = node.path("paths");
+        for (int i = 0; i < trace.paths().size(); i++) {
+            PathTrace path = trace.paths().get(i);
+            conntrack(path.forward(), paths.get(i).path("forward").path("hops"));
+            if (path.hasReply()) {
+                conntrack(path.reply(), paths.get(i).path("reply").path("hops"));
+            }
+        }
+        return node;
+    }
+
+    private static void conntrack(List<Hop> hops, JsonNode json) {
+        for (int j = 0; j < hops.size(); j++) {
+            ArrayNode layers = ((ObjectNode) json.get(j)).putArray("conntrack");
+            for (ConntrackLookup lookup : hops.get(j).conntrack()) {
+                ObjectNode layer = layers.addObject();
+                layer.set("packet", TraceJson.packet(lookup.packet()));
+                layer.put("state", lookup.state().name().toLowerCase(Locale.ROOT));
+                layer.put("direction", lookup.reply() ? "reply" : "original");
+                lookup.entry().ifPresent(entry -> {
+                    ObjectNode e = layer.putObject("entry");
+                    e.set("original", TraceJson.packet(entry.original()));
+                    e.set("reply", TraceJson.packet(entry.replyTuple()));
+                    e.put("snat", entry.snat());
+                    e.put("dnat", entry.dnat());
+                    e.put("mark", IptablesSyntax.hex(entry.connmark()));
+                    e.put("confirmed", entry.confirmed());
+                });
+            }
+        }
     }
 
     public static ObjectNode errors(List<TopologyError> errors) {
