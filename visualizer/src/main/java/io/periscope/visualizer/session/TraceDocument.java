@@ -12,6 +12,7 @@ import io.periscope.simulator.trace.FlowTrace;
 import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.PathTrace;
 import io.periscope.simulator.trace.TraceJson;
+import io.periscope.visualizer.scene.SceneLayout;
 import io.periscope.visualizer.scene.TopologyScene;
 import io.periscope.visualizer.whatif.FailoverReport;
 
@@ -37,11 +38,17 @@ public final class TraceDocument {
     }
 
     public static ObjectNode of(Scenario scenario, List<Scenario.Outcome> flows) {
+        return of(scenario, flows, null);
+    }
+
+    /** @param placement where the healthy set's boxes go (serve keeps them between revisions); null lays them out afresh */
+    public static ObjectNode of(Scenario scenario, List<Scenario.Outcome> flows, SceneLayout.Placement placement) {
         ObjectNode root = header();
         root.put("name", scenario.healthy().name());
         ArrayNode failed = root.putArray("failed");
         scenario.failed().forEach(failed::add);
-        root.set("topology", TopologyScene.of(scenario.healthy(), scenario.plan(), scenario.failed()));
+        root.set("topology", placement == null ? TopologyScene.of(scenario.healthy(), scenario.plan(), scenario.failed())
+                : TopologyScene.of(scenario.healthy(), scenario.plan(), scenario.failed(), placement));
         root.set("flows", flows(flows));
         return root;
     }
@@ -121,9 +128,13 @@ public final class TraceDocument {
      * failed traces, and per flow whether it keeps its gateways, moves, or breaks.
      */
     public static ObjectNode whatIf(Scenario healthy, Scenario after) {
+        return whatIf(healthy, after, null);
+    }
+
+    public static ObjectNode whatIf(Scenario healthy, Scenario after, SceneLayout.Placement placement) {
         List<Scenario.Outcome> before = healthy.trace(healthy.healthy().flows());
         List<Scenario.Outcome> now = after.trace(after.healthy().flows());
-        ObjectNode root = of(after, now);
+        ObjectNode root = of(after, now, placement);
         root.set("healthy", flows(before));
         List<FlowTrace> tracedBefore = new ArrayList<>();
         List<FlowTrace> tracedAfter = new ArrayList<>();

@@ -10,6 +10,8 @@ import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Flow;
 import io.periscope.simulator.reachability.MatrixProgress;
 import io.periscope.simulator.reachability.ReachabilityMatrix;
+import io.periscope.visualizer.scene.SceneLayout;
+import io.periscope.visualizer.scene.TopologyScene;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -34,7 +36,8 @@ public final class Workspace {
         long revision();
     }
 
-    public record Ready(long revision, ClusterSet set, Scenario healthy, String document) implements State {
+    /** @param placement where the boxes go in this revision, for every document of it (failing a node moves nothing) */
+    public record Ready(long revision, ClusterSet set, Scenario healthy, String document, SceneLayout.Placement placement) implements State {
     }
 
     public record Invalid(long revision, List<TopologyError> errors, String document) implements State {
@@ -50,6 +53,8 @@ public final class Workspace {
     private byte[] lastDigest;
     /** Drawing that text failed unexpectedly: the same text is tried again. */
     private boolean lastFailed;
+    /** Where the last drawn revision put its boxes; the next one keeps them there. */
+    private SceneLayout.Placement lastPlacement;
     private final Map<String, String> answers = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
@@ -110,9 +115,12 @@ public final class Workspace {
         long revision = nextRevision();
         try {
             Scenario healthy = scenarios.apply(set);
-            String document = json(withRevision(TraceDocument.of(healthy, healthy.trace(set.flows())), revision));
+            // Each cluster stays where the last revision drew it: the edit a user just saved moves only what it changed.
+            SceneLayout.Placement placement = TopologyScene.layout(set, healthy.plan(), lastPlacement);
+            String document = json(withRevision(TraceDocument.of(healthy, healthy.trace(set.flows()), placement), revision));
             forgetAnswers();
-            state = new Ready(revision, set, healthy, document);
+            state = new Ready(revision, set, healthy, document, placement);
+            lastPlacement = placement;
             lastFailed = false;
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             // Not the file's mistake but Periscope's: said on the page, and retried on the next save even
@@ -163,7 +171,7 @@ public final class Workspace {
             case Ready ready when failed.isEmpty() -> ready.document();
             case Ready ready -> answer(ready, "document " + failed, () -> {
                 Scenario scenario = Scenario.of(ready.set(), failed);
-                return withRevision(TraceDocument.of(scenario, scenario.trace(ready.set().flows())), ready.revision());
+                return withRevision(TraceDocument.of(scenario, scenario.trace(ready.set().flows()), ready.placement()), ready.revision());
             });
         };
     }
@@ -178,14 +186,14 @@ public final class Workspace {
             // A typed flow that names nothing real is the typist's mistake, as on the command line.
             throw new IllegalArgumentException("--from " + from + " --to " + to + ": " + untraceable.reason());
         }
-        ObjectNode root = TraceDocument.of(scenario, List.of(outcome));
+        ObjectNode root = TraceDocument.of(scenario, List.of(outcome), ready.placement());
         root.remove("topology");
         return json(withRevision(root, ready.revision()));
     }
 
     public String whatIf(Collection<String> failed) {
         Ready ready = requireReady();
-        return answer(ready, "whatif " + failed, () -> withRevision(TraceDocument.whatIf(ready.healthy(), Scenario.of(ready.set(), failed)),
+        return answer(ready, "whatif " + failed, () -> withRevision(TraceDocument.whatIf(ready.healthy(), Scenario.of(ready.set(), failed), ready.placement()),
                 ready.revision()));
     }
 
