@@ -36,6 +36,15 @@ public final class TopologyLoader {
      * exhaust memory long before it could be parsed ({@link BoundedTextFile}, which snapshot's kubeconfig uses too).
      */
     public static ClusterSet load(Path file) throws TopologyException {
+        return parse(read(file), file.toString());
+    }
+
+    /**
+     * The file's text, read as {@link #load} reads it: only a regular file of at most
+     * {@link TopologyFileLimits#MAX_FILE_BYTES} of UTF-8, anything else refused with the reason and the fix.
+     * For a reader that keeps the text (a watch comparing saves) before parsing it.
+     */
+    public static String read(Path file) throws TopologyException {
         String fileName = file.toString();
         String text;
         try {
@@ -57,7 +66,7 @@ public final class TopologyLoader {
                         "check that it is a readable regular file");
             };
         }
-        return parse(text, fileName);
+        return text;
     }
 
     private static TopologyException tooLarge(String fileName, long size) {

@@ -30,6 +30,7 @@ import io.periscope.simulator.routing.CompiledNexthop;
 import io.periscope.simulator.routing.MultipathHash;
 import io.periscope.simulator.routing.RouteDecision;
 import io.periscope.simulator.routing.RoutingPolicy;
+import io.periscope.simulator.trace.ConntrackLookup;
 import io.periscope.simulator.trace.Encapsulation;
 import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.Packet;
@@ -152,6 +153,7 @@ public final class Dataplane {
         v.observer = chains;
         v.conntrack = conntrack;
         v.hops = Trail.empty();
+        v.ctLayers = Trail.empty();
         v.choices = Trail.<String>empty().addAll(choices);
         v.hopCount = 1;
         v.host = net.host(host);
@@ -279,6 +281,8 @@ public final class Dataplane {
         v.hopOut = null;
         v.hopDepart = null;
         v.steps.clear();
+        v.ctLayers = Trail.empty();
+        v.ctState = null;
         // The mark lives in the sk_buff of one namespace; a veth or bridge crossing starts without it.
         v.mark = 0;
         // A backstop: every forward decrements the TTL, so the kernel ends loops first (see forward).
@@ -1040,7 +1044,9 @@ public final class Dataplane {
      * {@code nf_conntrack_in} leaves it: no entry is made and the packet goes on without one.
      */
     private static void conntrackLookup(Visit v, boolean tcpStates) {
+        closeConntrackLayer(v);
         ConntrackState.Match m = v.conntrack.find(v.host.index, v.packet);
+        v.ctPacket = v.packet;
         v.untracked = false;
         v.invalid = false;
         v.snatDone = false;
@@ -1055,6 +1061,7 @@ public final class Dataplane {
             if (v.invalidAt == null) {
                 v.invalidAt = v.host.name;
             }
+            v.ctState = ConntrackLookup.State.INVALID;
             return;
         }
         if (m == null) {
@@ -1063,13 +1070,43 @@ public final class Dataplane {
             v.reply = false;
             v.connmark = 0;
             v.ctOriginal = v.packet;
+            v.ctState = ConntrackLookup.State.NEW;
         } else {
             v.conn = m.connection();
             v.isNew = false;
             v.reply = m.reply();
             v.connmark = m.connection().connmark();
             v.ctOriginal = null;
+            v.ctState = ConntrackLookup.State.ESTABLISHED;
         }
+    }
+
+    /**
+     * Writes what conntrack made of the layer just processed into the hop: its state at lookup (or
+     * UNTRACKED when a rule said so), its direction, and the entry as it stands now (matched, created, or
+     * for a new connection that ended here, the unconfirmed one).
+     */
+    private static void closeConntrackLayer(Visit v) {
+        if (v.ctState == null) {
+            return;
+        }
+        ConntrackLookup.State state = v.untracked ? ConntrackLookup.State.UNTRACKED : v.ctState;
+        Optional<ConntrackLookup.Entry> entry;
+        if (state == ConntrackLookup.State.UNTRACKED || state == ConntrackLookup.State.INVALID) {
+            entry = Optional.empty();
+        } else if (v.conn != null) {
+            Connection c = v.conn;
+            entry = Optional.of(new ConntrackLookup.Entry(tuple(c.original()), tuple(c.reply()), c.snat(), c.dnat(), c.connmark(), true));
+        } else {
+            entry = Optional.of(new ConntrackLookup.Entry(tuple(ConnTuple.of(v.ctOriginal)), tuple(ConnTuple.of(v.packet).inverse()),
+                    v.snatDone, v.dnatDone, v.connmark, false));
+        }
+        v.ctLayers = v.ctLayers.add(new ConntrackLookup(v.ctPacket, state, v.reply, entry));
+        v.ctState = null;
+    }
+
+    private static Packet tuple(ConnTuple t) {
+        return Packet.of(t.src(), t.dst(), t.sport(), t.dport(), t.protocol());
     }
 
     private static final int UNTRACKED = 1 << CtState.UNTRACKED.ordinal();
@@ -1123,8 +1160,9 @@ public final class Dataplane {
     private void finishHop(Visit v, String device, boolean departs) {
         String out = v.hopOut != null ? v.hopOut : device;
         Packet depart = v.hopOut != null ? v.hopDepart : v.packet;
+        closeConntrackLayer(v);
         v.hops = v.hops.add(new Hop(v.host.id, v.host.device(v.hopIn), v.host.device(departs ? out : null),
-                v.hopArrive, v.steps.toList(), Optional.ofNullable(departs ? depart : null)));
+                v.hopArrive, v.steps.toList(), Optional.ofNullable(departs ? depart : null), v.ctLayers.toList()));
     }
 
     private void endDropped(Visit v, String reason) {

@@ -7,6 +7,7 @@ import io.periscope.simulator.conntrack.TcpSegment;
 import io.periscope.simulator.netfilter.ChainObserver;
 import io.periscope.simulator.netfilter.TableRun;
 import io.periscope.simulator.routing.CompiledNexthop;
+import io.periscope.simulator.trace.ConntrackLookup;
 import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.Packet;
 import io.periscope.simulator.trace.Step;
@@ -69,6 +70,12 @@ final class Visit {
     int connmark;
     Packet ctOriginal;
 
+    // conntrack as the hop's trace tells it: the layers done, and the one being processed
+    Trail<ConntrackLookup> ctLayers;
+    /** What the lookup of the layer being processed found; null when no layer is open */
+    ConntrackLookup.State ctState;
+    Packet ctPacket;
+
     /** Reused for every table this branch runs; never shared with a copy. */
     TableRun run;
 
@@ -109,6 +116,9 @@ final class Visit {
         v.dnatDone = dnatDone;
         v.connmark = connmark;
         v.ctOriginal = ctOriginal;
+        v.ctLayers = ctLayers;
+        v.ctState = ctState;
+        v.ctPacket = ctPacket;
         return v;
     }
 

@@ -20,7 +20,14 @@ import java.util.Map;
  * Places clusters and their hosts with ELK layered. Inside a cluster the layers run top-down from pods
  * through their nodes to the gateways; between clusters they run left to right along the cables. The
  * graph is built in file order and ELK layered is deterministic, so the same file gives the same
- * picture and an edit elsewhere in the file does not move a node.
+ * picture.
+ *
+ * <p>ELK lays out each cluster's interior on its own (children first), so an edit inside one cluster
+ * never rearranges another's hosts; but the clusters' places depend on their sizes, so a cluster that
+ * grows (a pod, a node, an export) would push the others along. Given the previous revision's
+ * placement ({@link #place(Input, Placement)}), every cluster keeps the place it had: the one edited
+ * grows where it stands, a new one goes to the right of the picture, and only a cluster that the
+ * growth would overlap slides right to make room.
  */
 public final class SceneLayout {
 
@@ -58,7 +65,100 @@ public final class SceneLayout {
                             double height) {
     }
 
+    /** The room kept between clusters that had to make room for a grown one. */
+    private static final double GAP = 60;
+    /** Closer than this, two clusters overlap (less than any spacing ELK leaves, so a fresh layout never does). */
+    private static final double TOUCHING = 20;
+    private static final double PADDING = 20;
+
     private SceneLayout() {
+    }
+
+    /**
+     * Places {@code input} where {@code previous} (the placement of the file's previous revision, or
+     * null) had its clusters. Cable routes are ELK's when no cluster moved from where a fresh layout puts
+     * it, and straight lines (none given) otherwise, since ELK routed them around other places.
+     */
+    public static Placement place(Input input, Placement previous) {
+        Placement fresh = place(input);
+        if (previous == null) {
+            return fresh;
+        }
+        Map<String, Box> clusters = new LinkedHashMap<>();
+        double right = PADDING - GAP;
+        for (Box box : previous.clusters().values()) {
+            right = Math.max(right, box.x() + box.width());
+        }
+        List<String> newcomers = new java.util.ArrayList<>();
+        for (Map.Entry<String, Box> entry : fresh.clusters().entrySet()) {
+            Box size = entry.getValue();
+            Box before = previous.clusters().get(entry.getKey());
+            if (before == null) {
+                newcomers.add(entry.getKey());
+            } else {
+                clusters.put(entry.getKey(), new Box(before.x(), before.y(), size.width(), size.height()));
+            }
+        }
+        for (String name : newcomers) {
+            Box size = fresh.clusters().get(name);
+            clusters.put(name, new Box(right + GAP, PADDING, size.width(), size.height()));
+            right += GAP + size.width();
+        }
+        makeRoom(clusters);
+        boolean moved = false;
+        Map<String, Box> hosts = new LinkedHashMap<>();
+        Map<String, Box> ordered = new LinkedHashMap<>();
+        for (Map.Entry<String, Box> entry : fresh.clusters().entrySet()) {
+            Box was = entry.getValue();
+            Box now = clusters.get(entry.getKey());
+            ordered.put(entry.getKey(), now);
+            double dx = now.x() - was.x();
+            double dy = now.y() - was.y();
+            moved |= dx != 0 || dy != 0;
+            String prefix = entry.getKey() + "/";
+            fresh.hosts().forEach((id, box) -> {
+                if (id.startsWith(prefix)) {
+                    hosts.put(id, new Box(box.x() + dx, box.y() + dy, box.width(), box.height()));
+                }
+            });
+        }
+        double width = 0;
+        double height = 0;
+        for (Box box : ordered.values()) {
+            width = Math.max(width, box.x() + box.width() + PADDING);
+            height = Math.max(height, box.y() + box.height() + PADDING);
+        }
+        return new Placement(ordered, hosts, moved ? Map.of() : fresh.cables(), width, height);
+    }
+
+    /**
+     * Slides clusters right, from the left-most on, until none overlaps one left of it: a cluster that
+     * grew pushes only those it now covers (and those they then cover), never the ones beside it.
+     */
+    private static void makeRoom(Map<String, Box> clusters) {
+        List<String> byX = clusters.keySet().stream()
+                .sorted(java.util.Comparator.comparingDouble((String n) -> clusters.get(n).x()).thenComparingDouble(n -> clusters.get(n).y()))
+                .toList();
+        for (int i = 0; i < byX.size(); i++) {
+            Box box = clusters.get(byX.get(i));
+            boolean shifted = true;
+            while (shifted) {
+                shifted = false;
+                for (int j = 0; j < i; j++) {
+                    Box left = clusters.get(byX.get(j));
+                    if (overlaps(left, box)) {
+                        box = new Box(left.x() + left.width() + GAP, box.y(), box.width(), box.height());
+                        shifted = true;
+                    }
+                }
+            }
+            clusters.put(byX.get(i), box);
+        }
+    }
+
+    private static boolean overlaps(Box a, Box b) {
+        return a.x() < b.x() + b.width() + TOUCHING && b.x() < a.x() + a.width() + TOUCHING
+                && a.y() < b.y() + b.height() + TOUCHING && b.y() < a.y() + a.height() + TOUCHING;
     }
 
     public static Placement place(Input input) {

@@ -41,7 +41,19 @@ public final class TopologyScene {
      * @param failed  {@code cluster/node} names of failed nodes
      */
     public static ObjectNode of(ClusterSet healthy, ClusterSetPlan plan, Collection<String> failed) {
-        SceneLayout.Placement placement = SceneLayout.place(layoutInput(healthy, plan));
+        return of(healthy, plan, failed, layout(healthy, plan, null));
+    }
+
+    /**
+     * Where the healthy cluster set's clusters and hosts go, keeping each cluster where {@code previous}
+     * (the previous revision's placement, or null) had it; see {@link SceneLayout#place(SceneLayout.Input, SceneLayout.Placement)}.
+     */
+    public static SceneLayout.Placement layout(ClusterSet healthy, ClusterSetPlan plan, SceneLayout.Placement previous) {
+        return SceneLayout.place(layoutInput(healthy, plan), previous);
+    }
+
+    /** As {@link #of(ClusterSet, ClusterSetPlan, Collection)}, drawn at {@code placement} (the healthy set's {@link #layout}). */
+    public static ObjectNode of(ClusterSet healthy, ClusterSetPlan plan, Collection<String> failed, SceneLayout.Placement placement) {
         ClusterSet survivors = plan.clusterSet();
         ObjectNode topology = MAPPER.createObjectNode();
         topology.put("name", healthy.name());

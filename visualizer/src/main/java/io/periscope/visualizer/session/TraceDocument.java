@@ -1,22 +1,29 @@
 package io.periscope.visualizer.session;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.model.load.TopologyError;
+import io.periscope.plan.netfilter.IptablesSyntax;
 import io.periscope.simulator.reachability.ReachabilityMatrix;
+import io.periscope.simulator.trace.ConntrackLookup;
 import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.trace.Hop;
+import io.periscope.simulator.trace.PathTrace;
 import io.periscope.simulator.trace.TraceJson;
+import io.periscope.visualizer.scene.SceneLayout;
 import io.periscope.visualizer.scene.TopologyScene;
 import io.periscope.visualizer.whatif.FailoverReport;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * The trace JSON of the spec (section 3), version 2: the same {@code flows}, plus {@code format} and
- * {@code version} so a reader can tell, the {@code topology} they run over (with its layout), and the
- * nodes {@code failed} for it. A flow that could not be traced carries {@code error} instead of
+ * The trace JSON of the spec (section 3), version 2: the same {@code flows} (each hop with its
+ * {@code conntrack} view added), plus {@code format} and {@code version} so a reader can tell, the
+ * {@code topology} they run over (with its layout), and the nodes {@code failed} for it. A flow that could not be traced carries {@code error} instead of
  * {@code paths}. A file that does not load gives {@code errors} and nothing else, so nothing stale
  * is drawn.
  */
@@ -31,11 +38,17 @@ public final class TraceDocument {
     }
 
     public static ObjectNode of(Scenario scenario, List<Scenario.Outcome> flows) {
+        return of(scenario, flows, null);
+    }
+
+    /** @param placement where the healthy set's boxes go (serve keeps them between revisions); null lays them out afresh */
+    public static ObjectNode of(Scenario scenario, List<Scenario.Outcome> flows, SceneLayout.Placement placement) {
         ObjectNode root = header();
         root.put("name", scenario.healthy().name());
         ArrayNode failed = root.putArray("failed");
         scenario.failed().forEach(failed::add);
-        root.set("topology", TopologyScene.of(scenario.healthy(), scenario.plan(), scenario.failed()));
+        root.set("topology", placement == null ? TopologyScene.of(scenario.healthy(), scenario.plan(), scenario.failed())
+                : TopologyScene.of(scenario.healthy(), scenario.plan(), scenario.failed(), placement));
         root.set("flows", flows(flows));
         return root;
     }
@@ -44,7 +57,7 @@ public final class TraceDocument {
         ArrayNode array = MAPPER.createArrayNode();
         for (Scenario.Outcome outcome : outcomes) {
             switch (outcome) {
-                case Scenario.Traced traced -> array.add(TraceJson.flow(traced.trace()));
+                case Scenario.Traced traced -> array.add(flow(traced.trace()));
                 case Scenario.Untraceable untraceable -> {
                     ObjectNode node = array.addObject();
                     node.put("name", untraceable.flow().name());
@@ -54,6 +67,44 @@ public final class TraceDocument {
             }
         }
         return array;
+    }
+
+    /**
+     * A flow as the trace JSON writes it, plus on every hop {@code conntrack}: what the host's conntrack
+     * made of each packet layer it handled (state, direction, the entry with its two tuples).
+     */
+    private static ObjectNode flow(FlowTrace trace) {
+        ObjectNode node = TraceJson.flow(trace);
+        JsonNode paths = node.path("paths");
+        for (int i = 0; i < trace.paths().size(); i++) {
+            PathTrace path = trace.paths().get(i);
+            conntrack(path.forward(), paths.get(i).path("forward").path("hops"));
+            if (path.hasReply()) {
+                conntrack(path.reply(), paths.get(i).path("reply").path("hops"));
+            }
+        }
+        return node;
+    }
+
+    private static void conntrack(List<Hop> hops, JsonNode json) {
+        for (int j = 0; j < hops.size(); j++) {
+            ArrayNode layers = ((ObjectNode) json.get(j)).putArray("conntrack");
+            for (ConntrackLookup lookup : hops.get(j).conntrack()) {
+                ObjectNode layer = layers.addObject();
+                layer.set("packet", TraceJson.packet(lookup.packet()));
+                layer.put("state", lookup.state().name().toLowerCase(Locale.ROOT));
+                layer.put("direction", lookup.reply() ? "reply" : "original");
+                lookup.entry().ifPresent(entry -> {
+                    ObjectNode e = layer.putObject("entry");
+                    e.set("original", TraceJson.packet(entry.original()));
+                    e.set("reply", TraceJson.packet(entry.replyTuple()));
+                    e.put("snat", entry.snat());
+                    e.put("dnat", entry.dnat());
+                    e.put("mark", IptablesSyntax.hex(entry.connmark()));
+                    e.put("confirmed", entry.confirmed());
+                });
+            }
+        }
     }
 
     public static ObjectNode errors(List<TopologyError> errors) {
@@ -77,9 +128,13 @@ public final class TraceDocument {
      * failed traces, and per flow whether it keeps its gateways, moves, or breaks.
      */
     public static ObjectNode whatIf(Scenario healthy, Scenario after) {
+        return whatIf(healthy, after, null);
+    }
+
+    public static ObjectNode whatIf(Scenario healthy, Scenario after, SceneLayout.Placement placement) {
         List<Scenario.Outcome> before = healthy.trace(healthy.healthy().flows());
         List<Scenario.Outcome> now = after.trace(after.healthy().flows());
-        ObjectNode root = of(after, now);
+        ObjectNode root = of(after, now, placement);
         root.set("healthy", flows(before));
         List<FlowTrace> tracedBefore = new ArrayList<>();
         List<FlowTrace> tracedAfter = new ArrayList<>();

@@ -10,15 +10,19 @@ import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Flow;
 import io.periscope.simulator.reachability.MatrixProgress;
 import io.periscope.simulator.reachability.ReachabilityMatrix;
+import io.periscope.visualizer.scene.SceneLayout;
+import io.periscope.visualizer.scene.TopologyScene;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * One topology file as the page sees it: loaded (or its errors), numbered by revision, with the JSON
@@ -32,7 +36,8 @@ public final class Workspace {
         long revision();
     }
 
-    public record Ready(long revision, ClusterSet set, Scenario healthy, String document) implements State {
+    /** @param placement where the boxes go in this revision, for every document of it (failing a node moves nothing) */
+    public record Ready(long revision, ClusterSet set, Scenario healthy, String document, SceneLayout.Placement placement) implements State {
     }
 
     public record Invalid(long revision, List<TopologyError> errors, String document) implements State {
@@ -42,8 +47,14 @@ public final class Workspace {
     private static final int CACHED_ANSWERS = 32;
 
     private final Path file;
+    private final Function<ClusterSet, Scenario> scenarios;
     private volatile State state;
-    private byte[] lastBytes;
+    /** The SHA-256 of the text last drawn (or refused by the validator); null after a refusal to read. */
+    private byte[] lastDigest;
+    /** Drawing that text failed unexpectedly: the same text is tried again. */
+    private boolean lastFailed;
+    /** Where the last drawn revision put its boxes; the next one keeps them there. */
+    private SceneLayout.Placement lastPlacement;
     private final Map<String, String> answers = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
@@ -52,7 +63,13 @@ public final class Workspace {
     };
 
     public Workspace(Path file) {
+        this(file, set -> Scenario.of(set, List.of()));
+    }
+
+    /** @param scenarios plans a loaded cluster set, healthy (a test makes it fail as a bug would) */
+    Workspace(Path file, Function<ClusterSet, Scenario> scenarios) {
         this.file = file;
+        this.scenarios = scenarios;
         reload();
     }
 
@@ -64,40 +81,76 @@ public final class Workspace {
         return state;
     }
 
-    /** Reads the file again; returns true when it changed (a new revision). */
+    /**
+     * Reads the file again; returns true when it changed (a new revision). The file is read as every
+     * command reads it ({@link TopologyLoader#read}: a regular file within the size limit), so a file of
+     * gigabytes or a device is refused on the page like any mistake instead of exhausting memory. When
+     * drawing a loaded file fails in a way the loader did not foresee (a bug), the page shows that
+     * failure rather than the previous picture, and the next reload tries the same text again.
+     */
     public synchronized boolean reload() {
-        byte[] bytes;
+        String text;
         try {
-            bytes = Files.readAllBytes(file);
-        } catch (IOException e) {
-            // Missing or unreadable: an error to show, which the next good save replaces.
-            bytes = new byte[0];
-            if (state instanceof Invalid && lastBytes != null && lastBytes.length == 0) {
+            text = TopologyLoader.read(file);
+        } catch (TopologyException e) {
+            // Missing, unreadable, too large or not a file: an error to show, which the next good save replaces.
+            if (state instanceof Invalid invalid && lastDigest == null && invalid.errors().equals(e.errors())) {
                 return false;
             }
-            lastBytes = bytes;
-            List<TopologyError> errors = List.of(new TopologyError(file.toString(), 0, 0, "",
-                    Files.exists(file) ? "cannot be read: " + e.getMessage() : "no such file",
-                    "save the topology file again"));
-            state = new Invalid(nextRevision(), errors, json(TraceDocument.errors(errors)));
-            forgetAnswers();
-            return true;
+            lastDigest = null;
+            return invalid(e.errors());
         }
-        if (lastBytes != null && Arrays.equals(bytes, lastBytes)) {
+        byte[] digest = digest(text);
+        if (!lastFailed && Arrays.equals(digest, lastDigest)) {
             return false;
         }
-        lastBytes = bytes;
+        ClusterSet set;
+        try {
+            set = TopologyLoader.parse(text, file.toString());
+        } catch (TopologyException e) {
+            lastDigest = digest;
+            lastFailed = false;
+            return invalid(e.errors());
+        }
+        long revision = nextRevision();
+        try {
+            Scenario healthy = scenarios.apply(set);
+            // Each cluster stays where the last revision drew it: the edit a user just saved moves only what it changed.
+            SceneLayout.Placement placement = TopologyScene.layout(set, healthy.plan(), lastPlacement);
+            String document = json(withRevision(TraceDocument.of(healthy, healthy.trace(set.flows()), placement), revision));
+            forgetAnswers();
+            state = new Ready(revision, set, healthy, document, placement);
+            lastPlacement = placement;
+            lastFailed = false;
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            // Not the file's mistake but Periscope's: said on the page, and retried on the next save even
+            // when its text is the same.
+            if (lastFailed && Arrays.equals(digest, lastDigest)) {
+                return false;
+            }
+            lastFailed = true;
+            lastDigest = digest;
+            return invalid(List.of(new TopologyError(file.toString(), 0, 0, "",
+                    "Periscope failed while planning and tracing this file: " + e,
+                    "this is a bug in Periscope; please report it with the file. Saving the file again retries")));
+        }
+        lastDigest = digest;
+        return true;
+    }
+
+    private boolean invalid(List<TopologyError> errors) {
         long revision = nextRevision();
         forgetAnswers();
-        try {
-            ClusterSet set = TopologyLoader.parse(new String(bytes, java.nio.charset.StandardCharsets.UTF_8), file.toString());
-            Scenario healthy = Scenario.of(set, List.of());
-            String document = json(withRevision(TraceDocument.of(healthy, healthy.trace(set.flows())), revision));
-            state = new Ready(revision, set, healthy, document);
-        } catch (TopologyException e) {
-            state = new Invalid(revision, e.errors(), json(withRevision(TraceDocument.errors(e.errors()), revision)));
-        }
+        state = new Invalid(revision, errors, json(withRevision(TraceDocument.errors(errors), revision)));
         return true;
+    }
+
+    private static byte[] digest(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
     }
 
     private void forgetAnswers() {
@@ -118,7 +171,7 @@ public final class Workspace {
             case Ready ready when failed.isEmpty() -> ready.document();
             case Ready ready -> answer(ready, "document " + failed, () -> {
                 Scenario scenario = Scenario.of(ready.set(), failed);
-                return withRevision(TraceDocument.of(scenario, scenario.trace(ready.set().flows())), ready.revision());
+                return withRevision(TraceDocument.of(scenario, scenario.trace(ready.set().flows()), ready.placement()), ready.revision());
             });
         };
     }
@@ -133,14 +186,14 @@ public final class Workspace {
             // A typed flow that names nothing real is the typist's mistake, as on the command line.
             throw new IllegalArgumentException("--from " + from + " --to " + to + ": " + untraceable.reason());
         }
-        ObjectNode root = TraceDocument.of(scenario, List.of(outcome));
+        ObjectNode root = TraceDocument.of(scenario, List.of(outcome), ready.placement());
         root.remove("topology");
         return json(withRevision(root, ready.revision()));
     }
 
     public String whatIf(Collection<String> failed) {
         Ready ready = requireReady();
-        return answer(ready, "whatif " + failed, () -> withRevision(TraceDocument.whatIf(ready.healthy(), Scenario.of(ready.set(), failed)),
+        return answer(ready, "whatif " + failed, () -> withRevision(TraceDocument.whatIf(ready.healthy(), Scenario.of(ready.set(), failed), ready.placement()),
                 ready.revision()));
     }
 

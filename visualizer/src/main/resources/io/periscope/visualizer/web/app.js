@@ -396,6 +396,35 @@
     return card;
   }
 
+  const CONNTRACK_STATES = {
+    new: "NEW: the first packet of the connection creates the entry",
+    established: "ESTABLISHED: the packet belongs to the entry",
+    invalid: "INVALID: no entry, and this TCP segment opens none, so nothing here translates it",
+    untracked: "UNTRACKED: a -j CT --notrack rule took it out of conntrack",
+  };
+
+  function tupleText(packet) {
+    return `src=${packet.src} dst=${packet.dst}` + (packet.sport !== undefined ? ` sport=${packet.sport} dport=${packet.dport}` : "");
+  }
+
+  // What the host's conntrack made of one packet layer (a tunnel's outer packet has its own), as the
+  // simulator recorded it; the entry in `conntrack -L` form, its original tuple being the connection's
+  // first packet whichever way this one goes.
+  function conntrackCard(lookup) {
+    const card = el("div", {"class": "conntrack-layer", "data-state": lookup.state, "data-direction": lookup.direction},
+      kv("packet", packetText(lookup.packet)),
+      kv("state", CONNTRACK_STATES[lookup.state] + (lookup.entry ? `, ${lookup.direction} direction` : "")));
+    const entry = lookup.entry;
+    if (entry) {
+      card.append(el("div", {"class": "rule conntrack"}, `${lookup.packet.proto} `,
+        el("span", {"class": "tuple original", text: tupleText(entry.original)}), " ",
+        el("span", {"class": "tuple reply", text: tupleText(entry.reply)}),
+        ` mark=${entry.mark}` + (entry.snat ? " [SNAT]" : "") + (entry.dnat ? " [DNAT]" : "")));
+      if (!entry.confirmed) card.append(kv("confirmed", "no: the packet ended on this host before leaving it, so the kernel never lists the entry"));
+    }
+    return card;
+  }
+
   function showHop(flow, selection) {
     const details = document.getElementById("details");
     details.replaceChildren();
@@ -418,13 +447,9 @@
       section.append(stepCard(step, before));
       if (step.kind !== "encap") before = step.packet;
     }
-    const untracked = hop.steps.some(s => s.kind === "notrack");
-    if (!untracked && hop.depart) {
-      const original = hop.arrive, out = hop.depart;
-      const entry = `${original.proto} src=${original.src} dst=${original.dst}` + (original.sport !== undefined ? ` sport=${original.sport} dport=${original.dport}` : "")
-        + ` src=${out.dst} dst=${out.src}` + (out.sport !== undefined ? ` sport=${out.dport} dport=${out.sport}` : "");
-      section.append(el("h3", {text: "Conntrack entry"}), el("div", {"class": "rule conntrack", text: entry}),
-        kv("state", selection.direction === "forward" ? "NEW (first packet of the connection)" : "ESTABLISHED (a reply)"));
+    if (hop.conntrack && hop.conntrack.length) {
+      section.append(el("h3", {text: "Conntrack"}));
+      for (const lookup of hop.conntrack) section.append(conntrackCard(lookup));
     }
     const last = selection.hop === hops.length - 1;
     if (last) {
@@ -507,7 +532,10 @@
       }});
       form.append(el("label", {text: "or type one: from (cluster/namespace/pod or cluster/node)"}),
         el("input", {name: "from", id: "adhoc-from", placeholder: "cluster1/default/client", value: state.adHoc ? state.adHoc.from : ""}),
-        el("label", {text: "to (name.namespace.svc.clusterset.local:port, cluster/namespace/pod:port, ip:port)"}),
+        el("label", {id: "adhoc-to-forms", text: "to: service.namespace.svc.clusterset.local:port (an exported service), "
+          + "cluster.service.namespace.svc.clusterset.local:port (one cluster's export), "
+          + "pod.cluster.service.namespace.svc.clusterset.local:port (a pod of an exported headless service), "
+          + "cluster/namespace/pod:port or ip:port"}),
         el("input", {name: "to", id: "adhoc-to", placeholder: "nginx.default.svc.clusterset.local:80", value: state.adHoc ? state.adHoc.to : ""}),
         el("label", {text: "protocol"}),
         el("select", {name: "protocol"}, ["tcp", "udp", "icmp"].map(p => el("option", {value: p, text: p}))),
