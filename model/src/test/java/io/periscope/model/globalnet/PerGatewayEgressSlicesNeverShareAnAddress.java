@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a cluster's pool is held twice, whichever objects asked. Across a restart, as the Globalnet
  * controller makes one: a new pool takes back every recorded allocation that still stands, slice
  * by slice (a departed gateway's slice and a deleted object's are not taken back), then serves the
- * requests that came meanwhile (a new GlobalEgressIP, the slices of a gateway's survivors), and no
+ * requests that came meanwhile (a new GlobalEgressIP), and no
  * address ends up with two holders.
  */
 class PerGatewayEgressSlicesNeverShareAnAddress {
