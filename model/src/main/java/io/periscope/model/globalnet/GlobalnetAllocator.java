@@ -34,7 +34,8 @@ import java.util.Set;
  *   <li>the ClusterGlobalEgressIP: one {@code cluster-egress.submariner.io} with
  *       {@code clusterEgressIPs} addresses, or with multiple active gateways one per gateway in node
  *       order, each with {@code clusterEgressIPs} addresses (seed 004);</li>
- *   <li>each GlobalEgressIP in file order;</li>
+ *   <li>each GlobalEgressIP in file order; under per-gateway egress ownership one slice per active
+ *       gateway in node order, all of them or none;</li>
  *   <li>for each export in export order, a GlobalIngressIP for a ClusterIP service, or one per pod
  *       of a headless service, in pod order (host-network pods are never endpoints).</li>
  * </ol>
@@ -99,11 +100,7 @@ public final class GlobalnetAllocator {
         }
         for (GlobalEgressIP object : cluster.globalEgressIPs()) {
             if (cluster.egressPerGateway()) {
-                // One slice per active gateway, the way seed 004 gives each its ClusterGlobalEgressIP.
-                for (Node gateway : cluster.activeGateways()) {
-                    Outcome outcome = request(pool, EgressSlice.requesterName(object, gateway.name()), object.numberOfIPs());
-                    allocations.add(new EgressSlice(object, gateway.name(), outcome.addresses(), outcome.condition()));
-                }
+                allocations.addAll(slices(pool, object, cluster.activeGateways()));
             } else {
                 Outcome outcome = request(pool, Egress.requesterName(object), object.numberOfIPs());
                 allocations.add(new Egress(object, outcome.addresses(), outcome.condition()));
@@ -168,19 +165,54 @@ public final class GlobalnetAllocator {
         return allocations;
     }
 
+    /**
+     * Per-gateway egress ownership: one slice of the object's size per active gateway, the way seed
+     * 004 gives each its ClusterGlobalEgressIP, all of them or none, as the Kubernetes controller
+     * gives them. An object that does not fit is one failed {@link Egress} holding nothing, and
+     * the slices it got before the pool ran short go back for the objects after it.
+     */
+    private static List<GlobalIpAllocation> slices(GlobalIpPool pool, GlobalEgressIP object, List<Node> gateways) {
+        Optional<AllocationCondition> invalid = invalidNumber(Egress.requesterName(object), object.numberOfIPs());
+        if (invalid.isPresent()) {
+            return List.of(new Egress(object, List.of(), invalid.get()));
+        }
+        List<EgressSlice> slices = new ArrayList<>();
+        for (Node gateway : gateways) {
+            Outcome outcome = request(pool, EgressSlice.requesterName(object, gateway.name()), object.numberOfIPs());
+            if (!outcome.condition().succeeded()) {
+                slices.forEach(slice -> pool.release(slice.addresses()));
+                SliceShortfall shortfall = new SliceShortfall(Egress.requesterName(object), object.numberOfIPs(),
+                        gateways.stream().map(Node::name).toList(), pool.cidr(), pool.freeCount(), gateway.name());
+                return List.of(new Egress(object, List.of(), AllocationCondition.failure(AllocationReason.IP_POOL_ALLOCATION_FAILED,
+                        shortfall.describe())));
+            }
+            slices.add(new EgressSlice(object, gateway.name(), outcome.addresses(), outcome.condition()));
+        }
+        return List.copyOf(slices);
+    }
+
     private record Outcome(List<Ipv4Address> addresses, AllocationCondition condition) {
     }
 
-    /** Checked in upstream's order: the 0..20 bounds, then zero, then the pool. */
-    private static Outcome request(GlobalIpPool pool, String requester, int numberOfIPs) {
+    /** Upstream's first two checks of a request: the 0..20 bounds, then zero. */
+    private static Optional<AllocationCondition> invalidNumber(String requester, int numberOfIPs) {
         if (numberOfIPs < GlobalEgressIP.MIN_IPS || numberOfIPs > GlobalEgressIP.MAX_IPS) {
-            return new Outcome(List.of(), AllocationCondition.failure(AllocationReason.INVALID_INPUT,
+            return Optional.of(AllocationCondition.failure(AllocationReason.INVALID_INPUT,
                     requester + " asks for " + numberOfIPs + " global IPs; the number must be within "
                             + GlobalEgressIP.MIN_IPS + ".." + GlobalEgressIP.MAX_IPS));
         }
         if (numberOfIPs == 0) {
-            return new Outcome(List.of(), AllocationCondition.failure(AllocationReason.ZERO_INPUT,
+            return Optional.of(AllocationCondition.failure(AllocationReason.ZERO_INPUT,
                     requester + " asks for 0 global IPs, so none were allocated"));
+        }
+        return Optional.empty();
+    }
+
+    /** Checked in upstream's order: the 0..20 bounds, then zero, then the pool. */
+    private static Outcome request(GlobalIpPool pool, String requester, int numberOfIPs) {
+        Optional<AllocationCondition> invalid = invalidNumber(requester, numberOfIPs);
+        if (invalid.isPresent()) {
+            return new Outcome(List.of(), invalid.get());
         }
         return switch (pool.allocate(requester, numberOfIPs)) {
             case AllocationResult.Allocated allocated -> new Outcome(allocated.addresses(), AllocationCondition.success(

@@ -4,11 +4,13 @@ import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.EgressOwnership;
 import io.periscope.model.topology.Flow;
+import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.FlowSource;
 import io.periscope.model.topology.Pod;
 import io.periscope.model.topology.Service;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -17,6 +19,10 @@ import java.util.Optional;
  * Globalnet whose egress addresses are shared, and pods that leave with a GlobalEgressIP's address
  * or their own as a headless-service backend. Replies to their connections may reach a gateway
  * without the NAT state. One warning per such cluster, naming the file's flows that start there.
+ *
+ * <p>Only Globalnet 2.0 has these objects and the setting that closes the gap ({@code egressOwnership:
+ * per-gateway}, which the validator refuses elsewhere), so legacy Globalnet is never warned: the
+ * advice would be refused.
  */
 public final class SharedEgressGap {
 
@@ -25,7 +31,7 @@ public final class SharedEgressGap {
 
     public static List<String> warnings(ClusterSet set) {
         List<String> warnings = new ArrayList<>();
-        if (!set.globalnet().enabled()) {
+        if (!set.globalnet().enabled() || set.globalnet().mode() != GlobalnetMode.V2) {
             return warnings;
         }
         for (Cluster cluster : set.clusters()) {
@@ -64,7 +70,7 @@ public final class SharedEgressGap {
         // A pod-selector object wins over a namespace one (seed 002), so it is named first.
         Optional<String> egress = cluster.globalEgressIPs().stream()
                 .filter(e -> e.numberOfIPs() > 0 && e.namespace().equals(pod.namespace()) && e.podSelector().map(s -> s.matches(pod.labels())).orElse(true))
-                .sorted(java.util.Comparator.comparing(e -> e.podSelector().isEmpty()))
+                .sorted(Comparator.comparing(e -> e.podSelector().isEmpty()))
                 .map(e -> "GlobalEgressIP " + e.namespace() + "/" + e.name()).findFirst();
         if (egress.isPresent()) {
             return egress;

@@ -13,6 +13,7 @@ import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.Packet;
 import io.periscope.simulator.trace.PathTrace;
 import io.periscope.simulator.trace.Step;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -20,6 +21,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -37,8 +39,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>That case: with multiple active gateways and Globalnet, seed 004 pins only the
  * ClusterGlobalEgressIPs to their gateway (metric-98 routes). A pod that leaves with a
  * GlobalEgressIP or its headless-service address leaves through any gateway, and the reply may come
- * back through another one, which has no NAT state for it. The test requires that such flows fail
- * exactly that way, so it notices when the gap is closed (and then needs updating).
+ * back through another one, which has no NAT state for it. With the setting off (seed 004 as
+ * written) the test pins exactly that: such a path is delivered when its reply comes back through
+ * the gateway that did the SNAT and fails, for want of NAT state, when it comes back through
+ * another; and across the seeds such flows occur, some of their paths are delivered and some fail.
+ * A change that delivered every path, or broke every one, fails it. With {@code egressOwnership:
+ * per-gateway} every flow is delivered on every path.
  */
 class RandomTopologiesKeepTheirInvariants {
 
@@ -61,12 +67,11 @@ class RandomTopologiesKeepTheirInvariants {
             assertThat(paths).as(flow.name()).isNotEmpty();
             boolean unpinned = leavesWithAnUnpinnedAddress(set, (io.periscope.model.topology.FlowSource.PodSource) flow.from());
             for (PathTrace path : paths) {
-                if (unpinned && path.disposition() != Disposition.DELIVERED) {
+                if (unpinned && !returnsThroughTheSnatGateway(path, flow)) {
+                    assertThat(path.disposition()).as(flow.name() + " " + path.choices() + ": the reply reached a gateway without the NAT state")
+                            .isNotEqualTo(Disposition.DELIVERED);
                     assertThat(path.reason()).as(flow.name()).hasValueSatisfying(reason -> assertThat(reason).startsWith("reply: ")
                             .containsAnyOf("no route to 242.", "but the sender"));
-                    assertThat(path.reply().stream().anyMatch(h -> h.node().cluster().equals(flow.from().cluster())
-                            && h.in().filter("vxlan-tunnel"::equals).isPresent()))
-                            .as(flow.name() + ": the reply came back through a gateway of the source cluster").isTrue();
                     continue;
                 }
                 assertThat(path.disposition()).as(flow.name() + " " + path.reason().orElse("") + " " + path.choices())
@@ -107,6 +112,52 @@ class RandomTopologiesKeepTheirInvariants {
             }
             assertPathsAreTheProductOfChoices(paths, flow.name());
         }
+    }
+
+    /**
+     * Seed 004 as written, over all the seeds: pods that leave with a GlobalEgressIP's or their
+     * headless address behind several active gateways occur, and of their paths some are delivered
+     * (the reply came back through the SNATing gateway) and some are not (it came back through
+     * another). That is today's documented behaviour (docs/plan.md, "A gap seed 004 leaves open").
+     */
+    @Test
+    void sharedEgressBreaksSomeAffectedPathsAndDeliversOthersAcrossTheSeeds() throws Exception {
+        int affectedFlows = 0;
+        int delivered = 0;
+        int broken = 0;
+        for (long seed : seeds().toArray()) {
+            ClusterSet set = RandomClusterSet.generate(seed);
+            Simulator simulator = new Simulator(Planner.plan(set));
+            for (Flow flow : set.flows()) {
+                if (!leavesWithAnUnpinnedAddress(set, (io.periscope.model.topology.FlowSource.PodSource) flow.from())) {
+                    continue;
+                }
+                affectedFlows++;
+                for (PathTrace path : simulator.trace(simulator.resolver().resolve(flow))) {
+                    if (path.disposition() == Disposition.DELIVERED) {
+                        delivered++;
+                    } else {
+                        broken++;
+                    }
+                }
+            }
+        }
+        assertThat(affectedFlows).as("flows leaving with an unpinned address behind several active gateways").isPositive();
+        assertThat(broken).as("their paths whose reply reaches a gateway without the NAT state").isPositive();
+        assertThat(delivered).as("their paths whose reply comes back through the SNATing gateway").isPositive();
+    }
+
+    /**
+     * Whether the reply re-enters the source cluster through the gateway the request left it from
+     * (the one holding the connection's NAT state), or never crosses a gateway of it at all.
+     */
+    private static boolean returnsThroughTheSnatGateway(PathTrace path, Flow flow) {
+        String cluster = flow.from().cluster();
+        Optional<String> out = path.forward().stream().filter(h -> h.node().cluster().equals(cluster) && h.out().filter("vxlan-tunnel"::equals).isPresent())
+                .map(h -> h.node().toString()).findFirst();
+        Optional<String> back = path.reply().stream().filter(h -> h.node().cluster().equals(cluster) && h.in().filter("vxlan-tunnel"::equals).isPresent())
+                .map(h -> h.node().toString()).findFirst();
+        return out.isEmpty() || out.equals(back);
     }
 
     /**

@@ -17,6 +17,7 @@ import io.periscope.kubernetes.modelbuilder.LabelSelectorConversion;
 import io.periscope.kubernetes.modelbuilder.LiveObjects;
 import io.periscope.model.globalnet.AllocationCondition;
 import io.periscope.model.globalnet.HeadlessPodOwners;
+import io.periscope.model.globalnet.SliceShortfall;
 import io.periscope.model.globalnet.AllocationReason;
 import io.periscope.model.globalnet.AllocationResult;
 import io.periscope.model.net.Ipv4Address;
@@ -74,9 +75,12 @@ public final class GlobalnetPass {
                 List<String> held = object.getStatus() == null ? List.of() : object.getStatus().allocatedIPs();
                 failed = restoreOne(book, ObjectKey.of(object), uid(object), held, now);
             } else {
-                // Per-gateway ownership: each slice is its own holding in the book, taken back on its own.
+                // Per-gateway ownership: each slice is its own holding in the book, taken back on its own,
+                // every one of them (a slice that cannot be taken back does not cost the others theirs).
                 for (AllocationStatus.GatewaySlice slice : slices) {
-                    failed = failed.or(() -> restoreOne(book, sliceKey(ObjectKey.of(object), slice.gateway()), uid(object), slice.allocatedIPs(), now));
+                    Optional<Condition> sliceFailed = restoreOne(book, sliceKey(ObjectKey.of(object), slice.gateway()), uid(object),
+                            slice.allocatedIPs(), now);
+                    failed = failed.or(() -> sliceFailed);
                 }
             }
             failed.ifPresent(condition -> actions.add(new GlobalnetAction.WriteEgressStatus(
@@ -165,7 +169,16 @@ public final class GlobalnetPass {
         // Addresses of objects that are gone (or were recreated under the same name) go back first.
         Map<ObjectKey, String> seen = new java.util.HashMap<>();
         live.clusterGlobalEgressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
-        live.globalEgressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
+        for (GlobalEgressIP object : live.globalEgressIPs()) {
+            seen.put(ObjectKey.of(object), uid(object));
+            if (cluster.egressPerGateway()) {
+                // A slice is held while its object and its gateway last: the object's pods have
+                // connections NATed to it, so another object coming or going must not move it. A
+                // gateway that is no longer active gives its slice back now; were it kept until the
+                // next restart, the pool would shrink with every gateway that ever left.
+                cluster.activeGateways().forEach(gw -> seen.put(sliceKey(ObjectKey.of(object), gw.name()), uid(object)));
+            }
+        }
         live.globalIngressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
         for (ObjectKey key : book.holders()) {
             String uid = seen.get(key);
@@ -212,14 +225,15 @@ public final class GlobalnetPass {
                 int wanted = n == null ? io.periscope.model.globalnet.GlobalEgressIP.DEFAULT_IPS : n;
                 if (cluster.egressPerGateway()) {
                     book.release(key);
-                    slices = requestSlices(book, key, uid(object), wanted, cluster);
-                    outcome = sliced(slices);
-                    if (!outcome.condition().succeeded()) {
-                        // Nothing half-done: an object gets all its slices or none.
+                    Optional<Outcome> invalid = invalidNumber(key, wanted);
+                    if (invalid.isPresent()) {
                         cluster.activeGateways().forEach(gw -> book.release(sliceKey(key, gw.name())));
+                        outcome = invalid.get();
+                    } else {
+                        slices = requestSlices(book, key, uid(object), wanted, cluster);
+                        outcome = sliced(book, key, slices, wanted, cluster);
                     }
                 } else {
-                    cluster.activeGateways().forEach(gw -> book.release(sliceKey(key, gw.name())));
                     outcome = request(book, key, uid(object), wanted);
                 }
             } catch (IllegalArgumentException e) {
@@ -265,14 +279,10 @@ public final class GlobalnetPass {
 
     /** Upstream's answer to a request: the 0..20 bounds, then zero, then the pool; an object keeps what it holds while its request stands. */
     private static Outcome request(AllocationBook book, ObjectKey key, String uid, int n) {
-        if (n < io.periscope.model.globalnet.GlobalEgressIP.MIN_IPS || n > io.periscope.model.globalnet.GlobalEgressIP.MAX_IPS) {
+        Optional<Outcome> invalid = invalidNumber(key, n);
+        if (invalid.isPresent()) {
             book.release(key);
-            return Outcome.failed(AllocationReason.INVALID_INPUT, key + " asks for " + n + " global IPs; the number must be within "
-                    + io.periscope.model.globalnet.GlobalEgressIP.MIN_IPS + ".." + io.periscope.model.globalnet.GlobalEgressIP.MAX_IPS);
-        }
-        if (n == 0) {
-            book.release(key);
-            return Outcome.failed(AllocationReason.ZERO_INPUT, key + " asks for 0 global IPs, so none were allocated");
+            return invalid.get();
         }
         Optional<AllocationBook.Holding> holding = book.holding(key);
         if (holding.isPresent() && holding.get().uid().equals(uid) && holding.get().addresses().size() == n) {
@@ -282,6 +292,18 @@ public final class GlobalnetPass {
             case AllocationResult.Allocated allocated -> Outcome.allocated(allocated.addresses());
             case AllocationResult.Failed failed -> Outcome.failed(AllocationReason.IP_POOL_ALLOCATION_FAILED, failed.describe());
         };
+    }
+
+    /** Upstream's first two checks of a request: the 0..20 bounds, then zero. */
+    private static Optional<Outcome> invalidNumber(ObjectKey key, int n) {
+        if (n < io.periscope.model.globalnet.GlobalEgressIP.MIN_IPS || n > io.periscope.model.globalnet.GlobalEgressIP.MAX_IPS) {
+            return Optional.of(Outcome.failed(AllocationReason.INVALID_INPUT, key + " asks for " + n + " global IPs; the number must be within "
+                    + io.periscope.model.globalnet.GlobalEgressIP.MIN_IPS + ".." + io.periscope.model.globalnet.GlobalEgressIP.MAX_IPS));
+        }
+        if (n == 0) {
+            return Optional.of(Outcome.failed(AllocationReason.ZERO_INPUT, key + " asks for 0 global IPs, so none were allocated"));
+        }
+        return Optional.empty();
     }
 
     /** Under per-gateway egress ownership, the active gateway that owns a headless pod's global IP. */
@@ -314,17 +336,28 @@ public final class GlobalnetPass {
         return slices;
     }
 
-    /** The object's outcome: every slice's addresses when all were allocated, else the first failure (the others are given back). */
-    private static Outcome sliced(List<Slice> slices) {
+    /**
+     * The object's outcome: every slice's addresses when all were allocated; else none, all its
+     * slices given back, and the message of the topology file's IPAM ({@link SliceShortfall}): what
+     * it needs in all, and what the pool lacks with none of its slices held.
+     */
+    private static Outcome sliced(AllocationBook book, ObjectKey key, List<Slice> slices, int n, Cluster cluster) {
         Optional<Slice> failed = slices.stream().filter(s -> !s.outcome().condition().succeeded()).findFirst();
         if (failed.isPresent()) {
-            return new Outcome(List.of(), AllocationCondition.failure(failed.get().outcome().condition().reason(),
-                    "the slice of gateway " + failed.get().gateway() + ": " + failed.get().outcome().condition().message()));
+            cluster.activeGateways().forEach(gw -> book.release(sliceKey(key, gw.name())));
+            SliceShortfall shortfall = new SliceShortfall(key.requester(), n, slices.stream().map(Slice::gateway).toList(), book.globalCidr(),
+                    book.freeCount(), failed.get().gateway());
+            return Outcome.failed(AllocationReason.IP_POOL_ALLOCATION_FAILED, shortfall.describe());
+        }
+        if (slices.isEmpty()) {
+            // Every gateway is down: nothing to SNAT with, and nothing held that a gateway coming back could not get.
+            return new Outcome(List.of(), AllocationCondition.success("no gateway is active, so no slice is held; each active gateway gets a slice of "
+                    + n + (n == 1 ? " global IP" : " global IPs")));
         }
         List<Ipv4Address> all = slices.stream().flatMap(s -> s.outcome().addresses().stream()).toList();
         String text = slices.stream().map(s -> s.gateway() + " " + rangeOf(s.outcome().addresses())).collect(java.util.stream.Collectors.joining(", "));
-        return new Outcome(all, AllocationCondition.success("allocated " + slices.size() + " slices of "
-                + slices.getFirst().outcome().addresses().size() + " global IPs, one per active gateway: " + text));
+        return new Outcome(all, AllocationCondition.success("allocated " + slices.size() + " slices of " + n
+                + " global IPs, one per active gateway: " + text));
     }
 
     private static String rangeOf(List<Ipv4Address> addresses) {

@@ -30,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DeployManifestsAgreeWithTheGeneratedCrdsTest {
 
     private static final Path DEPLOY = Path.of("..", "..", "deploy");
+    private static final Path DOCS = Path.of("..", "..", "docs");
     private static final Path GENERATED = Path.of("target", "classes", "META-INF", "fabric8");
     private static final Set<String> BUILT_IN = Set.of("v1/Namespace", "v1/ServiceAccount", "v1/ConfigMap",
             "rbac.authorization.k8s.io/v1/ClusterRole", "rbac.authorization.k8s.io/v1/Role",
@@ -119,6 +120,59 @@ class DeployManifestsAgreeWithTheGeneratedCrdsTest {
                 }
             }
         }
+    }
+
+    /**
+     * docs/kubernetes.md's table of custom resources has a row per generated kind, and the row names
+     * every field of its spec and status, and the fields of their lists' items (but Kubernetes' own
+     * conditions), so that what the controllers write (say a GlobalEgressIP's per-gateway slices)
+     * is never left undocumented.
+     */
+    @Test
+    void theKubernetesDocNamesEveryKindAndEveryFieldOfItsSpecAndStatus() throws IOException {
+        Map<String, String> rows = new HashMap<>();
+        boolean inTable = false;
+        for (String line : Files.readAllLines(DOCS.resolve("kubernetes.md"))) {
+            if (line.startsWith("| kind | scope | fields")) {
+                inTable = true;
+            } else if (inTable && !line.startsWith("|")) {
+                break;
+            } else if (inTable && !line.startsWith("| ---")) {
+                String[] cells = line.split("\\|");
+                rows.put(cells[1].trim().split(" ")[0], cells[3]);
+            }
+        }
+        List<String> unnamed = new ArrayList<>();
+        for (Crd crd : crds) {
+            if (!crd.group().equals("submariner.io")) {
+                continue;
+            }
+            assertThat(rows).as("docs/kubernetes.md's table of custom resources has a row for " + crd.kind()).containsKey(crd.kind());
+            String row = rows.get(crd.kind());
+            Map<String, Object> properties = map(crd.schema().get("properties"));
+            for (String part : List.of("spec", "status")) {
+                if (properties.get(part) == null || map(properties.get(part)).get("properties") == null) {
+                    continue;
+                }
+                map(map(properties.get(part)).get("properties")).forEach((name, schema) -> {
+                    if (!namesField(row, name)) {
+                        unnamed.add(crd.kind() + " " + part + "." + name);
+                    }
+                    Map<String, Object> items = map(schema).get("items") == null ? Map.of() : map(map(schema).get("items"));
+                    // Conditions are Kubernetes' own metav1.Condition, documented there.
+                    if (items.get("properties") != null && !name.equals("conditions")) {
+                        map(items.get("properties")).keySet().stream().filter(field -> !namesField(row, field))
+                                .forEach(field -> unnamed.add(crd.kind() + " " + part + "." + name + "[]." + field));
+                    }
+                });
+            }
+        }
+        assertThat(unnamed).as("fields the table of custom resources in docs/kubernetes.md does not name").isEmpty();
+    }
+
+    /** {@code `name`}, {@code `name[]`} or {@code `name {a, b}`}. */
+    private static boolean namesField(String row, String name) {
+        return java.util.regex.Pattern.compile("`" + java.util.regex.Pattern.quote(name) + "(`|\\[| \\{)").matcher(row).find();
     }
 
     private static void checkFields(Object value, Map<String, Object> schema, String path) {

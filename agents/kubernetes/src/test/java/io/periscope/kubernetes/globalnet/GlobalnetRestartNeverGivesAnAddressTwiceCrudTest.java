@@ -1,6 +1,8 @@
 package io.periscope.kubernetes.globalnet;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.periscope.kubernetes.crd.AllocationStatus;
+import io.periscope.kubernetes.crd.GlobalEgressIP;
 import io.periscope.kubernetes.crd.GlobalIngressIP;
 import io.periscope.kubernetes.crd.ServiceExport;
 import io.periscope.kubernetes.testing.GlobalnetFixture;
@@ -29,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Upstream submariner#4122: after a restart, Globalnet handed out addresses that objects already held,
  * because new requests were served before the old allocations were read back. Here every restart
- * restores all allocations from status before allocating anything.
+ * restores all allocations from status before allocating anything: whole objects, and under
+ * per-gateway egress ownership each gateway's slice on its own.
  */
 class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
 
@@ -144,6 +147,96 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
         List<String> all = everyAllocatedAddress(client);
         assertThat(all).doesNotHaveDuplicates();
         assertThat(new HashSet<>(all)).hasSize(8 + exported.size());
+    }
+
+    /**
+     * The same with {@code egress_ownership: per-gateway} and three active gateways: GlobalEgressIPs
+     * come and go in a burst with a restart in the middle. Each slice is taken back from status on
+     * its own and never moves (an object's slice for a gateway, by uid, is only ever seen with one
+     * set of addresses), every live object ends with a slice per gateway, no address has two
+     * holders, and each headless pod keeps its owning gateway across the restart.
+     */
+    @Test
+    void aRestartInTheMiddleOfABurstOfGlobalEgressIPsKeepsEverySliceWhereItWas() throws Exception {
+        objects.perGatewayEgress("cluster1");
+        objects.node("gw-2", "172.18.0.8", "10.0.64.0/18", true);
+        objects.node("gw-3", "172.18.0.7", "10.0.32.0/19", true);
+        objects.node("worker-1", "172.18.0.10", "10.0.128.0/17", false);
+        objects.service("default", "cache", null, Map.of("app", "cache"), 6379);
+        objects.export("default", "cache");
+        for (int i = 0; i < 4; i++) {
+            objects.pod("default", "cache-" + i, "worker-1", "10.0.128." + (10 + i), Map.of("app", "cache"));
+        }
+        Map<String, Set<List<String>>> slicesSeen = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, Set<String>> ownersSeen = new java.util.concurrent.ConcurrentHashMap<>();
+        io.fabric8.kubernetes.client.Watch egressWatch = client.resources(GlobalEgressIP.class).inAnyNamespace().watch(new Recorder<>(object -> {
+            if (object.getStatus() != null && object.getStatus().gatewaySlices() != null) {
+                object.getStatus().gatewaySlices().forEach(slice -> slicesSeen.computeIfAbsent(object.getMetadata().getUid() + " " + slice.gateway(),
+                        k -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(slice.allocatedIPs()));
+            }
+        }));
+        io.fabric8.kubernetes.client.Watch ingressWatch = client.resources(GlobalIngressIP.class).inNamespace("default").watch(new Recorder<>(object -> {
+            if (object.getStatus() != null && object.getStatus().gateway() != null) {
+                ownersSeen.computeIfAbsent(object.getMetadata().getName() + " " + object.getMetadata().getUid(),
+                        k -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(object.getStatus().gateway());
+            }
+        }));
+        controller = GlobalnetFixture.controller(client, "cluster1", "globalnet-0");
+        assertThatEventually("every headless pod has an owner", () -> assertThat(ownersSeen).hasSize(4));
+
+        Random random = new Random(4123);
+        Map<String, Integer> live = new java.util.TreeMap<>();
+        int restartAt = 15;
+        for (int step = 0; step < 40; step++) {
+            if (step == restartAt) {
+                controller.close();
+                controller = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-1");
+            }
+            if (!live.isEmpty() && (live.size() >= 10 || random.nextInt(3) == 0)) {
+                String victim = List.copyOf(live.keySet()).get(random.nextInt(live.size()));
+                client.resources(GlobalEgressIP.class).inNamespace(victim.split("/")[0]).withName(victim.split("/")[1]).delete();
+                live.remove(victim);
+            } else {
+                String namespace = "ns" + step % 3;
+                int n = 1 + random.nextInt(3);
+                objects.egress(namespace, "e" + step, n, null);
+                live.put(namespace + "/e" + step, n);
+            }
+            if (random.nextInt(3) == 0) {
+                Thread.sleep(random.nextInt(60));
+            }
+        }
+
+        assertThatEventually("every live GlobalEgressIP has a slice of its size per gateway, and no other exists", () -> {
+            Map<String, List<String>> sizes = new java.util.TreeMap<>();
+            for (GlobalEgressIP object : client.resources(GlobalEgressIP.class).inAnyNamespace().list().getItems()) {
+                List<AllocationStatus.GatewaySlice> slices = object.getStatus() == null || object.getStatus().gatewaySlices() == null
+                        ? List.of() : object.getStatus().gatewaySlices();
+                sizes.put(object.getMetadata().getNamespace() + "/" + object.getMetadata().getName(),
+                        slices.stream().map(slice -> slice.gateway() + " " + slice.allocatedIPs().size()).toList());
+            }
+            Map<String, List<String>> expected = new java.util.TreeMap<>();
+            live.forEach((name, n) -> expected.put(name, List.of("gw-1 " + n, "gw-2 " + n, "gw-3 " + n)));
+            assertThat(sizes).isEqualTo(expected);
+        });
+        egressWatch.close();
+        ingressWatch.close();
+        assertThat(slicesSeen).isNotEmpty().allSatisfy((slice, addresses) -> assertThat(addresses).as("addresses of " + slice).hasSize(1));
+        assertThat(ownersSeen).hasSize(4).allSatisfy((pod, owners) -> assertThat(owners).as("owners of " + pod).hasSize(1));
+        int sliced = live.values().stream().mapToInt(n -> 3 * n).sum();
+        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(3 * 8 + 4 + sliced);
+    }
+
+    /** A watcher that hands every object it sees to {@code seen}. */
+    private record Recorder<T>(java.util.function.Consumer<T> seen) implements io.fabric8.kubernetes.client.Watcher<T> {
+        @Override
+        public void eventReceived(Action action, T resource) {
+            seen.accept(resource);
+        }
+
+        @Override
+        public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {
+        }
     }
 
     private Map<String, String> ingressAddresses() {

@@ -51,6 +51,15 @@ public final class LiveObjectsFactory {
         return client.resource(cluster).create();
     }
 
+    /** Turns on multiple active gateways and {@code egress_ownership: per-gateway} in the Cluster object. */
+    public SubmarinerCluster perGatewayEgress(String clusterId) {
+        SubmarinerCluster cluster = client.resources(SubmarinerCluster.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE).withName(clusterId).get();
+        ClusterSpec spec = cluster.getSpec();
+        cluster.setSpec(new ClusterSpec(spec.clusterId(), spec.colorCodes(), spec.clusterCidr(), spec.serviceCidr(), spec.globalCidr(), spec.cni(),
+                true, spec.clusterEgressIPs(), spec.gatewayLoadBalancing(), spec.cableDriver(), spec.globalnetMode(), "per-gateway"));
+        return client.resource(cluster).update();
+    }
+
     public Node node(String name, String ip, String podCidr, boolean gateway) {
         NodeBuilder builder = new NodeBuilder().withNewMetadata().withName(name)
                 .withLabels(gateway ? Map.of(SubmarinerApi.GATEWAY_LABEL, "true") : Map.of()).endMetadata()

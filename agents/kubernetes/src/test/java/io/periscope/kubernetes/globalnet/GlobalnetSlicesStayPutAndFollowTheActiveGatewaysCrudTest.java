@@ -1,0 +1,145 @@
+package io.periscope.kubernetes.globalnet;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.periscope.kubernetes.crd.AllocationStatus;
+import io.periscope.kubernetes.crd.GlobalEgressIP;
+import io.periscope.kubernetes.crd.SubmarinerApi;
+import io.periscope.kubernetes.testing.GlobalnetFixture;
+import io.periscope.kubernetes.testing.LiveObjectsFactory;
+import io.periscope.kubernetes.testing.MockCluster;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static io.periscope.kubernetes.testing.Eventually.assertThatEventually;
+import static io.periscope.kubernetes.testing.GlobalnetFixture.egress;
+import static io.periscope.kubernetes.testing.GlobalnetFixture.everyAllocatedAddress;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code egress_ownership: per-gateway} over the life of a cluster: a GlobalEgressIP's slices are
+ * its own while it and its gateways last (another object coming or going never moves them, since
+ * its pods' connections are NATed to them), a gateway that is no longer active gives its slice
+ * back at once (not at the controller's next restart), and a pool too small for every slice gives
+ * the object none and says on the object what it needs in all.
+ */
+class GlobalnetSlicesStayPutAndFollowTheActiveGatewaysCrudTest {
+
+    private MockCluster cluster;
+    private KubernetesClient client;
+    private LiveObjectsFactory objects;
+    private GlobalnetController controller;
+
+    @BeforeEach
+    void mockCluster() {
+        cluster = new MockCluster();
+        client = cluster.client();
+        objects = new LiveObjectsFactory(client);
+    }
+
+    @AfterEach
+    void stop() {
+        if (controller != null) {
+            controller.close();
+        }
+        cluster.close();
+    }
+
+    /** A cluster of {@code gateways} active gateways owning their egress, on a pool of {@code globalCidr}. */
+    private void perGatewayCluster(String globalCidr, int clusterEgressIPs, int gateways) {
+        objects.cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", globalCidr, true, clusterEgressIPs, Map.of());
+        objects.perGatewayEgress("cluster1");
+        for (int i = 1; i <= gateways; i++) {
+            objects.node("gw-" + i, "172.18.0." + (5 + i), "10.0." + (i * 32) + ".0/19", true);
+        }
+        objects.node("worker-1", "172.18.0.20", "10.0.128.0/17", false);
+    }
+
+    @Test
+    void aPoolTooSmallForEverySliceGivesTheObjectNoneAndSaysWhatItNeedsInAll() {
+        // A /27: 30 addresses; 3 gateways of 8 cluster egress IPs leave 6, and the object needs 3 x 3.
+        perGatewayCluster("242.254.1.0/27", 8, 3);
+        objects.egress("ns1", "ns-egressip", 3, null);
+        controller = GlobalnetFixture.controller(client, "cluster1", "globalnet-0");
+
+        assertThatEventually("the object is told why it got nothing", () ->
+                assertThat(egress(client, "ns1", "ns-egressip").flatMap(GlobalnetFixture::reason)).contains("IPPoolAllocationFailed"));
+        GlobalEgressIP object = egress(client, "ns1", "ns-egressip").orElseThrow();
+        Condition allocated = object.getStatus().conditions().stream().filter(c -> "Allocated".equals(c.getType())).findFirst().orElseThrow();
+        assertThat(allocated.getStatus()).isEqualTo("False");
+        assertThat(allocated.getMessage()).startsWith("GlobalEgressIP ns1/ns-egressip needs 9 global IPs, a slice of 3 for each of its 3 active"
+                + " gateways (gw-1, gw-2, gw-3), but the pool 242.254.1.0/27 has only 6 free (3 missing)");
+        assertThat(object.getStatus().allocatedIPs()).isEmpty();
+        assertThat(object.getStatus().gatewaySlices()).isNull();
+
+        // Nothing half-held: the 6 addresses left are free for an object that fits them exactly.
+        objects.egress("ns2", "fits", 2, null);
+        assertThatEventually("the next object gets the 6 addresses left", () ->
+                assertThat(slices("ns2", "fits")).hasSize(3).allSatisfy(s -> assertThat(s.allocatedIPs()).hasSize(2)));
+        assertThat(everyAllocatedAddress(client)).hasSize(30).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void slicesKeepTheirAddressesWhenAnOlderObjectGoesAway() throws Exception {
+        perGatewayCluster("242.254.1.0/24", 8, 2);
+        objects.egress("ns1", "a-older", 2, null);
+        controller = GlobalnetFixture.controller(client, "cluster1", "globalnet-0");
+        assertThatEventually("the older object has its slices", () -> assertThat(slices("ns1", "a-older")).hasSize(2));
+        objects.egress("ns1", "b-younger", 2, null);
+        assertThatEventually("the younger object has its slices", () -> assertThat(slices("ns1", "b-younger")).hasSize(2));
+        List<AllocationStatus.GatewaySlice> before = slices("ns1", "b-younger");
+
+        client.resources(GlobalEgressIP.class).inNamespace("ns1").withName("a-older").delete();
+        // A request after the deletion is served by a later pass, so by then the deletion has been seen.
+        objects.egress("ns2", "c-later", 1, null);
+        assertThatEventually("a later object is served", () -> assertThat(slices("ns2", "c-later")).hasSize(2));
+
+        assertThat(slices("ns1", "b-younger")).as("the younger object's slices after the older one went").isEqualTo(before);
+        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(16 + 4 + 2);
+    }
+
+    @Test
+    void aGatewayNoLongerActiveGivesBackItsSliceAndTheSurvivorsKeepTheirs() {
+        // A /28: 14 addresses. 3 cluster egress IPs (one per gateway, from the top), slices of 3 from the
+        // bottom (9): 2 left. Only gw-3's slice (3) and cluster egress IP (1) coming back make room for 2 x 2.
+        perGatewayCluster("242.254.1.0/28", 1, 3);
+        objects.egress("ns1", "ns-egressip", 3, null);
+        controller = GlobalnetFixture.controller(client, "cluster1", "globalnet-0");
+        assertThatEventually("a slice per active gateway", () ->
+                assertThat(slices("ns1", "ns-egressip")).extracting(AllocationStatus.GatewaySlice::gateway).containsExactly("gw-1", "gw-2", "gw-3"));
+        Map<String, List<String>> before = byGateway(slices("ns1", "ns-egressip"));
+
+        Node gw3 = client.nodes().withName("gw-3").get();
+        gw3.getMetadata().getLabels().remove(SubmarinerApi.GATEWAY_LABEL);
+        client.resource(gw3).update();
+
+        assertThatEventually("the departed gateway's slice is gone from status", () ->
+                assertThat(slices("ns1", "ns-egressip")).extracting(AllocationStatus.GatewaySlice::gateway).containsExactly("gw-1", "gw-2"));
+        assertThat(byGateway(slices("ns1", "ns-egressip"))).as("the survivors keep their slices")
+                .isEqualTo(Map.of("gw-1", before.get("gw-1"), "gw-2", before.get("gw-2")));
+        objects.egress("ns2", "needs-the-room", 2, null);
+        assertThatEventually("the departed gateway's addresses serve a new object", () -> {
+            assertThat(egress(client, "ns2", "needs-the-room").flatMap(GlobalnetFixture::reason)).contains("Success");
+            assertThat(slices("ns2", "needs-the-room").stream().flatMap(s -> s.allocatedIPs().stream()))
+                    .containsAnyElementsOf(before.get("gw-3"));
+        });
+        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates();
+    }
+
+    private List<AllocationStatus.GatewaySlice> slices(String namespace, String name) {
+        return egress(client, namespace, name).map(GlobalEgressIP::getStatus)
+                .map(s -> s.gatewaySlices() == null ? List.<AllocationStatus.GatewaySlice>of() : s.gatewaySlices()).orElse(List.of());
+    }
+
+    private static Map<String, List<String>> byGateway(List<AllocationStatus.GatewaySlice> slices) {
+        Map<String, List<String>> map = new HashMap<>();
+        slices.forEach(s -> map.put(s.gateway(), s.allocatedIPs()));
+        return map;
+    }
+}
