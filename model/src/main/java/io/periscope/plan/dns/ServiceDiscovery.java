@@ -71,12 +71,15 @@ public final class ServiceDiscovery {
     private final Set<String> namespaces;
     private final ClusterGraph graph;
     private final Set<String> gatewaysDown;
+    /** The clusters of the plan; an imported export's cluster outside it has no known gateway. */
+    private final Set<String> known;
     private final boolean policyAndHealthAware;
     private final DnsRecord.Authority soa;
 
-    private ServiceDiscovery(Map<String, ExportedService> services, ClusterGraph graph, Set<String> gatewaysDown,
+    private ServiceDiscovery(Map<String, ExportedService> services, ClusterGraph graph, Set<String> gatewaysDown, Set<String> known,
                              boolean policyAndHealthAware) {
         this.services = services;
+        this.known = known;
         this.namespaces = services.values().stream().map(s -> s.namespace().toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         this.graph = graph;
         this.gatewaysDown = gatewaysDown;
@@ -89,13 +92,24 @@ public final class ServiceDiscovery {
 
     /** The resolver for a plan, with the gateways the agents report down. */
     public static ServiceDiscovery of(ClusterSetPlan plan, GatewayHealth health) {
+        return of(plan, health, PodReadiness.ALL, List.of());
+    }
+
+    /**
+     * The resolver of a live cluster: the plan holds the exports of the clusters read in full (this
+     * one), with only the pods {@code readiness} calls ready; {@code imported} adds the exports of
+     * the clusters known only through the broker, which the plan has no services of. Where the plan
+     * and an import name the same cluster's export of a service, the plan's is used.
+     */
+    public static ServiceDiscovery of(ClusterSetPlan plan, GatewayHealth health, PodReadiness readiness, List<ImportedExport> imported) {
         Set<String> down = new HashSet<>(health.clustersDown());
         for (Cluster cluster : plan.clusterSet().clusters()) {
             if (cluster.gateways().isEmpty()) {
                 down.add(cluster.name());
             }
         }
-        return new ServiceDiscovery(index(plan), ClusterGraph.of(plan.clusterSet()), Set.copyOf(down), true);
+        Set<String> known = plan.clusterSet().clusters().stream().map(Cluster::name).collect(Collectors.toUnmodifiableSet());
+        return new ServiceDiscovery(index(plan, readiness, imported), ClusterGraph.of(plan.clusterSet()), Set.copyOf(down), known, true);
     }
 
     public static ServiceDiscovery of(ClusterSetPlan plan) {
@@ -104,15 +118,15 @@ public final class ServiceDiscovery {
 
     /** The same zone answered as Lighthouse would: no cluster is left out for policy or gateway health. */
     public ServiceDiscovery upstream() {
-        return new ServiceDiscovery(services, graph, gatewaysDown, false);
+        return new ServiceDiscovery(services, graph, gatewaysDown, known, false);
     }
 
     public DnsRecord.Authority soa() {
         return soa;
     }
 
-    /** Exported services with their clusters, from the plan's records and the cluster set's exports. */
-    private static Map<String, ExportedService> index(ClusterSetPlan plan) {
+    /** Exported services with their clusters, from the plan's records and the cluster set's exports, then the imported ones. */
+    private static Map<String, ExportedService> index(ClusterSetPlan plan, PodReadiness readiness, List<ImportedExport> imported) {
         List<String> clusterOrder = plan.clusterSet().clusters().stream().map(Cluster::name).toList();
         Map<String, Map<String, ClusterExportDraft>> drafts = new LinkedHashMap<>();
         Map<String, String[]> names = new LinkedHashMap<>();
@@ -122,7 +136,9 @@ public final class ServiceDiscovery {
             ClusterExportDraft draft = drafts.computeIfAbsent(key, k -> new LinkedHashMap<>())
                     .computeIfAbsent(r.cluster(), ClusterExportDraft::new);
             if (r.pod().isPresent()) {
-                draft.pods.add(new PodAddress(r.pod().get(), r.address()));
+                if (readiness.ready(r.cluster(), r.namespace(), r.service(), r.pod().get())) {
+                    draft.pods.add(new PodAddress(r.pod().get(), r.address()));
+                }
             } else {
                 draft.address = Optional.of(r.address());
             }
@@ -140,13 +156,33 @@ public final class ServiceDiscovery {
                 draft.ports = service.ports();
             }
         }
+        Set<String> planned = new HashSet<>();
+        drafts.forEach((key, byCluster) -> byCluster.keySet().forEach(cluster -> planned.add(key + "@" + cluster)));
+        for (ImportedExport i : imported) {
+            String key = key(i.service(), i.namespace());
+            if (planned.contains(key + "@" + i.cluster())) {
+                continue;
+            }
+            names.putIfAbsent(key, new String[] {i.namespace(), i.service()});
+            ClusterExportDraft draft = drafts.computeIfAbsent(key, k -> new LinkedHashMap<>())
+                    .computeIfAbsent(i.cluster(), ClusterExportDraft::new);
+            draft.headless = Optional.of(i.headless());
+            if (draft.address.isEmpty()) {
+                draft.address = i.address();
+            }
+            i.pods().forEach(p -> draft.pods.add(new PodAddress(p.name(), p.address())));
+            if (draft.ports.isEmpty()) {
+                draft.ports = i.ports();
+            }
+        }
         Map<String, ExportedService> services = new LinkedHashMap<>();
         drafts.forEach((key, byCluster) -> {
+            // Clusters outside the plan (imported only) come after its own, by name.
             List<ClusterExport> exports = byCluster.values().stream()
-                    .sorted(java.util.Comparator.comparingInt(d -> {
+                    .sorted(java.util.Comparator.comparingInt((ClusterExportDraft d) -> {
                         int i = clusterOrder.indexOf(d.cluster);
                         return i < 0 ? Integer.MAX_VALUE : i;
-                    }))
+                    }).thenComparing(d -> clusterOrder.contains(d.cluster) ? "" : d.cluster))
                     .map(ClusterExportDraft::build).toList();
             services.put(key, new ExportedService(names.get(key)[0], names.get(key)[1], exports));
         });
@@ -376,6 +412,10 @@ public final class ServiceDiscovery {
         if (policyAndHealthAware && !own) {
             if (asking.isPresent() && gatewaysDown.contains(asking.get())) {
                 return Verdict.OWN_GATEWAYS_DOWN;
+            }
+            if (!known.contains(export.cluster())) {
+                // Imported from a cluster with no Endpoint here: no gateway to reach it, and no labels to judge a policy by.
+                return Verdict.GATEWAYS_DOWN;
             }
             if (asking.isPresent() && !graph.connected(asking.get(), export.cluster())) {
                 return Verdict.KEPT_APART;

@@ -11,6 +11,8 @@ import io.periscope.agent.watch.KernelWatch;
 import io.periscope.agent.watch.NetlinkKernelWatch;
 import io.periscope.kubernetes.broker.BrokerSync;
 import io.periscope.kubernetes.broker.BrokerSyncSettings;
+import io.periscope.kubernetes.dns.DnsAgent;
+import io.periscope.kubernetes.dns.DnsAgentSettings;
 import io.periscope.kubernetes.gateway.GatewayAgent;
 import io.periscope.kubernetes.globalnet.GlobalnetController;
 import io.periscope.kubernetes.globalnet.GlobalnetSettings;
@@ -23,6 +25,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -37,9 +40,9 @@ import java.util.concurrent.CountDownLatch;
  */
 @Command(name = "periscope-agent", mixinStandardHelpOptions = true,
         description = "Periscope's Kubernetes components: the Globalnet controller, the gateway and route agents, the broker sync, "
-                + "the network plugin syncer (OVN-Kubernetes).",
+                + "the network plugin syncer (OVN-Kubernetes), the DNS server for clusterset.local.",
         subcommands = {AgentCommand.Globalnet.class, AgentCommand.Gateway.class, AgentCommand.RouteAgentCommand.class, AgentCommand.Broker.class,
-                AgentCommand.NetworkPluginSyncerCommand.class})
+                AgentCommand.NetworkPluginSyncerCommand.class, AgentCommand.Dns.class})
 public final class AgentCommand {
 
     public static void main(String[] args) {
@@ -209,6 +212,35 @@ public final class AgentCommand {
             NetworkPluginSyncerSettings settings = new NetworkPluginSyncerSettings(common.require(common.clusterId, "--cluster-id", "CLUSTER_ID"),
                     common.namespace, common.require(identity, "--identity", "POD_NAME"), LeaseTimings.UPSTREAM, common.resync, retry);
             return runUntilStopped(new NetworkPluginSyncer(client, settings, new NbctlNorthbound(ProcessCommandRunner.here(), northboundDatabase)).start());
+        }
+    }
+
+    @Command(name = "dns", description = "The DNS server for clusterset.local that CoreDNS forwards the zone to (a Deployment; replicas serve alike).")
+    static final class Dns implements java.util.concurrent.Callable<Integer> {
+        @CommandLine.Mixin
+        Common common = new Common();
+
+        @Option(names = "--address", defaultValue = "0.0.0.0", description = "the address to serve on, UDP and TCP (default ${DEFAULT-VALUE})")
+        String address;
+
+        @Option(names = "--port", defaultValue = "53", description = "the port to serve on, UDP and TCP (default ${DEFAULT-VALUE})")
+        int port;
+
+        @Option(names = "--threads", defaultValue = "2", description = "the server's event loop threads (default ${DEFAULT-VALUE})")
+        int threads;
+
+        @Override
+        public Integer call() throws InterruptedException {
+            if (port < 0 || port > 65535) {
+                throw new CommandLine.ParameterException(common.spec.commandLine(), "--port " + port + " is not a port (0 to 65535)");
+            }
+            if (threads < 1) {
+                throw new CommandLine.ParameterException(common.spec.commandLine(), "--threads " + threads + " must be at least 1");
+            }
+            KubernetesClient client = new KubernetesClientBuilder().build();
+            DnsAgentSettings settings = new DnsAgentSettings(common.require(common.clusterId, "--cluster-id", "CLUSTER_ID"), common.namespace,
+                    new InetSocketAddress(address, port), threads, common.resync);
+            return runUntilStopped(new DnsAgent(client, settings).start());
         }
     }
 

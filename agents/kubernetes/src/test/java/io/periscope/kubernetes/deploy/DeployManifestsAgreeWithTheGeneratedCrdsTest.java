@@ -32,7 +32,7 @@ class DeployManifestsAgreeWithTheGeneratedCrdsTest {
     private static final Path DEPLOY = Path.of("..", "..", "deploy");
     private static final Path DOCS = Path.of("..", "..", "docs");
     private static final Path GENERATED = Path.of("target", "classes", "META-INF", "fabric8");
-    private static final Set<String> BUILT_IN = Set.of("v1/Namespace", "v1/ServiceAccount", "v1/ConfigMap",
+    private static final Set<String> BUILT_IN = Set.of("v1/Namespace", "v1/ServiceAccount", "v1/ConfigMap", "v1/Service",
             "rbac.authorization.k8s.io/v1/ClusterRole", "rbac.authorization.k8s.io/v1/Role",
             "rbac.authorization.k8s.io/v1/ClusterRoleBinding", "rbac.authorization.k8s.io/v1/RoleBinding",
             "apps/v1/Deployment", "apps/v1/DaemonSet", "apiextensions.k8s.io/v1/CustomResourceDefinition",
@@ -254,7 +254,7 @@ class DeployManifestsAgreeWithTheGeneratedCrdsTest {
         Set<String> accounts = new HashSet<>();
         ofKinds("ServiceAccount").forEach(a -> accounts.add((String) map(a.get("metadata")).get("name")));
         List<Map<String, Object>> workloads = ofKinds("Deployment", "DaemonSet");
-        assertThat(workloads).hasSize(5);
+        assertThat(workloads).hasSize(6);
         for (Map<String, Object> workload : workloads) {
             Map<String, Object> pod = map(map(map(workload.get("spec")).get("template")).get("spec"));
             assertThat(accounts).contains((String) pod.get("serviceAccountName"));

@@ -67,6 +67,29 @@ public final class MockCluster implements AutoCloseable {
         return server.createClient();
     }
 
+    /** Another client that names itself {@code userAgent} in every request, so that its requests can be told from the test's. */
+    public KubernetesClient newClient(String userAgent) {
+        KubernetesClient base = server.createClient();
+        io.fabric8.kubernetes.client.Config config = new io.fabric8.kubernetes.client.ConfigBuilder(base.getConfiguration())
+                .withUserAgent(userAgent).build();
+        base.close();
+        return new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    /** Every request the server received since the last call (all of them, the first time). */
+    public List<io.fabric8.mockwebserver.http.RecordedRequest> takeRequests() {
+        List<io.fabric8.mockwebserver.http.RecordedRequest> requests = new java.util.ArrayList<>();
+        try {
+            for (var r = server.takeRequest(1, java.util.concurrent.TimeUnit.MILLISECONDS); r != null;
+                 r = server.takeRequest(1, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                requests.add(r);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return requests;
+    }
+
     @Override
     public void close() {
         client.close();

@@ -1,0 +1,50 @@
+package io.periscope.kubernetes.dns;
+
+import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.periscope.plan.dns.PodReadiness;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * This cluster's ready pods per service, from the EndpointSlices Kubernetes' endpoint controller
+ * writes (label {@code kubernetes.io/service-name}, endpoints naming their pod in {@code targetRef}).
+ * An endpoint whose {@code ready} condition is unset counts as ready, as the API asks consumers to
+ * read it. A pod no slice lists ready is not answered; other clusters' pods are judged where they
+ * are (their slices list only ready pods, see {@link LighthouseImports}).
+ */
+record ReadyPods(String localCluster, Set<String> ready) implements PodReadiness {
+
+    static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
+
+    static ReadyPods of(String localCluster, List<EndpointSlice> slices) {
+        Set<String> ready = new HashSet<>();
+        for (EndpointSlice slice : slices) {
+            Map<String, String> labels = slice.getMetadata().getLabels() == null ? Map.of() : slice.getMetadata().getLabels();
+            String service = labels.get(SERVICE_NAME_LABEL);
+            // Lighthouse's copies carry the service name too; they are the other clusters' business.
+            if (service == null || labels.containsKey(LighthouseImports.SOURCE_CLUSTER_LABEL)) {
+                continue;
+            }
+            for (Endpoint endpoint : slice.getEndpoints() == null ? List.<Endpoint>of() : slice.getEndpoints()) {
+                boolean isReady = endpoint.getConditions() == null || !Boolean.FALSE.equals(endpoint.getConditions().getReady());
+                if (isReady && endpoint.getTargetRef() != null && "Pod".equals(endpoint.getTargetRef().getKind())) {
+                    ready.add(key(slice.getMetadata().getNamespace(), service, endpoint.getTargetRef().getName()));
+                }
+            }
+        }
+        return new ReadyPods(localCluster, Set.copyOf(ready));
+    }
+
+    @Override
+    public boolean ready(String cluster, String namespace, String service, String pod) {
+        return !cluster.equals(localCluster) || ready.contains(key(namespace, service, pod));
+    }
+
+    private static String key(String namespace, String service, String pod) {
+        return namespace + "/" + service + "/" + pod;
+    }
+}
