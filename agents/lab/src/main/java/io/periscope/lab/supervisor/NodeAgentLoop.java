@@ -44,7 +44,8 @@ final class NodeAgentLoop implements AutoCloseable {
     private Thread thread;
 
     /** @param planFor the node's Submariner layer with the named gateways ({@code cluster/node}) down */
-    NodeAgentLoop(HostNamespace node, Function<Set<String>, DataplanePlan> planFor, Reconciler reconciler, Function<Ipv4Address, String> gatewayNames, HealthSettings settings,
+    NodeAgentLoop(HostNamespace node, Function<Set<String>, DataplanePlan> planFor, Reconciler reconciler,
+                  Function<Ipv4Address, String> gatewayNames, HealthSettings settings,
                   Duration resync, Consumer<String> log) {
         this.node = node;
         this.planFor = planFor;
