@@ -31,15 +31,15 @@ final class CablePlanner {
     }
 
     static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<RemoteCluster> remotes, GlobalAddresses global,
-                     CablePorts ports, Tunnels.NexthopIds ids) {
+                     DownGateways down, CablePorts ports, Tunnels.NexthopIds ids) {
         if (remotes.isEmpty()) {
             return;
         }
         PlanBuilder plan = host.submariner;
         plan.policyRule(PolicyRule.lookup(Names.CABLE_RULE_PRIORITY, Names.CABLE_TABLE));
-        VxlanCablePlanner.plan(set, cluster, node, host, using(remotes, CableDriver.VXLAN), global, ids);
+        VxlanCablePlanner.plan(set, cluster, node, host, using(remotes, CableDriver.VXLAN), global, down, ids);
         LibreswanCablePlanner.plan(set, cluster, node, host, using(remotes, CableDriver.LIBRESWAN), global, ports);
-        WireGuardCablePlanner.plan(set, cluster, node, host, using(remotes, CableDriver.WIREGUARD), global, ports);
+        WireGuardCablePlanner.plan(set, cluster, node, host, using(remotes, CableDriver.WIREGUARD), global, down, ports);
         if (cluster.multiActiveGateways()) {
             List<String> devices = new ArrayList<>();
             if (!using(remotes, CableDriver.VXLAN).isEmpty()) {

@@ -21,23 +21,29 @@ import java.util.OptionalInt;
  * because only that gateway is where remote clusters send the replies (its Endpoint lists the
  * address). A policy rule by source sends each such pod of this node to a table of its owner's,
  * which routes the remote subnets through that gateway alone.
+ *
+ * <p>While the node's health checker considers the owner {@link DownGateways down}, the pod goes to
+ * the owner hashing picks among the live gateways (only the dead gateway's pods move). The tables
+ * keep their numbers (160 + the gateway's place among all active gateways), so a pod that does not
+ * move keeps its rule and table untouched.
  */
 final class EgressSteeringPlanner {
 
     private EgressSteeringPlanner() {
     }
 
-    static void plan(Cluster cluster, Node node, HostDraft host, List<Ipv4Prefix> remoteSubnets) {
+    static void plan(Cluster cluster, Node node, HostDraft host, List<Ipv4Prefix> remoteSubnets, DownGateways down) {
         if (!cluster.egressPerGateway() || remoteSubnets.isEmpty()) {
             return;
         }
         List<Node> gateways = cluster.activeGateways();
+        List<Node> live = down.live(cluster);
         boolean[] tableMade = new boolean[gateways.size()];
         for (Pod pod : OwnedEgress.headlessBackends(cluster)) {
             if (!pod.node().equals(node.name())) {
                 continue;
             }
-            Optional<String> owner = HeadlessPodOwners.ownerOf(cluster, pod);
+            Optional<String> owner = HeadlessPodOwners.ownerOf(cluster, pod, live);
             int index = owner.map(o -> indexOf(gateways, o)).orElse(-1);
             if (index < 0) {
                 continue;

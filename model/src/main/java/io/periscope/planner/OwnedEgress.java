@@ -19,13 +19,18 @@ import java.util.Set;
  * and every remote gateway routes back to it (seed 004, step 5c, metric 98): its ClusterGlobalEgressIP
  * as seed 004 says; with per-gateway egress ownership also its slice of every GlobalEgressIP and the
  * global IPs of the headless pods it owns. Empty without Globalnet or with one active gateway.
+ *
+ * <p>While some gateways are {@link DownGateways down}, a live gateway also owns the headless pods
+ * that hashing now gives it, and a down one keeps only its ClusterGlobalEgressIP and slices: its
+ * pods' addresses are the ones that can move (every gateway SNATs and DNATs them alike), while a
+ * slice's connections had their NAT state on the dead gateway alone.
  */
 final class OwnedEgress {
 
     private OwnedEgress() {
     }
 
-    static List<Ipv4Address> of(ClusterSet set, Cluster cluster, Node gateway, GlobalAddresses global) {
+    static List<Ipv4Address> of(ClusterSet set, Cluster cluster, Node gateway, GlobalAddresses global, DownGateways down) {
         if (!set.globalnet().enabled() || !cluster.multiActiveGateways()) {
             return List.of();
         }
@@ -36,8 +41,9 @@ final class OwnedEgress {
         for (GlobalEgressIP egress : cluster.globalEgressIPs()) {
             owned.addAll(global.egress(cluster.name(), egress.namespace(), egress.name(), gateway.name()));
         }
+        List<Node> live = down.live(cluster);
         for (Pod pod : headlessBackends(cluster)) {
-            if (HeadlessPodOwners.ownerOf(cluster, pod).filter(gateway.name()::equals).isPresent()) {
+            if (HeadlessPodOwners.ownerOf(cluster, pod, live).filter(gateway.name()::equals).isPresent()) {
                 global.headlessPodIngress(cluster.name(), pod.namespace(), pod.name()).ifPresent(owned::add);
             }
         }

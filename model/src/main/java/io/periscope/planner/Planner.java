@@ -48,18 +48,60 @@ public final class Planner {
         if (!set.globalnet().enabled()) {
             return plan(set, GlobalAddresses.NONE);
         }
+        GlobalnetAllocations allocations = allocate(set);
+        return withAllocations(plan(set, new AllocatedGlobalAddresses(allocations)), allocations);
+    }
+
+    /**
+     * The same cluster set with the same addresses, planned for a node that considers {@code down}
+     * gateways down: what its agent programs (less the dead gateways' nexthop choices, which the
+     * agent withdraws itself). With no gateway down it is {@code plan} again.
+     */
+    public static ClusterSetPlan replan(ClusterSetPlan plan, DownGateways down) {
+        if (!plan.clusterSet().globalnet().enabled()) {
+            return plan(plan.clusterSet(), GlobalAddresses.NONE, down);
+        }
+        return withAllocations(plan(plan.clusterSet(), new AllocatedGlobalAddresses(plan.allocations()), down), plan.allocations());
+    }
+
+    /**
+     * The cluster set after the {@code failed} nodes went down (they and their pods are gone), as
+     * {@code trace --fail} and the what-if views trace it. The addresses are those of the whole set:
+     * a Globalnet controller hands out nothing again when a node fails, so the survivors keep their
+     * ClusterGlobalEgressIPs, slices and pods' global IPs, and a dead gateway's stay held.
+     */
+    public static ClusterSetPlan planWithout(ClusterSet set, java.util.Collection<String> failedClusterSlashNode) {
+        ClusterSet survivors = set.withoutNodes(failedClusterSlashNode);
+        if (!set.globalnet().enabled() || failedClusterSlashNode.isEmpty()) {
+            return plan(survivors);
+        }
+        GlobalnetAllocations allocations = allocate(set);
+        return withAllocations(plan(survivors, new AllocatedGlobalAddresses(allocations)), allocations);
+    }
+
+    private static GlobalnetAllocations allocate(ClusterSet set) {
         GlobalCidrAssignment cidrs = GlobalCidrAllocator.allocate(set);
         if (!cidrs.succeeded()) {
             throw new IllegalArgumentException("global CIDRs cannot be handed out: "
                     + cidrs.failures().stream().map(GlobalCidrFailure::describe).toList());
         }
-        GlobalnetAllocations allocations = GlobalnetAllocator.allocate(set, cidrs);
-        ClusterSetPlan plan = plan(set, new AllocatedGlobalAddresses(allocations));
+        return GlobalnetAllocator.allocate(set, cidrs);
+    }
+
+    private static ClusterSetPlan withAllocations(ClusterSetPlan plan, GlobalnetAllocations allocations) {
         return new ClusterSetPlan(plan.clusterSet(), plan.endpoints(), plan.hosts(), plan.segments(), plan.serviceRecords(), allocations,
                 plan.ovn());
     }
 
     public static ClusterSetPlan plan(ClusterSet set, GlobalAddresses global) {
+        return plan(set, global, DownGateways.NONE);
+    }
+
+    /**
+     * Plans every host as a node that considers {@code down} gateways down would program it: their
+     * ownership moved to the live gateways ({@link DownGateways}), everything else as without.
+     */
+    public static ClusterSetPlan plan(ClusterSet set, GlobalAddresses global, DownGateways down) {
         ClusterGraph graph = ClusterGraph.of(set);
         CablePorts ports = CablePorts.of(set, graph);
         Map<String, ClusterIndex> indexes = new java.util.HashMap<>();
@@ -87,13 +129,13 @@ public final class Planner {
                 Tunnels.NexthopIds ids = new Tunnels.NexthopIds();
                 RouteAgentPlanner.plan(set, cluster, node, host, RemoteSubnets.of(set, cluster, global), remoteSubnets, refused, ids);
                 if (host.role == HostPlan.HostRole.NODE && cluster.cni() != Cni.OVN_KUBERNETES && set.globalnet().enabled()) {
-                    EgressSteeringPlanner.plan(cluster, node, host, remoteSubnets);
+                    EgressSteeringPlanner.plan(cluster, node, host, remoteSubnets, down);
                 }
                 if (host.role == HostPlan.HostRole.GATEWAY) {
                     if (set.globalnet().enabled()) {
                         GlobalnetPlanner.plan(set, cluster, index, node, host, remoteSubnets, global);
                     }
-                    CablePlanner.plan(set, cluster, node, host, remotes, global, ports, ids);
+                    CablePlanner.plan(set, cluster, node, host, remotes, global, down, ports, ids);
                     if (cluster.cni() == Cni.OVN_KUBERNETES) {
                         OvnRouteAgentPlanner.gatewayPostrouting(host);
                     }
@@ -103,16 +145,16 @@ public final class Planner {
 
         TreeMap<HostId, HostPlan> built = new TreeMap<>();
         hosts.forEach((id, draft) -> built.put(id, draft.build()));
-        return new ClusterSetPlan(set, endpoints(set, global), built, segments, serviceRecords(set, indexes, global),
+        return new ClusterSetPlan(set, endpoints(set, global, down), built, segments, serviceRecords(set, indexes, global),
                 GlobalnetAllocations.NONE, ovn);
     }
 
     /** One Endpoint per active gateway, as the gateway agent publishes it through the broker. */
-    static List<Endpoint> endpoints(ClusterSet set, GlobalAddresses global) {
+    static List<Endpoint> endpoints(ClusterSet set, GlobalAddresses global, DownGateways down) {
         List<Endpoint> endpoints = new ArrayList<>();
         for (Cluster cluster : set.clusters()) {
             for (Node gateway : cluster.activeGateways()) {
-                List<Ipv4Address> allocated = OwnedEgress.of(set, cluster, gateway, global);
+                List<Ipv4Address> allocated = OwnedEgress.of(set, cluster, gateway, global, down);
                 endpoints.add(new Endpoint(cluster.name(), gateway.name(), gateway.ip(), gateway.publicIp(),
                         RemoteSubnets.of(set, cluster, global), set.defaultCableDriver(), Map.of(), allocated));
             }

@@ -27,7 +27,7 @@ final class VxlanCablePlanner {
     }
 
     static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<RemoteCluster> remotes,
-                     GlobalAddresses global, Tunnels.NexthopIds ids) {
+                     GlobalAddresses global, DownGateways down, Tunnels.NexthopIds ids) {
         if (remotes.isEmpty()) {
             return;
         }
@@ -55,7 +55,7 @@ final class VxlanCablePlanner {
             if (set.globalnet().enabled() && remote.cluster().multiActiveGateways()) {
                 for (Node gateway : remote.cluster().activeGateways()) {
                     Ipv4Address owner = Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, gateway.ip());
-                    for (Ipv4Address egress : OwnedEgress.of(set, remote.cluster(), gateway, global)) {
+                    for (Ipv4Address egress : OwnedEgress.of(set, remote.cluster(), gateway, global, down)) {
                         plan.route(Route.unicast(Names.CABLE_TABLE, Ipv4Prefix.host(egress), List.of(Nexthop.via(owner, Names.VXLAN_TUNNEL)),
                                 RouteProtocol.STATIC).withMetric(Names.EGRESS_IP_ROUTE_METRIC));
                     }

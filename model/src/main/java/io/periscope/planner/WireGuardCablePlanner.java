@@ -38,7 +38,7 @@ final class WireGuardCablePlanner {
     }
 
     static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<RemoteCluster> remotes, GlobalAddresses global,
-                     CablePorts ports) {
+                     DownGateways down, CablePorts ports) {
         if (remotes.isEmpty()) {
             return;
         }
@@ -54,7 +54,7 @@ final class WireGuardCablePlanner {
                     allowed.addAll(remote.subnets());
                 }
                 if (set.globalnet().enabled() && remote.cluster().multiActiveGateways()) {
-                    for (Ipv4Address egress : OwnedEgress.of(set, remote.cluster(), gateway, global)) {
+                    for (Ipv4Address egress : OwnedEgress.of(set, remote.cluster(), gateway, global, down)) {
                         allowed.add(Ipv4Prefix.host(egress));
                     }
                 }

@@ -95,8 +95,9 @@ public final class DnsCommand implements Callable<Integer> {
                     : "give only one of NAME, --zone and --serve");
         }
         String asking = askingCluster(set);
-        ClusterSet survivors = Simulation.survivors(spec.commandLine(), set, failedNodes);
-        ServiceDiscovery discovery = ServiceDiscovery.of(Planner.plan(survivors), GatewayHealth.ALL_UP);
+        Simulation.survivors(spec.commandLine(), set, failedNodes);
+        ServiceDiscovery discovery = ServiceDiscovery.of(Planner.planWithout(set, failedNodes.stream().map(NodeReference::toString).toList()),
+                GatewayHealth.ALL_UP);
         PrintWriter out = spec.commandLine().getOut();
         if (zone) {
             out.print(ZoneFile.render(discovery, Optional.of(asking), Ipv4Address.parse("127.0.0.1")));

@@ -24,12 +24,15 @@ import java.util.Optional;
 /**
  * A cluster set planned and ready to trace, optionally after some nodes failed (they and their pods
  * are gone; the remaining gateways take over, as leader election or multiple active gateways would).
+ * Nobody's global IPs change: a Globalnet controller hands out nothing again when a node fails
+ * ({@link Planner#planWithout}).
  */
 record Simulation(CommandLine commandLine, ClusterSet original, Collection<NodeReference> failed, boolean hash,
                   Simulator simulator) {
 
     static Simulation of(CommandLine commandLine, ClusterSet set, Collection<NodeReference> failed, boolean hash) {
-        ClusterSetPlan plan = Planner.plan(survivors(commandLine, set, failed));
+        survivors(commandLine, set, failed);
+        ClusterSetPlan plan = Planner.planWithout(set, failed.stream().map(NodeReference::toString).toList());
         return new Simulation(commandLine, set, List.copyOf(failed), hash,
                 new Simulator(plan, hash ? MultipathMode.HASH : MultipathMode.ALL_BRANCHES));
     }

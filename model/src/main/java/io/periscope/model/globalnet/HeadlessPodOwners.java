@@ -20,6 +20,12 @@ import java.util.Optional;
  * talking), spreads pods evenly over the gateways in expectation, and moves only what must move:
  * when a gateway fails only its pods get a new owner, and a pod coming or going moves no other pod.
  * Exactly even round-robin would move pods on every change, breaking their connections.
+ *
+ * <p>The simulator's {@code trace --fail} plans the cluster without the failed gateways, so it asks
+ * {@link #ownerOf(Cluster, Pod)} of the survivors; an agent whose health checker declares gateways
+ * down asks {@link #ownerOf(Cluster, Pod, List)} with the gateways it still considers live. Both end
+ * in the same choice among the same gateways, so what the agents program is what the simulator
+ * predicted.
  */
 public final class HeadlessPodOwners {
 
@@ -28,7 +34,14 @@ public final class HeadlessPodOwners {
 
     /** The owning gateway's node name; empty when the cluster has no active gateway. */
     public static Optional<String> ownerOf(Cluster cluster, Pod pod) {
-        List<Node> gateways = cluster.activeGateways();
+        return ownerOf(cluster, pod, cluster.activeGateways());
+    }
+
+    /**
+     * The owner among {@code gateways}, a subset of the cluster's active gateways (those some node
+     * considers live); empty when it is empty.
+     */
+    public static Optional<String> ownerOf(Cluster cluster, Pod pod, List<Node> gateways) {
         if (gateways.stream().anyMatch(g -> g.name().equals(pod.node()))) {
             return Optional.of(pod.node());
         }

@@ -39,7 +39,7 @@ public record Scenario(ClusterSet healthy, List<String> failed, ClusterSetPlan p
             requireNode(healthy, name);
         }
         List<String> names = failed.stream().distinct().sorted().toList();
-        ClusterSetPlan plan = Planner.plan(healthy.withoutNodes(names));
+        ClusterSetPlan plan = Planner.planWithout(healthy, names);
         return new Scenario(healthy, names, plan, new Simulator(plan, MultipathMode.ALL_BRANCHES));
     }
 

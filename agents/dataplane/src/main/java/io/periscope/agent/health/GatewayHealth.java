@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -42,12 +43,32 @@ public final class GatewayHealth implements AutoCloseable {
     }
 
     /** The plan to program: {@code plan} without the choices that lead to gateways considered down. */
-    public synchronized DataplanePlan desired(DataplanePlan plan, Function<Ipv4Address, String> names) {
-        List<HealthTarget> wanted = HealthTargets.of(plan, names);
+    public DataplanePlan desired(DataplanePlan plan, Function<Ipv4Address, String> names) {
+        return desired(down -> plan, names);
+    }
+
+    /**
+     * The plan to program when what a node owes a gateway depends on whether it is up (per-gateway
+     * egress ownership): {@code planFor} gives the node's plan with the named gateways
+     * ({@code cluster/node}, as {@link HealthView#down()} names them) down, from the pure planner with
+     * the live gateways as its input, and the dead gateways' choices are withdrawn from that plan as
+     * from any other. The gateways watched are those of the plan with every gateway up, so a verdict
+     * never changes what is watched; a gateway that comes back is simply no longer named.
+     */
+    public synchronized DataplanePlan desired(Function<Set<String>, DataplanePlan> planFor, Function<Ipv4Address, String> names) {
+        DataplanePlan healthy = planFor.apply(Set.of());
+        List<HealthTarget> wanted = HealthTargets.of(healthy, names);
         if (!closed && unavailable == null && !wanted.equals(targets)) {
             restart(wanted);
         }
-        return checker == null ? plan : NexthopWithdrawal.withdraw(plan, checker.view().withdrawn());
+        if (checker == null) {
+            return healthy;
+        }
+        // One view for both, so the gateways moved away from and the nexthops withdrawn agree.
+        HealthView view = checker.view();
+        List<String> down = view.down();
+        DataplanePlan plan = down.isEmpty() ? healthy : planFor.apply(Set.copyOf(down));
+        return NexthopWithdrawal.withdraw(plan, view.withdrawn());
     }
 
     /** What this node considers up and down now (empty when nothing is watched). */

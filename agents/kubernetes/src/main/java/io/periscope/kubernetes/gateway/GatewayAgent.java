@@ -148,7 +148,7 @@ public final class GatewayAgent implements AutoCloseable {
         String message = "cable programmed (" + nodePlan.model().clusterSet().defaultCableDriver().yamlName() + ")";
         String statusFailure = null;
         try {
-            DataplanePlan desired = health.desired(nodePlan.host().orElseThrow().submariner(), HealthTargets.gatewayNames(nodePlan.plan()));
+            DataplanePlan desired = health.desired(nodePlan::submarinerWith, HealthTargets.gatewayNames(nodePlan.plan()));
             ReconcileResult result = reconciler.reconcile(desired);
             lastReconcile = Optional.of(result);
         } catch (RuntimeException e) {

@@ -181,8 +181,11 @@ public final class GlobalnetPass {
         }
         live.globalIngressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
         for (ObjectKey key : book.holders()) {
-            String uid = seen.get(key);
-            if (uid == null || deleting.contains(key) || !uid.equals(book.holding(key).orElseThrow().uid())) {
+            // A slice is held for its object as long as the object stands, also while its gateway has no
+            // lease: the survivors keep their own slices, and a gateway that comes back finds its own.
+            ObjectKey object = objectOfSlice(key).orElse(key);
+            String uid = seen.get(object);
+            if (uid == null || deleting.contains(object) || !uid.equals(book.holding(key).orElseThrow().uid())) {
                 book.release(key);
             }
         }
@@ -318,7 +321,15 @@ public final class GlobalnetPass {
 
     /** The book's key of one gateway's slice of a GlobalEgressIP (per-gateway egress ownership). */
     static ObjectKey sliceKey(ObjectKey object, String gateway) {
-        return new ObjectKey(object.kind(), object.namespace(), object.name() + " (slice of gateway " + gateway + ")");
+        return new ObjectKey(object.kind(), object.namespace(), object.name() + SLICE_OF_GATEWAY + gateway + ")");
+    }
+
+    private static final String SLICE_OF_GATEWAY = " (slice of gateway ";
+
+    /** The object a slice's key belongs to; empty for a key that is not a slice's. */
+    private static Optional<ObjectKey> objectOfSlice(ObjectKey key) {
+        int at = key.name().indexOf(SLICE_OF_GATEWAY);
+        return at < 0 ? Optional.empty() : Optional.of(new ObjectKey(key.kind(), key.namespace(), key.name().substring(0, at)));
     }
 
     private record Slice(String gateway, Outcome outcome) {

@@ -8,10 +8,13 @@ import io.periscope.model.topology.Cluster;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
+import io.periscope.plan.DataplanePlan;
+import io.periscope.planner.DownGateways;
 import io.periscope.planner.Planner;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One node's plan from live objects: the model the topology file would give, the addresses in the
@@ -30,6 +33,20 @@ public record LiveNodePlan(LiveModel model, ClusterSetPlan plan, Optional<HostPl
 
     public Optional<Cluster> cluster() {
         return model.clusterSet().cluster(clusterId);
+    }
+
+    /**
+     * The node's Submariner layer while it considers the named gateways ({@code cluster/node}) down:
+     * the same model and addresses, planned with those gateways' ownership moved to the live ones
+     * ({@link DownGateways}). With none down it is this plan's. What a health-checking agent hands
+     * its {@link io.periscope.agent.health.GatewayHealth}.
+     */
+    public DataplanePlan submarinerWith(Set<String> down) {
+        HostPlan own = host.orElseThrow(() -> new IllegalStateException("the model has no node " + node + " in cluster " + clusterId));
+        if (down.isEmpty()) {
+            return own.submariner();
+        }
+        return Planner.plan(model.clusterSet(), model.addresses(), DownGateways.of(down)).host(own.id()).orElseThrow().submariner();
     }
 
     /** Whether the planner made this node an active gateway. */

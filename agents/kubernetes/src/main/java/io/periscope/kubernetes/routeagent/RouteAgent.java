@@ -35,8 +35,9 @@ import java.util.function.Supplier;
  * active gateway (an ordinary node, or a gateway waiting on the lease); on an active gateway the
  * gateway agent programs the whole layer, and this one stands aside. Both plan from the same objects
  * with the same planner, so they agree on which node is which. It health-checks the active
- * gateways it load-balances to, withdraws the silent ones from its routes, and says which it
- * considers up in the node's RouteAgent object.
+ * gateways it load-balances to, withdraws the silent ones from its routes, steers the headless pods a
+ * silent gateway owned (per-gateway egress ownership) to the owners among the live ones, and says
+ * which it considers up in the node's RouteAgent object.
  */
 public final class RouteAgent implements AutoCloseable {
 
@@ -103,7 +104,7 @@ public final class RouteAgent implements AutoCloseable {
         if (standingAside) {
             return;
         }
-        DataplanePlan desired = health.desired(nodePlan.host().get().submariner(), HealthTargets.gatewayNames(nodePlan.plan()));
+        DataplanePlan desired = health.desired(nodePlan::submarinerWith, HealthTargets.gatewayNames(nodePlan.plan()));
         lastReconcile = Optional.of(reconciler.reconcile(desired));
         writeStatus(health.view());
     }

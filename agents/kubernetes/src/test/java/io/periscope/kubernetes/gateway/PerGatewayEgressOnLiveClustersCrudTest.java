@@ -2,7 +2,6 @@ package io.periscope.kubernetes.gateway;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.kubernetes.crd.AllocationStatus;
-import io.periscope.kubernetes.crd.SubmarinerCluster;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
 import io.periscope.kubernetes.globalnet.GlobalnetController;
 import io.periscope.kubernetes.testing.FreshNode;
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -44,20 +42,7 @@ class PerGatewayEgressOnLiveClustersCrudTest {
         cluster = new MockCluster();
         client = cluster.client();
         LiveObjectsFactory objects = new LiveObjectsFactory(client);
-        SubmarinerCluster object = objects.cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", "242.254.1.0/24", true, 8,
-                Map.of("location", "on-premise"));
-        var spec = object.getSpec();
-        object.setSpec(new io.periscope.kubernetes.crd.ClusterSpec(spec.clusterId(), spec.colorCodes(), spec.clusterCidr(), spec.serviceCidr(),
-                spec.globalCidr(), spec.cni(), spec.multiActiveGateways(), spec.clusterEgressIPs(), spec.gatewayLoadBalancing(),
-                spec.cableDriver(), spec.globalnetMode(), "per-gateway"));
-        client.resource(object).update();
-        objects.node("gw-1", "172.18.0.6", "10.0.0.0/18", true);
-        objects.node("gw-2", "172.18.0.8", "10.0.64.0/18", true);
-        objects.node("worker-1", "172.18.0.10", "10.0.128.0/17", false);
-        objects.pod("default", "cache-0", "worker-1", "10.0.128.6", Map.of("app", "cache"));
-        objects.service("default", "cache", null, Map.of("app", "cache"), 6379);
-        objects.export("default", "cache");
-        objects.egress("ns1", "ns-egressip", 1, null);
+        NodeAgents.cluster1WithPerGatewayEgress(objects, client);
         NodeAgents.remoteCluster2(objects, client);
         globalnet = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-0");
     }

@@ -60,6 +60,27 @@ public final class NodeAgents {
         objects.node("worker-1", "172.18.0.10", "10.0.128.0/17", false);
     }
 
+    /**
+     * cluster1 of seed 004's drawing with {@code egress_ownership: per-gateway}: gw-1 and gw-2 active,
+     * worker-1 running {@code default/cache-0} behind the exported headless service {@code cache}, and a
+     * namespace GlobalEgressIP {@code ns1/ns-egressip} of one address per gateway.
+     */
+    public static void cluster1WithPerGatewayEgress(LiveObjectsFactory objects, KubernetesClient client) {
+        var object = objects.cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", "242.254.1.0/24", true, 8, Map.of("location", "on-premise"));
+        var spec = object.getSpec();
+        object.setSpec(new io.periscope.kubernetes.crd.ClusterSpec(spec.clusterId(), spec.colorCodes(), spec.clusterCidr(), spec.serviceCidr(),
+                spec.globalCidr(), spec.cni(), spec.multiActiveGateways(), spec.clusterEgressIPs(), spec.gatewayLoadBalancing(),
+                spec.cableDriver(), spec.globalnetMode(), "per-gateway"));
+        client.resource(object).update();
+        objects.node("gw-1", "172.18.0.6", "10.0.0.0/18", true);
+        objects.node("gw-2", "172.18.0.8", "10.0.64.0/18", true);
+        objects.node("worker-1", "172.18.0.10", "10.0.128.0/17", false);
+        objects.pod("default", "cache-0", "worker-1", "10.0.128.6", Map.of("app", "cache"));
+        objects.service("default", "cache", null, Map.of("app", "cache"), 6379);
+        objects.export("default", "cache");
+        objects.egress("ns1", "ns-egressip", 1, null);
+    }
+
     /** cluster2 of seed 004's drawing, known only through the broker: its Cluster object and one gateway's Endpoint. */
     public static void remoteCluster2(LiveObjectsFactory objects, KubernetesClient client) {
         var cluster = objects.cluster("cluster2", "10.0.0.0/16", "100.0.0.0/16", "242.254.2.0/24", false, 8, Map.of("location", "cloud"));

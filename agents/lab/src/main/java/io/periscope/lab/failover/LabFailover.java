@@ -233,7 +233,7 @@ public final class LabFailover {
     private static FailoverReport.Prediction predict(UpLab lab, List<Flow> flows, String failedNode, FailureMode mode,
                                                      List<FailoverReport.StreamResult> results, SimulatorFlows simulation) {
         Simulator before = new Simulator(lab.plan());
-        Simulator after = new Simulator(Planner.plan(lab.set().withoutNodes(List.of(failedNode))));
+        Simulator after = new Simulator(Planner.planWithout(lab.set(), List.of(failedNode)));
         Set<String> gatewaysBefore = new TreeSet<>();
         Set<String> gatewaysAfter = new TreeSet<>();
         for (Flow flow : flows) {

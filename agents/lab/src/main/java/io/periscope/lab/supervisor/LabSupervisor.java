@@ -77,9 +77,10 @@ public final class LabSupervisor implements AutoCloseable {
             throw new IllegalStateException(files.topology() + " is not the topology of lab " + hash);
         }
         Function<Ipv4Address, String> names = HealthTargets.gatewayNames(plan);
+        PlansByDownGateways plans = new PlansByDownGateways(plan);
         for (HostNamespace node : layout.nodes()) {
-            NodeAgentLoop loop = new NodeAgentLoop(node, agents.submarinerReconciler(node), names, HealthSettings.DEFAULTS, RESYNC,
-                    LabSupervisor::log);
+            NodeAgentLoop loop = new NodeAgentLoop(node, down -> plans.submariner(node.host(), down), agents.submarinerReconciler(node), names,
+                    HealthSettings.DEFAULTS, RESYNC, LabSupervisor::log);
             loops.put(loop.name(), loop);
         }
         log("supervising " + loops.size() + " nodes of " + set.name() + " (probes every " + HealthSettings.DEFAULTS.interval().toMillis()

@@ -12,12 +12,14 @@ import io.periscope.plan.DataplanePlan;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * One node's Periscope agent as the supervisor runs it: level-driven, as on a real node. A pass
- * programs the node's plan less the choices of the gateways its health checker considers down; a
+ * programs the node's plan with the gateways its health checker considers down as the planner's
+ * input (their ownership moved to the live ones), less those gateways' nexthop choices; a
  * pass runs when a verdict changes and otherwise every {@code resync} (which also repairs what a
  * person or a crash changed). Stopping it (for {@code lab fail --mode agent-stop}) ends its probes
  * and its passes and leaves the kernel as it is, like a killed agent process.
@@ -25,6 +27,7 @@ import java.util.function.Function;
 final class NodeAgentLoop implements AutoCloseable {
 
     private final HostNamespace node;
+    private final Function<Set<String>, DataplanePlan> planFor;
     private final Reconciler reconciler;
     private final Function<Ipv4Address, String> gatewayNames;
     private final HealthSettings settings;
@@ -40,9 +43,12 @@ final class NodeAgentLoop implements AutoCloseable {
     private GatewayHealth health;
     private Thread thread;
 
-    NodeAgentLoop(HostNamespace node, Reconciler reconciler, Function<Ipv4Address, String> gatewayNames, HealthSettings settings,
+    /** @param planFor the node's Submariner layer with the named gateways ({@code cluster/node}) down */
+    NodeAgentLoop(HostNamespace node, Function<Set<String>, DataplanePlan> planFor, Reconciler reconciler,
+                  Function<Ipv4Address, String> gatewayNames, HealthSettings settings,
                   Duration resync, Consumer<String> log) {
         this.node = node;
+        this.planFor = planFor;
         this.reconciler = reconciler;
         this.gatewayNames = gatewayNames;
         this.settings = settings;
@@ -115,7 +121,7 @@ final class NodeAgentLoop implements AutoCloseable {
 
     private void pass() {
         try {
-            DataplanePlan desired = health.desired(node.plan().submariner(), gatewayNames);
+            DataplanePlan desired = health.desired(planFor, gatewayNames);
             List<String> down = health.view().down();
             health.unavailable().ifPresent(reason -> lastError = reason);
             ReconcileResult result = reconciler.reconcile(desired);
