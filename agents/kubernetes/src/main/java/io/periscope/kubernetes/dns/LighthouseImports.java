@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.periscope.kubernetes.crd.LighthouseApi;
 import io.periscope.kubernetes.crd.ServiceImport;
 import io.periscope.kubernetes.crd.ServiceImportSpec;
 import io.periscope.kubernetes.modelbuilder.ModelProblem;
@@ -22,20 +23,16 @@ import java.util.Optional;
 /**
  * The exports of other clusters, read the way Lighthouse's resolver reads them: a ServiceImport in
  * the service's namespace, named after the service, gives its type and ports; each exporting
- * cluster's EndpointSlice (labelled with the source cluster, the service and its namespace) gives
- * that cluster's addresses, which are already global IPs under Globalnet. A ClusterSetIP service's
- * slice holds one endpoint, the service's address; a headless service's slice one endpoint per pod,
- * named by its hostname, and only those whose {@code ready} condition is not false are kept.
+ * cluster's EndpointSlice (labelled with the source cluster, the service and its namespace, see
+ * {@link LighthouseApi}) gives that cluster's addresses, which are already global IPs under
+ * Globalnet. A ClusterSetIP service's slice holds one endpoint, the service's address; a headless
+ * service's slice one endpoint per pod, named by its hostname, and only those whose {@code ready}
+ * condition is not false are kept.
  *
  * <p>Slices of this cluster are skipped: the plan knows its own exports from first principles
  * (ServiceExports, Services, EndpointSlices, GlobalIngressIPs). Pure: no I/O.
  */
 final class LighthouseImports {
-
-    /** Set by Lighthouse's agent on the slices it writes, and by the MCS API on imported slices. */
-    static final String SOURCE_CLUSTER_LABEL = "multicluster.kubernetes.io/source-cluster";
-    static final String SERVICE_NAME_LABEL = "multicluster.kubernetes.io/service-name";
-    static final String SOURCE_NAMESPACE_LABEL = "lighthouse.submariner.io/sourceNamespace";
 
     private LighthouseImports() {
     }
@@ -47,12 +44,12 @@ final class LighthouseImports {
         for (EndpointSlice slice : slices.stream().sorted(Comparator.comparing((EndpointSlice s) -> s.getMetadata().getNamespace())
                 .thenComparing(s -> s.getMetadata().getName())).toList()) {
             Map<String, String> labels = labels(slice);
-            String cluster = labels.get(SOURCE_CLUSTER_LABEL);
-            String service = labels.get(SERVICE_NAME_LABEL);
+            String cluster = labels.get(LighthouseApi.SOURCE_CLUSTER_LABEL);
+            String service = labels.get(LighthouseApi.SERVICE_NAME_LABEL);
             if (cluster == null || service == null || cluster.equals(localCluster)) {
                 continue;
             }
-            String namespace = labels.getOrDefault(SOURCE_NAMESPACE_LABEL, slice.getMetadata().getNamespace());
+            String namespace = labels.getOrDefault(LighthouseApi.SOURCE_NAMESPACE_LABEL, slice.getMetadata().getNamespace());
             String where = "EndpointSlice " + slice.getMetadata().getNamespace() + "/" + slice.getMetadata().getName();
             ServiceImport serviceImport = importsByService.get(namespace + "/" + service);
             if (serviceImport == null) {

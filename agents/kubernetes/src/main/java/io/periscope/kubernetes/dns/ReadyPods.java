@@ -2,6 +2,7 @@ package io.periscope.kubernetes.dns;
 
 import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.periscope.kubernetes.crd.LighthouseApi;
 import io.periscope.plan.dns.PodReadiness;
 
 import java.util.HashSet;
@@ -16,17 +17,17 @@ import java.util.Set;
  * read it. A pod no slice lists ready is not answered; other clusters' pods are judged where they
  * are (their slices list only ready pods, see {@link LighthouseImports}).
  */
-record ReadyPods(String localCluster, Set<String> ready) implements PodReadiness {
+public record ReadyPods(String localCluster, Set<String> ready) implements PodReadiness {
 
-    static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
+    public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
 
-    static ReadyPods of(String localCluster, List<EndpointSlice> slices) {
+    public static ReadyPods of(String localCluster, List<EndpointSlice> slices) {
         Set<String> ready = new HashSet<>();
         for (EndpointSlice slice : slices) {
             Map<String, String> labels = slice.getMetadata().getLabels() == null ? Map.of() : slice.getMetadata().getLabels();
             String service = labels.get(SERVICE_NAME_LABEL);
             // Lighthouse's copies carry the service name too; they are the other clusters' business.
-            if (service == null || labels.containsKey(LighthouseImports.SOURCE_CLUSTER_LABEL)) {
+            if (service == null || labels.containsKey(LighthouseApi.SOURCE_CLUSTER_LABEL)) {
                 continue;
             }
             for (Endpoint endpoint : slice.getEndpoints() == null ? List.<Endpoint>of() : slice.getEndpoints()) {

@@ -21,6 +21,7 @@ import io.periscope.kubernetes.networkpluginsyncer.NetworkPluginSyncer;
 import io.periscope.kubernetes.networkpluginsyncer.NetworkPluginSyncerSettings;
 import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
 import io.periscope.kubernetes.routeagent.RouteAgent;
+import io.periscope.kubernetes.serviceexport.ServiceExportSync;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -166,7 +167,8 @@ public final class AgentCommand {
         }
     }
 
-    @Command(name = "broker-sync", description = "Carries Clusters, Endpoints and policies between the broker and this cluster.")
+    @Command(name = "broker-sync", description = "Carries Clusters, Endpoints and policies between the broker and this cluster, "
+            + "and exported services (ServiceImports and EndpointSlices in Lighthouse's format).")
     static final class Broker implements java.util.concurrent.Callable<Integer> {
         @CommandLine.Mixin
         Common common = new Common();
@@ -177,12 +179,25 @@ public final class AgentCommand {
         @Option(names = "--broker-namespace", defaultValue = "submariner-k8s-broker", description = "the broker's namespace")
         String brokerNamespace;
 
+        @Option(names = "--service-exports", negatable = true, defaultValue = "true", fallbackValue = "true",
+                description = "also carry exported services, as Lighthouse's agent does; --no-service-exports where Lighthouse's agent runs (default true)")
+        boolean serviceExports;
+
         @Override
         public Integer call() throws Exception {
             KubernetesClient local = new KubernetesClientBuilder().build();
             KubernetesClient broker = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(brokerKubeconfig))).build();
-            return runUntilStopped(new BrokerSync(local, broker, new BrokerSyncSettings(common.require(common.clusterId, "--cluster-id", "CLUSTER_ID"), common.namespace, brokerNamespace,
-                    common.resync)).start());
+            BrokerSyncSettings settings = new BrokerSyncSettings(common.require(common.clusterId, "--cluster-id", "CLUSTER_ID"), common.namespace,
+                    brokerNamespace, common.resync);
+            BrokerSync sync = new BrokerSync(local, broker, settings).start();
+            if (!serviceExports) {
+                return runUntilStopped(sync);
+            }
+            ServiceExportSync exports = new ServiceExportSync(local, broker, settings).start();
+            return runUntilStopped(() -> {
+                exports.close();
+                sync.close();
+            });
         }
     }
 

@@ -10,6 +10,7 @@ import io.periscope.kubernetes.crd.EndpointSpec;
 import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GatewayConnection;
 import io.periscope.kubernetes.crd.GatewayStatus;
+import io.periscope.kubernetes.crd.LighthouseApi;
 import io.periscope.kubernetes.crd.ServiceImport;
 import io.periscope.kubernetes.crd.ServiceImportSpec;
 import io.periscope.kubernetes.crd.SubmarinerApi;
@@ -232,8 +233,8 @@ class DnsServerAnswersFromLiveObjectsCrudTest {
     /** cluster2's slice of a ClusterSetIP service as Lighthouse's agent writes it: one endpoint, the service's global IP. */
     private void lighthouseSlice(String service, String globalIp) {
         client.resource(new EndpointSliceBuilder().withNewMetadata().withName(service + "-cluster2").withNamespace("default")
-                .withLabels(Map.of(LighthouseImports.SOURCE_CLUSTER_LABEL, "cluster2", LighthouseImports.SERVICE_NAME_LABEL, service,
-                        LighthouseImports.SOURCE_NAMESPACE_LABEL, "default", "endpointslice.kubernetes.io/managed-by", "lighthouse-agent.submariner.io"))
+                .withLabels(Map.of(LighthouseApi.SOURCE_CLUSTER_LABEL, "cluster2", LighthouseApi.SERVICE_NAME_LABEL, service,
+                        LighthouseApi.SOURCE_NAMESPACE_LABEL, "default", LighthouseApi.MANAGED_BY_LABEL, LighthouseApi.MANAGED_BY_LIGHTHOUSE))
                 .endMetadata()
                 .withAddressType("IPv4")
                 .addToEndpoints(new EndpointBuilder().withAddresses(globalIp).withNewConditions().withReady(true).endConditions().build())

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -34,14 +33,6 @@ class DnsServerRoleGrantsEveryRequestItMakesCrudTest {
     private MockCluster cluster;
     private DnsAgent dns;
 
-    /** A request as RBAC sees it. */
-    record Access(String verb, String group, String resource, Optional<String> namespace) {
-        @Override
-        public String toString() {
-            return verb + " " + (group.isEmpty() ? "" : group + "/") + resource + namespace.map(n -> " in " + n).orElse(" (all namespaces)");
-        }
-    }
-
     @AfterEach
     void stop() {
         if (dns != null) {
@@ -65,17 +56,17 @@ class DnsServerRoleGrantsEveryRequestItMakesCrudTest {
         objects.export("default", "nginx");
         await("the server rebuilt its zone after the export", () -> dns.passes() > before);
 
-        List<Access> accesses = new ArrayList<>();
+        List<DeployedRoles.Access> accesses = new ArrayList<>();
         for (RecordedRequest request : cluster.takeRequests()) {
             if (AGENT.equals(request.getHeader("User-Agent"))) {
-                accesses.add(access(request));
+                accesses.add(DeployedRoles.access(request));
             }
         }
         assertThat(accesses).as("the server's requests were recorded").isNotEmpty();
 
         DeployedRoles roles = DeployedRoles.of("periscope-dns");
         Set<String> refused = new LinkedHashSet<>();
-        for (Access access : accesses) {
+        for (DeployedRoles.Access access : accesses) {
             if (!roles.allows(access.verb(), access.group(), access.resource(), access.namespace())) {
                 refused.add(access.toString());
             }
@@ -94,36 +85,5 @@ class DnsServerRoleGrantsEveryRequestItMakesCrudTest {
                 }
             }
         }
-    }
-
-    /** {@code /api/v1[/namespaces/NS]/RESOURCE[/NAME]} or {@code /apis/GROUP/VERSION[/namespaces/NS]/RESOURCE[/NAME]}, and the method. */
-    static Access access(RecordedRequest request) {
-        URI uri = URI.create(request.getPath());
-        List<String> parts = new ArrayList<>(List.of(uri.getPath().substring(1).split("/")));
-        String group;
-        if (parts.getFirst().equals("api")) {
-            group = "";
-            parts = parts.subList(2, parts.size());
-        } else {
-            group = parts.get(1);
-            parts = parts.subList(3, parts.size());
-        }
-        Optional<String> namespace = Optional.empty();
-        if (parts.size() >= 3 && parts.getFirst().equals("namespaces")) {
-            namespace = Optional.of(parts.get(1));
-            parts = parts.subList(2, parts.size());
-        }
-        String resource = parts.getFirst();
-        boolean named = parts.size() > 1;
-        String query = uri.getQuery() == null ? "" : uri.getQuery();
-        String verb = switch (request.getMethod()) {
-            case "GET" -> query.contains("watch=true") ? "watch" : named ? "get" : "list";
-            case "POST" -> "create";
-            case "PUT" -> "update";
-            case "PATCH" -> "patch";
-            case "DELETE" -> named ? "delete" : "deletecollection";
-            default -> request.getMethod().toLowerCase(java.util.Locale.ROOT);
-        };
-        return new Access(verb, group, resource, namespace);
     }
 }

@@ -1,11 +1,13 @@
 package io.periscope.kubernetes.testing;
 
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,6 +35,45 @@ public final class DeployedRoles {
             return (apiGroups.contains("*") || apiGroups.contains(group)) && (resources.contains("*") || resources.contains(resource))
                     && (verbs.contains("*") || verbs.contains(verb));
         }
+    }
+
+    /** A request as RBAC sees it. */
+    public record Access(String verb, String group, String resource, Optional<String> namespace) {
+        @Override
+        public String toString() {
+            return verb + " " + (group.isEmpty() ? "" : group + "/") + resource + namespace.map(n -> " in " + n).orElse(" (all namespaces)");
+        }
+    }
+
+    /** {@code /api/v1[/namespaces/NS]/RESOURCE[/NAME]} or {@code /apis/GROUP/VERSION[/namespaces/NS]/RESOURCE[/NAME]}, and the method. */
+    public static Access access(RecordedRequest request) {
+        URI uri = URI.create(request.getPath());
+        List<String> parts = new ArrayList<>(List.of(uri.getPath().substring(1).split("/")));
+        String group;
+        if (parts.getFirst().equals("api")) {
+            group = "";
+            parts = parts.subList(2, parts.size());
+        } else {
+            group = parts.get(1);
+            parts = parts.subList(3, parts.size());
+        }
+        Optional<String> namespace = Optional.empty();
+        if (parts.size() >= 3 && parts.getFirst().equals("namespaces")) {
+            namespace = Optional.of(parts.get(1));
+            parts = parts.subList(2, parts.size());
+        }
+        String resource = parts.getFirst();
+        boolean named = parts.size() > 1;
+        String query = uri.getQuery() == null ? "" : uri.getQuery();
+        String verb = switch (request.getMethod()) {
+            case "GET" -> query.contains("watch=true") ? "watch" : named ? "get" : "list";
+            case "POST" -> "create";
+            case "PUT" -> "update";
+            case "PATCH" -> "patch";
+            case "DELETE" -> named ? "delete" : "deletecollection";
+            default -> request.getMethod().toLowerCase(java.util.Locale.ROOT);
+        };
+        return new Access(verb, group, resource, namespace);
     }
 
     private final String account;
