@@ -67,7 +67,8 @@ public final class SupervisorLauncher {
             if (status.isPresent() && status.get().pid() == handle.pid() && !status.get().nodes().isEmpty()
                     && status.get().nodes().values().stream().allMatch(SupervisorStatus.NodeAgentStatus::running)) {
                 progress.accept("supervisor: pid " + handle.pid() + " keeps " + status.get().nodes().size()
-                        + " nodes' agents running with health checking (log " + files.log() + ")");
+                        + " nodes' agents running with health checking, and " + status.get().dns().size() + " clusters' DNS servers"
+                        + " (log " + files.log() + ")");
                 return supervisor;
             }
             try {
