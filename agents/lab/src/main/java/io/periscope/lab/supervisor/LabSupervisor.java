@@ -76,7 +76,7 @@ public final class LabSupervisor implements AutoCloseable {
     }
 
     void run() throws TopologyException {
-        ClusterSet set = TopologyLoader.load(files.topology());
+        ClusterSet set = TopologyLoader.loadWritten(files.topology());
         ClusterSetPlan plan = Planner.plan(LabCables.of(set).set());
         LabLayout layout = LabLayout.of(plan);
         if (!layout.names().hash().equals(hash)) {
