@@ -16,18 +16,23 @@ import java.util.Optional;
  * Where a cluster's DNS server lives in the lab, as kube-dns lives on a cluster: a Service address
  * every pod's {@code resolv.conf} names ({@link ClusterDnsService}: kubeadm's 10th address of the
  * service CIDR), and one backend that kube-proxy's rules send that address to. The backend is the
- * server the supervisor runs, listening on port 53 of a node's own address inside the node's
- * namespace, as a host-network DNS pod would: the cluster's first node that is not a gateway (so
- * that failing gateways, which is what the lab is for, leaves name resolution standing), else its
- * first node.
+ * server the supervisor runs, listening on port {@value #SERVER_PORT} of a node's own address inside
+ * the node's namespace, as a host-network DNS pod would: the cluster's first node that is not a
+ * gateway (so that failing gateways, which is what the lab is for, leaves name resolution standing),
+ * else its first node. The Service's port is 53 and its target port {@value #SERVER_PORT}, kube-dns's
+ * own port behind its dnsmasq: a host-network server keeps port 53 of the node free (for a node's own
+ * resolver, a node-local cache, or a flow of the file to port 53 that the probe listens for).
  *
  * @param serviceAddress the DNS Service's cluster IP, which pods ask
  * @param server         the node whose namespace the server's sockets belong to
- * @param serverAddress  the node's address the server listens on, the Service's one endpoint
+ * @param serverAddress  the node's address the server listens on (port {@value #SERVER_PORT}), the Service's one endpoint
  */
 public record ClusterDns(String cluster, Ipv4Address serviceAddress, HostNamespace server, Ipv4Address serverAddress) {
 
+    /** The DNS Service's port, which pods ask. */
     public static final int PORT = NamespaceDnsServer.PORT;
+    /** The Service's target port: where the server listens on its node. */
+    public static final int SERVER_PORT = 10053;
 
     /**
      * One per cluster, in cluster-set order.

@@ -2,7 +2,7 @@ package io.periscope.lab.dns;
 
 /**
  * What kube-proxy programs on every node for the DNS Service: a packet to the Service address on
- * port 53 (UDP or TCP) is DNATed to its one endpoint, the server's node address, in {@code PREROUTING}
+ * port 53 (UDP or TCP) is DNATed to its one endpoint, the server's node address and target port, in {@code PREROUTING}
  * (from the node's pods) and {@code OUTPUT} (from the node itself and its host-network pods);
  * conntrack turns the answers' source back into the Service address. Written as an
  * {@code iptables-restore --noflush} batch into a chain of the lab's own, {@value #CHAIN}: the lab's
@@ -19,7 +19,7 @@ public final class ClusterDnsRules {
 
     public static String restore(ClusterDns dns) {
         String service = dns.serviceAddress() + "/32";
-        String endpoint = dns.serverAddress() + ":" + ClusterDns.PORT;
+        String endpoint = dns.serverAddress() + ":" + ClusterDns.SERVER_PORT;
         return "*nat\n"
                 + ":" + CHAIN + " - [0:0]\n"
                 + "-A PREROUTING -d " + service + " -m comment --comment \"kube-system/kube-dns cluster IP\" -j " + CHAIN + "\n"

@@ -84,12 +84,13 @@ public final class ClusterDnsServers implements AutoCloseable {
         ClusterGraph graph = ClusterGraph.of(plan.clusterSet());
         for (ClusterDns dns : ClusterDns.of(plan.clusterSet(), layout)) {
             ClustersetZone zone = new ClustersetZone(Optional.of(dns.cluster()), ServiceDiscovery.of(plan));
-            NamespaceDnsServer server = NamespaceDnsServer.start(dns.server().namespace(), dns.serverAddress(), zone);
+            NamespaceDnsServer server = NamespaceDnsServer.start(dns.server().namespace(), dns.serverAddress(), ClusterDns.SERVER_PORT, zone);
             served.put(dns.cluster(), new Served(dns, zone, server));
             current.put(dns.cluster(), GatewayHealth.ALL_UP);
             replacements.put(dns.cluster(), 0L);
             log.accept("dns: " + dns.cluster() + "'s server listens on " + dns.server().host() + " " + dns.serverAddress() + ":"
-                    + ClusterDns.PORT + ", the DNS Service " + dns.serviceAddress() + " of every pod's resolv.conf");
+                    + ClusterDns.SERVER_PORT + ", behind the DNS Service " + dns.serviceAddress() + ":" + ClusterDns.PORT
+                    + " of every pod's resolv.conf");
         }
         for (Cluster cluster : plan.clusterSet().clusters()) {
             Served s = served.get(cluster.name());
@@ -182,7 +183,7 @@ public final class ClusterDnsServers implements AutoCloseable {
     public synchronized Map<String, ClusterDnsStatus> status() {
         Map<String, ClusterDnsStatus> status = new LinkedHashMap<>();
         served.forEach((cluster, s) -> status.put(cluster, new ClusterDnsStatus(s.dns().serviceAddress().toString(),
-                s.dns().server().host() + " " + s.dns().serverAddress() + ":" + ClusterDns.PORT,
+                s.dns().server().host() + " " + s.dns().serverAddress() + ":" + ClusterDns.SERVER_PORT,
                 List.copyOf(current.get(cluster).clustersDown().stream().sorted().toList()), replacements.get(cluster))));
         return status;
     }

@@ -332,8 +332,8 @@ public final class LabUp {
                 pods++;
             }
         }
-        return dns.stream().map(d -> d.cluster() + " " + d.serviceAddress() + " -> " + d.server().host() + " " + d.serverAddress() + ":"
-                + ClusterDns.PORT).collect(Collectors.joining(", ")) + "; DNAT on " + nodes + " nodes, resolv.conf in " + pods
+        return dns.stream().map(d -> d.cluster() + " " + d.serviceAddress() + ":" + ClusterDns.PORT + " -> " + d.server().host() + " "
+                + d.serverAddress() + ":" + ClusterDns.SERVER_PORT).collect(Collectors.joining(", ")) + "; DNAT on " + nodes + " nodes, resolv.conf in " + pods
                 + " pod namespaces (" + resolverFiles.etcNetns() + ")";
     }
 

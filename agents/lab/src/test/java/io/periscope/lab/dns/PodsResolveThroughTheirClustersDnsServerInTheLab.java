@@ -10,7 +10,6 @@ import io.periscope.lab.shell.Invocation;
 import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.shell.ShellResult;
 import io.periscope.lab.state.SupervisorProcess;
-import io.periscope.lab.supervisor.SupervisorLauncher;
 import io.periscope.lab.supervisor.SupervisorStop;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.plan.ClusterSetPlan;
@@ -65,7 +64,7 @@ class PodsResolveThroughTheirClustersDnsServerInTheLab {
     void up() {
         RunningLab.assumeRoot();
         lab = RunningLab.up(RunningLab.forTest(Examples.load(Examples.GLOBALNET_EGRESS), "dns"), state);
-        supervisor = new SupervisorLauncher(lab.stateFile()).start(lab.set(), lab.layout().names().hash(), line -> { });
+        supervisor = lab.supervisor();
     }
 
     @AfterAll
