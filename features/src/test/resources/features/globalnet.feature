@@ -267,9 +267,11 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
       And west/default/nginx-0 resolves nginx.default.svc.clusterset.local to 169.254.1.254
 
   Rule: Each cluster's own DNS server answers over the wire with global IPs, and leaves out what a pod cannot reach (section "Service Discovery - Lighthouse"; issue 17)
-    Every cluster runs Periscope's DNS server for clusterset.local (docs/dns.md). These scenarios start a
-    real server for the asking pod's cluster on 127.0.0.1 and ask it over UDP with the JDK's own DNS
-    client, a third implementation next to the server's and the simulator's.
+    Every cluster runs Periscope's DNS server for clusterset.local (docs/dns.md). With the simulator these
+    scenarios start a real server for the asking pod's cluster on 127.0.0.1 and ask it over UDP with the
+    JDK's own DNS client, a third implementation next to the server's and the simulator's. In the lab
+    the server runs inside the cluster, in its supervisor, and dig asks it from the pod's own namespace
+    through the pod's resolv.conf, the cluster's DNS Service address and the node's DNAT.
 
     Background:
       Given the cluster set:
@@ -319,45 +321,30 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
           - {name: hub-and-spokes, leftClusterSelector: {role: hub}, rightClusterSelector: {role: spoke}}
         """
 
-    @simulator-only
     Scenario: A pod's DNS server answers an exported service's name with its global IP, as the simulator resolves it
-      Simulator only: the lab does not run the DNS server inside the clusters' namespaces yet (docs/dns.md,
-      "Not yet"); the scenario asks a real server on 127.0.0.1, which needs no lab.
       When east/default/client asks its cluster's DNS server for nginx.default.svc.clusterset.local
       Then the answer is 242.1.255.254
       And east/default/client resolves nginx.default.svc.clusterset.local to 242.1.255.254
 
-    @simulator-only
     Scenario: Every ready pod of an exported headless service is in the answer with its own global IP
-      Simulator only: the lab does not run the DNS server inside the clusters' namespaces yet (docs/dns.md,
-      "Not yet"); the scenario asks a real server on 127.0.0.1, which needs no lab.
       When east/default/client asks its cluster's DNS server for http.myproject.svc.clusterset.local
       Then the answer is 242.1.255.253, 242.1.255.252
       When east/default/client asks its cluster's DNS server for http-1.west.http.myproject.svc.clusterset.local
       Then the answer is 242.1.255.252
 
-    @simulator-only
     Scenario: A named port of a headless service has an SRV record per pod
-      Simulator only: the lab does not run the DNS server inside the clusters' namespaces yet (docs/dns.md,
-      "Not yet"); the scenario asks a real server on 127.0.0.1, which needs no lab.
       When east/default/client asks its cluster's DNS server for _web._tcp.http.myproject.svc.clusterset.local
       Then the answer is 0 50 80 http-0.west.http.myproject.svc.clusterset.local., 0 50 80 http-1.west.http.myproject.svc.clusterset.local.
 
-    @simulator-only
     Scenario: A cluster the connectivity policy keeps apart from the asking cluster is left out
       The spokes west and north have no connection: west's pods get NXDOMAIN for north's database,
       where Lighthouse would answer with an address they cannot reach. The hub still gets it.
-      Simulator only: the lab does not run the DNS server inside the clusters' namespaces yet (docs/dns.md,
-      "Not yet"); the scenario asks a real server on 127.0.0.1, which needs no lab.
       When west/default/client asks its cluster's DNS server for db.ns1.svc.clusterset.local
       Then the name does not exist
       When east/default/client asks its cluster's DNS server for db.ns1.svc.clusterset.local
       Then the answer is 242.2.255.254
 
-    @simulator-only
     Scenario: A cluster whose gateways have all failed is left out
-      Simulator only: the lab does not run the DNS server inside the clusters' namespaces yet (docs/dns.md,
-      "Not yet"); the scenario asks a real server on 127.0.0.1, which needs no lab.
       When the node north/north-gw fails
       And east/default/client asks its cluster's DNS server for db.ns1.svc.clusterset.local
       Then the name does not exist

@@ -91,7 +91,9 @@ class JsonOutputFollowsTheDocumentedSchemas {
                 Optional.empty()), simulated.getFirst(), simulated, new PathMatch(0, Optional.empty()));
         ProbeReport report = new ProbeReport(set.name(), List.of(
                 new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), target.resolved(), simulated.size(),
-                        List.of(attempt), Optional.empty()),
+                        List.of(attempt), Optional.empty()).withDns(new io.periscope.lab.probe.NameResolution("nginx.default.svc.clusterset.local",
+                        "cluster1/default/client", List.of(target.destination()), List.of(List.of(target.destination())),
+                        Optional.of(target.destination()))),
                 FlowProbeResult.unanswered("to-nobody", flow.from().toString(), "nobody.default.svc.clusterset.local:80",
                         "nothing answers 'nobody.default.svc.clusterset.local'"),
                 new FlowProbeResult("not-probed", flow.from().toString(), "10.9.9.9:80", "", 0, List.of(), Optional.of("a capture could not open"))));
@@ -99,6 +101,7 @@ class JsonOutputFollowsTheDocumentedSchemas {
         String json = ProbeReportJson.render(report);
 
         assertThat(JSON.readTree(json).findValuesAsText("kind")).as("the observed hops carry encap steps").contains("encap");
+        assertThat(JSON.readTree(json).get("flows").get(0).get("dns").get("sentTo").asText()).isEqualTo(target.destination().toString());
         List<Error> errors = schema("lab-probe.schema.json").validate(JSON.readTree(json));
         assertThat(errors).as(json).isEmpty();
     }

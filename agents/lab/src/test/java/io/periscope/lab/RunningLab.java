@@ -13,6 +13,8 @@ import io.periscope.lab.shell.Invocation;
 import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.state.SupervisorProcess;
+import io.periscope.lab.supervisor.SupervisorLauncher;
 import io.periscope.lab.up.LabUp;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
@@ -55,8 +57,24 @@ public final class RunningLab implements AutoCloseable {
         return Examples.renamed(set, "labtest-" + test + "-" + ProcessHandle.current().pid());
     }
 
-    /** Creates the lab; the caller closes it. */
+    /**
+     * Creates the lab and starts its supervisor, as {@code lab up} does: the agents keep running and
+     * every cluster's DNS server answers, which the probe's lookups of flows written with names need.
+     * The caller closes it.
+     */
     public static RunningLab up(ClusterSet set, Path stateDirectory) {
+        RunningLab lab = upWithoutSupervisor(set, stateDirectory);
+        try {
+            new SupervisorLauncher(lab.stateFile).start(set, lab.layout.names().hash(), lab.progress::add);
+        } catch (RuntimeException e) {
+            lab.close();
+            throw e;
+        }
+        return lab;
+    }
+
+    /** The lab as {@code LabUp} alone builds it, for tests of the supervisor's own start. */
+    public static RunningLab upWithoutSupervisor(ClusterSet set, Path stateDirectory) {
         RunningLab lab = new RunningLab(set, stateDirectory);
         try {
             new LabUp(lab.shell, lab.stateFile, new ReconcilingAgents()).run(Path.of(set.name() + ".yaml"), set, lab.progress::add);
@@ -65,6 +83,12 @@ public final class RunningLab implements AutoCloseable {
             throw e;
         }
         return lab;
+    }
+
+    /** The supervisor {@link #up} started, as the state file records it. */
+    public SupervisorProcess supervisor() {
+        return stateFile.read(layout.names().hash()).map(LabState::supervisor)
+                .orElseThrow(() -> new IllegalStateException("lab " + set.name() + " has no supervisor in its state"));
     }
 
     /** Not created yet: for tests that run {@code up} themselves. */

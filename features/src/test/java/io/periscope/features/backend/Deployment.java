@@ -35,6 +35,16 @@ public interface Deployment {
     /** The answer Lighthouse gives {@code from} for a {@code clusterset.local} name. */
     Ipv4Address resolve(FlowSource from, String dnsName) throws FlowResolutionException;
 
+    /**
+     * Asks the DNS server of {@code from}'s cluster for {@code name} ({@code A} or {@code SRV}), as a
+     * program in that pod would: the simulator's backend starts a real server for the cluster on
+     * 127.0.0.1; the lab asks the server running in the cluster, from inside the pod's namespace.
+     *
+     * @return the records' data in answer order ({@code 242.1.255.254}, {@code 0 50 80 target.}); empty
+     *         when the name does not exist (NXDOMAIN)
+     */
+    Optional<List<String>> askDns(FlowSource from, String name, String type);
+
     /** What is programmed in one host's namespace, all layers (CNI, kube-proxy, Submariner). */
     DataplanePlan programmed(HostId host);
 

@@ -1,5 +1,7 @@
 package io.periscope.features.backend;
 
+import io.periscope.agent.dns.ClustersetZone;
+import io.periscope.agent.dns.DnsServer;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.globalnet.GlobalnetAllocations;
 import io.periscope.model.net.Ipv4Address;
@@ -14,11 +16,14 @@ import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
+import io.periscope.plan.dns.ServiceDiscovery;
 import io.periscope.simulator.FlowResolutionException;
 import io.periscope.simulator.Simulator;
 import io.periscope.simulator.trace.FlowTrace;
 
+import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Optional;
 
 /** A planned cluster set and its compiled simulator: the plan is what would be programmed, the traces what packets would do. */
 record SimulatedDeployment(Simulator simulator) implements Deployment {
@@ -40,6 +45,17 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
     @Override
     public Ipv4Address resolve(FlowSource from, String dnsName) throws FlowResolutionException {
         return simulator.resolver().resolve("dns", from, new FlowTarget.DnsTarget(dnsName, 0), Protocol.ICMP).destination();
+    }
+
+    /** A real server for the asking pod's cluster, on 127.0.0.1 for the one question: the simulator runs no cluster to put it in. */
+    @Override
+    public Optional<List<String>> askDns(FlowSource from, String name, String type) {
+        ClustersetZone zone = new ClustersetZone(Optional.of(from.cluster()), ServiceDiscovery.of(plan()));
+        try (DnsServer server = DnsServer.start(new InetSocketAddress("127.0.0.1", 0), zone, 1)) {
+            return JndiDnsQuestion.ask(server.address(), name, type);
+        } catch (Exception e) {
+            throw new AssertionError("cannot ask the DNS server of " + from.cluster() + " for " + name + ": " + e.getMessage(), e);
+        }
     }
 
     @Override

@@ -4,9 +4,12 @@ import io.periscope.features.backend.Deployment;
 import io.periscope.features.backend.LabDriver;
 import io.periscope.lab.agent.ReconcilingAgents;
 import io.periscope.lab.down.LabDown;
+import io.periscope.lab.down.LabTeardown;
 import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.supervisor.SupervisorLauncher;
 import io.periscope.lab.up.LabUp;
+import io.periscope.lab.up.LabUpResult;
 import io.periscope.model.topology.ClusterSet;
 
 import java.io.IOException;
@@ -17,7 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The acceptance suite's {@link LabDriver}: {@code lab up} of the scenario's cluster set, a
+ * The acceptance suite's {@link LabDriver}: {@code lab up} of the scenario's cluster set with its
+ * supervisor (the agents kept running, every cluster's DNS server), a
  * {@link ProbedDeployment} whose traces are real probes, and {@code lab down}. One lab at a time:
  * a different cluster set takes the previous lab down first, as the lab refuses to reconcile a
  * topology in place. The state files live in a directory of this run, so the suite never meets a lab
@@ -46,7 +50,15 @@ public final class NamespaceLab implements LabDriver {
             throw new UncheckedIOException("cannot create the lab's state directory", e);
         }
         stateFile = new LabStateFile(stateDirectory);
-        new LabUp(shell, stateFile, new ReconcilingAgents()).run(file(set), set, progress::add);
+        LabUpResult result = new LabUp(shell, stateFile, new ReconcilingAgents()).run(file(set), set, progress::add);
+        String hash = result.layout().names().hash();
+        try {
+            new SupervisorLauncher(stateFile).start(set, hash, progress::add);
+        } catch (RuntimeException e) {
+            // As 'lab up' does: never half up.
+            stateFile.read(hash).ifPresent(state -> new LabTeardown(shell, stateFile).remove(state, progress::add));
+            throw e;
+        }
         up = set;
         return new ProbedDeployment(set, shell, stateFile, file(set));
     }

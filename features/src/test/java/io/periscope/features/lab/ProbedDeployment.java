@@ -1,6 +1,7 @@
 package io.periscope.features.lab;
 
 import io.periscope.features.backend.Deployment;
+import io.periscope.lab.dns.ClusterDns;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabLayout;
@@ -10,10 +11,14 @@ import io.periscope.agent.reconcile.DataplaneReader;
 import io.periscope.agent.sysctl.SysctlCommands;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.LabProbe;
+import io.periscope.lab.probe.NameLookup;
+import io.periscope.lab.probe.NameResolution;
 import io.periscope.lab.probe.ObservedAttempt;
 import io.periscope.lab.probe.ProbeReport;
 import io.periscope.lab.probe.SimulatorFlows;
+import io.periscope.lab.shell.Invocation;
 import io.periscope.lab.shell.Shell;
+import io.periscope.lab.shell.ShellResult;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.globalnet.GlobalnetAllocations;
@@ -22,8 +27,7 @@ import io.periscope.model.policy.ClusterGraph;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.FlowSource;
-import io.periscope.model.topology.FlowTarget;
-import io.periscope.model.topology.Protocol;
+import io.periscope.model.topology.Pod;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostId;
@@ -54,7 +58,8 @@ import java.util.stream.Collectors;
  * <p>Traces are real packets: {@link LabProbe} sends the flow until every path the simulator offers
  * has been taken (or its rounds run out) and compares every hop the captures saw, field by field
  * (node, interfaces, addresses on arrival and departure, encapsulation, disposition), with the
- * simulator's path through the same hosts. A flow whose packets went anywhere else, or carried other
+ * simulator's path through the same hosts; a flow written with a DNS name is first resolved by real
+ * DNS in the source's namespace, and the packets go to that answer. A flow whose packets went anywhere else, or carried other
  * addresses anywhere, fails the step with the lab's first difference. The trace returned holds the
  * simulated paths the packets matched, one per distinct path taken, so the steps check the hops the
  * kernel took. A packet carries no rule name, so the rules come from the kernel's counters: every
@@ -69,7 +74,8 @@ import java.util.stream.Collectors;
  * the plan sets), every layer, Periscope's or not. Plain interfaces are the plan's: {@code lab up}
  * creates exactly those. Lighthouse's answers, Globalnet's allocations, the Endpoints and the
  * connections are control-plane decisions the lab takes from the same plan: the lab runs no
- * Kubernetes API or broker.
+ * Kubernetes API or broker. Names are answered by each cluster's real DNS server, which the lab's
+ * supervisor runs inside the cluster ({@link #askDns}, {@link #resolve}).
  */
 final class ProbedDeployment implements Deployment {
 
@@ -80,6 +86,7 @@ final class ProbedDeployment implements Deployment {
     private final ClusterSetPlan plan;
     private final Simulator simulator;
     private final LabLayout layout;
+    private final List<ClusterDns> dns;
 
     ProbedDeployment(ClusterSet set, Shell shell, LabStateFile stateFile, Path file) {
         this.set = set;
@@ -89,6 +96,7 @@ final class ProbedDeployment implements Deployment {
         this.plan = Planner.plan(LabCables.of(set).set());
         this.simulator = new Simulator(plan);
         this.layout = LabLayout.of(plan);
+        this.dns = ClusterDns.of(set, layout);
     }
 
     /** The lab builds no OVN (it refuses OVN-Kubernetes clusters), so this is the plan's, for completeness. */
@@ -126,7 +134,9 @@ final class ProbedDeployment implements Deployment {
                         + attempt.match().firstDifference().map(d -> d.describe()).orElse("no simulated path goes through the same hosts")
                         + "\nobserved: " + attempt.observed().route());
             }
-            ResolvedFlow sent = new ResolvedFlow(resolved.source(), resolved.sourceIp(), resolved.destination(), resolved.port(),
+            // A name goes where real DNS answered in the lab, which the probe checked against the simulator's answers.
+            Ipv4Address destination = result.dns().flatMap(NameResolution::sentTo).orElse(resolved.destination());
+            ResolvedFlow sent = new ResolvedFlow(resolved.source(), resolved.sourceIp(), destination, resolved.port(),
                     resolved.protocol(), attempt.outcome().sourcePort());
             PathTrace path = simulator.trace(sent).get(attempt.match().simulatedPath());
             if (taken.stream().noneMatch(p -> sameHops(p, path))) {
@@ -154,7 +164,7 @@ final class ProbedDeployment implements Deployment {
                     + "names did not all match them in the kernel (iptables-save -c before and after the probe):\n  "
                     + String.join("\n  ", uncounted));
         }
-        return new FlowTrace(flow.name(), flow.from().toString(), flow.to().toString(), resolved.resolvedText(), taken);
+        return new FlowTrace(flow.name(), flow.from().toString(), flow.to().toString(), result.resolved(), taken);
     }
 
     /**
@@ -215,9 +225,62 @@ final class ProbedDeployment implements Deployment {
         return flow.protocol() + " from " + flow.from() + " to " + flow.to();
     }
 
+    /** glibc's answer in the pod's namespace (dig at the DNS Service from a node): the first address, as a client takes it. */
     @Override
     public Ipv4Address resolve(FlowSource from, String dnsName) throws FlowResolutionException {
-        return simulator.resolver().resolve("dns", from, new FlowTarget.DnsTarget(dnsName, 0), Protocol.ICMP).destination();
+        HostNamespace asker = asker(from);
+        List<Ipv4Address> answer = new NameLookup(shell).addresses(asker, ClusterDns.of(dns, from.cluster()), dnsName);
+        if (answer.isEmpty()) {
+            throw new FlowResolutionException("nothing answers '" + dnsName + "' in " + asker.host() + " (the cluster's DNS server in the lab)");
+        }
+        return answer.getFirst();
+    }
+
+    /**
+     * {@code dig} inside the pod's namespace, which reads the pod's {@code resolv.conf} (the cluster's
+     * DNS Service, DNATed to the server the supervisor runs); from a node, at the DNS Service address.
+     */
+    @Override
+    public Optional<List<String>> askDns(FlowSource from, String name, String type) {
+        HostNamespace asker = asker(from);
+        List<String> argv = new ArrayList<>(List.of("dig", "+noall", "+comments", "+answer", "+time=1", "+tries=2"));
+        if (asker.isNode()) {
+            argv.add("@" + ClusterDns.of(dns, from.cluster()).orElseThrow().serviceAddress());
+        }
+        argv.addAll(List.of(name, type));
+        ShellResult result = shell.execute(Invocation.of(argv).inNamespace(asker.namespace()));
+        if (!result.succeeded() || !result.stdout().contains("status: ")) {
+            throw new AssertionError("dig " + name + " " + type + " in " + asker.namespace() + " got no answer from the cluster's DNS server (exit "
+                    + result.exitCode() + "): " + (result.stdout() + result.stderr()).strip());
+        }
+        String status = result.stdout().replaceAll("(?s).*status: ([A-Z]+).*", "$1");
+        if (status.equals("NXDOMAIN")) {
+            return Optional.empty();
+        }
+        if (!status.equals("NOERROR")) {
+            throw new AssertionError("the cluster's DNS server answered " + status + " for " + name + " " + type + "\n" + result.stdout());
+        }
+        List<String> data = new ArrayList<>();
+        for (String line : result.stdout().lines().toList()) {
+            String[] fields = line.strip().split("\\s+");
+            // owner TTL class type data...; comments start with ';'
+            if (!line.startsWith(";") && fields.length > 4 && fields[3].equals(type)) {
+                data.add(String.join(" ", java.util.Arrays.asList(fields).subList(4, fields.length)));
+            }
+        }
+        return Optional.of(data);
+    }
+
+    private HostNamespace asker(FlowSource from) {
+        HostId id = switch (from) {
+            case FlowSource.PodSource p -> {
+                Pod pod = set.cluster(p.cluster()).flatMap(c -> c.pod(p.namespace(), p.pod()))
+                        .orElseThrow(() -> new AssertionError("the cluster set has no pod " + from));
+                yield pod.hostNetwork() ? HostId.node(p.cluster(), pod.node()) : HostId.pod(p.cluster(), pod.namespace(), pod.name());
+            }
+            case FlowSource.NodeSource n -> HostId.node(n.cluster(), n.node());
+        };
+        return layout.host(id).orElseThrow(() -> new AssertionError("the lab has no host " + id));
     }
 
     /** Read from the host's namespace as the agents read it, every layer. */

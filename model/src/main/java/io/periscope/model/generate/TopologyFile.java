@@ -1,6 +1,8 @@
 package io.periscope.model.generate;
 
 import io.periscope.model.globalnet.GlobalEgressIP;
+import io.periscope.model.policy.ClusterConnectionPolicy;
+import io.periscope.model.policy.ClusterConnectivityPolicy;
 import io.periscope.model.selector.LabelSelector;
 import io.periscope.model.selector.LabelSelectorRequirement;
 import io.periscope.model.topology.Cluster;
@@ -23,8 +25,8 @@ import java.util.stream.Collectors;
 
 /**
  * A cluster set written as a topology file, so that a generated set can go through
- * {@code periscope check} like any file: every string quoted, one object per line. Connectivity and
- * connection policies are not written; a set that has any is refused.
+ * {@code periscope check} like any file, and so that the lab's supervisor plans from the very set
+ * {@code lab up} built: every string quoted, one object per line, policies included.
  *
  * <p>{@code main} writes the 10-cluster set of the simulator's benchmarks, or one of the given size:
  * {@code FILE [clusters nodes gateways pods services globalEgressIPs v2|legacy appsPerCluster]}.
@@ -50,9 +52,6 @@ public final class TopologyFile {
     }
 
     public static String yaml(ClusterSet set) {
-        if (!set.connectivityPolicies().isEmpty() || !set.connectionPolicies().isEmpty()) {
-            throw new IllegalArgumentException("cluster set " + set.name() + " has policies, which this writer does not write");
-        }
         StringBuilder out = new StringBuilder();
         out.append("name: ").append(q(set.name())).append('\n');
         out.append("globalnet: {enabled: ").append(set.globalnet().enabled()).append(", cidr: ").append(q(set.globalnet().cidr()))
@@ -62,6 +61,22 @@ public final class TopologyFile {
         out.append("clusters:\n");
         for (Cluster c : set.clusters()) {
             cluster(out, c);
+        }
+        if (!set.connectivityPolicies().isEmpty()) {
+            out.append("connectivityPolicies:\n");
+            for (ClusterConnectivityPolicy p : set.connectivityPolicies()) {
+                out.append("  - {name: ").append(q(p.name())).append(", leftClusterSelector: {").append(selectorFields(p.leftClusterSelector()))
+                        .append("}, rightClusterSelector: {").append(selectorFields(p.rightClusterSelector())).append("}}\n");
+            }
+        }
+        if (!set.connectionPolicies().isEmpty()) {
+            out.append("connectionPolicies:\n");
+            for (ClusterConnectionPolicy p : set.connectionPolicies()) {
+                out.append("  - {leftClusterSelector: {").append(selectorFields(p.leftClusterSelector()))
+                        .append("}, rightClusterSelector: {").append(selectorFields(p.rightClusterSelector()))
+                        .append("}, cableDriver: {name: ").append(q(p.cableDriver().name().yamlName())).append(", options: ")
+                        .append(labels(p.cableDriver().options())).append("}}\n");
+            }
         }
         if (!set.flows().isEmpty()) {
             out.append("flows:\n");

@@ -77,6 +77,23 @@ public final class TopologyLoader {
 
     /** Parses topology text; {@code fileName} is only used to name the source in errors and as the default topology name. */
     public static ClusterSet parse(String yamlText, String fileName) throws TopologyException {
+        return parse(yamlText, fileName, true);
+    }
+
+    /**
+     * Reads a file Periscope itself wrote ({@code TopologyFile}) from a cluster set it already built,
+     * without validating it again: such a set may lack what a person's file must have, e.g. a cluster
+     * whose every gateway node failed (the lab's supervisor reads what {@code lab up} built).
+     */
+    public static ClusterSet loadWritten(Path file) throws TopologyException {
+        try {
+            return parse(Files.readString(file), file.toString(), false);
+        } catch (IOException e) {
+            throw failure(file.toString(), "cannot read the file: " + e.getMessage(), "check that it exists and is readable");
+        }
+    }
+
+    private static ClusterSet parse(String yamlText, String fileName, boolean validate) throws TopologyException {
         Node root;
         try {
             root = new Yaml(TopologyFileLimits.loaderOptions()).compose(new StringReader(yamlText));
@@ -104,8 +121,10 @@ public final class TopologyLoader {
         }
         MappedTopology mapped = new TopologyReader(fileName).read(root, baseName(fileName));
         List<TopologyError> errors = new ArrayList<>(mapped.errors());
-        mapped.clusterSet().ifPresent(set ->
-                errors.addAll(TopologyValidator.validate(set, mapped.positions(), mapped.incomplete(), fileName)));
+        if (validate) {
+            mapped.clusterSet().ifPresent(set ->
+                    errors.addAll(TopologyValidator.validate(set, mapped.positions(), mapped.incomplete(), fileName)));
+        }
         if (!errors.isEmpty()) {
             errors.sort(Comparator.comparingInt((TopologyError e) -> e.line() == 0 ? Integer.MAX_VALUE : e.line())
                     .thenComparingInt(TopologyError::column));

@@ -1,5 +1,6 @@
 package io.periscope.lab.down;
 
+import io.periscope.lab.dns.PodResolverFiles;
 import io.periscope.lab.layout.LabBatches;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.shell.Invocation;
@@ -18,8 +19,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * Stops the {@code wireguard-go} daemons a {@link LabState} lists (their namespaces would outlive
- * the deletion while they run), removes the namespaces it lists, and nothing else, then the state
+ * Stops the lab's supervisor and the {@code wireguard-go} daemons a {@link LabState} lists (their
+ * namespaces would outlive the deletion while they run), removes the namespaces it lists and the
+ * resolver files of those namespaces under {@code /etc/netns}, and nothing else, then the state
  * itself. Deleting
  * a namespace deletes every interface in it (and so the other end of each veth), its routes and
  * its iptables rules. Namespaces already gone are skipped, so removal can be repeated.
@@ -28,10 +30,16 @@ public final class LabTeardown {
 
     private final Shell shell;
     private final LabStateFile stateFile;
+    private final PodResolverFiles resolverFiles;
 
     public LabTeardown(Shell shell, LabStateFile stateFile) {
+        this(shell, stateFile, PodResolverFiles.SYSTEM);
+    }
+
+    public LabTeardown(Shell shell, LabStateFile stateFile, PodResolverFiles resolverFiles) {
         this.shell = shell;
         this.stateFile = stateFile;
+        this.resolverFiles = resolverFiles;
     }
 
     /** A {@code wireguard-go} gets this long to end after SIGTERM before it is killed. */
@@ -68,6 +76,9 @@ public final class LabTeardown {
         if (!present.isEmpty()) {
             shell.run(Invocation.of("ip", "-force", "-batch", "-").withStdin(LabBatches.deleteNamespaces(present)));
         }
+        // The pods' resolver files ('cluster dns' of up), which ip netns exec would still bind-mount
+        // for a namespace of the same name; only the lab's own files, in its own namespaces' directories.
+        state.namespaces().forEach(resolverFiles::remove);
         List<String> left = state.namespaces().stream().filter(NetworkNamespaces::exists).toList();
         if (!left.isEmpty()) {
             throw new IllegalStateException("namespaces could not be removed: " + String.join(", ", left));

@@ -17,12 +17,23 @@ import java.util.TreeSet;
  * @param problem    set when the flow could not be probed at all (it names nothing in the lab, a
  *                   capture could not open)
  * @param unanswered set when the flow's DNS name gets no answer: unreachable, nothing sent (see {@link #unanswered})
+ * @param dns        for a flow written with a DNS name: how it resolved in the lab next to the simulator's answers
  */
 public record FlowProbeResult(String name, String from, String to, String resolved, int simulatedPaths,
-                              List<ObservedAttempt> attempts, Optional<String> problem, Optional<String> unanswered) {
+                              List<ObservedAttempt> attempts, Optional<String> problem, Optional<String> unanswered,
+                              Optional<NameResolution> dns) {
 
     public FlowProbeResult {
         attempts = List.copyOf(attempts);
+    }
+
+    public FlowProbeResult(String name, String from, String to, String resolved, int simulatedPaths,
+                           List<ObservedAttempt> attempts, Optional<String> problem, Optional<String> unanswered) {
+        this(name, from, to, resolved, simulatedPaths, attempts, problem, unanswered, Optional.empty());
+    }
+
+    public FlowProbeResult withDns(NameResolution resolution) {
+        return new FlowProbeResult(name, from, to, resolved, simulatedPaths, attempts, problem, unanswered, Optional.of(resolution));
     }
 
     public FlowProbeResult(String name, String from, String to, String resolved, int simulatedPaths,
@@ -41,13 +52,21 @@ public record FlowProbeResult(String name, String from, String to, String resolv
     }
 
     public boolean matchesSimulation() {
+        if (dns.isPresent() && !dns.get().matches()) {
+            return false;
+        }
         if (unanswered.isPresent()) {
             return problem.isEmpty();
         }
         return problem.isEmpty() && !attempts.isEmpty() && attempts.stream().allMatch(a -> a.match().matches());
     }
 
+    /** The DNS answer's difference first (the packets' path follows from it), then the first path's. */
     public Optional<HopDifference> firstDifference() {
+        Optional<HopDifference> answer = dns.flatMap(NameResolution::difference);
+        if (answer.isPresent()) {
+            return answer;
+        }
         return attempts.stream().map(a -> a.match().firstDifference()).flatMap(Optional::stream).findFirst();
     }
 

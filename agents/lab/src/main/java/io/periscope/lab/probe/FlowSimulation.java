@@ -1,6 +1,7 @@
 package io.periscope.lab.probe;
 
 import io.periscope.lab.trace.TracePath;
+import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.topology.Flow;
 
 import java.util.List;
@@ -26,6 +27,13 @@ public interface FlowSimulation {
             super(why);
         }
     }
+
+    /**
+     * Every A answer the source cluster's DNS server can give for the flow's name, one per turn of its
+     * round-robin; empty when the name has no address for that cluster (NXDOMAIN, even where the
+     * trace follows the address Lighthouse would have answered).
+     */
+    List<List<Ipv4Address>> answers(Flow flow);
 
     /** Every simulated path of the flow when its socket uses {@code sourcePort}. */
     List<TracePath> paths(ProbeTarget target, int sourcePort);

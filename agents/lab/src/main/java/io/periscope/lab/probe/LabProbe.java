@@ -4,6 +4,7 @@ import io.periscope.lab.LabRefusal;
 import io.periscope.lab.capture.CaptureSession;
 import io.periscope.lab.capture.CaptureTarget;
 import io.periscope.lab.capture.Sighting;
+import io.periscope.lab.dns.ClusterDns;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
@@ -20,8 +21,12 @@ import io.periscope.lab.trace.TraceHop;
 import io.periscope.lab.trace.TracePath;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Flow;
+import io.periscope.model.topology.FlowSource;
+import io.periscope.model.topology.FlowTarget;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;
@@ -110,6 +115,7 @@ public final class LabProbe {
                 + "' in " + file + "; its flows are: " + set.flows().stream().map(Flow::name).collect(Collectors.joining(", "))))))
                 .orElse(set.flows());
         FlowSimulation simulation = simulations.apply(plan);
+        List<ClusterDns> dns = clusterDns(set, layout);
         Map<HostId, HostNamespace> hosts = new HashMap<>();
         Map<String, HostNamespace> named = new HashMap<>();
         layout.hosts().forEach(h -> {
@@ -131,20 +137,31 @@ public final class LabProbe {
             Flow flow = flows.get(index);
             long start = System.nanoTime();
             String counter = "flow " + (index + 1) + "/" + flows.size() + " " + flow.name();
-            FlowProbeResult result = probe(flow, set.flows().indexOf(flow), simulation, plan, hosts, named, nodes, interfaces, vxlanPorts,
-                    line -> progress.accept(counter + ": " + line));
+            FlowProbeResult result = probe(flow, set, dns, set.flows().indexOf(flow), simulation, plan, hosts, named, nodes, interfaces,
+                    vxlanPorts, line -> progress.accept(counter + ": " + line));
             results.add(result);
             progress.accept(counter + ": " + summary(result) + " (" + (System.nanoTime() - start) / 1_000_000 + " ms)");
         }
         return new ProbeReport(set.name(), results);
     }
 
+    private static List<ClusterDns> clusterDns(ClusterSet set, LabLayout layout) {
+        try {
+            return ClusterDns.of(set, layout);
+        } catch (IllegalArgumentException e) {
+            // lab up refused such a file; a lab without DNS Service then answers no name, which the probe reports.
+            return List.of();
+        }
+    }
+
     static String summary(FlowProbeResult result) {
         if (result.problem().isPresent()) {
             return "not probed: " + result.problem().get();
         }
+        Optional<NameResolution> dns = result.dns().filter(d -> !d.matches());
         if (result.unanswered().isPresent()) {
-            return "unreachable, as simulated: " + result.unanswered().get() + "; a client gets no address, so nothing is sent";
+            return dns.map(d -> "differs: " + d.difference().orElseThrow().describe())
+                    .orElse("unreachable, as simulated: " + result.unanswered().get() + "; a client gets no address, so nothing is sent");
         }
         long delivered = result.attempts().stream().filter(a -> a.outcome().disposition().equals("delivered")).count();
         return result.attempts().size() + " probes, " + delivered + " delivered, " + result.pathsSeen().size() + " of "
@@ -152,13 +169,33 @@ public final class LabProbe {
                 : "differs: " + result.firstDifference().map(d -> d.describe()).orElse("no probe matched"));
     }
 
-    private FlowProbeResult probe(Flow flow, int flowIndex, FlowSimulation simulation, ClusterSetPlan plan, Map<HostId, HostNamespace> hosts,
-                                  Map<String, HostNamespace> named, List<HostNamespace> nodes, LabInterfaces interfaces, Set<Integer> vxlanPorts, Consumer<String> progress) {
+    /**
+     * A flow written with a DNS name is resolved for real first, in its source's namespace
+     * ({@link NameLookup}), and its answer compared with the simulator's ({@link NameResolution}); the
+     * packets then go where the real answer points, as a client's would. When neither has an address
+     * (the server leaves every cluster out) the packets go where the simulator's trace goes, the
+     * address Lighthouse would have answered, so the path is still compared.
+     */
+    private FlowProbeResult probe(Flow flow, ClusterSet set, List<ClusterDns> dns, int flowIndex, FlowSimulation simulation,
+                                  ClusterSetPlan plan, Map<HostId, HostNamespace> hosts, Map<String, HostNamespace> named,
+                                  List<HostNamespace> nodes, LabInterfaces interfaces, Set<Integer> vxlanPorts, Consumer<String> progress) {
         ProbeTarget target;
+        Optional<String> name = flow.to() instanceof FlowTarget.DnsTarget d ? Optional.of(d.name()) : Optional.empty();
+        Optional<HostNamespace> asker = sourceHost(set, flow).map(hosts::get);
         try {
             target = simulation.resolve(flow);
         } catch (FlowSimulation.UnansweredName e) {
-            return FlowProbeResult.unanswered(flow.name(), flow.from().toString(), flow.to().toString(), e.getMessage());
+            FlowProbeResult unanswered = FlowProbeResult.unanswered(flow.name(), flow.from().toString(), flow.to().toString(), e.getMessage());
+            if (name.isEmpty() || asker.isEmpty()) {
+                return unanswered;
+            }
+            try {
+                List<Ipv4Address> observed = new NameLookup(shell).addresses(asker.get(), ClusterDns.of(dns, flow.from().cluster()), name.get());
+                return unanswered.withDns(new NameResolution(name.get(), asker.get().host().toString(), observed, List.of(), Optional.empty()));
+            } catch (IllegalStateException lookupFailed) {
+                return new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), "", 0, List.of(),
+                        Optional.of(lookupFailed.getMessage()));
+            }
         } catch (IllegalArgumentException e) {
             return new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), "", 0, List.of(),
                     Optional.of(e.getMessage()));
@@ -167,6 +204,44 @@ public final class LabProbe {
         if (source.isEmpty()) {
             return failed(flow, target, 0, "the lab has no namespace for " + target.source());
         }
+        if (name.isEmpty()) {
+            return probe(flow, target, source.get(), flowIndex, simulation, plan, named, nodes, interfaces, vxlanPorts, hosts, progress);
+        }
+        List<Ipv4Address> observed;
+        try {
+            observed = new NameLookup(shell).addresses(source.get(), ClusterDns.of(dns, flow.from().cluster()), name.get());
+        } catch (IllegalStateException e) {
+            return failed(flow, target, 0, e.getMessage());
+        }
+        if (!observed.isEmpty()) {
+            target = target.withDestination(observed.getFirst());
+        }
+        NameResolution resolution = new NameResolution(name.get(), source.get().host().toString(), observed, simulation.answers(flow),
+                Optional.of(target.destination()));
+        progress.accept("dns: " + name.get() + " from " + source.get().host() + ": " + NameResolution.describe(observed)
+                + (resolution.matches() ? ", as the simulator answers" : ", the simulator answers " + resolution.describeSimulated())
+                + "; sending to " + target.destination());
+        return probe(flow, target, source.get(), flowIndex, simulation, plan, named, nodes, interfaces, vxlanPorts, hosts, progress)
+                .withDns(resolution);
+    }
+
+    /** The host whose socket sends: a pod's namespace, or its node's for a host-network pod and for a node. */
+    private static Optional<HostId> sourceHost(ClusterSet set, Flow flow) {
+        Optional<Cluster> cluster = set.cluster(flow.from().cluster());
+        if (cluster.isEmpty()) {
+            return Optional.empty();
+        }
+        return switch (flow.from()) {
+            case FlowSource.PodSource p -> cluster.get().pod(p.namespace(), p.pod())
+                    .map(pod -> pod.hostNetwork() ? HostId.node(cluster.get().name(), pod.node()) : HostId.pod(cluster.get().name(), pod.namespace(), pod.name()));
+            case FlowSource.NodeSource n -> Optional.of(HostId.node(cluster.get().name(), n.node()));
+        };
+    }
+
+    private FlowProbeResult probe(Flow flow, ProbeTarget target, HostNamespace sourceHost, int flowIndex, FlowSimulation simulation,
+                                  ClusterSetPlan plan, Map<String, HostNamespace> named, List<HostNamespace> nodes, LabInterfaces interfaces,
+                                  Set<Integer> vxlanPorts, Map<HostId, HostNamespace> hosts, Consumer<String> progress) {
+        Optional<HostNamespace> source = Optional.of(sourceHost);
         int firstPort = FIRST_SOURCE_PORT + 100 * flowIndex;
         List<TracePath> simulatedPathList = simulation.paths(target, firstPort);
         int simulatedPaths = simulatedPathList.size();

@@ -70,10 +70,27 @@ public final class ProbeReportJson {
         node.put("matchesSimulation", flow.matchesSimulation());
         flow.firstDifference().ifPresent(d -> node.set("firstDifference", difference(d)));
         flow.problem().ifPresent(p -> node.put("problem", p));
+        flow.dns().ifPresent(dns -> node.set("dns", dns(dns)));
         flow.unanswered().ifPresent(why -> {
             node.put("disposition", "unreachable");
             node.put("unanswered", why);
         });
+        return node;
+    }
+
+    static ObjectNode dns(NameResolution dns) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("name", dns.name());
+        node.put("asker", dns.asker());
+        ArrayNode observed = node.putArray("observed");
+        dns.observed().forEach(a -> observed.add(a.toString()));
+        ArrayNode simulated = node.putArray("simulated");
+        dns.simulated().forEach(answer -> {
+            ArrayNode turn = simulated.addArray();
+            answer.forEach(a -> turn.add(a.toString()));
+        });
+        dns.sentTo().ifPresent(a -> node.put("sentTo", a.toString()));
+        node.put("matchesSimulation", dns.matches());
         return node;
     }
 

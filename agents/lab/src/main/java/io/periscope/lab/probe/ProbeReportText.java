@@ -37,6 +37,10 @@ public final class ProbeReportText {
         }
         text.append('\n');
         text.append("  ").append(LabProbe.summary(flow)).append('\n');
+        flow.dns().ifPresent(dns -> text.append("  dns: ").append(dns.name()).append(" asked in ").append(dns.asker()).append(": ")
+                .append(NameResolution.describe(dns.observed())).append(dns.matches() ? ", as simulated" : ", simulated "
+                        + dns.describeSimulated()).append(dns.sentTo().map(a -> "; packets sent to " + a).orElse("; nothing sent"))
+                .append('\n'));
         text.append("  matchesSimulation: ").append(flow.matchesSimulation()).append('\n');
         flow.firstDifference().ifPresent(d -> text.append("  first difference: ").append(d.describe()).append('\n'));
         Map<String, List<ObservedAttempt>> byPath = new LinkedHashMap<>();

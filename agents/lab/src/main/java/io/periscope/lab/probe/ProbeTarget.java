@@ -12,4 +12,9 @@ import java.util.Optional;
  */
 public record ProbeTarget(HostId source, Optional<Ipv4Address> sourceIp, Ipv4Address destination, int port, Protocol protocol,
                           String resolved) {
+
+    /** The same flow sent to another address (the one real DNS answered), shown as {@code resolved} shows it. */
+    public ProbeTarget withDestination(Ipv4Address other) {
+        return new ProbeTarget(source, sourceIp, other, port, protocol, protocol.hasPorts() && port != 0 ? other + ":" + port : other.toString());
+    }
 }

@@ -3,6 +3,8 @@ package io.periscope.lab.supervisor;
 import io.periscope.agent.health.HealthSettings;
 import io.periscope.agent.health.HealthTargets;
 import io.periscope.lab.agent.ReconcilingAgents;
+import io.periscope.lab.dns.ClusterDnsServers;
+import io.periscope.lab.dns.ClusterDnsStatus;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
@@ -29,7 +31,9 @@ import java.util.function.Function;
  * The process {@code lab up} leaves behind: it keeps every node's Periscope agent running, each
  * health-checking the gateways it load-balances to ({@link NodeAgentLoop}), as the agents do on real
  * nodes. It plans from the topology {@code lab up} wrote into the lab's directory, follows the
- * {@code agents-stopped} file that {@code lab fail} writes, and reports in its status file. It ends
+ * {@code agents-stopped} file that {@code lab fail} writes, and reports in its status file. It also
+ * runs every cluster's DNS server ({@link ClusterDnsServers}), whose answers follow the gateways'
+ * health. It ends
  * on SIGTERM ({@code lab down}), and by itself once the lab's state file is gone.
  *
  * <p>kube-proxy's stand-in is not run again: it programmed its chains once during {@code up}, and
@@ -48,7 +52,9 @@ public final class LabSupervisor implements AutoCloseable {
     private final ReconcilingAgents agents = new ReconcilingAgents();
     private final Map<String, NodeAgentLoop> loops = new LinkedHashMap<>();
     private volatile boolean closed;
+    private ClusterDnsServers dns;
     private Map<String, SupervisorStatus.NodeAgentStatus> lastWritten = Map.of();
+    private Map<String, ClusterDnsStatus> lastWrittenDns = Map.of();
     private long lastWrite;
 
     LabSupervisor(LabStateFile stateFile, String hash) {
@@ -70,12 +76,14 @@ public final class LabSupervisor implements AutoCloseable {
     }
 
     void run() throws TopologyException {
-        ClusterSet set = TopologyLoader.load(files.topology());
+        ClusterSet set = TopologyLoader.loadWritten(files.topology());
         ClusterSetPlan plan = Planner.plan(LabCables.of(set).set());
         LabLayout layout = LabLayout.of(plan);
         if (!layout.names().hash().equals(hash)) {
             throw new IllegalStateException(files.topology() + " is not the topology of lab " + hash);
         }
+        // The DNS servers first: a port 53 already taken ends the supervisor at once, and up says why.
+        dns = ClusterDnsServers.start(plan, layout, LabSupervisor::log);
         Function<Ipv4Address, String> names = HealthTargets.gatewayNames(plan);
         PlansByDownGateways plans = new PlansByDownGateways(plan);
         for (HostNamespace node : layout.nodes()) {
@@ -96,6 +104,7 @@ public final class LabSupervisor implements AutoCloseable {
             }
             Set<String> wanted = files.stoppedNodes();
             loops.values().forEach(loop -> loop.wanted(!wanted.contains(loop.name())));
+            dns.refresh();
             writeStatus();
             sleep(TICK);
         }
@@ -106,14 +115,16 @@ public final class LabSupervisor implements AutoCloseable {
     private void writeStatus() {
         Map<String, SupervisorStatus.NodeAgentStatus> nodes = new LinkedHashMap<>();
         loops.forEach((name, loop) -> nodes.put(name, loop.status()));
+        Map<String, ClusterDnsStatus> servers = dns == null ? Map.of() : dns.status();
         long now = System.nanoTime();
-        if (nodes.equals(lastWritten) && now - lastWrite < 1_000_000_000L) {
+        if (nodes.equals(lastWritten) && servers.equals(lastWrittenDns) && now - lastWrite < 1_000_000_000L) {
             return;
         }
         lastWritten = nodes;
+        lastWrittenDns = servers;
         lastWrite = now;
         try {
-            files.writeStatus(new SupervisorStatus(ProcessHandle.current().pid(), Instant.now().toString(), nodes));
+            files.writeStatus(new SupervisorStatus(ProcessHandle.current().pid(), Instant.now().toString(), nodes, servers));
         } catch (RuntimeException e) {
             // The directory is removed by lab down just before it signals us: nothing to report to then.
         }
@@ -128,6 +139,9 @@ public final class LabSupervisor implements AutoCloseable {
         List<NodeAgentLoop> all = new ArrayList<>(loops.values());
         all.forEach(NodeAgentLoop::close);
         agents.close();
+        if (dns != null) {
+            dns.close();
+        }
         log("stopped");
     }
 

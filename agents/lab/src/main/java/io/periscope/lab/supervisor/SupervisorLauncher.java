@@ -41,7 +41,9 @@ public final class SupervisorLauncher {
     public SupervisorProcess start(ClusterSet set, String hash, Consumer<String> progress) {
         LabState state = stateFile.read(hash).orElseThrow(() -> new IllegalStateException("no lab " + hash + " to supervise"));
         SupervisorFiles files = new SupervisorFiles(stateFile.directoryFor(hash));
-        files.writeAtomically(files.topology(), TopologyFile.yaml(set));
+        // Without its flows: the supervisor programs nodes and answers names, and a generated set's flows
+        // may use names a person's file may not (cluster.service.namespace...).
+        files.writeAtomically(files.topology(), TopologyFile.yaml(set.withFlows(List.of())));
         files.writeStoppedNodes(java.util.Set.of());
         Process process;
         try {
@@ -67,7 +69,8 @@ public final class SupervisorLauncher {
             if (status.isPresent() && status.get().pid() == handle.pid() && !status.get().nodes().isEmpty()
                     && status.get().nodes().values().stream().allMatch(SupervisorStatus.NodeAgentStatus::running)) {
                 progress.accept("supervisor: pid " + handle.pid() + " keeps " + status.get().nodes().size()
-                        + " nodes' agents running with health checking (log " + files.log() + ")");
+                        + " nodes' agents running with health checking, and " + status.get().dns().size() + " clusters' DNS servers"
+                        + " (log " + files.log() + ")");
                 return supervisor;
             }
             try {

@@ -1,5 +1,7 @@
 package io.periscope.lab.supervisor;
 
+import io.periscope.lab.dns.ClusterDnsStatus;
+
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -10,11 +12,14 @@ import java.util.TreeMap;
  * @param pid     the supervisor's pid (so a reader knows the status is of the supervisor it started)
  * @param updated when it was written (ISO-8601)
  * @param nodes   each node's agent, by {@code cluster/node}
+ * @param dns     each cluster's DNS server, by cluster
  */
-public record SupervisorStatus(long pid, String updated, Map<String, NodeAgentStatus> nodes) {
+public record SupervisorStatus(long pid, String updated, Map<String, NodeAgentStatus> nodes, Map<String, ClusterDnsStatus> dns) {
 
     public SupervisorStatus {
         nodes = new TreeMap<>(nodes);
+        // A status written before the supervisor ran DNS servers has none.
+        dns = dns == null ? Map.of() : new TreeMap<>(dns);
     }
 
     /**

@@ -3,6 +3,9 @@ package io.periscope.lab.up;
 import io.periscope.lab.LabRefusal;
 import io.periscope.lab.agent.LayerAgent;
 import io.periscope.lab.agent.LayerAgents;
+import io.periscope.lab.dns.ClusterDns;
+import io.periscope.lab.dns.ClusterDnsRules;
+import io.periscope.lab.dns.PodResolverFiles;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabBatches;
@@ -67,6 +70,7 @@ public final class LabUp {
     private final LayerAgents agents;
     private final Supplier<Boolean> runningAsRoot;
     private final Supplier<MachineCapacity> capacity;
+    private final PodResolverFiles resolverFiles;
 
     public LabUp(Shell shell, LabStateFile stateFile, LayerAgents agents) {
         this(shell, stateFile, agents, NetworkNamespaces::runningAsRoot, MachineCapacity::read);
@@ -77,6 +81,12 @@ public final class LabUp {
     }
 
     LabUp(Shell shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot, Supplier<MachineCapacity> capacity) {
+        this(shell, stateFile, agents, runningAsRoot, capacity, PodResolverFiles.SYSTEM);
+    }
+
+    LabUp(Shell shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot, Supplier<MachineCapacity> capacity,
+          PodResolverFiles resolverFiles) {
+        this.resolverFiles = resolverFiles;
         this.shell = shell;
         this.stateFile = stateFile;
         this.agents = agents;
@@ -105,6 +115,7 @@ public final class LabUp {
         ClusterSet set = cables.set();
         ClusterSetPlan plan = Planner.plan(set);
         LabLayout layout = LabLayout.of(plan);
+        List<ClusterDns> dns = clusterDns(file, set, layout);
         refuseOverlaps(file, plan);
         refuseExisting(file, layout);
         refuseBeyondCapacity(file, layout);
@@ -120,7 +131,7 @@ public final class LabUp {
         boolean built = false;
         try {
             try {
-                build(layout, state, progress, cleanup);
+                build(layout, dns, state, progress, cleanup);
             } finally {
                 agents.close();
             }
@@ -203,7 +214,16 @@ public final class LabUp {
         }
     }
 
-    private void build(LabLayout layout, LabState initial, Consumer<String> progress, InterruptedUpCleanup cleanup) {
+    /** Every cluster's DNS Service and its server's place, or the refusal of a file whose service CIDR has no address left for it. */
+    private static List<ClusterDns> clusterDns(Path file, ClusterSet set, LabLayout layout) {
+        try {
+            return ClusterDns.of(set, layout);
+        } catch (IllegalArgumentException e) {
+            throw new LabRefusal(file + ": " + e.getMessage());
+        }
+    }
+
+    private void build(LabLayout layout, List<ClusterDns> dns, LabState initial, Consumer<String> progress, InterruptedUpCleanup cleanup) {
         List<String> namespaces = layout.namespaces();
         phase(progress, cleanup, "namespaces", () -> {
             shell.run(Invocation.of("ip", "-batch", "-").withStdin(LabBatches.addNamespaces(namespaces)));
@@ -284,6 +304,37 @@ public final class LabUp {
             }
             return "every node's agents report no difference";
         });
+        // After convergence: the kube-proxy stand-in's check above knows only the plan's services.
+        phase(progress, cleanup, "cluster dns", () -> clusterDns(layout, dns));
+    }
+
+    /**
+     * The DNS Service of every cluster, as kube-proxy and the kubelet set it up: on every node the
+     * DNAT of the Service address to the server's node ({@link ClusterDnsRules}), and in every pod
+     * namespace a {@code resolv.conf} naming the Service address ({@link PodResolverFiles}). The
+     * servers themselves run in the supervisor, which {@code up} starts next.
+     */
+    private String clusterDns(LabLayout layout, List<ClusterDns> dns) {
+        int nodes = 0;
+        for (HostNamespace node : layout.nodes()) {
+            Optional<ClusterDns> cluster = ClusterDns.of(dns, node.host().cluster());
+            if (cluster.isPresent()) {
+                shell.run(Invocation.of("iptables-restore", "-w", "--noflush").withStdin(ClusterDnsRules.restore(cluster.get()))
+                        .inNamespace(node.namespace()));
+                nodes++;
+            }
+        }
+        int pods = 0;
+        for (HostNamespace host : layout.hosts()) {
+            Optional<ClusterDns> cluster = ClusterDns.of(dns, host.host().cluster());
+            if (!host.isNode() && cluster.isPresent()) {
+                resolverFiles.write(host.namespace(), cluster.get().serviceAddress());
+                pods++;
+            }
+        }
+        return dns.stream().map(d -> d.cluster() + " " + d.serviceAddress() + ":" + ClusterDns.PORT + " -> " + d.server().host() + " "
+                + d.serverAddress() + ":" + ClusterDns.SERVER_PORT).collect(Collectors.joining(", ")) + "; DNAT on " + nodes + " nodes, resolv.conf in " + pods
+                + " pod namespaces (" + resolverFiles.etcNetns() + ")";
     }
 
     /**

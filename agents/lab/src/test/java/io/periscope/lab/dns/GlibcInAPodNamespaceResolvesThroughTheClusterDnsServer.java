@@ -57,7 +57,7 @@ class GlibcInAPodNamespaceResolvesThroughTheClusterDnsServer {
         try {
             run("ip", "-n", namespace, "link", "set", "lo", "up");
             run("ip", "-n", namespace, "address", "add", DNS_ADDRESS + "/32", "dev", "lo");
-            PodResolverFiles.write(namespace, DNS_ADDRESS);
+            PodResolverFiles.SYSTEM.write(namespace, DNS_ADDRESS);
             try (NamespaceDnsServer ignored = NamespaceDnsServer.start(namespace, DNS_ADDRESS,
                     new ClustersetZone(Optional.of("east"), discovery))) {
                 for (String name : List.of("nginx.default.svc.clusterset.local", "http.myproject.svc.clusterset.local",
@@ -71,7 +71,7 @@ class GlibcInAPodNamespaceResolvesThroughTheClusterDnsServer {
                 assertThat(getent(namespace, "ghost.default.svc.clusterset.local").status()).as("NXDOMAIN: getent finds nothing").isEqualTo(2);
             }
         } finally {
-            PodResolverFiles.remove(namespace);
+            PodResolverFiles.SYSTEM.remove(namespace);
             run("ip", "netns", "del", namespace);
         }
     }

@@ -1,5 +1,6 @@
 package io.periscope.lab.failover;
 
+import io.periscope.lab.supervisor.SupervisorStop;
 import io.periscope.lab.RunningLab;
 import io.periscope.lab.shell.ProcessShell;
 import org.junit.jupiter.api.AfterEach;
@@ -47,7 +48,7 @@ class BlackholedGatewaysFlowsMoveAndSurvivorsLoseNothing {
     @Test
     void survivingStreamsLoseNothingAndTheFailedGatewaysStreamsMove() {
         lab = RunningLab.up(SupervisedLab.magGlobalnetWithUdp("blackhole"), state);
-        SupervisedLab.startSupervisor(lab);
+        assertThat(SupervisorStop.running(SupervisedLab.supervisor(lab))).as("lab up leaves its supervisor running").isTrue();
 
         FailoverReport report = new LabFailover(new ProcessShell()).run(SupervisedLab.upLab(lab),
                 new LabFailover.Options(FAILED, FailureMode.BLACKHOLE, 16, 200, 2, Optional.of(Duration.ofSeconds(3))), line -> { });

@@ -1,5 +1,6 @@
 package io.periscope.lab.failover;
 
+import io.periscope.lab.supervisor.SupervisorStop;
 import io.periscope.lab.RunningLab;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.shell.ProcessShell;
@@ -44,7 +45,7 @@ class FailAndHealRestoreTheNodeExactly {
     void up() {
         SupervisedLab.assumeRootAndNft();
         lab = RunningLab.up(SupervisedLab.magGlobalnetWithUdp("failheal"), state);
-        SupervisedLab.startSupervisor(lab);
+        assertThat(SupervisorStop.running(SupervisedLab.supervisor(lab))).as("lab up leaves its supervisor running").isTrue();
         up = SupervisedLab.upLab(lab);
     }
 

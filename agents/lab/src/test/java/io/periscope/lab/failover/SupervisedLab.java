@@ -3,7 +3,6 @@ package io.periscope.lab.failover;
 import io.periscope.lab.Examples;
 import io.periscope.lab.RunningLab;
 import io.periscope.lab.state.SupervisorProcess;
-import io.periscope.lab.supervisor.SupervisorLauncher;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
@@ -12,8 +11,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The shipped mag-globalnet example with a UDP port on its exported service and a UDP flow to it
@@ -52,9 +49,9 @@ final class SupervisedLab {
         }
     }
 
-    static SupervisorProcess startSupervisor(RunningLab lab) {
-        List<String> progress = new ArrayList<>();
-        return new SupervisorLauncher(lab.stateFile()).start(lab.set(), lab.layout().names().hash(), progress::add);
+    /** The supervisor {@link RunningLab#up} started, as {@code lab up} does. */
+    static SupervisorProcess supervisor(RunningLab lab) {
+        return lab.supervisor();
     }
 
     static UpLab upLab(RunningLab lab) {

@@ -41,7 +41,7 @@ class SupervisorStartsAndStopsLeavingNothingBehind {
 
     @Test
     void downStopsTheSupervisorAndRemovesItsDirectory() {
-        lab = RunningLab.up(RunningLab.forTest(Examples.load(Examples.MAG_GLOBALNET), "supervisor"), state);
+        lab = RunningLab.upWithoutSupervisor(RunningLab.forTest(Examples.load(Examples.MAG_GLOBALNET), "supervisor"), state);
         String hash = lab.layout().names().hash();
         List<String> progress = new ArrayList<>();
 

@@ -1,0 +1,203 @@
+package io.periscope.lab.dns;
+
+import io.periscope.agent.dns.ClustersetZone;
+import io.periscope.agent.health.HealthChecker;
+import io.periscope.agent.health.HealthSettings;
+import io.periscope.agent.health.HealthTarget;
+import io.periscope.agent.health.HealthView;
+import io.periscope.agent.health.IcmpEchoProber;
+import io.periscope.agent.health.PeerHealth;
+import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.layout.LabLayout;
+import io.periscope.model.policy.ClusterGraph;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.Node;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.HostId;
+import io.periscope.plan.dns.GatewayHealth;
+import io.periscope.plan.dns.ServiceDiscovery;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * Every cluster's DNS server as the lab's supervisor runs them: one {@link NamespaceDnsServer} per
+ * cluster ({@link ClusterDns}), each answering for its cluster from the plan and from what health
+ * checking says about the gateways, its zone replaced whole ({@link ClustersetZone#replace}) as soon
+ * as that changes.
+ *
+ * <p>Gateway health as Lighthouse learns it, from the gateways' own health checking (Submariner's
+ * gateway pings each remote endpoint and reports the connection in its Gateway status): each active
+ * gateway of a cluster probes the active gateways of every cluster the policy connects it to, at
+ * their endpoint addresses; the server's node probes its own cluster's active gateways. A remote
+ * cluster is down for the asking cluster when none of its active gateways answers any of the asking
+ * cluster's live gateways; the asking cluster's own gateways are down when none answers the server's
+ * node. Probes are the agents' ({@link HealthChecker}, ICMP echo every 40 ms, down after 3 losses),
+ * with a hold-down of {@value #HOLD_DOWN_MILLIS} ms rather than the agents' 2 s: a gateway back
+ * comes back into the answers within a second, and a flap still shorter than that does not.
+ */
+public final class ClusterDnsServers implements AutoCloseable {
+
+    static final long HOLD_DOWN_MILLIS = 500;
+    public static final HealthSettings SETTINGS = new HealthSettings(Duration.ofMillis(40), 3, Duration.ofMillis(HOLD_DOWN_MILLIS));
+
+    private record Served(ClusterDns dns, ClustersetZone zone, NamespaceDnsServer server) {
+    }
+
+    private final ClusterSetPlan plan;
+    private final Consumer<String> log;
+    private final Map<String, Served> served = new LinkedHashMap<>();
+    /** Per cluster: the checker on the DNS server's node, watching the cluster's own active gateways. */
+    private final Map<String, HealthChecker> own = new LinkedHashMap<>();
+    /** Per active gateway ({@code cluster/node}): the checker in its namespace, watching remote active gateways. */
+    private final Map<String, HealthChecker> remote = new LinkedHashMap<>();
+    private final Map<String, GatewayHealth> current = new LinkedHashMap<>();
+    private final Map<String, Long> replacements = new LinkedHashMap<>();
+    private boolean closed;
+
+    private ClusterDnsServers(ClusterSetPlan plan, Consumer<String> log) {
+        this.plan = plan;
+        this.log = log;
+    }
+
+    /** Starts every cluster's server and its health checking; the servers answer from the plan until a verdict changes. */
+    public static ClusterDnsServers start(ClusterSetPlan plan, LabLayout layout, Consumer<String> log) {
+        ClusterDnsServers servers = new ClusterDnsServers(plan, log);
+        try {
+            servers.startAll(layout);
+        } catch (RuntimeException e) {
+            servers.close();
+            throw e;
+        }
+        return servers;
+    }
+
+    private void startAll(LabLayout layout) {
+        ClusterGraph graph = ClusterGraph.of(plan.clusterSet());
+        for (ClusterDns dns : ClusterDns.of(plan.clusterSet(), layout)) {
+            ClustersetZone zone = new ClustersetZone(Optional.of(dns.cluster()), ServiceDiscovery.of(plan));
+            NamespaceDnsServer server = NamespaceDnsServer.start(dns.server().namespace(), dns.serverAddress(), ClusterDns.SERVER_PORT, zone);
+            served.put(dns.cluster(), new Served(dns, zone, server));
+            current.put(dns.cluster(), GatewayHealth.ALL_UP);
+            replacements.put(dns.cluster(), 0L);
+            log.accept("dns: " + dns.cluster() + "'s server listens on " + dns.server().host() + " " + dns.serverAddress() + ":"
+                    + ClusterDns.SERVER_PORT + ", behind the DNS Service " + dns.serviceAddress() + ":" + ClusterDns.PORT
+                    + " of every pod's resolv.conf");
+        }
+        for (Cluster cluster : plan.clusterSet().clusters()) {
+            Served s = served.get(cluster.name());
+            if (s == null) {
+                continue;
+            }
+            List<HealthTarget> ownTargets = cluster.activeGateways().stream()
+                    .map(g -> new HealthTarget(cluster.name() + "/" + g.name(), g.ip(), Set.of(g.ip()))).toList();
+            own.put(cluster.name(), checker(s.dns().server().namespace(), ownTargets));
+            List<HealthTarget> remoteTargets = new ArrayList<>();
+            for (Cluster other : plan.clusterSet().clusters()) {
+                if (!other.name().equals(cluster.name()) && graph.connected(cluster.name(), other.name())) {
+                    other.activeGateways().forEach(g -> remoteTargets.add(
+                            new HealthTarget(other.name() + "/" + g.name(), g.endpointIp(), Set.of(g.endpointIp()))));
+                }
+            }
+            for (Node gateway : cluster.activeGateways()) {
+                Optional<HostNamespace> namespace = layout.host(HostId.node(cluster.name(), gateway.name()));
+                namespace.ifPresent(n -> remote.put(cluster.name() + "/" + gateway.name(), checker(n.namespace(), remoteTargets)));
+            }
+        }
+        own.values().forEach(HealthChecker::start);
+        remote.values().forEach(HealthChecker::start);
+    }
+
+    private HealthChecker checker(String namespace, List<HealthTarget> targets) {
+        return new HealthChecker(targets, IcmpEchoProber.openIn(namespace), SETTINGS, Clock.systemUTC(), view -> refresh());
+    }
+
+    /**
+     * Recomputes every cluster's view of the gateways and replaces the zone of each cluster whose view
+     * changed. Called by the checkers on every change of verdict, and by the supervisor's tick.
+     */
+    public synchronized void refresh() {
+        if (closed) {
+            return;
+        }
+        for (Served s : served.values()) {
+            String cluster = s.dns().cluster();
+            GatewayHealth health = health(cluster);
+            if (!health.equals(current.get(cluster))) {
+                current.put(cluster, health);
+                replacements.merge(cluster, 1L, Long::sum);
+                s.zone().replace(ServiceDiscovery.of(plan, health));
+                log.accept("dns: " + cluster + "'s answers now leave out the gateways of "
+                        + (health.clustersDown().isEmpty() ? "no cluster" : String.join(", ", new TreeSet<>(health.clustersDown()))));
+            }
+        }
+    }
+
+    private GatewayHealth health(String cluster) {
+        Cluster asking = plan.clusterSet().cluster(cluster).orElseThrow();
+        Set<String> down = new TreeSet<>();
+        List<String> liveOwn = asking.activeGateways().stream().map(g -> cluster + "/" + g.name())
+                .filter(name -> up(own.get(cluster), name)).toList();
+        if (!asking.activeGateways().isEmpty() && liveOwn.isEmpty()) {
+            down.add(cluster);
+        }
+        for (Cluster other : plan.clusterSet().clusters()) {
+            if (other.name().equals(cluster) || other.activeGateways().isEmpty()) {
+                continue;
+            }
+            boolean reached = other.activeGateways().stream().map(g -> other.name() + "/" + g.name())
+                    .anyMatch(target -> liveOwn.stream().map(remote::get).anyMatch(checker -> watches(checker, target) && up(checker, target)));
+            boolean watched = liveOwn.stream().map(remote::get).anyMatch(checker -> other.activeGateways().stream()
+                    .anyMatch(g -> watches(checker, other.name() + "/" + g.name())));
+            // A cluster nobody watches (the policy keeps it apart) is the resolver's to leave out, not health's.
+            if (watched && !reached) {
+                down.add(other.name());
+            }
+        }
+        return new GatewayHealth(down);
+    }
+
+    private static boolean watches(HealthChecker checker, String gateway) {
+        return checker != null && checker.view().peers().keySet().stream().anyMatch(t -> t.gateway().equals(gateway));
+    }
+
+    /** Whether {@code checker} considers {@code gateway} up; a gateway it does not watch counts as up. */
+    private static boolean up(HealthChecker checker, String gateway) {
+        if (checker == null) {
+            return true;
+        }
+        HealthView view = checker.view();
+        return view.peers().entrySet().stream().filter(e -> e.getKey().gateway().equals(gateway)).map(Map.Entry::getValue)
+                .allMatch(PeerHealth::up);
+    }
+
+    /** Per cluster: where its server is and which clusters its answers leave out for their gateways. */
+    public synchronized Map<String, ClusterDnsStatus> status() {
+        Map<String, ClusterDnsStatus> status = new LinkedHashMap<>();
+        served.forEach((cluster, s) -> status.put(cluster, new ClusterDnsStatus(s.dns().serviceAddress().toString(),
+                s.dns().server().host() + " " + s.dns().serverAddress() + ":" + ClusterDns.SERVER_PORT,
+                List.copyOf(current.get(cluster).clustersDown().stream().sorted().toList()), replacements.get(cluster))));
+        return status;
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        own.values().forEach(HealthChecker::close);
+        remote.values().forEach(HealthChecker::close);
+        served.values().forEach(s -> s.server().close());
+    }
+}
