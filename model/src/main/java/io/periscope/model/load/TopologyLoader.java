@@ -86,11 +86,7 @@ public final class TopologyLoader {
      * whose every gateway node failed (the lab's supervisor reads what {@code lab up} built).
      */
     public static ClusterSet loadWritten(Path file) throws TopologyException {
-        try {
-            return parse(Files.readString(file), file.toString(), false);
-        } catch (IOException e) {
-            throw failure(file.toString(), "cannot read the file: " + e.getMessage(), "check that it exists and is readable");
-        }
+        return parse(read(file), file.toString(), false);
     }
 
     private static ClusterSet parse(String yamlText, String fileName, boolean validate) throws TopologyException {

@@ -70,7 +70,6 @@ class DeadOwnersHeadlessPodMovesToTheSurvivorAsTraceFailPredicts {
     @Test
     void theDeadOwnersPodIsDeliveredThroughTheSurvivorAndComesBackAfterHeal() throws Exception {
         lab = RunningLab.up(RunningLab.forTest(Examples.load(Examples.MAG_GLOBALNET_EGRESS), "owner-fails"), state);
-        SupervisedLab.startSupervisor(lab);
         UpLab up = SupervisedLab.upLab(lab);
         ClusterSet set = LabCables.of(lab.set()).set();
         Cluster cluster1 = set.requireCluster("cluster1");
@@ -137,7 +136,6 @@ class DeadOwnersHeadlessPodMovesToTheSurvivorAsTraceFailPredicts {
                 + "  - name: headless-pod-to-nginx-udp\n    from: cluster1/default/cache-0\n"
                 + "    to: nginx.default.svc.clusterset.local:5001\n    protocol: udp\n    expect: delivered\n";
         lab = RunningLab.up(RunningLab.forTest(TopologyLoader.parse(text, "mag-globalnet-egress-udp.yaml"), "owner-streams"), state);
-        SupervisedLab.startSupervisor(lab);
         Cluster cluster1 = LabCables.of(lab.set()).set().requireCluster("cluster1");
         Pod cache = cluster1.pods().stream().filter(p -> p.name().equals("cache-0")).findFirst().orElseThrow();
         String owner = "cluster1/" + HeadlessPodOwners.ownerOf(cluster1, cache).orElseThrow();
