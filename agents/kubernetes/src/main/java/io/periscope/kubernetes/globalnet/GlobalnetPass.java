@@ -169,23 +169,19 @@ public final class GlobalnetPass {
         // Addresses of objects that are gone (or were recreated under the same name) go back first.
         Map<ObjectKey, String> seen = new java.util.HashMap<>();
         live.clusterGlobalEgressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
-        for (GlobalEgressIP object : live.globalEgressIPs()) {
-            seen.put(ObjectKey.of(object), uid(object));
-            if (cluster.egressPerGateway()) {
-                // A slice is held while its object and its gateway last: the object's pods have
-                // connections NATed to it, so another object coming or going must not move it. A
-                // gateway that is no longer active gives its slice back now; were it kept until the
-                // next restart, the pool would shrink with every gateway that ever left.
-                cluster.activeGateways().forEach(gw -> seen.put(sliceKey(ObjectKey.of(object), gw.name()), uid(object)));
-            }
-        }
+        live.globalEgressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
         live.globalIngressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
+        Set<String> gatewayNodes = live.gatewayNodes();
         for (ObjectKey key : book.holders()) {
-            // A slice is held for its object as long as the object stands, also while its gateway has no
-            // lease: the survivors keep their own slices, and a gateway that comes back finds its own.
-            ObjectKey object = objectOfSlice(key).orElse(key);
+            Optional<SliceOf> slice = sliceOf(key);
+            ObjectKey object = slice.map(SliceOf::object).orElse(key);
             String uid = seen.get(object);
-            if (uid == null || deleting.contains(object) || !uid.equals(book.holding(key).orElseThrow().uid())) {
+            // A slice is held while its object stands and its gateway can come back: also while the
+            // gateway has no lease (the survivors keep their own slices, and a gateway that comes back
+            // finds its own, its pods' connections NATed to it), but not once its node is deleted or
+            // unlabelled, or the pool would shrink with every gateway that ever left.
+            boolean sliceGone = slice.isPresent() && (!cluster.egressPerGateway() || !gatewayNodes.contains(slice.get().gateway()));
+            if (uid == null || sliceGone || deleting.contains(object) || !uid.equals(book.holding(key).orElseThrow().uid())) {
                 book.release(key);
             }
         }
@@ -230,17 +226,21 @@ public final class GlobalnetPass {
                     book.release(key);
                     Optional<Outcome> invalid = invalidNumber(key, wanted);
                     if (invalid.isPresent()) {
-                        cluster.activeGateways().forEach(gw -> book.release(sliceKey(key, gw.name())));
+                        releaseSlices(book, key);
                         outcome = invalid.get();
                     } else {
-                        slices = requestSlices(book, key, uid(object), wanted, cluster);
-                        outcome = sliced(book, key, slices, wanted, cluster);
+                        List<Slice> requested = requestSlices(book, key, uid(object), wanted, cluster);
+                        List<Slice> held = heldSlices(book, key, wanted, cluster);
+                        outcome = sliced(book, key, requested, held, wanted);
+                        slices = java.util.stream.Stream.concat(requested.stream(), held.stream())
+                                .sorted(Comparator.comparing(Slice::gateway)).toList();
                     }
                 } else {
                     outcome = request(book, key, uid(object), wanted);
                 }
             } catch (IllegalArgumentException e) {
                 book.release(key);
+                releaseSlices(book, key);
                 outcome = Outcome.failed(AllocationReason.INVALID_INPUT, key + " has an invalid podSelector: " + e.getMessage());
             }
             List<Condition> old = object.getStatus() == null ? List.of() : object.getStatus().conditions();
@@ -326,10 +326,24 @@ public final class GlobalnetPass {
 
     private static final String SLICE_OF_GATEWAY = " (slice of gateway ";
 
-    /** The object a slice's key belongs to; empty for a key that is not a slice's. */
-    private static Optional<ObjectKey> objectOfSlice(ObjectKey key) {
+    /** A slice's key read back: the object it belongs to and its gateway. */
+    private record SliceOf(ObjectKey object, String gateway) {
+    }
+
+    /** The object and gateway of a slice's key; empty for a key that is not a slice's. */
+    private static Optional<SliceOf> sliceOf(ObjectKey key) {
         int at = key.name().indexOf(SLICE_OF_GATEWAY);
-        return at < 0 ? Optional.empty() : Optional.of(new ObjectKey(key.kind(), key.namespace(), key.name().substring(0, at)));
+        return at < 0 ? Optional.empty() : Optional.of(new SliceOf(new ObjectKey(key.kind(), key.namespace(), key.name().substring(0, at)),
+                key.name().substring(at + SLICE_OF_GATEWAY.length(), key.name().length() - 1)));
+    }
+
+    /** Gives back every slice the object holds, its lease-less gateways' too. */
+    private static void releaseSlices(AllocationBook book, ObjectKey key) {
+        for (ObjectKey holder : book.holders()) {
+            if (sliceOf(holder).filter(s -> s.object().equals(key)).isPresent()) {
+                book.release(holder);
+            }
+        }
     }
 
     private record Slice(String gateway, Outcome outcome) {
@@ -348,27 +362,58 @@ public final class GlobalnetPass {
     }
 
     /**
-     * The object's outcome: every slice's addresses when all were allocated; else none, all its
-     * slices given back, and the message of the topology file's IPAM ({@link SliceShortfall}): what
-     * it needs in all, and what the pool lacks with none of its slices held.
+     * The slices held for the object's gateways that have no lease but can come back (the release
+     * step has given back those of gateways gone for good), in gateway order. A slice of another size
+     * than the object now asks for goes back: its gateway gets a new one when it is back.
      */
-    private static Outcome sliced(AllocationBook book, ObjectKey key, List<Slice> slices, int n, Cluster cluster) {
-        Optional<Slice> failed = slices.stream().filter(s -> !s.outcome().condition().succeeded()).findFirst();
+    private static List<Slice> heldSlices(AllocationBook book, ObjectKey key, int n, Cluster cluster) {
+        Set<String> active = new HashSet<>(cluster.activeGateways().stream().map(Node::name).toList());
+        List<Slice> held = new ArrayList<>();
+        for (ObjectKey holder : book.holders()) {
+            Optional<SliceOf> slice = sliceOf(holder).filter(s -> s.object().equals(key) && !active.contains(s.gateway()));
+            if (slice.isEmpty()) {
+                continue;
+            }
+            List<Ipv4Address> addresses = book.holding(holder).orElseThrow().addresses();
+            if (addresses.size() == n) {
+                held.add(new Slice(slice.get().gateway(), Outcome.allocated(addresses)));
+            } else {
+                book.release(holder);
+            }
+        }
+        held.sort(Comparator.comparing(Slice::gateway));
+        return held;
+    }
+
+    /**
+     * The object's outcome: every slice's addresses (the active gateways' and those held for
+     * gateways without a lease) when every active gateway's was allocated; else none, all its slices
+     * given back, and the message of the topology file's IPAM ({@link SliceShortfall}): what it needs
+     * in all, and what the pool lacks with none of its slices held.
+     */
+    private static Outcome sliced(AllocationBook book, ObjectKey key, List<Slice> requested, List<Slice> held, int n) {
+        Optional<Slice> failed = requested.stream().filter(s -> !s.outcome().condition().succeeded()).findFirst();
         if (failed.isPresent()) {
-            cluster.activeGateways().forEach(gw -> book.release(sliceKey(key, gw.name())));
-            SliceShortfall shortfall = new SliceShortfall(key.requester(), n, slices.stream().map(Slice::gateway).toList(), book.globalCidr(),
+            releaseSlices(book, key);
+            SliceShortfall shortfall = new SliceShortfall(key.requester(), n, requested.stream().map(Slice::gateway).toList(), book.globalCidr(),
                     book.freeCount(), failed.get().gateway());
             return Outcome.failed(AllocationReason.IP_POOL_ALLOCATION_FAILED, shortfall.describe());
         }
-        if (slices.isEmpty()) {
-            // Every gateway is down: nothing to SNAT with, and nothing held that a gateway coming back could not get.
-            return new Outcome(List.of(), AllocationCondition.success("no gateway is active, so no slice is held; each active gateway gets a slice of "
-                    + n + (n == 1 ? " global IP" : " global IPs")));
+        String heldText = held.isEmpty() ? "" : "; held for " + (held.size() == 1 ? "its gateway" : "its gateways") + " without a lease until "
+                + (held.size() == 1 ? "it is" : "they are") + " back: " + describe(held);
+        List<Ipv4Address> all = java.util.stream.Stream.concat(requested.stream(), held.stream())
+                .sorted(Comparator.comparing(Slice::gateway)).flatMap(s -> s.outcome().addresses().stream()).toList();
+        if (requested.isEmpty()) {
+            // Every gateway is down: nothing to SNAT with; a gateway that comes back gets its own slice, or a new one.
+            return new Outcome(all, AllocationCondition.success("no gateway is active; each active gateway gets a slice of "
+                    + n + (n == 1 ? " global IP" : " global IPs") + heldText));
         }
-        List<Ipv4Address> all = slices.stream().flatMap(s -> s.outcome().addresses().stream()).toList();
-        String text = slices.stream().map(s -> s.gateway() + " " + rangeOf(s.outcome().addresses())).collect(java.util.stream.Collectors.joining(", "));
-        return new Outcome(all, AllocationCondition.success("allocated " + slices.size() + " slices of " + n
-                + " global IPs, one per active gateway: " + text));
+        return new Outcome(all, AllocationCondition.success("allocated " + requested.size() + " slices of " + n
+                + " global IPs, one per active gateway: " + describe(requested) + heldText));
+    }
+
+    private static String describe(List<Slice> slices) {
+        return slices.stream().map(s -> s.gateway() + " " + rangeOf(s.outcome().addresses())).collect(java.util.stream.Collectors.joining(", "));
     }
 
     private static String rangeOf(List<Ipv4Address> addresses) {

@@ -10,7 +10,6 @@ import io.periscope.kubernetes.crd.ClusterConnectivityPolicy;
 import io.periscope.kubernetes.crd.ClusterSpec;
 import io.periscope.kubernetes.crd.ConnectionPolicy;
 import io.periscope.kubernetes.crd.EndpointSpec;
-import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerCluster;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
 import io.periscope.model.globalnet.GlobalEgressIP;
@@ -216,6 +215,7 @@ public final class ClusterModelBuilder {
 
     private static List<Node> nodes(LiveObjects live, boolean multiActive, List<ModelProblem> problems) {
         List<Node> nodes = new ArrayList<>();
+        java.util.Set<String> gatewayNodes = live.gatewayNodes();
         for (io.fabric8.kubernetes.api.model.Node object : live.nodes().stream().sorted(Comparator.comparing(n -> n.getMetadata().getName())).toList()) {
             String name = object.getMetadata().getName();
             List<NodeAddress> addresses = object.getStatus() == null || object.getStatus().getAddresses() == null
@@ -232,7 +232,7 @@ public final class ClusterModelBuilder {
             // Upstream writes the annotation as "ipv4:1.2.3.4"; a bare address is accepted too.
             Optional<Ipv4Address> publicIp = optionalAddress(publicText == null ? null : publicText.replaceFirst("^ipv4:", ""),
                     "Node " + name + " annotation " + PUBLIC_IP_ANNOTATION, problems).or(() -> address(addresses, "ExternalIP"));
-            boolean labelled = "true".equals(labelsOf(object).get(SubmarinerApi.GATEWAY_LABEL));
+            boolean labelled = gatewayNodes.contains(name);
             // With multiple active gateways a labelled node whose agent holds no fresh lease carries
             // nothing: it is planned as an ordinary node until its agent is back.
             boolean gateway = labelled && (!multiActive || live.activeGateways().map(a -> a.contains(name)).orElse(true));

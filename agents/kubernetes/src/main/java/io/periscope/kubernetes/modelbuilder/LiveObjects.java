@@ -10,6 +10,7 @@ import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
 import io.periscope.kubernetes.crd.GlobalEgressIP;
 import io.periscope.kubernetes.crd.GlobalIngressIP;
 import io.periscope.kubernetes.crd.ServiceExport;
+import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerCluster;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
 
@@ -56,6 +57,21 @@ public record LiveObjects(
         connectivityPolicies = List.copyOf(connectivityPolicies);
         connectionPolicies = List.copyOf(connectionPolicies);
         activeGateways = activeGateways.map(java.util.Set::copyOf);
+    }
+
+    /**
+     * The nodes labelled as gateways, with a lease or without: the gateways that can come back. A
+     * labelled node whose agent lost its lease is no gateway of the model (it carries nothing), but
+     * it is still one of the cluster's gateway nodes until it is deleted or unlabelled.
+     */
+    public java.util.Set<String> gatewayNodes() {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        for (Node node : nodes) {
+            if ("true".equals(ClusterModelBuilder.labelsOf(node).get(SubmarinerApi.GATEWAY_LABEL))) {
+                names.add(node.getMetadata().getName());
+            }
+        }
+        return names;
     }
 
     /** This cluster's own Cluster object (named after the cluster id, or carrying it in {@code cluster_id}). */

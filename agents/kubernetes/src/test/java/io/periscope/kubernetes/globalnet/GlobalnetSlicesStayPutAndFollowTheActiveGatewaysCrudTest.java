@@ -2,10 +2,13 @@ package io.periscope.kubernetes.globalnet;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.kubernetes.crd.AllocationStatus;
 import io.periscope.kubernetes.crd.GlobalEgressIP;
 import io.periscope.kubernetes.crd.SubmarinerApi;
+import io.periscope.kubernetes.modelbuilder.LiveObjectsReader;
 import io.periscope.kubernetes.testing.GlobalnetFixture;
 import io.periscope.kubernetes.testing.LiveObjectsFactory;
 import io.periscope.kubernetes.testing.MockCluster;
@@ -25,9 +28,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code egress_ownership: per-gateway} over the life of a cluster: a GlobalEgressIP's slices are
  * its own while it and its gateways last (another object coming or going never moves them, since
- * its pods' connections are NATed to them), a gateway that is no longer active gives its slice
- * back at once (not at the controller's next restart), and a pool too small for every slice gives
- * the object none and says on the object what it needs in all.
+ * its pods' connections are NATed to them), a gateway without a lease keeps its slice (in the
+ * book and in status, so across a restart of the controller too) for as long as it can come back,
+ * a gateway gone for good (node deleted or unlabelled) gives its slice back at once (not at the
+ * controller's next restart), and a pool too small for every slice gives the object none and says
+ * on the object what it needs in all.
  */
 class GlobalnetSlicesStayPutAndFollowTheActiveGatewaysCrudTest {
 
@@ -105,7 +110,48 @@ class GlobalnetSlicesStayPutAndFollowTheActiveGatewaysCrudTest {
     }
 
     @Test
-    void aGatewayNoLongerActiveGivesBackItsSliceAndTheSurvivorsKeepTheirs() {
+    void aGatewayWithoutALeaseKeepsItsSliceAcrossARestartUntilItsNodeIsDeleted() {
+        // A /28: 14 addresses. 3 cluster egress IPs (one per gateway), slices of 3 (9): 2 left. When
+        // gw-3 loses its lease its ClusterGlobalEgressIP goes (1 more free, 3) but its slice (3) stays:
+        // an object needing 2 x 2 does not fit until gw-3's node is deleted.
+        perGatewayCluster("242.254.1.0/28", 1, 3);
+        for (int i = 1; i <= 3; i++) {
+            gatewayLease("gw-" + i);
+        }
+        objects.egress("ns1", "ns-egressip", 3, null);
+        controller = GlobalnetFixture.controller(client, "cluster1", "globalnet-0");
+        assertThatEventually("a slice per active gateway", () ->
+                assertThat(slices("ns1", "ns-egressip")).extracting(AllocationStatus.GatewaySlice::gateway).containsExactly("gw-1", "gw-2", "gw-3"));
+        List<AllocationStatus.GatewaySlice> before = slices("ns1", "ns-egressip");
+
+        client.resources(Lease.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE)
+                .withName(LiveObjectsReader.gatewayLease(true, "gw-3")).delete();
+        objects.egress("ns2", "needs-the-room", 2, null);
+        assertThatEventually("with gw-3's lease gone, a new object's 2 slices do not fit beside gw-3's held one", () ->
+                assertThat(egress(client, "ns2", "needs-the-room").flatMap(GlobalnetFixture::message).orElse(""))
+                        .startsWith("GlobalEgressIP ns2/needs-the-room needs 4 global IPs, a slice of 2 for each of its 2 active gateways (gw-1, gw-2)"));
+        assertThat(slices("ns1", "ns-egressip")).as("status keeps the slice held for the lease-less gateway").isEqualTo(before);
+
+        controller.close();
+        controller = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-1");
+        objects.egress("ns3", "after-restart", 1, null);
+        assertThatEventually("the restarted controller serves a request", () ->
+                assertThat(slices("ns3", "after-restart")).extracting(AllocationStatus.GatewaySlice::gateway).containsExactly("gw-1", "gw-2"));
+        assertThat(slices("ns1", "ns-egressip")).as("the held slice after a restart").isEqualTo(before);
+        assertThat(egress(client, "ns2", "needs-the-room").flatMap(GlobalnetFixture::reason)).contains("IPPoolAllocationFailed");
+        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates();
+
+        client.nodes().withName("gw-3").delete();
+        assertThatEventually("a deleted gateway's slice is given back and serves the waiting object", () -> {
+            assertThat(slices("ns1", "ns-egressip")).isEqualTo(before.subList(0, 2));
+            assertThat(slices("ns2", "needs-the-room").stream().flatMap(s -> s.allocatedIPs().stream()))
+                    .containsAnyElementsOf(before.get(2).allocatedIPs());
+        });
+        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void anUnlabelledGatewayGivesBackItsSliceAndTheSurvivorsKeepTheirs() {
         // A /28: 14 addresses. 3 cluster egress IPs (one per gateway, from the top), slices of 3 from the
         // bottom (9): 2 left. Only gw-3's slice (3) and cluster egress IP (1) coming back make room for 2 x 2.
         perGatewayCluster("242.254.1.0/28", 1, 3);
@@ -130,6 +176,13 @@ class GlobalnetSlicesStayPutAndFollowTheActiveGatewaysCrudTest {
                     .containsAnyElementsOf(before.get("gw-3"));
         });
         assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates();
+    }
+
+    /** A fresh lease held by the gateway's agent, as it renews one while it runs. */
+    private void gatewayLease(String node) {
+        client.resources(Lease.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE).resource(new LeaseBuilder()
+                .withNewMetadata().withName(LiveObjectsReader.gatewayLease(true, node)).endMetadata()
+                .withNewSpec().withHolderIdentity(node).endSpec().build()).create();
     }
 
     private List<AllocationStatus.GatewaySlice> slices(String namespace, String name) {

@@ -42,13 +42,22 @@ public final class GlobalnetFixture {
 
     /** The Allocated condition's reason, or empty when there is no status yet. */
     public static Optional<String> reason(io.fabric8.kubernetes.api.model.HasMetadata object) {
+        return allocated(object).map(c -> c.getReason());
+    }
+
+    /** The Allocated condition's message, or empty when there is no status yet. */
+    public static Optional<String> message(io.fabric8.kubernetes.api.model.HasMetadata object) {
+        return allocated(object).map(c -> c.getMessage());
+    }
+
+    private static Optional<io.fabric8.kubernetes.api.model.Condition> allocated(io.fabric8.kubernetes.api.model.HasMetadata object) {
         List<io.fabric8.kubernetes.api.model.Condition> conditions = switch (object) {
             case ClusterGlobalEgressIP c -> c.getStatus() == null ? List.of() : c.getStatus().conditions();
             case GlobalEgressIP e -> e.getStatus() == null ? List.of() : e.getStatus().conditions();
             case GlobalIngressIP i -> i.getStatus() == null ? List.of() : i.getStatus().conditions();
             default -> List.of();
         };
-        return conditions.stream().filter(c -> "Allocated".equals(c.getType())).map(c -> c.getReason()).findFirst();
+        return conditions.stream().filter(c -> "Allocated".equals(c.getType())).findFirst();
     }
 
     /** Every address held in status by any Globalnet object, with repeats: a repeat is a double allocation. */
