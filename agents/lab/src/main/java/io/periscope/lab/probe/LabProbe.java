@@ -7,6 +7,7 @@ import io.periscope.lab.capture.Sighting;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.machine.MachineCapacity;
 import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.shell.Invocation;
@@ -40,6 +41,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -67,16 +69,24 @@ public final class LabProbe {
     private final Shell shell;
     private final LabStateFile stateFile;
     private final Function<ClusterSetPlan, FlowSimulation> simulations;
+    private final Supplier<MachineCapacity> capacity;
 
     public LabProbe(Shell shell, LabStateFile stateFile, Function<ClusterSetPlan, FlowSimulation> simulations) {
+        this(shell, stateFile, simulations, MachineCapacity::read);
+    }
+
+    /** With the machine's capacity as {@code capacity} reads it (a test's small machine). */
+    public LabProbe(Shell shell, LabStateFile stateFile, Function<ClusterSetPlan, FlowSimulation> simulations, Supplier<MachineCapacity> capacity) {
         this.shell = shell;
         this.stateFile = stateFile;
         this.simulations = simulations;
+        this.capacity = capacity;
     }
 
     /**
      * @throws TopologyException when the file cannot be used
-     * @throws LabRefusal        when not root, when no lab of the file is up, or when no flow has the name given
+     * @throws LabRefusal        when not root, when no lab of the file is up, when no flow has the name given, or
+     *                           when the machine cannot hold what the probe would capture ({@link ProbeMemory})
      */
     public ProbeReport run(Path file, Optional<String> flowName, Consumer<String> progress) throws TopologyException {
         return run(file, TopologyLoader.load(file), flowName, progress);
@@ -122,21 +132,61 @@ public final class LabProbe {
         long readStart = System.nanoTime();
         List<HostNamespace> nodes = layout.nodes();
         nodes.forEach(interfaces::of);
+        LabHosts lab = new LabHosts(plan, hosts, named, nodes, interfaces);
+        // Sized before anything is captured: each flow's captures and servers (reading the
+        // interfaces of the pods it crosses), then the largest against the machine. Only the
+        // counts are kept; a flow's paths are traced again when its turn comes.
+        List<ProbeMemory.FlowFootprint> footprints = new ArrayList<>();
+        for (Flow flow : flows) {
+            if (setup(flow, set.flows().indexOf(flow), simulation, lab) instanceof FlowSetup.Ready ready) {
+                footprints.add(ready.footprint(flow.name()));
+            }
+        }
+        ProbeMemory memory = ProbeMemory.of(ProbeMemory.heapNowKib(), footprints);
+        memory.refusal(capacity.get()).ifPresent(reason -> {
+            throw new LabRefusal("the machine cannot hold this probe, nothing was captured:\n  " + reason);
+        });
         progress.accept("probe: " + flows.size() + " flow" + (flows.size() == 1 ? "" : "s") + "; read the interfaces of " + nodes.size()
-                + " nodes (" + (System.nanoTime() - readStart) / 1_000_000 + " ms); each flow captures on the nodes and on the pods"
-                + " its simulated paths cross, " + CaptureSession.BUFFER_BYTES / 1024 + " KiB of capture buffer per interface");
+                + " nodes and sized every flow (" + (System.nanoTime() - readStart) / 1_000_000 + " ms); each flow captures on the nodes and"
+                + " on the pods its simulated paths cross; " + memory.describe());
 
         List<FlowProbeResult> results = new ArrayList<>();
         for (int index = 0; index < flows.size(); index++) {
             Flow flow = flows.get(index);
             long start = System.nanoTime();
             String counter = "flow " + (index + 1) + "/" + flows.size() + " " + flow.name();
-            FlowProbeResult result = probe(flow, set.flows().indexOf(flow), simulation, plan, hosts, named, nodes, interfaces, vxlanPorts,
-                    line -> progress.accept(counter + ": " + line));
+            FlowProbeResult result = switch (setup(flow, set.flows().indexOf(flow), simulation, lab)) {
+                case FlowSetup.Unprobed unprobed -> unprobed.result();
+                case FlowSetup.Ready ready -> probe(flow, ready, simulation, lab, vxlanPorts, line -> progress.accept(counter + ": " + line));
+            };
             results.add(result);
             progress.accept(counter + ": " + summary(result) + " (" + (System.nanoTime() - start) / 1_000_000 + " ms)");
         }
         return new ProbeReport(set.name(), results);
+    }
+
+    /** The lab's hosts by id and by name, its nodes, and the interfaces read so far. */
+    private record LabHosts(ClusterSetPlan plan, Map<HostId, HostNamespace> byId, Map<String, HostNamespace> byName, List<HostNamespace> nodes,
+                            LabInterfaces interfaces) {
+    }
+
+    /** What probing a flow takes, or why it cannot be probed. */
+    private sealed interface FlowSetup {
+
+        record Unprobed(FlowProbeResult result) implements FlowSetup {
+        }
+
+        /**
+         * @param watched the hosts captured and served in: every node and the pods the simulated paths cross
+         * @param targets the interfaces captured
+         */
+        record Ready(ProbeTarget target, HostNamespace source, int firstPort, List<TracePath> simulated, Set<HostNamespace> watched,
+                     List<CaptureTarget> targets, Set<Integer> tcpPorts, Set<Integer> udpPorts) implements FlowSetup {
+
+            ProbeMemory.FlowFootprint footprint(String flow) {
+                return new ProbeMemory.FlowFootprint(flow, targets.size(), watched.size(), EchoServers.sockets(watched, tcpPorts, udpPorts));
+            }
+        }
     }
 
     static String summary(FlowProbeResult result) {
@@ -152,59 +202,65 @@ public final class LabProbe {
                 : "differs: " + result.firstDifference().map(d -> d.describe()).orElse("no probe matched"));
     }
 
-    private FlowProbeResult probe(Flow flow, int flowIndex, FlowSimulation simulation, ClusterSetPlan plan, Map<HostId, HostNamespace> hosts,
-                                  Map<String, HostNamespace> named, List<HostNamespace> nodes, LabInterfaces interfaces, Set<Integer> vxlanPorts, Consumer<String> progress) {
+    private FlowSetup setup(Flow flow, int flowIndex, FlowSimulation simulation, LabHosts lab) {
         ProbeTarget target;
         try {
             target = simulation.resolve(flow);
         } catch (FlowSimulation.UnansweredName e) {
-            return FlowProbeResult.unanswered(flow.name(), flow.from().toString(), flow.to().toString(), e.getMessage());
+            return new FlowSetup.Unprobed(FlowProbeResult.unanswered(flow.name(), flow.from().toString(), flow.to().toString(), e.getMessage()));
         } catch (IllegalArgumentException e) {
-            return new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), "", 0, List.of(),
-                    Optional.of(e.getMessage()));
+            return new FlowSetup.Unprobed(new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), "", 0, List.of(),
+                    Optional.of(e.getMessage())));
         }
-        Optional<HostNamespace> source = Optional.ofNullable(hosts.get(target.source()));
+        Optional<HostNamespace> source = Optional.ofNullable(lab.byId().get(target.source()));
         if (source.isEmpty()) {
-            return failed(flow, target, 0, "the lab has no namespace for " + target.source());
+            return new FlowSetup.Unprobed(failed(flow, target, 0, "the lab has no namespace for " + target.source()));
         }
         int firstPort = FIRST_SOURCE_PORT + 100 * flowIndex;
         List<TracePath> simulatedPathList = simulation.paths(target, firstPort);
-        int simulatedPaths = simulatedPathList.size();
         Set<Integer> ports = serverPorts(simulation, target, firstPort);
         // Captures and servers where this flow can go, not in every namespace of the lab: every
         // node (a packet the simulator does not expect shows where it leaves a node) and the pods
         // the simulated paths cross. A lab of thousands of pods then costs per flow what a small
         // one does.
-        Set<HostNamespace> watched = new LinkedHashSet<>(nodes);
+        Set<HostNamespace> watched = new LinkedHashSet<>(lab.nodes());
         watched.add(source.get());
         for (TracePath path : simulatedPathList) {
             for (TraceHop hop : concat(path.forward(), path.reply())) {
-                Optional.ofNullable(named.get(hop.node())).ifPresent(watched::add);
+                Optional.ofNullable(lab.byName().get(hop.node())).ifPresent(watched::add);
             }
         }
         Set<HostId> watchedIds = new HashSet<>();
         watched.forEach(h -> watchedIds.add(h.host()));
         List<CaptureTarget> targets = new ArrayList<>();
         // A node holds one veth end per pod on it: only those toward watched pods are captured.
-        watched.forEach(h -> interfaces.of(h).stream()
-                .filter(t -> !h.isNode() || !leadsToAnUnwatchedPod(plan, t, watchedIds))
+        watched.forEach(h -> lab.interfaces().of(h).stream()
+                .filter(t -> !h.isNode() || !leadsToAnUnwatchedPod(lab.plan(), t, watchedIds))
                 .forEach(targets::add));
-        LabWiring wiring = new LabWiring(plan, interfaces.macs());
-        progress.accept("capturing on " + targets.size() + " interfaces of " + watched.size() + " hosts, " + simulatedPaths
+        return new FlowSetup.Ready(target, source.get(), firstPort, simulatedPathList, watched, List.copyOf(targets),
+                target.protocol() == Protocol.TCP ? ports : Set.of(), target.protocol() == Protocol.UDP ? ports : Set.of());
+    }
+
+    private FlowProbeResult probe(Flow flow, FlowSetup.Ready setup, FlowSimulation simulation, LabHosts lab, Set<Integer> vxlanPorts,
+                                  Consumer<String> progress) {
+        ProbeTarget target = setup.target();
+        int simulatedPaths = setup.simulated().size();
+        int firstPort = setup.firstPort();
+        LabWiring wiring = new LabWiring(lab.plan(), lab.interfaces().macs());
+        progress.accept("capturing on " + setup.targets().size() + " interfaces of " + setup.watched().size() + " hosts, " + simulatedPaths
                 + " simulated path" + (simulatedPaths == 1 ? "" : "s"));
-        forgetConnections(nodes);
+        forgetConnections(lab.nodes());
         ProbeTraffic traffic = new ProbeTraffic(shell);
         List<ObservedAttempt> attempts = new ArrayList<>();
         Set<Integer> seen = new TreeSet<>();
-        try (EchoServers servers = EchoServers.start(watched, target.protocol() == Protocol.TCP ? ports : Set.of(),
-                target.protocol() == Protocol.UDP ? ports : Set.of());
-             NamespaceThread sender = NamespaceThread.enter(source.get().namespace())) {
+        try (EchoServers servers = EchoServers.start(setup.watched(), setup.tcpPorts(), setup.udpPorts());
+             NamespaceThread sender = NamespaceThread.enter(setup.source().namespace())) {
             int rounds = target.protocol() == Protocol.ICMP ? 1 : MAX_ROUNDS;
             int perRound = target.protocol() == Protocol.ICMP ? ICMP_PROBES : ROUND;
             for (int round = 0; round < rounds && seen.size() < simulatedPaths; round++) {
                 List<AttemptOutcome> outcomes = new ArrayList<>();
                 List<Sighting> sightings;
-                try (CaptureSession session = CaptureSession.start(targets, vxlanPorts)) {
+                try (CaptureSession session = CaptureSession.start(setup.targets(), vxlanPorts)) {
                     for (int k = 0; k < perRound; k++) {
                         int n = round * perRound + k;
                         // A port still held by a connection of an earlier run sends nothing: that probe is skipped.
@@ -213,13 +269,13 @@ public final class LabProbe {
                                     .ifPresent(outcomes::add);
                             case UDP -> traffic.udp(sender, target, firstPort + n, flow.name() + "/" + n + "/" + System.nanoTime())
                                     .ifPresent(outcomes::add);
-                            case ICMP -> outcomes.add(traffic.icmp(source.get().namespace(), target, FIRST_ICMP_SIZE + n));
+                            case ICMP -> outcomes.add(traffic.icmp(setup.source().namespace(), target, FIRST_ICMP_SIZE + n));
                         }
                     }
                     sightings = session.stop();
                 }
                 for (AttemptOutcome outcome : outcomes) {
-                    ObservedAttempt attempt = analyse(outcome, target, wiring, sightings, servers, simulation, routes(hosts));
+                    ObservedAttempt attempt = analyse(outcome, target, wiring, sightings, servers, simulation, routes(lab.byId()));
                     attempts.add(attempt);
                     if (attempt.match().matches()) {
                         seen.add(attempt.match().simulatedPath());
