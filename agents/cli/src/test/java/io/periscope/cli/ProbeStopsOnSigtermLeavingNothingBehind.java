@@ -12,10 +12,9 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,7 +59,7 @@ class ProbeStopsOnSigtermLeavingNothingBehind {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process probe = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 PeriscopeCommand.class.getName(), "lab", "probe", file.toString()).redirectErrorStream(true).start();
-        List<String> output = Collections.synchronizedList(new ArrayList<>());
+        List<String> output = new CopyOnWriteArrayList<>();
         Thread reader = Thread.ofPlatform().daemon().start(() -> {
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(probe.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
