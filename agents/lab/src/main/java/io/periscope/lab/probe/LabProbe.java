@@ -48,8 +48,10 @@ import java.util.stream.Collectors;
  * {@code lab probe FILE [--flow NAME]}: real packets for each flow of the file, through a lab that is
  * up, compared hop by hop with the simulator.
  *
- * <p>Per flow, echo servers listen in every host namespace on the ports the flow can end on;
- * captures run on every interface of every host; the source host then opens connections one after
+ * <p>Every flow is sized first (its captures and echo sockets) and the largest held against the
+ * machine ({@link ProbeMemory}), so a probe too big is refused before anything is captured. Per
+ * flow, echo servers listen on the ports the flow can end on, and captures run on the interfaces,
+ * of every node and of the pods the flow's simulated paths cross; the source host then opens connections one after
  * the other, each from its own source port. With more than one gateway, the kernel spreads
  * connections by a hash of their 5-tuple, so connections are sent in rounds until every simulated
  * path has been taken or the rounds run out. Each connection's packets are followed through the
