@@ -1,6 +1,7 @@
 package io.periscope.cli;
 
 import io.periscope.lab.capture.CaptureSession;
+import io.periscope.lab.probe.EchoServers;
 import io.periscope.lab.shell.ProcessShell;
 import sun.misc.Signal;
 
@@ -13,7 +14,7 @@ import java.util.List;
  * (a lab up whose namespaces its cleanup is removing) and that failure was reported as an internal
  * error. Here the signal is recorded first, so the failure that follows is known to be its
  * consequence; the programs the command started are stopped (a child process outlives the JVM) and
- * the lab probe's captures closed;
+ * the lab probe's captures and echo servers closed;
  * then the JVM exits through its shutdown hooks (lab up's cleanup) with 130 for SIGINT or 143 for
  * SIGTERM, as a shell reports a command a signal ended.
  */
@@ -45,6 +46,9 @@ final class Interruption {
         ProcessShell.stopRunning();
         // Closed here, in parallel: left to the exit, thousands of packet sockets close one by one.
         CaptureSession.closeEveryOpenSession();
+        // The echo servers' threads wait in accept/receive, in native code, and the JVM's exit waits
+        // up to 300 ms for threads in native code: their sockets closed, they leave it at once.
+        EchoServers.closeEveryOpenServer();
         // Runs the shutdown hooks (lab up removes what it created), then ends the JVM.
         System.exit(exitStatus());
     }

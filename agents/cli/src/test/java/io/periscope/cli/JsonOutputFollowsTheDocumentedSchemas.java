@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
-import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.SpecificationVersion;
 import io.periscope.lab.failover.FailoverReport;
 import io.periscope.lab.failover.FailoverReportJson;
 import io.periscope.lab.failover.TcpConnections;
@@ -25,7 +23,6 @@ import io.periscope.planner.Planner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -240,10 +237,8 @@ class JsonOutputFollowsTheDocumentedSchemas {
         assertThat(schema("trace.schema.json").validate(trace)).isNotEmpty();
     }
 
-    private static Schema schema(String name) throws Exception {
-        try (InputStream in = Files.newInputStream(SCHEMAS.resolve(name))) {
-            return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12).getSchema(in);
-        }
+    private static Schema schema(String name) {
+        return DocumentedSchemas.load(name);
     }
 
     private static void valid(Schema schema, PeriscopeRun run, String what) throws Exception {

@@ -121,6 +121,11 @@ public final class RunningLab implements AutoCloseable {
         return new LabProbe(shell, stateFile, SimulatorFlows::new).run(Path.of(set.name() + ".yaml"), set, flow, progress::add);
     }
 
+    /** A probe on a machine whose capacity is {@code machine}'s. */
+    public ProbeReport probe(Optional<String> flow, java.util.function.Supplier<io.periscope.lab.machine.MachineCapacity> machine) {
+        return new LabProbe(shell, stateFile, SimulatorFlows::new, machine).run(Path.of(set.name() + ".yaml"), set, flow, progress::add);
+    }
+
     public List<String> down() {
         return new LabDown(shell, stateFile).run(Path.of(set.name() + ".yaml"), set, false, progress::add);
     }

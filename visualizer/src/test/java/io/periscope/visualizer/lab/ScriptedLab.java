@@ -20,13 +20,16 @@ import java.util.function.Consumer;
 /**
  * A lab for the server's contract, without namespaces: its status is what the test sets, and a probe
  * "captures" what the simulator says each path does, in the shape of {@code lab probe --json} (one
- * probe per simulated path, each compared with its own path), so the answer is as real as the
- * simulation. {@link #tamper} makes one captured field differ, as a kernel that disagreed would,
+ * probe per simulated path, each compared with its own path, each hop with only what a capture
+ * shows), so the answer is as real as the simulation. {@link #tamper} makes one captured field differ, as a kernel that disagreed would,
  * and {@link #holdProbes} keeps a probe running until released.
  */
 public final class ScriptedLab implements Lab {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** The fields of an encap step lab probe writes (ProbeReportJson). */
+    private static final List<String> ENCAP_FIELDS = List.of("kind", "encapsulation", "device", "vni", "port", "outerSrc", "outerDst",
+            "underlay", "encrypted");
 
     private volatile LabStatus status;
     private volatile Tamper tamper;
@@ -134,14 +137,29 @@ public final class ScriptedLab implements Lab {
             }
             ArrayNode hops = captured.putObject(direction).putArray("hops");
             for (JsonNode hop : path.path(direction).path("hops")) {
-                ObjectNode copy = hop.deepCopy();
-                ArrayNode steps = MAPPER.createArrayNode();
+                // What a capture shows of a hop, as lab probe writes it: where the packet came in
+                // and went out and how it looked, and of its steps only the encapsulation, without
+                // what nothing on the wire says (the simulator's resolution, the inner packet).
+                ObjectNode copy = MAPPER.createObjectNode();
+                for (String field : List.of("node", "in", "out", "arrive")) {
+                    if (hop.has(field)) {
+                        copy.set(field, hop.get(field).deepCopy());
+                    }
+                }
+                ArrayNode steps = copy.putArray("steps");
                 hop.path("steps").forEach(step -> {
                     if (step.path("kind").asText().equals("encap")) {
-                        steps.add(step.deepCopy());
+                        ObjectNode seen = steps.addObject();
+                        for (String field : ENCAP_FIELDS) {
+                            if (step.has(field)) {
+                                seen.set(field, step.get(field).deepCopy());
+                            }
+                        }
                     }
                 });
-                copy.set("steps", steps);
+                if (hop.has("depart")) {
+                    copy.set("depart", hop.get("depart").deepCopy());
+                }
                 hops.add(copy);
             }
         }

@@ -53,6 +53,11 @@ public final class CaptureSession implements AutoCloseable {
 
     /** Every session still open in this JVM, for {@link #closeEveryOpenSession}. */
     private static final Set<CaptureSession> OPEN = ConcurrentHashMap.newKeySet();
+    /**
+     * Set once {@link #closeEveryOpenSession} ran: the command is ending, and a session its thread
+     * starts afterwards would be left to the exit, whose kernel closes packet sockets one by one.
+     */
+    private static volatile boolean closingAll;
 
     private final List<Capture> captures = new ArrayList<>();
     private final List<Sighting> sightings = Collections.synchronizedList(new ArrayList<>());
@@ -64,13 +69,20 @@ public final class CaptureSession implements AutoCloseable {
 
     /**
      * @param vxlanPorts UDP ports whose packets are decoded as VXLAN
-     * @throws CaptureException when a capture cannot be opened (the others are closed again)
+     * @throws CaptureException when a capture cannot be opened (the others are closed again), or
+     *                          when the command is being interrupted ({@link #closeEveryOpenSession})
      */
     public static CaptureSession start(List<CaptureTarget> targets, Set<Integer> vxlanPorts) {
         CaptureSession session = new CaptureSession(vxlanPorts);
-        OPEN.add(session);
         for (CaptureTarget target : targets) {
             session.captures.add(session.new Capture(target));
+        }
+        // Published with all its captures (closeEveryOpenSession walks them from another thread),
+        // and only then checked: a signal either finds the session or is seen here.
+        OPEN.add(session);
+        if (closingAll) {
+            OPEN.remove(session);
+            throw new CaptureException("interrupted: no capture is opened any more");
         }
         session.captures.forEach(Capture::begin);
         Optional<String> failure = Optional.empty();
@@ -116,6 +128,7 @@ public final class CaptureSession implements AutoCloseable {
      * @return how many captures were open
      */
     public static int closeEveryOpenSession() {
+        closingAll = true;
         int open = 0;
         for (CaptureSession session : Set.copyOf(OPEN)) {
             open += session.captures.size();

@@ -25,6 +25,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -43,8 +44,15 @@ public final class EchoServers implements AutoCloseable {
     public static final String REPLY_MARK = "PSCR";
     private static final int POLL_MILLIS = 100;
 
+    /** Every set of servers still open in this JVM, for {@link #closeEveryOpenServer}. */
+    private static final Set<EchoServers> OPEN = ConcurrentHashMap.newKeySet();
+    /** Set once {@link #closeEveryOpenServer} ran: servers started afterwards are refused. */
+    private static volatile boolean closingAll;
+
     private final List<Thread> threads = new ArrayList<>();
     private final List<AutoCloseable> sockets = new ArrayList<>();
+    /** The TCP connections being echoed, closed with the servers so that no thread stays in a read. */
+    private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
     private final ConcurrentLinkedQueue<Delivery> deliveries = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
 
@@ -54,6 +62,11 @@ public final class EchoServers implements AutoCloseable {
     /** @throws IllegalStateException when a server cannot be opened (those already open are closed) */
     public static EchoServers start(Collection<HostNamespace> hosts, Set<Integer> tcpPorts, Set<Integer> udpPorts) {
         EchoServers servers = new EchoServers();
+        OPEN.add(servers);
+        if (closingAll) {
+            OPEN.remove(servers);
+            throw new IllegalStateException("interrupted: no server is started any more");
+        }
         try {
             for (HostNamespace host : hosts) {
                 for (int port : tcpPorts) {
@@ -82,6 +95,15 @@ public final class EchoServers implements AutoCloseable {
             throw e;
         }
         return servers;
+    }
+
+    /** How many sockets, each with its thread, {@link #start} opens for these hosts and ports. */
+    public static int sockets(Collection<HostNamespace> hosts, Set<Integer> tcpPorts, Set<Integer> udpPorts) {
+        int sockets = 0;
+        for (HostNamespace host : hosts) {
+            sockets += tcpPorts.size() + (udpPorts.isEmpty() ? 0 : udpPorts.size() * addresses(host).size());
+        }
+        return sockets;
     }
 
     private static Set<Ipv4Address> addresses(HostNamespace host) {
@@ -137,6 +159,7 @@ public final class EchoServers implements AutoCloseable {
     private void serveTcp(HostId host, ServerSocket server) {
         while (!stopping) {
             try (Socket connection = server.accept()) {
+                connections.add(connection);
                 deliveries.add(new Delivery(host, TracePacket.of(address(connection.getInetAddress()), address(connection.getLocalAddress()),
                         connection.getPort(), connection.getLocalPort(), Protocol.TCP)));
                 connection.setSoTimeout(2_000);
@@ -152,6 +175,8 @@ public final class EchoServers implements AutoCloseable {
                 // no connection yet, or the client went quiet: look at the stop flag again
             } catch (IOException e) {
                 // the client reset the connection (the probe closes with a reset) or the server was closed
+            } finally {
+                connections.removeIf(Socket::isClosed);
             }
         }
     }
@@ -201,8 +226,38 @@ public final class EchoServers implements AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Closes the sockets of every server still open, for a command that was interrupted: a thread
+     * waiting in {@code accept} or {@code receive} is in native code, and the JVM's exit waits for
+     * such threads (up to 300 ms, {@code -XX:UserThreadWaitAttemptsAtExit}) before it ends; with
+     * their sockets closed they return at once. Their threads are not waited for.
+     *
+     * @return how many sets of servers were open
+     */
+    public static int closeEveryOpenServer() {
+        closingAll = true;
+        int open = 0;
+        for (EchoServers servers : Set.copyOf(OPEN)) {
+            servers.closeSockets();
+            open++;
+        }
+        return open;
+    }
+
     @Override
     public void close() {
+        closeSockets();
+        for (Thread thread : threads) {
+            try {
+                thread.join(2_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        OPEN.remove(this);
+    }
+
+    private void closeSockets() {
         stopping = true;
         synchronized (sockets) {
             for (AutoCloseable socket : sockets) {
@@ -213,11 +268,11 @@ public final class EchoServers implements AutoCloseable {
                 }
             }
         }
-        for (Thread thread : threads) {
+        for (Socket connection : connections) {
             try {
-                thread.join(2_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                connection.close();
+            } catch (IOException e) {
+                // closing is best effort, as for the servers
             }
         }
     }

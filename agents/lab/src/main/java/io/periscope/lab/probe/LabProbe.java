@@ -8,6 +8,7 @@ import io.periscope.lab.dns.ClusterDns;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.machine.MachineCapacity;
 import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.shell.Invocation;
@@ -45,14 +46,17 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
  * {@code lab probe FILE [--flow NAME]}: real packets for each flow of the file, through a lab that is
  * up, compared hop by hop with the simulator.
  *
- * <p>Per flow, echo servers listen in every host namespace on the ports the flow can end on;
- * captures run on every interface of every host; the source host then opens connections one after
+ * <p>Every flow is sized first (its captures and echo sockets) and the largest held against the
+ * machine ({@link ProbeMemory}), so a probe too big is refused before anything is captured. Per
+ * flow, echo servers listen on the ports the flow can end on, and captures run on the interfaces,
+ * of every node and of the pods the flow's simulated paths cross; the source host then opens connections one after
  * the other, each from its own source port. With more than one gateway, the kernel spreads
  * connections by a hash of their 5-tuple, so connections are sent in rounds until every simulated
  * path has been taken or the rounds run out. Each connection's packets are followed through the
@@ -72,16 +76,24 @@ public final class LabProbe {
     private final Shell shell;
     private final LabStateFile stateFile;
     private final Function<ClusterSetPlan, FlowSimulation> simulations;
+    private final Supplier<MachineCapacity> capacity;
 
     public LabProbe(Shell shell, LabStateFile stateFile, Function<ClusterSetPlan, FlowSimulation> simulations) {
+        this(shell, stateFile, simulations, MachineCapacity::read);
+    }
+
+    /** With the machine's capacity as {@code capacity} reads it (a test's small machine). */
+    public LabProbe(Shell shell, LabStateFile stateFile, Function<ClusterSetPlan, FlowSimulation> simulations, Supplier<MachineCapacity> capacity) {
         this.shell = shell;
         this.stateFile = stateFile;
         this.simulations = simulations;
+        this.capacity = capacity;
     }
 
     /**
      * @throws TopologyException when the file cannot be used
-     * @throws LabRefusal        when not root, when no lab of the file is up, or when no flow has the name given
+     * @throws LabRefusal        when not root, when no lab of the file is up, when no flow has the name given, or
+     *                           when the machine cannot hold what the probe would capture ({@link ProbeMemory})
      */
     public ProbeReport run(Path file, Optional<String> flowName, Consumer<String> progress) throws TopologyException {
         return run(file, TopologyLoader.load(file), flowName, progress);
@@ -128,17 +140,40 @@ public final class LabProbe {
         long readStart = System.nanoTime();
         List<HostNamespace> nodes = layout.nodes();
         nodes.forEach(interfaces::of);
+        LabHosts lab = new LabHosts(plan, hosts, named, nodes, interfaces);
+        // Names are asked for real once, before sizing: the answer decides where a flow's packets
+        // go, so the flow is sized and then probed toward the same address.
+        List<Optional<RealAnswer>> answers = new ArrayList<>();
+        for (Flow flow : flows) {
+            answers.add(ask(flow, set, dns, lab));
+        }
+        // Sized before anything is captured: each flow's captures and servers (reading the
+        // interfaces of the pods it crosses), then the largest against the machine. Only the
+        // counts are kept; a flow's paths are traced again when its turn comes.
+        List<ProbeMemory.FlowFootprint> footprints = new ArrayList<>();
+        for (int index = 0; index < flows.size(); index++) {
+            Flow flow = flows.get(index);
+            if (setup(flow, set.flows().indexOf(flow), simulation, lab, answers.get(index)) instanceof FlowSetup.Ready ready) {
+                footprints.add(ready.footprint(flow.name()));
+            }
+        }
+        ProbeMemory memory = ProbeMemory.of(ProbeMemory.heapNowKib(), footprints);
+        memory.refusal(capacity.get()).ifPresent(reason -> {
+            throw new LabRefusal("the machine cannot hold this probe, nothing was captured:\n  " + reason);
+        });
         progress.accept("probe: " + flows.size() + " flow" + (flows.size() == 1 ? "" : "s") + "; read the interfaces of " + nodes.size()
-                + " nodes (" + (System.nanoTime() - readStart) / 1_000_000 + " ms); each flow captures on the nodes and on the pods"
-                + " its simulated paths cross, " + CaptureSession.BUFFER_BYTES / 1024 + " KiB of capture buffer per interface");
+                + " nodes and sized every flow (" + (System.nanoTime() - readStart) / 1_000_000 + " ms); each flow captures on the nodes and"
+                + " on the pods its simulated paths cross; " + memory.describe());
 
         List<FlowProbeResult> results = new ArrayList<>();
         for (int index = 0; index < flows.size(); index++) {
             Flow flow = flows.get(index);
             long start = System.nanoTime();
             String counter = "flow " + (index + 1) + "/" + flows.size() + " " + flow.name();
-            FlowProbeResult result = probe(flow, set, dns, set.flows().indexOf(flow), simulation, plan, hosts, named, nodes, interfaces,
-                    vxlanPorts, line -> progress.accept(counter + ": " + line));
+            FlowProbeResult result = switch (setup(flow, set.flows().indexOf(flow), simulation, lab, answers.get(index))) {
+                case FlowSetup.Unprobed unprobed -> unprobed.result();
+                case FlowSetup.Ready ready -> probe(flow, ready, simulation, lab, vxlanPorts, line -> progress.accept(counter + ": " + line));
+            };
             results.add(result);
             progress.accept(counter + ": " + summary(result) + " (" + (System.nanoTime() - start) / 1_000_000 + " ms)");
         }
@@ -151,6 +186,45 @@ public final class LabProbe {
         } catch (IllegalArgumentException e) {
             // lab up refused such a file; a lab without DNS Service then answers no name, which the probe reports.
             return List.of();
+        }
+    }
+
+    /** The lab's hosts by id and by name, its nodes, and the interfaces read so far. */
+    private record LabHosts(ClusterSetPlan plan, Map<HostId, HostNamespace> byId, Map<String, HostNamespace> byName, List<HostNamespace> nodes,
+                            LabInterfaces interfaces) {
+    }
+
+    /** What real DNS answered, in the source's namespace, for a flow written with a name. */
+    private sealed interface RealAnswer {
+
+        /** @param addresses in the order the client got them; empty when it got none */
+        record Addresses(String name, HostNamespace asker, List<Ipv4Address> addresses) implements RealAnswer {
+        }
+
+        /** The lookup itself could not run. */
+        record LookupFailed(String problem) implements RealAnswer {
+        }
+    }
+
+    /** What probing a flow takes, or why it cannot be probed. */
+    private sealed interface FlowSetup {
+
+        record Unprobed(FlowProbeResult result) implements FlowSetup {
+        }
+
+        /**
+         * @param target  where the packets go: for a name, the address real DNS answered first
+         * @param watched the hosts captured and served in: every node and the pods the simulated paths cross
+         * @param targets the interfaces captured
+         * @param dns     for a flow written with a name: its real answer next to the simulator's
+         */
+        record Ready(ProbeTarget target, HostNamespace source, int firstPort, List<TracePath> simulated, Set<HostNamespace> watched,
+                     List<CaptureTarget> targets, Set<Integer> tcpPorts, Set<Integer> udpPorts, Optional<NameResolution> dns)
+                implements FlowSetup {
+
+            ProbeMemory.FlowFootprint footprint(String flow) {
+                return new ProbeMemory.FlowFootprint(flow, targets.size(), watched.size(), EchoServers.sockets(watched, tcpPorts, udpPorts));
+            }
         }
     }
 
@@ -170,59 +244,91 @@ public final class LabProbe {
     }
 
     /**
-     * A flow written with a DNS name is resolved for real first, in its source's namespace
-     * ({@link NameLookup}), and its answer compared with the simulator's ({@link NameResolution}); the
-     * packets then go where the real answer points, as a client's would. When neither has an address
-     * (the server leaves every cluster out) the packets go where the simulator's trace goes, the
-     * address Lighthouse would have answered, so the path is still compared.
+     * A flow written with a DNS name, looked up for real in its source's namespace ({@link NameLookup});
+     * empty for a flow written with an address, or whose source the lab does not have (its setup says why).
      */
-    private FlowProbeResult probe(Flow flow, ClusterSet set, List<ClusterDns> dns, int flowIndex, FlowSimulation simulation,
-                                  ClusterSetPlan plan, Map<HostId, HostNamespace> hosts, Map<String, HostNamespace> named,
-                                  List<HostNamespace> nodes, LabInterfaces interfaces, Set<Integer> vxlanPorts, Consumer<String> progress) {
+    private Optional<RealAnswer> ask(Flow flow, ClusterSet set, List<ClusterDns> dns, LabHosts lab) {
+        if (!(flow.to() instanceof FlowTarget.DnsTarget target)) {
+            return Optional.empty();
+        }
+        Optional<HostNamespace> asker = sourceHost(set, flow).map(lab.byId()::get);
+        if (asker.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new RealAnswer.Addresses(target.name(), asker.get(),
+                    new NameLookup(shell).addresses(asker.get(), ClusterDns.of(dns, flow.from().cluster()), target.name())));
+        } catch (IllegalStateException e) {
+            return Optional.of(new RealAnswer.LookupFailed(e.getMessage()));
+        }
+    }
+
+    /**
+     * A flow written with a DNS name has its real answer ({@code answer}) compared with the
+     * simulator's ({@link NameResolution}); the packets then go where the real answer points, as a
+     * client's would. When neither has an address (the server leaves every cluster out) the packets
+     * go where the simulator's trace goes, the address Lighthouse would have answered, so the path is
+     * still compared.
+     */
+    private FlowSetup setup(Flow flow, int flowIndex, FlowSimulation simulation, LabHosts lab, Optional<RealAnswer> answer) {
         ProbeTarget target;
-        Optional<String> name = flow.to() instanceof FlowTarget.DnsTarget d ? Optional.of(d.name()) : Optional.empty();
-        Optional<HostNamespace> asker = sourceHost(set, flow).map(hosts::get);
         try {
             target = simulation.resolve(flow);
         } catch (FlowSimulation.UnansweredName e) {
             FlowProbeResult unanswered = FlowProbeResult.unanswered(flow.name(), flow.from().toString(), flow.to().toString(), e.getMessage());
-            if (name.isEmpty() || asker.isEmpty()) {
-                return unanswered;
-            }
-            try {
-                List<Ipv4Address> observed = new NameLookup(shell).addresses(asker.get(), ClusterDns.of(dns, flow.from().cluster()), name.get());
-                return unanswered.withDns(new NameResolution(name.get(), asker.get().host().toString(), observed, List.of(), Optional.empty()));
-            } catch (IllegalStateException lookupFailed) {
-                return new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), "", 0, List.of(),
-                        Optional.of(lookupFailed.getMessage()));
-            }
+            return new FlowSetup.Unprobed(switch (answer.orElse(null)) {
+                case null -> unanswered;
+                case RealAnswer.Addresses real -> unanswered.withDns(
+                        new NameResolution(real.name(), real.asker().host().toString(), real.addresses(), List.of(), Optional.empty()));
+                case RealAnswer.LookupFailed failed -> new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), "", 0,
+                        List.of(), Optional.of(failed.problem()));
+            });
         } catch (IllegalArgumentException e) {
-            return new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), "", 0, List.of(),
-                    Optional.of(e.getMessage()));
+            return new FlowSetup.Unprobed(new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), "", 0, List.of(),
+                    Optional.of(e.getMessage())));
         }
-        Optional<HostNamespace> source = Optional.ofNullable(hosts.get(target.source()));
+        Optional<HostNamespace> source = Optional.ofNullable(lab.byId().get(target.source()));
         if (source.isEmpty()) {
-            return failed(flow, target, 0, "the lab has no namespace for " + target.source());
+            return new FlowSetup.Unprobed(failed(flow, target, 0, "the lab has no namespace for " + target.source()));
         }
-        if (name.isEmpty()) {
-            return probe(flow, target, source.get(), flowIndex, simulation, plan, named, nodes, interfaces, vxlanPorts, hosts, progress);
+        Optional<NameResolution> resolution = Optional.empty();
+        switch (answer.orElse(null)) {
+            case null -> {
+            }
+            case RealAnswer.LookupFailed failed -> {
+                return new FlowSetup.Unprobed(failed(flow, target, 0, failed.problem()));
+            }
+            case RealAnswer.Addresses real -> {
+                if (!real.addresses().isEmpty()) {
+                    target = target.withDestination(real.addresses().getFirst());
+                }
+                resolution = Optional.of(new NameResolution(real.name(), source.get().host().toString(), real.addresses(),
+                        simulation.answers(flow), Optional.of(target.destination())));
+            }
         }
-        List<Ipv4Address> observed;
-        try {
-            observed = new NameLookup(shell).addresses(source.get(), ClusterDns.of(dns, flow.from().cluster()), name.get());
-        } catch (IllegalStateException e) {
-            return failed(flow, target, 0, e.getMessage());
+        int firstPort = FIRST_SOURCE_PORT + 100 * flowIndex;
+        List<TracePath> simulatedPathList = simulation.paths(target, firstPort);
+        Set<Integer> ports = serverPorts(simulation, target, firstPort);
+        // Captures and servers where this flow can go, not in every namespace of the lab: every
+        // node (a packet the simulator does not expect shows where it leaves a node) and the pods
+        // the simulated paths cross. A lab of thousands of pods then costs per flow what a small
+        // one does.
+        Set<HostNamespace> watched = new LinkedHashSet<>(lab.nodes());
+        watched.add(source.get());
+        for (TracePath path : simulatedPathList) {
+            for (TraceHop hop : concat(path.forward(), path.reply())) {
+                Optional.ofNullable(lab.byName().get(hop.node())).ifPresent(watched::add);
+            }
         }
-        if (!observed.isEmpty()) {
-            target = target.withDestination(observed.getFirst());
-        }
-        NameResolution resolution = new NameResolution(name.get(), source.get().host().toString(), observed, simulation.answers(flow),
-                Optional.of(target.destination()));
-        progress.accept("dns: " + name.get() + " from " + source.get().host() + ": " + NameResolution.describe(observed)
-                + (resolution.matches() ? ", as the simulator answers" : ", the simulator answers " + resolution.describeSimulated())
-                + "; sending to " + target.destination());
-        return probe(flow, target, source.get(), flowIndex, simulation, plan, named, nodes, interfaces, vxlanPorts, hosts, progress)
-                .withDns(resolution);
+        Set<HostId> watchedIds = new HashSet<>();
+        watched.forEach(h -> watchedIds.add(h.host()));
+        List<CaptureTarget> targets = new ArrayList<>();
+        // A node holds one veth end per pod on it: only those toward watched pods are captured.
+        watched.forEach(h -> lab.interfaces().of(h).stream()
+                .filter(t -> !h.isNode() || !leadsToAnUnwatchedPod(lab.plan(), t, watchedIds))
+                .forEach(targets::add));
+        return new FlowSetup.Ready(target, source.get(), firstPort, simulatedPathList, watched, List.copyOf(targets),
+                target.protocol() == Protocol.TCP ? ports : Set.of(), target.protocol() == Protocol.UDP ? ports : Set.of(), resolution);
     }
 
     /** The host whose socket sends: a pod's namespace, or its node's for a host-network pod and for a node. */
@@ -238,48 +344,36 @@ public final class LabProbe {
         };
     }
 
-    private FlowProbeResult probe(Flow flow, ProbeTarget target, HostNamespace sourceHost, int flowIndex, FlowSimulation simulation,
-                                  ClusterSetPlan plan, Map<String, HostNamespace> named, List<HostNamespace> nodes, LabInterfaces interfaces,
-                                  Set<Integer> vxlanPorts, Map<HostId, HostNamespace> hosts, Consumer<String> progress) {
-        Optional<HostNamespace> source = Optional.of(sourceHost);
-        int firstPort = FIRST_SOURCE_PORT + 100 * flowIndex;
-        List<TracePath> simulatedPathList = simulation.paths(target, firstPort);
-        int simulatedPaths = simulatedPathList.size();
-        Set<Integer> ports = serverPorts(simulation, target, firstPort);
-        // Captures and servers where this flow can go, not in every namespace of the lab: every
-        // node (a packet the simulator does not expect shows where it leaves a node) and the pods
-        // the simulated paths cross. A lab of thousands of pods then costs per flow what a small
-        // one does.
-        Set<HostNamespace> watched = new LinkedHashSet<>(nodes);
-        watched.add(source.get());
-        for (TracePath path : simulatedPathList) {
-            for (TraceHop hop : concat(path.forward(), path.reply())) {
-                Optional.ofNullable(named.get(hop.node())).ifPresent(watched::add);
-            }
-        }
-        Set<HostId> watchedIds = new HashSet<>();
-        watched.forEach(h -> watchedIds.add(h.host()));
-        List<CaptureTarget> targets = new ArrayList<>();
-        // A node holds one veth end per pod on it: only those toward watched pods are captured.
-        watched.forEach(h -> interfaces.of(h).stream()
-                .filter(t -> !h.isNode() || !leadsToAnUnwatchedPod(plan, t, watchedIds))
-                .forEach(targets::add));
-        LabWiring wiring = new LabWiring(plan, interfaces.macs());
-        progress.accept("capturing on " + targets.size() + " interfaces of " + watched.size() + " hosts, " + simulatedPaths
+    private FlowProbeResult probe(Flow flow, FlowSetup.Ready setup, FlowSimulation simulation, LabHosts lab, Set<Integer> vxlanPorts,
+                                  Consumer<String> progress) {
+        setup.dns().ifPresent(dns -> progress.accept("dns: " + dns.name() + " from " + dns.asker() + ": " + NameResolution.describe(dns.observed())
+                + (dns.matches() ? ", as the simulator answers" : ", the simulator answers " + dns.describeSimulated())
+                + "; sending to " + setup.target().destination()));
+        FlowProbeResult result = send(flow, setup, simulation, lab, vxlanPorts, progress);
+        return setup.dns().map(result::withDns).orElse(result);
+    }
+
+    /** The flow's connections, round after round of captures, each compared with the simulated paths. */
+    private FlowProbeResult send(Flow flow, FlowSetup.Ready setup, FlowSimulation simulation, LabHosts lab, Set<Integer> vxlanPorts,
+                                 Consumer<String> progress) {
+        ProbeTarget target = setup.target();
+        int simulatedPaths = setup.simulated().size();
+        int firstPort = setup.firstPort();
+        LabWiring wiring = new LabWiring(lab.plan(), lab.interfaces().macs());
+        progress.accept("capturing on " + setup.targets().size() + " interfaces of " + setup.watched().size() + " hosts, " + simulatedPaths
                 + " simulated path" + (simulatedPaths == 1 ? "" : "s"));
-        forgetConnections(nodes);
+        forgetConnections(lab.nodes());
         ProbeTraffic traffic = new ProbeTraffic(shell);
         List<ObservedAttempt> attempts = new ArrayList<>();
         Set<Integer> seen = new TreeSet<>();
-        try (EchoServers servers = EchoServers.start(watched, target.protocol() == Protocol.TCP ? ports : Set.of(),
-                target.protocol() == Protocol.UDP ? ports : Set.of());
-             NamespaceThread sender = NamespaceThread.enter(source.get().namespace())) {
+        try (EchoServers servers = EchoServers.start(setup.watched(), setup.tcpPorts(), setup.udpPorts());
+             NamespaceThread sender = NamespaceThread.enter(setup.source().namespace())) {
             int rounds = target.protocol() == Protocol.ICMP ? 1 : MAX_ROUNDS;
             int perRound = target.protocol() == Protocol.ICMP ? ICMP_PROBES : ROUND;
             for (int round = 0; round < rounds && seen.size() < simulatedPaths; round++) {
                 List<AttemptOutcome> outcomes = new ArrayList<>();
                 List<Sighting> sightings;
-                try (CaptureSession session = CaptureSession.start(targets, vxlanPorts)) {
+                try (CaptureSession session = CaptureSession.start(setup.targets(), vxlanPorts)) {
                     for (int k = 0; k < perRound; k++) {
                         int n = round * perRound + k;
                         // A port still held by a connection of an earlier run sends nothing: that probe is skipped.
@@ -288,13 +382,13 @@ public final class LabProbe {
                                     .ifPresent(outcomes::add);
                             case UDP -> traffic.udp(sender, target, firstPort + n, flow.name() + "/" + n + "/" + System.nanoTime())
                                     .ifPresent(outcomes::add);
-                            case ICMP -> outcomes.add(traffic.icmp(source.get().namespace(), target, FIRST_ICMP_SIZE + n));
+                            case ICMP -> outcomes.add(traffic.icmp(setup.source().namespace(), target, FIRST_ICMP_SIZE + n));
                         }
                     }
                     sightings = session.stop();
                 }
                 for (AttemptOutcome outcome : outcomes) {
-                    ObservedAttempt attempt = analyse(outcome, target, wiring, sightings, servers, simulation, routes(hosts));
+                    ObservedAttempt attempt = analyse(outcome, target, wiring, sightings, servers, simulation, routes(lab.byId()));
                     attempts.add(attempt);
                     if (attempt.match().matches()) {
                         seen.add(attempt.match().simulatedPath());
