@@ -136,7 +136,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
       Then the global IPs of cluster east include:
         | object                         | addresses     | status  |
         | GlobalEgressIP ns1/ns-egressip | 242.0.255.254 | Success |
-      And on east/east-gw the rule for ns1/ns-egressip in chain SM-GN-EGRESS-NS matches the hash:net ipset holding 10.244.1.11, 10.244.1.12 and 10.244.1.13
+      And on east/east-gw the rule for ns1/ns-egressip in chain SM-GN-EGRESS-NS matches the hash:ip ipset SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ holding 10.244.1.11, 10.244.1.12 and 10.244.1.13
       When east/ns1/report connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And the packet goes:
@@ -156,7 +156,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
       Then the global IPs of cluster east include:
         | object                     | addresses             | status  |
         | GlobalEgressIP ns1/db-pods | 242.0.0.9-242.0.0.10  | Success |
-      And on east/east-gw the rule for ns1/db-pods in chain SM-GN-EGRESS-PODS matches the hash:net ipset holding 10.244.1.12
+      And on east/east-gw the rule for ns1/db-pods in chain SM-GN-EGRESS-PODS matches the hash:ip ipset SM-GN-KOSF2JYAXQXSCLY3CSZKA232H holding 10.244.1.12
       When east/ns1/db-0 connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And the packet goes:
@@ -187,8 +187,8 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | SUBMARINER-GN-EGRESS   | -j SM-GN-EGRESS-HDLS-PODS             |
         | SUBMARINER-GN-EGRESS   | -j SM-GN-EGRESS-NS                    |
         | SUBMARINER-GN-EGRESS   | -j SM-GN-EGRESS-CLUSTER               |
-        | SM-GN-EGRESS-PODS      | -m comment --comment "ns1/db-pods" -m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-PODS-... src -j SNAT --to-source 242.0.0.9-242.0.0.10 |
-        | SM-GN-EGRESS-NS        | -m comment --comment "ns1/ns-egressip" -m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-NS-... src -j SNAT --to-source 242.0.255.254 |
+        | SM-GN-EGRESS-PODS      | -m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-KOSF2JYAXQXSCLY3CSZKA232H src -j SNAT --to-source 242.0.0.9-242.0.0.10 |
+        | SM-GN-EGRESS-NS        | -m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ src -j SNAT --to-source 242.0.255.254 |
 
   Rule: An exported ClusterIP service gets a global IP for ingress (user story "GlobalIP for exported ClusterIP service")
 
@@ -364,7 +364,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | ClusterGlobalEgressIP cluster-egress.submariner.io | 242.0.0.1-242.0.0.8 | Success                |
         | GlobalEgressIP ns1/db-pods                         |                     | IPPoolAllocationFailed |
       And the status message of "GlobalEgressIP ns1/db-pods" in cluster east says "10"
-      And the nat table of east/east-gw has no rule like '-m comment --comment "ns1/db-pods" ...'
+      And the nat table of east/east-gw has no rule like '... --match-set SM-GN-KOSF2JYAXQXSCLY3CSZKA232H src ...'
 
     Scenario: A GlobalEgressIP asking for no IPs gets none
       Given cluster east also has the GlobalEgressIP:

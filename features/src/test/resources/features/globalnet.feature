@@ -200,13 +200,13 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
       When the cluster set is deployed
       Then the nat table of east/east-gw has:
         | chain                | rule                                                                                              |
-        | SUBMARINER-GN-EGRESS | -s 10.244.1.10/32 -m comment --comment "default/client" -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 169.254.0.254 |
+        | SUBMARINER-GN-EGRESS | -s 10.244.1.10/32 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 169.254.0.254 |
 
     Scenario: An exported service with a global IP gets an ingress rule into its kube-proxy chain
       When the cluster set is deployed
       Then the nat table of west/west-gw has:
         | chain                 | rule                                                                           |
-        | SUBMARINER-GN-INGRESS | -d 169.254.1.254/32 -p tcp -m comment --comment "default/nginx" -m tcp --dport 80 -j KUBE-SVC-... |
+        | SUBMARINER-GN-INGRESS | -d 169.254.1.254/32 -p tcp -m tcp --dport 80 -j KUBE-SVC-... |
 
     Scenario: A pod reaches a remote service through global IPs, translated only on the gateways
       When east/default/client connects to nginx.default.svc.clusterset.local:80

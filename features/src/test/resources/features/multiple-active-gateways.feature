@@ -401,12 +401,12 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
       Then the nat table of cluster1/gw-1 has:
         | chain                | rule                                                                                       |
         | SUBMARINER-GN-MARK   | -d 242.254.2.0/24 -j MARK --set-xmark 0xc0000/0xc0000                                     |
-        | SM-GN-EGRESS-NS      | -m comment --comment "ns1/ns-egressip" ... -j SNAT --to-source 242.254.1.254                |
+        | SM-GN-EGRESS-NS      | ... --match-set SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ src -j SNAT --to-source 242.254.1.254     |
         | SM-GN-EGRESS-CLUSTER | -s 10.0.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.254.1.1-242.254.1.8 |
       And the nat table of cluster1/gw-2 has:
         | chain                | rule                                                                                        |
         | SUBMARINER-GN-MARK   | -d 242.254.2.0/24 -j MARK --set-xmark 0xc0000/0xc0000                                      |
-        | SM-GN-EGRESS-NS      | -m comment --comment "ns1/ns-egressip" ... -j SNAT --to-source 242.254.1.254                 |
+        | SM-GN-EGRESS-NS      | ... --match-set SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ src -j SNAT --to-source 242.254.1.254      |
         | SM-GN-EGRESS-CLUSTER | -s 10.0.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.254.1.9-242.254.1.16 |
 
     Scenario: The Endpoints carry each gateway's ClusterGlobalEgressIPs to the other clusters

@@ -18,10 +18,6 @@ import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Table;
 import io.periscope.plan.netfilter.Target;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -84,11 +80,11 @@ final class GlobalnetPlanner {
                 continue;
             }
             List<Pod> selected = cluster.pods().stream().filter(p -> selects(egress, p)).toList();
-            String setName = (egress.namespaceScoped() ? "SM-GN-NS-" : "SM-GN-PODS-") + shortHash(egress.namespace() + "/" + egress.name());
-            plan.ipset(new IpSet(setName, IpSetType.HASH_NET, selected.stream().map(p -> Ipv4Prefix.host(p.ip())).toList()));
+            String setName = egressIpSetName(egress);
+            plan.ipset(new IpSet(setName, IpSetType.HASH_IP, selected.stream().map(p -> Ipv4Prefix.host(p.ip())).toList()));
             String chain = egress.namespaceScoped() ? Names.GN_EGRESS_NAMESPACE : Names.GN_EGRESS_PODS;
             plan.rule(Table.NAT, chain, new Rule(List.of(marked, new Match.SetMatch(setName, true, false)),
-                    new Target.Snat(range.get()), Optional.of(egress.namespace() + "/" + egress.name())));
+                    new Target.Snat(range.get()), Optional.empty()));
         }
 
         for (Service service : cluster.services()) {
@@ -102,10 +98,10 @@ final class GlobalnetPlanner {
                         continue;
                     }
                     plan.rule(Table.NAT, Names.GN_INGRESS, new Rule(List.of(new Match.Destination(Ipv4Prefix.host(ingress.get()))),
-                            new Target.Dnat(pod.ip(), OptionalInt.empty()), Optional.of(pod.qualifiedName())));
+                            new Target.Dnat(pod.ip(), OptionalInt.empty()), Optional.empty()));
                     if (!namespaceEgressCovers(cluster, global, pod)) {
                         plan.rule(Table.NAT, Names.GN_EGRESS_HEADLESS_PODS, new Rule(List.of(new Match.Source(Ipv4Prefix.host(pod.ip())), marked),
-                                new Target.Snat(Ipv4Range.single(ingress.get())), Optional.of(pod.qualifiedName())));
+                                new Target.Snat(Ipv4Range.single(ingress.get())), Optional.empty()));
                     }
                 }
             }
@@ -150,14 +146,14 @@ final class GlobalnetPlanner {
             }
             global.legacyPod(cluster.name(), pod.namespace(), pod.name()).ifPresent(ip ->
                     plan.rule(Table.NAT, Names.GN_EGRESS, new Rule(List.of(new Match.Source(Ipv4Prefix.host(pod.ip())), marked),
-                            new Target.Snat(Ipv4Range.single(ip)), Optional.of(pod.qualifiedName()))));
+                            new Target.Snat(Ipv4Range.single(ip)), Optional.empty())));
         }
         // Nodes (and host-network pods) leave with the node's own global IP; their traffic to other
         // clusters carries the node's CNI address as source (the routes' src).
         for (Node node : cluster.nodes()) {
             global.legacyNode(cluster.name(), node.name()).ifPresent(ip ->
                     plan.rule(Table.NAT, Names.GN_EGRESS, new Rule(List.of(new Match.Source(Ipv4Prefix.host(node.cniIp())), marked),
-                            new Target.Snat(Ipv4Range.single(ip)), Optional.of(node.name()))));
+                            new Target.Snat(Ipv4Range.single(ip)), Optional.empty())));
         }
         for (Service service : cluster.services()) {
             if (!index.isExported(service) || service.headless()) {
@@ -168,10 +164,10 @@ final class GlobalnetPlanner {
                 continue;
             }
             for (ServicePort port : service.ports()) {
-                String portName = service.qualifiedName() + (service.ports().size() > 1 ? ":" + port.port() : "");
+                String portName = KubeProxyPlanner.servicePortName(service.qualifiedName(), service, port);
                 plan.rule(Table.NAT, Names.GN_INGRESS, new Rule(List.of(new Match.Destination(Ipv4Prefix.host(ingress.get())),
                         new Match.ProtocolIs(port.protocol()), new Match.DestinationPort(port.port())),
-                        Target.jump(KubeProxyPlanner.chainName("KUBE-SVC-", portName, port)), Optional.of(service.qualifiedName())));
+                        Target.jump(KubeProxyPlanner.chainName("KUBE-SVC-", portName, port)), Optional.empty()));
             }
         }
     }
@@ -184,13 +180,12 @@ final class GlobalnetPlanner {
         return Optional.of(new Ipv4Range(addresses.getFirst(), addresses.getLast()));
     }
 
-    /** 8 hex digits of SHA-256: ipset names are limited to 31 characters. */
-    static String shortHash(String text) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().withUpperCase().formatHex(digest, 0, 4);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
+    /**
+     * Upstream's name for a GlobalEgressIP's ipset (global_egressip_controller.go, getIPSetName):
+     * {@code SM-GN-} and the first 25 characters of base32(sha256("namespace/name")), the same
+     * prefix for namespace and pod-selector objects: 31 characters, the kernel's limit.
+     */
+    static String egressIpSetName(GlobalEgressIP egress) {
+        return "SM-GN-" + KubeProxyPlanner.base32Sha256(egress.namespace() + "/" + egress.name()).substring(0, 25);
     }
 }

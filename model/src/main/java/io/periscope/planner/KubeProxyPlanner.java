@@ -56,7 +56,7 @@ final class KubeProxyPlanner {
             }
             List<Pod> endpoints = index.endpointsOf(service);
             for (ServicePort port : service.ports()) {
-                String portName = service.qualifiedName() + (service.ports().size() > 1 ? ":" + port.port() : "");
+                String portName = servicePortName(service.qualifiedName(), service, port);
                 String svcChain = chainName("KUBE-SVC-", portName, port);
                 services.add(new Rule(List.of(new Match.Destination(Ipv4Prefix.host(service.clusterIp().orElseThrow())),
                         new Match.ProtocolIs(port.protocol()), new Match.DestinationPort(port.port())),
@@ -70,8 +70,7 @@ final class KubeProxyPlanner {
                 any = true;
                 Optional<Ipv4Address> external = externalIps.apply(service);
                 if (external.isPresent()) {
-                    String mirrored = service.namespace() + "/" + mirroredServiceName(service)
-                            + (service.ports().size() > 1 ? ":" + port.port() : "");
+                    String mirrored = servicePortName(service.namespace() + "/" + mirroredServiceName(service), service, port);
                     String mirroredChain = chainName("KUBE-SVC-", mirrored, port);
                     String extChain = chainName("KUBE-EXT-", mirrored, port);
                     services.add(new Rule(List.of(new Match.Destination(Ipv4Prefix.host(external.get())),
@@ -100,7 +99,7 @@ final class KubeProxyPlanner {
         List<Rule> svc = environment.chain(Table.NAT, svcChain);
         for (int i = 0; i < endpoints.size(); i++) {
             Pod pod = endpoints.get(i);
-            String sepChain = chainName("KUBE-SEP-", portName + pod.ip(), port);
+            String sepChain = endpointChainName(portName, port, pod);
             String description = portName + " -> " + pod.ip() + ":" + port.targetPort();
             int remaining = endpoints.size() - i;
             List<Match> matches = remaining > 1 ? List.of(new Match.RandomProbability(1.0 / remaining)) : List.of();
@@ -112,13 +111,41 @@ final class KubeProxyPlanner {
         }
     }
 
-    /** The internal service Globalnet creates to carry an exported service's global IP. */
+    /**
+     * The internal service Globalnet creates to carry an exported service's global IP, named as
+     * upstream's GetInternalSvcName does: {@code submariner-} and 32 characters of
+     * base32(sha256(service name)), lower case. Upstream hashes the name alone (the internal service
+     * lives in the exported service's namespace).
+     */
     static String mirroredServiceName(Service service) {
-        return "submariner-" + base32(sha256(service.qualifiedName())).substring(0, 32).toLowerCase(Locale.ROOT);
+        return "submariner-" + base32Sha256(service.name()).substring(0, 32).toLowerCase(Locale.ROOT);
     }
 
+    /**
+     * kube-proxy's service port name: {@code namespace/name:portName}, {@code namespace/name} for
+     * an unnamed port. Kubernetes requires names on a service with several ports; a topology file
+     * that leaves them out gets the port number instead, so that its chains still differ.
+     */
+    static String servicePortName(String qualifiedName, Service service, ServicePort port) {
+        if (port.name().isPresent()) {
+            return qualifiedName + ":" + port.name().get();
+        }
+        return qualifiedName + (service.ports().size() > 1 ? ":" + port.port() : "");
+    }
+
+    /** kube-proxy's {@code KUBE-SVC-}/{@code KUBE-EXT-} chain: 16 characters of base32(sha256(port name + protocol)). */
     static String chainName(String prefix, String portName, ServicePort port) {
-        return prefix + base32(sha256(portName + port.protocol().lowerName())).substring(0, 16);
+        return prefix + base32Sha256(portName + port.protocol().lowerName()).substring(0, 16);
+    }
+
+    /** kube-proxy's {@code KUBE-SEP-} chain: base32(sha256(port name + protocol + "ip:targetPort")). */
+    static String endpointChainName(String portName, ServicePort port, Pod pod) {
+        return "KUBE-SEP-" + base32Sha256(portName + port.protocol().lowerName() + pod.ip() + ":" + port.targetPort()).substring(0, 16);
+    }
+
+    /** Go's base32.StdEncoding of sha256(text), without padding: how Kubernetes and Submariner hash names. */
+    static String base32Sha256(String text) {
+        return base32(sha256(text));
     }
 
     private static byte[] sha256(String text) {

@@ -218,8 +218,7 @@ final class OvnPlanner {
             for (ServicePort port : service.ports()) {
                 rules.add(new Rule(List.of(new Match.Destination(Ipv4Prefix.host(external.get())), new Match.ProtocolIs(port.protocol()),
                         new Match.DestinationPort(port.port())),
-                        new Target.Dnat(service.clusterIp().get(), OptionalInt.of(port.port())),
-                        Optional.of(service.namespace() + "/" + KubeProxyPlanner.mirroredServiceName(service) + " external IP")));
+                        new Target.Dnat(service.clusterIp().get(), OptionalInt.of(port.port())), Optional.empty()));
             }
         }
         return rules;

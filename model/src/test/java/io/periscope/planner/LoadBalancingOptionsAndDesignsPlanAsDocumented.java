@@ -89,7 +89,7 @@ class LoadBalancingOptionsAndDesignsPlanAsDocumented {
                 .allMatch(r -> r.matches(".*-j SNAT --to-source 242\\.0\\.255\\.\\d+"));
         // Nodes have global IPs too: their own traffic leaves with their CNI address.
         assertThat(rules(east, Table.NAT, "SUBMARINER-GN-EGRESS"))
-                .anyMatch(r -> r.matches("-s 10\\.244\\.1\\.1/32 -m comment --comment east-worker .*-j SNAT --to-source 242\\.0\\.255\\.\\d+"));
+                .anyMatch(r -> r.matches("-s 10\\.244\\.1\\.1/32 -m mark .*-j SNAT --to-source 242\\.0\\.255\\.\\d+"));
         assertThat(rules(submariner(plan, "west", "west-gw"), Table.NAT, "SUBMARINER-GN-INGRESS"))
                 .anyMatch(r -> r.startsWith("-d 242.1.255.254/32 -p tcp") && r.contains("-j KUBE-SVC-"));
         assertThat(rules(east, Table.NAT, "SM-GN-EGRESS-CLUSTER")).isEmpty();

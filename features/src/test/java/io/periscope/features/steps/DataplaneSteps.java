@@ -117,16 +117,17 @@ public final class DataplaneSteps {
         });
     }
 
-    @Then("on {word} the rule for {word} in chain {word} matches the {word} ipset holding {listOfAddresses}")
-    public void ruleMatchesIpset(String host, String object, String chainName, String type, List<Ipv4Address> members) {
+    /** The ipset is named as upstream names it for the object; the rule must match exactly that set. */
+    @Then("on {word} the rule for {word} in chain {word} matches the {word} ipset {word} holding {listOfAddresses}")
+    public void ruleMatchesIpset(String host, String object, String chainName, String type, String setName, List<Ipv4Address> members) {
         DataplanePlan plan = programmed(host);
         Chain chain = table(plan, "nat").chain(chainName)
                 .orElseThrow(() -> new AssertionError(host + " has no chain nat/" + chainName));
-        Rule rule = chain.rules().stream().filter(r -> r.comment().filter(object::equals).isPresent()).findFirst()
-                .orElseThrow(() -> new AssertionError(host + " has no rule for " + object + " in nat/" + chainName + ":\n"
+        chain.rules().stream().filter(r -> r.matches().stream()
+                        .anyMatch(m -> m instanceof Match.SetMatch set && set.setName().equals(setName)))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(host + " has no rule for " + object + " (ipset " + setName + ") in nat/" + chainName + ":\n"
                         + describe(chainName, chain.rules())));
-        String setName = rule.matches().stream().filter(Match.SetMatch.class::isInstance).map(m -> ((Match.SetMatch) m).setName())
-                .findFirst().orElseThrow(() -> new AssertionError("the rule for " + object + " matches no ipset: " + IptablesSyntax.rule(rule)));
         IpSet set = plan.ipset(setName).orElseThrow(() -> new AssertionError(host + " has no ipset " + setName));
         if (!set.type().ipsetName().equals(type)) {
             throw new AssertionError("the ipset " + setName + " is of type " + set.type().ipsetName() + ", not " + type);

@@ -8,7 +8,9 @@ import java.util.Optional;
 
 /**
  * One iptables rule: every match must hold, then the target applies. The optional comment is
- * rendered as {@code -m comment --comment}, as kube-proxy and Submariner do, and carries no meaning.
+ * rendered as {@code -m comment --comment} and carries no meaning. kube-proxy writes comments;
+ * Submariner's packet filter has no way to (its rules have none), so planners give them only where
+ * the real component does.
  *
  * <p>The matches are kept in the order {@code iptables-save} prints them (see {@link #canonicalOrder}),
  * so that a rule Periscope writes and the same rule read back from the kernel are equal records.
