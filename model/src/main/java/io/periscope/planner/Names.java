@@ -68,6 +68,8 @@ public final class Names {
     public static final String GN_MARK = "SUBMARINER-GN-MARK";
     public static final String GN_EGRESS_PODS = "SM-GN-EGRESS-PODS";
     public static final String GN_EGRESS_HEADLESS_PODS = "SM-GN-EGRESS-HDLS-PODS";
+    /** Upstream's chain for endpoints of headless services that are no pod (Endpoints without targetRef). */
+    public static final String GN_EGRESS_HEADLESS_ENDPOINTS = "SM-GN-EGRESS-HDLS-EPS";
     public static final String GN_EGRESS_NAMESPACE = "SM-GN-EGRESS-NS";
     public static final String GN_EGRESS_CLUSTER = "SM-GN-EGRESS-CLUSTER";
 
