@@ -33,7 +33,10 @@ public final class Names {
     public static final String WIREGUARD_DEVICE = "submariner";
     public static final int WIREGUARD_KEEPALIVE_SECONDS = 10;
 
-    /** Upstream's libreswan driver has one pre-shared key for the whole cluster set; the plan names it, never holds it. */
+    /**
+     * Upstream's libreswan driver has one pre-shared key for the whole cluster set, and its WireGuard
+     * driver derives every peer's preshared key from it; the plan names it, never holds it.
+     */
     public static final String IPSEC_PSK = "submariner-psk";
 
     /** VXLAN adds 50 bytes of headers to a 1500-byte underlay. */

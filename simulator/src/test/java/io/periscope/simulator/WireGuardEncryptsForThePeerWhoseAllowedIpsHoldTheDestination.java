@@ -29,7 +29,7 @@ class WireGuardEncryptsForThePeerWhoseAllowedIpsHoldTheDestination {
     private final TwoGatewaysOverTheWan wan = new TwoGatewaysOverTheWan();
 
     private static WireGuardPeer peer(String remote, String key, String endpoint, int port, String... allowed) {
-        return new WireGuardPeer(remote, key, ip(endpoint), port, List.of(allowed).stream().map(Ipv4Prefix::parse).toList(), 10);
+        return new WireGuardPeer(remote, key, "psk", ip(endpoint), port, List.of(allowed).stream().map(Ipv4Prefix::parse).toList(), 10);
     }
 
     private void connect(String g2AllowsFromG1) {
