@@ -129,9 +129,9 @@ final class GlobalnetPlanner {
 
         Optional<String> owner = cluster.multiActiveGateways() ? Optional.of(gateway.name()) : Optional.empty();
         range(global.clusterEgress(cluster.name(), owner)).ifPresent(range -> {
-            // Upstream SNATs from every local subnet, the service CIDR too: traffic that leaves with a
-            // service address as source (a host-network client whose connection kube-proxy
-            // masqueraded to a ClusterIP, for instance) gets a global address like pod traffic.
+            // Upstream's ClusterGlobalEgressIP controller SNATs from every local subnet, the service
+            // CIDR too: a packet that leaves with a service address as source gets a global address
+            // like pod traffic instead of reaching the other cluster with an address meaningless there.
             for (Ipv4Prefix local : Stream.concat(cluster.podCidrs().stream(), cluster.serviceCidrs().stream()).toList()) {
                 plan.rule(Table.NAT, Names.GN_EGRESS_CLUSTER, Rule.of(new Target.Snat(range), new Match.Source(local), marked));
             }
