@@ -21,6 +21,7 @@ import io.periscope.plan.netfilter.Target;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.stream.Stream;
 
 /**
  * Globalnet's datapath on an active gateway (with multiple active gateways, on each of them: seed
@@ -39,12 +40,22 @@ import java.util.OptionalInt;
  */
 final class GlobalnetPlanner {
 
+    /** {@code tcp_mtu_probing} 2: always probe, as upstream sets it (1 would probe only after a black hole is detected). */
+    static final String TCP_MTU_PROBING = "2";
+    /** The MSS a probing connection starts from: RFC 4821's recommendation, upstream's value. */
+    static final String TCP_BASE_MSS = "1024";
+
     private GlobalnetPlanner() {
     }
 
     static void plan(ClusterSet set, Cluster cluster, ClusterIndex index, Node gateway, HostDraft host, List<Ipv4Prefix> remoteGlobalCidrs,
                      GlobalAddresses global) {
         PlanBuilder plan = host.submariner;
+        // Upstream's gateway monitor, on becoming the gateway: packetization-layer path MTU discovery
+        // (RFC 4821) with its recommended base MSS. The gateway's own host-network connections to
+        // remote services are SNATed and tunnelled, and a lost ICMP frag-needed must not stall them.
+        plan.sysctl("net.ipv4.tcp_mtu_probing", TCP_MTU_PROBING);
+        plan.sysctl("net.ipv4.tcp_base_mss", TCP_BASE_MSS);
         plan.rule(Table.NAT, "PREROUTING", Rule.of(Target.jump(Names.GN_INGRESS)));
         plan.chain(Table.NAT, Names.GN_INGRESS);
         // The first rule of SUBMARINER-POSTROUTING, above the route agent's no-masquerade ACCEPTs:
@@ -65,7 +76,12 @@ final class GlobalnetPlanner {
     }
 
     private static void planV2(Cluster cluster, ClusterIndex index, Node gateway, PlanBuilder plan, GlobalAddresses global) {
-        for (String chain : List.of(Names.GN_EGRESS_PODS, Names.GN_EGRESS_HEADLESS_PODS, Names.GN_EGRESS_NAMESPACE, Names.GN_EGRESS_CLUSTER)) {
+        // Upstream's order. SM-GN-EGRESS-HDLS-EPS holds upstream's rules for endpoints of headless
+        // services that are not pods (Endpoints without a targetRef); a topology file has no such
+        // endpoints (every endpoint is a pod the service selects), so it stays empty, but a node's
+        // chain list matches a real one.
+        for (String chain : List.of(Names.GN_EGRESS_PODS, Names.GN_EGRESS_HEADLESS_PODS, Names.GN_EGRESS_HEADLESS_ENDPOINTS,
+                Names.GN_EGRESS_NAMESPACE, Names.GN_EGRESS_CLUSTER)) {
             plan.rule(Table.NAT, Names.GN_EGRESS, Rule.of(Target.jump(chain)));
             plan.chain(Table.NAT, chain);
         }
@@ -109,13 +125,16 @@ final class GlobalnetPlanner {
 
         Optional<String> owner = cluster.multiActiveGateways() ? Optional.of(gateway.name()) : Optional.empty();
         range(global.clusterEgress(cluster.name(), owner)).ifPresent(range -> {
-            for (Ipv4Prefix local : cluster.podCidrs()) {
+            // Upstream's ClusterGlobalEgressIP controller SNATs from every local subnet, the service
+            // CIDR too: a packet that leaves with a service address as source gets a global address
+            // like pod traffic instead of reaching the other cluster with an address meaningless there.
+            for (Ipv4Prefix local : Stream.concat(cluster.podCidrs().stream(), cluster.serviceCidrs().stream()).toList()) {
                 plan.rule(Table.NAT, Names.GN_EGRESS_CLUSTER, Rule.of(new Target.Snat(range), new Match.Source(local), marked));
             }
             // Host networking: nodes whose CNI address lies outside the pod CIDRs still use the
             // cluster's egress IPs (their routes to remote clusters use the CNI address as source).
             for (Node node : cluster.nodes()) {
-                if (cluster.podCidrs().stream().noneMatch(c -> c.contains(node.cniIp()))) {
+                if (Stream.concat(cluster.podCidrs().stream(), cluster.serviceCidrs().stream()).noneMatch(c -> c.contains(node.cniIp()))) {
                     plan.rule(Table.NAT, Names.GN_EGRESS_CLUSTER, Rule.of(new Target.Snat(range),
                             new Match.Source(Ipv4Prefix.host(node.cniIp())), marked));
                 }

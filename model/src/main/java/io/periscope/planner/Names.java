@@ -33,7 +33,10 @@ public final class Names {
     public static final String WIREGUARD_DEVICE = "submariner";
     public static final int WIREGUARD_KEEPALIVE_SECONDS = 10;
 
-    /** Upstream's libreswan driver has one pre-shared key for the whole cluster set; the plan names it, never holds it. */
+    /**
+     * Upstream's libreswan driver has one pre-shared key for the whole cluster set, and its WireGuard
+     * driver derives every peer's preshared key from it; the plan names it, never holds it.
+     */
     public static final String IPSEC_PSK = "submariner-psk";
 
     /** VXLAN adds 50 bytes of headers to a 1500-byte underlay. */
@@ -68,6 +71,8 @@ public final class Names {
     public static final String GN_MARK = "SUBMARINER-GN-MARK";
     public static final String GN_EGRESS_PODS = "SM-GN-EGRESS-PODS";
     public static final String GN_EGRESS_HEADLESS_PODS = "SM-GN-EGRESS-HDLS-PODS";
+    /** Upstream's chain for endpoints of headless services that are no pod (Endpoints without targetRef). */
+    public static final String GN_EGRESS_HEADLESS_ENDPOINTS = "SM-GN-EGRESS-HDLS-EPS";
     public static final String GN_EGRESS_NAMESPACE = "SM-GN-EGRESS-NS";
     public static final String GN_EGRESS_CLUSTER = "SM-GN-EGRESS-CLUSTER";
 

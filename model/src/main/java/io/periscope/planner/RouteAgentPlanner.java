@@ -128,7 +128,13 @@ final class RouteAgentPlanner {
                 mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Source(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
             }
         }
+        // Upstream's kube-proxy handler puts this first in SUBMARINER-FORWARD: whatever the node sends
+        // into vx-submariner is accepted, so a FORWARD policy of DROP (Docker, firewalld) cannot stop
+        // pod traffic on its way to the gateway. OVN-Kubernetes clusters have no vx-submariner.
         plan.chain(Table.FILTER, Names.FORWARD);
+        if (!ovn) {
+            plan.chain(Table.FILTER, Names.FORWARD).addFirst(Rule.of(Target.accept(), new Match.OutInterface(Names.VX_SUBMARINER)));
+        }
         mssClamp(plan, localSubnets, remoteSubnets);
     }
 

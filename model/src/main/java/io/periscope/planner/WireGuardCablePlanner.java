@@ -31,6 +31,9 @@ import java.util.OptionalInt;
  * own ClusterGlobalEgressIP addresses as /32s, which win by longest prefix so replies go back to the
  * gateway that did the SNAT. Without Globalnet, packets those other gateways send are dropped by the
  * receiving device's allowed-IPs check, and the trace says so.
+ *
+ * <p>Every peer also has a preshared key, as upstream's driver gives each peer the key it derives
+ * (SHA-256) from the cluster set's PSK: the same secret the Libreswan cable uses, named by the same id.
  */
 final class WireGuardCablePlanner {
 
@@ -59,7 +62,7 @@ final class WireGuardCablePlanner {
                     }
                 }
                 peers.add(new WireGuardPeer(remote.cluster().name() + "/" + gateway.name(), Names.wireGuardKey(remote.cluster().name(),
-                        gateway.name()), gateway.endpointIp(), port, allowed, Names.WIREGUARD_KEEPALIVE_SECONDS));
+                        gateway.name()), Names.IPSEC_PSK, gateway.endpointIp(), port, allowed, Names.WIREGUARD_KEEPALIVE_SECONDS));
             }
         }
         plan.wireGuard(new WireGuardDevice(Names.WIREGUARD_DEVICE, ports.port(cluster.name(), CableDriver.WIREGUARD),

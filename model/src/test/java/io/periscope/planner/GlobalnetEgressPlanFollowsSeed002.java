@@ -21,7 +21,8 @@ class GlobalnetEgressPlanFollowsSeed002 {
         DataplanePlan gateway = submariner(plan, "east", "east-gw");
         assertThat(rules(gateway, Table.NAT, "SUBMARINER-POSTROUTING")).first().isEqualTo("-j SUBMARINER-GN-EGRESS");
         assertThat(rules(gateway, Table.NAT, "SUBMARINER-GN-EGRESS")).containsExactly(
-                "-j SUBMARINER-GN-MARK", "-j SM-GN-EGRESS-PODS", "-j SM-GN-EGRESS-HDLS-PODS", "-j SM-GN-EGRESS-NS", "-j SM-GN-EGRESS-CLUSTER");
+                "-j SUBMARINER-GN-MARK", "-j SM-GN-EGRESS-PODS", "-j SM-GN-EGRESS-HDLS-PODS", "-j SM-GN-EGRESS-HDLS-EPS", "-j SM-GN-EGRESS-NS",
+                "-j SM-GN-EGRESS-CLUSTER");
         assertThat(rules(gateway, Table.NAT, "SUBMARINER-GN-MARK"))
                 .containsExactly("-d 242.1.0.0/16 -j MARK --set-xmark 0xc0000/0xc0000");
     }
@@ -44,9 +45,26 @@ class GlobalnetEgressPlanFollowsSeed002 {
     }
 
     @Test
-    void clusterEgressCoversThePodCidr() {
-        assertThat(rules(submariner(plan, "east", "east-gw"), Table.NAT, "SM-GN-EGRESS-CLUSTER"))
-                .containsExactly("-s 10.244.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.0.0.1-242.0.0.8");
+    void clusterEgressCoversThePodAndTheServiceCidr() {
+        // Upstream's ClusterGlobalEgressIP controller SNATs from every local subnet: the service CIDR too.
+        assertThat(rules(submariner(plan, "east", "east-gw"), Table.NAT, "SM-GN-EGRESS-CLUSTER")).containsExactly(
+                "-s 10.244.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.0.0.1-242.0.0.8",
+                "-s 10.96.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.0.0.1-242.0.0.8");
+    }
+
+    @Test
+    void theHeadlessEndpointsChainExistsEmptyBetweenHeadlessPodsAndNamespaces() {
+        // A topology's headless endpoints are all pods, so upstream's chain for endpoints without a pod has no rule.
+        assertThat(submariner(plan, "west", "west-gw").table(Table.NAT).flatMap(t -> t.chain("SM-GN-EGRESS-HDLS-EPS"))).isPresent();
+        assertThat(rules(submariner(plan, "west", "west-gw"), Table.NAT, "SM-GN-EGRESS-HDLS-EPS")).isEmpty();
+    }
+
+    @Test
+    void globalnetGatewaysProbeThePathMtuAsUpstreamDoes() {
+        assertThat(submariner(plan, "east", "east-gw").sysctls())
+                .containsEntry("net.ipv4.tcp_mtu_probing", "2").containsEntry("net.ipv4.tcp_base_mss", "1024");
+        // Only the gateway: upstream's gateway monitor sets them when its node becomes the gateway.
+        assertThat(submariner(plan, "east", "east-worker").sysctls()).doesNotContainKeys("net.ipv4.tcp_mtu_probing", "net.ipv4.tcp_base_mss");
     }
 
     @Test

@@ -85,7 +85,8 @@ class HeadlessPodEgressFollowsSeed002Precedence {
                 .anyMatch(r -> r.endsWith("-j DNAT --to-destination 10.244.0.21"));
         // The jump order is still upstream's: the NS chain is reached because HDLS-PODS has no rule for the pods.
         assertThat(rules(gateway, Table.NAT, "SUBMARINER-GN-EGRESS")).containsExactly(
-                "-j SUBMARINER-GN-MARK", "-j SM-GN-EGRESS-PODS", "-j SM-GN-EGRESS-HDLS-PODS", "-j SM-GN-EGRESS-NS", "-j SM-GN-EGRESS-CLUSTER");
+                "-j SUBMARINER-GN-MARK", "-j SM-GN-EGRESS-PODS", "-j SM-GN-EGRESS-HDLS-PODS", "-j SM-GN-EGRESS-HDLS-EPS", "-j SM-GN-EGRESS-NS",
+                "-j SM-GN-EGRESS-CLUSTER");
     }
 
     @Test

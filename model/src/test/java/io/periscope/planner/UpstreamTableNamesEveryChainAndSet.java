@@ -37,7 +37,7 @@ class UpstreamTableNamesEveryChainAndSet {
     private static final String SECTION = "## Upstream vs Periscope";
     private static final Pattern CODE = Pattern.compile("`([^`]+)`");
     private static final Pattern PLACEHOLDER = Pattern.compile("<[^>]+>");
-    private static final List<String> VERDICTS = List.of("same", "deliberate:", "not done:", "added by #16 item 7");
+    private static final List<String> VERDICTS = List.of("same", "deliberate:", "not done:");
 
     /** The table's rows, each split into its cells. */
     private static List<List<String>> rows() throws IOException {

@@ -42,9 +42,9 @@ class WireGuardCablePlanFollowsUpstream {
     void theCloudGatewayHasTheSubmarinerDeviceWithAPeerPerOnPremiseGateway() {
         DataplanePlan cloud = submariner(plan, "cloud", "cloud-gw");
         assertThat(cloud.wireGuardDevices()).containsExactly(new WireGuardDevice("submariner", 4500, "wireguard/cloud/cloud-gw", 1420, List.of(
-                new WireGuardPeer("onprem1/onprem1-gw", "wireguard/onprem1/onprem1-gw", ip("172.31.21.2"), 4501,
+                new WireGuardPeer("onprem1/onprem1-gw", "wireguard/onprem1/onprem1-gw", "submariner-psk", ip("172.31.21.2"), 4501,
                         List.of(net("10.21.0.0/16"), net("100.21.0.0/16")), 10),
-                new WireGuardPeer("onprem2/onprem2-gw", "wireguard/onprem2/onprem2-gw", ip("172.31.22.2"), 4501,
+                new WireGuardPeer("onprem2/onprem2-gw", "wireguard/onprem2/onprem2-gw", "submariner-psk", ip("172.31.22.2"), 4501,
                         List.of(net("10.22.0.0/16"), net("100.22.0.0/16")), 10))));
         assertThat(cloud.vxlanDevices()).extracting(d -> d.name()).containsExactly("vx-submariner");
     }

@@ -25,9 +25,9 @@ class TraceFormatsSayWhetherACableEncrypts {
     TraceFormatsSayWhetherACableEncrypts() {
         TwoGatewaysOverTheWan wan = new TwoGatewaysOverTheWan();
         wan.g1.route("table 100 10.2.0.0/16 dev wg0 src 10.1.0.1").wireGuard(new WireGuardDevice("wg0", 4500, "k1", 1420, List.of(
-                new WireGuardPeer("c2/g2", "k2", ip("198.51.100.2"), 4500, List.of(Ipv4Prefix.parse("10.2.0.0/16")), 10))));
+                new WireGuardPeer("c2/g2", "k2", "psk", ip("198.51.100.2"), 4500, List.of(Ipv4Prefix.parse("10.2.0.0/16")), 10))));
         wan.g2.route("table 100 10.1.0.0/16 dev wg0 src 10.2.0.1").wireGuard(new WireGuardDevice("wg0", 4500, "k2", 1420, List.of(
-                new WireGuardPeer("c1/g1", "k1", ip("198.51.100.1"), 4500, List.of(Ipv4Prefix.parse("10.1.0.0/16")), 10))));
+                new WireGuardPeer("c1/g1", "k1", "psk", ip("198.51.100.1"), 4500, List.of(Ipv4Prefix.parse("10.1.0.0/16")), 10))));
         path = wan.simulator().trace(tcp(CLIENT, "10.1.0.5", "10.2.0.5", 80)).getFirst();
     }
 

@@ -29,7 +29,11 @@ class WireGuardEncryptsForThePeerWhoseAllowedIpsHoldTheDestination {
     private final TwoGatewaysOverTheWan wan = new TwoGatewaysOverTheWan();
 
     private static WireGuardPeer peer(String remote, String key, String endpoint, int port, String... allowed) {
-        return new WireGuardPeer(remote, key, ip(endpoint), port, List.of(allowed).stream().map(Ipv4Prefix::parse).toList(), 10);
+        return peer(remote, key, "psk", endpoint, port, allowed);
+    }
+
+    private static WireGuardPeer peer(String remote, String key, String psk, String endpoint, int port, String... allowed) {
+        return new WireGuardPeer(remote, key, psk, ip(endpoint), port, List.of(allowed).stream().map(Ipv4Prefix::parse).toList(), 10);
     }
 
     private void connect(String g2AllowsFromG1) {
@@ -97,5 +101,18 @@ class WireGuardEncryptsForThePeerWhoseAllowedIpsHoldTheDestination {
 
         assertThat(path.disposition()).isEqualTo(Disposition.DROPPED);
         assertThat(path.reason()).hasValueSatisfying(r -> assertThat(r).contains("has no peer with key k1"));
+    }
+
+    @Test
+    void endsThatHoldDifferentPresharedKeysFailTheHandshake() {
+        wan.g1.route("table 100 10.2.0.0/16 dev wg0 src 10.1.0.1")
+                .wireGuard(new WireGuardDevice("wg0", 51820, "k1", 1420, List.of(peer("c2/g2", "k2", "psk-a", "198.51.100.2", 51821, "10.2.0.0/16"))));
+        wan.g2.route("table 100 10.1.0.0/16 dev wg0 src 10.2.0.1")
+                .wireGuard(new WireGuardDevice("wg0", 51821, "k2", 1420, List.of(peer("c1/g1", "k1", "psk-b", "198.51.100.1", 51820, "10.1.0.0/16"))));
+        PathTrace path = wan.simulator().trace(tcp(CLIENT, "10.1.0.5", "10.2.0.5", 5432)).getFirst();
+
+        assertThat(path.disposition()).isEqualTo(Disposition.DROPPED);
+        assertThat(path.reason()).hasValueSatisfying(r -> assertThat(r)
+                .contains("holds preshared key psk-b for peer c1/g1, which sent with psk-a: the handshake from 198.51.100.1 fails"));
     }
 }

@@ -107,6 +107,12 @@ public class ClientServerOverVxlanAndWireguardMatchesTheSimulator {
         assertThat(encapsulations(report, "frontend-to-inventory")).contains(TraceEncap.VXLAN + "/wan0")
                 .doesNotContain(TraceEncap.WIREGUARD);
         assertThat(report.matchesSimulation()).isTrue();
+        // Upstream's driver gives every peer a preshared key; the flows above crossed the cable, so
+        // the handshake mixed in the same key at both ends. wg shows it from the daemon's own mount
+        // namespace, where its control socket is.
+        List<List<String>> presharedKeys = up.wireGuard().stream().map(p -> presharedKeys(p.pid())).toList();
+        assertThat(presharedKeys).hasSize(2).allSatisfy(keys -> assertThat(keys).singleElement().asString().matches("[A-Za-z0-9+/]{43}="));
+        assertThat(presharedKeys.get(0)).isEqualTo(presharedKeys.get(1));
 
         List<String> removed = lab.down();
 
@@ -181,6 +187,20 @@ public class ClientServerOverVxlanAndWireguardMatchesTheSimulator {
             }
             return texts;
         } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The preshared keys {@code wg show} gives the peers of the device of the wireguard-go with this pid. */
+    private static List<String> presharedKeys(long pid) {
+        try {
+            Process wg = new ProcessBuilder("nsenter", "-t", Long.toString(pid), "-m", "-n", "wg", "show", "submariner", "preshared-keys")
+                    .redirectErrorStream(true).start();
+            String out = new String(wg.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            assertThat(wg.waitFor()).as(out).isZero();
+            // "<peer public key>\t<preshared key>" per peer
+            return out.lines().map(line -> line.split("\t")[1]).toList();
+        } catch (IOException | InterruptedException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -15,9 +15,11 @@ import java.util.Optional;
  *
  * @param remote                      the remote gateway as {@code cluster/node}, for people
  * @param publicKey                   the id of the remote gateway's key pair
+ * @param presharedKey                the id of the preshared key both ends mix into the handshake
+ *                                    (upstream's: one for the cluster set, derived from its PSK)
  * @param persistentKeepaliveSeconds  upstream's 10 s keepalive
  */
-public record WireGuardPeer(String remote, String publicKey, Ipv4Address endpointAddress, int endpointPort,
+public record WireGuardPeer(String remote, String publicKey, String presharedKey, Ipv4Address endpointAddress, int endpointPort,
                             List<Ipv4Prefix> allowedIps, int persistentKeepaliveSeconds) {
 
     public WireGuardPeer {

@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WireGuardDeviceChoosesPeersByLongestAllowedIp {
 
     private static WireGuardPeer peer(String remote, String key, String... allowed) {
-        return new WireGuardPeer(remote, key, Ipv4Address.parse("198.51.100.2"), 4500,
+        return new WireGuardPeer(remote, key, "psk", Ipv4Address.parse("198.51.100.2"), 4500,
                 List.of(allowed).stream().map(Ipv4Prefix::parse).toList(), 10);
     }
 

@@ -609,7 +609,7 @@ public final class Dataplane {
                 peer.endpointAddress(), route.device(), "peer " + peer.remote() + " (key " + peer.publicKey() + "): allowed IP "
                 + peer.allowedIpFor(inner.dst()).orElseThrow() + " holds " + inner.dst(), true, outer));
         v.mark = 0;
-        localOut(v, outer, new Tunnel.WireGuard(device.privateKey(), inner, v.tunnel), false, null);
+        localOut(v, outer, new Tunnel.WireGuard(device.privateKey(), peer.presharedKey(), inner, v.tunnel), false, null);
     }
 
     /** Tunnel-mode ESP in UDP from the connection's left address and NAT-T port to the right ones; the sk_buff keeps its mark. */
@@ -683,6 +683,11 @@ public final class Dataplane {
             return;
         }
         WireGuardPeer peer = known.get();
+        if (!peer.presharedKey().equals(tunnel.presharedKey())) {
+            end(v, Disposition.DROPPED, v.host.name + " " + device.name() + " holds preshared key " + peer.presharedKey() + " for peer "
+                    + peer.remote() + ", which sent with " + tunnel.presharedKey() + ": the handshake from " + outer.src() + " fails");
+            return;
+        }
         Ipv4Address source = tunnel.inner().src();
         Optional<Ipv4Prefix> allowed = peer.allowedIpFor(source);
         if (allowed.isEmpty()) {

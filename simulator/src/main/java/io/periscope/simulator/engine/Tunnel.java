@@ -18,8 +18,11 @@ sealed interface Tunnel {
     record Vxlan(int vni, MacAddress mac, Packet inner, Tunnel innerTunnel) implements Tunnel {
     }
 
-    /** A WireGuard message: the sender's key pair id, which is how the receiver knows the peer. */
-    record WireGuard(String senderKey, Packet inner, Tunnel innerTunnel) implements Tunnel {
+    /**
+     * A WireGuard message: the sender's key pair id, which is how the receiver knows the peer, and the
+     * id of the preshared key the sender mixed into the handshake, which the receiver's must equal.
+     */
+    record WireGuard(String senderKey, String presharedKey, Packet inner, Tunnel innerTunnel) implements Tunnel {
     }
 
     /** ESP of the SA negotiated for {@code sender} (the sending gateway's connection). */

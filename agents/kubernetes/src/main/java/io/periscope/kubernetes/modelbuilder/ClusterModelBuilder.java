@@ -186,13 +186,15 @@ public final class ClusterModelBuilder {
     private static Cluster remoteCluster(SubmarinerCluster object, List<SubmarinerEndpoint> endpoints, List<ModelProblem> problems) {
         ClusterSpec spec = object.getSpec();
         String id = clusterIdOf(object);
+        Optional<Ipv4Prefix> globalCidr = spec == null ? Optional.empty()
+                : prefixes(spec.globalCidr(), "Cluster " + id + " global_cidr", problems).stream().findFirst();
         List<Node> gateways = new ArrayList<>();
         for (SubmarinerEndpoint endpoint : endpoints) {
             EndpointSpec e = endpoint.getSpec();
             String name = "Endpoint " + endpoint.getMetadata().getNamespace() + "/" + endpoint.getMetadata().getName();
             try {
                 Ipv4Address privateIp = Ipv4Address.parse(e.privateIp());
-                Ipv4Address cniIp = e.healthCheckIP() == null || e.healthCheckIP().isBlank() ? privateIp : Ipv4Address.parse(e.healthCheckIP());
+                Ipv4Address cniIp = cniAddress(e, privateIp, globalCidr);
                 Optional<Ipv4Address> publicIp = e.publicIp() == null || e.publicIp().isBlank() || e.publicIp().equals(e.privateIp())
                         ? Optional.empty() : Optional.of(Ipv4Address.parse(e.publicIp()));
                 gateways.add(new Node(e.hostname() == null ? endpoint.getMetadata().getName() : e.hostname(), privateIp, cniIp, true, publicIp));
@@ -203,14 +205,26 @@ public final class ClusterModelBuilder {
         boolean multiActive = spec != null && Boolean.TRUE.equals(spec.multiActiveGateways()) || gateways.size() > 1;
         List<Ipv4Prefix> podCidrs = spec == null ? List.of() : prefixes(spec.clusterCidr(), "Cluster " + id + " cluster_cidr", problems);
         List<Ipv4Prefix> serviceCidrs = spec == null ? List.of() : prefixes(spec.serviceCidr(), "Cluster " + id + " service_cidr", problems);
-        Optional<Ipv4Prefix> globalCidr = spec == null ? Optional.empty()
-                : prefixes(spec.globalCidr(), "Cluster " + id + " global_cidr", problems).stream().findFirst();
         return new Cluster(id, labels(object), podCidrs, serviceCidrs, globalCidr,
                 parse(spec == null ? null : spec.cni(), Cni.values(), Cni::yamlName, Cni.KUBE_PROXY, "Cluster " + id + " cni", problems),
                 multiActive, spec == null || spec.clusterEgressIPs() == null ? Cluster.DEFAULT_CLUSTER_EGRESS_IPS : spec.clusterEgressIPs(),
                 parse(spec == null ? null : spec.gatewayLoadBalancing(), GatewayLoadBalancing.values(), GatewayLoadBalancing::yamlName,
                         GatewayLoadBalancing.MULTIPATH_ROUTES, "Cluster " + id + " gateway_load_balancing", problems),
                 gateways, List.of(), List.of(), List.of(), List.of());
+    }
+
+    /**
+     * A remote gateway's CNI address, from its Endpoint's {@code healthCheckIP}. Upstream writes the
+     * gateway's CNI address there without Globalnet, and the gateway node's global IP with it (the
+     * address remote health checks ping, DNATed to the CNI address on the gateway). A global IP is no
+     * CNI address: the gateway is then taken at its private IP, as when the field is empty.
+     */
+    static Ipv4Address cniAddress(EndpointSpec endpoint, Ipv4Address privateIp, Optional<Ipv4Prefix> globalCidr) {
+        if (endpoint.healthCheckIP() == null || endpoint.healthCheckIP().isBlank()) {
+            return privateIp;
+        }
+        Ipv4Address healthCheckIp = Ipv4Address.parse(endpoint.healthCheckIP());
+        return globalCidr.filter(g -> g.contains(healthCheckIp)).isPresent() ? privateIp : healthCheckIp;
     }
 
     private static List<Node> nodes(LiveObjects live, boolean multiActive, List<ModelProblem> problems) {

@@ -24,8 +24,10 @@ import java.util.stream.Collectors;
  * <p>{@code wireguard-go} and {@code wg} meet on a control socket in {@code /var/run/wireguard}
  * named after the device; every gateway's device is called {@code submariner}, so each gateway gets
  * a private tmpfs there, mounted in the mount namespace {@code ip netns exec} makes for the script.
- * Key pairs are generated per lab, one per key id of the plan; a private key reaches {@code wg}
- * only through a here-document on the script's standard input, which no message ever prints.
+ * Key pairs are generated per lab, one per key id of the plan, and so are preshared keys ({@code wg
+ * genpsk}), one per preshared-key id; a private key reaches {@code wg} only through a here-document
+ * on the script's standard input, which no message ever prints, and a preshared key through a file in
+ * the gateway's private tmpfs (mode 0700), removed as soon as {@code wg} has read it.
  */
 public final class WireGuardGateways {
 
@@ -52,10 +54,11 @@ public final class WireGuardGateways {
     public int start(List<HostNamespace> hosts, Consumer<WireGuardProcess> started) {
         List<HostNamespace> gateways = withDevices(hosts);
         Map<String, WireGuardKeyPair> keys = generateKeys(gateways);
+        Map<String, WireGuardPresharedKey> presharedKeys = generatePresharedKeys(gateways);
         int devices = 0;
         for (HostNamespace gateway : gateways) {
             for (WireGuardDevice device : gateway.plan().submariner().wireGuardDevices()) {
-                startDevice(gateway, device, keys, started);
+                startDevice(gateway, device, keys, presharedKeys, started);
                 devices++;
             }
         }
@@ -76,10 +79,23 @@ public final class WireGuardGateways {
         return keys;
     }
 
+    /** One key per preshared-key id of the plan: both ends of a cable must hold the same. */
+    private Map<String, WireGuardPresharedKey> generatePresharedKeys(List<HostNamespace> gateways) {
+        Map<String, WireGuardPresharedKey> keys = new LinkedHashMap<>();
+        for (HostNamespace gateway : gateways) {
+            for (WireGuardDevice device : gateway.plan().submariner().wireGuardDevices()) {
+                for (WireGuardPeer peer : device.peers()) {
+                    keys.computeIfAbsent(peer.presharedKey(), id -> new WireGuardPresharedKey(shell.run(Invocation.of("wg", "genpsk")).strip()));
+                }
+            }
+        }
+        return keys;
+    }
+
     private void startDevice(HostNamespace gateway, WireGuardDevice device, Map<String, WireGuardKeyPair> keys,
-                             Consumer<WireGuardProcess> started) {
+                             Map<String, WireGuardPresharedKey> presharedKeys, Consumer<WireGuardProcess> started) {
         Invocation invocation = Invocation.of("sh", "-s").inNamespace(gateway.namespace())
-                .withStdin(script(device, keys));
+                .withStdin(script(device, keys, presharedKeys));
         ShellResult result = shell.execute(invocation);
         String firstLine = result.stdout().lines().findFirst().orElse("").strip();
         if (firstLine.matches("\\d+")) {
@@ -91,10 +107,21 @@ public final class WireGuardGateways {
         }
     }
 
-    static String script(WireGuardDevice device, Map<String, WireGuardKeyPair> keys) {
+    private static String pskFile(int index) {
+        return CONTROL_DIRECTORY + "/psk-" + index;
+    }
+
+    static String script(WireGuardDevice device, Map<String, WireGuardKeyPair> keys, Map<String, WireGuardPresharedKey> presharedKeys) {
         String socket = CONTROL_DIRECTORY + "/" + device.name() + ".sock";
         StringBuilder wgSet = new StringBuilder("wg set ").append(device.name())
                 .append(" listen-port ").append(device.listenPort()).append(" private-key /dev/fd/3");
+        // wg reads a preshared key from a file per peer; one file per id, in the private tmpfs.
+        List<String> pskIds = device.peers().stream().map(WireGuardPeer::presharedKey).distinct().toList();
+        List<String> pskFiles = new java.util.ArrayList<>();
+        for (int i = 0; i < pskIds.size(); i++) {
+            WireGuardPresharedKey psk = presharedKeys.get(pskIds.get(i));
+            pskFiles.add("(umask 077; cat > " + pskFile(i) + ") <<'PERISCOPE_PSK'\n" + psk.key() + "\nPERISCOPE_PSK");
+        }
         for (WireGuardPeer peer : device.peers()) {
             WireGuardKeyPair remote = keys.get(peer.publicKey());
             if (remote == null) {
@@ -102,6 +129,7 @@ public final class WireGuardGateways {
                         + ", which no gateway of the plan holds");
             }
             wgSet.append(" peer ").append(remote.publicKey())
+                    .append(" preshared-key ").append(pskFile(pskIds.indexOf(peer.presharedKey())))
                     .append(" endpoint ").append(peer.endpoint())
                     .append(" allowed-ips ").append(peer.allowedIps().stream().map(Ipv4Prefix::toString).collect(Collectors.joining(",")))
                     .append(" persistent-keepalive ").append(peer.persistentKeepaliveSeconds());
@@ -120,6 +148,8 @@ public final class WireGuardGateways {
                 "  if [ $tries -gt 200 ]; then echo 'wireguard-go did not open " + socket + " within 10 s' >&2; exit 1; fi",
                 "  sleep 0.05",
                 "done",
+                "trap 'rm -f " + CONTROL_DIRECTORY + "/psk-*' EXIT",
+                String.join("\n", pskFiles),
                 wgSet + " 3<<'PERISCOPE_KEY'",
                 keys.get(device.privateKey()).privateKey(),
                 "PERISCOPE_KEY",

@@ -23,7 +23,7 @@ class WireGuardGatewaysConfigureEveryPeerWithoutShowingKeys {
 
     private final LabLayout layout = LabLayout.of(Planner.plan(LabCables.of(ClientServerOverVxlanAndWireguardMatchesTheSimulator.topology()).set()));
 
-    /** {@code wg genkey} answers PRIVATE-n, {@code wg pubkey} PUBLIC-of-(its input), the device script a pid. */
+    /** {@code wg genkey} answers PRIVATE-n, {@code wg genpsk} PSK-n, {@code wg pubkey} PUBLIC-of-(its input), the device script a pid. */
     private static RecordingShell shell(int scriptStatus) {
         AtomicInteger keys = new AtomicInteger();
         AtomicInteger pids = new AtomicInteger(4000);
@@ -31,6 +31,9 @@ class WireGuardGatewaysConfigureEveryPeerWithoutShowingKeys {
             List<String> argv = invocation.argv();
             if (argv.equals(List.of("wg", "genkey"))) {
                 return new ShellResult(0, "PRIVATE-" + keys.incrementAndGet() + "\n", "");
+            }
+            if (argv.equals(List.of("wg", "genpsk"))) {
+                return new ShellResult(0, "PSK-" + keys.incrementAndGet() + "\n", "");
             }
             if (argv.equals(List.of("wg", "pubkey"))) {
                 return new ShellResult(0, "PUBLIC-of-" + invocation.stdin().strip() + "\n", "");
@@ -63,6 +66,22 @@ class WireGuardGatewaysConfigureEveryPeerWithoutShowingKeys {
                 .contains("persistent-keepalive " + peer.persistentKeepaliveSeconds())
                 .contains("ip link set submariner mtu " + device.mtu() + " up");
         assertThat(shell.invocations()).allSatisfy(i -> assertThat(String.join(" ", i.argv()) + i).doesNotContain("PRIVATE-"));
+    }
+
+    @Test
+    void bothEndsOfTheCableGetTheSamePresharedKeyFromAPrivateFileThatIsRemoved() {
+        RecordingShell shell = shell(0);
+
+        new WireGuardGateways(shell).start(layout.nodes(), p -> { });
+
+        // One wg genpsk for the plan's one preshared-key id (upstream's: one for the cluster set).
+        assertThat(shell.invocations()).filteredOn(i -> i.argv().equals(List.of("wg", "genpsk"))).hasSize(1);
+        List<String> scripts = shell.invocations().stream().filter(i -> i.argv().contains("sh")).map(Invocation::stdin).toList();
+        assertThat(scripts).hasSize(2).allSatisfy(script -> assertThat(script)
+                .contains("(umask 077; cat > /var/run/wireguard/psk-0) <<'PERISCOPE_PSK'\nPSK-3\nPERISCOPE_PSK\n")
+                .contains(" preshared-key /var/run/wireguard/psk-0 endpoint ")
+                .contains("trap 'rm -f /var/run/wireguard/psk-*' EXIT"));
+        assertThat(shell.invocations()).allSatisfy(i -> assertThat(String.join(" ", i.argv()) + i).doesNotContain("PSK-"));
     }
 
     @Test
