@@ -7,6 +7,7 @@ import io.periscope.lab.capture.Sighting;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.lease.LabLeases;
 import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.shell.Invocation;
@@ -106,10 +107,13 @@ public final class LabProbe {
         source.changedSince(state.get()).ifPresent(changed -> {
             throw new LabRefusal(changed + "; the lab no longer matches it.\nRebuild it: 'lab down " + file + "', then 'lab up " + file + "'");
         });
+        // Single-active clusters: the agents program the lease holders as active gateways (see LabLeases).
+        Map<String, String> holders = LabLeases.holders(stateFile.directoryFor(state.get().hash()), set);
+        ClusterSetPlan current = holders.isEmpty() ? plan : Planner.plan(LabLeases.withHolders(set, holders));
         List<Flow> flows = flowName.map(name -> List.of(set.flow(name).orElseThrow(() -> new LabRefusal("no flow named '" + name
                 + "' in " + file + "; its flows are: " + set.flows().stream().map(Flow::name).collect(Collectors.joining(", "))))))
                 .orElse(set.flows());
-        FlowSimulation simulation = simulations.apply(plan);
+        FlowSimulation simulation = simulations.apply(current);
         Map<HostId, HostNamespace> hosts = new HashMap<>();
         Map<String, HostNamespace> named = new HashMap<>();
         layout.hosts().forEach(h -> {
@@ -117,7 +121,7 @@ public final class LabProbe {
             named.put(h.host().toString(), h);
         });
         Set<Integer> vxlanPorts = new TreeSet<>();
-        plan.hosts().values().forEach(h -> h.submariner().vxlanDevices().forEach(d -> vxlanPorts.add(d.port())));
+        current.hosts().values().forEach(h -> h.submariner().vxlanDevices().forEach(d -> vxlanPorts.add(d.port())));
         LabInterfaces interfaces = new LabInterfaces(shell);
         long readStart = System.nanoTime();
         List<HostNamespace> nodes = layout.nodes();
@@ -131,7 +135,7 @@ public final class LabProbe {
             Flow flow = flows.get(index);
             long start = System.nanoTime();
             String counter = "flow " + (index + 1) + "/" + flows.size() + " " + flow.name();
-            FlowProbeResult result = probe(flow, set.flows().indexOf(flow), simulation, plan, hosts, named, nodes, interfaces, vxlanPorts,
+            FlowProbeResult result = probe(flow, set.flows().indexOf(flow), simulation, current, hosts, named, nodes, interfaces, vxlanPorts,
                     line -> progress.accept(counter + ": " + line));
             results.add(result);
             progress.accept(counter + ": " + summary(result) + " (" + (System.nanoTime() - start) / 1_000_000 + " ms)");

@@ -31,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * holds the lab's lease for the cluster; crashed, it stops renewing, the standby takes the lease once
  * it ran out, its agent programs it as the active gateway, the worker routes to it and the remote
  * gateway sends to it, and the streams resume through it. Healed, the old gateway comes back as the
- * standby: the lease stays where it is. Outcomes, and the loss window only against the lease's own
+ * standby: the lease stays where it is, and {@code lab probe} finds the packets where the simulation
+ * of the lab with gw-2 active puts them. Outcomes, and the loss window only against the lease's own
  * bounds.
  */
 class SingleActiveClusterFailsOverByLease {
@@ -82,6 +83,11 @@ class SingleActiveClusterFailsOverByLease {
         assertThat(report.prediction().gatewaysAfter()).contains(STANDBY).doesNotContain(ACTIVE);
         assertThat(lab.stateFile().read(lab.layout().names().hash()).orElseThrow().failures()).isEmpty();
         assertThat(new String(Files.readAllBytes(files.log()))).contains("gateway lease changed hands: cluster1 -> gw-2");
+
+        // lab probe plans with the holder too: real packets take gw-2, as the simulation of the lab now says.
+        io.periscope.lab.probe.ProbeReport probed = lab.probe(Optional.of("client-to-nginx"));
+        assertThat(probed.matchesSimulation()).as(probed.flows().toString()).isTrue();
+        assertThat(probed.flows().getFirst().attempts()).isNotEmpty().allSatisfy(a -> assertThat(a.outcome().disposition()).isEqualTo("delivered"));
     }
 
     private static void awaitStatus(SupervisorFiles files, Predicate<SupervisorStatus> condition, String what) throws InterruptedException {
