@@ -58,8 +58,8 @@ final class EnvironmentPlanner {
         for (Cluster cluster : set.clusters()) {
             planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan);
         }
-        // Gateways of every cluster share the WAN; each routes the others' endpoint addresses over it.
-        List<HostDraft> gateways = hosts.values().stream().filter(h -> h.role == HostRole.GATEWAY).toList();
+        // Gateway nodes of every cluster share the WAN; each routes the others' endpoint addresses over it.
+        List<HostDraft> gateways = hosts.values().stream().filter(h -> h.interfaces.stream().anyMatch(i -> i.name().equals(Names.WAN))).toList();
         for (HostDraft gateway : gateways) {
             Node self = set.requireCluster(gateway.id.cluster()).requireNode(gateway.id.name());
             for (HostDraft other : gateways) {
@@ -138,7 +138,9 @@ final class EnvironmentPlanner {
                 host.interfaces.add(new Interface(Names.CNI_BRIDGE, List.of(node.cniIp()), Macs.of(Macs.CNI, node.cniIp()), "",
                         Interface.DEFAULT_MTU));
             }
-            if (role == HostRole.GATEWAY) {
+            // Every gateway node is on the WAN, the standbys of a single active gateway too: the
+            // machine does not change when its agent wins the lease, only what Submariner programs.
+            if (node.gateway()) {
                 host.interfaces.add(new Interface(Names.WAN, List.of(node.endpointIp()), Macs.of(Macs.WAN, node.endpointIp()),
                         WAN_SEGMENT, Interface.DEFAULT_MTU));
                 wan.add(new Segment.Attachment(id, Names.WAN));

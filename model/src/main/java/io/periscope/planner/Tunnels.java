@@ -86,7 +86,8 @@ final class Tunnels {
             }
             int groupId = ids.take();
             boolean resilient = option == GatewayLoadBalancing.RESILIENT_NEXTHOP_GROUPS;
-            plan.group(new NexthopGroup(groupId, members, resilient, resilient ? RESILIENT_BUCKETS : 0));
+            plan.group(resilient ? new NexthopGroup(groupId, members, true, RESILIENT_BUCKETS, RESILIENT_IDLE_TIMER_SECONDS)
+                    : new NexthopGroup(groupId, members, false, 0));
             group = OptionalInt.of(groupId);
             inline = List.of();
         }
@@ -97,4 +98,13 @@ final class Tunnels {
 
     /** Buckets of a resilient group: enough for an even spread over up to 16 gateways. */
     static final int RESILIENT_BUCKETS = 64;
+
+    /**
+     * A resilient group's idle timer, written out rather than left to the kernel (whose default is
+     * the same 120 s): when a failed gateway returns, only buckets unused for this long move back to
+     * it, so a connection that moved away during the failure and still sends keeps its new gateway
+     * (and the connection state there) instead of being moved a second time. Written in the plan, a
+     * kernel with another default or a hand edit is repaired like any other difference.
+     */
+    static final int RESILIENT_IDLE_TIMER_SECONDS = 120;
 }

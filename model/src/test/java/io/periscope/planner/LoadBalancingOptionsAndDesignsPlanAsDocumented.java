@@ -39,11 +39,12 @@ class LoadBalancingOptionsAndDesignsPlanAsDocumented {
     }
 
     @Test
-    void resilientGroupsHaveBuckets() throws Exception {
+    void resilientGroupsHaveBucketsAndAnExplicitIdleTimer() throws Exception {
         DataplanePlan gateway = submariner(magWith("    gatewayLoadBalancing: resilient-nexthop-groups\n"), "cluster1", "gw-1");
         assertThat(gateway.nexthopGroups()).isNotEmpty().allSatisfy(g -> {
             assertThat(g.resilient()).isTrue();
             assertThat(g.buckets()).isEqualTo(Tunnels.RESILIENT_BUCKETS);
+            assertThat(g.idleTimerSeconds()).isEqualTo(Tunnels.RESILIENT_IDLE_TIMER_SECONDS).isEqualTo(120);
         });
         assertThat(gateway.routesIn(100).stream().filter(r -> r.metric() == 100)).allMatch(r -> r.nexthopId().isPresent());
     }

@@ -4,9 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,6 +47,31 @@ class TraceCheckAndPlanRunTheShippedExamples {
             }
         }
         throw new AssertionError("no hop through " + prefix);
+    }
+
+    static List<Path> shippedExamples() throws IOException {
+        try (Stream<Path> files = Files.list(Path.of("..", "..", "examples"))) {
+            return files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("shippedExamples")
+    void everyShippedExampleHoldsEveryExpectationOfItsFlows(Path example) {
+        PeriscopeRun check = PeriscopeRun.of("check", example.toString(), "--no-matrix");
+        assertThat(check.status()).as(example + ":\n" + check.out() + check.err()).isZero();
+        assertThat(check.out()).contains("every expectation holds").doesNotContain("FAIL ");
+    }
+
+    @Test
+    void theThreeGatewayExampleSpreadsOverThreeGatewaysAndFailingOneLeavesTwo() {
+        String three = Path.of("..", "..", "examples", "mag-3-gateways.yaml").toString();
+        PeriscopeRun trace = PeriscopeRun.of("trace", three, "--flow", "client-to-nginx");
+        assertThat(trace.out()).contains("cluster1/gw-1").contains("cluster1/gw-2").contains("cluster1/gw-3");
+
+        PeriscopeRun failed = PeriscopeRun.of("trace", three, "--flow", "client-to-nginx", "--fail", "cluster1/gw-1");
+        assertThat(failed.out()).contains("client-to-nginx: moves to the remaining gateways")
+                .containsPattern("gateways after: +cluster1/gw-2, cluster2/gw-4, cluster1/gw-3 ");
     }
 
     @Test

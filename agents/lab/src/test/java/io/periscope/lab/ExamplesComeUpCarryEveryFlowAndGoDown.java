@@ -43,7 +43,7 @@ class ExamplesComeUpCarryEveryFlowAndGoDown {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {Examples.MAG_GLOBALNET, Examples.GLOBALNET_EGRESS, Examples.MAG_GLOBALNET_EGRESS})
+    @ValueSource(strings = {Examples.MAG_GLOBALNET, Examples.GLOBALNET_EGRESS, Examples.MAG_GLOBALNET_EGRESS, Examples.MAG_3_GATEWAYS})
     void upProbeDown(String example) {
         lab = RunningLab.up(RunningLab.forTest(Examples.load(example), example.replace(".yaml", "")), state);
 

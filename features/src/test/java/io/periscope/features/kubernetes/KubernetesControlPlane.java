@@ -26,7 +26,7 @@ import io.periscope.kubernetes.crd.SubmarinerCluster;
 import io.periscope.kubernetes.gateway.GatewayAgent;
 import io.periscope.kubernetes.globalnet.GlobalnetController;
 import io.periscope.kubernetes.globalnet.GlobalnetSettings;
-import io.periscope.kubernetes.leaderelection.LeaseTimings;
+import io.periscope.agent.election.LeaseTimings;
 import io.periscope.kubernetes.modelbuilder.ClusterModelBuilder;
 import io.periscope.kubernetes.modelbuilder.LabelSelectorConversion;
 import io.periscope.kubernetes.nodeplan.NodeAgentSettings;

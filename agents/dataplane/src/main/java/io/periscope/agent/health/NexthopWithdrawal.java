@@ -64,6 +64,6 @@ public final class NexthopWithdrawal {
         if (alive.isEmpty() || alive.size() == group.members().size()) {
             return group;
         }
-        return new NexthopGroup(group.id(), alive, group.resilient(), group.buckets());
+        return new NexthopGroup(group.id(), alive, group.resilient(), group.buckets(), group.idleTimerSeconds());
     }
 }

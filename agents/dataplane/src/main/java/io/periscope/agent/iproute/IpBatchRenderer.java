@@ -102,7 +102,7 @@ public final class IpBatchRenderer {
                 .map(m -> m.weight() == 1 ? String.valueOf(m.nexthopId()) : m.nexthopId() + "," + m.weight())
                 .collect(Collectors.joining("/"));
         return "nexthop replace id " + group.id() + " group " + members
-                + (group.resilient() ? " type resilient buckets " + group.buckets() : "");
+                + (group.resilient() ? " type resilient buckets " + group.buckets() + " idle_timer " + group.idleTimerSeconds() : "");
     }
 
     /**

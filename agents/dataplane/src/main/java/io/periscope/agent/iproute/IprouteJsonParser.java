@@ -138,7 +138,9 @@ public final class IprouteJsonParser {
                 }
                 String type = nexthop.path("type").asText("mpath");
                 if (type.equals("resilient")) {
-                    groups.add(new NexthopGroup(id, members, true, nexthop.path("resilient_args").path("buckets").asInt()));
+                    JsonNode resilient = nexthop.path("resilient_args");
+                    groups.add(new NexthopGroup(id, members, true, resilient.path("buckets").asInt(),
+                            resilient.path("idle_timer").asInt(NexthopGroup.KERNEL_DEFAULT_IDLE_TIMER)));
                 } else if (type.equals("mpath")) {
                     groups.add(new NexthopGroup(id, members, false, 0));
                 }

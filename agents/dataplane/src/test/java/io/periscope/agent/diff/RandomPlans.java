@@ -96,7 +96,8 @@ public final class RandomPlans {
                     }
                 }
                 boolean resilient = chance(0.4);
-                groups.add(new NexthopGroup(id, members, resilient, resilient ? pick(List.of(32, 64)) : 0));
+                groups.add(resilient ? new NexthopGroup(id, members, true, pick(List.of(32, 64)), pick(List.of(30, 120)))
+                        : new NexthopGroup(id, members, false, 0));
             }
         }
         List<Integer> ids = new ArrayList<>();

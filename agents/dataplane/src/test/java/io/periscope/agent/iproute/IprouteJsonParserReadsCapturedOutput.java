@@ -102,7 +102,15 @@ class IprouteJsonParserReadsCapturedOutput {
                 new NexthopObject(2, ip("241.18.0.9"), "vxlan-tunnel", true));
         assertThat(nexthops.groups()).containsExactly(
                 new NexthopGroup(3, List.of(new NexthopGroup.Member(1, 1), new NexthopGroup.Member(2, 3)), false, 0),
-                new NexthopGroup(4, List.of(new NexthopGroup.Member(1, 1), new NexthopGroup.Member(2, 1)), true, 64));
+                new NexthopGroup(4, List.of(new NexthopGroup.Member(1, 1), new NexthopGroup.Member(2, 1)), true, 64, 120));
+    }
+
+    @Test
+    void aResilientGroupsIdleTimerIsReadAsTheKernelReportsIt() {
+        IprouteJsonParser.Nexthops nexthops = IprouteJsonParser.nexthops("[{\"id\":4,\"group\":[{\"id\":1},{\"id\":2}],\"type\":\"resilient\","
+                + "\"resilient_args\":{\"buckets\":64,\"idle_timer\":30,\"unbalanced_timer\":0,\"unbalanced_time\":0},\"flags\":[]}]");
+
+        assertThat(nexthops.groups()).extracting(NexthopGroup::idleTimerSeconds).containsExactly(30);
     }
 
     @Test

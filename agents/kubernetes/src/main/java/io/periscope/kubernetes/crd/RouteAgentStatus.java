@@ -22,11 +22,11 @@ public record RouteAgentStatus(List<GatewayHealthStatus> gateways) {
      * @param gateway        {@code cluster/node}, or the nexthop address when the plan names no gateway for it
      * @param address        where the node probes it (its address on {@code vx-submariner})
      * @param status         {@code up} or {@code down}
-     * @param lastTransition when {@code status} last changed, RFC 3339
+     * @param lastTransitionTime when {@code status} last changed, RFC 3339
      * @param message        the verdict in words
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record GatewayHealthStatus(String gateway, String address, String status, String lastTransition, String message) {
+    public record GatewayHealthStatus(String gateway, String address, String status, String lastTransitionTime, String message) {
 
         public static final String UP = "up";
         public static final String DOWN = "down";

@@ -219,14 +219,16 @@ public final class GatewayAgent implements AutoCloseable {
                         .filter(e -> e.getKey().gateway().equals(spec.clusterId() + "/" + spec.hostname())).findFirst();
                 String connectionState = state;
                 String connectionMessage = message;
+                String lastTransition = null;
                 if (state.equals(GatewayConnection.CONNECTED) && probed.isPresent()) {
                     connectionState = probed.get().getValue().up() ? GatewayConnection.CONNECTED : GatewayConnection.ERROR;
                     connectionMessage = HealthMessages.describe(probed.get().getKey(), probed.get().getValue(), health.settings());
+                    lastTransition = probed.get().getValue().lastTransition().toString();
                 } else if (state.equals(GatewayConnection.CONNECTED)) {
                     connectionMessage = message + "; " + health.unavailable().orElse("not health-checked: the only way to its cluster");
                 }
                 connections.add(new GatewayConnection(connectionState, connectionMessage, spec,
-                        spec.publicIp() != null ? spec.publicIp() : spec.privateIp(), false));
+                        spec.publicIp() != null ? spec.publicIp() : spec.privateIp(), false, lastTransition));
             }
         }
         return connections;

@@ -16,7 +16,7 @@ import io.periscope.kubernetes.dns.DnsAgentSettings;
 import io.periscope.kubernetes.gateway.GatewayAgent;
 import io.periscope.kubernetes.globalnet.GlobalnetController;
 import io.periscope.kubernetes.globalnet.GlobalnetSettings;
-import io.periscope.kubernetes.leaderelection.LeaseTimings;
+import io.periscope.agent.election.LeaseTimings;
 import io.periscope.kubernetes.networkpluginsyncer.NetworkPluginSyncer;
 import io.periscope.kubernetes.networkpluginsyncer.NetworkPluginSyncerSettings;
 import io.periscope.kubernetes.nodeplan.NodeAgentSettings;

@@ -1,6 +1,6 @@
 package io.periscope.kubernetes.networkpluginsyncer;
 
-import io.periscope.kubernetes.leaderelection.LeaseTimings;
+import io.periscope.agent.election.LeaseTimings;
 
 import java.time.Duration;
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Seed 004's failure handling on live objects: a worker stops routing through a local gateway that
  * no longer answers its probes, and a gateway stops routing to a remote gateway that no longer
  * answers and says so in its Gateway status; both take the gateway back once it has answered for
- * the hold-down period. The probes are scripted here; the kernel tests of agents/dataplane send real ones.
+ * the hold-down period. Each status entry carries the time of its last verdict change, the
+ * checker's own. The probes are scripted here; the kernel tests of agents/dataplane send real ones.
  */
 class SilentGatewaysAreWithdrawnAndReportedCrudTest {
 
@@ -86,6 +88,9 @@ class SilentGatewaysAreWithdrawnAndReportedCrudTest {
 
         assertThatEventually("the worker's RouteAgent object says both gateways are up", () ->
                 assertThat(routeAgentStatus("worker-1")).containsExactly("cluster1/gw-1 240.18.0.6 up", "cluster1/gw-2 240.18.0.8 up"));
+        Instant upSince = routeAgentTransition("worker-1", "cluster1/gw-1");
+        assertThat(upSince).isEqualTo(verdictTime(worker, "cluster1/gw-1"));
+        Instant gw2UpSince = routeAgentTransition("worker-1", "cluster1/gw-2");
 
         probes.silence(GW1_VX);
         assertThatEventually("gw-1 is withdrawn from the worker's route and reported down", () -> {
@@ -93,13 +98,20 @@ class SilentGatewaysAreWithdrawnAndReportedCrudTest {
             assertThat(workerKernel.lastInputTo("ip")).contains("242.254.2.0/24").contains("240.18.0.8").doesNotContain("via 240.18.0.6");
             assertThat(routeAgentStatus("worker-1")).containsExactly("cluster1/gw-1 240.18.0.6 down", "cluster1/gw-2 240.18.0.8 up");
         });
+        Instant downSince = routeAgentTransition("worker-1", "cluster1/gw-1");
+        assertThat(downSince).as("the down verdict's own time").isAfter(upSince).isEqualTo(verdictTime(worker, "cluster1/gw-1"));
+        assertThat(routeAgentTransition("worker-1", "cluster1/gw-2")).as("gw-2 did not change").isEqualTo(gw2UpSince);
         assertThat(gw1.leading()).as("a silent path is not a lost lease: gw-1 is still active").isTrue();
 
         probes.answer(GW1_VX);
         assertThatEventually("gw-1 is back after the hold-down", () -> {
             assertThat(worker.health().down()).isEmpty();
             assertThat(workerKernel.lastInputTo("ip")).contains("240.18.0.6").contains("240.18.0.8");
+            assertThat(routeAgentStatus("worker-1")).containsExactly("cluster1/gw-1 240.18.0.6 up", "cluster1/gw-2 240.18.0.8 up");
         });
+        assertThat(routeAgentTransition("worker-1", "cluster1/gw-1")).as("back up no earlier than a hold-down after the first answer")
+                .isAfterOrEqualTo(downSince.plus(NodeAgents.FAST_HEALTH.holdDown()))
+                .isEqualTo(verdictTime(worker, "cluster1/gw-1"));
     }
 
     @Test
@@ -111,6 +123,9 @@ class SilentGatewaysAreWithdrawnAndReportedCrudTest {
             assertThat(gw1Kernel.lastInputTo("ip")).contains("via 241.18.0.4").contains("via 241.18.0.9");
             assertThat(connection("gw-4")).hasValueSatisfying(c -> assertThat(c.status()).isEqualTo(GatewayConnection.CONNECTED));
         });
+        Instant upSince = Instant.parse(connection("gw-4").orElseThrow().lastTransitionTime());
+        assertThat(upSince).isEqualTo(verdictTime(gw1, "cluster2/gw-4"));
+        Instant gw3UpSince = Instant.parse(connection("gw-3").orElseThrow().lastTransitionTime());
 
         probes.silence(GW4_CABLE);
         assertThatEventually("gw-4 is withdrawn and reported", () -> {
@@ -123,10 +138,32 @@ class SilentGatewaysAreWithdrawnAndReportedCrudTest {
             });
             assertThat(connection("gw-3")).hasValueSatisfying(c -> assertThat(c.status()).isEqualTo(GatewayConnection.CONNECTED));
         });
+        Instant downSince = Instant.parse(connection("gw-4").orElseThrow().lastTransitionTime());
+        assertThat(downSince).as("the down verdict's own time").isAfter(upSince).isEqualTo(verdictTime(gw1, "cluster2/gw-4"));
+        assertThat(Instant.parse(connection("gw-3").orElseThrow().lastTransitionTime())).as("gw-3 did not change").isEqualTo(gw3UpSince);
 
         probes.answer(GW4_CABLE);
         assertThatEventually("gw-4 is connected again", () ->
                 assertThat(connection("gw-4")).hasValueSatisfying(c -> assertThat(c.status()).isEqualTo(GatewayConnection.CONNECTED)));
+        assertThat(Instant.parse(connection("gw-4").orElseThrow().lastTransitionTime()))
+                .isAfterOrEqualTo(downSince.plus(NodeAgents.FAST_HEALTH.holdDown()))
+                .isEqualTo(verdictTime(gw1, "cluster2/gw-4"));
+    }
+
+    private Instant routeAgentTransition(String node, String gateway) {
+        RouteAgentResource agent = client.resources(RouteAgentResource.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE).withName(node).get();
+        return Instant.parse(agent.getStatus().gateways().stream().filter(g -> g.gateway().equals(gateway)).findFirst().orElseThrow()
+                .lastTransitionTime());
+    }
+
+    private static Instant verdictTime(RouteAgent agent, String gateway) {
+        return agent.health().peers().entrySet().stream().filter(e -> e.getKey().gateway().equals(gateway)).findFirst().orElseThrow()
+                .getValue().lastTransition();
+    }
+
+    private static Instant verdictTime(GatewayAgent agent, String gateway) {
+        return agent.health().peers().entrySet().stream().filter(e -> e.getKey().gateway().equals(gateway)).findFirst().orElseThrow()
+                .getValue().lastTransition();
     }
 
     private List<String> routeAgentStatus(String node) {

@@ -6,7 +6,7 @@ import io.periscope.kubernetes.crd.GlobalEgressIP;
 import io.periscope.kubernetes.crd.GlobalIngressIP;
 import io.periscope.kubernetes.globalnet.GlobalnetController;
 import io.periscope.kubernetes.globalnet.GlobalnetSettings;
-import io.periscope.kubernetes.leaderelection.LeaseTimings;
+import io.periscope.agent.election.LeaseTimings;
 
 import java.time.Clock;
 import java.time.Duration;

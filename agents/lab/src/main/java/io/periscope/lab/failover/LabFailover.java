@@ -8,7 +8,6 @@ import io.periscope.lab.shell.Shell;
 import io.periscope.lab.trace.TracePath;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.Protocol;
-import io.periscope.plan.HostPlan;
 import io.periscope.planner.Planner;
 import io.periscope.simulator.Simulator;
 import io.periscope.simulator.ResolvedFlow;
@@ -107,7 +106,8 @@ public final class LabFailover {
             ends(lab, simulation.paths(target, FIRST_TCP_PORT + j), tcpNamespaces, tcpPorts);
         }
         Map<String, String> gateways = new LinkedHashMap<>();
-        lab.layout().nodes().stream().filter(n -> n.plan().role() == HostPlan.HostRole.GATEWAY)
+        // Every gateway node, the standbys of a single active gateway too: a lease failover moves the streams to one.
+        lab.layout().nodes().stream().filter(n -> lab.set().requireCluster(n.host().cluster()).requireNode(n.host().name()).gateway())
                 .forEach(n -> gateways.put(n.host().toString(), n.namespace()));
 
         LabFailure failure = new LabFailure(shell);

@@ -4,6 +4,7 @@ import io.periscope.lab.LabRefusal;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.lease.LabLeases;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
@@ -19,8 +20,9 @@ import java.util.stream.Collectors;
 
 /**
  * A lab that {@code up} built from a file and that is still there, as the commands that act on a
- * running lab ({@code fail}, {@code heal}, {@code failover}) need it: planned as {@code up} planned it,
- * with its state and its supervisor's files.
+ * running lab ({@code fail}, {@code heal}, {@code failover}) need it: laid out as {@code up} built it,
+ * planned as its agents program it now (each single-active cluster's lease holder as its active
+ * gateway, see {@link LabLeases}), with its state and its supervisor's files.
  */
 public record UpLab(Path file, ClusterSet set, ClusterSetPlan plan, LabLayout layout, LabState state, LabStateFile stateFile) {
 
@@ -49,7 +51,12 @@ public record UpLab(Path file, ClusterSet set, ClusterSetPlan plan, LabLayout la
             throw new LabRefusal(changed + "; the lab no longer matches it, so nothing was done.\nRebuild it: 'lab down " + file
                     + "', then 'lab up " + file + "'");
         });
-        return new UpLab(file, set, plan, layout, state, stateFile);
+        java.util.Map<String, String> holders = LabLeases.holders(stateFile.directoryFor(state.hash()), set);
+        if (holders.isEmpty()) {
+            return new UpLab(file, set, plan, layout, state, stateFile);
+        }
+        ClusterSet now = LabLeases.withHolders(set, holders);
+        return new UpLab(file, now, Planner.plan(now), layout, state, stateFile);
     }
 
     /** The node named {@code cluster/node}. @throws LabRefusal naming the lab's nodes when there is none */

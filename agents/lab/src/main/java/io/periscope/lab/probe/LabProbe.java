@@ -8,6 +8,7 @@ import io.periscope.lab.dns.ClusterDns;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.lease.LabLeases;
 import io.periscope.lab.machine.MachineCapacity;
 import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.lab.netns.NetworkNamespaces;
@@ -123,10 +124,13 @@ public final class LabProbe {
         source.changedSince(state.get()).ifPresent(changed -> {
             throw new LabRefusal(changed + "; the lab no longer matches it.\nRebuild it: 'lab down " + file + "', then 'lab up " + file + "'");
         });
+        // Single-active clusters: the agents program the lease holders as active gateways (see LabLeases).
+        Map<String, String> holders = LabLeases.holders(stateFile.directoryFor(state.get().hash()), set);
+        ClusterSetPlan current = holders.isEmpty() ? plan : Planner.plan(LabLeases.withHolders(set, holders));
         List<Flow> flows = flowName.map(name -> List.of(set.flow(name).orElseThrow(() -> new LabRefusal("no flow named '" + name
                 + "' in " + file + "; its flows are: " + set.flows().stream().map(Flow::name).collect(Collectors.joining(", "))))))
                 .orElse(set.flows());
-        FlowSimulation simulation = simulations.apply(plan);
+        FlowSimulation simulation = simulations.apply(current);
         List<ClusterDns> dns = clusterDns(set, layout);
         Map<HostId, HostNamespace> hosts = new HashMap<>();
         Map<String, HostNamespace> named = new HashMap<>();
@@ -135,12 +139,12 @@ public final class LabProbe {
             named.put(h.host().toString(), h);
         });
         Set<Integer> vxlanPorts = new TreeSet<>();
-        plan.hosts().values().forEach(h -> h.submariner().vxlanDevices().forEach(d -> vxlanPorts.add(d.port())));
+        current.hosts().values().forEach(h -> h.submariner().vxlanDevices().forEach(d -> vxlanPorts.add(d.port())));
         LabInterfaces interfaces = new LabInterfaces(shell);
         long readStart = System.nanoTime();
         List<HostNamespace> nodes = layout.nodes();
         nodes.forEach(interfaces::of);
-        LabHosts lab = new LabHosts(plan, hosts, named, nodes, interfaces);
+        LabHosts lab = new LabHosts(current, hosts, named, nodes, interfaces);
         // Names are asked for real once, before sizing: the answer decides where a flow's packets
         // go, so the flow is sized and then probed toward the same address.
         List<Optional<RealAnswer>> answers = new ArrayList<>();

@@ -1,31 +1,39 @@
 package io.periscope.lab.supervisor;
 
+import io.periscope.agent.election.LeaderElection;
+import io.periscope.agent.election.LeaseCandidate;
+import io.periscope.agent.election.LeaseTimings;
 import io.periscope.agent.health.HealthSettings;
-import io.periscope.agent.health.HealthTargets;
 import io.periscope.lab.agent.ReconcilingAgents;
 import io.periscope.lab.dns.ClusterDnsServers;
 import io.periscope.lab.dns.ClusterDnsStatus;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.lease.LabLeaseStore;
+import io.periscope.lab.lease.LabLeases;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
-import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.planner.Planner;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The process {@code lab up} leaves behind: it keeps every node's Periscope agent running, each
@@ -35,6 +43,16 @@ import java.util.function.Function;
  * runs every cluster's DNS server ({@link ClusterDnsServers}), whose answers follow the gateways'
  * health. It ends
  * on SIGTERM ({@code lab down}), and by itself once the lab's state file is gone.
+ *
+ * <p>In a cluster with a single active gateway and several gateway nodes, each gateway node's agent
+ * stands for the cluster's lease, a file in the lab's directory ({@link LabLeases}), with the same
+ * election logic as the Kubernetes agents ({@link LeaderElection}, {@link LeaseTimings#LAB}). The
+ * supervisor reads the leases every tick, as an informer watches a Lease; when one changes hands it
+ * plans again with the new holder as the active gateway and every agent programs its node from that
+ * plan: the new gateway becomes active, the cluster's other nodes route to it, remote gateways send
+ * to it. A failed node ({@code lab fail}, any mode) cannot reach the leases, as it could not reach
+ * an API server. When {@code up} has just built the lab, the file's first gateway takes each lease
+ * before any other candidate stands, so the election starts from what {@code up} programmed.
  *
  * <p>kube-proxy's stand-in is not run again: it programmed its chains once during {@code up}, and
  * re-running it would put its jumps back above Periscope's (see {@link ReconcilingAgents}).
@@ -51,6 +69,9 @@ public final class LabSupervisor implements AutoCloseable {
     private final SupervisorFiles files;
     private final ReconcilingAgents agents = new ReconcilingAgents();
     private final Map<String, NodeAgentLoop> loops = new LinkedHashMap<>();
+    private final AtomicReference<SupervisedPlan> current = new AtomicReference<>();
+    /** The nodes {@code lab fail} failed ({@code cluster/node}): they cannot reach the leases. */
+    private volatile Set<String> failed = Set.of();
     private volatile boolean closed;
     private ClusterDnsServers dns;
     private Map<String, SupervisorStatus.NodeAgentStatus> lastWritten = Map.of();
@@ -84,16 +105,27 @@ public final class LabSupervisor implements AutoCloseable {
         }
         // The DNS servers first: a port 53 already taken ends the supervisor at once, and up says why.
         dns = ClusterDnsServers.start(plan, layout, LabSupervisor::log);
-        Function<Ipv4Address, String> names = HealthTargets.gatewayNames(plan);
-        PlansByDownGateways plans = new PlansByDownGateways(plan);
+        List<Cluster> electing = electing(set, plan);
+        failed = failedNodes();
+        takeFreeLeasesInFileOrder(electing);
+        current.set(SupervisedPlan.of(set, LabLeases.holders(files.directory(), set)));
         for (HostNamespace node : layout.nodes()) {
-            NodeAgentLoop loop = new NodeAgentLoop(node, down -> plans.submariner(node.host(), down), agents.submarinerReconciler(node), names,
-                    HealthSettings.DEFAULTS, RESYNC, LabSupervisor::log);
+            String reference = node.host().toString();
+            Optional<Supplier<LeaseCandidate>> candidacy = electing.stream().filter(c -> c.name().equals(node.host().cluster())).findFirst()
+                    .filter(c -> c.requireNode(node.host().name()).gateway())
+                    .map(c -> () -> new LeaseCandidate(c.name() + " gateway lease", new LeaderElection(node.host().name(), LeaseTimings.LAB),
+                            store(c, reference), Clock.systemUTC(), LeaseCandidate.Leadership.signalling(() -> { }), line -> log(c.name() + ": " + line)));
+            NodeAgentLoop loop = new NodeAgentLoop(node, agents.submarinerReconciler(node), current::get, candidacy, HealthSettings.DEFAULTS,
+                    RESYNC, LabSupervisor::log);
             loops.put(loop.name(), loop);
         }
         log("supervising " + loops.size() + " nodes of " + set.name() + " (probes every " + HealthSettings.DEFAULTS.interval().toMillis()
                 + " ms, down after " + HealthSettings.DEFAULTS.lossThreshold() + " losses, hold-down "
-                + HealthSettings.DEFAULTS.holdDown().toMillis() + " ms)");
+                + HealthSettings.DEFAULTS.holdDown().toMillis() + " ms)"
+                + (electing.isEmpty() ? "" : "; gateway leases (" + LeaseTimings.LAB.leaseDuration().toMillis() + " ms, renew deadline "
+                + LeaseTimings.LAB.renewDeadline().toMillis() + " ms, retry " + LeaseTimings.LAB.retryPeriod().toMillis() + " ms) for "
+                + current.get().holders().entrySet().stream().map(e -> e.getKey() + " (held by " + e.getValue() + ")")
+                .collect(Collectors.joining(", "))));
         Set<String> stopped = files.stoppedNodes();
         loops.values().forEach(loop -> loop.wanted(!stopped.contains(loop.name())));
         loops.values().forEach(NodeAgentLoop::start);
@@ -102,13 +134,83 @@ public final class LabSupervisor implements AutoCloseable {
                 log("the lab's state file or namespaces are gone: stopping");
                 break;
             }
+            failed = failedNodes();
             Set<String> wanted = files.stoppedNodes();
             loops.values().forEach(loop -> loop.wanted(!wanted.contains(loop.name())));
+            if (!electing.isEmpty()) {
+                followLeases(set);
+            }
             dns.refresh();
             writeStatus();
             sleep(TICK);
         }
         close();
+    }
+
+    /**
+     * Single-active clusters with several gateway nodes, except those whose cables are WireGuard:
+     * {@code up} starts {@code wireguard-go} for the active gateway only, so a standby would have no
+     * device to take over with.
+     */
+    private static List<Cluster> electing(ClusterSet set, ClusterSetPlan plan) {
+        List<Cluster> electing = new ArrayList<>();
+        for (Cluster cluster : LabLeases.electing(set)) {
+            boolean wireGuard = plan.hosts().values().stream().anyMatch(h -> h.id().cluster().equals(cluster.name())
+                    && !h.submariner().wireGuardDevices().isEmpty());
+            if (wireGuard) {
+                log(cluster.name() + ": its gateway stays " + cluster.activeGateways().getFirst().name()
+                        + ": the lab elects no gateway over WireGuard cables (wireguard-go runs on the active gateway only)");
+            } else {
+                electing.add(cluster);
+            }
+        }
+        return electing;
+    }
+
+    /** Where a node's candidacy keeps its cluster's lease: reachable while the node is not failed. */
+    private LabLeaseStore store(Cluster cluster, String reference) {
+        return new LabLeaseStore(LabLeases.file(files.directory(), cluster.name()), () -> !failed.contains(reference), reference);
+    }
+
+    /** Before any candidate stands: a lease nobody holds goes to the file's first gateway, the one {@code up} programmed as active. */
+    private void takeFreeLeasesInFileOrder(List<Cluster> electing) {
+        for (Cluster cluster : electing) {
+            String first = cluster.activeGateways().getFirst().name();
+            String reference = cluster.name() + "/" + first;
+            boolean free = LabLeaseStore.reader(LabLeases.file(files.directory(), cluster.name())).read()
+                    .map(v -> !v.record().held()).orElse(true);
+            if (free && !failed.contains(reference)) {
+                new LeaderElection(first, LeaseTimings.LAB).attempt(Instant.now(), store(cluster, reference));
+            }
+        }
+    }
+
+    /** Plans again when a lease changed hands, and has every agent look at once. */
+    private void followLeases(ClusterSet set) {
+        Map<String, String> holders;
+        try {
+            holders = LabLeases.holders(files.directory(), set);
+        } catch (RuntimeException e) {
+            log("cannot read the gateway leases: " + e.getMessage());
+            return;
+        }
+        SupervisedPlan before = current.get();
+        // A released lease names nobody: the last holder stays active until someone takes it.
+        Map<String, String> next = new java.util.TreeMap<>(before.holders());
+        next.putAll(holders);
+        if (next.equals(before.holders())) {
+            return;
+        }
+        long started = System.nanoTime();
+        current.set(SupervisedPlan.of(set, next));
+        loops.values().forEach(NodeAgentLoop::poke);
+        log("gateway lease changed hands: " + next.entrySet().stream().filter(e -> !e.getValue().equals(before.holders().get(e.getKey())))
+                .map(e -> e.getKey() + " -> " + e.getValue()).collect(Collectors.joining(", ")) + "; planned again in "
+                + (System.nanoTime() - started) / 1_000_000 + " ms, every agent programs its node");
+    }
+
+    private Set<String> failedNodes() {
+        return stateFile.read(hash).map(s -> s.failures().stream().map(f -> f.node()).collect(Collectors.toUnmodifiableSet())).orElse(Set.of());
     }
 
     /** At once when an agent's state changed (what {@code lab fail} waits for), else once a second. */

@@ -1,20 +1,20 @@
 package io.periscope.lab.supervisor;
 
+import io.periscope.agent.election.LeaseCandidate;
 import io.periscope.agent.health.GatewayHealth;
 import io.periscope.agent.health.HealthSettings;
 import io.periscope.agent.health.IcmpEchoProber;
 import io.periscope.agent.reconcile.ReconcileResult;
 import io.periscope.agent.reconcile.Reconciler;
 import io.periscope.lab.layout.HostNamespace;
-import io.periscope.model.net.Ipv4Address;
 import io.periscope.plan.DataplanePlan;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
+import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * One node's Periscope agent as the supervisor runs it: level-driven, as on a real node. A pass
@@ -23,13 +23,20 @@ import java.util.function.Function;
  * pass runs when a verdict changes and otherwise every {@code resync} (which also repairs what a
  * person or a crash changed). Stopping it (for {@code lab fail --mode agent-stop}) ends its probes
  * and its passes and leaves the kernel as it is, like a killed agent process.
+ *
+ * <p>A gateway node of a single-active cluster also stands for its cluster's lease while its agent
+ * runs (a {@link LeaseCandidate} over the lab's lease file). A stopped agent abandons its candidacy
+ * without releasing the lease, as a killed process does, so a standby takes over only once the lease
+ * ran out; a resumed agent stands again from scratch. The plan it programs is the supervisor's
+ * current one, which follows the leases' holders, planned again with the gateways this node
+ * considers down: a function of both.
  */
 final class NodeAgentLoop implements AutoCloseable {
 
     private final HostNamespace node;
-    private final Function<Set<String>, DataplanePlan> planFor;
     private final Reconciler reconciler;
-    private final Function<Ipv4Address, String> gatewayNames;
+    private final Supplier<SupervisedPlan> plans;
+    private final Optional<Supplier<LeaseCandidate>> candidacy;
     private final HealthSettings settings;
     private final Duration resync;
     private final Consumer<String> log;
@@ -41,16 +48,19 @@ final class NodeAgentLoop implements AutoCloseable {
     private volatile long passes;
     private volatile String lastError = "";
     private GatewayHealth health;
+    private volatile LeaseCandidate candidate;
     private Thread thread;
 
-    /** @param planFor the node's Submariner layer with the named gateways ({@code cluster/node}) down */
-    NodeAgentLoop(HostNamespace node, Function<Set<String>, DataplanePlan> planFor, Reconciler reconciler,
-                  Function<Ipv4Address, String> gatewayNames, HealthSettings settings,
-                  Duration resync, Consumer<String> log) {
+    /**
+     * @param plans     the plan to program now (it changes when a lease changes hands)
+     * @param candidacy opens this node's candidacy for its cluster's gateway lease, when it stands for one
+     */
+    NodeAgentLoop(HostNamespace node, Reconciler reconciler, Supplier<SupervisedPlan> plans, Optional<Supplier<LeaseCandidate>> candidacy,
+                  HealthSettings settings, Duration resync, Consumer<String> log) {
         this.node = node;
-        this.planFor = planFor;
         this.reconciler = reconciler;
-        this.gatewayNames = gatewayNames;
+        this.plans = plans;
+        this.candidacy = candidacy;
         this.settings = settings;
         this.resync = resync;
         this.log = log;
@@ -64,6 +74,11 @@ final class NodeAgentLoop implements AutoCloseable {
         thread = Thread.ofPlatform().name("agent-" + name()).start(this::loop);
     }
 
+    /** Makes the agent look again at once (a lease changed hands). */
+    void poke() {
+        signal();
+    }
+
     /** Stops or resumes the agent; takes effect at its next pass, which this triggers. */
     void wanted(boolean run) {
         if (stopRequested == run) {
@@ -75,7 +90,8 @@ final class NodeAgentLoop implements AutoCloseable {
     SupervisorStatus.NodeAgentStatus status() {
         GatewayHealth current = health;
         List<String> down = current == null ? List.of() : current.view().down();
-        return new SupervisorStatus.NodeAgentStatus(running, down, passes, lastError);
+        LeaseCandidate standing = candidate;
+        return new SupervisorStatus.NodeAgentStatus(running, down, passes, lastError, standing != null && standing.leading());
     }
 
     private void signal() {
@@ -103,6 +119,7 @@ final class NodeAgentLoop implements AutoCloseable {
             if (stopRequested) {
                 if (running) {
                     stopHealth();
+                    stopCandidacy(false);
                     running = false;
                     log.accept(name() + ": agent stopped");
                 }
@@ -110,18 +127,34 @@ final class NodeAgentLoop implements AutoCloseable {
             }
             if (!running) {
                 health = new GatewayHealth(() -> IcmpEchoProber.openIn(node.namespace()), settings, Clock.systemUTC(), this::signal);
+                candidate = candidacy.map(open -> open.get().start()).orElse(null);
                 running = true;
                 log.accept(name() + ": agent running");
             }
             pass();
         }
         stopHealth();
+        stopCandidacy(true);
         running = false;
+    }
+
+    /** Released when the supervisor shuts down in order; abandoned when the agent is stopped as if killed. */
+    private void stopCandidacy(boolean release) {
+        LeaseCandidate standing = candidate;
+        candidate = null;
+        if (standing != null) {
+            if (release) {
+                standing.close();
+            } else {
+                standing.abandon();
+            }
+        }
     }
 
     private void pass() {
         try {
-            DataplanePlan desired = health.desired(planFor, gatewayNames);
+            SupervisedPlan current = plans.get();
+            DataplanePlan desired = health.desired(down -> current.submariner(node.host(), down), current.gatewayNames());
             List<String> down = health.view().down();
             health.unavailable().ifPresent(reason -> lastError = reason);
             ReconcileResult result = reconciler.reconcile(desired);

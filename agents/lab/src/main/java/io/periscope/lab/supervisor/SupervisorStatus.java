@@ -27,8 +27,9 @@ public record SupervisorStatus(long pid, String updated, Map<String, NodeAgentSt
      * @param down     the gateways it considers down (and has withdrawn from its routes)
      * @param passes   reconcile passes so far
      * @param lastError the last pass's error, empty when it succeeded
+     * @param leading  whether it holds its single-active cluster's gateway lease (false for nodes that stand for none)
      */
-    public record NodeAgentStatus(boolean running, List<String> down, long passes, String lastError) {
+    public record NodeAgentStatus(boolean running, List<String> down, long passes, String lastError, boolean leading) {
 
         public NodeAgentStatus {
             down = List.copyOf(down);

@@ -1,0 +1,40 @@
+package io.periscope.lab.supervisor;
+
+import io.periscope.agent.health.HealthTargets;
+import io.periscope.lab.layout.LabCables;
+import io.periscope.lab.lease.LabLeases;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.HostId;
+import io.periscope.planner.Planner;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The plan the lab's agents program now: the topology {@code up} built, with each single-active
+ * cluster's lease holder as its active gateway ({@link LabLeases}). It changes only when a lease
+ * changes hands; the lab's namespaces and links do not. A node that considers some gateways down
+ * programs it planned again with them down ({@link PlansByDownGateways}), so what a node programs
+ * is a function of the lease holders and the gateways it sees down.
+ *
+ * @param holders      each electing cluster's holder the plan was made with
+ * @param gatewayNames names the gateways behind nexthop addresses, for the health checkers
+ * @param byDown       the plan again with the down gateways, shared by every node
+ */
+record SupervisedPlan(Map<String, String> holders, ClusterSetPlan plan, Function<Ipv4Address, String> gatewayNames,
+                      PlansByDownGateways byDown) {
+
+    static SupervisedPlan of(ClusterSet topology, Map<String, String> holders) {
+        ClusterSetPlan plan = Planner.plan(LabCables.of(LabLeases.withHolders(topology, holders)).set());
+        return new SupervisedPlan(Map.copyOf(holders), plan, HealthTargets.gatewayNames(plan), new PlansByDownGateways(plan));
+    }
+
+    /** The Submariner layer of {@code host} with the named gateways ({@code cluster/node}) down. */
+    DataplanePlan submariner(HostId host, Set<String> down) {
+        return byDown.submariner(host, down);
+    }
+}
