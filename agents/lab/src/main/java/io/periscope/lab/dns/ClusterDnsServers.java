@@ -43,6 +43,11 @@ import java.util.function.Consumer;
  * node. Probes are the agents' ({@link HealthChecker}, ICMP echo every 40 ms, down after 3 losses),
  * with a hold-down of {@value #HOLD_DOWN_MILLIS} ms rather than the agents' 2 s: a gateway back
  * comes back into the answers within a second, and a flap still shorter than that does not.
+ *
+ * <p>A single-active cluster's standby gateways are probed too, and by the same rule: the verdicts
+ * count for the gateways the current plan makes active. When a lease changes hands the supervisor
+ * hands the new plan over ({@link #follow}), and the answers follow the new active gateway at once,
+ * as Lighthouse follows the Gateway status of whichever gateway is active.
  */
 public final class ClusterDnsServers implements AutoCloseable {
 
@@ -52,7 +57,8 @@ public final class ClusterDnsServers implements AutoCloseable {
     private record Served(ClusterDns dns, ClustersetZone zone, NamespaceDnsServer server) {
     }
 
-    private final ClusterSetPlan plan;
+    /** The plan the answers are made from; the supervisor replaces it when a lease changes hands. */
+    private ClusterSetPlan plan;
     private final Consumer<String> log;
     private final Map<String, Served> served = new LinkedHashMap<>();
     /** Per cluster: the checker on the DNS server's node, watching the cluster's own active gateways. */
@@ -97,23 +103,40 @@ public final class ClusterDnsServers implements AutoCloseable {
             if (s == null) {
                 continue;
             }
-            List<HealthTarget> ownTargets = cluster.activeGateways().stream()
+            List<HealthTarget> ownTargets = gatewayNodes(cluster).stream()
                     .map(g -> new HealthTarget(cluster.name() + "/" + g.name(), g.ip(), Set.of(g.ip()))).toList();
             own.put(cluster.name(), checker(s.dns().server().namespace(), ownTargets));
             List<HealthTarget> remoteTargets = new ArrayList<>();
             for (Cluster other : plan.clusterSet().clusters()) {
                 if (!other.name().equals(cluster.name()) && graph.connected(cluster.name(), other.name())) {
-                    other.activeGateways().forEach(g -> remoteTargets.add(
+                    gatewayNodes(other).forEach(g -> remoteTargets.add(
                             new HealthTarget(other.name() + "/" + g.name(), g.endpointIp(), Set.of(g.endpointIp()))));
                 }
             }
-            for (Node gateway : cluster.activeGateways()) {
+            for (Node gateway : gatewayNodes(cluster)) {
                 Optional<HostNamespace> namespace = layout.host(HostId.node(cluster.name(), gateway.name()));
                 namespace.ifPresent(n -> remote.put(cluster.name() + "/" + gateway.name(), checker(n.namespace(), remoteTargets)));
             }
         }
         own.values().forEach(HealthChecker::start);
         remote.values().forEach(HealthChecker::start);
+    }
+
+    /** Active and standby: a standby becomes active when it takes its cluster's lease. */
+    private static List<Node> gatewayNodes(Cluster cluster) {
+        return cluster.gateways();
+    }
+
+    /**
+     * Answers from {@code next} from now on: the same cluster set with other active gateways (a lease
+     * changed hands). Every cluster's view is recomputed against the new active gateways.
+     */
+    public synchronized void follow(ClusterSetPlan next) {
+        if (closed || next == plan) {
+            return;
+        }
+        plan = next;
+        refresh();
     }
 
     private HealthChecker checker(String namespace, List<HealthTarget> targets) {

@@ -41,7 +41,7 @@ import java.util.stream.Collectors;
  * nodes. It plans from the topology {@code lab up} wrote into the lab's directory, follows the
  * {@code agents-stopped} file that {@code lab fail} writes, and reports in its status file. It also
  * runs every cluster's DNS server ({@link ClusterDnsServers}), whose answers follow the gateways'
- * health. It ends
+ * health and, in single-active clusters, the lease holders. It ends
  * on SIGTERM ({@code lab down}), and by itself once the lab's state file is gone.
  *
  * <p>In a cluster with a single active gateway and several gateway nodes, each gateway node's agent
@@ -109,6 +109,7 @@ public final class LabSupervisor implements AutoCloseable {
         failed = failedNodes();
         takeFreeLeasesInFileOrder(electing);
         current.set(SupervisedPlan.of(set, LabLeases.holders(files.directory(), set)));
+        dns.follow(current.get().plan());
         for (HostNamespace node : layout.nodes()) {
             String reference = node.host().toString();
             Optional<Supplier<LeaseCandidate>> candidacy = electing.stream().filter(c -> c.name().equals(node.host().cluster())).findFirst()
@@ -202,8 +203,10 @@ public final class LabSupervisor implements AutoCloseable {
             return;
         }
         long started = System.nanoTime();
-        current.set(SupervisedPlan.of(set, next));
+        SupervisedPlan planned = SupervisedPlan.of(set, next);
+        current.set(planned);
         loops.values().forEach(NodeAgentLoop::poke);
+        dns.follow(planned.plan());
         log("gateway lease changed hands: " + next.entrySet().stream().filter(e -> !e.getValue().equals(before.holders().get(e.getKey())))
                 .map(e -> e.getKey() + " -> " + e.getValue()).collect(Collectors.joining(", ")) + "; planned again in "
                 + (System.nanoTime() - started) / 1_000_000 + " ms, every agent programs its node");

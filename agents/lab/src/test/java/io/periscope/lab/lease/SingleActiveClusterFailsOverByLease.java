@@ -63,8 +63,32 @@ class SingleActiveClusterFailsOverByLease {
         awaitStatus(files, s -> s.nodes().get(ACTIVE).leading() && !s.nodes().get(STANDBY).leading(), "gw-1 leads");
         assertThat(LabLeases.holders(files.directory(), lab.set())).containsEntry("cluster1", "gw-1");
 
-        FailoverReport report = new LabFailover(new ProcessShell()).run(up,
-                new LabFailover.Options(ACTIVE, FailureMode.CRASH, 8, 200, 1, Optional.of(Duration.ofSeconds(6))), line -> { });
+        // While gw-1 is down, what cluster2's DNS server leaves out, once gw-2 holds the lease.
+        String hash = lab.layout().names().hash();
+        List<List<String>> leftOutWhileTakenOver = java.util.Collections.synchronizedList(new ArrayList<>());
+        Thread watcher = Thread.ofPlatform().daemon().start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                boolean down = lab.stateFile().read(hash).map(s -> s.failure(ACTIVE).isPresent()).orElse(false);
+                files.readStatus().filter(s -> down && s.nodes().get(STANDBY).leading())
+                        .ifPresent(s -> leftOutWhileTakenOver.add(s.dns().get("cluster2").clustersDown()));
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        FailoverReport report;
+        try {
+            report = new LabFailover(new ProcessShell()).run(up,
+                    new LabFailover.Options(ACTIVE, FailureMode.CRASH, 8, 200, 1, Optional.of(Duration.ofSeconds(6))), line -> { });
+        } finally {
+            watcher.interrupt();
+            watcher.join();
+        }
+        // The DNS servers follow the lease too: cluster1's services are answered again through gw-2.
+        assertThat(leftOutWhileTakenOver).as("cluster2's DNS status while gw-1 is down and gw-2 leads").isNotEmpty().last()
+                .isEqualTo(List.of());
 
         assertThat(LabLeases.holders(files.directory(), lab.set())).as("the lease changed hands and stays").containsEntry("cluster1", "gw-2");
         assertThat(files.readStatus().orElseThrow().nodes().get(STANDBY).leading()).isTrue();
