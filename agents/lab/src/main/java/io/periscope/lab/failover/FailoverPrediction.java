@@ -1,0 +1,183 @@
+package io.periscope.lab.failover;
+
+import io.periscope.agent.health.HealthTargets;
+import io.periscope.agent.health.NexthopWithdrawal;
+import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.layout.SysctlSettings;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.HostId;
+import io.periscope.plan.HostPlan;
+import io.periscope.simulator.ResolvedFlow;
+import io.periscope.simulator.Simulator;
+import io.periscope.simulator.routing.KernelNexthopChoice;
+import io.periscope.simulator.trace.Hop;
+import io.periscope.simulator.trace.PathTrace;
+import io.periscope.simulator.trace.TunnelGateways;
+import io.periscope.model.topology.Disposition;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The simulator's prediction of a failover, flow by flow: for each stream's own 5-tuple, the
+ * gateways its packets cross with every node up, with the failed node's choices withdrawn, and
+ * after the heal. Nothing measured goes in: each node's choice is the kernel's
+ * ({@link KernelNexthopChoice}: the multipath hash under the seed {@code lab up} gave the node,
+ * hash-threshold or resilient buckets), and the failure is what the running agents program,
+ * {@link NexthopWithdrawal} of the failed gateway's tunnel addresses on every other node.
+ *
+ * <p>{@code agent-stop} withdraws nothing: the node's kernel still forwards and answers the
+ * probes. Resilient tables start as a new group fills them, so a lab whose groups were already
+ * failed and healed once (an earlier {@code lab failover}) may have moved buckets the prediction
+ * does not know about: run it on a fresh {@code lab up}.
+ */
+public final class FailoverPrediction {
+
+    /** A stream's predicted gateways; {@code after} is empty when the node is not healed. */
+    public record PredictedStream(int id, Set<String> before, Set<String> during, Set<String> after) {
+
+        public boolean moves() {
+            return !before.equals(during);
+        }
+    }
+
+    /** A stream to predict: its flow as the lab sends it, source port included. */
+    public record StreamFlow(int id, ResolvedFlow flow) {
+    }
+
+    private FailoverPrediction() {
+    }
+
+    /** Whether this kernel lets {@code lab up} seed each node's multipath hash, without which no flow's choice is predictable. */
+    public static boolean seedsKnown() {
+        return Files.exists(Path.of("/proc/sys", SysctlSettings.MULTIPATH_HASH_SEED.replace('.', '/')));
+    }
+
+    /** Every gateway's tunnel addresses (its {@code vx-submariner} and cable addresses), which the agents watch. */
+    static Set<Ipv4Address> tunnelAddresses(ClusterSetPlan plan, String node) {
+        Set<Ipv4Address> addresses = new TreeSet<>();
+        var names = HealthTargets.gatewayNames(plan);
+        for (HostPlan host : plan.hosts().values()) {
+            host.submariner().vxlanDevices().forEach(device -> {
+                if (node.equals(names.apply(device.address()))) {
+                    addresses.add(device.address());
+                }
+            });
+        }
+        return addresses;
+    }
+
+    /** The plan as the agents program it while {@code down} go unanswered: their choices withdrawn on every node. */
+    static ClusterSetPlan withdrawn(ClusterSetPlan plan, Set<Ipv4Address> down, HostId failed) {
+        if (down.isEmpty()) {
+            return plan;
+        }
+        TreeMap<HostId, HostPlan> hosts = new TreeMap<>();
+        for (HostPlan host : plan.hosts().values()) {
+            hosts.put(host.id(), host.id().equals(failed) ? host : new HostPlan(host.id(), host.role(), host.node(), host.interfaces(),
+                    host.environment(), host.kubeProxy(), NexthopWithdrawal.withdraw(host.submariner(), down)));
+        }
+        return new ClusterSetPlan(plan.clusterSet(), plan.endpoints(), hosts, plan.segments(), plan.serviceRecords(), plan.allocations(),
+                plan.ovn());
+    }
+
+    /**
+     * @param failed   {@code cluster/node}
+     * @param withdraw whether the failure makes the agents withdraw the node (every mode but {@code agent-stop})
+     * @param healed   whether the node is healed, so that {@code after} is predicted
+     */
+    public static List<PredictedStream> of(ClusterSetPlan plan, LabLayout layout, List<StreamFlow> streams, String failed,
+                                           boolean withdraw, boolean healed) {
+        Map<HostId, Integer> seeds = new HashMap<>();
+        if (seedsKnown()) {
+            for (HostNamespace node : layout.nodes()) {
+                seeds.put(node.host(), Integer.parseInt(SysctlSettings.multipathSeed(node).get(SysctlSettings.MULTIPATH_HASH_SEED)));
+            }
+        }
+        HostId failedHost = layout.nodes().stream().filter(n -> n.host().toString().equals(failed)).map(HostNamespace::host).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(failed + " is no node of the lab"));
+        ClusterSetPlan during = withdraw ? withdrawn(plan, tunnelAddresses(plan, failed), failedHost) : plan;
+
+        KernelNexthopChoice upChoice = KernelNexthopChoice.programmed(plan, seeds.keySet(), seeds::get);
+        List<Set<String>> before = gateways(new Simulator(plan, upChoice), streams);
+        KernelNexthopChoice failedChoice = upChoice.after(during);
+        List<Set<String>> whileFailed = gateways(new Simulator(during, failedChoice), streams);
+        List<Set<String>> afterHeal = healed ? gateways(new Simulator(plan, failedChoice.after(plan)), streams) : null;
+        List<PredictedStream> predicted = new ArrayList<>();
+        for (int i = 0; i < streams.size(); i++) {
+            predicted.add(new PredictedStream(streams.get(i).id(), before.get(i), whileFailed.get(i), healed ? afterHeal.get(i) : Set.of()));
+        }
+        return predicted;
+    }
+
+    /**
+     * The gateways of each stream's path that the lab's counters can see: {@link GatewayCounters}
+     * match a stream by its source address and port as it arrives, so a gateway the packets reach
+     * already translated (a remote gateway behind Globalnet's SNAT) counts nothing and is left out.
+     */
+    private static List<Set<String>> gateways(Simulator simulator, List<StreamFlow> streams) {
+        List<Set<String>> gateways = new ArrayList<>();
+        for (StreamFlow stream : streams) {
+            List<PathTrace> paths = simulator.trace(stream.flow());
+            Set<String> tunnel = TunnelGateways.of(paths);
+            Set<String> seen = new LinkedHashSet<>();
+            for (PathTrace path : paths) {
+                if (path.disposition() != Disposition.DELIVERED) {
+                    continue;
+                }
+                for (Hop hop : path.forward()) {
+                    String node = hop.node().toString();
+                    if (tunnel.contains(node) && hop.arrive().sport() == stream.flow().sourcePort()
+                            && stream.flow().sourceIp().map(ip -> ip.equals(hop.arrive().src())).orElse(true)) {
+                        seen.add(node);
+                    }
+                }
+            }
+            gateways.add(seen);
+        }
+        return gateways;
+    }
+
+    /**
+     * Every difference between the prediction and what was measured, stream by stream and phase by
+     * phase: the gateways before the failure, while failed and, when healed, after.
+     */
+    public static List<String> differences(List<PredictedStream> predicted, List<FailoverReport.StreamResult> measured, boolean healed) {
+        Map<Integer, FailoverReport.StreamResult> byId = new HashMap<>();
+        measured.forEach(m -> byId.put(m.id(), m));
+        List<String> differences = new ArrayList<>();
+        for (PredictedStream p : predicted) {
+            FailoverReport.StreamResult m = byId.get(p.id());
+            if (m == null) {
+                continue;
+            }
+            String stream = "stream " + p.id() + " (port " + m.sourcePort() + "): ";
+            compare(differences, stream, "before the failure", p.before(), m.before());
+            compare(differences, stream, "while failed", p.during(), m.during());
+            if (healed) {
+                compare(differences, stream, "after the heal", p.after(), m.after());
+            }
+        }
+        return differences;
+    }
+
+    private static void compare(List<String> differences, String stream, String phase, Set<String> predicted, Set<String> measured) {
+        if (!new TreeSet<>(predicted).equals(new TreeSet<>(measured))) {
+            differences.add(stream + phase + " predicted " + text(predicted) + ", measured " + text(measured));
+        }
+    }
+
+    static String text(Set<String> gateways) {
+        return gateways.isEmpty() ? "none" : String.join("+", gateways);
+    }
+}
