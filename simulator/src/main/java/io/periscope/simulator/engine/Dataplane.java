@@ -778,6 +778,11 @@ public final class Dataplane {
             return;
         }
         if (n == 1) {
+            if (!followAll && f.route().route().nexthopId().isPresent()) {
+                // A group of one still hashes each packet into a bucket: a choice that keeps bucket
+                // state must see it (a resilient group left with one gateway keeps its buckets busy).
+                choice.choose(v.host.id, f.route(), nexthops, v.packet);
+            }
             routeStep(v, f, nexthops.getFirst());
             next.go(v, nexthops.getFirst(), 0);
             return;

@@ -16,7 +16,8 @@ public interface NexthopChoice {
     NexthopChoice DOCUMENTED_HASH = (host, route, offered, packet) -> MultipathHash.select(offered, packet);
 
     /**
-     * @param offered the route's nexthops the lookup may use (all of them, or those via a bound device), two or more
+     * @param offered the route's nexthops the lookup may use (all of them, or those via a bound device): two or more, or
+     *                the one member left in a nexthop group (so that a choice keeping bucket state sees the packet)
      * @return the index in {@code offered} of the nexthop taken
      */
     int choose(HostId host, CompiledRoute route, List<CompiledNexthop> offered, Packet packet);

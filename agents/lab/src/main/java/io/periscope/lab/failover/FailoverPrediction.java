@@ -14,8 +14,6 @@ import io.periscope.simulator.Simulator;
 import io.periscope.simulator.routing.KernelNexthopChoice;
 import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.PathTrace;
-import io.periscope.simulator.trace.TunnelGateways;
-import io.periscope.model.topology.Disposition;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -121,25 +119,22 @@ public final class FailoverPrediction {
     }
 
     /**
-     * The gateways of each stream's path that the lab's counters can see: {@link GatewayCounters}
+     * The gateways each stream's packets reach that the lab's counters can see: {@link GatewayCounters}
      * match a stream by its source address and port as it arrives, so a gateway the packets reach
      * already translated (a remote gateway behind Globalnet's SNAT) counts nothing and is left out.
+     * Only the forward way counts, whatever becomes of the answer: the streams are one-way.
      */
     private static List<Set<String>> gateways(Simulator simulator, List<StreamFlow> streams) {
         List<Set<String>> gateways = new ArrayList<>();
         for (StreamFlow stream : streams) {
-            List<PathTrace> paths = simulator.trace(stream.flow());
-            Set<String> tunnel = TunnelGateways.of(paths);
             Set<String> seen = new LinkedHashSet<>();
-            for (PathTrace path : paths) {
-                if (path.disposition() != Disposition.DELIVERED) {
-                    continue;
-                }
+            for (PathTrace path : simulator.trace(stream.flow())) {
                 for (Hop hop : path.forward()) {
-                    String node = hop.node().toString();
-                    if (tunnel.contains(node) && hop.arrive().sport() == stream.flow().sourcePort()
+                    boolean tunnel = hop.in().filter(i -> i.equals("vx-submariner") || i.equals("vxlan-tunnel")).isPresent()
+                            || hop.out().filter(o -> o.equals("vxlan-tunnel")).isPresent();
+                    if (tunnel && hop.arrive().sport() == stream.flow().sourcePort()
                             && stream.flow().sourceIp().map(ip -> ip.equals(hop.arrive().src())).orElse(true)) {
-                        seen.add(node);
+                        seen.add(hop.node().toString());
                     }
                 }
             }
