@@ -358,6 +358,6 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
     Scenario: A cluster whose gateways have all failed is left out
       Simulator only: the lab does not run the DNS server inside the clusters' namespaces yet (docs/dns.md,
       "Not yet"); the scenario asks a real server on 127.0.0.1, which needs no lab.
-      When the node north/north-gw fails
+      When the node north/north-gw is removed from the cluster set
       And east/default/client asks its cluster's DNS server for db.ns1.svc.clusterset.local
       Then the name does not exist

@@ -22,6 +22,8 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import io.periscope.simulator.trace.Packet;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -96,16 +98,29 @@ public final class FailoverPrediction {
      */
     public static List<PredictedStream> of(ClusterSetPlan plan, LabLayout layout, List<StreamFlow> streams, String failed,
                                            boolean withdraw, boolean healed) {
+        return of(plan, labSeeds(layout), streams, failed, withdraw, healed);
+    }
+
+    /** The seed {@code lab up} gives each node, when this kernel takes one; empty otherwise. */
+    static Map<HostId, Integer> labSeeds(LabLayout layout) {
         Map<HostId, Integer> seeds = new HashMap<>();
         if (seedsKnown()) {
             for (HostNamespace node : layout.nodes()) {
                 seeds.put(node.host(), Integer.parseInt(SysctlSettings.multipathSeed(node).get(SysctlSettings.MULTIPATH_HASH_SEED)));
             }
         }
-        HostId failedHost = layout.nodes().stream().filter(n -> n.host().toString().equals(failed)).map(HostNamespace::host).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException(failed + " is no node of the lab"));
-        ClusterSetPlan during = withdraw ? withdrawn(plan, tunnelAddresses(plan, failed), failedHost) : plan;
+        return seeds;
+    }
 
+    /**
+     * @param seeds    each node's {@code fib_multipath_hash_seed}; a node without one is predicted with Periscope's documented hash
+     * @param failed   {@code cluster/node}
+     * @param withdraw whether the failure makes the agents withdraw the node (every mode but {@code agent-stop})
+     * @param healed   whether the node is healed, so that {@code after} is predicted
+     */
+    public static List<PredictedStream> of(ClusterSetPlan plan, Map<HostId, Integer> seeds, List<StreamFlow> streams, String failed,
+                                           boolean withdraw, boolean healed) {
+        ClusterSetPlan during = withdraw ? withdrawn(plan, tunnelAddresses(plan, failed), host(plan, failed)) : plan;
         KernelNexthopChoice upChoice = KernelNexthopChoice.programmed(plan, seeds.keySet(), seeds::get);
         List<Set<String>> before = gateways(new Simulator(plan, upChoice), streams);
         KernelNexthopChoice failedChoice = upChoice.after(during);
@@ -116,6 +131,74 @@ public final class FailoverPrediction {
             predicted.add(new PredictedStream(streams.get(i).id(), before.get(i), whileFailed.get(i), healed ? afterHeal.get(i) : Set.of()));
         }
         return predicted;
+    }
+
+    /**
+     * A TCP connection's predicted fate: its gateways before and while failed, and whether it
+     * survives. The kernel decides it at the server: a connection's next segment that reaches the
+     * server from another address or port than the connection's belongs to no socket there, and the
+     * server answers it with a reset. A moved segment keeps the connection's addresses only if every
+     * host that source-translates it (Globalnet's egress SNAT, a remote gateway's SNAT of DNATed
+     * traffic) already knew the connection: a host that makes a new conntrack entry for it must give
+     * it a tuple no other entry holds ({@link #noFreshSnat}).
+     */
+    public record PredictedConnection(int id, Set<String> before, Set<String> during, boolean survives) {
+    }
+
+    /** Each connection's fate when {@code failed} fails and the agents withdraw it (a connection is one of {@code connections}' flows, source port included). */
+    public static List<PredictedConnection> connections(ClusterSetPlan plan, Map<HostId, Integer> seeds, List<StreamFlow> connections,
+                                                        String failed) {
+        ClusterSetPlan during = withdrawn(plan, tunnelAddresses(plan, failed), host(plan, failed));
+        KernelNexthopChoice upChoice = KernelNexthopChoice.programmed(plan, seeds.keySet(), seeds::get);
+        Simulator up = new Simulator(plan, upChoice);
+        List<Set<String>> before = gateways(up, connections);
+        Simulator down = new Simulator(during, upChoice.after(during));
+        List<Set<String>> whileFailed = gateways(down, connections);
+        List<PredictedConnection> predicted = new ArrayList<>();
+        for (int i = 0; i < connections.size(); i++) {
+            ResolvedFlow flow = connections.get(i).flow();
+            Optional<PathTrace> established = delivered(up.trace(flow));
+            Optional<PathTrace> moved = delivered(down.traceMidStream(flow));
+            boolean survives = established.isPresent() && moved.isPresent()
+                    && atServer(established.get()).sameFlow(atServer(moved.get())) && noFreshSnat(established.get(), moved.get());
+            predicted.add(new PredictedConnection(connections.get(i).id(), before.get(i), whileFailed.get(i), survives));
+        }
+        return predicted;
+    }
+
+    private static Optional<PathTrace> delivered(List<PathTrace> paths) {
+        return paths.stream().filter(p -> p.disposition() == io.periscope.model.topology.Disposition.DELIVERED && !p.forward().isEmpty())
+                .findFirst();
+    }
+
+    /** The segment as the server receives it. */
+    private static Packet atServer(PathTrace path) {
+        return path.forward().getLast().arrive();
+    }
+
+    /**
+     * Whether every host that source-translates the moved segment translates it by the connection's
+     * own conntrack entry: the segment arrives there exactly as the connection's packets did. A host
+     * that sees it differently makes a new entry, and the translation it picks must differ from the
+     * one the connection's entry still holds (conntrack keeps every translated tuple unique, by
+     * another source port if need be), so the server would see a connection it does not know.
+     */
+    private static boolean noFreshSnat(PathTrace established, PathTrace moved) {
+        Map<HostId, Packet> arrived = new HashMap<>();
+        established.forward().forEach(hop -> arrived.putIfAbsent(hop.node(), hop.arrive()));
+        for (Hop hop : moved.forward()) {
+            boolean translates = hop.steps().stream().anyMatch(step -> step instanceof io.periscope.simulator.trace.Step.Snat);
+            Packet before = arrived.get(hop.node());
+            if (translates && (before == null || !before.sameFlow(hop.arrive()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static HostId host(ClusterSetPlan plan, String node) {
+        return plan.hosts().keySet().stream().filter(h -> h.toString().equals(node)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(node + " is no node of " + plan.clusterSet().name()));
     }
 
     /**
