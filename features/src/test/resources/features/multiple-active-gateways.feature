@@ -331,10 +331,12 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | chain                  | rule                                                                                     |
         | SUBMARINER-POSTROUTING | -o eth0 -m mark --mark 0x100000/0x100000 -m conntrack --ctstate DNAT -j SNAT --to-source 10.0.0.1 |
 
-    Scenario: When a gateway fails, its flows move to the remaining gateway and the routes follow
-      The route agent and the cable driver reconcile level-driven: the routes are rebuilt from the
-      gateways that remain, with no nexthop left behind.
-      When the node cluster1/gw-1 fails
+    Scenario: When a gateway is removed for good, its flows move to the remaining gateway and the routes follow
+      The route agent and the cable driver reconcile level-driven: the cluster set is planned again
+      without the node, as the control plane converges once it is gone, and the routes are rebuilt
+      from the gateways that remain, with no nexthop left behind. A gateway failing under traffic,
+      noticed by the agents' health checks, is the rule "Traffic survives a gateway's failure" below.
+      When the node cluster1/gw-1 is removed from the cluster set
       Then on cluster1/worker-1 the route to 100.2.0.0/16 in table main has the nexthops 240.18.0.8
       And on cluster2/gw-4 the route to 10.1.0.0/16 in table 100 has the nexthops 241.18.0.8
       When cluster1/default/client connects to nginx.default.svc.clusterset.local:80
@@ -576,3 +578,71 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
       When the cluster set is deployed
       Then the status of the ClusterGlobalEgressIP gw-1-cluster-egress.submariner.io in cluster cluster1 is Success
       And the status of the GlobalEgressIP ns1/ns-egressip in cluster cluster1 says the rules are programmed
+
+  Rule: Traffic survives a gateway's failure: flows through the operational gateways keep flowing, the failed gateway's flows move to the others (seed 004's purpose; its last work item, detection and handling of gateway failure and recovery)
+
+    Background:
+      Seed 004's Globalnet packet flow with a third gateway in cluster1, so that the three load
+      balancing options differ, and a UDP port on the exported service for sequenced streams.
+      Given the cluster set:
+        """
+        name: mag-failover
+        globalnet: {enabled: true, cidr: 242.254.0.0/16, clusterSize: 256}
+        defaults: {cableDriver: vxlan}
+        clusters:
+          - name: cluster1
+            podCIDRs: [10.0.0.0/16]
+            serviceCIDRs: [100.0.0.0/16]
+            globalCIDR: 242.254.1.0/24
+            multiActiveGateways: true
+            clusterEgressIPs: 8
+            nodes:
+              - {name: gw-1, ip: 172.18.0.6, cniIP: 10.0.0.1, gateway: true}
+              - {name: gw-2, ip: 172.18.0.8, cniIP: 10.0.64.1, gateway: true}
+              - {name: gw-5, ip: 172.18.0.7, cniIP: 10.0.32.1, gateway: true}
+              - {name: worker-1, ip: 172.18.0.10, cniIP: 10.0.128.1}
+            pods:
+              - {name: client, node: worker-1, ip: 10.0.128.4}
+          - name: cluster2
+            podCIDRs: [10.0.0.0/16]
+            serviceCIDRs: [100.0.0.0/16]
+            globalCIDR: 242.254.2.0/24
+            multiActiveGateways: true
+            clusterEgressIPs: 8
+            nodes:
+              - {name: gw-3, ip: 172.18.0.4, cniIP: 10.0.0.1, gateway: true}
+              - {name: gw-4, ip: 172.18.0.9, cniIP: 10.0.192.1, gateway: true}
+              - {name: worker-2, ip: 172.18.0.12, cniIP: 10.0.128.1}
+            pods:
+              - {name: nginx-7d4f, node: worker-2, ip: 10.0.128.5, labels: {app: nginx}}
+            services:
+              - name: nginx
+                clusterIP: 100.0.0.132
+                selector: {app: nginx}
+                ports: [{port: 80, targetPort: 80, protocol: TCP}, {port: 5001, targetPort: 5001, protocol: UDP}]
+            exports: [default/nginx]
+        """
+
+    Scenario Outline: Option <option>: a gateway fails and comes back while streams and connections run through all three
+      In the lab cluster1/gw-1 is blackholed for 3 s while the streams run: its peers' health checks
+      withdraw it, then take it back after the hold-down. On the simulator each stream's and each
+      connection's fate is predicted from its own 5-tuple. A stream keeps its gateway only where the
+      option keeps it: a multipath route and a plain group re-spread every flow over the two gateways
+      left (hash-threshold), so some surviving streams change gateway too (losing nothing), and move
+      back; a resilient group moves only the failed gateway's buckets, and keeps the moved streams
+      where they are when it returns, since their buckets are busy. With Globalnet a TCP connection
+      that changes gateway leaves by another gateway's egress address, which the server has no
+      connection for: its kernel answers with a reset. The others survive.
+      Given cluster cluster1 balances its gateways with <option>
+      When 48 UDP streams to nginx.default.svc.clusterset.local:5001 and 16 TCP connections to nginx.default.svc.clusterset.local:80 run from cluster1/default/client while the gateway cluster1/gw-1 fails and comes back
+      Then the streams through the other gateways lose no packet
+      And every stream through the failed gateway moves to the other gateways and loses packets only then
+      And <surviving> of the streams through the other gateways change gateway
+      And <returning> of the streams that left the failed gateway return to it
+      And the TCP connections that changed gateway are reset and the others survive
+
+      Examples:
+        | option                   | surviving | returning |
+        | multipath-routes         | some      | every     |
+        | nexthop-groups           | some      | every     |
+        | resilient-nexthop-groups | none      | none      |

@@ -49,6 +49,19 @@ public final class Simulator {
         this.resolver = new FlowResolver(plan);
     }
 
+    /**
+     * One path per flow, each multipath route's nexthop picked by {@code choice} (the mode is
+     * {@link MultipathMode#HASH}): with a {@link io.periscope.simulator.routing.KernelNexthopChoice},
+     * the path the kernel of hosts with known hash seeds takes.
+     */
+    public Simulator(ClusterSetPlan plan, io.periscope.simulator.routing.NexthopChoice choice) {
+        this.plan = plan;
+        this.mode = MultipathMode.HASH;
+        this.network = new CompiledNetwork(plan);
+        this.dataplane = new Dataplane(network, choice);
+        this.resolver = new FlowResolver(plan);
+    }
+
     public ClusterSetPlan plan() {
         return plan;
     }

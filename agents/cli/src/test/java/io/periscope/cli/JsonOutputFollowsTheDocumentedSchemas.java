@@ -187,7 +187,11 @@ class JsonOutputFollowsTheDocumentedSchemas {
         FailoverReport.Summary surviving = new FailoverReport.Summary(1, 0, 0, 0, 0, 0, 0, 0, 0, 0);
         FailoverReport.Summary moved = new FailoverReport.Summary(1, 200, 201.5, 201.5, 201.5, 201.5, 1, 10, 10.25, 1);
         FailoverReport.Prediction prediction = new FailoverReport.Prediction(new java.util.TreeSet<>(Set.of(gw1, gw2)), Set.of(gw2),
-                List.of("stream 2 (port 40002): crossed no gateway before the failure"));
+                "each node's choice by the kernel's multipath hash under the seed lab up gave it",
+                List.of(new io.periscope.lab.failover.FailoverPrediction.PredictedStream(0, Set.of(gw1), Set.of(gw2), Set.of(gw1)),
+                        new io.periscope.lab.failover.FailoverPrediction.PredictedStream(1, Set.of(gw2), Set.of(gw2), Set.of())),
+                List.of("stream 2 (port 40002): crossed no gateway before the failure",
+                        "stream 0 (port 40000): after the heal predicted " + gw1 + ", measured " + gw2));
 
         for (Long healedAfter : java.util.Arrays.asList(3000L, null)) {
             FailoverReport report = new FailoverReport("mag-globalnet-udp", gw1, "crash", 1000, healedAfter, streams, tcp, surviving, moved,

@@ -62,4 +62,12 @@ public interface Deployment {
 
     /** Which cluster pairs have a tunnel, and with which cable driver the policies chose. */
     List<ClusterGraph.Connection> connections();
+
+    /**
+     * {@code streams} UDP streams of {@code udp} and {@code tcp} connections of {@code tcpFlow}, each
+     * from a source port of its own, while the gateway {@code node} fails (its packets silently
+     * dropped, so that its peers' health checks withdraw it) and comes back: in the lab for real,
+     * with the running agents doing the withdrawal; on the simulator as predicted per flow.
+     */
+    GatewayFailover failover(Flow udp, int streams, Flow tcpFlow, int tcp, String node);
 }

@@ -69,6 +69,13 @@ public final class LabBackend implements Backend {
         return deployment;
     }
 
+    /** Heals whatever the scenario left failed in the lab that is up. */
+    public synchronized void healFailures() {
+        if (current != null) {
+            driver.ifPresent(LabDriver::healFailures);
+        }
+    }
+
     /** Takes the lab down after the last scenario. */
     public synchronized void shutDown() {
         if (current != null) {

@@ -23,4 +23,7 @@ public interface LabDriver {
 
     /** Removes everything the lab built, and nothing else. */
     void down();
+
+    /** Heals every node a scenario left failed ({@code lab heal}), so that the next scenario meets the lab as built. */
+    void healFailures();
 }

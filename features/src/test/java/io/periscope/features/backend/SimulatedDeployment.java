@@ -2,6 +2,7 @@ package io.periscope.features.backend;
 
 import io.periscope.agent.dns.ClustersetZone;
 import io.periscope.agent.dns.DnsServer;
+import io.periscope.lab.failover.FailoverPrediction;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.globalnet.GlobalnetAllocations;
 import io.periscope.model.net.Ipv4Address;
@@ -18,11 +19,15 @@ import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
 import io.periscope.plan.dns.ServiceDiscovery;
 import io.periscope.simulator.FlowResolutionException;
+import io.periscope.simulator.ResolvedFlow;
 import io.periscope.simulator.Simulator;
 import io.periscope.simulator.trace.FlowTrace;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** A planned cluster set and its compiled simulator: the plan is what would be programmed, the traces what packets would do. */
@@ -92,4 +97,43 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
     public List<ClusterGraph.Connection> connections() {
         return ClusterGraph.of(clusterSet()).connections();
     }
+
+    /**
+     * The simulator's prediction, per flow: each node hashes with a seed of its own, as the lab's
+     * nodes do (here one derived from the node's name); the failed gateway is withdrawn as the agents
+     * withdraw it. A stream loses packets exactly when it crossed the failed gateway: the others'
+     * packets keep being forwarded, whichever live gateway takes them.
+     */
+    @Override
+    public GatewayFailover failover(Flow udp, int streams, Flow tcpFlow, int tcp, String node) {
+        Map<HostId, Integer> seeds = new HashMap<>();
+        plan().hosts().values().stream().filter(h -> h.role() != HostPlan.HostRole.POD)
+                .forEach(h -> seeds.put(h.id(), (h.id().toString().hashCode() & 0x7fffffff) | 1));
+        List<FailoverPrediction.StreamFlow> udpFlows = new ArrayList<>();
+        List<FailoverPrediction.StreamFlow> tcpFlows = new ArrayList<>();
+        try {
+            ResolvedFlow u = simulator.resolver().resolve(udp);
+            for (int i = 0; i < streams; i++) {
+                udpFlows.add(new FailoverPrediction.StreamFlow(i, new ResolvedFlow(u.source(), u.sourceIp(), u.destination(), u.port(),
+                        u.protocol(), FIRST_UDP_PORT + i)));
+            }
+            ResolvedFlow t = simulator.resolver().resolve(tcpFlow);
+            for (int j = 0; j < tcp; j++) {
+                tcpFlows.add(new FailoverPrediction.StreamFlow(j, new ResolvedFlow(t.source(), t.sourceIp(), t.destination(), t.port(),
+                        t.protocol(), FIRST_TCP_PORT + j)));
+            }
+        } catch (FlowResolutionException e) {
+            throw new AssertionError("the streams' flows do not resolve: " + e.getMessage(), e);
+        }
+        List<GatewayFailover.Stream> predicted = FailoverPrediction.of(plan(), seeds, udpFlows, node, true, true).stream()
+                .map(p -> new GatewayFailover.Stream(p.id(), p.before(), p.during(), p.after(), p.before().contains(node) ? 1 : 0, 0))
+                .toList();
+        List<GatewayFailover.Connection> fates = FailoverPrediction.connections(plan(), seeds, tcpFlows, node).stream()
+                .map(c -> new GatewayFailover.Connection(c.id(), c.before(), c.during(), c.survives(), c.survives() ? "survived" : "reset"))
+                .toList();
+        return new GatewayFailover(node, predicted, fates);
+    }
+
+    private static final int FIRST_UDP_PORT = 42000;
+    private static final int FIRST_TCP_PORT = 43000;
 }

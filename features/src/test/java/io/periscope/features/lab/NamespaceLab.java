@@ -5,12 +5,17 @@ import io.periscope.features.backend.LabDriver;
 import io.periscope.lab.agent.ReconcilingAgents;
 import io.periscope.lab.down.LabDown;
 import io.periscope.lab.down.LabTeardown;
+import io.periscope.lab.failover.LabFailure;
+import io.periscope.lab.failover.UpLab;
+import io.periscope.lab.layout.LabCables;
+import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.supervisor.SupervisorLauncher;
 import io.periscope.lab.up.LabUp;
 import io.periscope.lab.up.LabUpResult;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.planner.Planner;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -61,6 +66,19 @@ public final class NamespaceLab implements LabDriver {
         }
         up = set;
         return new ProbedDeployment(set, shell, stateFile, file(set));
+    }
+
+    @Override
+    public synchronized void healFailures() {
+        if (up == null) {
+            return;
+        }
+        stateFile.read(LabLayout.of(Planner.plan(LabCables.of(up).set())).names().hash()).ifPresent(state -> {
+            if (!state.failures().isEmpty()) {
+                UpLab lab = UpLab.of(file(up), up, stateFile, "acceptance");
+                state.failures().forEach(failure -> new LabFailure(shell).heal(lab, failure.node(), progress::add));
+            }
+        });
     }
 
     @Override

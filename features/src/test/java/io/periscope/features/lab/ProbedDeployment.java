@@ -43,7 +43,14 @@ import io.periscope.simulator.trace.PathTrace;
 import io.periscope.simulator.trace.RuleRef;
 import io.periscope.simulator.trace.Step;
 
+import io.periscope.features.backend.GatewayFailover;
+import io.periscope.lab.failover.FailoverReport;
+import io.periscope.lab.failover.FailureMode;
+import io.periscope.lab.failover.LabFailover;
+import io.periscope.lab.failover.UpLab;
+
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -323,5 +330,32 @@ final class ProbedDeployment implements Deployment {
     @Override
     public List<ClusterGraph.Connection> connections() {
         return ClusterGraph.of(plan.clusterSet()).connections();
+    }
+
+    /** Datagrams per second per stream: enough to see a loss window, little enough for a shared machine. */
+    private static final int RATE = 100;
+    private static final Duration HEAL_AFTER = Duration.ofSeconds(3);
+
+    /**
+     * {@code lab failover} on this lab: the supervisor's agents run with health checking, the node is blackholed through {@link io.periscope.lab.failover.LabFailure}
+     * while real streams run, the agents of its peers withdraw it, and it is healed after
+     * {@link #HEAL_AFTER}; an {@code After} hook heals whatever a failed step left failed.
+     */
+    @Override
+    public GatewayFailover failover(Flow udp, int streams, Flow tcpFlow, int tcp, String node) {
+        ClusterSet measured = set.withFlows(List.of(new Flow("failover-udp", udp.from(), udp.to(), udp.protocol(), udp.expect()),
+                new Flow("failover-tcp", tcpFlow.from(), tcpFlow.to(), tcpFlow.protocol(), tcpFlow.expect())));
+        UpLab lab = UpLab.of(file, measured, stateFile, "acceptance");
+        FailoverReport report = new LabFailover(shell).run(lab, new LabFailover.Options(node, FailureMode.BLACKHOLE, streams, RATE, tcp,
+                Optional.of(HEAL_AFTER)), line -> { });
+        List<GatewayFailover.Stream> measuredStreams = report.streams().stream().map(r -> new GatewayFailover.Stream(r.id(), r.before(),
+                r.during(), r.after(), r.lostOnFailure(), r.lostOnHeal())).toList();
+        List<GatewayFailover.Connection> connections = report.tcp().stream().map(t -> new GatewayFailover.Connection(t.outcome().id(),
+                t.before(), t.during(), t.outcome().fate().equals("survived"), t.outcome().fate())).toList();
+        if (!report.prediction().differences().isEmpty()) {
+            throw new AssertionError("the streams did not take the gateways the simulator predicts for them:\n  "
+                    + String.join("\n  ", report.prediction().differences()));
+        }
+        return new GatewayFailover(node, measuredStreams, connections);
     }
 }

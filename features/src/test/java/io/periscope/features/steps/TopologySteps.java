@@ -10,6 +10,7 @@ import io.periscope.model.globalnet.GlobalEgressIP;
 import io.periscope.model.selector.LabelSelector;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.GatewayLoadBalancing;
 import io.periscope.model.topology.GlobalnetConfig;
 import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.ServiceExport;
@@ -87,14 +88,28 @@ public final class TopologySteps {
         }));
     }
 
-    @When("the node {word} fails")
-    public void nodeFails(String node) {
+    /**
+     * The node leaves the cluster set for good: the set is planned again without it and redeployed,
+     * what the control plane converges to once the node is gone (its Endpoint withdrawn, the routes
+     * rebuilt from the gateways left). Not a live failure: {@link FailoverSteps} fails a gateway while
+     * traffic runs and lets the agents' health checks notice.
+     */
+    @When("the node {word} is removed from the cluster set")
+    public void nodeRemoved(String node) {
         ClusterSet set = world.clusterSet();
         String[] parts = node.split("/");
         if (parts.length != 2 || set.cluster(parts[0]).flatMap(c -> c.node(parts[1])).isEmpty()) {
             throw new IllegalArgumentException("'" + node + "' names no node of the cluster set (write cluster/node)");
         }
         world.change(set.withoutNodes(List.of(node)));
+    }
+
+    @Given("cluster {word} balances its gateways with {word}")
+    public void loadBalancing(String cluster, String option) {
+        GatewayLoadBalancing chosen = java.util.Arrays.stream(GatewayLoadBalancing.values()).filter(o -> o.yamlName().equals(option))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("'" + option + "' is no gatewayLoadBalancing; write one of "
+                        + java.util.Arrays.stream(GatewayLoadBalancing.values()).map(GatewayLoadBalancing::yamlName).toList()));
+        world.change(changeCluster(cluster, c -> c.withLoadBalancing(chosen)));
     }
 
     @Given("cluster {word} also has the GlobalEgressIP:")

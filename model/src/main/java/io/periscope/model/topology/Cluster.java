@@ -60,6 +60,12 @@ public record Cluster(
                 nodes, pods, services, exports, globalEgressIPs, environment, ownership);
     }
 
+    /** The same cluster spreading flows over its gateways by {@code option} (seed 004's options 1 to 3). */
+    public Cluster withLoadBalancing(GatewayLoadBalancing option) {
+        return new Cluster(name, labels, podCidrs, serviceCidrs, globalCidr, cni, multiActiveGateways, clusterEgressIPs, option,
+                nodes, pods, services, exports, globalEgressIPs, environment, egressOwnership);
+    }
+
     /** Whether each egress address has one owning gateway (several active gateways, the setting on). */
     public boolean egressPerGateway() {
         return multiActiveGateways && egressOwnership == EgressOwnership.PER_GATEWAY;

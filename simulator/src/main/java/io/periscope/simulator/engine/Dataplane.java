@@ -28,6 +28,7 @@ import io.periscope.simulator.netfilter.TableRun;
 import io.periscope.simulator.netfilter.Verdict;
 import io.periscope.simulator.routing.CompiledNexthop;
 import io.periscope.simulator.routing.MultipathHash;
+import io.periscope.simulator.routing.NexthopChoice;
 import io.periscope.simulator.routing.RouteDecision;
 import io.periscope.simulator.routing.RoutingPolicy;
 import io.periscope.simulator.trace.ConntrackLookup;
@@ -84,6 +85,7 @@ public final class Dataplane {
 
     private final CompiledNetwork net;
     private final boolean followAll;
+    private final NexthopChoice choice;
 
     /** One table's built-in chain at one hook. */
     private record Stage(Table table, Hook hook, int slot, boolean nat, boolean destinationHook) {
@@ -128,10 +130,20 @@ public final class Dataplane {
         afterOutput(v, nexthop);
     };
 
-    /** @param followAllBranches follow every alternative; false picks one per flow by hash */
+    /** @param followAllBranches follow every alternative; false picks one per flow by Periscope's documented hash */
     public Dataplane(CompiledNetwork net, boolean followAllBranches) {
+        this(net, followAllBranches, NexthopChoice.DOCUMENTED_HASH);
+    }
+
+    /** One path per flow, each route's nexthop picked by {@code choice}. */
+    public Dataplane(CompiledNetwork net, NexthopChoice choice) {
+        this(net, false, choice);
+    }
+
+    private Dataplane(CompiledNetwork net, boolean followAllBranches, NexthopChoice choice) {
         this.net = net;
         this.followAll = followAllBranches;
+        this.choice = choice;
     }
 
     /**
@@ -771,12 +783,17 @@ public final class Dataplane {
             return;
         }
         if (n == 1) {
+            if (!followAll && f.route().route().nexthopId().isPresent()) {
+                // A group of one still hashes each packet into a bucket: a choice that keeps bucket
+                // state must see it (a resilient group left with one gateway keeps its buckets busy).
+                choice.choose(v.host.id, f.route(), nexthops, v.packet);
+            }
             routeStep(v, f, nexthops.getFirst());
             next.go(v, nexthops.getFirst(), 0);
             return;
         }
         if (!followAll) {
-            int i = MultipathHash.select(nexthops, v.packet);
+            int i = choice.choose(v.host.id, f.route(), nexthops, v.packet);
             v.choices = v.choices.add(choice(f, nexthops, i));
             routeStep(v, f, nexthops.get(i));
             next.go(v, nexthops.get(i), i);

@@ -60,10 +60,22 @@ public record FailoverReport(String topology, String failed, String mode, int ra
     }
 
     /**
-     * @param failedGatewaysBefore the gateways the simulator routes the flows through before the failure
+     * The simulator's prediction for each stream's own 5-tuple ({@link FailoverPrediction}), and where the measurement differs.
+     *
+     * @param failedGatewaysBefore the gateways the simulator routes the streams through before the failure
      * @param gatewaysAfter        the gateways it routes them through with the node failed
-     * @param differences          every stream whose measured move disagrees with the prediction
+     * @param basis                how the nodes' choices were predicted (the kernel's hash under known seeds, or not)
+     * @param streams              each stream's predicted gateways before, during and after
+     * @param differences          every stream and phase where the measured gateways differ from the predicted ones
      */
-    public record Prediction(Set<String> failedGatewaysBefore, Set<String> gatewaysAfter, List<String> differences) {
+    public record Prediction(Set<String> failedGatewaysBefore, Set<String> gatewaysAfter, String basis,
+                             List<FailoverPrediction.PredictedStream> streams, List<String> differences) {
+
+        /** The streams predicted to change gateway on the failure. */
+        public Set<Integer> predictedToMove() {
+            Set<Integer> ids = new java.util.TreeSet<>();
+            streams.stream().filter(FailoverPrediction.PredictedStream::moves).forEach(p -> ids.add(p.id()));
+            return ids;
+        }
     }
 }

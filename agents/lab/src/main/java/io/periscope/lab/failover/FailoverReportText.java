@@ -42,10 +42,12 @@ public final class FailoverReportText {
             text.append("  ").append(report.sendErrors()).append(" datagrams could not be sent (counted as lost)\n");
         }
         FailoverReport.Prediction p = report.prediction();
-        text.append("simulator (--fail ").append(report.failed()).append("): gateways ").append(join(p.failedGatewaysBefore())).append(" -> ")
-                .append(join(p.gatewaysAfter())).append("; ");
+        text.append("simulator, per stream (").append(p.basis()).append("): gateways ").append(join(p.failedGatewaysBefore()))
+                .append(" -> ").append(join(p.gatewaysAfter())).append(", ").append(p.predictedToMove().size()).append(" of ")
+                .append(p.streams().size()).append(" streams predicted to move; ");
         if (p.differences().isEmpty()) {
-            text.append("every stream moved as predicted\n");
+            text.append("every stream took the predicted gateways, before, during").append(report.healedAfterMillis() == null ? "" : " and after")
+                    .append('\n');
         } else {
             text.append(p.differences().size()).append(" differences:\n");
             p.differences().forEach(d -> text.append("  ").append(d).append('\n'));

@@ -10,8 +10,8 @@ import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.Protocol;
 import io.periscope.planner.Planner;
 import io.periscope.simulator.Simulator;
+import io.periscope.plan.HostPlan;
 import io.periscope.simulator.ResolvedFlow;
-import io.periscope.simulator.trace.TunnelGateways;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,11 +80,13 @@ public final class LabFailover {
         }
         SimulatorFlows simulation = new SimulatorFlows(lab.plan());
         List<UdpStreams.Stream> streams = new ArrayList<>();
+        List<ProbeTarget> targets = new ArrayList<>();
         Set<String> receiverNamespaces = new TreeSet<>();
         Set<Integer> receiverPorts = new TreeSet<>();
         for (int i = 0; i < options.flows(); i++) {
             Flow flow = udpFlows.get(i % udpFlows.size());
             ProbeTarget target = resolve(simulation, flow);
+            targets.add(target);
             HostNamespace source = lab.layout().host(target.source()).orElseThrow();
             int port = FIRST_UDP_PORT + i;
             streams.add(new UdpStreams.Stream(i, flow.name(), source.namespace(), sourceIp(target, source), port,
@@ -186,7 +188,7 @@ public final class LabFailover {
             tcpResults.add(new FailoverReport.TcpResult(outcome, GatewayCounters.crossed(readings.get(0), readings.get(1), index),
                     GatewayCounters.crossed(readings.get(2), readings.get(3), index)));
         }
-        FailoverReport.Prediction prediction = predict(lab, udpFlows, options.fail(), options.mode(), results, simulation);
+        FailoverReport.Prediction prediction = predict(lab, streams, targets, options, results);
         List<FailoverReport.StreamResult> surviving = results.stream().filter(r -> !r.crossedFailed(options.fail())).toList();
         List<FailoverReport.StreamResult> moved = results.stream().filter(r -> r.crossedFailed(options.fail())).toList();
         return new FailoverReport(lab.set().name(), options.fail(), options.mode().text(), options.rate(), healedAfter, results,
@@ -224,42 +226,38 @@ public final class LabFailover {
     }
 
     /**
-     * The simulator's {@code --fail} prediction, as {@code trace --fail} makes it: the flows' gateways
-     * with every node up and with the failed node gone. A stream is predicted to move exactly when
-     * its gateway before was the failed node (and the node really stopped forwarding: not for
-     * {@code agent-stop}), and to land on one of the gateways left; every stream measured otherwise
-     * is a difference.
+     * The simulator's prediction for every stream's own 5-tuple ({@link FailoverPrediction}), before,
+     * during and after, compared phase by phase with what the counters measured.
      */
-    private static FailoverReport.Prediction predict(UpLab lab, List<Flow> flows, String failedNode, FailureMode mode,
-                                                     List<FailoverReport.StreamResult> results, SimulatorFlows simulation) {
-        Simulator before = new Simulator(lab.plan());
-        Simulator after = new Simulator(Planner.planWithout(lab.set(), List.of(failedNode)));
+    private static FailoverReport.Prediction predict(UpLab lab, List<UdpStreams.Stream> streams, List<ProbeTarget> targets, Options options,
+                                                     List<FailoverReport.StreamResult> results) {
+        List<FailoverPrediction.StreamFlow> flows = new ArrayList<>();
+        for (UdpStreams.Stream stream : streams) {
+            ProbeTarget target = targets.get(stream.id());
+            flows.add(new FailoverPrediction.StreamFlow(stream.id(), new ResolvedFlow(target.source(), target.sourceIp(), target.destination(),
+                    target.port(), target.protocol(), stream.sourcePort())));
+        }
+        boolean healed = options.healAfter().isPresent();
+        List<FailoverPrediction.PredictedStream> predicted = FailoverPrediction.of(lab.plan(), lab.layout(), flows, options.fail(),
+                options.mode() != FailureMode.AGENT_STOP, healed);
         Set<String> gatewaysBefore = new TreeSet<>();
         Set<String> gatewaysAfter = new TreeSet<>();
-        for (Flow flow : flows) {
-            ProbeTarget target = simulation.resolve(flow);
-            ResolvedFlow resolved = new ResolvedFlow(target.source(), target.sourceIp(), target.destination(), target.port(),
-                    target.protocol(), FIRST_UDP_PORT);
-            gatewaysBefore.addAll(TunnelGateways.of(before.trace(resolved)));
-            gatewaysAfter.addAll(TunnelGateways.of(after.trace(resolved)));
-        }
+        predicted.forEach(p -> {
+            gatewaysBefore.addAll(p.before());
+            gatewaysAfter.addAll(p.during());
+        });
+        String basis = FailoverPrediction.seedsKnown()
+                ? "each node's choice by the kernel's multipath hash under the seed lab up gave it"
+                : "this kernel has no " + io.periscope.lab.layout.SysctlSettings.MULTIPATH_HASH_SEED
+                + ", so each node hashes with a random seed: the choices are Periscope's documented hash, not the kernel's";
         List<String> differences = new ArrayList<>();
         for (FailoverReport.StreamResult result : results) {
-            // With only its agents stopped the node still forwards and its kernel still answers the
-            // probes: nothing is to move, whatever a dead node would do.
-            boolean predictedToMove = mode != FailureMode.AGENT_STOP && result.before().contains(failedNode);
             if (result.before().isEmpty()) {
                 differences.add("stream " + result.id() + " (port " + result.sourcePort() + "): crossed no gateway before the failure");
-            } else if (predictedToMove != result.moved()) {
-                differences.add("stream " + result.id() + " (port " + result.sourcePort() + "): predicted to "
-                        + (predictedToMove ? "move off " + failedNode : "stay on " + String.join(", ", result.before()))
-                        + ", measured " + String.join(", ", result.before()) + " -> " + (result.during().isEmpty() ? "none" : String.join(", ", result.during())));
-            } else if (predictedToMove && !gatewaysAfter.containsAll(result.during())) {
-                differences.add("stream " + result.id() + " (port " + result.sourcePort() + "): crossed " + String.join(", ", result.during())
-                        + " with " + failedNode + " failed; the simulator routes through " + String.join(", ", gatewaysAfter) + " only");
             }
         }
-        return new FailoverReport.Prediction(gatewaysBefore, gatewaysAfter, differences);
+        differences.addAll(FailoverPrediction.differences(predicted, results, healed));
+        return new FailoverReport.Prediction(gatewaysBefore, gatewaysAfter, basis, predicted, differences);
     }
 
     static FailoverReport.Summary summary(List<FailoverReport.StreamResult> streams, String failedNode) {

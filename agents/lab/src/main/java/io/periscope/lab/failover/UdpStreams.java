@@ -33,6 +33,7 @@ final class UdpStreams implements AutoCloseable {
     private final List<Stream> streams;
     private final int rate;
     private final List<DatagramChannel> senders = new ArrayList<>();
+    private final List<InetSocketAddress> destinations = new ArrayList<>();
     private final Map<String, DatagramChannel> receivers = new LinkedHashMap<>();
     private final List<Thread> threads = new ArrayList<>();
     private final SequencedStream[] records;
@@ -61,9 +62,12 @@ final class UdpStreams implements AutoCloseable {
             }
         }
         for (Stream stream : streams) {
-            // Connected: a send then skips the per-datagram address checks, which counts at thousands a second.
-            senders.add(NetworkNamespaces.createIn(stream.sourceNamespace(), "udp-sender", () -> connect(
-                    bind(new InetSocketAddress(stream.sourceIp(), stream.sourcePort())), new InetSocketAddress(stream.destination(), stream.port()))));
+            // Not connected, though a connected socket would skip the per-datagram address checks: connect()
+            // gives a socket a random flow hash that its packets carry, and the nodes would route by that
+            // hash instead of hashing the 5-tuple, so no stream's path could be predicted.
+            senders.add(NetworkNamespaces.createIn(stream.sourceNamespace(), "udp-sender",
+                    () -> bind(new InetSocketAddress(stream.sourceIp(), stream.sourcePort()))));
+            destinations.add(new InetSocketAddress(stream.destination(), stream.port()));
         }
     }
 
@@ -128,7 +132,9 @@ final class UdpStreams implements AutoCloseable {
                 buffer.flip();
                 records[i].sending(k, now);
                 try {
-                    senders.get(i).write(buffer);
+                    if (senders.get(i).send(buffer, destinations.get(i)) == 0) {
+                        sendErrors.incrementAndGet();
+                    }
                 } catch (IOException e) {
                     // No route or no buffer: the datagram is lost, as the receiver will see.
                     sendErrors.incrementAndGet();
@@ -179,14 +185,6 @@ final class UdpStreams implements AutoCloseable {
             }
         }
         close();
-    }
-
-    private static DatagramChannel connect(DatagramChannel channel, InetSocketAddress destination) {
-        try {
-            return channel.connect(destination);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot address UDP datagrams to " + destination + ": " + e.getMessage(), e);
-        }
     }
 
     private static DatagramChannel bind(InetSocketAddress address) {
