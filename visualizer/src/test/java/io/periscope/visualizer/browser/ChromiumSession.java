@@ -29,6 +29,17 @@ final class ChromiumSession implements BeforeAllCallback, AfterAllCallback, Afte
         return server;
     }
 
+    /** Serves {@code server} for the running test and opens its page with {@code query} ({@code ""}, {@code "?view=flow"}, ...). */
+    void open(RunningServer server, String query) {
+        serve(server);
+        chromium.driver.get(server.server.url() + query);
+    }
+
+    /** Waits until the page has drawn a revision of the document (static exports say {@code static}). */
+    void awaitRevision() {
+        chromium.awaitTrue("the page draws a revision", () -> !String.valueOf(chromium.script("return document.body.dataset.revision || ''")).isEmpty());
+    }
+
     /** The server the running test last handed to {@link #serve}. */
     RunningServer running() {
         return running;

@@ -27,9 +27,8 @@ class TheFlowViewTracesTypedNamesAndShowsConntrackInChromium {
     Path dir;
 
     private void open(String example, String query) throws Exception {
-        RunningServer running = browser.serve(new RunningServer(ExampleFiles.copy(example, dir)));
-        browser.chromium().driver.get(running.server.url() + query);
-        browser.chromium().awaitTrue("the page draws a revision", () -> !String.valueOf(browser.chromium().script("return document.body.dataset.revision || ''")).isEmpty());
+        browser.open(new RunningServer(ExampleFiles.copy(example, dir)), query);
+        browser.awaitRevision();
     }
 
     @Test

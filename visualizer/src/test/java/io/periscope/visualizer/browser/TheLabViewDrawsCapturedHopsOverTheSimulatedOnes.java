@@ -29,8 +29,7 @@ class TheLabViewDrawsCapturedHopsOverTheSimulatedOnes {
     Path dir;
 
     private void open(ScriptedLab lab) throws Exception {
-        RunningServer running = browser.serve(new RunningServer(ExampleFiles.copy("mag-globalnet.yaml", dir), lab));
-        browser.chromium().driver.get(running.server.url() + "?view=lab");
+        browser.open(new RunningServer(ExampleFiles.copy("mag-globalnet.yaml", dir), lab), "?view=lab");
         browser.chromium().await("#lab-status", 1);
     }
 

@@ -45,7 +45,7 @@ class ThePageDrawsEveryExampleInChromium {
 
     private void open(String query) {
         browser.chromium().driver.get(browser.running().server.url() + query);
-        browser.chromium().awaitTrue("the page draws a revision", () -> !String.valueOf(browser.chromium().script("return document.body.dataset.revision || ''")).isEmpty());
+        browser.awaitRevision();
     }
 
     @ParameterizedTest
