@@ -8,7 +8,6 @@ import io.periscope.kubernetes.globalnet.GlobalnetController;
 import io.periscope.kubernetes.routeagent.RouteAgent;
 import io.periscope.kubernetes.testing.FreshNode;
 import io.periscope.kubernetes.testing.GlobalnetFixture;
-import io.periscope.kubernetes.testing.LiveObjectsFactory;
 import io.periscope.kubernetes.testing.MockCluster;
 import io.periscope.kubernetes.testing.NodeAgents;
 import io.periscope.model.net.Ipv4Address;
@@ -50,9 +49,7 @@ class HeadlessPodOwnersMoveToTheSurvivorCrudTest {
     void clusterWithTwoGatewaysOwningTheirEgress() {
         cluster = new MockCluster();
         client = cluster.client();
-        LiveObjectsFactory objects = new LiveObjectsFactory(client);
-        NodeAgents.cluster1WithPerGatewayEgress(objects, client);
-        NodeAgents.remoteCluster2(objects, client);
+        NodeAgents.perGatewayEgressClusterSet(client);
         globalnet = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-0");
     }
 

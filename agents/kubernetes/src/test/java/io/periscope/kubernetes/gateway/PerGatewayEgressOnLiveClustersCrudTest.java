@@ -41,9 +41,7 @@ class PerGatewayEgressOnLiveClustersCrudTest {
     void clusterWithTwoActiveGatewaysOwningTheirEgress() {
         cluster = new MockCluster();
         client = cluster.client();
-        LiveObjectsFactory objects = new LiveObjectsFactory(client);
-        NodeAgents.cluster1WithPerGatewayEgress(objects, client);
-        NodeAgents.remoteCluster2(objects, client);
+        NodeAgents.perGatewayEgressClusterSet(client);
         globalnet = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-0");
     }
 

@@ -88,6 +88,13 @@ public final class NodeAgents {
                 .withName(cluster + "-submariner-cable-" + cluster + "-" + node).get());
     }
 
+    /** {@link #cluster1WithPerGatewayEgress} with {@link #remoteCluster2} beside it: the set the per-gateway egress tests share. */
+    public static void perGatewayEgressClusterSet(KubernetesClient client) {
+        LiveObjectsFactory objects = new LiveObjectsFactory(client);
+        cluster1WithPerGatewayEgress(objects, client);
+        remoteCluster2(objects, client);
+    }
+
     /** cluster2 of seed 004's drawing, known only through the broker: its Cluster object and one gateway's Endpoint. */
     public static void remoteCluster2(LiveObjectsFactory objects, KubernetesClient client) {
         var cluster = objects.cluster("cluster2", "10.0.0.0/16", "100.0.0.0/16", "242.254.2.0/24", false, 8, Map.of("location", "cloud"));
