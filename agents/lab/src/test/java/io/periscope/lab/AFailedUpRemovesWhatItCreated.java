@@ -8,10 +8,8 @@ import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.up.LabUp;
 import io.periscope.model.topology.ClusterSet;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,22 +21,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** When a phase of {@code up} fails, every namespace it created is removed again, and its state with them. */
 class AFailedUpRemovesWhatItCreated {
 
-    @TempDir
-    Path state;
-
-    private RunningLab lab;
-
-    @BeforeEach
-    void needsRoot() {
-        RunningLab.assumeRoot();
-    }
-
-    @AfterEach
-    void removeTheLab() {
-        if (lab != null) {
-            lab.close();
-        }
-    }
+    @RegisterExtension
+    final TestLabs labs = new TestLabs();
 
     /** Real kube-proxy chains, then an agent that fails, as a node whose iptables refuses a rule would. */
     static final class FailingAgents implements LayerAgents {
@@ -71,7 +55,7 @@ class AFailedUpRemovesWhatItCreated {
     @Test
     void theAgentsFailingLeavesNoNamespaceAndNoState() {
         ClusterSet set = RunningLab.forTest(Examples.load(Examples.GLOBALNET_EGRESS), "failing");
-        lab = RunningLab.planned(set, state);
+        RunningLab lab = labs.planned(set);
         List<String> progress = new ArrayList<>();
 
         assertThatThrownBy(() -> new LabUp(new ProcessShell(), lab.stateFile(), new FailingAgents())

@@ -16,10 +16,8 @@ import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Flow;
 import io.periscope.plan.cable.WireGuardDevice;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -47,22 +45,10 @@ public class ClientServerOverVxlanAndWireguardMatchesTheSimulator {
 
     static final Path TOPOLOGY = Path.of("src", "test", "resources", "topologies", "client-server-vxlan-wireguard.yaml");
 
-    @TempDir
-    Path state;
+    @RegisterExtension
+    final TestLabs labs = new TestLabs();
 
     private RunningLab lab;
-
-    @BeforeEach
-    void needsRoot() {
-        RunningLab.assumeRoot();
-    }
-
-    @AfterEach
-    void removeTheLab() {
-        if (lab != null) {
-            lab.close();
-        }
-    }
 
     public static ClusterSet topology() {
         try {
@@ -74,7 +60,7 @@ public class ClientServerOverVxlanAndWireguardMatchesTheSimulator {
 
     @Test
     void allowedFlowsAreDeliveredAsSimulatedAndForbiddenOnesGetNothingThrough() {
-        lab = RunningLab.up(RunningLab.forTest(topology(), "cswg"), state);
+        lab = labs.up(RunningLab.forTest(topology(), "cswg"));
         LabState up = lab.stateFile().read(lab.layout().names().hash()).orElseThrow();
         assertThat(up.wireGuard()).extracting(WireGuardProcess::namespace)
                 .containsExactlyInAnyOrder(namespaceOf("onprem2/onprem2-gw"), namespaceOf("cloud/cloud-gw"));
@@ -124,7 +110,7 @@ public class ClientServerOverVxlanAndWireguardMatchesTheSimulator {
 
     @Test
     void theWanCarriesThePayloadInClearOverVxlanAndEncryptedOverWireguard() throws Exception {
-        lab = RunningLab.up(RunningLab.forTest(topology(), "cswgwan"), state);
+        lab = labs.up(RunningLab.forTest(topology(), "cswgwan"));
         String overVxlan = "PERISCOPE-CLEAR-" + ProcessHandle.current().pid() + "-vxlan";
         String overWireGuard = "PERISCOPE-SECRET-" + ProcessHandle.current().pid() + "-wireguard";
         WireGuardDevice cloud = lab.plan().hosts().values().stream().filter(h -> h.id().toString().equals("cloud/cloud-gw"))
@@ -140,7 +126,7 @@ public class ClientServerOverVxlanAndWireguardMatchesTheSimulator {
                 return socket;
             });
             CompletableFuture<List<String>> received = CompletableFuture.supplyAsync(() -> receive(listening, 2));
-            Path capture = state.resolve("wan.txt");
+            Path capture = labs.state().resolve("wan.txt");
             Process tcpdump = new ProcessBuilder("ip", "netns", "exec", wan, "tcpdump", "-i", "any", "-n", "-l", "-A", "-U", "-s", "0", "udp")
                     .redirectOutput(capture.toFile()).start();
             try {

@@ -2,10 +2,8 @@ package io.periscope.lab;
 
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.model.topology.ClusterSet;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -24,30 +22,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CtrlCDuringUpRemovesWhatWasCreated {
 
-    @TempDir
-    Path state;
-
-    private RunningLab lab;
-
-    @BeforeEach
-    void needsRoot() {
-        RunningLab.assumeRoot();
-    }
-
-    @AfterEach
-    void removeTheLab() {
-        if (lab != null) {
-            lab.close();
-        }
-    }
+    @RegisterExtension
+    final TestLabs labs = new TestLabs();
 
     @Test
     void anInterruptedUpLeavesNoNamespace() throws Exception {
         ClusterSet set = RunningLab.forTest(Examples.load(Examples.GLOBALNET_EGRESS), "interrupted");
-        lab = RunningLab.planned(set, state);
+        RunningLab lab = labs.planned(set);
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process up = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                SlowUp.class.getName(), state.toString(), set.name()).redirectErrorStream(true).start();
+                SlowUp.class.getName(), labs.state().toString(), set.name()).redirectErrorStream(true).start();
         List<String> output = new ArrayList<>();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(up.getInputStream(), StandardCharsets.UTF_8))) {
             String line;

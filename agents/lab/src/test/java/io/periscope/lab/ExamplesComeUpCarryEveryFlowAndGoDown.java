@@ -5,13 +5,10 @@ import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.ProbeReport;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -25,27 +22,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ExamplesComeUpCarryEveryFlowAndGoDown {
 
-    @TempDir
-    Path state;
-
-    private RunningLab lab;
-
-    @BeforeEach
-    void needsRoot() {
-        RunningLab.assumeRoot();
-    }
-
-    @AfterEach
-    void removeTheLab() {
-        if (lab != null) {
-            lab.close();
-        }
-    }
+    @RegisterExtension
+    final TestLabs labs = new TestLabs();
 
     @ParameterizedTest
     @ValueSource(strings = {Examples.MAG_GLOBALNET, Examples.GLOBALNET_EGRESS, Examples.MAG_GLOBALNET_EGRESS, Examples.MAG_3_GATEWAYS})
     void upProbeDown(String example) {
-        lab = RunningLab.up(RunningLab.forTest(Examples.load(example), example.replace(".yaml", "")), state);
+        RunningLab lab = labs.up(RunningLab.forTest(Examples.load(example), example.replace(".yaml", "")));
 
         assertThat(lab.layout().namespaces()).allMatch(NetworkNamespaces::exists);
         assertThat(lab.namespacesOnTheMachine()).containsExactlyInAnyOrderElementsOf(lab.layout().namespaces());

@@ -4,12 +4,10 @@ import io.periscope.lab.agent.LayerAgent;
 import io.periscope.lab.agent.ReconcilingAgents;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.plan.HostId;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,22 +19,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ForeignRulesSurviveTheAgentsReconcile {
 
-    @TempDir
-    Path state;
+    @RegisterExtension
+    final TestLabs labs = new TestLabs();
 
     private RunningLab lab;
 
     @BeforeEach
     void up() {
-        RunningLab.assumeRoot();
-        lab = RunningLab.up(RunningLab.forTest(Examples.load(Examples.GLOBALNET_EGRESS), "foreign"), state);
-    }
-
-    @AfterEach
-    void removeTheLab() {
-        if (lab != null) {
-            lab.close();
-        }
+        lab = labs.up(RunningLab.forTest(Examples.load(Examples.GLOBALNET_EGRESS), "foreign"));
     }
 
     @Test

@@ -4,13 +4,10 @@ import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.model.generate.RandomClusterSet;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Flow;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -35,8 +32,8 @@ class GeneratedTopologiesAgreeWithTheSimulator {
     static final int DEFAULT_CASES = 2;
     static final int DEFAULT_FLOWS = 4;
 
-    @TempDir
-    Path state;
+    @RegisterExtension
+    final TestLabs labs = new TestLabs();
 
     private RunningLab lab;
 
@@ -44,23 +41,11 @@ class GeneratedTopologiesAgreeWithTheSimulator {
         return LongStream.range(0, Integer.getInteger("periscope.lab.cases", DEFAULT_CASES));
     }
 
-    @BeforeEach
-    void needsRoot() {
-        RunningLab.assumeRoot();
-    }
-
-    @AfterEach
-    void removeTheLab() {
-        if (lab != null) {
-            lab.close();
-        }
-    }
-
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
     void realPacketsTakeOnlySimulatedPaths(long seed) {
         ClusterSet generated = RandomClusterSet.generate(seed);
-        lab = RunningLab.up(RunningLab.forTest(generated, "random-" + seed), state);
+        lab = labs.up(RunningLab.forTest(generated, "random-" + seed));
         List<Flow> flows = new ArrayList<>(generated.flows());
         Collections.shuffle(flows, new Random(seed));
         List<Flow> sample = flows.subList(0, Math.min(flows.size(), Integer.getInteger("periscope.lab.flows", DEFAULT_FLOWS)));
@@ -106,7 +91,7 @@ class GeneratedTopologiesAgreeWithTheSimulator {
         ClusterSet set = generated.withClusters(generated.clusters().stream()
                 .map(c -> c.multiActiveGateways() ? c.withEgressOwnership(io.periscope.model.topology.EgressOwnership.PER_GATEWAY) : c)
                 .toList());
-        lab = RunningLab.up(RunningLab.forTest(set, "pgw-" + seed), state);
+        lab = labs.up(RunningLab.forTest(set, "pgw-" + seed));
         List<Flow> flows = new ArrayList<>(set.flows());
         Collections.shuffle(flows, new Random(seed));
         flows.sort(java.util.Comparator.comparing(f -> !hasUnpinnedEgress(set.requireCluster(f.from().cluster()))));

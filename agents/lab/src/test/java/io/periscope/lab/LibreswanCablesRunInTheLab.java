@@ -4,13 +4,11 @@ import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.ProbeReport;
 import io.periscope.lab.shell.Invocation;
 import io.periscope.lab.shell.ProcessShell;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,14 +23,13 @@ class LibreswanCablesRunInTheLab {
 
     static final String NO_XFRM = "Libreswan needs XFRM, which this kernel lacks";
 
-    @TempDir
-    Path state;
+    @RegisterExtension
+    final TestLabs labs = new TestLabs();
 
     private RunningLab lab;
 
     @BeforeEach
     void needsRootAndXfrm() {
-        RunningLab.assumeRoot();
         Assumptions.assumeTrue(kernelRunsEsp(), NO_XFRM);
     }
 
@@ -53,16 +50,9 @@ class LibreswanCablesRunInTheLab {
         }
     }
 
-    @AfterEach
-    void removeTheLab() {
-        if (lab != null) {
-            lab.close();
-        }
-    }
-
     @Test
     void clientServerOverLibreswanIsBuiltAsPlannedAndMatchesTheSimulator() {
-        lab = RunningLab.up(RunningLab.forTest(Examples.load(Examples.CLIENT_SERVER), "libreswan"), state);
+        lab = labs.up(RunningLab.forTest(Examples.load(Examples.CLIENT_SERVER), "libreswan"));
 
         assertThat(lab.progress()).noneMatch(line -> line.startsWith("cables:"));
         ProbeReport report = lab.probe(Optional.empty());

@@ -7,13 +7,10 @@ import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.CniMasquerade;
 import io.periscope.model.topology.NodeEnvironment;
 import io.periscope.model.topology.RpFilter;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,22 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class NodeEnvironmentsAgreeWithTheSimulator {
 
-    @TempDir
-    Path state;
-
-    private RunningLab lab;
-
-    @BeforeEach
-    void needsRoot() {
-        RunningLab.assumeRoot();
-    }
-
-    @AfterEach
-    void removeTheLab() {
-        if (lab != null) {
-            lab.close();
-        }
-    }
+    @RegisterExtension
+    final TestLabs labs = new TestLabs();
 
     static ClusterSet withEnvironment(ClusterSet set, NodeEnvironment environment) {
         List<Cluster> clusters = new ArrayList<>();
@@ -65,7 +48,7 @@ class NodeEnvironmentsAgreeWithTheSimulator {
             "mag-vanilla.yaml, LOOSE, OUTSIDE_POD_CIDRS, delivered", "mag-globalnet.yaml, LOOSE, OUTSIDE_POD_CIDRS, delivered"})
     void realPacketsEndAsTheSimulatorSays(String example, RpFilter rpFilter, CniMasquerade masquerade, String disposition) {
         ClusterSet set = withEnvironment(Examples.load(example), new NodeEnvironment(rpFilter, masquerade));
-        lab = RunningLab.up(RunningLab.forTest(set, "env-" + example.replace(".yaml", "") + "-" + rpFilter.yamlName()), state);
+        RunningLab lab = labs.up(RunningLab.forTest(set, "env-" + example.replace(".yaml", "") + "-" + rpFilter.yamlName()));
 
         ProbeReport report = lab.probe(Optional.empty());
 

@@ -2,12 +2,9 @@ package io.periscope.lab;
 
 import io.periscope.lab.machine.MachineCapacity;
 import io.periscope.model.topology.ClusterSet;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -24,27 +21,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class ProbeStatesItsMemoryBoundAndRefusesUpFrontWhatDoesNotFit {
 
-    @TempDir
-    Path state;
-
-    private RunningLab lab;
-
-    @BeforeEach
-    void needsRoot() {
-        RunningLab.assumeRoot();
-    }
-
-    @AfterEach
-    void down() {
-        if (lab != null) {
-            lab.close();
-        }
-    }
+    @RegisterExtension
+    final TestLabs labs = new TestLabs();
 
     @Test
     void aMachineTooSmallIsRefusedBeforeAnyCaptureAndAFittingOneIsToldTheBound() {
         ClusterSet set = RunningLab.forTest(Examples.load(Examples.MAG_GLOBALNET), "probemem");
-        lab = RunningLab.up(set, state);
+        RunningLab lab = labs.up(set);
         MachineCapacity small = new MachineCapacity(OptionalLong.of(50 * 1024), OptionalLong.empty(), 0, OptionalLong.empty(), 0);
 
         assertThatThrownBy(() -> lab.probe(Optional.empty(), () -> small))

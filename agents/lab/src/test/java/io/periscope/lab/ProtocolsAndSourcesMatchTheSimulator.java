@@ -4,10 +4,9 @@ import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.ProbeReport;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -24,23 +23,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ProtocolsAndSourcesMatchTheSimulator {
 
-    @TempDir
-    Path state;
+    @RegisterExtension
+    final TestLabs labs = new TestLabs();
 
     private RunningLab lab;
 
     @BeforeEach
     void up() throws TopologyException, URISyntaxException {
-        RunningLab.assumeRoot();
         Path file = Path.of(ProtocolsAndSourcesMatchTheSimulator.class.getResource("protocols.yaml").toURI());
-        lab = RunningLab.up(RunningLab.forTest(TopologyLoader.load(file), "protocols"), state);
-    }
-
-    @AfterEach
-    void removeTheLab() {
-        if (lab != null) {
-            lab.close();
-        }
+        lab = labs.up(RunningLab.forTest(TopologyLoader.load(file), "protocols"));
     }
 
     @Test

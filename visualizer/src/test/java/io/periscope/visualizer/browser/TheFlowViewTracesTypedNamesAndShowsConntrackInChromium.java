@@ -2,10 +2,8 @@ package io.periscope.visualizer.browser;
 
 import io.periscope.visualizer.ExampleFiles;
 import io.periscope.visualizer.server.RunningServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -22,88 +20,59 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TheFlowViewTracesTypedNamesAndShowsConntrackInChromium {
 
-    static Chromium chromium;
+    @RegisterExtension
+    static final ChromiumSession browser = new ChromiumSession();
 
     @TempDir
     Path dir;
 
-    RunningServer running;
-
-    @BeforeAll
-    static void startBrowser() {
-        chromium = Chromium.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
-
-    @AfterEach
-    void noConsoleErrors() {
-        if (chromium == null) {
-            return;
-        }
-        try {
-            chromium.driver.get("about:blank");
-            assertThat(chromium.consoleErrors()).as("errors on the browser's console").isEmpty();
-        } finally {
-            if (running != null) {
-                running.close();
-            }
-        }
-    }
-
     private void open(String example, String query) throws Exception {
-        running = new RunningServer(ExampleFiles.copy(example, dir));
-        chromium.driver.get(running.server.url() + query);
-        chromium.awaitTrue("the page draws a revision", () -> !String.valueOf(chromium.script("return document.body.dataset.revision || ''")).isEmpty());
+        browser.open(new RunningServer(ExampleFiles.copy(example, dir)), query);
+        browser.awaitRevision();
     }
 
     @Test
     void aHeadlessPodsOwnNameIsOfferedAndTraced() throws Exception {
         open("globalnet-egress.yaml", "?view=flow");
-        assertThat(chromium.find("#adhoc-to-forms").getText()).contains("pod.cluster.service.namespace.svc.clusterset.local:port");
-        chromium.find("#adhoc-from").sendKeys("east/default/web");
-        chromium.find("#adhoc-to").sendKeys("http-0.west.http.myproject.svc.clusterset.local:80");
-        chromium.find("#adhoc-trace").click();
-        chromium.awaitTrue("the typed flow is chosen", () -> String.valueOf(chromium.script(
+        assertThat(browser.chromium().find("#adhoc-to-forms").getText()).contains("pod.cluster.service.namespace.svc.clusterset.local:port");
+        browser.chromium().find("#adhoc-from").sendKeys("east/default/web");
+        browser.chromium().find("#adhoc-to").sendKeys("http-0.west.http.myproject.svc.clusterset.local:80");
+        browser.chromium().find("#adhoc-trace").click();
+        browser.chromium().awaitTrue("the typed flow is chosen", () -> String.valueOf(browser.chromium().script(
                 "const s = document.getElementById('flow-select'); return s ? s.textContent : ''")).contains("typed: east/default/web"));
-        assertThat(chromium.await("svg .flow-path.forward", 1)).isNotEmpty();
-        assertThat(chromium.find("#paths").getText()).contains("delivered").doesNotContain("no address");
-        assertThat(chromium.all("svg .hop-marker[data-node='west/myproject/http-0']")).isNotEmpty();
-        assertThat(chromium.all("svg .hop-marker[data-node='west/myproject/http-1']")).isEmpty();
-        chromium.screenshot("globalnet-egress-typed-headless");
+        assertThat(browser.chromium().await("svg .flow-path.forward", 1)).isNotEmpty();
+        assertThat(browser.chromium().find("#paths").getText()).contains("delivered").doesNotContain("no address");
+        assertThat(browser.chromium().all("svg .hop-marker[data-node='west/myproject/http-0']")).isNotEmpty();
+        assertThat(browser.chromium().all("svg .hop-marker[data-node='west/myproject/http-1']")).isEmpty();
+        browser.chromium().screenshot("globalnet-egress-typed-headless");
     }
 
     @Test
     void theHopPanelShowsTheSimulatorsConntrackEntryOnBothWays() throws Exception {
         open("mag-globalnet.yaml", "?view=flow");
-        chromium.await("svg .flow-path.forward", 4);
+        browser.chromium().await("svg .flow-path.forward", 4);
 
         // Forward, at the gateway that SNATs: a new entry whose reply tuple goes back to the global address.
-        chromium.find(".hop-list li[data-path='0'][data-direction=forward][data-hop='2']").click();
-        assertThat(chromium.find("#hop-title").getText()).isEqualTo("cluster1/gw-1");
+        browser.chromium().find(".hop-list li[data-path='0'][data-direction=forward][data-hop='2']").click();
+        assertThat(browser.chromium().find("#hop-title").getText()).isEqualTo("cluster1/gw-1");
         WebElement created = layer("new", "original");
         assertThat(created.findElement(By.cssSelector(".tuple.original")).getText()).startsWith("src=10.0.128.4 dst=242.254.2.254");
         assertThat(created.findElement(By.cssSelector(".tuple.reply")).getText()).startsWith("src=242.254.2.254 dst=242.254.1.");
         assertThat(created.getText()).contains("[SNAT]");
 
         // The reply through the same gateway: the same entry, found in its reply direction.
-        WebElement replyHop = chromium.all(".hop-list li[data-path='0'][data-direction=reply]").stream()
+        WebElement replyHop = browser.chromium().all(".hop-list li[data-path='0'][data-direction=reply]").stream()
                 .filter(li -> li.getText().startsWith("cluster1/gw-1")).findFirst().orElseThrow();
         replyHop.click();
         WebElement found = layer("established", "reply");
         assertThat(found.findElement(By.cssSelector(".tuple.original")).getText()).startsWith("src=10.0.128.4 dst=242.254.2.254");
         assertThat(found.getText()).contains("ESTABLISHED");
-        chromium.screenshot("mag-globalnet-conntrack-reply-hop");
+        browser.chromium().screenshot("mag-globalnet-conntrack-reply-hop");
     }
 
     /** The conntrack card of the selected hop with that state and direction. */
     private static WebElement layer(String state, String direction) {
-        List<WebElement> layers = chromium.all("#hop-details .conntrack-layer[data-state=" + state + "][data-direction=" + direction + "]");
+        List<WebElement> layers = browser.chromium().all("#hop-details .conntrack-layer[data-state=" + state + "][data-direction=" + direction + "]");
         assertThat(layers).as(state + " " + direction + " conntrack entry").isNotEmpty();
         return layers.getFirst();
     }

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.periscope.kubernetes.crd.ClusterConnectionPolicies;
 import io.periscope.kubernetes.crd.ClusterConnectivityPolicy;
@@ -14,6 +13,7 @@ import io.periscope.kubernetes.crd.SubmarinerCluster;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
 import io.periscope.kubernetes.modelbuilder.ClusterModelBuilder;
 import io.periscope.kubernetes.watch.LevelLoop;
+import io.periscope.kubernetes.watch.SignalOnChange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,22 +69,7 @@ public final class BrokerSync implements AutoCloseable {
     }
 
     private <T extends HasMetadata> void watch(String name, KubernetesClient client, Class<T> kind, String namespace) {
-        SharedIndexInformer<T> informer = client.resources(kind).inNamespace(namespace).inform(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T obj) {
-                loop.signal();
-            }
-
-            @Override
-            public void onUpdate(T oldObj, T newObj) {
-                loop.signal();
-            }
-
-            @Override
-            public void onDelete(T obj, boolean deletedFinalStateUnknown) {
-                loop.signal();
-            }
-        });
+        SharedIndexInformer<T> informer = client.resources(kind).inNamespace(namespace).inform(new SignalOnChange<>(loop::signal));
         informers.add(informer);
         caches.put(name, informer);
     }

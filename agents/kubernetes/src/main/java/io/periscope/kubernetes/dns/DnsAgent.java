@@ -1,8 +1,6 @@
 package io.periscope.kubernetes.dns;
 
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.periscope.agent.dns.ClustersetZone;
 import io.periscope.agent.dns.DnsServer;
@@ -10,6 +8,7 @@ import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.ServiceImport;
 import io.periscope.kubernetes.watch.LevelLoop;
 import io.periscope.kubernetes.watch.LiveObjectsInformers;
+import io.periscope.kubernetes.watch.SignalOnChange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,26 +50,10 @@ public final class DnsAgent implements AutoCloseable {
      * answers from the start with what the API holds, never from an empty zone.
      */
     public DnsAgent start() {
-        ResourceEventHandler<HasMetadata> wake = new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(HasMetadata obj) {
-                loop.signal();
-            }
-
-            @Override
-            public void onUpdate(HasMetadata oldObj, HasMetadata newObj) {
-                loop.signal();
-            }
-
-            @Override
-            public void onDelete(HasMetadata obj, boolean deletedFinalStateUnknown) {
-                loop.signal();
-            }
-        };
         try {
             informers = new LiveObjectsInformers(client, settings.namespace(), settings.clusterId(), loop::signal);
-            imports = client.resources(ServiceImport.class).inAnyNamespace().inform(handler(wake));
-            gateways = client.resources(Gateway.class).inNamespace(settings.namespace()).inform(handler(wake));
+            imports = client.resources(ServiceImport.class).inAnyNamespace().inform(new SignalOnChange<>(loop::signal));
+            gateways = client.resources(Gateway.class).inNamespace(settings.namespace()).inform(new SignalOnChange<>(loop::signal));
             zone = new ClustersetZone(Optional.of(settings.clusterId()), LiveDiscovery.empty(settings.clusterId()));
             rebuild();
             server = DnsServer.start(settings.listen(), zone, settings.threads());
@@ -124,11 +107,6 @@ public final class DnsAgent implements AutoCloseable {
             next.problems().forEach(p -> LOG.info("dns {}: left out {}", settings.clusterId(), p));
             lastReported = line;
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T extends HasMetadata> ResourceEventHandler<T> handler(ResourceEventHandler<HasMetadata> handler) {
-        return (ResourceEventHandler<T>) (ResourceEventHandler<?>) handler;
     }
 
     @Override

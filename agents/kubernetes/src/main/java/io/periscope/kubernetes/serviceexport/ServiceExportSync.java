@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.periscope.kubernetes.broker.BrokerSync;
 import io.periscope.kubernetes.broker.BrokerSyncSettings;
@@ -13,6 +12,7 @@ import io.periscope.kubernetes.crd.ServiceImport;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.watch.LevelLoop;
 import io.periscope.kubernetes.watch.LiveObjectsInformers;
+import io.periscope.kubernetes.watch.SignalOnChange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,27 +67,11 @@ public final class ServiceExportSync implements AutoCloseable {
 
     /** Starts the informers, returns once their caches hold the initial lists, then starts the passes. */
     public ServiceExportSync start() {
-        ResourceEventHandler<HasMetadata> wake = new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(HasMetadata obj) {
-                loop.signal();
-            }
-
-            @Override
-            public void onUpdate(HasMetadata oldObj, HasMetadata newObj) {
-                loop.signal();
-            }
-
-            @Override
-            public void onDelete(HasMetadata obj, boolean deletedFinalStateUnknown) {
-                loop.signal();
-            }
-        };
         try {
             localObjects = keep(new LiveObjectsInformers(local, settings.localNamespace(), settings.clusterId(), loop::signal));
-            localImports = keep(local.resources(ServiceImport.class).inAnyNamespace().inform(handler(wake)));
-            brokerImports = keep(broker.resources(ServiceImport.class).inNamespace(settings.brokerNamespace()).inform(handler(wake)));
-            brokerSlices = keep(broker.discovery().v1().endpointSlices().inNamespace(settings.brokerNamespace()).inform(handler(wake)));
+            localImports = keep(local.resources(ServiceImport.class).inAnyNamespace().inform(new SignalOnChange<>(loop::signal)));
+            brokerImports = keep(broker.resources(ServiceImport.class).inNamespace(settings.brokerNamespace()).inform(new SignalOnChange<>(loop::signal)));
+            brokerSlices = keep(broker.discovery().v1().endpointSlices().inNamespace(settings.brokerNamespace()).inform(new SignalOnChange<>(loop::signal)));
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -234,11 +218,6 @@ public final class ServiceExportSync implements AutoCloseable {
     private <T extends AutoCloseable> T keep(T closeable) {
         watches.add(closeable);
         return closeable;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T extends HasMetadata> ResourceEventHandler<T> handler(ResourceEventHandler<HasMetadata> handler) {
-        return (ResourceEventHandler<T>) (ResourceEventHandler<?>) handler;
     }
 
     @Override

@@ -6,14 +6,12 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.agent.health.ScriptedProber;
-import io.periscope.kubernetes.crd.EndpointSpec;
 import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GatewayConnection;
 import io.periscope.kubernetes.crd.GatewayStatus;
 import io.periscope.kubernetes.crd.LighthouseApi;
 import io.periscope.kubernetes.crd.ServiceImport;
 import io.periscope.kubernetes.crd.ServiceImportSpec;
-import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
 import io.periscope.kubernetes.gateway.GatewayAgent;
 import io.periscope.kubernetes.globalnet.GlobalnetController;
@@ -36,6 +34,8 @@ import java.util.Set;
 
 import static io.periscope.kubernetes.testing.ClustersetLookup.a;
 import static io.periscope.kubernetes.testing.Eventually.await;
+import static io.periscope.kubernetes.testing.LiveObjectsFactory.endpoint;
+import static io.periscope.kubernetes.testing.LiveObjectsFactory.endpointSlice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -66,13 +66,7 @@ class DnsServerAnswersFromLiveObjectsCrudTest {
         client = cluster.client();
         LiveObjectsFactory objects = new LiveObjectsFactory(client);
         NodeAgents.cluster1WithTwoActiveGateways(objects);
-        NodeAgents.remoteCluster2(objects, client);
-        SubmarinerEndpoint gw4 = new SubmarinerEndpoint();
-        gw4.setMetadata(new ObjectMetaBuilder().withName("cluster2-submariner-cable-cluster2-gw-4")
-                .withNamespace(MockCluster.SUBMARINER_NAMESPACE).withLabels(Map.of(SubmarinerApi.SYNCED_FROM_BROKER_LABEL, "true")).build());
-        gw4.setSpec(new EndpointSpec("cluster2", "submariner-cable-cluster2-172-18-0-9", "10.0.192.1", "gw-4", List.of("242.254.2.0/24"),
-                "172.18.0.9", "172.18.0.9", false, "vxlan", Map.of(), List.of()));
-        client.resource(gw4).create();
+        NodeAgents.remoteCluster2WithTwoGateways(objects, client);
 
         objects.pod("default", "nginx-1", "worker-1", "10.0.128.5", Map.of("app", "nginx"));
         objects.pod("default", "db-0", "worker-1", "10.0.128.6", Map.of("app", "db"));
@@ -210,17 +204,8 @@ class DnsServerAnswersFromLiveObjectsCrudTest {
 
     /** The endpoint controller's slice of db: db-0 ready, db-1 ready or not. */
     private static EndpointSlice dbSlice(boolean db1Ready) {
-        return new EndpointSliceBuilder().withNewMetadata().withName("db-abcde").withNamespace("default")
-                .withLabels(Map.of("kubernetes.io/service-name", "db")).endMetadata()
-                .withAddressType("IPv4")
-                .addToEndpoints(endpoint("db-0", "10.0.128.6", true), endpoint("db-1", "10.0.128.7", db1Ready))
-                .addNewPort().withName("").withPort(5432).withProtocol("TCP").endPort()
-                .build();
-    }
-
-    private static io.fabric8.kubernetes.api.model.discovery.v1.Endpoint endpoint(String pod, String ip, boolean ready) {
-        return new EndpointBuilder().withAddresses(ip).withNewConditions().withReady(ready).endConditions()
-                .withNewTargetRef().withKind("Pod").withName(pod).withNamespace("default").endTargetRef().build();
+        return endpointSlice("default", "db", 5432, endpoint("default", "db-0", "10.0.128.6", true),
+                endpoint("default", "db-1", "10.0.128.7", db1Ready));
     }
 
     private void serviceImport(String service, String type, int port) {

@@ -8,7 +8,6 @@ import io.periscope.kubernetes.globalnet.GlobalnetController;
 import io.periscope.kubernetes.routeagent.RouteAgent;
 import io.periscope.kubernetes.testing.FreshNode;
 import io.periscope.kubernetes.testing.GlobalnetFixture;
-import io.periscope.kubernetes.testing.LiveObjectsFactory;
 import io.periscope.kubernetes.testing.MockCluster;
 import io.periscope.kubernetes.testing.NodeAgents;
 import io.periscope.model.net.Ipv4Address;
@@ -50,9 +49,7 @@ class HeadlessPodOwnersMoveToTheSurvivorCrudTest {
     void clusterWithTwoGatewaysOwningTheirEgress() {
         cluster = new MockCluster();
         client = cluster.client();
-        LiveObjectsFactory objects = new LiveObjectsFactory(client);
-        NodeAgents.cluster1WithPerGatewayEgress(objects, client);
-        NodeAgents.remoteCluster2(objects, client);
+        NodeAgents.perGatewayEgressClusterSet(client);
         globalnet = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-0");
     }
 
@@ -170,12 +167,10 @@ class HeadlessPodOwnersMoveToTheSurvivorCrudTest {
     }
 
     private List<AllocationStatus.GatewaySlice> slices() {
-        return GlobalnetFixture.egress(client, "ns1", "ns-egressip").map(e -> e.getStatus())
-                .map(s -> s.gatewaySlices() == null ? List.<AllocationStatus.GatewaySlice>of() : s.gatewaySlices()).orElse(List.of());
+        return GlobalnetFixture.gatewaySlices(client, "ns1", "ns-egressip");
     }
 
     private Optional<SubmarinerEndpoint> endpoint(String node) {
-        return Optional.ofNullable(client.resources(SubmarinerEndpoint.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE)
-                .withName("cluster1-submariner-cable-cluster1-" + node).get());
+        return NodeAgents.endpoint(client, "cluster1", node);
     }
 }

@@ -143,7 +143,6 @@ class MultiActiveGatewaysCrudTest {
     }
 
     private Optional<SubmarinerEndpoint> endpoint(String node) {
-        return Optional.ofNullable(client.resources(SubmarinerEndpoint.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE)
-                .withName("cluster1-submariner-cable-cluster1-" + node).get());
+        return NodeAgents.endpoint(client, "cluster1", node);
     }
 }

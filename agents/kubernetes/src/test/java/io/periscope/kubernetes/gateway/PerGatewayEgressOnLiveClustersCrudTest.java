@@ -41,9 +41,7 @@ class PerGatewayEgressOnLiveClustersCrudTest {
     void clusterWithTwoActiveGatewaysOwningTheirEgress() {
         cluster = new MockCluster();
         client = cluster.client();
-        LiveObjectsFactory objects = new LiveObjectsFactory(client);
-        NodeAgents.cluster1WithPerGatewayEgress(objects, client);
-        NodeAgents.remoteCluster2(objects, client);
+        NodeAgents.perGatewayEgressClusterSet(client);
         globalnet = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-0");
     }
 
@@ -110,12 +108,10 @@ class PerGatewayEgressOnLiveClustersCrudTest {
     }
 
     private List<AllocationStatus.GatewaySlice> slices() {
-        return GlobalnetFixture.egress(client, "ns1", "ns-egressip").map(e -> e.getStatus())
-                .map(s -> s.gatewaySlices() == null ? List.<AllocationStatus.GatewaySlice>of() : s.gatewaySlices()).orElse(List.of());
+        return GlobalnetFixture.gatewaySlices(client, "ns1", "ns-egressip");
     }
 
     private Optional<SubmarinerEndpoint> endpoint(String node) {
-        return Optional.ofNullable(client.resources(SubmarinerEndpoint.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE)
-                .withName("cluster1-submariner-cable-cluster1-" + node).get());
+        return NodeAgents.endpoint(client, "cluster1", node);
     }
 }

@@ -2,12 +2,9 @@ package io.periscope.kubernetes.gateway;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.agent.health.ScriptedProber;
-import io.periscope.kubernetes.crd.EndpointSpec;
 import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GatewayConnection;
 import io.periscope.kubernetes.crd.RouteAgentResource;
-import io.periscope.kubernetes.crd.SubmarinerApi;
-import io.periscope.kubernetes.crd.SubmarinerEndpoint;
 import io.periscope.kubernetes.globalnet.GlobalnetController;
 import io.periscope.kubernetes.routeagent.RouteAgent;
 import io.periscope.kubernetes.testing.FreshNode;
@@ -57,13 +54,7 @@ class SilentGatewaysAreWithdrawnAndReportedCrudTest {
         client = cluster.client();
         LiveObjectsFactory objects = new LiveObjectsFactory(client);
         NodeAgents.cluster1WithTwoActiveGateways(objects);
-        NodeAgents.remoteCluster2(objects, client);
-        SubmarinerEndpoint gw4 = new SubmarinerEndpoint();
-        gw4.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("cluster2-submariner-cable-cluster2-gw-4")
-                .withNamespace(MockCluster.SUBMARINER_NAMESPACE).withLabels(Map.of(SubmarinerApi.SYNCED_FROM_BROKER_LABEL, "true")).build());
-        gw4.setSpec(new EndpointSpec("cluster2", "submariner-cable-cluster2-172-18-0-9", "10.0.192.1", "gw-4", List.of("242.254.2.0/24"),
-                "172.18.0.9", "172.18.0.9", false, "vxlan", Map.of(), List.of()));
-        client.resource(gw4).create();
+        NodeAgents.remoteCluster2WithTwoGateways(objects, client);
         globalnet = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-0");
     }
 

@@ -1,9 +1,7 @@
 package io.periscope.kubernetes.serviceexport;
 
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.kubernetes.broker.BrokerSync;
 import io.periscope.kubernetes.broker.BrokerSyncSettings;
@@ -34,6 +32,7 @@ import java.util.Set;
 
 import static io.periscope.kubernetes.testing.ClustersetLookup.a;
 import static io.periscope.kubernetes.testing.Eventually.await;
+import static io.periscope.kubernetes.testing.LiveObjectsFactory.endpointSlice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -198,24 +197,12 @@ class AnotherClustersDnsServerAnswersThisClustersExportsCrudTest {
 
     /** The endpoint controller's slice of nginx in cluster1. */
     private static EndpointSlice nginxSlice() {
-        return new EndpointSliceBuilder().withNewMetadata().withName("nginx-abcde").withNamespace("default")
-                .withLabels(Map.of("kubernetes.io/service-name", "nginx")).endMetadata()
-                .withAddressType("IPv4").addToEndpoints(endpoint("nginx-1", "10.0.128.5", true))
-                .addNewPort().withName("").withPort(80).withProtocol("TCP").endPort().build();
+        return endpointSlice("default", "nginx", 80, LiveObjectsFactory.endpoint("default", "nginx-1", "10.0.128.5", true));
     }
 
     /** The endpoint controller's slice of db in cluster1: db-0 ready, db-1 ready or not. */
     private static EndpointSlice dbSlice(boolean db1Ready) {
-        return new EndpointSliceBuilder().withNewMetadata().withName("db-abcde").withNamespace("default")
-                .withLabels(Map.of("kubernetes.io/service-name", "db")).endMetadata()
-                .withAddressType("IPv4")
-                .addToEndpoints(endpoint("db-0", "10.0.128.6", true), endpoint("db-1", "10.0.128.7", db1Ready))
-                .addNewPort().withName("").withPort(5432).withProtocol("TCP").endPort()
-                .build();
-    }
-
-    private static io.fabric8.kubernetes.api.model.discovery.v1.Endpoint endpoint(String pod, String ip, boolean ready) {
-        return new EndpointBuilder().withAddresses(ip).withNewConditions().withReady(ready).endConditions()
-                .withNewTargetRef().withKind("Pod").withName(pod).withNamespace("default").endTargetRef().build();
+        return endpointSlice("default", "db", 5432, LiveObjectsFactory.endpoint("default", "db-0", "10.0.128.6", true),
+                LiveObjectsFactory.endpoint("default", "db-1", "10.0.128.7", db1Ready));
     }
 }

@@ -1,6 +1,7 @@
 package io.periscope.kubernetes.testing;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.periscope.kubernetes.crd.AllocationStatus;
 import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
 import io.periscope.kubernetes.crd.GlobalEgressIP;
 import io.periscope.kubernetes.crd.GlobalIngressIP;
@@ -38,6 +39,12 @@ public final class GlobalnetFixture {
 
     public static Optional<GlobalIngressIP> ingress(KubernetesClient client, String namespace, String name) {
         return Optional.ofNullable(client.resources(GlobalIngressIP.class).inNamespace(namespace).withName(name).get());
+    }
+
+    /** The per-gateway slices in the GlobalEgressIP's status: none while it has no status or no slices. */
+    public static List<AllocationStatus.GatewaySlice> gatewaySlices(KubernetesClient client, String namespace, String name) {
+        return egress(client, namespace, name).map(e -> e.getStatus())
+                .map(s -> s.gatewaySlices() == null ? List.<AllocationStatus.GatewaySlice>of() : s.gatewaySlices()).orElse(List.of());
     }
 
     /** The Allocated condition's reason, or empty when there is no status yet. */

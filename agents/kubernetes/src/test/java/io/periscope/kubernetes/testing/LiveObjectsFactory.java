@@ -10,6 +10,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.kubernetes.crd.ClusterSpec;
 import io.periscope.kubernetes.crd.GlobalEgressIP;
@@ -28,6 +32,20 @@ public final class LiveObjectsFactory {
 
     public LiveObjectsFactory(KubernetesClient client) {
         this.client = client;
+    }
+
+    /** The slice the endpoint controller writes for {@code service}: IPv4, one unnamed TCP port, {@code endpoints}. */
+    public static EndpointSlice endpointSlice(String namespace, String service, int port, Endpoint... endpoints) {
+        return new EndpointSliceBuilder().withNewMetadata().withName(service + "-abcde").withNamespace(namespace)
+                .withLabels(Map.of("kubernetes.io/service-name", service)).endMetadata()
+                .withAddressType("IPv4").addToEndpoints(endpoints)
+                .addNewPort().withName("").withPort(port).withProtocol("TCP").endPort().build();
+    }
+
+    /** One endpoint of a slice: {@code pod}'s address, ready or not. */
+    public static Endpoint endpoint(String namespace, String pod, String ip, boolean ready) {
+        return new EndpointBuilder().withAddresses(ip).withNewConditions().withReady(ready).endConditions()
+                .withNewTargetRef().withKind("Pod").withName(pod).withNamespace(namespace).endTargetRef().build();
     }
 
     public void namespace(String name) {

@@ -14,6 +14,7 @@ import io.periscope.kubernetes.routeagent.RouteAgent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** Gateway and route agents on recorded nodes, and a remote cluster as the broker sync would leave it. */
 public final class NodeAgents {
@@ -81,16 +82,39 @@ public final class NodeAgents {
         objects.egress("ns1", "ns-egressip", 1, null);
     }
 
+    /** The Endpoint {@code node}'s gateway agent publishes for {@code cluster}, while it does. */
+    public static Optional<SubmarinerEndpoint> endpoint(KubernetesClient client, String cluster, String node) {
+        return Optional.ofNullable(client.resources(SubmarinerEndpoint.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE)
+                .withName(cluster + "-submariner-cable-" + cluster + "-" + node).get());
+    }
+
+    /** {@link #cluster1WithPerGatewayEgress} with {@link #remoteCluster2} beside it: the set the per-gateway egress tests share. */
+    public static void perGatewayEgressClusterSet(KubernetesClient client) {
+        LiveObjectsFactory objects = new LiveObjectsFactory(client);
+        cluster1WithPerGatewayEgress(objects, client);
+        remoteCluster2(objects, client);
+    }
+
     /** cluster2 of seed 004's drawing, known only through the broker: its Cluster object and one gateway's Endpoint. */
     public static void remoteCluster2(LiveObjectsFactory objects, KubernetesClient client) {
         var cluster = objects.cluster("cluster2", "10.0.0.0/16", "100.0.0.0/16", "242.254.2.0/24", false, 8, Map.of("location", "cloud"));
         cluster.getMetadata().setLabels(Map.of("location", "cloud", SubmarinerApi.SYNCED_FROM_BROKER_LABEL, "true"));
         client.resource(cluster).update();
+        remoteGateway(client, "gw-3", "172.18.0.4", "10.0.0.1");
+    }
+
+    /** {@link #remoteCluster2} with a second active gateway, gw-4, whose Endpoint the broker sync also copied here. */
+    public static void remoteCluster2WithTwoGateways(LiveObjectsFactory objects, KubernetesClient client) {
+        remoteCluster2(objects, client);
+        remoteGateway(client, "gw-4", "172.18.0.9", "10.0.192.1");
+    }
+
+    private static void remoteGateway(KubernetesClient client, String hostname, String ip, String healthCheckIp) {
         SubmarinerEndpoint endpoint = new SubmarinerEndpoint();
-        endpoint.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("cluster2-submariner-cable-cluster2-gw-3")
+        endpoint.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("cluster2-submariner-cable-cluster2-" + hostname)
                 .withNamespace(MockCluster.SUBMARINER_NAMESPACE).withLabels(Map.of(SubmarinerApi.SYNCED_FROM_BROKER_LABEL, "true")).build());
-        endpoint.setSpec(new EndpointSpec("cluster2", "submariner-cable-cluster2-172-18-0-4", "10.0.0.1", "gw-3", List.of("242.254.2.0/24"),
-                "172.18.0.4", "172.18.0.4", false, "vxlan", Map.of(), List.of()));
+        endpoint.setSpec(new EndpointSpec("cluster2", "submariner-cable-cluster2-" + ip.replace('.', '-'), healthCheckIp, hostname, List.of("242.254.2.0/24"),
+                ip, ip, false, "vxlan", Map.of(), List.of()));
         client.resource(endpoint).create();
     }
 }

@@ -1,0 +1,68 @@
+package io.periscope.lab;
+
+import io.periscope.model.topology.ClusterSet;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The labs one test brings up (register it as an instance field): the test is skipped unless it runs
+ * as root, its labs keep their state in a directory of the test's own, and after the test every lab
+ * it was handed is closed (removing whatever the test left of it), newest first, before that
+ * directory is removed.
+ */
+public final class TestLabs implements BeforeEachCallback, AfterEachCallback {
+
+    private final List<RunningLab> labs = new ArrayList<>();
+    private Path state;
+
+    /** {@link RunningLab#up}, with its state in this test's directory. */
+    public RunningLab up(ClusterSet set) {
+        return kept(RunningLab.up(set, state));
+    }
+
+    /** {@link RunningLab#planned}, with its state in this test's directory. */
+    public RunningLab planned(ClusterSet set) {
+        return kept(RunningLab.planned(set, state));
+    }
+
+    /** The directory this test's labs keep their state in, removed after the test. */
+    public Path state() {
+        return state;
+    }
+
+    private RunningLab kept(RunningLab lab) {
+        labs.add(lab);
+        return lab;
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) throws IOException {
+        RunningLab.assumeRoot();
+        state = Files.createTempDirectory("periscope-labtest-");
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws IOException {
+        try {
+            for (RunningLab lab : labs.reversed()) {
+                lab.close();
+            }
+        } finally {
+            labs.clear();
+            try (Stream<Path> files = Files.walk(state)) {
+                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(file);
+                }
+            }
+        }
+    }
+}
