@@ -3,6 +3,9 @@ package io.periscope.lab.failover;
 import io.periscope.agent.health.HealthTargets;
 import io.periscope.agent.health.NexthopWithdrawal;
 import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.lease.LabLeases;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.Node;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.layout.SysctlSettings;
 import io.periscope.model.net.Ipv4Address;
@@ -129,12 +132,15 @@ public final class FailoverPrediction {
      */
     public static List<PredictedStream> of(ClusterSetPlan plan, Map<HostId, Integer> seeds, List<StreamFlow> streams, String failed,
                                            boolean withdraw, boolean healed) {
-        ClusterSetPlan during = withdraw ? withdrawn(plan, tunnelAddresses(plan, failed), host(plan, failed)) : plan;
+        Optional<ClusterSetPlan> elected = withdraw ? leaseTakenOver(plan, failed) : Optional.empty();
+        ClusterSetPlan during = elected.orElseGet(() -> withdraw ? withdrawn(plan, tunnelAddresses(plan, failed), host(plan, failed)) : plan);
+        // A lease that moved stays with its new holder when the old one comes back (it returns as the standby).
+        ClusterSetPlan healedPlan = elected.orElse(plan);
         KernelNexthopChoice upChoice = KernelNexthopChoice.programmed(plan, seeds.keySet(), seeds::get);
         List<Set<String>> before = gateways(new Simulator(plan, upChoice), streams);
         KernelNexthopChoice failedChoice = upChoice.after(during);
         List<Set<String>> whileFailed = gateways(new Simulator(during, failedChoice), streams);
-        List<Set<String>> afterHeal = healed ? gateways(new Simulator(plan, failedChoice.after(plan)), streams) : null;
+        List<Set<String>> afterHeal = healed ? gateways(new Simulator(healedPlan, failedChoice.after(healedPlan)), streams) : null;
         List<PredictedStream> predicted = new ArrayList<>();
         for (int i = 0; i < streams.size(); i++) {
             predicted.add(new PredictedStream(streams.get(i).id(), before.get(i), whileFailed.get(i), healed ? afterHeal.get(i) : Set.of()));
@@ -157,7 +163,8 @@ public final class FailoverPrediction {
     /** Each connection's fate when {@code failed} fails and the agents withdraw it (a connection is one of {@code connections}' flows, source port included). */
     public static List<PredictedConnection> connections(ClusterSetPlan plan, Map<HostId, Integer> seeds, List<StreamFlow> connections,
                                                         String failed) {
-        ClusterSetPlan during = withdrawn(plan, tunnelAddresses(plan, failed), host(plan, failed));
+        ClusterSetPlan during = leaseTakenOver(plan, failed)
+                .orElseGet(() -> withdrawn(plan, tunnelAddresses(plan, failed), host(plan, failed)));
         KernelNexthopChoice upChoice = KernelNexthopChoice.programmed(plan, seeds.keySet(), seeds::get);
         Simulator up = new Simulator(plan, upChoice);
         List<Set<String>> before = gateways(up, connections);
@@ -203,6 +210,27 @@ public final class FailoverPrediction {
             }
         }
         return true;
+    }
+
+    /**
+     * When {@code failed} is the active gateway of a single-active cluster (one whose gateways elect
+     * theirs through the lab's lease), the plan once a standby holds the lease: the next gateway in
+     * the cluster's order, as every agent programs it after the supervisor plans again with the new
+     * holder ({@link LabLeases#withHolders}). Which standby wins is a race when there are several;
+     * the prediction names the first, and {@code lab failover} lists another winner as a difference.
+     * Empty for every other node: a failed standby or a gateway among several active ones moves no lease.
+     */
+    static Optional<ClusterSetPlan> leaseTakenOver(ClusterSetPlan plan, String failed) {
+        HostId id = host(plan, failed);
+        for (Cluster cluster : LabLeases.electing(plan.clusterSet())) {
+            List<Node> gateways = cluster.gateways();
+            if (!cluster.name().equals(id.cluster()) || !gateways.getFirst().name().equals(id.name())) {
+                continue;
+            }
+            return gateways.stream().skip(1).findFirst()
+                    .map(next -> Planner.plan(LabLeases.withHolders(plan.clusterSet(), Map.of(cluster.name(), next.name()))));
+        }
+        return Optional.empty();
     }
 
     private static HostId host(ClusterSetPlan plan, String node) {

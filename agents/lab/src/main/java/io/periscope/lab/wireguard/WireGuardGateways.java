@@ -117,10 +117,10 @@ public final class WireGuardGateways {
                 .append(" listen-port ").append(device.listenPort()).append(" private-key /dev/fd/3");
         // wg reads a preshared key from a file per peer; one file per id, in the private tmpfs.
         List<String> pskIds = device.peers().stream().map(WireGuardPeer::presharedKey).distinct().toList();
-        List<String> pskFiles = new java.util.ArrayList<>();
+        // The keys travel as here-document data ("<index> <key>" a line), never as arguments.
+        List<String> pskLines = new java.util.ArrayList<>();
         for (int i = 0; i < pskIds.size(); i++) {
-            WireGuardPresharedKey psk = presharedKeys.get(pskIds.get(i));
-            pskFiles.add("(umask 077; cat > " + pskFile(i) + ") <<'PERISCOPE_PSK'\n" + psk.key() + "\nPERISCOPE_PSK");
+            pskLines.add(i + " " + presharedKeys.get(pskIds.get(i)).key());
         }
         for (WireGuardPeer peer : device.peers()) {
             WireGuardKeyPair remote = keys.get(peer.publicKey());
@@ -149,7 +149,9 @@ public final class WireGuardGateways {
                 "  sleep 0.05",
                 "done",
                 "trap 'rm -f " + CONTROL_DIRECTORY + "/psk-*' EXIT",
-                String.join("\n", pskFiles),
+                "(umask 077; while read -r index key; do echo \"$key\" > " + CONTROL_DIRECTORY + "/psk-$index; done) <<'PERISCOPE_PSK'",
+                String.join("\n", pskLines),
+                "PERISCOPE_PSK",
                 wgSet + " 3<<'PERISCOPE_KEY'",
                 keys.get(device.privateKey()).privateKey(),
                 "PERISCOPE_KEY",

@@ -78,7 +78,8 @@ class WireGuardGatewaysConfigureEveryPeerWithoutShowingKeys {
         assertThat(shell.invocations()).filteredOn(i -> i.argv().equals(List.of("wg", "genpsk"))).hasSize(1);
         List<String> scripts = shell.invocations().stream().filter(i -> i.argv().contains("sh")).map(Invocation::stdin).toList();
         assertThat(scripts).hasSize(2).allSatisfy(script -> assertThat(script)
-                .contains("(umask 077; cat > /var/run/wireguard/psk-0) <<'PERISCOPE_PSK'\nPSK-3\nPERISCOPE_PSK\n")
+                .contains("(umask 077; while read -r index key; do echo \"$key\" > /var/run/wireguard/psk-$index; done)"
+                        + " <<'PERISCOPE_PSK'\n0 PSK-3\nPERISCOPE_PSK\n")
                 .contains(" preshared-key /var/run/wireguard/psk-0 endpoint ")
                 .contains("trap 'rm -f /var/run/wireguard/psk-*' EXIT"));
         assertThat(shell.invocations()).allSatisfy(i -> assertThat(String.join(" ", i.argv()) + i).doesNotContain("PSK-"));
