@@ -14,6 +14,7 @@ public record ClusterVerdict(String cluster, Verdict verdict) {
         KEPT_APART(false, "the connectivity policy keeps it apart from the asking cluster"),
         GATEWAYS_DOWN(false, "all of its gateways are down"),
         OWN_GATEWAYS_DOWN(false, "all of the asking cluster's own gateways are down, so no other cluster is reachable"),
+        NO_READY_ENDPOINTS(false, "it exports the service but none of its endpoints there is ready"),
         NO_ADDRESS(false, "it exports the service but has no address for it (no ready backend, or no global IP allocated yet)");
 
         private final boolean eligible;

@@ -13,9 +13,11 @@ import java.util.Optional;
  * (global IPs with Globalnet), and only ready pods are listed.
  *
  * @param address a ClusterSetIP service's address; empty for a headless service
+ * @param ready   whether a ClusterSetIP service has a ready backend in that cluster (its slice endpoint's
+ *                {@code ready} condition); a headless service's readiness is its listed pods
  * @param pods    a headless service's ready pods; empty for a ClusterSetIP service
  */
-public record ImportedExport(String cluster, String namespace, String service, boolean headless, Optional<Ipv4Address> address,
+public record ImportedExport(String cluster, String namespace, String service, boolean headless, Optional<Ipv4Address> address, boolean ready,
                              List<Pod> pods, List<ServicePort> ports) {
 
     public ImportedExport {

@@ -27,7 +27,9 @@ import java.util.stream.Collectors;
  * <p>Beyond Lighthouse, it leaves out a cluster whose gateways are all down or which the connectivity
  * policy keeps apart from the asking cluster, and keeps the reason ({@link ClusterVerdict}); when no
  * cluster is left the name does not exist for that client (NXDOMAIN). {@link #upstream()} is the
- * same resolver without those two checks, which is what Lighthouse itself would answer.
+ * same resolver without those two checks, which is what Lighthouse itself would answer. Like
+ * Lighthouse, both leave out a cluster whose ClusterSetIP export has no ready backend there (the
+ * asking cluster's own included); only a live cluster's {@link PodReadiness} can say so.
  */
 public final class ServiceDiscovery {
 
@@ -68,6 +70,8 @@ public final class ServiceDiscovery {
     }
 
     private final Map<String, ExportedService> services;
+    /** The ClusterSetIP exports with no ready backend, as {@code key(service, namespace) + "@" + cluster}. */
+    private final Set<String> unready;
     private final Set<String> namespaces;
     private final ClusterGraph graph;
     private final Set<String> gatewaysDown;
@@ -76,9 +80,10 @@ public final class ServiceDiscovery {
     private final boolean policyAndHealthAware;
     private final DnsRecord.Authority soa;
 
-    private ServiceDiscovery(Map<String, ExportedService> services, ClusterGraph graph, Set<String> gatewaysDown, Set<String> known,
-                             boolean policyAndHealthAware) {
+    private ServiceDiscovery(Map<String, ExportedService> services, Set<String> unready, ClusterGraph graph, Set<String> gatewaysDown,
+                             Set<String> known, boolean policyAndHealthAware) {
         this.services = services;
+        this.unready = unready;
         this.known = known;
         this.namespaces = services.values().stream().map(s -> s.namespace().toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
         this.graph = graph;
@@ -86,7 +91,8 @@ public final class ServiceDiscovery {
         this.policyAndHealthAware = policyAndHealthAware;
         // The serial follows the content, so a secondary (or a person) sees that the zone changed.
         this.soa = new DnsRecord.Authority(ZONE, TTL, "ns.dns." + ZONE, "hostmaster." + ZONE,
-                Integer.toUnsignedLong((services.values().toString() + new java.util.TreeSet<>(gatewaysDown)).hashCode()) % 4_000_000_000L + 1,
+                Integer.toUnsignedLong((services.values().toString() + new java.util.TreeSet<>(gatewaysDown)
+                        + (unready.isEmpty() ? "" : new java.util.TreeSet<>(unready))).hashCode()) % 4_000_000_000L + 1,
                 7200, 1800, 86400, TTL);
     }
 
@@ -109,7 +115,9 @@ public final class ServiceDiscovery {
             }
         }
         Set<String> known = plan.clusterSet().clusters().stream().map(Cluster::name).collect(Collectors.toUnmodifiableSet());
-        return new ServiceDiscovery(index(plan, readiness, imported), ClusterGraph.of(plan.clusterSet()), Set.copyOf(down), known, true);
+        Set<String> unready = new HashSet<>();
+        Map<String, ExportedService> services = index(plan, readiness, imported, unready);
+        return new ServiceDiscovery(services, Set.copyOf(unready), ClusterGraph.of(plan.clusterSet()), Set.copyOf(down), known, true);
     }
 
     public static ServiceDiscovery of(ClusterSetPlan plan) {
@@ -118,15 +126,19 @@ public final class ServiceDiscovery {
 
     /** The same zone answered as Lighthouse would: no cluster is left out for policy or gateway health. */
     public ServiceDiscovery upstream() {
-        return new ServiceDiscovery(services, graph, gatewaysDown, known, false);
+        return new ServiceDiscovery(services, unready, graph, gatewaysDown, known, false);
     }
 
     public DnsRecord.Authority soa() {
         return soa;
     }
 
-    /** Exported services with their clusters, from the plan's records and the cluster set's exports, then the imported ones. */
-    private static Map<String, ExportedService> index(ClusterSetPlan plan, PodReadiness readiness, List<ImportedExport> imported) {
+    /**
+     * Exported services with their clusters, from the plan's records and the cluster set's exports, then the imported ones;
+     * adds to {@code unready} the ClusterSetIP exports with no ready backend.
+     */
+    private static Map<String, ExportedService> index(ClusterSetPlan plan, PodReadiness readiness, List<ImportedExport> imported,
+                                                      Set<String> unready) {
         List<String> clusterOrder = plan.clusterSet().clusters().stream().map(Cluster::name).toList();
         Map<String, Map<String, ClusterExportDraft>> drafts = new LinkedHashMap<>();
         Map<String, String[]> names = new LinkedHashMap<>();
@@ -141,6 +153,9 @@ public final class ServiceDiscovery {
                 }
             } else {
                 draft.address = Optional.of(r.address());
+                if (!readiness.serviceReady(r.cluster(), r.namespace(), r.service())) {
+                    unready.add(key + "@" + r.cluster());
+                }
             }
         }
         for (Cluster cluster : plan.clusterSet().clusters()) {
@@ -167,6 +182,9 @@ public final class ServiceDiscovery {
             ClusterExportDraft draft = drafts.computeIfAbsent(key, k -> new LinkedHashMap<>())
                     .computeIfAbsent(i.cluster(), ClusterExportDraft::new);
             draft.headless = Optional.of(i.headless());
+            if (!i.headless() && !i.ready()) {
+                unready.add(key + "@" + i.cluster());
+            }
             if (draft.address.isEmpty()) {
                 draft.address = i.address();
             }
@@ -317,7 +335,7 @@ public final class ServiceDiscovery {
                 return q.nxdomain(List.of(), exported.qualifiedName() + " of cluster " + export.cluster() + " has no headless pod '" + pod.get()
                         + "' (pods: " + listed(export.pods().stream().map(PodAddress::pod).toList()) + ")");
             }
-            Verdict verdict = verdict(export, q.asking());
+            Verdict verdict = verdict(exported, export, q.asking());
             List<ClusterVerdict> verdicts = List.of(new ClusterVerdict(export.cluster(), verdict));
             if (!verdict.eligible()) {
                 return q.nxdomain(verdicts, "every cluster that could answer was left out");
@@ -336,7 +354,7 @@ public final class ServiceDiscovery {
         }
         Map<ClusterExport, Verdict> verdicts = new LinkedHashMap<>();
         for (ClusterExport export : candidates) {
-            verdicts.put(export, verdict(export, q.asking()));
+            verdicts.put(export, verdict(exported, export, q.asking()));
         }
         List<ClusterExport> eligible = candidates.stream().filter(e -> verdicts.get(e).eligible()).toList();
         if (eligible.isEmpty()) {
@@ -407,7 +425,7 @@ public final class ServiceDiscovery {
     }
 
     /** Whether the asking cluster can use this cluster's export at all; {@link Verdict#ANSWERS} when nothing keeps it out. */
-    private Verdict verdict(ClusterExport export, Optional<String> asking) {
+    private Verdict verdict(ExportedService service, ClusterExport export, Optional<String> asking) {
         boolean own = asking.isPresent() && asking.get().equals(export.cluster());
         if (policyAndHealthAware && !own) {
             if (asking.isPresent() && gatewaysDown.contains(asking.get())) {
@@ -424,7 +442,13 @@ public final class ServiceDiscovery {
                 return Verdict.GATEWAYS_DOWN;
             }
         }
-        return export.hasAddress() ? Verdict.ANSWERS : Verdict.NO_ADDRESS;
+        if (!export.hasAddress()) {
+            return Verdict.NO_ADDRESS;
+        }
+        // Lighthouse answers a ClusterSetIP service from the clusters where it has a ready endpoint only, its own too:
+        // an address with nothing ready behind it would take the client's connection nowhere.
+        boolean ready = export.headless() || !unready.contains(key(service.name(), service.namespace()) + "@" + export.cluster());
+        return ready ? Verdict.ANSWERS : Verdict.NO_READY_ENDPOINTS;
     }
 
     /** Every name of the zone that has records (services, clusters' exports, headless pods, named ports). */

@@ -25,9 +25,10 @@ import java.util.Optional;
  * the service's namespace, named after the service, gives its type and ports; each exporting
  * cluster's EndpointSlice (labelled with the source cluster, the service and its namespace, see
  * {@link LighthouseApi}) gives that cluster's addresses, which are already global IPs under
- * Globalnet. A ClusterSetIP service's slice holds one endpoint, the service's address; a headless
- * service's slice one endpoint per pod, named by its hostname, and only those whose {@code ready}
- * condition is not false are kept.
+ * Globalnet. A ClusterSetIP service's slice holds one endpoint, the service's address, whose
+ * {@code ready} condition says whether the service has a ready backend there (Lighthouse answers only
+ * those clusters); a headless service's slice one endpoint per pod, named by its hostname, and only
+ * those whose {@code ready} condition is not false are kept. An unset condition counts as ready.
  *
  * <p>Slices of this cluster are skipped: the plan knows its own exports from first principles
  * (ServiceExports, Services, EndpointSlices, GlobalIngressIPs). Pure: no I/O.
@@ -66,11 +67,12 @@ final class LighthouseImports {
                 if (address.isEmpty()) {
                     continue;
                 }
+                boolean ready = endpoint.getConditions() == null || !Boolean.FALSE.equals(endpoint.getConditions().getReady());
                 if (!headless) {
                     draft.address = draft.address.or(() -> address);
+                    draft.ready |= ready;
                     continue;
                 }
-                boolean ready = endpoint.getConditions() == null || !Boolean.FALSE.equals(endpoint.getConditions().getReady());
                 String pod = endpoint.getHostname() != null ? endpoint.getHostname()
                         : endpoint.getTargetRef() != null ? endpoint.getTargetRef().getName() : null;
                 if (pod == null) {
@@ -124,6 +126,7 @@ final class LighthouseImports {
         final boolean headless;
         final List<ServicePort> ports;
         Optional<Ipv4Address> address = Optional.empty();
+        boolean ready;
         final List<ImportedExport.Pod> pods = new ArrayList<>();
 
         Draft(String cluster, String namespace, String service, boolean headless, List<ServicePort> ports) {
@@ -135,7 +138,7 @@ final class LighthouseImports {
         }
 
         ImportedExport build() {
-            return new ImportedExport(cluster, namespace, service, headless, headless ? Optional.empty() : address, pods, ports);
+            return new ImportedExport(cluster, namespace, service, headless, headless ? Optional.empty() : address, headless || ready, pods, ports);
         }
     }
 }

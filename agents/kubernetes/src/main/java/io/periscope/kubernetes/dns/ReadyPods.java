@@ -12,17 +12,23 @@ import java.util.Set;
 
 /**
  * This cluster's ready pods per service, from the EndpointSlices Kubernetes' endpoint controller
- * writes (label {@code kubernetes.io/service-name}, endpoints naming their pod in {@code targetRef}).
- * An endpoint whose {@code ready} condition is unset counts as ready, as the API asks consumers to
- * read it. A pod no slice lists ready is not answered; other clusters' pods are judged where they
- * are (their slices list only ready pods, see {@link LighthouseImports}).
+ * writes (label {@code kubernetes.io/service-name}, endpoints naming their pod in {@code targetRef}),
+ * and the services with at least one ready endpoint (a pod or not: a Service without a selector has
+ * hand-written slices). An endpoint whose {@code ready} condition is unset counts as ready, as the
+ * API asks consumers to read it. A pod no slice lists ready is not answered, nor a ClusterSetIP
+ * service with no ready endpoint (no slice at all included); other clusters are judged where they
+ * are (their slices' {@code ready} conditions, see {@link LighthouseImports}).
+ *
+ * @param ready         ready pods, as {@code namespace/service/pod}
+ * @param readyServices services with a ready endpoint, as {@code namespace/service}
  */
-public record ReadyPods(String localCluster, Set<String> ready) implements PodReadiness {
+public record ReadyPods(String localCluster, Set<String> ready, Set<String> readyServices) implements PodReadiness {
 
     public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
 
     public static ReadyPods of(String localCluster, List<EndpointSlice> slices) {
         Set<String> ready = new HashSet<>();
+        Set<String> readyServices = new HashSet<>();
         for (EndpointSlice slice : slices) {
             Map<String, String> labels = slice.getMetadata().getLabels() == null ? Map.of() : slice.getMetadata().getLabels();
             String service = labels.get(SERVICE_NAME_LABEL);
@@ -32,17 +38,25 @@ public record ReadyPods(String localCluster, Set<String> ready) implements PodRe
             }
             for (Endpoint endpoint : slice.getEndpoints() == null ? List.<Endpoint>of() : slice.getEndpoints()) {
                 boolean isReady = endpoint.getConditions() == null || !Boolean.FALSE.equals(endpoint.getConditions().getReady());
+                if (isReady) {
+                    readyServices.add(slice.getMetadata().getNamespace() + "/" + service);
+                }
                 if (isReady && endpoint.getTargetRef() != null && "Pod".equals(endpoint.getTargetRef().getKind())) {
                     ready.add(key(slice.getMetadata().getNamespace(), service, endpoint.getTargetRef().getName()));
                 }
             }
         }
-        return new ReadyPods(localCluster, Set.copyOf(ready));
+        return new ReadyPods(localCluster, Set.copyOf(ready), Set.copyOf(readyServices));
     }
 
     @Override
     public boolean ready(String cluster, String namespace, String service, String pod) {
         return !cluster.equals(localCluster) || ready.contains(key(namespace, service, pod));
+    }
+
+    @Override
+    public boolean serviceReady(String cluster, String namespace, String service) {
+        return !cluster.equals(localCluster) || readyServices.contains(namespace + "/" + service);
     }
 
     private static String key(String namespace, String service, String pod) {

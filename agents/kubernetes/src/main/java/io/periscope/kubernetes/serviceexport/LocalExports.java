@@ -1,8 +1,5 @@
 package io.periscope.kubernetes.serviceexport;
 
-import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
-import io.periscope.kubernetes.crd.LighthouseApi;
 import io.periscope.kubernetes.dns.ReadyPods;
 import io.periscope.kubernetes.modelbuilder.ClusterModelBuilder;
 import io.periscope.kubernetes.modelbuilder.LiveModel;
@@ -16,7 +13,6 @@ import io.periscope.planner.Planner;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -58,26 +54,9 @@ final class LocalExports {
             } else {
                 Optional<Ipv4Address> address = records.stream().filter(r -> r.pod().isEmpty()).map(ServiceRecord::address).findFirst();
                 address.ifPresent(a -> exports.add(new LocalExport(service.namespace(), service.name(), false, service.ports(), address,
-                        hasReadyEndpoint(live.endpointSlices(), service), List.of())));
+                        readiness.serviceReady(live.clusterId(), service.namespace(), service.name()), List.of())));
             }
         }
         return exports;
-    }
-
-    /** Whether the endpoint controller's slices of the service list an endpoint whose {@code ready} condition is not false. */
-    private static boolean hasReadyEndpoint(List<EndpointSlice> slices, Service service) {
-        for (EndpointSlice slice : slices) {
-            Map<String, String> labels = slice.getMetadata().getLabels() == null ? Map.of() : slice.getMetadata().getLabels();
-            if (!service.namespace().equals(slice.getMetadata().getNamespace()) || !service.name().equals(labels.get(ReadyPods.SERVICE_NAME_LABEL))
-                    || labels.containsKey(LighthouseApi.SOURCE_CLUSTER_LABEL)) {
-                continue;
-            }
-            for (Endpoint endpoint : slice.getEndpoints() == null ? List.<Endpoint>of() : slice.getEndpoints()) {
-                if (endpoint.getConditions() == null || !Boolean.FALSE.equals(endpoint.getConditions().getReady())) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 }

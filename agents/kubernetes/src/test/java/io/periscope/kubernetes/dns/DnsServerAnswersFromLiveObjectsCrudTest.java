@@ -44,7 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (headless, pods db-0 and db-1) exported here; cluster2, known through the broker (gateways gw-3
  * and gw-4), exports nginx and web, as Lighthouse's ServiceImports and EndpointSlices say. The
  * server runs on 127.0.0.1 and is asked over UDP by the JDK's DNS client; every change must show in
- * its answers within {@link #FOLLOWS}.
+ * its answers within {@link #FOLLOWS}. nginx-1, nginx's only backend here, is ready unless a test
+ * says otherwise.
  */
 class DnsServerAnswersFromLiveObjectsCrudTest {
 
@@ -76,6 +77,7 @@ class DnsServerAnswersFromLiveObjectsCrudTest {
         objects.export("default", "nginx");
         objects.export("default", "db");
         client.resource(dbSlice(true)).create();
+        client.resource(nginxSlice(true)).create();
 
         serviceImport("nginx", ServiceImportSpec.CLUSTER_SET_IP, 80);
         serviceImport("web", ServiceImportSpec.CLUSTER_SET_IP, 8080);
@@ -138,6 +140,33 @@ class DnsServerAnswersFromLiveObjectsCrudTest {
 
         client.resource(dbSlice(true)).update();
         await("db-1 is answered again once ready", FOLLOWS, () -> a(dns.address(), "db" + ZONE).map(Set::copyOf).equals(Optional.of(Set.of(db0, db1))));
+    }
+
+    @Test
+    void aClusterSetIpExportWhoseOnlyBackendTurnsNotReadyLeavesTheAnswer() {
+        String own = globalIp("svc-nginx").orElseThrow();
+        assertThat(a(dns.address(), "nginx" + ZONE)).as("cluster1's own export is preferred while nginx-1 is ready").contains(List.of(own));
+
+        client.resource(nginxSlice(false)).update();
+        await("cluster2's export answers once cluster1's only nginx backend is not ready", FOLLOWS,
+                () -> a(dns.address(), "nginx" + ZONE).equals(Optional.of(List.of("242.254.2.254"))));
+        assertThat(why("nginx")).contains("cluster1, verdict=NO_READY_ENDPOINTS");
+        assertThat(a(dns.address(), "cluster1.nginx" + ZONE)).as("cluster1's own name is gone too").isEmpty();
+
+        client.resource(nginxSlice(true)).update();
+        await("cluster1's export is preferred again once nginx-1 is ready", FOLLOWS, () -> a(dns.address(), "nginx" + ZONE).equals(Optional.of(List.of(own))));
+    }
+
+    @Test
+    void theOnlyExportingClusterWithNoReadyEndpointMakesTheNameNotExist() {
+        assertThat(a(dns.address(), "web" + ZONE)).contains(List.of("242.254.2.253"));
+
+        client.resource(lighthouseSliceOf("web", "242.254.2.253", false)).update();
+        await("web does not exist while cluster2's slice says no backend of it is ready", FOLLOWS, () -> a(dns.address(), "web" + ZONE).isEmpty());
+        assertThat(why("web")).startsWith("NXDOMAIN").contains("cluster2, verdict=NO_READY_ENDPOINTS");
+
+        client.resource(lighthouseSliceOf("web", "242.254.2.253", true)).update();
+        await("web is answered again once ready", FOLLOWS, () -> a(dns.address(), "web" + ZONE).equals(Optional.of(List.of("242.254.2.253"))));
     }
 
     @Test
@@ -208,6 +237,11 @@ class DnsServerAnswersFromLiveObjectsCrudTest {
                 endpoint("default", "db-1", "10.0.128.7", db1Ready));
     }
 
+    /** The endpoint controller's slice of nginx: its only backend nginx-1, ready or not. */
+    private static EndpointSlice nginxSlice(boolean ready) {
+        return endpointSlice("default", "nginx", 80, endpoint("default", "nginx-1", "10.0.128.5", ready));
+    }
+
     private void serviceImport(String service, String type, int port) {
         ServiceImport serviceImport = new ServiceImport();
         serviceImport.setMetadata(new ObjectMetaBuilder().withName(service).withNamespace("default").build());
@@ -217,12 +251,17 @@ class DnsServerAnswersFromLiveObjectsCrudTest {
 
     /** cluster2's slice of a ClusterSetIP service as Lighthouse's agent writes it: one endpoint, the service's global IP. */
     private void lighthouseSlice(String service, String globalIp) {
-        client.resource(new EndpointSliceBuilder().withNewMetadata().withName(service + "-cluster2").withNamespace("default")
+        client.resource(lighthouseSliceOf(service, globalIp, true)).create();
+    }
+
+    /** The same slice, its endpoint ready when the service has a ready backend in cluster2. */
+    private static EndpointSlice lighthouseSliceOf(String service, String globalIp, boolean ready) {
+        return new EndpointSliceBuilder().withNewMetadata().withName(service + "-cluster2").withNamespace("default")
                 .withLabels(Map.of(LighthouseApi.SOURCE_CLUSTER_LABEL, "cluster2", LighthouseApi.SERVICE_NAME_LABEL, service,
                         LighthouseApi.SOURCE_NAMESPACE_LABEL, "default", LighthouseApi.MANAGED_BY_LABEL, LighthouseApi.MANAGED_BY_LIGHTHOUSE))
                 .endMetadata()
                 .withAddressType("IPv4")
-                .addToEndpoints(new EndpointBuilder().withAddresses(globalIp).withNewConditions().withReady(true).endConditions().build())
-                .build()).create();
+                .addToEndpoints(new EndpointBuilder().withAddresses(globalIp).withNewConditions().withReady(ready).endConditions().build())
+                .build();
     }
 }

@@ -75,7 +75,7 @@ class AnotherClustersDnsServerAnswersThisClustersExportsCrudTest {
         objects1.pod("default", "db-1", "worker-1", "10.0.128.7", Map.of("app", "db"));
         objects1.service("default", "nginx", "100.0.0.132", Map.of("app", "nginx"), 80);
         objects1.service("default", "db", null, Map.of("app", "db"), 5432);
-        cluster1.resource(nginxSlice()).create();
+        cluster1.resource(nginxSlice(true)).create();
         cluster1.resource(dbSlice(true)).create();
 
         LiveObjectsFactory objects2 = new LiveObjectsFactory(cluster2Api.client());
@@ -182,6 +182,23 @@ class AnotherClustersDnsServerAnswersThisClustersExportsCrudTest {
                 () -> a(dns2.address(), "db" + ZONE).map(Set::copyOf).equals(Optional.of(Set.of(db0, db1))));
     }
 
+    @Test
+    void aClusterSetIpExportWhoseOnlyBackendTurnsNotReadyLeavesTheOtherClustersAnswer() {
+        new LiveObjectsFactory(cluster1).export("default", "nginx");
+        await("cluster1's Globalnet controller gave nginx its global IP", () -> globalIp("svc-nginx").isPresent());
+        String nginx = globalIp("svc-nginx").orElseThrow();
+        await("cluster2 answers cluster1's nginx", FOLLOWS, () -> a(dns2.address(), "nginx" + ZONE).equals(Optional.of(List.of(nginx))));
+
+        cluster1.resource(nginxSlice(false)).update();
+        await("nginx does not exist for cluster2 while its only exporter has no ready backend", FOLLOWS,
+                () -> a(dns2.address(), "nginx" + ZONE).isEmpty());
+        assertThat(a(dns2.address(), "cluster1.nginx" + ZONE)).isEmpty();
+
+        cluster1.resource(nginxSlice(true)).update();
+        await("cluster2 answers cluster1's nginx again once nginx-1 is ready", FOLLOWS,
+                () -> a(dns2.address(), "nginx" + ZONE).equals(Optional.of(List.of(nginx))));
+    }
+
     private Optional<String> globalIp(String globalIngressIp) {
         return GlobalnetFixture.ingress(cluster1, "default", globalIngressIp).flatMap(i -> Optional.ofNullable(i.getStatus()))
                 .flatMap(s -> Optional.ofNullable(s.allocatedIP()));
@@ -195,9 +212,9 @@ class AnotherClustersDnsServerAnswersThisClustersExportsCrudTest {
         client.resource(endpoint).create();
     }
 
-    /** The endpoint controller's slice of nginx in cluster1. */
-    private static EndpointSlice nginxSlice() {
-        return endpointSlice("default", "nginx", 80, LiveObjectsFactory.endpoint("default", "nginx-1", "10.0.128.5", true));
+    /** The endpoint controller's slice of nginx in cluster1: its only backend nginx-1, ready or not. */
+    private static EndpointSlice nginxSlice(boolean ready) {
+        return endpointSlice("default", "nginx", 80, LiveObjectsFactory.endpoint("default", "nginx-1", "10.0.128.5", ready));
     }
 
     /** The endpoint controller's slice of db in cluster1: db-0 ready, db-1 ready or not. */
