@@ -63,6 +63,8 @@ final class ExitCodeHelp {
             }
             case "lab" -> codes.put("0", "success; only 'lab probe' exits 1, when real packets disagree with the simulation");
             case "lab up" -> codes.put("0", "the lab is up and every node has converged");
+            case "lab apply" -> codes.put("0", "the running lab took the edited file and every running node has converged"
+                    + " (or nothing the lab runs changed)");
             case "lab down" -> codes.put("0", "the lab is gone (or was not up)");
             case "lab probe" -> {
                 codes.put("0", "every flow's real packets took paths the simulator gives");
@@ -89,6 +91,9 @@ final class ExitCodeHelp {
             case "lab probe" -> BAD_INPUT + "; or not root, or no lab of the file is up";
             case "lab fail" -> BAD_INPUT + "; or not root, " + NO_LAB + ", an unknown node, or a node already failed";
             case "lab heal" -> BAD_INPUT + "; or not root, " + NO_LAB + ", an unknown node, or the node is not failed";
+            case "lab apply" -> BAD_INPUT + "; or not root, no lab of the file is up (or another file built it), or the edit"
+                    + " changes what 'lab up' built (clusters, hosts, addresses, Globalnet, WireGuard devices): the message names it;"
+                    + " nothing was changed, run 'lab down' and 'lab up'";
             case "lab failover" -> BAD_INPUT + "; or not root, " + NO_LAB + ", a node already failed, or the file has no UDP flow";
             case "dns" -> BAD_INPUT + "; or a name outside clusterset.local, an unknown --from cluster or --type,"
                     + " or a --serve address that cannot be bound";

@@ -56,6 +56,8 @@ class HelpSaysWhatEachCommandExitsWith {
         assertThat(helpText("lab", "fail")).contains(" 0 the node is failed").contains("another file, or this one before an edit, built it");
         assertThat(helpText("lab", "heal")).contains(" 0 the node is healed").contains("the node is not failed");
         assertThat(helpText("lab", "failover")).contains(" 0 the streams were measured").contains("the file has no UDP flow");
+        assertThat(helpText("lab", "apply")).contains(" 0 the running lab took the edited file and every running node has converged")
+                .contains("the edit changes what 'lab up' built");
     }
 
     private static String helpText(String... command) {
@@ -64,7 +66,7 @@ class HelpSaysWhatEachCommandExitsWith {
 
     @Test
     void commandsThatCompareNothingDoNotPromiseExitOne() {
-        for (List<String> path : List.of(List.of("plan"), List.of("lab", "up"), List.of("lab", "down"), List.of("snapshot"))) {
+        for (List<String> path : List.of(List.of("plan"), List.of("lab", "up"), List.of("lab", "apply"), List.of("lab", "down"), List.of("snapshot"))) {
             String help = PeriscopeRun.of(PeriscopeRun.with(path, "--help")).out();
             String exitCodes = help.substring(help.indexOf("Exit codes:"));
 

@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code lab fail}, {@code lab heal} and {@code lab failover} on a topology no lab was built from:
+ * {@code lab fail}, {@code lab heal}, {@code lab failover} and {@code lab apply} on a topology no lab was built from:
  * exit 2 with a message that says what to run first, nothing changed, no stack trace. (Not root:
  * the same exit, saying root is needed.)
  */
@@ -50,6 +50,14 @@ class LabFailHealAndFailoverRefuseWithoutALab {
         assertThat(run.status()).isEqualTo(ExitStatus.BAD_INPUT);
         assertThat(run.err()).containsAnyOf("is up; run 'lab up", "needs root").doesNotContain("\tat ");
         assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void applyingAnEditToNoLabSaysToBringItUpFirst() throws IOException {
+        PeriscopeRun run = PeriscopeRun.of("lab", "apply", topology());
+
+        assertThat(run.status()).isEqualTo(ExitStatus.BAD_INPUT);
+        assertThat(run.err()).containsAnyOf("is up; run 'lab up", "needs root").doesNotContain("\tat ");
     }
 
     @Test

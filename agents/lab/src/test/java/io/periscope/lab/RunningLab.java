@@ -73,6 +73,22 @@ public final class RunningLab implements AutoCloseable {
         return lab;
     }
 
+    /**
+     * Built from a real file, as {@code lab up FILE} builds it: the state records the file's path and
+     * SHA-256, which the commands that act on a running lab ({@code apply}) check.
+     */
+    public static RunningLab upFrom(Path file, ClusterSet set, Path stateDirectory) {
+        RunningLab lab = new RunningLab(set, stateDirectory);
+        try {
+            new LabUp(lab.shell, lab.stateFile, new ReconcilingAgents()).run(file, set, lab.progress::add);
+            new SupervisorLauncher(lab.stateFile).start(set, lab.layout.names().hash(), lab.progress::add);
+        } catch (RuntimeException e) {
+            lab.close();
+            throw e;
+        }
+        return lab;
+    }
+
     /** The lab as {@code LabUp} alone builds it, for tests of the supervisor's own start. */
     public static RunningLab upWithoutSupervisor(ClusterSet set, Path stateDirectory) {
         RunningLab lab = new RunningLab(set, stateDirectory);

@@ -47,7 +47,8 @@ import java.util.function.Consumer;
  * <p>A single-active cluster's standby gateways are probed too, and by the same rule: the verdicts
  * count for the gateways the current plan makes active. When a lease changes hands the supervisor
  * hands the new plan over ({@link #follow}), and the answers follow the new active gateway at once,
- * as Lighthouse follows the Gateway status of whichever gateway is active.
+ * as Lighthouse follows the Gateway status of whichever gateway is active. When {@code lab apply}
+ * changes the policies, the supervisor hands the new plan over with {@link #adopt}.
  */
 public final class ClusterDnsServers implements AutoCloseable {
 
@@ -67,6 +68,7 @@ public final class ClusterDnsServers implements AutoCloseable {
     private final Map<String, HealthChecker> remote = new LinkedHashMap<>();
     private final Map<String, GatewayHealth> current = new LinkedHashMap<>();
     private final Map<String, Long> replacements = new LinkedHashMap<>();
+    private LabLayout layout;
     private boolean closed;
 
     private ClusterDnsServers(ClusterSetPlan plan, Consumer<String> log) {
@@ -87,7 +89,7 @@ public final class ClusterDnsServers implements AutoCloseable {
     }
 
     private void startAll(LabLayout layout) {
-        ClusterGraph graph = ClusterGraph.of(plan.clusterSet());
+        this.layout = layout;
         for (ClusterDns dns : ClusterDns.of(plan.clusterSet(), layout)) {
             ClustersetZone zone = new ClustersetZone(Optional.of(dns.cluster()), ServiceDiscovery.of(plan));
             NamespaceDnsServer server = NamespaceDnsServer.start(dns.server().namespace(), dns.serverAddress(), ClusterDns.SERVER_PORT, zone);
@@ -106,8 +108,22 @@ public final class ClusterDnsServers implements AutoCloseable {
             List<HealthTarget> ownTargets = gatewayNodes(cluster).stream()
                     .map(g -> new HealthTarget(cluster.name() + "/" + g.name(), g.ip(), Set.of(g.ip()))).toList();
             own.put(cluster.name(), checker(s.dns().server().namespace(), ownTargets));
+        }
+        remote.putAll(remoteCheckers(plan));
+        own.values().forEach(HealthChecker::start);
+        remote.values().forEach(HealthChecker::start);
+    }
+
+    /** Per active gateway: a checker of the active gateways of every cluster the policy of {@code planned} connects it to. */
+    private Map<String, HealthChecker> remoteCheckers(ClusterSetPlan planned) {
+        Map<String, HealthChecker> checkers = new LinkedHashMap<>();
+        ClusterGraph graph = ClusterGraph.of(planned.clusterSet());
+        for (Cluster cluster : planned.clusterSet().clusters()) {
+            if (!served.containsKey(cluster.name())) {
+                continue;
+            }
             List<HealthTarget> remoteTargets = new ArrayList<>();
-            for (Cluster other : plan.clusterSet().clusters()) {
+            for (Cluster other : planned.clusterSet().clusters()) {
                 if (!other.name().equals(cluster.name()) && graph.connected(cluster.name(), other.name())) {
                     gatewayNodes(other).forEach(g -> remoteTargets.add(
                             new HealthTarget(other.name() + "/" + g.name(), g.endpointIp(), Set.of(g.endpointIp()))));
@@ -115,11 +131,10 @@ public final class ClusterDnsServers implements AutoCloseable {
             }
             for (Node gateway : gatewayNodes(cluster)) {
                 Optional<HostNamespace> namespace = layout.host(HostId.node(cluster.name(), gateway.name()));
-                namespace.ifPresent(n -> remote.put(cluster.name() + "/" + gateway.name(), checker(n.namespace(), remoteTargets)));
+                namespace.ifPresent(n -> checkers.put(cluster.name() + "/" + gateway.name(), checker(n.namespace(), remoteTargets)));
             }
         }
-        own.values().forEach(HealthChecker::start);
-        remote.values().forEach(HealthChecker::start);
+        return checkers;
     }
 
     /** Active and standby: a standby becomes active when it takes its cluster's lease. */
@@ -137,6 +152,41 @@ public final class ClusterDnsServers implements AutoCloseable {
         }
         plan = next;
         refresh();
+    }
+
+    /**
+     * Answers from {@code next} from now on: the same clusters, hosts and addresses under other
+     * policies ({@code lab apply}). Every cluster's zone is replaced at once, whether or not the
+     * gateways' health changed, so a cluster the new policy keeps apart leaves the asking cluster's
+     * answers (and one it now connects enters them) with the next query; the gateways' health
+     * checking follows the new cables (a cluster nobody has a cable to is watched by nobody).
+     */
+    public void adopt(ClusterSetPlan next) {
+        Map<String, HealthChecker> replaced;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            plan = next;
+            replaced = new LinkedHashMap<>(remote);
+            remote.clear();
+            remote.putAll(remoteCheckers(next));
+            for (Served s : served.values()) {
+                String cluster = s.dns().cluster();
+                GatewayHealth health = health(cluster);
+                current.put(cluster, health);
+                replacements.merge(cluster, 1L, Long::sum);
+                s.zone().replace(ServiceDiscovery.of(plan, health));
+            }
+            log.accept("dns: every cluster's answers now follow the applied topology");
+        }
+        // Outside the lock: a closing checker may be reporting to refresh(), which takes it.
+        replaced.values().forEach(HealthChecker::close);
+        synchronized (this) {
+            if (!closed) {
+                remote.values().forEach(HealthChecker::start);
+            }
+        }
     }
 
     private HealthChecker checker(String namespace, List<HealthTarget> targets) {

@@ -16,7 +16,7 @@ import java.util.List;
  * @param namespaces every namespace this lab creates
  * @param state      {@code building} while {@code up} runs, {@code converged} once it returned
  * @param wireGuard  every {@code wireguard-go} started so far
- * @param sourceSha256 the SHA-256 of the file's bytes when {@code up} read it (see {@link TopologySource});
+ * @param sourceSha256 the SHA-256 of the file's bytes when {@code up} (or the last {@code apply}) read it (see {@link TopologySource});
  *                   empty when it had no file, {@code null} in state files written before it was recorded
  * @param supervisor the supervisor keeping the agents running once {@code up} converged (null before, or without one)
  * @param failures   the nodes {@code lab fail} failed and {@code lab heal} has not healed yet
@@ -59,6 +59,11 @@ public record LabState(String topology, String file, String hash, List<String> n
 
     public LabState withSupervisor(SupervisorProcess started) {
         return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, started, failures);
+    }
+
+    /** The lab as {@code lab apply} left it: built from the same file, which now has these bytes. */
+    public LabState withSourceSha256(String applied) {
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, applied, supervisor, failures);
     }
 
     public java.util.Optional<NodeFailure> failure(String node) {

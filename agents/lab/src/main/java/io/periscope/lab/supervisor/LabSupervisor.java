@@ -38,7 +38,8 @@ import java.util.stream.Collectors;
 /**
  * The process {@code lab up} leaves behind: it keeps every node's Periscope agent running, each
  * health-checking the gateways it load-balances to ({@link NodeAgentLoop}), as the agents do on real
- * nodes. It plans from the topology {@code lab up} wrote into the lab's directory, follows the
+ * nodes. It plans from the topology {@code lab up} wrote into the lab's directory (and from the
+ * edited one {@code lab apply} writes there in its place, see {@link #followTopology}), follows the
  * {@code agents-stopped} file that {@code lab fail} writes, and reports in its status file. It also
  * runs every cluster's DNS server ({@link ClusterDnsServers}), whose answers follow the gateways'
  * health and, in single-active clusters, the lease holders. It ends
@@ -72,10 +73,15 @@ public final class LabSupervisor implements AutoCloseable {
     private final AtomicReference<SupervisedPlan> current = new AtomicReference<>();
     /** The nodes {@code lab fail} failed ({@code cluster/node}): they cannot reach the leases. */
     private volatile Set<String> failed = Set.of();
+    /** The topology planned from now ({@code lab apply} replaces it). */
+    private volatile ClusterSet topology;
+    /** A handed-over revision that could not be planned, so that it is logged once. */
+    private String refusedRevision = "";
     private volatile boolean closed;
     private ClusterDnsServers dns;
     private Map<String, SupervisorStatus.NodeAgentStatus> lastWritten = Map.of();
     private Map<String, ClusterDnsStatus> lastWrittenDns = Map.of();
+    private String lastWrittenRevision = "";
     private long lastWrite;
 
     LabSupervisor(LabStateFile stateFile, String hash) {
@@ -97,7 +103,9 @@ public final class LabSupervisor implements AutoCloseable {
     }
 
     void run() throws TopologyException {
+        String revision = files.revision();
         ClusterSet set = TopologyLoader.loadWritten(files.topology());
+        topology = set;
         ClusterSetPlan plan = Planner.plan(LabCables.of(set).set());
         LabLayout layout = LabLayout.of(plan);
         if (!layout.names().hash().equals(hash)) {
@@ -108,7 +116,7 @@ public final class LabSupervisor implements AutoCloseable {
         List<Cluster> electing = electing(set, plan);
         failed = failedNodes();
         takeFreeLeasesInFileOrder(electing);
-        current.set(SupervisedPlan.of(set, LabLeases.holders(files.directory(), set)));
+        current.set(SupervisedPlan.of(revision, set, LabLeases.holders(files.directory(), set)));
         dns.follow(current.get().plan());
         for (HostNamespace node : layout.nodes()) {
             String reference = node.host().toString();
@@ -138,8 +146,9 @@ public final class LabSupervisor implements AutoCloseable {
             failed = failedNodes();
             Set<String> wanted = files.stoppedNodes();
             loops.values().forEach(loop -> loop.wanted(!wanted.contains(loop.name())));
+            followTopology(layout);
             if (!electing.isEmpty()) {
-                followLeases(set);
+                followLeases(topology);
             }
             dns.refresh();
             writeStatus();
@@ -203,13 +212,50 @@ public final class LabSupervisor implements AutoCloseable {
             return;
         }
         long started = System.nanoTime();
-        SupervisedPlan planned = SupervisedPlan.of(set, next);
+        SupervisedPlan planned = SupervisedPlan.of(before.revision(), set, next);
         current.set(planned);
         loops.values().forEach(NodeAgentLoop::poke);
         dns.follow(planned.plan());
         log("gateway lease changed hands: " + next.entrySet().stream().filter(e -> !e.getValue().equals(before.holders().get(e.getKey())))
                 .map(e -> e.getKey() + " -> " + e.getValue()).collect(Collectors.joining(", ")) + "; planned again in "
                 + (System.nanoTime() - started) / 1_000_000 + " ms, every agent programs its node");
+    }
+
+    /**
+     * Plans from the topology {@code lab apply} handed over, once its revision differs from the one
+     * planned from: every agent looks at once and programs its node from the new plan, and every DNS
+     * server's zone is replaced. {@code apply} checked that the lab can take it (the same clusters,
+     * hosts, addresses and devices); a file that does not read or would be another lab is logged and
+     * left alone, and the agents keep the plan they have.
+     */
+    private void followTopology(LabLayout layout) {
+        String revision;
+        try {
+            revision = files.revision();
+        } catch (RuntimeException e) {
+            return; // lab down removed the directory; the loop notices the state file is gone
+        }
+        SupervisedPlan before = current.get();
+        if (revision.equals(before.revision()) || revision.equals(refusedRevision)) {
+            return;
+        }
+        long started = System.nanoTime();
+        try {
+            ClusterSet next = TopologyLoader.loadWritten(files.topology());
+            SupervisedPlan planned = SupervisedPlan.of(revision, next, before.holders());
+            if (!LabLayout.of(planned.plan()).names().hash().equals(layout.names().hash())) {
+                throw new IllegalStateException("it is the topology of another lab");
+            }
+            topology = next;
+            current.set(planned);
+            loops.values().forEach(NodeAgentLoop::poke);
+            dns.adopt(planned.plan());
+            log("topology " + revision.substring(0, 12) + "... applied: planned again in " + (System.nanoTime() - started) / 1_000_000
+                    + " ms, every agent programs its node and every DNS server answers from it");
+        } catch (TopologyException | RuntimeException e) {
+            refusedRevision = revision;
+            log("topology " + revision.substring(0, 12) + "... not applied, the agents keep the plan they have: " + e.getMessage());
+        }
     }
 
     private Set<String> failedNodes() {
@@ -222,14 +268,17 @@ public final class LabSupervisor implements AutoCloseable {
         loops.forEach((name, loop) -> nodes.put(name, loop.status()));
         Map<String, ClusterDnsStatus> servers = dns == null ? Map.of() : dns.status();
         long now = System.nanoTime();
-        if (nodes.equals(lastWritten) && servers.equals(lastWrittenDns) && now - lastWrite < 1_000_000_000L) {
+        String revision = current.get() == null ? "" : current.get().revision();
+        if (nodes.equals(lastWritten) && servers.equals(lastWrittenDns) && revision.equals(lastWrittenRevision)
+                && now - lastWrite < 1_000_000_000L) {
             return;
         }
+        lastWrittenRevision = revision;
         lastWritten = nodes;
         lastWrittenDns = servers;
         lastWrite = now;
         try {
-            files.writeStatus(new SupervisorStatus(ProcessHandle.current().pid(), Instant.now().toString(), nodes, servers));
+            files.writeStatus(new SupervisorStatus(ProcessHandle.current().pid(), Instant.now().toString(), nodes, servers, revision));
         } catch (RuntimeException e) {
             // The directory is removed by lab down just before it signals us: nothing to report to then.
         }

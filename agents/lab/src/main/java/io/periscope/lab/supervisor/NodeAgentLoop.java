@@ -29,7 +29,8 @@ import java.util.function.Supplier;
  * without releasing the lease, as a killed process does, so a standby takes over only once the lease
  * ran out; a resumed agent stands again from scratch. The plan it programs is the supervisor's
  * current one, which follows the leases' holders, planned again with the gateways this node
- * considers down: a function of both.
+ * considers down: a function of both. After {@code lab apply} the current plan is that of the
+ * edited topology; the agent reports the revision its node was last found to match.
  */
 final class NodeAgentLoop implements AutoCloseable {
 
@@ -47,6 +48,8 @@ final class NodeAgentLoop implements AutoCloseable {
     private volatile boolean running;
     private volatile long passes;
     private volatile String lastError = "";
+    /** The revision of the last plan this node was found to match after a pass. */
+    private volatile String converged = "";
     private GatewayHealth health;
     private volatile LeaseCandidate candidate;
     private Thread thread;
@@ -91,7 +94,7 @@ final class NodeAgentLoop implements AutoCloseable {
         GatewayHealth current = health;
         List<String> down = current == null ? List.of() : current.view().down();
         LeaseCandidate standing = candidate;
-        return new SupervisorStatus.NodeAgentStatus(running, down, passes, lastError, standing != null && standing.leading());
+        return new SupervisorStatus.NodeAgentStatus(running, down, passes, lastError, standing != null && standing.leading(), converged);
     }
 
     private void signal() {
@@ -165,6 +168,12 @@ final class NodeAgentLoop implements AutoCloseable {
             }
             if (health.unavailable().isEmpty()) {
                 lastError = "";
+            }
+            // Converged as 'lab up' means it: read again after the programs, the node matches the plan.
+            if (!result.changedAnything() || reconciler.diff(desired).isEmpty()) {
+                converged = current.revision();
+            } else {
+                signal();
             }
         } catch (RuntimeException e) {
             lastError = String.valueOf(e.getMessage());

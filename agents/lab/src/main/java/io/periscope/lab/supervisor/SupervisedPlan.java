@@ -16,21 +16,24 @@ import java.util.function.Function;
 
 /**
  * The plan the lab's agents program now: the topology {@code up} built, with each single-active
- * cluster's lease holder as its active gateway ({@link LabLeases}). It changes only when a lease
- * changes hands; the lab's namespaces and links do not. A node that considers some gateways down
+ * cluster's lease holder as its active gateway ({@link LabLeases}). It changes when a lease
+ * changes hands and when {@code lab apply} hands over an edited topology; the lab's namespaces and
+ * links do not. A node that considers some gateways down
  * programs it planned again with them down ({@link PlansByDownGateways}), so what a node programs
  * is a function of the lease holders and the gateways it sees down.
  *
+ * @param revision     the SHA-256 of the topology file the plan was made from ({@link SupervisorFiles#revision}):
+ *                     {@code lab apply} hands a new one over and waits for every agent to have programmed it
  * @param holders      each electing cluster's holder the plan was made with
  * @param gatewayNames names the gateways behind nexthop addresses, for the health checkers
  * @param byDown       the plan again with the down gateways, shared by every node
  */
-record SupervisedPlan(Map<String, String> holders, ClusterSetPlan plan, Function<Ipv4Address, String> gatewayNames,
+record SupervisedPlan(String revision, Map<String, String> holders, ClusterSetPlan plan, Function<Ipv4Address, String> gatewayNames,
                       PlansByDownGateways byDown) {
 
-    static SupervisedPlan of(ClusterSet topology, Map<String, String> holders) {
+    static SupervisedPlan of(String revision, ClusterSet topology, Map<String, String> holders) {
         ClusterSetPlan plan = Planner.plan(LabCables.of(LabLeases.withHolders(topology, holders)).set());
-        return new SupervisedPlan(Map.copyOf(holders), plan, HealthTargets.gatewayNames(plan), new PlansByDownGateways(plan));
+        return new SupervisedPlan(revision, Map.copyOf(holders), plan, HealthTargets.gatewayNames(plan), new PlansByDownGateways(plan));
     }
 
     /** The Submariner layer of {@code host} with the named gateways ({@code cluster/node}) down. */

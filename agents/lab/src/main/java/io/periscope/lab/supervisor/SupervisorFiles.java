@@ -15,7 +15,7 @@ import java.util.TreeSet;
 
 /**
  * The files through which the lab's commands and its supervisor talk, all in the lab's directory
- * beside its state file: the topology the supervisor plans from, its log, the nodes whose agents are
+ * beside its state file: the topology the supervisor plans from (replaced by {@code lab apply}), its log, the nodes whose agents are
  * to stand still ({@code agents-stopped}, written by {@code lab fail --mode agent-stop|crash}) and the
  * supervisor's {@link SupervisorStatus}. Plain files, written atomically: either side may restart
  * and read the other's last word.
@@ -26,6 +26,21 @@ public record SupervisorFiles(Path directory) {
 
     public Path topology() {
         return directory.resolve("topology.yaml");
+    }
+
+    /**
+     * The SHA-256 of the topology file the supervisor plans from, in hex: {@code lab apply} replaces
+     * the file, the supervisor notices a new revision at its next tick and reports which revision it
+     * and each agent have taken.
+     */
+    public String revision() {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(topology())));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + topology() + ": " + e.getMessage(), e);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
     }
 
     public Path log() {

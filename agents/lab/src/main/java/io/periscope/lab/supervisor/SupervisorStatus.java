@@ -13,10 +13,13 @@ import java.util.TreeMap;
  * @param updated when it was written (ISO-8601)
  * @param nodes   each node's agent, by {@code cluster/node}
  * @param dns     each cluster's DNS server, by cluster
+ * @param revision the revision of the topology it plans and answers from ({@link SupervisorFiles#revision})
  */
-public record SupervisorStatus(long pid, String updated, Map<String, NodeAgentStatus> nodes, Map<String, ClusterDnsStatus> dns) {
+public record SupervisorStatus(long pid, String updated, Map<String, NodeAgentStatus> nodes, Map<String, ClusterDnsStatus> dns,
+                               String revision) {
 
     public SupervisorStatus {
+        revision = revision == null ? "" : revision;
         nodes = new TreeMap<>(nodes);
         // A status written before the supervisor ran DNS servers has none.
         dns = dns == null ? Map.of() : new TreeMap<>(dns);
@@ -28,12 +31,16 @@ public record SupervisorStatus(long pid, String updated, Map<String, NodeAgentSt
      * @param passes   reconcile passes so far
      * @param lastError the last pass's error, empty when it succeeded
      * @param leading  whether it holds its single-active cluster's gateway lease (false for nodes that stand for none)
+     * @param converged the revision of the topology ({@link SupervisorFiles#revision}) whose plan its node was last
+     *                 found to match after a pass, empty before; what {@code lab apply} waits for
      */
-    public record NodeAgentStatus(boolean running, List<String> down, long passes, String lastError, boolean leading) {
+    public record NodeAgentStatus(boolean running, List<String> down, long passes, String lastError, boolean leading, String converged) {
 
         public NodeAgentStatus {
             down = List.copyOf(down);
             lastError = lastError == null ? "" : lastError;
+            // A status written before lab apply existed has none.
+            converged = converged == null ? "" : converged;
         }
     }
 }

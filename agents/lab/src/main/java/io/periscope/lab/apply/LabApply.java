@@ -1,0 +1,191 @@
+package io.periscope.lab.apply;
+
+import io.periscope.lab.LabRefusal;
+import io.periscope.lab.layout.LabCables;
+import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.netns.NetworkNamespaces;
+import io.periscope.lab.state.LabState;
+import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.state.TopologySource;
+import io.periscope.lab.supervisor.SupervisorFiles;
+import io.periscope.lab.supervisor.SupervisorStatus;
+import io.periscope.lab.supervisor.SupervisorStop;
+import io.periscope.model.generate.TopologyFile;
+import io.periscope.model.load.TopologyException;
+import io.periscope.model.load.TopologyLoader;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.planner.Planner;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * {@code lab apply FILE}: a running lab takes its edited file in place, when the edit is one it can
+ * take without creating or removing anything {@code up} built ({@link TopologyChange}): the new
+ * SHA-256 goes into the lab's state, the topology goes to the supervisor the way it is driven (its
+ * topology file in the lab's directory, replaced atomically, which it reads every tick), and the
+ * command returns once the supervisor plans from it and every running agent has found its node to
+ * match the new plan, as {@code up} returns once every node converged. The DNS servers replace their
+ * zones when the supervisor takes the file, before the agents have programmed anything.
+ */
+public final class LabApply {
+
+    static final Duration CONVERGED_WITHIN = Duration.ofSeconds(60);
+
+    private final LabStateFile stateFile;
+    private final Supplier<Boolean> runningAsRoot;
+
+    public LabApply(LabStateFile stateFile) {
+        this(stateFile, NetworkNamespaces::runningAsRoot);
+    }
+
+    LabApply(LabStateFile stateFile, Supplier<Boolean> runningAsRoot) {
+        this.stateFile = stateFile;
+        this.runningAsRoot = runningAsRoot;
+    }
+
+    /**
+     * @param handedOver the {@link System#nanoTime} at which the supervisor's file was replaced; 0 when nothing was handed over
+     * @param millis     from the start of {@code apply} until every agent converged
+     */
+    public record Applied(TopologyChange change, String revision, long handedOver, long millis) {
+    }
+
+    /**
+     * @param topology the edited file's topology, loaded and validated
+     * @throws LabRefusal when not root, when no lab of the file is up (or another file built it), when
+     *                    it has no running supervisor, or when the edit needs {@code lab down} + {@code lab up}
+     */
+    public Applied run(Path file, ClusterSet topology, Consumer<String> progress) {
+        if (!runningAsRoot.get()) {
+            throw new LabRefusal("lab apply needs root to change the running lab; run it as root (for example with sudo)");
+        }
+        long start = System.nanoTime();
+        LabLayout layout = LabLayout.of(Planner.plan(LabCables.of(topology).set()));
+        LabState state = stateFile.read(layout.names().hash())
+                .filter(s -> s.state().equals(LabState.CONVERGED))
+                .orElseThrow(() -> new LabRefusal("no lab of topology '" + topology.name() + "' is up; run 'lab up " + file + "' first"));
+        TopologySource source = TopologySource.of(file);
+        source.otherFile(state).ifPresent(other -> {
+            throw new LabRefusal(other + "; nothing was applied.\nApply that file instead ('lab apply " + state.file()
+                    + "'), or replace its lab: 'lab down " + state.file() + "', then 'lab up " + file + "'");
+        });
+        SupervisorFiles files = new SupervisorFiles(stateFile.directoryFor(state.hash()));
+        if (state.supervisor() == null || !SupervisorStop.running(state.supervisor()) || !Files.exists(files.topology())) {
+            throw new LabRefusal("the lab of '" + topology.name() + "' has no running supervisor to hand the topology to"
+                    + (state.supervisor() == null ? "" : "; see its log " + files.log()) + "; run 'lab down " + file + "' and 'lab up "
+                    + file + "' again");
+        }
+        ClusterSet running = read(files.topology());
+        // Written and read back as the supervisor reads it, so that both sides are compared alike.
+        Path next = files.directory().resolve("topology.yaml.next");
+        files.writeAtomically(next, TopologyFile.yaml(topology.withFlows(List.of())));
+        boolean handed = false;
+        try {
+            TopologyChange change = TopologyChange.between(running, read(next));
+            if (!change.takenInPlace()) {
+                throw new LabRefusal(file + ": the running lab cannot take this change in place:\n  "
+                        + String.join("\n  ", change.refusals())
+                        + "\nnothing was changed; rebuild the lab instead: 'lab down " + file + "', then 'lab up " + file + "'");
+            }
+            stateFile.write(stateFile.read(state.hash()).orElse(state).withSourceSha256(source.sha256()));
+            if (change.none()) {
+                progress.accept("apply: nothing the lab runs changed (flows are the probe's); the lab's state now records the file as it is");
+                return new Applied(change, files.revision(), 0, (System.nanoTime() - start) / 1_000_000);
+            }
+            progress.accept("apply: " + String.join(", ", change.changed()) + " changed; the running lab takes it in place");
+            move(next, files.topology());
+            handed = true;
+            long handedOver = System.nanoTime();
+            String revision = files.revision();
+            progress.accept("apply: handed to the supervisor (" + files.topology() + ", revision " + revision.substring(0, 12) + "...)");
+            waitForAgents(files, revision, progress, handedOver);
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            progress.accept("apply: " + topology.name() + " converged in " + millis + " ms");
+            return new Applied(change, revision, handedOver, millis);
+        } finally {
+            if (!handed) {
+                deleteQuietly(next);
+            }
+        }
+    }
+
+    /** Until the supervisor plans from {@code revision} and every agent that runs has found its node to match it. */
+    private static void waitForAgents(SupervisorFiles files, String revision, Consumer<String> progress, long handedOver) {
+        long deadline = System.nanoTime() + CONVERGED_WITHIN.toNanos();
+        boolean taken = false;
+        Optional<SupervisorStatus> status = Optional.empty();
+        while (System.nanoTime() < deadline) {
+            status = files.readStatus();
+            if (status.isPresent() && status.get().revision().equals(revision)) {
+                if (!taken) {
+                    taken = true;
+                    progress.accept("apply: the supervisor plans from it and its DNS servers answer from it ("
+                            + (System.nanoTime() - handedOver) / 1_000_000 + " ms after the hand-over)");
+                }
+                Map<String, SupervisorStatus.NodeAgentStatus> nodes = status.get().nodes();
+                Set<String> stopped = files.stoppedNodes();
+                List<String> pending = pending(nodes, stopped, revision);
+                if (pending.isEmpty()) {
+                    List<String> standing = nodes.entrySet().stream().filter(e -> !e.getValue().running()).map(Map.Entry::getKey).toList();
+                    progress.accept("converged: every running node's agent reports no difference" + (standing.isEmpty() ? ""
+                            : " (" + String.join(", ", standing) + ": agents stopped by 'lab fail', they program it once healed)"));
+                    return;
+                }
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the agents", e);
+            }
+        }
+        String why = status.isEmpty() || !status.get().revision().equals(revision)
+                ? "the supervisor did not take the topology"
+                : "these nodes' agents did not converge: " + String.join(", ", pending(status.get().nodes(), files.stoppedNodes(), revision))
+                + status.get().nodes().values().stream().map(SupervisorStatus.NodeAgentStatus::lastError).filter(e -> !e.isEmpty())
+                .findFirst().map(e -> " (last error: " + e + ")").orElse("");
+        throw new IllegalStateException(why + " within " + CONVERGED_WITHIN.toSeconds() + " s; see " + files.log());
+    }
+
+    private static List<String> pending(Map<String, SupervisorStatus.NodeAgentStatus> nodes, Set<String> stopped, String revision) {
+        return nodes.entrySet().stream()
+                .filter(e -> e.getValue().running() && !stopped.contains(e.getKey()) && !e.getValue().converged().equals(revision))
+                .map(Map.Entry::getKey).collect(Collectors.toList());
+    }
+
+    private static ClusterSet read(Path written) {
+        try {
+            return TopologyLoader.loadWritten(written);
+        } catch (TopologyException e) {
+            throw new IllegalStateException("cannot read back " + written + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void move(Path from, Path to) {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot hand " + to + " to the supervisor: " + e.getMessage(), e);
+        }
+    }
+
+    private static void deleteQuietly(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            // a leftover next to the supervisor's file; lab down removes the directory
+        }
+    }
+}
