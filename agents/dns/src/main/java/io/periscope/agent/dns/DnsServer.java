@@ -49,6 +49,9 @@ public final class DnsServer implements AutoCloseable {
         this.counters = counters;
     }
 
+    /** How often a server asked for port 0 tries another port when TCP cannot have UDP's. */
+    private static final int EPHEMERAL_PORT_ATTEMPTS = 20;
+
     /**
      * Binds UDP and TCP on {@code address}; port 0 takes an ephemeral port, the same for both.
      *
@@ -59,37 +62,45 @@ public final class DnsServer implements AutoCloseable {
         Counters counters = Counters.zero();
         QueryHandler handler = new QueryHandler(new QueryResponder(zone), counters.answered());
         try {
-            Channel udp = new Bootstrap().group(group).channel(NioDatagramChannel.class)
-                    .option(ChannelOption.SO_RCVBUF, 4 << 20)
-                    .handler(new ChannelInitializer<NioDatagramChannel>() {
-                        @Override
-                        protected void initChannel(NioDatagramChannel ch) {
-                            ch.pipeline().addLast(new MalformedQueryDecoder(counters.formatErrors(), counters.dropped()),
-                                    new TruncatingResponseEncoder(), handler);
-                        }
-                    }).bind(address).sync().channel();
-            InetSocketAddress bound = (InetSocketAddress) udp.localAddress();
-            Channel tcp;
-            try {
-                tcp = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                        .childHandler(new ChannelInitializer<SocketChannel>() {
+            // Port 0: the UDP socket takes an ephemeral port and TCP must have the same number, which a
+            // TCP socket of another process may already hold; then both are tried again on a new port.
+            int attempts = address.getPort() == 0 ? EPHEMERAL_PORT_ATTEMPTS : 1;
+            for (int attempt = 1; ; attempt++) {
+                Channel udp = new Bootstrap().group(group).channel(NioDatagramChannel.class)
+                        .option(ChannelOption.SO_RCVBUF, 4 << 20)
+                        .handler(new ChannelInitializer<NioDatagramChannel>() {
                             @Override
-                            protected void initChannel(SocketChannel ch) {
-                                ch.pipeline().addLast(new IdleStateHandler(0, 0, TCP_IDLE_SECONDS, TimeUnit.SECONDS) {
-                                    @Override
-                                    protected void channelIdle(io.netty.channel.ChannelHandlerContext ctx,
-                                                               io.netty.handler.timeout.IdleStateEvent evt) {
-                                        ctx.close();
-                                    }
-                                }, new TcpDnsQueryDecoder(io.netty.handler.codec.dns.DnsRecordDecoder.DEFAULT, TCP_MAX_MESSAGE),
-                                        new TcpDnsResponseEncoder(), handler);
+                            protected void initChannel(NioDatagramChannel ch) {
+                                ch.pipeline().addLast(new MalformedQueryDecoder(counters.formatErrors(), counters.dropped()),
+                                        new TruncatingResponseEncoder(), handler);
                             }
-                        }).bind(bound).sync().channel();
-            } catch (Exception e) {
-                udp.close().sync();
-                throw e;
+                        }).bind(address).sync().channel();
+                InetSocketAddress bound = (InetSocketAddress) udp.localAddress();
+                Channel tcp;
+                try {
+                    tcp = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                            .childHandler(new ChannelInitializer<SocketChannel>() {
+                                @Override
+                                protected void initChannel(SocketChannel ch) {
+                                    ch.pipeline().addLast(new IdleStateHandler(0, 0, TCP_IDLE_SECONDS, TimeUnit.SECONDS) {
+                                        @Override
+                                        protected void channelIdle(io.netty.channel.ChannelHandlerContext ctx,
+                                                                   io.netty.handler.timeout.IdleStateEvent evt) {
+                                            ctx.close();
+                                        }
+                                    }, new TcpDnsQueryDecoder(io.netty.handler.codec.dns.DnsRecordDecoder.DEFAULT, TCP_MAX_MESSAGE),
+                                            new TcpDnsResponseEncoder(), handler);
+                                }
+                            }).bind(bound).sync().channel();
+                } catch (Exception e) {
+                    udp.close().sync();
+                    if (e instanceof java.net.BindException && attempt < attempts) {
+                        continue;
+                    }
+                    throw e;
+                }
+                return new DnsServer(group, udp, tcp, counters);
             }
-            return new DnsServer(group, udp, tcp, counters);
         } catch (Exception e) {
             // netty rethrows a failed bind (BindException, an IOException) without declaring it.
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
