@@ -1,5 +1,6 @@
 package io.periscope.kubernetes.gateway;
 
+import io.periscope.agent.election.LeaseCandidate;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -89,7 +90,7 @@ public final class GatewayAgent implements AutoCloseable {
         this.health = new GatewayHealth(probers, settings.health(), Clock.systemUTC(), loop::signal);
         this.election = new LeaseElection(client, settings.namespace(),
                 LiveObjectsReader.gatewayLease(settings.multiActiveGateway(), settings.nodeName()), settings.nodeName(), settings.timings(),
-                LeaseElection.Leadership.signalling(() -> loop.signal()));
+                LeaseCandidate.Leadership.signalling(() -> loop.signal()));
     }
 
     /** Watches the cluster, then stands for the lease; returns once the informers hold the initial lists. */

@@ -1,5 +1,6 @@
 package io.periscope.kubernetes.globalnet;
 
+import io.periscope.agent.election.LeaseCandidate;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -53,7 +54,7 @@ public final class GlobalnetController implements AutoCloseable {
         this.settings = settings;
         this.clock = clock;
         this.election = new LeaseElection(client, settings.namespace(), GlobalnetSettings.LEASE, settings.identity(), settings.timings(),
-                new LeaseElection.Leadership() {
+                new LeaseCandidate.Leadership() {
                     @Override
                     public void started() {
                         startTerm();

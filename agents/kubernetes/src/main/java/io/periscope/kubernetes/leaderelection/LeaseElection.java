@@ -17,36 +17,18 @@ import java.util.Optional;
  * close the lease is released at once, so the next candidate takes over within a retry period
  * instead of a lease duration.
  *
- * <p>{@link Leadership#started()} and {@link Leadership#stopped()} are called from the election's
- * thread, alternately and at most once per term; they must return quickly.
+ * <p>{@link LeaseCandidate.Leadership#started()} and {@link LeaseCandidate.Leadership#stopped()} are called
+ * from the election's thread, alternately and at most once per term; they must return quickly.
  */
 public final class LeaseElection implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaseElection.class);
 
-    /** What to do when leadership starts and stops. */
-    public interface Leadership extends LeaseCandidate.Leadership {
-
-        /** For a level-driven agent: winning or losing the lease is one more reason to look again. */
-        static Leadership signalling(Runnable signal) {
-            return new Leadership() {
-                @Override
-                public void started() {
-                    signal.run();
-                }
-
-                @Override
-                public void stopped() {
-                    signal.run();
-                }
-            };
-        }
-    }
-
     private final String leaseName;
     private final LeaseCandidate candidate;
 
-    public LeaseElection(KubernetesClient client, String namespace, String leaseName, String identity, LeaseTimings timings, Leadership leadership) {
+    public LeaseElection(KubernetesClient client, String namespace, String leaseName, String identity, LeaseTimings timings,
+                         LeaseCandidate.Leadership leadership) {
         this.leaseName = leaseName;
         this.candidate = new LeaseCandidate(namespace + "/" + leaseName, new LeaderElection(identity, timings),
                 new KubernetesLeaseStore(client, namespace, leaseName), Clock.systemUTC(), leadership, LOG::info);

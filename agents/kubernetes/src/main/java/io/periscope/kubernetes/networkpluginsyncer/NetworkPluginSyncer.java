@@ -1,5 +1,6 @@
 package io.periscope.kubernetes.networkpluginsyncer;
 
+import io.periscope.agent.election.LeaseCandidate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.agent.ovn.Northbound;
 import io.periscope.agent.ovn.NorthboundProgrammer;
@@ -57,7 +58,7 @@ public final class NetworkPluginSyncer implements AutoCloseable {
         this.loop = new LevelLoop("network-plugin-syncer-" + settings.clusterId(), this::pass, settings.resync(), settings.retry());
         this.retries = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("network-plugin-syncer-retry").unstarted(r));
         this.election = new LeaseElection(client, settings.namespace(), NetworkPluginSyncerSettings.LEASE, settings.identity(), settings.timings(),
-                LeaseElection.Leadership.signalling(() -> loop.signal()));
+                LeaseCandidate.Leadership.signalling(() -> loop.signal()));
     }
 
     /** Watches the cluster, then stands for the lease; returns once the informers hold the initial lists. */
