@@ -2,13 +2,12 @@ package io.periscope.lab.failover;
 
 import io.periscope.lab.supervisor.SupervisorStop;
 import io.periscope.lab.RunningLab;
+import io.periscope.lab.TestLabs;
 import io.periscope.lab.shell.ProcessShell;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -34,26 +33,17 @@ class BlackholedGatewaysFlowsMoveAndSurvivorsLoseNothing {
     static final String SURVIVOR = "cluster1/gw-2";
     static final int TCP_CONNECTIONS = 12;
 
-    @TempDir
-    Path state;
-
-    private RunningLab lab;
+    @RegisterExtension
+    final TestLabs labs = new TestLabs();
 
     @BeforeEach
     void needsRoot() {
         SupervisedLab.assumeRootAndNft();
     }
 
-    @AfterEach
-    void removeTheLab() {
-        if (lab != null) {
-            lab.close();
-        }
-    }
-
     @Test
     void survivingStreamsLoseNothingAndTheFailedGatewaysStreamsMove() {
-        lab = RunningLab.up(SupervisedLab.magGlobalnetWithUdp("blackhole"), state);
+        RunningLab lab = labs.up(SupervisedLab.magGlobalnetWithUdp("blackhole"));
         assertThat(SupervisorStop.running(SupervisedLab.supervisor(lab))).as("lab up leaves its supervisor running").isTrue();
 
         FailoverReport report = new LabFailover(new ProcessShell()).run(SupervisedLab.upLab(lab),

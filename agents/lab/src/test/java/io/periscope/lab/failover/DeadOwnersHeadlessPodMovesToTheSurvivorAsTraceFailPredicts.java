@@ -2,6 +2,7 @@ package io.periscope.lab.failover;
 
 import io.periscope.lab.Examples;
 import io.periscope.lab.RunningLab;
+import io.periscope.lab.TestLabs;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.LabProbe;
@@ -23,10 +24,9 @@ import io.periscope.planner.AllocatedGlobalAddresses;
 import io.periscope.planner.Planner;
 import io.periscope.simulator.Simulator;
 import io.periscope.simulator.trace.TunnelGateways;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,9 +50,10 @@ class DeadOwnersHeadlessPodMovesToTheSurvivorAsTraceFailPredicts {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
 
-    @TempDir
-    Path state;
+    @RegisterExtension
+    final TestLabs labs = new TestLabs();
 
+    /** The test's lab, which the helpers below probe and read. */
     private RunningLab lab;
 
     @BeforeEach
@@ -60,16 +61,9 @@ class DeadOwnersHeadlessPodMovesToTheSurvivorAsTraceFailPredicts {
         SupervisedLab.assumeRootAndNft();
     }
 
-    @AfterEach
-    void removeTheLab() {
-        if (lab != null) {
-            lab.close();
-        }
-    }
-
     @Test
     void theDeadOwnersPodIsDeliveredThroughTheSurvivorAndComesBackAfterHeal() throws Exception {
-        lab = RunningLab.up(RunningLab.forTest(Examples.load(Examples.MAG_GLOBALNET_EGRESS), "owner-fails"), state);
+        lab = labs.up(RunningLab.forTest(Examples.load(Examples.MAG_GLOBALNET_EGRESS), "owner-fails"));
         UpLab up = SupervisedLab.upLab(lab);
         ClusterSet set = LabCables.of(lab.set()).set();
         Cluster cluster1 = set.requireCluster("cluster1");
@@ -135,7 +129,7 @@ class DeadOwnersHeadlessPodMovesToTheSurvivorAsTraceFailPredicts {
                         "ports: [{port: 80, targetPort: 80, protocol: TCP}, {port: 5001, targetPort: 5001, protocol: UDP}]")
                 + "  - name: headless-pod-to-nginx-udp\n    from: cluster1/default/cache-0\n"
                 + "    to: nginx.default.svc.clusterset.local:5001\n    protocol: udp\n    expect: delivered\n";
-        lab = RunningLab.up(RunningLab.forTest(TopologyLoader.parse(text, "mag-globalnet-egress-udp.yaml"), "owner-streams"), state);
+        lab = labs.up(RunningLab.forTest(TopologyLoader.parse(text, "mag-globalnet-egress-udp.yaml"), "owner-streams"));
         Cluster cluster1 = LabCables.of(lab.set()).set().requireCluster("cluster1");
         Pod cache = cluster1.pods().stream().filter(p -> p.name().equals("cache-0")).findFirst().orElseThrow();
         String owner = "cluster1/" + HeadlessPodOwners.ownerOf(cluster1, cache).orElseThrow();

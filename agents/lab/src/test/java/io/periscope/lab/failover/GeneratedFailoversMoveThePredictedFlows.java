@@ -1,6 +1,7 @@
 package io.periscope.lab.failover;
 
 import io.periscope.lab.RunningLab;
+import io.periscope.lab.TestLabs;
 import io.periscope.lab.shell.ProcessShell;
 import io.periscope.model.generate.RandomClusterSet;
 import io.periscope.model.topology.Cluster;
@@ -15,14 +16,12 @@ import io.periscope.simulator.Simulator;
 import io.periscope.model.topology.GatewayLoadBalancing;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Protocol;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -47,10 +46,8 @@ class GeneratedFailoversMoveThePredictedFlows {
     static final int DEFAULT_CASES = 3;
     private static final GatewayLoadBalancing[] OPTIONS = GatewayLoadBalancing.values();
 
-    @TempDir
-    Path state;
-
-    private RunningLab lab;
+    @RegisterExtension
+    final TestLabs labs = new TestLabs();
 
     /** A generated set, the cluster whose gateway fails, the gateway, and its option. */
     record Case(long seed, ClusterSet set, String failed, GatewayLoadBalancing option) {
@@ -119,17 +116,10 @@ class GeneratedFailoversMoveThePredictedFlows {
         SupervisedLab.assumeRootAndNft();
     }
 
-    @AfterEach
-    void removeTheLab() {
-        if (lab != null) {
-            lab.close();
-        }
-    }
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void theStreamsThatMoveAreThePredictedOnes(Case generated) {
-        lab = RunningLab.up(RunningLab.forTest(generated.set(), "fo-" + generated.seed()), state);
+        RunningLab lab = labs.up(RunningLab.forTest(generated.set(), "fo-" + generated.seed()));
 
         // A resilient group's recovery is not compared: the kernel was seen to hand a returning
         // gateway some buckets that streams kept busy (2 of 7 in one CI run, 18 of 30 in a benchmark
