@@ -84,7 +84,7 @@ final class CablePlanner {
             firstAccept++;
         }
         postrouting.add(firstAccept, Rule.of(new Target.Snat(Ipv4Range.single(node.cniIp())),
-                new Match.OutInterface(Names.UNDERLAY), new Match.MarkIs(Names.FROM_REMOTE_MARK, Names.FROM_REMOTE_MARK, false),
+                new Match.OutInterface(node.link().device()), new Match.MarkIs(Names.FROM_REMOTE_MARK, Names.FROM_REMOTE_MARK, false),
                 new Match.ConnState(Set.of(CtState.DNAT), false)));
         // Replies that come back through another gateway than the one the flow left by have no
         // conntrack state here; accept them into the local pod network anyway.

@@ -94,28 +94,32 @@ final class EnvironmentPlanner {
         io.periscope.plan.DataplanePlan kubeProxy = ovn ? io.periscope.plan.DataplanePlan.EMPTY : kubeProxyTemplate.build();
         List<Rule> externalIpDnat = ovn ? OvnPlanner.externalIpDnat(set, cluster, index, global) : List.of();
         // Every other node routes a node's address and pod blocks the same way: build those
-        // routes once and share the records.
-        List<Route> serviceRoutes = cluster.serviceCidrs().stream()
-                .map(cidr -> Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.direct(Names.UNDERLAY)), RouteProtocol.BOOT)).toList();
-        Map<String, List<Route>> routesToNode = new LinkedHashMap<>();
-        for (Node other : cluster.nodes()) {
-            List<Route> routes = new ArrayList<>();
-            routes.add(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(other.ip()), List.of(Nexthop.direct(Names.UNDERLAY)), RouteProtocol.BOOT));
-            List<Nexthop> viaOther = List.of(Nexthop.via(other.ip(), Names.UNDERLAY));
-            // On OVN-Kubernetes the pods sit on logical switches, reached through ovn-k8s-mp0.
-            for (Ipv4Prefix block : ovn ? List.<Ipv4Prefix>of() : blocks.get(other.name())) {
-                routes.add(Route.unicast(Route.MAIN_TABLE, block, viaOther, RouteProtocol.BOOT));
-            }
-            routesToNode.put(other.name(), routes);
-        }
+        // routes once per device name (the file may name a node's interface) and share the records.
+        Map<String, List<Route>> serviceRoutesBy = new LinkedHashMap<>();
+        Map<String, Map<String, List<Route>>> routesToNodeBy = new LinkedHashMap<>();
+        java.util.function.Function<String, List<Route>> serviceRoutesOn = device -> serviceRoutesBy.computeIfAbsent(device, d ->
+                cluster.serviceCidrs().stream().map(cidr -> Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.direct(d)), RouteProtocol.BOOT))
+                        .toList());
+        java.util.function.BiFunction<String, Node, List<Route>> routesToNodeOn = (device, other) -> routesToNodeBy
+                .computeIfAbsent(device, d -> new LinkedHashMap<>()).computeIfAbsent(other.name(), n -> {
+                    List<Route> routes = new ArrayList<>();
+                    routes.add(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(other.ip()), List.of(Nexthop.direct(device)), RouteProtocol.BOOT));
+                    List<Nexthop> viaOther = List.of(Nexthop.via(other.ip(), device));
+                    // On OVN-Kubernetes the pods sit on logical switches, reached through ovn-k8s-mp0.
+                    for (Ipv4Prefix block : ovn ? List.<Ipv4Prefix>of() : blocks.get(other.name())) {
+                        routes.add(Route.unicast(Route.MAIN_TABLE, block, viaOther, RouteProtocol.BOOT));
+                    }
+                    return routes;
+                });
         for (Node node : cluster.nodes()) {
             HostRole role = active.contains(node) ? HostRole.GATEWAY : HostRole.NODE;
             HostId id = HostId.node(cluster.name(), node.name());
             HostDraft host = new HostDraft(id, role, Optional.empty());
             hosts.put(id, host);
-            host.interfaces.add(new Interface(Names.UNDERLAY, List.of(node.ip()), Macs.of(Macs.UNDERLAY, node.ip()),
-                    underlaySegment(cluster.name()), Interface.DEFAULT_MTU));
-            underlay.add(new Segment.Attachment(id, Names.UNDERLAY));
+            String device = node.link().device();
+            host.interfaces.add(new Interface(device, List.of(node.ip()), Macs.of(Macs.UNDERLAY, node.ip()),
+                    underlaySegment(cluster.name()), node.link().effectiveMtu()));
+            underlay.add(new Segment.Attachment(id, device));
             if (ovn) {
                 // OVN-Kubernetes: the node's CNI address is on its management port, a port of the
                 // node's logical switch; the pod and service CIDRs are routed into OVN through it.
@@ -141,8 +145,9 @@ final class EnvironmentPlanner {
             // Every gateway node is on the WAN, the standbys of a single active gateway too: the
             // machine does not change when its agent wins the lease, only what Submariner programs.
             if (node.gateway()) {
+                // The lab's second device stands for the same default interface towards the WAN: it has its MTU.
                 host.interfaces.add(new Interface(Names.WAN, List.of(node.endpointIp()), Macs.of(Macs.WAN, node.endpointIp()),
-                        WAN_SEGMENT, Interface.DEFAULT_MTU));
+                        WAN_SEGMENT, node.link().effectiveMtu()));
                 wan.add(new Segment.Attachment(id, Names.WAN));
             }
             // The distribution's reverse-path filter, for every interface (each copies conf.default).
@@ -155,13 +160,13 @@ final class EnvironmentPlanner {
             }
             for (Node other : cluster.nodes()) {
                 if (other != node) {
-                    host.environment.routes(routesToNode.get(other.name()));
+                    host.environment.routes(routesToNodeOn.apply(device, other));
                 }
             }
             // A node (or host-network pod) connecting to a ClusterIP needs some route before
             // kube-proxy's OUTPUT DNAT rewrites the destination; real nodes have a default route.
             if (!ovn) {
-                host.environment.routes(serviceRoutes);
+                host.environment.routes(serviceRoutesOn.apply(device));
             }
             host.kubeProxy = kubeProxy;
         }

@@ -39,8 +39,15 @@ public final class Names {
      */
     public static final String IPSEC_PSK = "submariner-psk";
 
-    /** VXLAN adds 50 bytes of headers to a 1500-byte underlay. */
-    public static final int VXLAN_MTU = 1450;
+    /** What VXLAN adds to a packet: outer IPv4 (20), UDP (8), VXLAN (8) and inner Ethernet (14) headers. */
+    public static final int VXLAN_OVERHEAD = 50;
+    /** VXLAN's MTU over a 1500-byte underlay. */
+    public static final int VXLAN_MTU = 1500 - VXLAN_OVERHEAD;
+
+    /** A VXLAN device's MTU over an underlay device of MTU {@code underlayMtu}: upstream's "default interface MTU minus 50". */
+    public static int vxlanMtu(int underlayMtu) {
+        return underlayMtu - VXLAN_OVERHEAD;
+    }
 
     // Routing tables and rule priorities.
     public static final int CABLE_TABLE = 100;

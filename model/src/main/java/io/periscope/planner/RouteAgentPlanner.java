@@ -160,7 +160,7 @@ final class RouteAgentPlanner {
         List<Node> activeGateways = cluster.activeGateways();
         Ipv4Address vxAddress = Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, node.ip());
         plan.vxlan(new VxlanDevice(Names.VX_SUBMARINER, Names.VX_SUBMARINER_VNI, Names.VX_SUBMARINER_PORT, node.ip(),
-                Names.UNDERLAY, Names.VXLAN_MTU, vxAddress, Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET),
+                node.link().device(), Names.vxlanMtu(node.link().effectiveMtu()), vxAddress, Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET),
                 Macs.of(Macs.VX_SUBMARINER, node.ip())));
         List<Node> peers = gateway
                 ? cluster.nodes().stream().filter(n -> !activeGateways.contains(n)).toList()

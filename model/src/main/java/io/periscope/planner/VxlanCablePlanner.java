@@ -34,7 +34,7 @@ final class VxlanCablePlanner {
         PlanBuilder plan = host.submariner;
         Ipv4Address address = Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, node.ip());
         plan.vxlan(new VxlanDevice(Names.VXLAN_TUNNEL, Names.VXLAN_TUNNEL_VNI, Names.VXLAN_TUNNEL_PORT, node.endpointIp(),
-                Names.WAN, Names.VXLAN_MTU, address, Tunnels.tunnelNetwork(Names.VXLAN_TUNNEL_FIRST_OCTET),
+                Names.WAN, Names.vxlanMtu(node.link().effectiveMtu()), address, Tunnels.tunnelNetwork(Names.VXLAN_TUNNEL_FIRST_OCTET),
                 Macs.of(Macs.VXLAN_TUNNEL, node.ip())));
         // The VXLAN cable driver sets loose reverse-path filtering on its device, as upstream does.
         plan.sysctl("net.ipv4.conf." + Names.VXLAN_TUNNEL + ".rp_filter", RouteAgentPlanner.LOOSE_RP_FILTER);

@@ -42,7 +42,8 @@ public final class FlowResolver {
 
     /** @throws NameNotAnswered when the flow's DNS name gets no answer, a fair question whose answer is unreachable */
     public ResolvedFlow resolve(Flow flow) throws FlowResolutionException {
-        return resolve(flow.name(), flow.from(), flow.to(), flow.protocol());
+        ResolvedFlow resolved = resolve(flow.name(), flow.from(), flow.to(), flow.protocol());
+        return flow.size().isPresent() ? resolved.withSize(flow.size().getAsInt()) : resolved;
     }
 
     /** @param name the flow's name, for messages */

@@ -130,15 +130,18 @@ public final class Simulator {
         if (source < 0) {
             throw new IllegalArgumentException("the plan has no host " + flow.source());
         }
+        // A sized packet leaves as `ping -M do -s` sends it: Don't Fragment set, never fragmented by its sender.
         Packet packet = Packet.of(flow.sourceIp().orElse(io.periscope.model.net.Ipv4Address.ANY), flow.destination(),
-                flow.sourcePort(), flow.port(), flow.protocol());
+                flow.sourcePort(), flow.port(), flow.protocol()).withLength(flow.size(), true);
         List<PathTrace> paths = new ArrayList<>();
         dataplane.send(source, packet, first, flow.sourceIp().isEmpty(), ConntrackState.EMPTY, List.of(), chains, forward -> {
             if (forward.disposition() != Disposition.DELIVERED || !flow.protocol().hasPorts()) {
                 paths.add(new PathTrace(forward.disposition(), forward.hops(), List.of(), forward.reason(), forward.choices()));
                 return;
             }
-            dataplane.send(forward.hostIndex(), forward.packet().answer(), first.answer(), false, forward.conntrack(), forward.choices(), chains,
+            // The answer is as long as what arrived, reassembled (the lab's echo servers send back what they read).
+            Packet answer = forward.packet().answer().withLength(forward.origin().length(), true);
+            dataplane.send(forward.hostIndex(), answer, first.answer(), false, true, forward.conntrack(), forward.choices(), chains,
                     reply -> paths.add(path(flow, source, forward, reply)));
         });
         return paths;

@@ -83,7 +83,8 @@ public final class TopologyFile {
             for (Flow f : set.flows()) {
                 out.append("  - {name: ").append(q(f.name())).append(", from: ").append(q(f.from())).append(", to: ").append(q(f.to()))
                         .append(", protocol: ").append(q(f.protocol().lowerName()))
-                        .append(f.expect().map(e -> ", expect: " + q(e.yamlName())).orElse("")).append("}\n");
+                        .append(f.expect().map(e -> ", expect: " + q(e.yamlName())).orElse(""))
+                        .append(f.size().isPresent() ? ", size: " + f.size().getAsInt() : "").append("}\n");
             }
         }
         return out.toString();
@@ -115,7 +116,9 @@ public final class TopologyFile {
         for (Node n : c.nodes()) {
             out.append("      - {name: ").append(q(n.name())).append(", ip: ").append(q(n.ip())).append(", cniIP: ").append(q(n.cniIp()))
                     .append(", gateway: ").append(n.gateway())
-                    .append(n.publicIp().map(p -> ", publicIP: " + q(p)).orElse("")).append("}\n");
+                    .append(n.publicIp().map(p -> ", publicIP: " + q(p)).orElse(""))
+                    .append(n.link().interfaceName().map(i -> ", interface: " + q(i)).orElse(""))
+                    .append(n.link().mtu().isPresent() ? ", mtu: " + n.link().mtu().getAsInt() : "").append("}\n");
         }
         if (!c.pods().isEmpty()) {
             out.append("    pods:\n");

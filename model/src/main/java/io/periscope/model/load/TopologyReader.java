@@ -15,6 +15,7 @@ import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.CniMasquerade;
 import io.periscope.model.topology.NodeEnvironment;
+import io.periscope.model.topology.NodeLink;
 import io.periscope.model.topology.RpFilter;
 import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Flow;
@@ -62,7 +63,7 @@ final class TopologyReader {
     static final List<String> CLUSTER_FIELDS = List.of("name", "labels", "podCIDRs", "serviceCIDRs", "globalCIDR", "cni",
             "multiActiveGateways", "clusterEgressIPs", "gatewayLoadBalancing", "egressOwnership", "nodes", "pods", "services", "exports",
             "globalEgressIPs", "rpFilter", "cniMasquerade");
-    static final List<String> NODE_FIELDS = List.of("name", "ip", "cniIP", "gateway", "publicIP");
+    static final List<String> NODE_FIELDS = List.of("name", "ip", "cniIP", "gateway", "publicIP", "interface", "mtu");
     static final List<String> POD_FIELDS = List.of("name", "namespace", "node", "ip", "labels", "hostNetwork");
     static final List<String> SERVICE_FIELDS = List.of("name", "namespace", "clusterIP", "headless", "selector", "ports");
     static final List<String> PORT_FIELDS = List.of("name", "port", "targetPort", "protocol");
@@ -72,7 +73,7 @@ final class TopologyReader {
     static final List<String> CONNECTIVITY_FIELDS = List.of("name", "leftClusterSelector", "rightClusterSelector");
     static final List<String> CONNECTION_FIELDS = List.of("leftClusterSelector", "rightClusterSelector", "cableDriver");
     static final List<String> CABLE_DRIVER_FIELDS = List.of("name", "options");
-    static final List<String> FLOW_FIELDS = List.of("name", "from", "to", "protocol", "expect");
+    static final List<String> FLOW_FIELDS = List.of("name", "from", "to", "protocol", "expect", "size");
 
     static final String DEFAULT_NAMESPACE = "default";
 
@@ -254,12 +255,16 @@ final class TopologyReader {
                 "the node's address on the pod network, e.g. 10.244.1.1"));
         boolean gateway = read.flatMap(m -> yaml.optionalBool(m, "gateway")).orElse(false);
         Optional<Ipv4Address> publicIp = read.flatMap(m -> yaml.optionalAddress(m, "publicIP"));
+        Optional<String> interfaceName = read.flatMap(m -> yaml.optionalText(m, "interface"));
+        Optional<Integer> mtu = read.flatMap(m -> yaml.optionalInt(m, "mtu"));
         if (yaml.errorCount() != before) {
             incomplete.someNode(cluster);
             name.ifPresent(n -> incomplete.node(cluster, n));
             return Optional.empty();
         }
-        return Optional.of(new io.periscope.model.topology.Node(name.orElseThrow(), ip.orElseThrow(), cniIp.orElseThrow(), gateway, publicIp));
+        NodeLink link = new NodeLink(interfaceName, mtu.map(java.util.OptionalInt::of).orElse(java.util.OptionalInt.empty()));
+        return Optional.of(new io.periscope.model.topology.Node(name.orElseThrow(), ip.orElseThrow(), cniIp.orElseThrow(), gateway, publicIp,
+                link));
     }
 
     private Optional<Pod> readPod(Node node, String path, String cluster, Map<String, io.periscope.model.topology.Node> nodes) {
@@ -557,10 +562,12 @@ final class TopologyReader {
                 .flatMap(text -> endpoint(flow, "to", text, FlowEndpointSyntax::parseTarget, FlowEndpointSyntax.TARGET_FORMS));
         Protocol protocol = yaml.optionalChoice(flow, "protocol", Protocol.values(), Protocol::lowerName, true).orElse(Protocol.TCP);
         Optional<Disposition> expect = yaml.optionalChoice(flow, "expect", Disposition.values(), Disposition::yamlName, false);
+        Optional<Integer> size = yaml.optionalInt(flow, "size");
         if (yaml.errorCount() != before) {
             return Optional.empty();
         }
-        return Optional.of(new Flow(name.orElseThrow(), from.orElseThrow(), to.orElseThrow(), protocol, expect));
+        return Optional.of(new Flow(name.orElseThrow(), from.orElseThrow(), to.orElseThrow(), protocol, expect,
+                size.map(java.util.OptionalInt::of).orElse(java.util.OptionalInt.empty())));
     }
 
     private <T> Optional<T> endpoint(YamlMapping flow, String field, String text, Function<String, T> parser, String forms) {

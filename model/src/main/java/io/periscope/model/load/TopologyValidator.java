@@ -20,6 +20,8 @@ import io.periscope.model.topology.FlowTarget;
 import io.periscope.model.topology.GlobalnetConfig;
 import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.Node;
+import io.periscope.model.topology.NodeLink;
+import io.periscope.model.topology.Protocol;
 import io.periscope.model.topology.Pod;
 import io.periscope.model.topology.Service;
 import io.periscope.model.topology.ServiceExport;
@@ -247,6 +249,7 @@ public final class TopologyValidator {
                     "node ip " + node.ip() + " is already used in cluster '" + cluster.name() + "' by ", "give every node of a cluster its own address");
             duplicate(byCniIp, node.cniIp(), n, listPath, "cniIP",
                     "node cniIP " + node.cniIp() + " is already used in cluster '" + cluster.name() + "' by ", "give every node its own address on the pod network");
+            checkLink(node, nodePath);
         }
         if (cluster.cni() == io.periscope.model.topology.Cni.OVN_KUBERNETES) {
             for (int n = 0; n < cluster.nodes().size(); n++) {
@@ -684,6 +687,30 @@ public final class TopologyValidator {
 
     // ---- flows ----
 
+    /** Device names the agents or the lab create on a node themselves, which the node's own interface cannot take. */
+    static final List<String> RESERVED_DEVICES = List.of("lo", "wan0", "cni0", "vx-submariner", "vxlan-tunnel", "submariner",
+            "br-submariner", "ovn-k8s-sub0", "ovn-k8s-mp0", "br-int", "genev_sys_6081");
+
+    private void checkLink(Node node, String nodePath) {
+        node.link().interfaceName().ifPresent(name -> {
+            NodeLink.nameProblem(name).ifPresent(problem -> error(join(nodePath, "interface"), "interface '" + name + "' of node '"
+                    + node.name() + "' " + problem, "name the node's default interface as `ip link` shows it, e.g. ens5"));
+            if (RESERVED_DEVICES.contains(name) || name.startsWith("p-")) {
+                error(join(nodePath, "interface"), "interface '" + name + "' of node '" + node.name()
+                                + "' is a name Periscope gives a device of its own on every node (" + String.join(", ", RESERVED_DEVICES)
+                                + ", and p-<pod> for pods' veths)",
+                        "name the node's default interface, the one holding its address, e.g. eth0 or ens5");
+            }
+        });
+        node.link().mtu().ifPresent(mtu -> {
+            if (mtu < NodeLink.MIN_MTU || mtu > NodeLink.MAX_MTU) {
+                error(join(nodePath, "mtu"), "mtu " + mtu + " of node '" + node.name() + "' is outside " + NodeLink.MIN_MTU + ".."
+                                + NodeLink.MAX_MTU + " bytes",
+                        "use the interface's MTU as `ip link` shows it, e.g. 1500, 9001 (AWS jumbo frames) or 1460 (GCE)");
+            }
+        });
+    }
+
     private void checkFlows() {
         Map<String, Integer> seen = new HashMap<>();
         List<String> clusterNames = set.clusters().stream().map(Cluster::name).toList();
@@ -694,6 +721,21 @@ public final class TopologyValidator {
                     "give every flow its own name");
             checkSource(flow, join(flowPath, "from"), clusterNames);
             checkTarget(flow, join(flowPath, "to"), clusterNames);
+            checkSize(flow, join(flowPath, "size"));
+        }
+    }
+
+    private void checkSize(Flow flow, String path) {
+        if (flow.size().isEmpty()) {
+            return;
+        }
+        int size = flow.size().getAsInt();
+        if (size < Flow.MIN_SIZE || size > Flow.MAX_SIZE) {
+            error(path, "size " + size + " of flow '" + flow.name() + "' is outside " + Flow.MIN_SIZE + ".." + Flow.MAX_SIZE
+                    + " bytes (an IP packet's total length)", "give the IP packet's length, headers included, e.g. 1400");
+        } else if (flow.protocol() == Protocol.TCP) {
+            error(path, "flow '" + flow.name() + "' is TCP, whose segments are as large as the MSS the handshake agrees "
+                    + "(which the MSS clamp lowers), not a size the flow chooses", "use protocol udp or icmp to test a path's MTU");
         }
     }
 

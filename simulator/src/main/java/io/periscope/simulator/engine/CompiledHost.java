@@ -47,6 +47,9 @@ final class CompiledHost {
     /** Every device name of the host as the optional a hop carries, so finishing a hop allocates none. */
     private final Map<String, Optional<String>> deviceNames = new HashMap<>();
 
+    /** Each device's MTU; a device the plan does not describe (loopback, OVN's ports) has none that binds. */
+    private final Map<String, Integer> mtus = new HashMap<>();
+
     /** For an OVN logical router, its pipeline (it has no kernel: no netfilter, no policy routing); null for a host. */
     final LogicalRouterPipeline logical;
 
@@ -77,6 +80,13 @@ final class CompiledHost {
         }
         for (Interface iface : plan.interfaces()) {
             deviceNames.put(iface.name(), Optional.of(iface.name()));
+            mtus.put(iface.name(), iface.mtu());
+        }
+        for (VxlanDevice d : effective.vxlanDevices()) {
+            mtus.put(d.name(), d.mtu());
+        }
+        for (io.periscope.plan.cable.WireGuardDevice d : effective.wireGuardDevices()) {
+            mtus.put(d.name(), d.mtu());
         }
         // A device copies conf.default when it is created (Periscope's devices are all created after
         // the namespace-wide sysctls are written), unless the plan sets its own value.
@@ -144,6 +154,12 @@ final class CompiledHost {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("rp_filter must be 0, 1 or 2, not '" + value + "'");
         }
+    }
+
+    /** The MTU of {@code device}, or {@link Integer#MAX_VALUE} for one that limits nothing here (loopback). */
+    int mtu(String device) {
+        Integer mtu = device == null ? null : mtus.get(device);
+        return mtu == null ? Integer.MAX_VALUE : mtu;
     }
 
     /** The device's first address, or null when it has none. */

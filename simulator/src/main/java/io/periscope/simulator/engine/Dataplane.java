@@ -159,7 +159,19 @@ public final class Dataplane {
      */
     public void send(int host, Packet packet, TcpSegment segment, boolean selectSource, ConntrackState conntrack, List<String> choices,
                      ChainObserver chains, Consumer<Ending> endings) {
+        send(host, packet, segment, selectSource, false, conntrack, choices, chains, endings);
+    }
+
+    /**
+     * As {@link #send(int, Packet, TcpSegment, boolean, ConntrackState, List, ChainObserver, Consumer)};
+     * {@code socketFragments} says how the sending socket treats a packet larger than its device's MTU:
+     * true fragments it there (Linux's default, IP_PMTUDISC_WANT, what an echo server's answer does),
+     * false refuses to send it (IP_PMTUDISC_DO, {@code ping -M do}: EMSGSIZE).
+     */
+    public void send(int host, Packet packet, TcpSegment segment, boolean selectSource, boolean socketFragments, ConntrackState conntrack,
+                     List<String> choices, ChainObserver chains, Consumer<Ending> endings) {
         Visit v = new Visit();
+        v.socketFragments = socketFragments;
         v.segment = segment;
         v.sink = endings;
         v.observer = chains;
@@ -247,6 +259,9 @@ public final class Dataplane {
      * What the first routing decision saw stays in the Visit for {@link #outputDone}.
      */
     private void output(Visit v, String device, int branchIndex, CompiledNexthop nexthop) {
+        if (nexthop != null && !fitsOut(v, device)) {
+            return;
+        }
         v.out = device;
         v.branchIndex = branchIndex;
         v.nexthop = nexthop;
@@ -437,10 +452,71 @@ public final class Dataplane {
             end(v, Disposition.DROPPED, "TTL exceeded at " + v.host.name + " (ttl " + v.packet.ttl() + ")" + loop(v));
             return;
         }
+        // ip_forward checks the size against the route's device before the FORWARD chains run.
+        if (!fitsOut(v, nexthop.device())) {
+            return;
+        }
         v.packet = v.packet.withTtl(v.packet.ttl() - 1);
         v.out = nexthop.device();
         v.nexthop = nexthop;
         pass(v, FORWARD_AND_POSTROUTING, 0, transmitStage);
+    }
+
+    // ---------------------------------------------------------------- sizes and MTUs
+
+    /**
+     * Whether the packet may leave by {@code device}: it fits the device's MTU, or it may be fragmented
+     * (no Don't Fragment, or the sending socket fragments its own), in which case it goes on as
+     * fragments. Otherwise the packet ends here: a socket's own with EMSGSIZE, a forwarded one (or a
+     * tunnel's outer packet that copied Don't Fragment) with ICMP fragmentation needed back to its source.
+     */
+    private boolean fitsOut(Visit v, String device) {
+        int mtu = v.host.mtu(device);
+        if (!v.packet.exceeds(mtu)) {
+            return true;
+        }
+        boolean ownSocket = v.in == null && v.tunnel == null;
+        if (!v.packet.df() || (ownSocket && v.socketFragments)) {
+            Packet largest = v.packet.withLength(largestFragment(mtu), false);
+            v.step(new Step.Fragment(device, mtu, largest));
+            v.packet = largest;
+            return true;
+        }
+        if (ownSocket) {
+            end(v, Disposition.DROPPED, "the socket refuses to send " + v.packet.length() + " bytes with Don't Fragment: "
+                    + device + "'s MTU is " + mtu + " (EMSGSIZE, message too long)");
+        } else {
+            end(v, Disposition.DROPPED, v.packet.length() + " bytes with Don't Fragment set do not fit " + v.host.name + " " + device
+                    + "'s MTU " + mtu + ": ICMP fragmentation needed (mtu " + mtu + ") goes back to " + v.packet.src());
+        }
+        return false;
+    }
+
+    /** The largest fragment of a packet fragmented for {@code mtu}: a 20-byte header and payload in 8-byte units. */
+    static int largestFragment(int mtu) {
+        return 20 + (mtu - 20) / 8 * 8;
+    }
+
+    /** The 4 bytes of a VLAN tag a Linux device takes beyond its MTU from the wire ({@code is_skb_forwardable}). */
+    static final int VLAN_ALLOWANCE = 4;
+
+    /**
+     * A device takes no frame larger than its MTU (and a VLAN tag) from the wire (a veth's peer, a
+     * bridge port): the packet is lost without a word to anyone, the path-MTU black hole. True when it was.
+     */
+    private boolean lostOnTheWire(Visit v, String device, Wiring.Port port) {
+        CompiledHost receiver = net.host(port.host());
+        int mtu = receiver.mtu(port.iface());
+        if (mtu == Integer.MAX_VALUE || !v.packet.exceeds(mtu + VLAN_ALLOWANCE)) {
+            return false;
+        }
+        String reason = v.packet.length() + " bytes are larger than " + receiver.name + " " + port.iface() + "'s MTU " + mtu
+                + ": it drops them on receipt and nobody is told (a path-MTU black hole)";
+        v.step(new Step.Drop(reason, v.packet));
+        finishHop(v, device, true);
+        v.sink.accept(new Ending(Disposition.DROPPED, Optional.of(reason), v.hops.toList(), v.host.id, v.host.index, v.packet, v.origin,
+                v.conntrack, v.choices.toList(), v.invalidAt == null ? Optional.empty() : Optional.of(invalidNote(v))));
+        return true;
     }
 
     /**
@@ -515,6 +591,10 @@ public final class Dataplane {
             decapsulate(v);
             return;
         }
+        if (v.packet.length() != Packet.SMALL) {
+            // Fragments are reassembled before the socket reads them: it gets the whole datagram.
+            v.packet = v.packet.withLength(v.origin.length(), v.packet.df());
+        }
         v.step(new Step.Deliver(v.host.pod ? "pod process" : "host process", v.packet));
         end(v, Disposition.DELIVERED, null);
     }
@@ -546,6 +626,9 @@ public final class Dataplane {
         Wiring.Delivery delivery = egress.peer() != null ? egress.peer()
                 : net.wiring.send(egress.link(), v.host.index, v.host.name, nexthop.device(), next);
         if (delivery instanceof Wiring.Delivery.Reached r) {
+            if (lostOnTheWire(v, nexthop.device(), r.port())) {
+                return;
+            }
             finishHop(v, nexthop.device(), true);
             arrive(v, r.port());
         } else if (delivery instanceof Wiring.Delivery.Failed f) {
@@ -574,8 +657,9 @@ public final class Dataplane {
             v.hopOut = device.name();
             v.hopDepart = v.packet;
         }
+        // The kernel's VXLAN device leaves Don't Fragment off its outer packet (df unset): a too large one is fragmented.
         Packet outer = new Packet(device.local(), found.outerDestination(), entropyPort(v.packet), device.port(),
-                Protocol.UDP, Packet.DEFAULT_TTL);
+                Protocol.UDP, Packet.DEFAULT_TTL, outerLength(v.packet, VXLAN_OVERHEAD), false);
         Tunnel tunnel = new Tunnel.Vxlan(device.vni(), found.mac(), v.packet, v.tunnel);
         v.step(new Step.Encap(Encapsulation.VXLAN, device.name(), OptionalInt.of(device.vni()), device.port(), device.local(),
                 found.outerDestination(), device.underlay(), found.how(), false, outer));
@@ -615,8 +699,9 @@ public final class Dataplane {
             return;
         }
         departBy(v, device.name());
+        // WireGuard pads the plaintext to 16 bytes and sends without Don't Fragment.
         Packet outer = new Packet(route.source(), peer.endpointAddress(), device.listenPort(), peer.endpointPort(), Protocol.UDP,
-                Packet.DEFAULT_TTL);
+                Packet.DEFAULT_TTL, inner.length() == Packet.SMALL ? Packet.SMALL : WIREGUARD_OVERHEAD + roundUp(inner.length(), 16), false);
         v.step(new Step.Encap(Encapsulation.WIREGUARD, device.name(), OptionalInt.empty(), peer.endpointPort(), route.source(),
                 peer.endpointAddress(), route.device(), "peer " + peer.remote() + " (key " + peer.publicKey() + "): allowed IP "
                 + peer.allowedIpFor(inner.dst()).orElseThrow() + " holds " + inner.dst(), true, outer));
@@ -629,8 +714,10 @@ public final class Dataplane {
         Packet inner = v.packet;
         OuterRoute route = outerRoute(v, connection.right());
         departBy(v, routedDevice);
+        // Tunnel-mode ESP copies the inner Don't Fragment bit to the outer header.
         Packet outer = new Packet(connection.left(), connection.right(), connection.leftIkePort(), connection.rightIkePort(), Protocol.UDP,
-                Packet.DEFAULT_TTL);
+                Packet.DEFAULT_TTL, inner.length() == Packet.SMALL ? Packet.SMALL
+                : ESP_IN_UDP_HEADERS + roundUp(inner.length() + ESP_TRAILER, 4) + ESP_ICV, inner.df());
         v.step(new Step.Encap(Encapsulation.ESP_IN_UDP, connection.name(), OptionalInt.empty(), connection.rightIkePort(),
                 connection.left(), connection.right(), route == null ? routedDevice : route.device(), "policy out "
                 + connection.leftSubnet() + " -> " + connection.rightSubnet() + " holds " + inner.src() + " -> " + inner.dst(), true, outer));
@@ -638,6 +725,23 @@ public final class Dataplane {
     }
 
     private record OuterRoute(Ipv4Address source, String device) {
+    }
+
+    /** Outer IPv4 (20), UDP (8), VXLAN (8) and the inner frame's Ethernet header (14). */
+    static final int VXLAN_OVERHEAD = 50;
+    /** Outer IPv4 (20), UDP (8), WireGuard's data message header (16) and its Poly1305 tag (16). */
+    static final int WIREGUARD_OVERHEAD = 60;
+    /** Outer IPv4 (20), UDP (8), ESP header (8) and AES-GCM's IV (8); then the trailer (2) and ICV (16). */
+    static final int ESP_IN_UDP_HEADERS = 44;
+    static final int ESP_TRAILER = 2;
+    static final int ESP_ICV = 16;
+
+    private static int outerLength(Packet inner, int overhead) {
+        return inner.length() == Packet.SMALL ? Packet.SMALL : inner.length() + overhead;
+    }
+
+    private static int roundUp(int value, int unit) {
+        return (value + unit - 1) / unit * unit;
     }
 
     /** How the host would send to {@code destination} from a socket: the source address and device routing picks. */

@@ -32,6 +32,8 @@ final class Visit {
     Packet origin;
     /** Which TCP segment the branch's TCP packet is (ignored for other protocols) */
     TcpSegment segment;
+    /** Whether the sending socket fragments a packet larger than its device's MTU (else EMSGSIZE) */
+    boolean socketFragments;
     /** Where conntrack found the packet INVALID, for the reason of an end it leads to; null when nowhere */
     String invalidAt;
 
@@ -90,6 +92,7 @@ final class Visit {
         v.passes = passes;
         v.origin = origin;
         v.segment = segment;
+        v.socketFragments = socketFragments;
         v.invalidAt = invalidAt;
         v.host = host;
         v.hopIn = hopIn;

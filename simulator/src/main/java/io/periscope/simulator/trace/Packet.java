@@ -6,31 +6,54 @@ import io.periscope.model.topology.Protocol;
 /**
  * The IPv4 header fields the simulator tracks. Ports are 0 for ICMP. The TTL is kept because a
  * forwarding loop or a too-long path ends on it, as in the kernel; traces do not print it.
+ *
+ * @param length the largest IP packet on the wire for it, headers included (a fragment's once it is
+ *               fragmented); {@link #SMALL} for a packet whose size the trace does not follow
+ * @param df     the Don't Fragment bit
  */
-public record Packet(Ipv4Address src, Ipv4Address dst, int sport, int dport, Protocol protocol, int ttl) {
+public record Packet(Ipv4Address src, Ipv4Address dst, int sport, int dport, Protocol protocol, int ttl, int length, boolean df) {
 
     /** The TTL Linux gives locally generated packets ({@code net.ipv4.ip_default_ttl}). */
     public static final int DEFAULT_TTL = 64;
+    /** A packet small enough for any MTU: no size checks apply to it. */
+    public static final int SMALL = 0;
+
+    public Packet(Ipv4Address src, Ipv4Address dst, int sport, int dport, Protocol protocol, int ttl) {
+        this(src, dst, sport, dport, protocol, ttl, SMALL, true);
+    }
 
     public static Packet of(Ipv4Address src, Ipv4Address dst, int sport, int dport, Protocol protocol) {
         return new Packet(src, dst, protocol.hasPorts() ? sport : 0, protocol.hasPorts() ? dport : 0, protocol, DEFAULT_TTL);
     }
 
     public Packet withSource(Ipv4Address address, int port) {
-        return new Packet(address, dst, port, dport, protocol, ttl);
+        return new Packet(address, dst, port, dport, protocol, ttl, length, df);
     }
 
     public Packet withDestination(Ipv4Address address, int port) {
-        return new Packet(src, address, sport, port, protocol, ttl);
+        return new Packet(src, address, sport, port, protocol, ttl, length, df);
     }
 
     public Packet withTtl(int newTtl) {
-        return new Packet(src, dst, sport, dport, protocol, newTtl);
+        return new Packet(src, dst, sport, dport, protocol, newTtl, length, df);
     }
 
-    /** The answer a socket sends back: addresses and ports swapped, a fresh TTL. */
+    /** The same packet {@code newLength} bytes long (on the wire), with Don't Fragment as given. */
+    public Packet withLength(int newLength, boolean dontFragment) {
+        return new Packet(src, dst, sport, dport, protocol, ttl, newLength, dontFragment);
+    }
+
+    /** Whether its size is followed and exceeds {@code mtu}. */
+    public boolean exceeds(int mtu) {
+        return length != SMALL && length > mtu;
+    }
+
+    /**
+     * The answer a socket sends back: addresses and ports swapped, a fresh TTL, the same size (the
+     * lab's echo servers and ICMP echo answer with what they received).
+     */
     public Packet answer() {
-        return new Packet(dst, src, dport, sport, protocol, DEFAULT_TTL);
+        return new Packet(dst, src, dport, sport, protocol, DEFAULT_TTL, length, df);
     }
 
     /** Same addresses, ports and protocol (the TTL does not identify a flow). */

@@ -123,6 +123,16 @@ public sealed interface Step {
         }
     }
 
+    /**
+     * The packet was larger than {@code device}'s MTU without Don't Fragment, so it leaves in fragments;
+     * {@code packet} is the largest of them, which the rest of the path must carry.
+     */
+    record Fragment(String device, int mtu, Packet packet) implements Step {
+        public String kind() {
+            return "fragment";
+        }
+    }
+
     /** The packet went no further; {@code reason} says why. */
     record Drop(String reason, Packet packet) implements Step {
         public String kind() {

@@ -129,6 +129,10 @@ public final class TraceJson {
             }
             case Step.Deliver d -> node.put("to", d.to());
             case Step.Drop d -> node.put("reason", d.reason());
+            case Step.Fragment f -> {
+                node.put("device", f.device());
+                node.put("mtu", f.mtu());
+            }
         }
         node.set("packet", packet(step.packet()));
         return node;
@@ -170,6 +174,10 @@ public final class TraceJson {
             node.put("dport", packet.dport());
         }
         node.put("proto", packet.protocol().lowerName());
+        // Only a flow with a size follows it (the file's `size`); others print as they always have.
+        if (packet.length() != Packet.SMALL) {
+            node.put("length", packet.length());
+        }
         return node;
     }
 }

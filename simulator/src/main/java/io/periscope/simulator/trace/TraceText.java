@@ -109,6 +109,8 @@ public final class TraceText {
                     + d.outerDst() + " from " + d.underlay() + ", encrypted: " + d.encrypted() + (d.check().isEmpty() ? "" : " (" + d.check() + ")");
             case Step.Deliver d -> "deliver to " + d.to();
             case Step.Drop d -> "drop: " + d.reason();
+            case Step.Fragment f -> "fragment: larger than " + f.device() + "'s MTU " + f.mtu() + " without Don't Fragment; fragments of at most "
+                    + f.packet().length() + " bytes";
         };
     }
 }

@@ -108,6 +108,8 @@ public final class TopologyWriter {
                 n.put("gateway", true);
             }
             node.publicIp().ifPresent(p -> n.put("publicIP", p.toString()));
+            node.link().interfaceName().ifPresent(i -> n.put("interface", i));
+            node.link().mtu().ifPresent(m -> n.put("mtu", m));
             nodes.add(n);
         }
         c.put("nodes", nodes);

@@ -58,7 +58,11 @@ public final class LabBatches {
         // nothing of its own onto the segment.
         text.append("link add ").append(SwitchNamespace.BRIDGE).append(" type bridge stp_state 0 forward_delay 0\n");
         for (SwitchPort port : sw.ports()) {
-            text.append("link set ").append(port.name()).append(" master ").append(SwitchNamespace.BRIDGE).append(" up\n");
+            text.append("link set ").append(port.name()).append(" master ").append(SwitchNamespace.BRIDGE);
+            if (port.mtu() != Interface.DEFAULT_MTU) {
+                text.append(" mtu ").append(port.mtu());
+            }
+            text.append(" up\n");
         }
         text.append("link set ").append(SwitchNamespace.BRIDGE).append(" up\n");
         return text.toString();

@@ -64,9 +64,10 @@ public record LabLayout(LabNames names, List<HostNamespace> hosts, List<SwitchNa
                     taken.add(namespace);
                     Set<String> portNames = new HashSet<>(Set.of(SwitchNamespace.BRIDGE));
                     List<SwitchPort> ports = new ArrayList<>();
+                    int largestMtu = segment.attachments().stream().mapToInt(a -> interfaceOf(hosts, a).mtu()).max().orElse(Interface.DEFAULT_MTU);
                     for (Segment.Attachment attachment : segment.attachments()) {
                         SwitchPort port = new SwitchPort(LabNames.interfaceName(attachment.host().name(), portNames),
-                                attachment.host(), attachment.interfaceName());
+                                attachment.host(), attachment.interfaceName(), largestMtu);
                         ports.add(port);
                         veths.add(new VethPair(hostEnd(hosts, attachment), new VethEnd(namespace, port.name(), Optional.empty())));
                     }
@@ -78,14 +79,18 @@ public record LabLayout(LabNames names, List<HostNamespace> hosts, List<SwitchNa
     }
 
     private static VethEnd hostEnd(Map<HostId, HostNamespace> hosts, Segment.Attachment attachment) {
+        Interface iface = interfaceOf(hosts, attachment);
+        return new VethEnd(hosts.get(attachment.host()).namespace(), iface.name(), Optional.of(iface.mac()));
+    }
+
+    private static Interface interfaceOf(Map<HostId, HostNamespace> hosts, Segment.Attachment attachment) {
         HostNamespace host = hosts.get(attachment.host());
         if (host == null) {
             throw new IllegalArgumentException("a segment attaches " + attachment.host() + ", which the plan has no host for");
         }
-        Interface iface = host.plan().interfaces().stream().filter(i -> i.name().equals(attachment.interfaceName())).findFirst()
+        return host.plan().interfaces().stream().filter(i -> i.name().equals(attachment.interfaceName())).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException(attachment.host() + " has no interface "
                         + attachment.interfaceName() + " for its segment"));
-        return new VethEnd(host.namespace(), iface.name(), Optional.of(iface.mac()));
     }
 
     /** Every namespace the lab creates: hosts first, then switches. */
