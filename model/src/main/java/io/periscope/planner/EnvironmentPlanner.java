@@ -194,8 +194,9 @@ final class EnvironmentPlanner {
             HostDraft podHost = new HostDraft(podId, HostRole.POD, Optional.of(node.name()));
             hosts.put(podId, podHost);
             String segment = cluster.name() + "/" + node.name() + "/" + pod.namespace() + "/" + pod.name();
+            // A routed CNI gives the pod's veth the node's MTU (what the node's network carries).
             podHost.interfaces.add(new Interface(Names.POD_INTERFACE, List.of(pod.ip()), Macs.of(Macs.POD, pod.ip()), segment,
-                    Interface.DEFAULT_MTU));
+                    node.link().effectiveMtu()));
             podHost.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
                     List.of(Nexthop.onlink(node.cniIp(), Names.POD_INTERFACE)), RouteProtocol.BOOT));
             // A pod's namespace copies the node's conf.all and conf.default (IPv4's rule for new
@@ -207,7 +208,7 @@ final class EnvironmentPlanner {
             // As with the ptp CNI plugin, the node side of each pod's veth also carries the node's
             // CNI address, so the pod's default route has a neighbour to resolve.
             nodeHost.interfaces.add(new Interface(peerName, List.of(node.cniIp()), Macs.of(Macs.POD_PEER, pod.ip()), segment,
-                    Interface.DEFAULT_MTU));
+                    node.link().effectiveMtu()));
             nodeHost.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(pod.ip()),
                     List.of(Nexthop.direct(peerName)), RouteProtocol.BOOT));
             segments.add(new Segment(segment, Segment.SegmentKind.VETH,

@@ -55,6 +55,12 @@ public record Cluster(
                 services, exports, globalEgressIPs, environment, EgressOwnership.SHARED);
     }
 
+    /** The same cluster with {@code newNodes} (a node's agent discovering its own interface, a test's variant). */
+    public Cluster withNodes(List<Node> newNodes) {
+        return new Cluster(name, labels, podCidrs, serviceCidrs, globalCidr, cni, multiActiveGateways, clusterEgressIPs, loadBalancing,
+                newNodes, pods, services, exports, globalEgressIPs, environment, egressOwnership);
+    }
+
     public Cluster withEgressOwnership(EgressOwnership ownership) {
         return new Cluster(name, labels, podCidrs, serviceCidrs, globalCidr, cni, multiActiveGateways, clusterEgressIPs, loadBalancing,
                 nodes, pods, services, exports, globalEgressIPs, environment, ownership);

@@ -376,6 +376,9 @@
       case "deliver":
         card.append(kv("to", step.to));
         break;
+      case "fragment":
+        card.append(kv("fragmented", `larger than ${step.device}'s MTU ${step.mtu} without Don't Fragment: fragments of at most ${step.packet.length} bytes`));
+        break;
       case "drop":
         card.append(kv("reason", el("span", {"class": "verdict dropped", text: step.reason})));
         break;
