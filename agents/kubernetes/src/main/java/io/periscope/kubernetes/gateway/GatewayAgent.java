@@ -27,6 +27,7 @@ import io.periscope.kubernetes.leaderelection.LeaseElection;
 import io.periscope.kubernetes.modelbuilder.LiveObjects;
 import io.periscope.kubernetes.modelbuilder.LiveObjectsReader;
 import io.periscope.kubernetes.nodeplan.EndpointConversion;
+import io.periscope.kubernetes.nodeplan.DefaultInterfaceOnce;
 import io.periscope.kubernetes.nodeplan.LiveNodePlan;
 import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
 import io.periscope.kubernetes.watch.LevelLoop;
@@ -66,6 +67,7 @@ public final class GatewayAgent implements AutoCloseable {
     private final KubernetesClient client;
     private final NodeAgentSettings settings;
     private final Reconciler reconciler;
+    private final DefaultInterfaceOnce defaultInterface;
     private final LeaseElection election;
     private final LevelLoop loop;
     private final GatewayHealth health;
@@ -86,6 +88,7 @@ public final class GatewayAgent implements AutoCloseable {
         this.client = client;
         this.settings = settings;
         this.reconciler = new Reconciler(runner, Ownership.submariner(), watch);
+        this.defaultInterface = new DefaultInterfaceOnce(runner, settings.nodeName());
         this.loop = new LevelLoop("gateway-" + settings.nodeName(), this::pass, settings.resync(), Duration.ofSeconds(2));
         this.health = new GatewayHealth(probers, settings.health(), Clock.systemUTC(), loop::signal);
         this.election = new LeaseElection(client, settings.namespace(),
@@ -123,7 +126,7 @@ public final class GatewayAgent implements AutoCloseable {
         LiveObjects live = informers.snapshot();
         LiveNodePlan nodePlan;
         try {
-            nodePlan = LiveNodePlan.of(live, settings.nodeName());
+            nodePlan = LiveNodePlan.of(live, settings.nodeName(), defaultInterface.link());
         } catch (RuntimeException e) {
             // The planner refused the model (a Cluster object the model cannot use): say so, program nothing.
             writeGatewayStatus(GatewayStatus.PASSIVE, null, "cannot plan this node: " + e.getMessage(), List.of());

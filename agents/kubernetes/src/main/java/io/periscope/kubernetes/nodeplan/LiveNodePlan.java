@@ -5,6 +5,10 @@ import io.periscope.kubernetes.modelbuilder.LiveModel;
 import io.periscope.kubernetes.modelbuilder.LiveObjects;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.NodeLink;
+import io.periscope.plan.DeviceRename;
+import io.periscope.planner.Names;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
@@ -23,12 +27,35 @@ import java.util.Set;
  *
  * @param host empty when the model has no such node (not yet, or the Cluster object is missing)
  */
-public record LiveNodePlan(LiveModel model, ClusterSetPlan plan, Optional<HostPlan> host, String clusterId, String node) {
+public record LiveNodePlan(LiveModel model, ClusterSetPlan plan, Optional<HostPlan> host, String clusterId, String node,
+                           Optional<NodeLink> ownLink) {
 
+    /** A node whose interface is left as the lab's ({@code eth0}, {@code wan0}, MTU 1500): tests of everything else. */
     public static LiveNodePlan of(LiveObjects live, String node) {
-        LiveModel model = ClusterModelBuilder.build(live.clusterId(), List.of(live));
+        return of(live, node, Optional.empty());
+    }
+
+    /**
+     * @param ownLink the node's default interface as its agent discovered it: the node is planned with
+     *                it, and the layer it programs names it where the lab's plans say {@code wan0}
+     */
+    public static LiveNodePlan of(LiveObjects live, String node, Optional<NodeLink> ownLink) {
+        LiveModel built = ClusterModelBuilder.build(live.clusterId(), List.of(live));
+        LiveModel model = ownLink.map(link -> withLink(built, live.clusterId(), node, link)).orElse(built);
         ClusterSetPlan plan = Planner.plan(model.clusterSet(), model.addresses());
-        return new LiveNodePlan(model, plan, plan.host(HostId.node(live.clusterId(), node)), live.clusterId(), node);
+        return new LiveNodePlan(model, plan, plan.host(HostId.node(live.clusterId(), node)), live.clusterId(), node, ownLink);
+    }
+
+    private static LiveModel withLink(LiveModel model, String clusterId, String node, NodeLink link) {
+        ClusterSet set = model.clusterSet();
+        ClusterSet linked = set.withClusters(set.clusters().stream().map(c -> !c.name().equals(clusterId) ? c
+                : c.withNodes(c.nodes().stream().map(n -> n.name().equals(node) ? n.withLink(link) : n).toList())).toList());
+        return new LiveModel(linked, model.addresses(), model.problems());
+    }
+
+    /** The layer as the node programs it: on a real node, the lab's WAN device is its one default interface. */
+    private DataplanePlan bound(DataplanePlan layer) {
+        return ownLink.map(link -> DeviceRename.rename(layer, Names.WAN, link.device())).orElse(layer);
     }
 
     public Optional<Cluster> cluster() {
@@ -44,9 +71,9 @@ public record LiveNodePlan(LiveModel model, ClusterSetPlan plan, Optional<HostPl
     public DataplanePlan submarinerWith(Set<String> down) {
         HostPlan own = host.orElseThrow(() -> new IllegalStateException("the model has no node " + node + " in cluster " + clusterId));
         if (down.isEmpty()) {
-            return own.submariner();
+            return bound(own.submariner());
         }
-        return Planner.plan(model.clusterSet(), model.addresses(), DownGateways.of(down)).host(own.id()).orElseThrow().submariner();
+        return bound(Planner.plan(model.clusterSet(), model.addresses(), DownGateways.of(down)).host(own.id()).orElseThrow().submariner());
     }
 
     /** Whether the planner made this node an active gateway. */

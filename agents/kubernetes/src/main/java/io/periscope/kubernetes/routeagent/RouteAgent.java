@@ -15,6 +15,7 @@ import io.periscope.agent.reconcile.Reconciler;
 import io.periscope.agent.watch.KernelWatch;
 import io.periscope.kubernetes.crd.RouteAgentResource;
 import io.periscope.kubernetes.crd.RouteAgentStatus;
+import io.periscope.kubernetes.nodeplan.DefaultInterfaceOnce;
 import io.periscope.kubernetes.nodeplan.LiveNodePlan;
 import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
 import io.periscope.kubernetes.watch.LevelLoop;
@@ -46,6 +47,7 @@ public final class RouteAgent implements AutoCloseable {
     private final KubernetesClient client;
     private final NodeAgentSettings settings;
     private final Reconciler reconciler;
+    private final DefaultInterfaceOnce defaultInterface;
     private final LevelLoop loop;
     private final GatewayHealth health;
     private LiveObjectsInformers informers;
@@ -66,6 +68,7 @@ public final class RouteAgent implements AutoCloseable {
         this.client = client;
         this.settings = settings;
         this.reconciler = new Reconciler(runner, Ownership.submariner(), watch);
+        this.defaultInterface = new DefaultInterfaceOnce(runner, settings.nodeName());
         this.loop = new LevelLoop("route-agent-" + settings.nodeName(), this::pass, settings.resync(), Duration.ofSeconds(2));
         this.health = new GatewayHealth(probers, settings.health(), Clock.systemUTC(), loop::signal);
     }
@@ -95,7 +98,7 @@ public final class RouteAgent implements AutoCloseable {
     }
 
     private void pass() {
-        LiveNodePlan nodePlan = LiveNodePlan.of(informers.snapshot(), settings.nodeName());
+        LiveNodePlan nodePlan = LiveNodePlan.of(informers.snapshot(), settings.nodeName(), defaultInterface.link());
         if (nodePlan.host().isEmpty()) {
             LOG.warn("route agent {}: the model has no node {} in cluster {} yet", settings.nodeName(), settings.nodeName(), settings.clusterId());
             return;
