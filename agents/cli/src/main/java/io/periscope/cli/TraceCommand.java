@@ -72,6 +72,9 @@ public final class TraceCommand implements Callable<Integer> {
                 flowChoice == null || flowChoice.adHoc == null ? null : flowChoice.adHoc.from,
                 flowChoice == null || flowChoice.adHoc == null ? null : flowChoice.adHoc.to,
                 flowChoice == null || flowChoice.adHoc == null ? Protocol.TCP : flowChoice.adHoc.protocol);
+        if (flowChoice != null && flowChoice.adHoc != null && flowChoice.adHoc.size != null) {
+            flows = List.of(sized(flows.getFirst(), flowChoice.adHoc.size));
+        }
         Simulation simulation = Simulation.of(spec.commandLine(), set, failedNodes, hashChoice);
         List<FlowTrace> traces = simulation.trace(flows);
         PrintWriter out = spec.commandLine().getOut();
@@ -148,6 +151,24 @@ public final class TraceCommand implements Callable<Integer> {
         @Option(names = "--protocol", paramLabel = "P", converter = ProtocolConverter.class, defaultValue = "tcp",
                 description = "tcp, udp or icmp (default: ${DEFAULT-VALUE})")
         Protocol protocol;
+
+        @Option(names = "--size", paramLabel = "BYTES",
+                description = "send one IP packet this long (headers included) with Don't Fragment set, as ping -M do -s does: "
+                        + "where it meets a smaller MTU shows (udp and icmp)")
+        Integer size;
+    }
+
+    /** The ad-hoc flow with a size, under the file's rules for {@code flows[].size}. */
+    private Flow sized(Flow flow, int size) {
+        if (size < Flow.MIN_SIZE || size > Flow.MAX_SIZE) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--size " + size + ": an IP packet is "
+                    + Flow.MIN_SIZE + " to " + Flow.MAX_SIZE + " bytes long, headers included; give one in that range, e.g. 1400");
+        }
+        if (flow.protocol() == Protocol.TCP) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--size applies to --protocol udp or icmp: TCP's "
+                    + "segments are as large as the MSS its handshake agrees (which the MSS clamp lowers), not a size the flow chooses");
+        }
+        return new Flow(flow.name(), flow.from(), flow.to(), flow.protocol(), flow.expect(), java.util.OptionalInt.of(size));
     }
 
     static final class ProtocolConverter implements ITypeConverter<Protocol> {
