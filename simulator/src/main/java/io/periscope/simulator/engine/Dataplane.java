@@ -486,7 +486,8 @@ public final class Dataplane {
             end(v, Disposition.DROPPED, "the socket refuses to send " + v.packet.length() + " bytes with Don't Fragment: "
                     + device + "'s MTU is " + mtu + " (EMSGSIZE, message too long)");
         } else {
-            end(v, Disposition.DROPPED, v.packet.length() + " bytes with Don't Fragment set do not fit " + v.host.name + " " + device
+            // ICMP fragmentation needed is a destination unreachable (type 3, code 4), as the sender sees it.
+            end(v, Disposition.UNREACHABLE, v.packet.length() + " bytes with Don't Fragment set do not fit " + v.host.name + " " + device
                     + "'s MTU " + mtu + ": ICMP fragmentation needed (mtu " + mtu + ") goes back to " + v.packet.src());
         }
         return false;

@@ -66,7 +66,7 @@ class SizedPacketsMeetEveryDevicesMtu {
     void aForwardingNodeAnswersFragNeededWithItsDevicesMtu() throws Exception {
         PathTrace path = udp(new Simulator(Planner.plan(example("path-mtu.yaml"))), 1460);
 
-        assertThat(path.disposition()).isEqualTo(Disposition.DROPPED);
+        assertThat(path.disposition()).as("ICMP fragmentation needed is a destination unreachable").isEqualTo(Disposition.UNREACHABLE);
         Hop last = path.forward().getLast();
         assertThat(last.node()).isEqualTo(HostId.node("cluster1", "worker-1"));
         assertThat(last.depart()).as("it never leaves worker-1").isEmpty();

@@ -42,6 +42,8 @@ public final class EchoServers implements AutoCloseable {
 
     public static final String REQUEST_MARK = "PSCQ";
     public static final String REPLY_MARK = "PSCR";
+    /** The largest UDP payload an IPv4 packet holds: a sized flow's datagram is read whole. */
+    public static final int LARGEST_DATAGRAM = 65507;
     private static final int POLL_MILLIS = 100;
 
     /** Every set of servers still open in this JVM, for {@link #closeEveryOpenServer}. */
@@ -182,7 +184,7 @@ public final class EchoServers implements AutoCloseable {
     }
 
     private void serveUdp(HostId host, DatagramSocket socket) {
-        byte[] buffer = new byte[2048];
+        byte[] buffer = new byte[LARGEST_DATAGRAM];
         while (!stopping) {
             DatagramPacket request = new DatagramPacket(buffer, buffer.length);
             try {

@@ -373,20 +373,25 @@ public final class LabProbe {
         try (EchoServers servers = EchoServers.start(setup.watched(), setup.tcpPorts(), setup.udpPorts());
              NamespaceThread sender = NamespaceThread.enter(setup.source().namespace())) {
             int rounds = target.protocol() == Protocol.ICMP ? 1 : MAX_ROUNDS;
-            int perRound = target.protocol() == Protocol.ICMP ? ICMP_PROBES : ROUND;
+            // A sized echo is recognised by its own length, so there is one of it.
+            int perRound = target.protocol() == Protocol.ICMP ? (target.sized() ? 1 : ICMP_PROBES) : ROUND;
             for (int round = 0; round < rounds && seen.size() < simulatedPaths; round++) {
                 List<AttemptOutcome> outcomes = new ArrayList<>();
                 List<Sighting> sightings;
                 try (CaptureSession session = CaptureSession.start(setup.targets(), vxlanPorts)) {
                     for (int k = 0; k < perRound; k++) {
                         int n = round * perRound + k;
+                        if (target.sized()) {
+                            forgetPathMtu(setup.source().namespace());
+                        }
                         // A port still held by a connection of an earlier run sends nothing: that probe is skipped.
                         switch (target.protocol()) {
                             case TCP -> traffic.tcp(sender, target, firstPort + n, "periscope probe " + flow.name() + " " + n + "\n")
                                     .ifPresent(outcomes::add);
                             case UDP -> traffic.udp(sender, target, firstPort + n, flow.name() + "/" + n + "/" + System.nanoTime())
                                     .ifPresent(outcomes::add);
-                            case ICMP -> outcomes.add(traffic.icmp(setup.source().namespace(), target, FIRST_ICMP_SIZE + n));
+                            case ICMP -> outcomes.add(traffic.icmp(setup.source().namespace(), target,
+                                    target.sized() ? target.size() - ProbeTraffic.ICMP_OVERHEAD : FIRST_ICMP_SIZE + n));
                         }
                     }
                     sightings = session.stop();
@@ -404,6 +409,15 @@ public final class LabProbe {
         }
         return new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), target.resolved(), simulatedPaths,
                 attempts, Optional.empty());
+    }
+
+    /**
+     * Empties the sender's path MTU cache: an ICMP fragmentation needed that an earlier sized probe
+     * brought back would otherwise make the kernel refuse (or fragment) the next one itself, where the
+     * simulator, which traces a first packet, sends it.
+     */
+    private void forgetPathMtu(String namespace) {
+        shell.execute(Invocation.of("ip", "-4", "route", "flush", "cache").inNamespace(namespace));
     }
 
     /**

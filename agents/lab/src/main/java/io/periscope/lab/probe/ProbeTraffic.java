@@ -82,18 +82,23 @@ public final class ProbeTraffic {
             try (DatagramSocket socket = new DatagramSocket(null)) {
                 socket.setReuseAddress(true);
                 socket.setSoTimeout(TIMEOUT_MILLIS);
-                byte[] request = (EchoServers.REQUEST_MARK + marker).getBytes(StandardCharsets.ISO_8859_1);
+                byte[] request = request(marker, target);
+                if (target.sized()) {
+                    // IP_PMTUDISC_DO, as the simulator sends a sized flow: Don't Fragment, and EMSGSIZE
+                    // instead of fragments when the socket's own device is too small.
+                    socket.setOption(jdk.net.ExtendedSocketOptions.IP_DONTFRAGMENT, true);
+                }
                 Optional<Ipv4Address> local = Optional.empty();
                 try {
                     socket.bind(new InetSocketAddress(bindAddress(target), sourcePort));
                     socket.connect(new InetSocketAddress(inet(target.destination()), target.port()));
                     local = Optional.of(Ipv4Address.parse(socket.getLocalAddress().getHostAddress()));
                     socket.send(new DatagramPacket(request, request.length));
-                    byte[] buffer = new byte[2048];
+                    byte[] buffer = new byte[EchoServers.LARGEST_DATAGRAM];
                     DatagramPacket answer = new DatagramPacket(buffer, buffer.length);
                     socket.receive(answer);
                     String text = new String(answer.getData(), 0, answer.getLength(), StandardCharsets.ISO_8859_1);
-                    if (!text.equals(EchoServers.REPLY_MARK + marker)) {
+                    if (!text.startsWith(EchoServers.REPLY_MARK + marker) || answer.getLength() != request.length) {
                         return Optional.of(new AttemptOutcome(sourcePort, 0, marker, local, "dropped",
                                 Optional.of("the answer came back different")));
                     }
@@ -107,13 +112,33 @@ public final class ProbeTraffic {
         });
     }
 
-    /** @param size the echo's data size, different for every probe so that each is recognised by its length */
+    /** UDP and IP headers around a datagram's payload. */
+    static final int UDP_OVERHEAD = 28;
+
+    /** The request's payload: the marker, padded to the flow's size where it has one. */
+    static byte[] request(String marker, ProbeTarget target) {
+        String text = EchoServers.REQUEST_MARK + marker;
+        if (target.sized() && target.size() - UDP_OVERHEAD > text.length()) {
+            text = text + " ".repeat(target.size() - UDP_OVERHEAD - text.length());
+        }
+        return text.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * @param size the echo's data size, different for every probe so that each is recognised by its length
+     *             (a sized flow's own, with Don't Fragment set: {@code ping -M do})
+     */
     public AttemptOutcome icmp(String sourceNamespace, ProbeTarget target, int size) {
-        Invocation ping = Invocation.of(pingProgram.equals("ping")
-                ? new String[]{"ip", "netns", "exec", sourceNamespace, "ping", "-c", "1", "-W", "1", "-s", String.valueOf(size),
-                target.destination().toString()}
-                : new String[]{"ip", "netns", "exec", sourceNamespace, "busybox", "ping", "-c", "1", "-W", "1", "-s", String.valueOf(size),
-                target.destination().toString()});
+        java.util.List<String> argv = new java.util.ArrayList<>(java.util.List.of("ip", "netns", "exec", sourceNamespace));
+        if (!pingProgram.equals("ping")) {
+            argv.add("busybox");
+        }
+        argv.addAll(java.util.List.of("ping", "-c", "1", "-W", "1"));
+        if (target.sized()) {
+            argv.addAll(java.util.List.of("-M", "do"));
+        }
+        argv.addAll(java.util.List.of("-s", String.valueOf(size), target.destination().toString()));
+        Invocation ping = Invocation.of(argv.toArray(String[]::new));
         ShellResult result = shell.execute(ping);
         int length = size + ICMP_OVERHEAD;
         if (result.succeeded()) {

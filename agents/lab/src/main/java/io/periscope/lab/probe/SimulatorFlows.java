@@ -62,7 +62,7 @@ public final class SimulatorFlows implements FlowSimulation {
         try {
             ResolvedFlow resolved = simulator.resolver().resolve(flow);
             return new ProbeTarget(resolved.source(), resolved.sourceIp(), resolved.destination(), resolved.port(), resolved.protocol(),
-                    resolved.resolvedText());
+                    resolved.resolvedText(), resolved.size());
         } catch (NameNotAnswered e) {
             throw new UnansweredName(e.answerMissing());
         } catch (FlowResolutionException e) {
@@ -73,7 +73,7 @@ public final class SimulatorFlows implements FlowSimulation {
     @Override
     public List<TracePath> paths(ProbeTarget target, int sourcePort) {
         ResolvedFlow flow = new ResolvedFlow(target.source(), target.sourceIp(), target.destination(), target.port(), target.protocol(),
-                sourcePort);
+                sourcePort, target.size());
         List<TracePath> paths = new ArrayList<>();
         for (PathTrace path : simulator.trace(flow)) {
             paths.add(TraceJsonReader.path(TraceJson.path(path)));

@@ -81,7 +81,7 @@ class PathMtuDropsWhereTheSimulatorSays {
     void aPacketLargerThanTheTunnelComesBackAsFragNeededFromTheNodeTheSimulatorNames() throws Exception {
         RunningLab lab = labs.up(RunningLab.forTest(Examples.load("path-mtu.yaml"), "mtu-fragneeded"));
         PathTrace path = simulated(lab, 1460);
-        assertThat(path.disposition()).isEqualTo(Disposition.DROPPED);
+        assertThat(path.disposition()).isEqualTo(Disposition.UNREACHABLE);
         Hop dropping = lastHop(path);
         assertThat(dropping.node()).isEqualTo(HostId.node("cluster1", "worker-1"));
         assertThat(dropping.steps().getLast()).isInstanceOfSatisfying(Step.Drop.class,
@@ -109,5 +109,21 @@ class PathMtuDropsWhereTheSimulatorSays {
         assertThat(ping.output()).contains("0 received").doesNotContain("Frag needed").doesNotContain("mtu =");
         // The same size with the gateway's own interface big enough would pass: the loss is gw-2's MTU, nothing else.
         assertThat(ping(lab, 1300).output()).contains("1 received");
+    }
+
+    @Test
+    void labProbeSendsEachFlowAtItsSizeAndSeesWhatTheSimulatorSays() {
+        RunningLab lab = labs.up(RunningLab.forTest(Examples.load("path-mtu.yaml"), "mtu-probe"));
+
+        io.periscope.lab.probe.ProbeReport report = lab.probe(Optional.empty());
+
+        assertThat(report.flows()).hasSize(4).allSatisfy(flow -> {
+            assertThat(flow.problem()).as(flow.name()).isEmpty();
+            assertThat(flow.matchesSimulation()).as(flow.name() + ": " + flow.firstDifference().map(d -> d.describe()).orElse("")).isTrue();
+        });
+        assertThat(report.flows()).filteredOn(f -> f.name().equals("fits")).singleElement()
+                .satisfies(f -> assertThat(f.attempts()).allSatisfy(a -> assertThat(a.outcome().disposition()).isEqualTo("delivered")));
+        assertThat(report.flows()).filteredOn(f -> !f.name().equals("fits")).allSatisfy(f -> assertThat(f.attempts()).isNotEmpty()
+                .allSatisfy(a -> assertThat(a.observed().disposition()).isEqualTo(f.name().equals("too-big-for-the-tunnel") ? "unreachable" : "dropped")));
     }
 }
