@@ -129,16 +129,13 @@ public final class ProbeTraffic {
      *             (a sized flow's own, with Don't Fragment set: {@code ping -M do})
      */
     public AttemptOutcome icmp(String sourceNamespace, ProbeTarget target, int size) {
-        java.util.List<String> argv = new java.util.ArrayList<>(java.util.List.of("ip", "netns", "exec", sourceNamespace));
-        if (!pingProgram.equals("ping")) {
-            argv.add("busybox");
-        }
-        argv.addAll(java.util.List.of("ping", "-c", "1", "-W", "1"));
-        if (target.sized()) {
-            argv.addAll(java.util.List.of("-M", "do"));
-        }
-        argv.addAll(java.util.List.of("-s", String.valueOf(size), target.destination().toString()));
-        Invocation ping = Invocation.of(argv.toArray(String[]::new));
+        // A sized flow's echo goes out as `ping -M do`: Don't Fragment, and an error instead of fragments.
+        String fragmentation = target.sized() ? "do" : "want";
+        Invocation ping = Invocation.of(pingProgram.equals("ping")
+                ? new String[]{"ip", "netns", "exec", sourceNamespace, "ping", "-c", "1", "-W", "1", "-M", fragmentation, "-s",
+                String.valueOf(size), target.destination().toString()}
+                : new String[]{"ip", "netns", "exec", sourceNamespace, "busybox", "ping", "-c", "1", "-W", "1", "-s", String.valueOf(size),
+                target.destination().toString()});
         ShellResult result = shell.execute(ping);
         int length = size + ICMP_OVERHEAD;
         if (result.succeeded()) {
