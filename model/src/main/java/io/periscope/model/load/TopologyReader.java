@@ -41,6 +41,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Function;
 
 /**
@@ -62,7 +63,7 @@ final class TopologyReader {
     static final List<String> CLUSTER_FIELDS = List.of("name", "labels", "podCIDRs", "serviceCIDRs", "globalCIDR", "cni",
             "multiActiveGateways", "clusterEgressIPs", "gatewayLoadBalancing", "egressOwnership", "nodes", "pods", "services", "exports",
             "globalEgressIPs", "rpFilter", "cniMasquerade");
-    static final List<String> NODE_FIELDS = List.of("name", "ip", "cniIP", "gateway", "publicIP");
+    static final List<String> NODE_FIELDS = List.of("name", "ip", "cniIP", "gateway", "publicIP", "tcpClampMss");
     static final List<String> POD_FIELDS = List.of("name", "namespace", "node", "ip", "labels", "hostNetwork");
     static final List<String> SERVICE_FIELDS = List.of("name", "namespace", "clusterIP", "headless", "selector", "ports");
     static final List<String> PORT_FIELDS = List.of("name", "port", "targetPort", "protocol");
@@ -254,12 +255,14 @@ final class TopologyReader {
                 "the node's address on the pod network, e.g. 10.244.1.1"));
         boolean gateway = read.flatMap(m -> yaml.optionalBool(m, "gateway")).orElse(false);
         Optional<Ipv4Address> publicIp = read.flatMap(m -> yaml.optionalAddress(m, "publicIP"));
+        Optional<Integer> tcpClampMss = read.flatMap(m -> yaml.optionalInt(m, "tcpClampMss"));
         if (yaml.errorCount() != before) {
             incomplete.someNode(cluster);
             name.ifPresent(n -> incomplete.node(cluster, n));
             return Optional.empty();
         }
-        return Optional.of(new io.periscope.model.topology.Node(name.orElseThrow(), ip.orElseThrow(), cniIp.orElseThrow(), gateway, publicIp));
+        return Optional.of(new io.periscope.model.topology.Node(name.orElseThrow(), ip.orElseThrow(), cniIp.orElseThrow(), gateway, publicIp,
+                tcpClampMss.map(OptionalInt::of).orElse(OptionalInt.empty())));
     }
 
     private Optional<Pod> readPod(Node node, String path, String cluster, Map<String, io.periscope.model.topology.Node> nodes) {

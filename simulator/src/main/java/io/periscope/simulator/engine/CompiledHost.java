@@ -44,6 +44,8 @@ final class CompiledHost {
     final RoutingPolicy routing;
     final Ruleset ruleset;
     private final Map<String, Ipv4Address> firstAddress;
+    /** Each device's MTU: what a socket's SYN offers as its MSS depends on it. */
+    private final Map<String, Integer> mtu = new HashMap<>();
     /** Every device name of the host as the optional a hop carries, so finishing a hop allocates none. */
     private final Map<String, Optional<String>> deviceNames = new HashMap<>();
 
@@ -77,7 +79,10 @@ final class CompiledHost {
         }
         for (Interface iface : plan.interfaces()) {
             deviceNames.put(iface.name(), Optional.of(iface.name()));
+            mtu.put(iface.name(), iface.mtu());
         }
+        effective.vxlanDevices().forEach(d -> mtu.put(d.name(), d.mtu()));
+        effective.wireGuardDevices().forEach(d -> mtu.put(d.name(), d.mtu()));
         // A device copies conf.default when it is created (Periscope's devices are all created after
         // the namespace-wide sysctls are written), unless the plan sets its own value.
         int all = sysctlInt(effective, "net.ipv4.conf.all.rp_filter");
@@ -145,6 +150,18 @@ final class CompiledHost {
             throw new IllegalArgumentException("rp_filter must be 0, 1 or 2, not '" + value + "'");
         }
     }
+
+    /** The MTU of {@code device}: the plan's, loopback's 65536, else Ethernet's 1500. */
+    int mtu(String device) {
+        Integer known = mtu.get(device);
+        if (known != null) {
+            return known;
+        }
+        return RoutingPolicy.LOOPBACK.equals(device) ? LOOPBACK_MTU : Interface.DEFAULT_MTU;
+    }
+
+    /** The kernel's MTU for {@code lo}. */
+    private static final int LOOPBACK_MTU = 65536;
 
     /** The device's first address, or null when it has none. */
     Ipv4Address firstAddress(String device) {
