@@ -41,7 +41,7 @@ class GlobalnetMarkReplacesKubeProxysMark {
     /** @param snatSource the subnet the Globalnet SNAT covers */
     private static TwoNodeCluster gateway(int markMask, int matchMask, String snatSource) {
         TwoNodeCluster cluster = new TwoNodeCluster();
-        cluster.n2.route("242.0.0.0/29 via 172.18.0.1 dev eth0");
+        cluster.n2.route("242.0.0.0/28 via 172.18.0.1 dev eth0");
         cluster.n1.append(Table.NAT, "PREROUTING", Rule.of(new Target.SetMark(KUBE_MASQ, KUBE_MASQ)))
                 .append(Table.NAT, "POSTROUTING", Rule.of(Target.jump("SUBMARINER-GN-EGRESS")))
                 .append(Table.NAT, "POSTROUTING", Rule.of(Target.jump("KUBE-POSTROUTING")))

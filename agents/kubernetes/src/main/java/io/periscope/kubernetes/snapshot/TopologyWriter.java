@@ -108,6 +108,7 @@ public final class TopologyWriter {
                 n.put("gateway", true);
             }
             node.publicIp().ifPresent(p -> n.put("publicIP", p.toString()));
+            node.tcpClampMss().ifPresent(mss -> n.put("tcpClampMss", mss));
             nodes.add(n);
         }
         c.put("nodes", nodes);
