@@ -189,7 +189,10 @@ final class RouteAgentPlanner {
      * The MSS upstream's MTU handler forces on this node, if any: the node's
      * {@value Node#TCP_CLAMP_MSS_ANNOTATION} annotation when it has one; else, on every node of a
      * cluster set with Globalnet, the node's default interface MTU less the cable driver's overhead
-     * (see {@link #VXLAN_MSS_OVERHEAD}). The default interface is the node's own, {@code eth0}.
+     * (see {@link #VXLAN_MSS_OVERHEAD}). The default interface is the node's own, {@code eth0}. The
+     * cable driver is the local Endpoint's {@code backend}, which Periscope's Endpoints take from
+     * {@code defaults.cableDriver} (upstream has one driver per cluster; a ClusterConnectionPolicy's
+     * driver for one pair of clusters does not change it).
      */
     static OptionalInt forcedMss(ClusterSet set, Node node, HostDraft host) {
         if (node.tcpClampMss().isPresent()) {
