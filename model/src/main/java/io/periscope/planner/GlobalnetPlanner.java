@@ -65,7 +65,10 @@ final class GlobalnetPlanner {
         // Declared even when no policy connects this cluster to any other: the jump needs the chain.
         plan.chain(Table.NAT, Names.GN_MARK);
         for (Ipv4Prefix remote : remoteGlobalCidrs) {
-            plan.rule(Table.NAT, Names.GN_MARK, Rule.of(new Target.SetMark(Names.GLOBALNET_MARK, Names.GLOBALNET_MARK),
+            // Upstream's --set-mark 0xC0000: the whole mark replaced (iptables-save prints the mask
+            // 0xffffffff), so kube-proxy's 0x4000 is cleared and KUBE-POSTROUTING will not masquerade
+            // what Globalnet leaves untranslated.
+            plan.rule(Table.NAT, Names.GN_MARK, Rule.of(new Target.SetMark(Names.GLOBALNET_MARK, ALL_BITS),
                     new Match.Destination(remote)));
         }
         if (set.globalnet().mode() == GlobalnetMode.LEGACY) {
@@ -85,7 +88,7 @@ final class GlobalnetPlanner {
             plan.rule(Table.NAT, Names.GN_EGRESS, Rule.of(Target.jump(chain)));
             plan.chain(Table.NAT, chain);
         }
-        Match marked = new Match.MarkIs(Names.GLOBALNET_MARK, Names.GLOBALNET_MARK, false);
+        Match marked = globalnetMarked();
 
         for (GlobalEgressIP egress : cluster.globalEgressIPs()) {
             // With per-gateway ownership each gateway SNATs only to its own slice, so replies come back to it.
@@ -158,7 +161,7 @@ final class GlobalnetPlanner {
     }
 
     private static void planLegacy(Cluster cluster, ClusterIndex index, PlanBuilder plan, GlobalAddresses global) {
-        Match marked = new Match.MarkIs(Names.GLOBALNET_MARK, Names.GLOBALNET_MARK, false);
+        Match marked = globalnetMarked();
         for (Pod pod : cluster.pods()) {
             if (pod.hostNetwork()) {
                 continue;
@@ -190,6 +193,17 @@ final class GlobalnetPlanner {
             }
         }
     }
+
+    /**
+     * Upstream's {@code -m mark --mark 0xc0000}: the whole mark must be Globalnet's, as
+     * SUBMARINER-GN-MARK leaves it (a packet marked otherwise too is not Globalnet's to SNAT).
+     */
+    private static Match globalnetMarked() {
+        return new Match.MarkIs(Names.GLOBALNET_MARK, ALL_BITS, false);
+    }
+
+    /** A mark mask of all 32 bits: the mark as a whole. */
+    private static final int ALL_BITS = 0xffffffff;
 
     /** Allocations are contiguous blocks; an empty list means nothing was allocated. */
     static Optional<Ipv4Range> range(List<Ipv4Address> addresses) {

@@ -2,12 +2,14 @@ package io.periscope.planner;
 
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.policy.CableDriver;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.HostPlan.HostRole;
+import io.periscope.plan.Interface;
 import io.periscope.plan.ipset.IpSet;
 import io.periscope.plan.ipset.IpSetType;
 import io.periscope.plan.link.VxlanDevice;
@@ -37,6 +39,16 @@ final class RouteAgentPlanner {
 
     /** {@code rp_filter} 2: the source must be routable, by any interface. */
     static final String LOOSE_RP_FILTER = "2";
+
+    /**
+     * Headers upstream's MTU handler takes off the default interface's MTU for a forced MSS, by the
+     * local Endpoint's cable driver: for {@code vxlan} its {@code VxlanOverhead}, 50 (the outer
+     * Ethernet, IPv4, UDP and VXLAN headers, leaving out the inner IP and TCP headers), for every
+     * other driver its {@code MaxIPSecOverhead}, 120 ("TCP_H(20) + IP_H(20) + max IPsec overhead
+     * (80)"), WireGuard included.
+     */
+    static final int VXLAN_MSS_OVERHEAD = 50;
+    static final int IPSEC_MSS_OVERHEAD = 120;
 
     private RouteAgentPlanner() {
     }
@@ -135,22 +147,64 @@ final class RouteAgentPlanner {
         if (!ovn) {
             plan.chain(Table.FILTER, Names.FORWARD).addFirst(Rule.of(Target.accept(), new Match.OutInterface(Names.VX_SUBMARINER)));
         }
-        mssClamp(plan, localSubnets, remoteSubnets);
+        OptionalInt forced = forcedMss(set, node, host);
+        Target clamp = forced.isPresent() ? new Target.SetMss(forced.getAsInt()) : new Target.ClampMssToPmtu();
+        mssClamp(plan, localCidrs(cluster, localSubnets), remoteSubnets, clamp);
     }
 
     /**
      * Upstream's MTU handler, on every node whatever the CNI: TCP SYNs between the local and the
-     * remote clusters' subnets get their MSS clamped to the path MTU in mangle POSTROUTING, which
-     * sees forwarded and host-originated packets alike (filter FORWARD would miss the latter).
+     * remote clusters' subnets get their MSS clamped in mangle POSTROUTING, which sees forwarded and
+     * host-originated packets alike (filter FORWARD would miss the latter). The two rules clamp to
+     * the path MTU, or, where the MSS is forced ({@link #forcedMss}), set it instead: upstream then
+     * writes its {@code --set-mss} rules in place of the {@code --clamp-mss-to-pmtu} ones.
      */
-    private static void mssClamp(PlanBuilder plan, List<Ipv4Prefix> localSubnets, List<Ipv4Prefix> remoteSubnets) {
+    private static void mssClamp(PlanBuilder plan, List<Ipv4Prefix> localCidrs, List<Ipv4Prefix> remoteSubnets, Target clamp) {
         plan.rule(Table.MANGLE, "POSTROUTING", Rule.of(Target.jump(Names.POSTROUTING)));
-        plan.ipset(new IpSet(Names.LOCAL_CIDRS_SET, IpSetType.HASH_NET, localSubnets));
+        plan.ipset(new IpSet(Names.LOCAL_CIDRS_SET, IpSetType.HASH_NET, localCidrs));
         plan.ipset(new IpSet(Names.REMOTE_CIDRS_SET, IpSetType.HASH_NET, remoteSubnets));
-        plan.rule(Table.MANGLE, Names.POSTROUTING, Rule.of(new Target.ClampMssToPmtu(), new Match.SetMatch(Names.LOCAL_CIDRS_SET, true, false),
+        plan.rule(Table.MANGLE, Names.POSTROUTING, Rule.of(clamp, new Match.SetMatch(Names.LOCAL_CIDRS_SET, true, false),
                 new Match.SetMatch(Names.REMOTE_CIDRS_SET, false, false), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
-        plan.rule(Table.MANGLE, Names.POSTROUTING, Rule.of(new Target.ClampMssToPmtu(), new Match.SetMatch(Names.REMOTE_CIDRS_SET, true, false),
+        plan.rule(Table.MANGLE, Names.POSTROUTING, Rule.of(clamp, new Match.SetMatch(Names.REMOTE_CIDRS_SET, true, false),
                 new Match.SetMatch(Names.LOCAL_CIDRS_SET, false, false), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
+    }
+
+    /**
+     * What the MTU handler puts in SUBMARINER-LOCALCIDRS: the local Endpoint's subnets and the
+     * cluster's pod CIDRs (its {@code SUBMARINER_CLUSTERCIDR}), each once. The pod CIDRs matter with
+     * Globalnet, whose Endpoint offers only the global CIDR: mangle POSTROUTING runs before the SNAT
+     * to a global IP and after the DNAT to a pod, so the SYNs it sees carry pod addresses.
+     */
+    static List<Ipv4Prefix> localCidrs(Cluster cluster, List<Ipv4Prefix> localSubnets) {
+        List<Ipv4Prefix> cidrs = new ArrayList<>(localSubnets);
+        for (Ipv4Prefix pod : cluster.podCidrs()) {
+            if (!cidrs.contains(pod)) {
+                cidrs.add(pod);
+            }
+        }
+        return cidrs;
+    }
+
+    /**
+     * The MSS upstream's MTU handler forces on this node, if any: the node's
+     * {@value Node#TCP_CLAMP_MSS_ANNOTATION} annotation when it has one; else, on every node of a
+     * cluster set with Globalnet, the node's default interface MTU less the cable driver's overhead
+     * (see {@link #VXLAN_MSS_OVERHEAD}). The default interface is the node's own, {@code eth0}. The
+     * cable driver is the local Endpoint's {@code backend}, which Periscope's Endpoints take from
+     * {@code defaults.cableDriver} (upstream has one driver per cluster; a ClusterConnectionPolicy's
+     * driver for one pair of clusters does not change it).
+     */
+    static OptionalInt forcedMss(ClusterSet set, Node node, HostDraft host) {
+        if (node.tcpClampMss().isPresent()) {
+            return node.tcpClampMss();
+        }
+        if (!set.globalnet().enabled()) {
+            return OptionalInt.empty();
+        }
+        int mtu = host.interfaces.stream().filter(i -> i.name().equals(Names.UNDERLAY)).mapToInt(Interface::mtu).findFirst()
+                .orElse(Interface.DEFAULT_MTU);
+        int overhead = set.defaultCableDriver() == CableDriver.VXLAN ? VXLAN_MSS_OVERHEAD : IPSEC_MSS_OVERHEAD;
+        return OptionalInt.of(mtu - overhead);
     }
 
     /** kube-proxy clusters: vx-submariner carries remote traffic from every node to the active gateways. */

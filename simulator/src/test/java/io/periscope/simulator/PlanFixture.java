@@ -213,6 +213,18 @@ public final class PlanFixture {
             return this;
         }
 
+        /** Gives interface {@code name} another MTU ({@code ip link set NAME mtu MTU}). */
+        HostBuilder mtu(String name, int mtu) {
+            for (int i = 0; i < interfaces.size(); i++) {
+                Interface iface = interfaces.get(i);
+                if (iface.name().equals(name)) {
+                    interfaces.set(i, new Interface(iface.name(), iface.addresses(), iface.mac(), iface.segment(), mtu));
+                    return this;
+                }
+            }
+            throw new IllegalArgumentException(id + " has no interface " + name);
+        }
+
         /**
          * A route in {@code ip route} syntax: {@code [table N] [blackhole|unreachable] DEST [via GW] [dev D]
          * [onlink] [nhid N] [src S] [metric M] [nexthop via GW dev D [weight W]]...}.

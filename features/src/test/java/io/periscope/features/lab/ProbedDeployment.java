@@ -189,6 +189,7 @@ final class ProbedDeployment implements Deployment {
     private static Optional<RuleRef> rule(Step step) {
         return switch (step) {
             case Step.Mark mark -> Optional.of(mark.rule());
+            case Step.Mss mss -> Optional.of(mss.rule());
             case Step.Snat snat -> snat.rule();
             case Step.Dnat dnat -> dnat.rule();
             case Step.Filter filter -> Optional.of(filter.rule());

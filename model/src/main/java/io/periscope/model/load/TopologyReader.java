@@ -42,6 +42,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Function;
 
 /**
@@ -63,7 +64,7 @@ final class TopologyReader {
     static final List<String> CLUSTER_FIELDS = List.of("name", "labels", "podCIDRs", "serviceCIDRs", "globalCIDR", "cni",
             "multiActiveGateways", "clusterEgressIPs", "gatewayLoadBalancing", "egressOwnership", "nodes", "pods", "services", "exports",
             "globalEgressIPs", "rpFilter", "cniMasquerade");
-    static final List<String> NODE_FIELDS = List.of("name", "ip", "cniIP", "gateway", "publicIP", "interface", "mtu");
+    static final List<String> NODE_FIELDS = List.of("name", "ip", "cniIP", "gateway", "publicIP", "interface", "mtu", "tcpClampMss");
     static final List<String> POD_FIELDS = List.of("name", "namespace", "node", "ip", "labels", "hostNetwork");
     static final List<String> SERVICE_FIELDS = List.of("name", "namespace", "clusterIP", "headless", "selector", "ports");
     static final List<String> PORT_FIELDS = List.of("name", "port", "targetPort", "protocol");
@@ -257,6 +258,7 @@ final class TopologyReader {
         Optional<Ipv4Address> publicIp = read.flatMap(m -> yaml.optionalAddress(m, "publicIP"));
         Optional<String> interfaceName = read.flatMap(m -> yaml.optionalText(m, "interface"));
         Optional<Integer> mtu = read.flatMap(m -> yaml.optionalInt(m, "mtu"));
+        Optional<Integer> tcpClampMss = read.flatMap(m -> yaml.optionalInt(m, "tcpClampMss"));
         if (yaml.errorCount() != before) {
             incomplete.someNode(cluster);
             name.ifPresent(n -> incomplete.node(cluster, n));
@@ -264,7 +266,7 @@ final class TopologyReader {
         }
         NodeLink link = new NodeLink(interfaceName, mtu.map(java.util.OptionalInt::of).orElse(java.util.OptionalInt.empty()));
         return Optional.of(new io.periscope.model.topology.Node(name.orElseThrow(), ip.orElseThrow(), cniIp.orElseThrow(), gateway, publicIp,
-                link));
+                link, tcpClampMss.map(OptionalInt::of).orElse(OptionalInt.empty())));
     }
 
     private Optional<Pod> readPod(Node node, String path, String cluster, Map<String, io.periscope.model.topology.Node> nodes) {

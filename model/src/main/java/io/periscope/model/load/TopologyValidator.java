@@ -250,6 +250,16 @@ public final class TopologyValidator {
             duplicate(byCniIp, node.cniIp(), n, listPath, "cniIP",
                     "node cniIP " + node.cniIp() + " is already used in cluster '" + cluster.name() + "' by ", "give every node its own address on the pod network");
             checkLink(node, nodePath);
+            if (node.tcpClampMss().isPresent()) {
+                int mss = node.tcpClampMss().getAsInt();
+                if (mss < Node.MIN_TCP_CLAMP_MSS || mss > Node.MAX_TCP_CLAMP_MSS) {
+                    // Upstream takes 0 for "not forced" and iptables refuses TCPMSS --set-mss above 65515.
+                    error(join(nodePath, "tcpClampMss"), "tcpClampMss " + mss + " is outside " + Node.MIN_TCP_CLAMP_MSS + ".."
+                                    + Node.MAX_TCP_CLAMP_MSS + ", the values iptables takes for TCPMSS --set-mss",
+                            mss < Node.MIN_TCP_CLAMP_MSS ? "leave tcpClampMss out for no forced MSS, or give a value such as 1200"
+                                    : "use at most " + Node.MAX_TCP_CLAMP_MSS + "; an MSS above the path MTU less 40 changes nothing");
+                }
+            }
         }
         if (cluster.cni() == io.periscope.model.topology.Cni.OVN_KUBERNETES) {
             for (int n = 0; n < cluster.nodes().size(); n++) {

@@ -129,6 +129,7 @@ public final class IptablesSyntax {
             case Target.SetMark m -> "-j MARK --set-xmark " + hex(m.value()) + "/" + hex(m.mask());
             case Target.SetConnMark m -> "-j CONNMARK --set-xmark " + hex(m.value()) + "/" + hex(m.mask());
             case Target.ClampMssToPmtu c -> "-j TCPMSS --clamp-mss-to-pmtu";
+            case Target.SetMss m -> "-j TCPMSS --set-mss " + m.mss();
             case Target.NoTrack n -> "-j CT --notrack";
         };
     }

@@ -48,6 +48,21 @@ public sealed interface Target {
     record ClampMssToPmtu() implements Target {
     }
 
+    /**
+     * {@code -j TCPMSS --set-mss N} (non-terminating; only changes SYNs). Despite its name the kernel
+     * only lowers a SYN's MSS option to {@code mss}, never raises it.
+     */
+    record SetMss(int mss) implements Target {
+        public SetMss {
+            if (mss < 0 || mss > MAX_SET_MSS) {
+                throw new IllegalArgumentException("TCPMSS --set-mss takes 0.." + MAX_SET_MSS + ", not " + mss);
+            }
+        }
+    }
+
+    /** The largest {@code --set-mss} iptables takes: 65535 less a 20-byte IPv4 header. */
+    int MAX_SET_MSS = 65515;
+
     /** {@code -j CT --notrack} (raw table; non-terminating) */
     record NoTrack() implements Target {
     }

@@ -107,7 +107,7 @@ class TopologyLoaderMapsFieldsToRecords {
                     gatewayLoadBalancing: resilient-nexthop-groups
                     nodes:
                       - {name: gw, ip: 172.20.1.2, cniIP: 10.1.0.1, gateway: true, publicIP: 198.51.100.7}
-                      - {name: worker, ip: 172.20.1.3, cniIP: 10.1.1.1}
+                      - {name: worker, ip: 172.20.1.3, cniIP: 10.1.1.1, tcpClampMss: 1200}
                     pods:
                       - {name: client, namespace: apps, node: worker, ip: 10.11.0.5, labels: {app: client}}
                       - {name: agent, namespace: kube-system, node: worker, hostNetwork: true}
@@ -131,6 +131,8 @@ class TopologyLoaderMapsFieldsToRecords {
         assertThat(east.clusterEgressIPs()).isEqualTo(4);
         assertThat(east.loadBalancing()).isEqualTo(GatewayLoadBalancing.RESILIENT_NEXTHOP_GROUPS);
         assertThat(east.requireNode("gw")).isEqualTo(new Node("gw", ip("172.20.1.2"), ip("10.1.0.1"), true, Optional.of(ip("198.51.100.7"))));
+        assertThat(east.requireNode("gw").tcpClampMss()).isEmpty();
+        assertThat(east.requireNode("worker").tcpClampMss()).hasValue(1200);
         assertThat(east.pod("apps", "client")).contains(new Pod("client", "apps", "worker", ip("10.11.0.5"), Map.of("app", "client"), false));
         assertThat(east.pod("kube-system", "agent")).hasValueSatisfying(agent -> {
             assertThat(agent.hostNetwork()).isTrue();

@@ -56,6 +56,20 @@ class IptablesSyntaxPrintsWhatIptablesSavePrints {
     }
 
     @Test
+    void aForcedMssPrintsAsSetMssAndAWholeMarkWithoutItsMask() {
+        // iptables-save of upstream's MTU handler and Globalnet rules (iptables 1.8.9, nf_tables).
+        Rule mss = Rule.of(new Target.SetMss(1380), new Match.ProtocolIs(Protocol.TCP), new Match.SetMatch("SUBMARINER-LOCALCIDRS", true, false),
+                new Match.SetMatch("SUBMARINER-REMOTECIDRS", false, false), new Match.TcpSyn());
+        Rule mark = Rule.of(new Target.SetMark(0xc0000, 0xffffffff), new Match.Destination(io.periscope.model.net.Ipv4Prefix.parse("242.1.0.0/16")));
+        Rule marked = Rule.of(new Target.Snat(Ipv4Range.parse("242.0.0.1-242.0.0.8")), new Match.MarkIs(0xc0000, 0xffffffff, false));
+
+        assertThat(IptablesSyntax.rule(mss)).isEqualTo("-p tcp -m set --match-set SUBMARINER-LOCALCIDRS src -m set --match-set"
+                + " SUBMARINER-REMOTECIDRS dst -m tcp --tcp-flags SYN,RST SYN -j TCPMSS --set-mss 1380");
+        assertThat(IptablesSyntax.rule(mark)).isEqualTo("-d 242.1.0.0/16 -j MARK --set-xmark 0xc0000/0xffffffff");
+        assertThat(IptablesSyntax.rule(marked)).isEqualTo("-m mark --mark 0xc0000 -j SNAT --to-source 242.0.0.1-242.0.0.8");
+    }
+
+    @Test
     void connStatesPrintInTheConntrackModulesOrder() {
         Rule rule = Rule.of(Target.accept(), new Match.ConnState(Set.of(CtState.values()), true));
         Rule established = Rule.of(Target.accept(), new Match.ConnState(Set.of(CtState.ESTABLISHED, CtState.RELATED), false));

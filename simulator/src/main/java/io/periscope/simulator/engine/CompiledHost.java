@@ -44,11 +44,10 @@ final class CompiledHost {
     final RoutingPolicy routing;
     final Ruleset ruleset;
     private final Map<String, Ipv4Address> firstAddress;
+    /** Each device's MTU: what a socket's SYN offers as its MSS, and which packets fit, depend on it. */
+    private final Map<String, Integer> mtu = new HashMap<>();
     /** Every device name of the host as the optional a hop carries, so finishing a hop allocates none. */
     private final Map<String, Optional<String>> deviceNames = new HashMap<>();
-
-    /** Each device's MTU; a device the plan does not describe (loopback, OVN's ports) has none that binds. */
-    private final Map<String, Integer> mtus = new HashMap<>();
 
     /** For an OVN logical router, its pipeline (it has no kernel: no netfilter, no policy routing); null for a host. */
     final LogicalRouterPipeline logical;
@@ -80,14 +79,10 @@ final class CompiledHost {
         }
         for (Interface iface : plan.interfaces()) {
             deviceNames.put(iface.name(), Optional.of(iface.name()));
-            mtus.put(iface.name(), iface.mtu());
+            mtu.put(iface.name(), iface.mtu());
         }
-        for (VxlanDevice d : effective.vxlanDevices()) {
-            mtus.put(d.name(), d.mtu());
-        }
-        for (io.periscope.plan.cable.WireGuardDevice d : effective.wireGuardDevices()) {
-            mtus.put(d.name(), d.mtu());
-        }
+        effective.vxlanDevices().forEach(d -> mtu.put(d.name(), d.mtu()));
+        effective.wireGuardDevices().forEach(d -> mtu.put(d.name(), d.mtu()));
         // A device copies conf.default when it is created (Periscope's devices are all created after
         // the namespace-wide sysctls are written), unless the plan sets its own value.
         int all = sysctlInt(effective, "net.ipv4.conf.all.rp_filter");
@@ -156,11 +151,17 @@ final class CompiledHost {
         }
     }
 
-    /** The MTU of {@code device}, or {@link Integer#MAX_VALUE} for one that limits nothing here (loopback). */
+    /** The MTU of {@code device}: the plan's, loopback's 65536, else Ethernet's 1500. */
     int mtu(String device) {
-        Integer mtu = device == null ? null : mtus.get(device);
-        return mtu == null ? Integer.MAX_VALUE : mtu;
+        Integer known = mtu.get(device);
+        if (known != null) {
+            return known;
+        }
+        return RoutingPolicy.LOOPBACK.equals(device) ? LOOPBACK_MTU : Interface.DEFAULT_MTU;
     }
+
+    /** The kernel's MTU for {@code lo}. */
+    private static final int LOOPBACK_MTU = 65536;
 
     /** The device's first address, or null when it has none. */
     Ipv4Address firstAddress(String device) {

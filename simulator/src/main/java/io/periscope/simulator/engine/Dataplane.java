@@ -262,10 +262,23 @@ public final class Dataplane {
         if (nexthop != null && !fitsOut(v, device)) {
             return;
         }
+        if (v.tunnel == null && v.mss == 0 && v.packet.protocol() == Protocol.TCP && v.segment != TcpSegment.ACK) {
+            v.mss = advertisedMss(v.host.mtu(device));
+        }
         v.out = device;
         v.branchIndex = branchIndex;
         v.nexthop = nexthop;
         pass(v, OUTPUT, 0, outputDone);
+    }
+
+    /**
+     * The MSS a Linux socket offers in its SYN or SYN-ACK: the route's MTU (the output device's, as no
+     * route of a plan has an {@code mtu} metric) less 40 bytes of IPv4 and TCP headers
+     * ({@code ipv4_default_advmss}), at least {@code net.ipv4.route.min_adv_mss} (256) and at most
+     * 65495.
+     */
+    static int advertisedMss(int mtu) {
+        return Math.min(Math.max(mtu - 40, 256), 65535 - 40);
     }
 
     private void outputDone(Visit v) {
@@ -1024,12 +1037,14 @@ public final class Dataplane {
         } else {
             v.run.start(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), followAll);
         }
-        return v.run.observedBy(v.observer, v.host.id);
+        return v.run.withMss(v.mss).observedBy(v.observer, v.host.id);
     }
 
     /** Takes over what the rules did; false when the packet was dropped (the branch has ended). */
     private boolean apply(Visit v, TableRun o) {
+        int mssBefore = v.mss;
         v.mark = o.mark();
+        v.mss = o.mss();
         if (!v.untracked && !v.invalid) {
             v.connmark = o.connmark();
         }
@@ -1039,11 +1054,14 @@ public final class Dataplane {
         if (o.hits() == 0 && o.choices().isEmpty() && o.verdict() != Verdict.DROP) {
             return true;
         }
-        return record(v, o);
+        return record(v, o, mssBefore);
     }
 
-    /** The steps and choices of a traversal that did something; false when it dropped the packet. */
-    private boolean record(Visit v, TableRun o) {
+    /**
+     * The steps and choices of a traversal that did something; false when it dropped the packet.
+     * {@code mss} is the packet's MSS option before the traversal.
+     */
+    private boolean record(Visit v, TableRun o, int mss) {
         for (int i = 0; i < o.hits(); i++) {
             CompiledRule rule = o.hitRule(i);
             Target target = rule.target();
@@ -1051,6 +1069,9 @@ public final class Dataplane {
                 v.step(new Step.Filter(rule.ref(), target instanceof Target.Accept, v.packet));
             } else if (target instanceof Target.NoTrack) {
                 v.step(new Step.NoTrack(rule.ref(), v.packet));
+            } else if (target instanceof Target.SetMss) {
+                v.step(new Step.Mss(rule.ref(), mss, o.hitMark(i), v.packet));
+                mss = o.hitMark(i);
             } else {
                 v.step(new Step.Mark(rule.ref(), target instanceof Target.SetConnMark, o.hitMark(i), v.packet));
             }

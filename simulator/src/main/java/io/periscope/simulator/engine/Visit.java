@@ -51,6 +51,11 @@ final class Visit {
     String in;
     String out;
     int mark;
+    /**
+     * The MSS option of a TCP SYN or SYN-ACK, set by the socket that sends it and lowered by TCPMSS
+     * rules on the way; 0 for every other packet. A header field, so it crosses hosts and tunnels.
+     */
+    int mss;
     /** Where a forwarded or sent packet leaves, once routing chose it (null: to the host itself). */
     CompiledNexthop nexthop;
     // a locally generated packet: the device its socket is bound to, and what its first routing
@@ -105,6 +110,7 @@ final class Visit {
         v.in = in;
         v.out = out;
         v.mark = mark;
+        v.mss = mss;
         v.nexthop = nexthop;
         v.oif = oif;
         v.routedDst = routedDst;

@@ -63,6 +63,7 @@ public final class CompiledRule {
     static final int SET_CONNMARK = 6;
     static final int NO_TRACK = 7;
     static final int NOTHING = 8;
+    static final int SET_MSS = 9;
 
     private final Rule rule;
     private final RuleRef ref;
@@ -73,6 +74,8 @@ public final class CompiledRule {
     /** The value and mask of a MARK or CONNMARK target. */
     final int markValueSet;
     final int markMaskSet;
+    /** The value of a TCPMSS --set-mss target. */
+    final int mssSet;
     private final int srcMask;
     private final int srcValue;
     private final boolean srcNegated;
@@ -122,8 +125,12 @@ public final class CompiledRule {
             case Target.SetMark k -> SET_MARK;
             case Target.SetConnMark k -> SET_CONNMARK;
             case Target.NoTrack n -> NO_TRACK;
+            // The simulator knows no path MTU (an XFRM bundle's, a PMTU exception), so it leaves the
+            // path-MTU clamp out rather than guess; a forced value it applies.
             case Target.ClampMssToPmtu c -> NOTHING;
+            case Target.SetMss s -> SET_MSS;
         };
+        this.mssSet = rule.target() instanceof Target.SetMss s ? s.mss() : 0;
         this.markValueSet = switch (rule.target()) {
             case Target.SetMark k -> k.value();
             case Target.SetConnMark k -> k.value();

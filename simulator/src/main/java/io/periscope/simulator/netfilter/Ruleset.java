@@ -143,7 +143,7 @@ public final class Ruleset {
     /**
      * Fills {@link CompiledChain#scope}: the union of what its rules that act can match; a jump counts
      * with what its chain acts on, narrowed by the jump's own matches. A return or a target without
-     * effect in the simulator (TCPMSS) acts on nothing.
+     * effect in the simulator (TCPMSS --clamp-mss-to-pmtu) acts on nothing.
      */
     private static void summarizeActions(CompiledChain chain, Set<CompiledChain> done) {
         if (!done.add(chain)) {
@@ -290,8 +290,16 @@ public final class Ruleset {
                 run.notrack = true;
                 run.hit(rule, run.mark);
             }
+            case CompiledRule.SET_MSS -> {
+                // xt_TCPMSS "never increases MSS, even when setting it"; a packet without an MSS
+                // option (mss 0: not a SYN) is not one the simulator's SYNs ever are.
+                if (run.mss > rule.mssSet) {
+                    run.mss = rule.mssSet;
+                    run.hit(rule, run.mss);
+                }
+            }
             default -> {
-                // TCPMSS and other targets that change nothing the simulator follows
+                // TCPMSS --clamp-mss-to-pmtu: the simulator does not know the path MTU
             }
         }
         return false;

@@ -30,6 +30,8 @@ public final class TableRun {
 
     int mark;
     int connmark;
+    /** The MSS option of the TCP SYN (or SYN-ACK) being traversed; 0 for any other packet. */
+    int mss;
     boolean notrack;
     private CompiledRule[] hitRules = new CompiledRule[4];
     private int[] hitMarks = new int[4];
@@ -54,6 +56,7 @@ public final class TableRun {
     private TableRun(TableRun other) {
         this(other.packet, other.in, other.out, other.mark, other.connmark, other.ctStates, other.followAll);
         this.notrack = other.notrack;
+        this.mss = other.mss;
         this.hitRules = Arrays.copyOf(other.hitRules, other.hitRules.length);
         this.hitMarks = Arrays.copyOf(other.hitMarks, other.hitMarks.length);
         this.hits = other.hits;
@@ -85,11 +88,18 @@ public final class TableRun {
         this.ctStates = ctStates;
         this.followAll = followAll;
         this.notrack = false;
+        this.mss = 0;
         Arrays.fill(hitRules, 0, hits, null);
         this.hits = 0;
         this.choices = null;
         this.verdict = null;
         this.decidedBy = null;
+        return this;
+    }
+
+    /** The MSS option the packet carries into this traversal (0: none), for TCPMSS targets. */
+    public TableRun withMss(int packetMss) {
+        this.mss = packetMss;
         return this;
     }
 
@@ -139,13 +149,18 @@ public final class TableRun {
         return connmark;
     }
 
+    /** The packet's MSS option after the traversal. */
+    public int mss() {
+        return mss;
+    }
+
     public boolean notrack() {
         return notrack;
     }
 
     /**
      * How many rules did something worth a trace step without ending the traversal (MARK, CONNMARK,
-     * CT --notrack) or ended it with ACCEPT or DROP; they are {@link #hitRule}(0) and on, in order.
+     * CT --notrack, a TCPMSS that lowered the MSS) or ended it with ACCEPT or DROP; they are {@link #hitRule}(0) and on, in order.
      */
     public int hits() {
         return hits;
@@ -155,7 +170,7 @@ public final class TableRun {
         return hitRules[i];
     }
 
-    /** The packet mark (the connection mark for CONNMARK) right after hit {@code i}. */
+    /** The packet mark (the connection mark for CONNMARK, the MSS for TCPMSS) right after hit {@code i}. */
     public int hitMark(int i) {
         return hitMarks[i];
     }

@@ -47,6 +47,16 @@ public sealed interface Step {
         }
     }
 
+    /**
+     * {@code -j TCPMSS --set-mss}: a SYN's MSS option lowered from {@code from} to {@code mss}. The
+     * kernel never raises it, so a SYN whose MSS is already no larger passes unchanged, without a step.
+     */
+    record Mss(RuleRef rule, int from, int mss, Packet packet) implements Step {
+        public String kind() {
+            return "mss";
+        }
+    }
+
     /** A source translation: by a rule of a NEW connection, or (rule empty) the stored one of its connection. */
     record Snat(Optional<RuleRef> rule, Packet packet) implements Step {
         public String kind() {

@@ -109,6 +109,11 @@ public final class TraceJson {
                 rule(node, m.rule());
                 node.put(m.connmark() ? "connmark" : "mark", io.periscope.plan.netfilter.IptablesSyntax.hex(m.mark()));
             }
+            case Step.Mss m -> {
+                rule(node, m.rule());
+                node.put("from", m.from());
+                node.put("mss", m.mss());
+            }
             case Step.Snat s -> natRule(node, s.rule());
             case Step.Dnat d -> natRule(node, d.rule());
             case Step.Unsnat u -> node.put("conntrack", "reply");

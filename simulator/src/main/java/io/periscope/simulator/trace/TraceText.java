@@ -97,6 +97,7 @@ public final class TraceText {
         return switch (step) {
             case Step.Route r -> "route table " + r.table() + ": " + r.route() + " -> " + r.nexthop();
             case Step.Mark m -> (m.connmark() ? "connmark " : "mark ") + IptablesSyntax.hex(m.mark()) + " " + m.rule();
+            case Step.Mss m -> "mss " + m.from() + " -> " + m.mss() + " " + m.rule();
             case Step.Snat s -> "snat " + s.rule().map(RuleRef::toString).orElse("(conntrack, established connection)");
             case Step.Dnat d -> "dnat " + d.rule().map(RuleRef::toString).orElse("(conntrack, established connection)");
             case Step.Unsnat u -> "unsnat (conntrack reply): destination back to " + u.packet().dst();

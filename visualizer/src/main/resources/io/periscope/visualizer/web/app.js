@@ -357,6 +357,9 @@
       case "mark":
         card.append(kv(step.connmark ? "connmark" : "mark", step.connmark || step.mark));
         break;
+      case "mss":
+        card.append(kv("mss", `${step.from} → ${step.mss} (TCPMSS lowers a SYN's MSS option, never raises it)`));
+        break;
       case "snat": case "dnat":
         if (step.conntrack) card.append(kv("conntrack", "established connection: its stored translation applies"));
         break;

@@ -187,6 +187,9 @@ public final class IptablesRuleParser {
                     yield new Target.SetConnMark(mark[0], mark[1]);
                 }
                 case "TCPMSS" -> {
+                    if (accept("--set-mss")) {
+                        yield new Target.SetMss(Integer.parseInt(take()));
+                    }
                     expect("--clamp-mss-to-pmtu");
                     yield new Target.ClampMssToPmtu();
                 }

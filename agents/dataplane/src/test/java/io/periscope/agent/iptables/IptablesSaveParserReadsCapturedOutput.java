@@ -54,7 +54,6 @@ class IptablesSaveParserReadsCapturedOutput {
                 .isEqualTo(new SavedRule.Foreign("-s 10.0.0.0/16 -j SNAT --to-source 242.254.1.1-242.254.1.8 --random-fully"));
         assertThat(chain(Table.FILTER, "FORWARD").rules().get(3))
                 .isEqualTo(new SavedRule.Foreign("-m physdev --physdev-is-bridged -j ACCEPT"));
-        assertThat(chain(Table.MANGLE, "SUBMARINER-PREROUTING").rules().get(3)).isInstanceOf(SavedRule.Foreign.class);
         assertThat(chain(Table.FILTER, "FOREIGN-CHAIN").rules().get(1)).isInstanceOf(SavedRule.Foreign.class);
     }
 
@@ -88,7 +87,8 @@ class IptablesSaveParserReadsCapturedOutput {
         assertThat(chain(Table.MANGLE, "SUBMARINER-PREROUTING").parsedRules()).containsExactly(
                 Rule.of(new Target.SetMark(0x100000, 0x100000), new Match.InInterface("vxlan-tunnel")),
                 Rule.of(new Target.SetConnMark(0x1, 0xffffffff), new Match.ConnMarkIs(0x10, 0xff)),
-                Rule.of(new Target.ClampMssToPmtu(), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
+                Rule.of(new Target.ClampMssToPmtu(), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()),
+                Rule.of(new Target.SetMss(1360), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn(), new Match.MarkIs(0x4000, 0x4000, false)));
         assertThat(chain(Table.NAT, "POSTROUTING").parsedRules()).containsExactly(
                 Rule.of(Target.jump("SUBMARINER-POSTROUTING")),
                 Rule.of(new Target.Masquerade(), new Match.Source(Ipv4Prefix.parse("10.0.0.0/16")),

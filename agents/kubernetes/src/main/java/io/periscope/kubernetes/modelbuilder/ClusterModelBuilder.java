@@ -40,6 +40,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Function;
 
 /**
@@ -54,6 +55,8 @@ import java.util.function.Function;
  *   <li>a node's CNI address is its {@value #CNI_IP_ANNOTATION} annotation (upstream's route agent
  *       writes it), else the first address of its {@code spec.podCIDR}, else its own address;</li>
  *   <li>its public address is its {@value #PUBLIC_IP_ANNOTATION} annotation, else an ExternalIP;</li>
+ *   <li>the MSS its route agent forces is its {@code submariner.io/tcp-clamp-mss} annotation, read as
+ *       upstream reads it: a whole number, 0 or absent for none;</li>
  *   <li>with a single active gateway, the holder of the gateway lease comes first among the
  *       gateways, because the model's first gateway is the active one.</li>
  * </ul>
@@ -250,7 +253,9 @@ public final class ClusterModelBuilder {
             // With multiple active gateways a labelled node whose agent holds no fresh lease carries
             // nothing: it is planned as an ordinary node until its agent is back.
             boolean gateway = labelled && (!multiActive || live.activeGateways().map(a -> a.contains(name)).orElse(true));
-            nodes.add(new Node(name, ip.get(), cniIp.orElse(ip.get()), gateway, publicIp.filter(p -> !p.equals(ip.get()))));
+            OptionalInt tcpClampMss = tcpClampMss(annotations.get(Node.TCP_CLAMP_MSS_ANNOTATION), "Node " + name + " annotation "
+                    + Node.TCP_CLAMP_MSS_ANNOTATION, problems);
+            nodes.add(new Node(name, ip.get(), cniIp.orElse(ip.get()), gateway, publicIp.filter(p -> !p.equals(ip.get())), tcpClampMss));
         }
         if (!multiActive) {
             java.util.Set<String> leaders = live.activeGateways().orElse(java.util.Set.of());
@@ -458,6 +463,34 @@ public final class ClusterModelBuilder {
                 return Optional.<Ipv4Address>empty();
             }
         }).flatMap(Optional::stream).findFirst();
+    }
+
+    /**
+     * Upstream's route agent takes the annotation with {@code strconv.Atoi}: no value or 0 forces
+     * nothing, text that is not a number is an error it logs and then forces nothing. A number
+     * iptables would refuse for {@code --set-mss} leaves the node without the rules; Periscope reports
+     * it and forces nothing either.
+     */
+    private static OptionalInt tcpClampMss(String text, String where, List<ModelProblem> problems) {
+        if (text == null || text.isEmpty()) {
+            return OptionalInt.empty();
+        }
+        int value;
+        try {
+            value = Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            problems.add(new ModelProblem(where, "'" + text + "' is not a whole number, so no MSS is forced"));
+            return OptionalInt.empty();
+        }
+        if (value == 0) {
+            return OptionalInt.empty();
+        }
+        if (value < Node.MIN_TCP_CLAMP_MSS || value > Node.MAX_TCP_CLAMP_MSS) {
+            problems.add(new ModelProblem(where, value + " is outside " + Node.MIN_TCP_CLAMP_MSS + ".." + Node.MAX_TCP_CLAMP_MSS
+                    + ", which iptables refuses for TCPMSS --set-mss, so no MSS is forced"));
+            return OptionalInt.empty();
+        }
+        return OptionalInt.of(value);
     }
 
     private static Optional<Ipv4Address> optionalAddress(String text, String where, List<ModelProblem> problems) {

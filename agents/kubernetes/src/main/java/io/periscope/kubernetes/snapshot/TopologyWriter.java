@@ -110,6 +110,7 @@ public final class TopologyWriter {
             node.publicIp().ifPresent(p -> n.put("publicIP", p.toString()));
             node.link().interfaceName().ifPresent(i -> n.put("interface", i));
             node.link().mtu().ifPresent(m -> n.put("mtu", m));
+            node.tcpClampMss().ifPresent(mss -> n.put("tcpClampMss", mss));
             nodes.add(n);
         }
         c.put("nodes", nodes);

@@ -36,7 +36,10 @@ class SnapshotOfLiveClustersReadsBackAsTheSameTopologyCrudTest {
         LiveObjectsFactory one = new LiveObjectsFactory(cluster1.client());
         one.cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", "242.254.1.0/24", true, 8, Map.of("location", "on-premise"));
         one.node("gw-1", "172.18.0.6", "10.0.0.0/18", true);
-        one.node("gw-2", "172.18.0.8", "10.0.64.0/18", true);
+        io.fabric8.kubernetes.api.model.Node gw2 = one.node("gw-2", "172.18.0.8", "10.0.64.0/18", true);
+        // Upstream's per-node forced MSS: the snapshot carries it as the node's tcpClampMss.
+        gw2.getMetadata().setAnnotations(Map.of("submariner.io/tcp-clamp-mss", "1300"));
+        cluster1.client().resource(gw2).update();
         one.node("worker-1", "172.18.0.10", "10.0.128.0/17", false);
         one.pod("default", "client", "worker-1", "10.0.128.4", Map.of("app", "client"));
         one.egress("default", "client-egress", 2, Map.of("app", "client"));
@@ -87,6 +90,8 @@ class SnapshotOfLiveClustersReadsBackAsTheSameTopologyCrudTest {
         Cluster one = loaded.requireCluster("cluster1");
         assertThat(one.nodes()).extracting(n -> n.name() + (n.gateway() ? "*" : "")).containsExactly("gw-1*", "gw-2*", "worker-1");
         assertThat(one.nodes().getFirst().cniIp()).hasToString("10.0.0.1");
+        assertThat(one.requireNode("gw-2").tcpClampMss()).hasValue(1300);
+        assertThat(file).contains("tcpClampMss: 1300");
         assertThat(one.globalEgressIPs()).singleElement().satisfies(e -> assertThat(e.numberOfIPs()).isEqualTo(2));
         assertThat(loaded.requireCluster("cluster2").exports()).hasSize(2);
         assertThat(loaded.requireCluster("cluster2").service("default", "db").orElseThrow().headless()).isTrue();
