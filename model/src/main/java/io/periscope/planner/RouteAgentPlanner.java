@@ -201,8 +201,8 @@ final class RouteAgentPlanner {
         if (!set.globalnet().enabled()) {
             return OptionalInt.empty();
         }
-        int mtu = host.interfaces.stream().filter(i -> i.name().equals(Names.UNDERLAY)).mapToInt(Interface::mtu).findFirst()
-                .orElse(Interface.DEFAULT_MTU);
+        // The default interface's MTU, as the file states it or the node's agent discovered it.
+        int mtu = node.link().effectiveMtu();
         int overhead = set.defaultCableDriver() == CableDriver.VXLAN ? VXLAN_MSS_OVERHEAD : IPSEC_MSS_OVERHEAD;
         return OptionalInt.of(mtu - overhead);
     }

@@ -105,4 +105,31 @@ class PlansUseTheNodesInterfaceAndMtu {
         assertThat(vxlan(host(plan, "west", "gw"), "vxlan-tunnel").mtu()).isEqualTo(1450);
         assertThat(vxlan(gw2, "vx-submariner").underlay()).isEqualTo("eth0");
     }
+
+    @Test
+    void globalnetsForcedMssFollowsTheStatedMtu() throws Exception {
+        ClusterSetPlan plan = Planner.plan(TopologyLoader.parse("""
+                name: jumbo-globalnet
+                globalnet: {enabled: true, cidr: 242.0.0.0/8, clusterSize: 65536}
+                defaults: {cableDriver: vxlan}
+                clusters:
+                  - name: east
+                    podCIDRs: [10.1.0.0/16]
+                    serviceCIDRs: [100.1.0.0/16]
+                    nodes:
+                      - {name: gw, ip: 172.20.1.2, cniIP: 10.1.0.1, gateway: true, interface: ens5, mtu: 9001}
+                      - {name: worker, ip: 172.20.1.3, cniIP: 10.1.128.1}
+                  - name: west
+                    podCIDRs: [10.1.0.0/16]
+                    serviceCIDRs: [100.1.0.0/16]
+                    nodes:
+                      - {name: gw, ip: 172.20.2.2, cniIP: 10.1.0.1, gateway: true}
+                """, "jumbo-globalnet.yaml"));
+
+        java.util.function.Function<HostPlan, java.util.List<String>> setMss = host -> host.submariner()
+                .table(io.periscope.plan.netfilter.Table.MANGLE).orElseThrow().chains().stream().flatMap(c -> c.rules().stream())
+                .map(IptablesSyntax::rule).filter(r -> r.contains("--set-mss")).toList();
+        assertThat(setMss.apply(host(plan, "east", "gw"))).isNotEmpty().allSatisfy(r -> assertThat(r).endsWith("--set-mss 8951"));
+        assertThat(setMss.apply(host(plan, "east", "worker"))).isNotEmpty().allSatisfy(r -> assertThat(r).endsWith("--set-mss 1450"));
+    }
 }
