@@ -166,7 +166,7 @@ public record MovedConnections(String flow, List<Packet> established, List<Moved
         return !path.forward().isEmpty() && path.forward().getLast().steps().stream().anyMatch(s -> s instanceof Step.Deliver);
     }
 
-    static Set<String> hosts(PathTrace path) {
+    private static Set<String> hosts(PathTrace path) {
         Set<String> hosts = new LinkedHashSet<>();
         path.forward().forEach(h -> hosts.add(h.node().toString()));
         path.reply().forEach(h -> hosts.add(h.node().toString()));
