@@ -82,6 +82,33 @@ record Simulation(CommandLine commandLine, ClusterSet original, Collection<NodeR
     }
 
     /**
+     * The next segment (an ACK) of the flow's TCP connections, as after a failure moved them: every
+     * host on the way meets it without a conntrack entry ({@link Simulator#traceMidStream}). Empty for
+     * a flow that is not TCP or whose source is gone with a failed node.
+     */
+    Optional<List<PathTrace>> traceMidStream(Flow flow) {
+        if (flow.protocol() != io.periscope.model.topology.Protocol.TCP || failedSource(flow.from()).isPresent()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(simulator.traceMidStream(simulator.resolver().resolve(reachable(flow))));
+        } catch (io.periscope.simulator.NameNotAnswered e) {
+            return Optional.empty();
+        } catch (FlowResolutionException e) {
+            throw new ParameterException(commandLine, e.getMessage());
+        }
+    }
+
+    /** A flow to a pod of a failed node goes to the address the pod had, as a client that still holds it would send. */
+    private Flow reachable(Flow flow) {
+        if (flow.to() instanceof FlowTarget.PodTarget target && onFailedNode(target.cluster(), target.namespace(), target.pod()).isPresent()) {
+            Pod pod = original.requireCluster(target.cluster()).pod(target.namespace(), target.pod()).orElseThrow();
+            return new Flow(flow.name(), flow.from(), new FlowTarget.AddressTarget(pod.ip(), target.port()), flow.protocol(), flow.expect());
+        }
+        return flow;
+    }
+
+    /**
      * A flow whose source ran on a failed node sends nothing: it is traced as unreachable with the
      * reason, so the failover report can say it breaks. A flow to a pod of a failed node is traced to
      * the address the pod had, as a client that still holds it would send.
@@ -93,11 +120,7 @@ record Simulation(CommandLine commandLine, ClusterSet original, Collection<NodeR
                     List.of(new PathTrace(Disposition.UNREACHABLE, List.of(), List.of(),
                             Optional.of(goneSource.get() + "; nothing is sent"), List.of())));
         }
-        Flow traced = flow;
-        if (flow.to() instanceof FlowTarget.PodTarget target && onFailedNode(target.cluster(), target.namespace(), target.pod()).isPresent()) {
-            Pod pod = original.requireCluster(target.cluster()).pod(target.namespace(), target.pod()).orElseThrow();
-            traced = new Flow(flow.name(), flow.from(), new FlowTarget.AddressTarget(pod.ip(), target.port()), flow.protocol(), flow.expect());
-        }
+        Flow traced = reachable(flow);
         try {
             FlowTrace trace = simulator.trace(traced);
             return new FlowTrace(trace.name(), flow.from().toString(), flow.to().toString(), trace.resolved(), trace.paths());

@@ -7,6 +7,7 @@ import io.periscope.simulator.trace.FlowTrace;
 import io.periscope.simulator.trace.TraceJson;
 import io.periscope.simulator.trace.TraceText;
 import io.periscope.visualizer.whatif.FailoverReport;
+import io.periscope.visualizer.whatif.MovedConnections;
 import io.periscope.visualizer.export.DotExport;
 import io.periscope.visualizer.export.HtmlExport;
 import io.periscope.visualizer.session.Scenario;
@@ -30,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code periscope trace}: follows flows hop by hop through the simulated dataplane, forward and reply. */
@@ -82,8 +84,17 @@ public final class TraceCommand implements Callable<Integer> {
             writePictures(set, simulation, flows, traces, out);
             return ExitStatus.OK;
         }
-        if (json) {
+        List<Optional<MovedConnections>> moved = failedNodes.isEmpty() ? List.of() : movedConnections(simulation, flows);
+        if (json && moved.stream().noneMatch(Optional::isPresent)) {
             out.println(TraceJson.render(traces));
+        } else if (json) {
+            // The version 1 document, each flow whose connections move with its movedConnections added.
+            ObjectNode document = TraceJson.document(traces);
+            for (int i = 0; i < moved.size(); i++) {
+                int index = i;
+                moved.get(i).ifPresent(m -> ((ObjectNode) document.get("flows").get(index)).set("movedConnections", m.toJson()));
+            }
+            out.println(document.toPrettyString());
         } else {
             if (!failedNodes.isEmpty()) {
                 out.println("with " + failedNodes.stream().map(Object::toString).collect(java.util.stream.Collectors.joining(", "))
@@ -93,10 +104,31 @@ public final class TraceCommand implements Callable<Integer> {
             if (!failedNodes.isEmpty()) {
                 out.println();
                 out.print(FailoverReport.compare(simulation.withoutFailures().trace(flows), traces).toText());
+                List<MovedConnections> any = moved.stream().flatMap(Optional::stream).toList();
+                if (!any.isEmpty()) {
+                    out.println();
+                    out.println("moved TCP connections:");
+                    any.forEach(m -> out.print(m.toText()));
+                }
             }
         }
         out.flush();
         return ExitStatus.OK;
+    }
+
+    /**
+     * Per flow, its TCP connections that were established through a failed node: their next segment
+     * traced through the survivors, whose conntrack picks it up (or not) mid-stream.
+     */
+    private static List<Optional<MovedConnections>> movedConnections(Simulation simulation, List<Flow> flows) {
+        Simulation healthy = simulation.withoutFailures();
+        List<String> failed = simulation.failed().stream().map(NodeReference::toString).toList();
+        List<Optional<MovedConnections>> moved = new ArrayList<>();
+        for (Flow flow : flows) {
+            moved.add(simulation.traceMidStream(flow).flatMap(midStream ->
+                    MovedConnections.of(healthy.trace(flow), flow.protocol(), midStream, failed)));
+        }
+        return moved;
     }
 
     /** {@code --html} and {@code --dot}: the visualizer's document of these traces, drawn into files. */

@@ -51,6 +51,8 @@ class JsonOutputFollowsTheDocumentedSchemas {
         valid(schema, PeriscopeRun.of("trace", NamesNobodyAnswersTraceAsUnreachableEverywhere.UNANSWERED, "--json"), "unanswered names");
         valid(schema, PeriscopeRun.of("trace", EXAMPLES.resolve("mag-vanilla.yaml").toString(), "--json", "--fail", "cluster1/worker-1"),
                 "source on a failed node");
+        valid(schema, PeriscopeRun.of("trace", EXAMPLES.resolve("mag-globalnet-egress.yaml").toString(), "--json", "--fail", "cluster1/gw-1"),
+                "moved connections");
     }
 
     @Test

@@ -19,8 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The differential test: cluster sets drawn from a seed (2 to 4 clusters, 1 to 3 gateways each,
- * Globalnet on and off, multiple active gateways on and off, GlobalEgressIPs, exported ClusterIP
- * and headless services), built in the lab, and a sample of their flows sent for real: every
+ * Globalnet on for odd seeds and off for even ones, multiple active gateways on and off,
+ * GlobalEgressIPs, exported ClusterIP and headless services), built in the lab, and a sample of their flows sent for real: every
  * connection must take a path the simulator shows, hop by hop and field by field, and end as the
  * simulator says. Any disagreement is a bug in the simulator, the planner or the agents.
  *
@@ -44,7 +44,8 @@ class GeneratedTopologiesAgreeWithTheSimulator {
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
     void realPacketsTakeOnlySimulatedPaths(long seed) {
-        ClusterSet generated = RandomClusterSet.generate(seed);
+        // Globalnet on for odd seeds, off for even ones: generate(seed) alone draws it on for every small seed.
+        ClusterSet generated = RandomClusterSet.generate(seed, seed % 2 == 1);
         lab = labs.up(RunningLab.forTest(generated, "random-" + seed));
         List<Flow> flows = new ArrayList<>(generated.flows());
         Collections.shuffle(flows, new Random(seed));

@@ -137,6 +137,15 @@ public final class RunningLab implements AutoCloseable {
         return new LabProbe(shell, stateFile, SimulatorFlows::new).run(Path.of(set.name() + ".yaml"), set, flow, progress::add);
     }
 
+    /**
+     * A probe whose reference is {@code simulations}' simulator of the lab's plan: for a test that
+     * changed the lab's kernel state on purpose and simulates the plan changed the same way.
+     */
+    public ProbeReport probe(Optional<String> flow, java.util.function.Function<io.periscope.plan.ClusterSetPlan,
+            io.periscope.lab.probe.FlowSimulation> simulations) {
+        return new LabProbe(shell, stateFile, simulations).run(Path.of(set.name() + ".yaml"), set, flow, progress::add);
+    }
+
     /** A probe on a machine whose capacity is {@code machine}'s. */
     public ProbeReport probe(Optional<String> flow, java.util.function.Supplier<io.periscope.lab.machine.MachineCapacity> machine) {
         return new LabProbe(shell, stateFile, SimulatorFlows::new, machine).run(Path.of(set.name() + ".yaml"), set, flow, progress::add);

@@ -29,6 +29,11 @@ public final class TestLabs implements BeforeEachCallback, AfterEachCallback {
         return kept(RunningLab.up(set, state));
     }
 
+    /** {@link RunningLab#upWithoutSupervisor}, with its state in this test's directory: nothing reconciles what the test changes. */
+    public RunningLab upWithoutSupervisor(ClusterSet set) {
+        return kept(RunningLab.upWithoutSupervisor(set, state));
+    }
+
     /** {@link RunningLab#planned}, with its state in this test's directory. */
     public RunningLab planned(ClusterSet set) {
         return kept(RunningLab.planned(set, state));

@@ -37,7 +37,8 @@ import java.util.Random;
  * gateways each, Globalnet on (overlapping CIDRs) or off, multiple active gateways on or off,
  * GlobalEgressIPs at namespace and pod-selector level, exported ClusterIP and headless services, and
  * a flow from every pod to every service another cluster exports, nodes with or without loose
- * reverse-path filtering and a masquerading CNI. The same seed gives the same set.
+ * reverse-path filtering and a masquerading CNI. The same seed gives the same set. Seeds counted from
+ * 0 all draw Globalnet on ({@link #generate(long, boolean)} says why); tests that need both ask for each.
  */
 public final class RandomClusterSet {
 
@@ -45,8 +46,24 @@ public final class RandomClusterSet {
     }
 
     public static ClusterSet generate(long seed) {
+        return generate(seed, Optional.empty());
+    }
+
+    /**
+     * The set of {@code seed} with Globalnet on or off as asked, everything else drawn as
+     * {@link #generate(long)} draws it. {@code java.util.Random}'s first boolean is the same for
+     * every small seed (it comes from the top bit of the first value, which hardly depends on the
+     * seed), so {@link #generate(long)} over seeds 0, 1, 2... gives Globalnet sets only: a test that
+     * needs both asks for each.
+     */
+    public static ClusterSet generate(long seed, boolean globalnet) {
+        return generate(seed, Optional.of(globalnet));
+    }
+
+    private static ClusterSet generate(long seed, Optional<Boolean> globalnetAsked) {
         Random random = new Random(seed);
-        boolean globalnet = random.nextBoolean();
+        boolean drawn = random.nextBoolean();
+        boolean globalnet = globalnetAsked.orElse(drawn);
         int clusterCount = 2 + random.nextInt(3);
         // The node environment comes from a stream of its own, so that every seed's clusters are the
         // ones they were before it existed. Strict filtering is left out: on most topologies it drops
@@ -84,7 +101,8 @@ public final class RandomClusterSet {
         }
         GlobalnetConfig config = globalnet
                 ? new GlobalnetConfig(true, Ipv4Prefix.parse("242.0.0.0/8"), 65536, GlobalnetMode.V2) : GlobalnetConfig.DISABLED;
-        return new ClusterSet("random-" + seed, config, CableDriver.VXLAN, clusters, List.of(), List.of(), flows);
+        String name = "random-" + seed + (globalnet == drawn ? "" : globalnet ? "-globalnet" : "-no-globalnet");
+        return new ClusterSet(name, config, CableDriver.VXLAN, clusters, List.of(), List.of(), flows);
     }
 
     private static Cluster cluster(Random random, int index, boolean globalnet) {

@@ -8,6 +8,8 @@ import io.periscope.plan.routing.NexthopGroup;
 import io.periscope.plan.routing.NexthopObject;
 import io.periscope.plan.routing.PolicyRule;
 import io.periscope.plan.routing.Route;
+import io.periscope.plan.routing.RouteProtocol;
+import io.periscope.plan.link.VxlanDevice;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -56,7 +58,7 @@ public final class RoutingPolicy {
     public static RoutingPolicy compile(String host, DataplanePlan plan, Map<Ipv4Address, String> localAddresses) {
         Map<Integer, List<CompiledRoute>> byTable = new TreeMap<>();
         List<CompiledNexthop> all = new ArrayList<>();
-        for (Route route : plan.routes()) {
+        for (Route route : withConnectedRoutes(plan)) {
             List<CompiledNexthop> nexthops = resolve(host, route, plan, all);
             byTable.computeIfAbsent(route.table(), t -> new ArrayList<>())
                     .add(CompiledRoute.of(host, IpRouteSyntax.tableName(route.table()), route, nexthops));
@@ -82,6 +84,28 @@ public final class RoutingPolicy {
         RoutingPolicy policy = new RoutingPolicy(addresses, devices, rules);
         policy.nexthops = List.copyOf(all);
         return policy;
+    }
+
+    /**
+     * The plan's routes and the ones the kernel adds by itself: a VXLAN device's address is added with
+     * its network's length ({@code addr add 240.18.0.6/8 dev vx-submariner}), which puts
+     * {@code 240.0.0.0/8 dev vx-submariner proto kernel scope link src 240.18.0.6} in table main. No
+     * plan route goes there by it, but a reverse-path check of a packet from that network does (a node
+     * whose pods' traffic leaves with the node's vx-submariner address).
+     */
+    static List<Route> withConnectedRoutes(DataplanePlan plan) {
+        if (plan.vxlanDevices().isEmpty()) {
+            return plan.routes();
+        }
+        List<Route> routes = new ArrayList<>(plan.routes());
+        for (VxlanDevice device : plan.vxlanDevices()) {
+            Route connected = Route.unicast(MAIN_TABLE, device.network(), List.of(Nexthop.direct(device.name())), RouteProtocol.KERNEL)
+                    .withSource(device.address());
+            if (routes.stream().noneMatch(r -> r.table() == MAIN_TABLE && r.destination().equals(device.network()) && r.metric() == connected.metric())) {
+                routes.add(connected);
+            }
+        }
+        return routes;
     }
 
     /** The route's nexthops, each also added to {@code all} (its serial is its place there). */

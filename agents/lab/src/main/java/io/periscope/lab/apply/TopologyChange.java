@@ -150,7 +150,7 @@ public record TopologyChange(List<String> changed, List<String> refusals) {
                 built.add("the interfaces of " + host.id());
             }
             if (!host.environment().equals(next.environment())) {
-                built.add("the CNI's routes and settings of " + host.id());
+                built.add("the CNI's routes, rules and settings of " + host.id());
             }
             if (!host.kubeProxy().equals(next.kubeProxy())) {
                 built.add("kube-proxy's chains of " + host.id());

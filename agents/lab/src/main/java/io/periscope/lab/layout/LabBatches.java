@@ -3,6 +3,9 @@ package io.periscope.lab.layout;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.Interface;
+import io.periscope.plan.netfilter.Chain;
+import io.periscope.plan.netfilter.IptablesSyntax;
+import io.periscope.plan.netfilter.NetfilterTable;
 import io.periscope.plan.routing.Nexthop;
 import io.periscope.plan.routing.NexthopGroup;
 import io.periscope.plan.routing.NexthopObject;
@@ -13,6 +16,7 @@ import io.periscope.plan.routing.RouteType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -95,6 +99,34 @@ public final class LabBatches {
         }
         routing(host.plan().environment()).forEach(line -> text.append(line).append('\n'));
         return text.toString();
+    }
+
+    /**
+     * The netfilter rules of the host's environment layer (what the node brings before Submariner:
+     * a masquerading CNI's chain, OVN-Kubernetes' external-IP DNAT) as {@code iptables-restore
+     * --noflush} input, written before the agents start: they keep their own rules first in the
+     * built-in chains, ahead of these, as on a real node where the CNI was there first. Empty when the
+     * layer has none.
+     */
+    public static Optional<String> environmentRules(HostNamespace host) {
+        List<NetfilterTable> tables = host.plan().environment().netfilter();
+        if (tables.stream().allMatch(t -> t.chains().stream().allMatch(c -> c.rules().isEmpty()))) {
+            return Optional.empty();
+        }
+        StringBuilder text = new StringBuilder();
+        for (NetfilterTable table : tables) {
+            text.append('*').append(table.table().iptablesName()).append('\n');
+            for (Chain chain : table.chains()) {
+                if (!table.table().isBuiltin(chain.name())) {
+                    text.append(':').append(chain.name()).append(" - [0:0]\n");
+                }
+            }
+            for (Chain chain : table.chains()) {
+                chain.rules().forEach(rule -> text.append(IptablesSyntax.appendLine(chain.name(), rule)).append('\n'));
+            }
+            text.append("COMMIT\n");
+        }
+        return Optional.of(text.toString());
     }
 
     /** The routing part of a plan layer as batch lines: nexthop objects, groups, routes, rules. */

@@ -280,6 +280,17 @@ public final class LabUp {
                 return devices + " devices (wireguard-go in each gateway's namespace, keys generated for this lab)";
             });
         }
+        phase(progress, cleanup, "node environment rules", () -> {
+            int hosts = 0;
+            for (HostNamespace host : layout.hosts()) {
+                Optional<String> rules = LabBatches.environmentRules(host);
+                if (rules.isPresent()) {
+                    shell.run(Invocation.of("iptables-restore", "-w", "--noflush").withStdin(rules.get()).inNamespace(host.namespace()));
+                    hosts++;
+                }
+            }
+            return hosts == 0 ? "none (no cluster's CNI masquerades)" : hosts + " hosts (the CNI's rules, before the agents')";
+        });
         List<HostNamespace> nodes = layout.nodes();
         phase(progress, cleanup, "kube-proxy", () -> {
             List<List<String>> ran = onEveryNode(nodes, node -> agents.kubeProxy(node).reconcile());
