@@ -25,7 +25,7 @@ import java.util.Optional;
  * Endpoints, and global CIDRs from Cluster objects. An object without a successful allocation
  * answers empty, so the planner programs nothing for it, as upstream does. With the first design
  * (legacy) the addresses are the {@code submariner.io/globalIp} annotations of pods, nodes and
- * exported services.
+ * exported services; in both designs a gateway node's own global IP is its annotation.
  */
 public final class StatusGlobalAddresses implements GlobalAddresses {
 
@@ -176,6 +176,15 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
     @Override
     public Optional<Ipv4Address> legacyPod(String cluster, String namespace, String pod) {
         return Optional.ofNullable(legacyPods.get(key(cluster, namespace, pod)));
+    }
+
+    /**
+     * The gateway node's {@code submariner.io/globalIp} annotation: the Globalnet controller writes
+     * the active gateways' global IPs there (with legacy Globalnet, every node's).
+     */
+    @Override
+    public Optional<Ipv4Address> gatewayGlobalIp(String cluster, String node) {
+        return Optional.ofNullable(legacyNodes.get(key(cluster, node)));
     }
 
     @Override
