@@ -2,8 +2,12 @@ package io.periscope.planner;
 
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.netfilter.Table;
+import io.periscope.plan.routing.Nexthop;
+import io.periscope.plan.routing.Route;
+import io.periscope.plan.routing.RouteProtocol;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -46,6 +50,19 @@ class GatewayGlobalIpIsDnatedToTheCniAddressForHealthChecks {
         assertThat(plan.endpoints()).extracting(e -> e.hostname() + " " + e.healthCheckIp().map(Object::toString).orElse("-"))
                 .containsExactly("gw-1 242.254.1.254", "gw-2 242.254.1.253", "gw-3 242.254.2.253", "gw-4 242.254.2.252");
         assertThat(plan.allocations().gatewayNodeIp("cluster2", "gw-3")).isEqualTo(healthCheckIp(plan, "cluster2", "gw-3"));
+    }
+
+    @Test
+    void remoteGatewaysRouteEachGatewaysOwnGlobalIpToItFromTheirCniAddress() {
+        ClusterSetPlan plan = PlannedExamples.plan("mag-globalnet.yaml");
+
+        // The cluster's multipath route would spread pings over both gateways, and only the owner DNATs its address.
+        List<Route> routes = submariner(plan, "cluster1", "gw-2").routesIn(100);
+        assertThat(routes).contains(
+                Route.unicast(100, Ipv4Prefix.parse("242.254.2.253/32"), List.of(Nexthop.via(Ipv4Address.parse("241.18.0.4"), "vxlan-tunnel")),
+                        RouteProtocol.STATIC).withSource(Ipv4Address.parse("10.0.64.1")).withMetric(98),
+                Route.unicast(100, Ipv4Prefix.parse("242.254.2.252/32"), List.of(Nexthop.via(Ipv4Address.parse("241.18.0.9"), "vxlan-tunnel")),
+                        RouteProtocol.STATIC).withSource(Ipv4Address.parse("10.0.64.1")).withMetric(98));
     }
 
     @Test

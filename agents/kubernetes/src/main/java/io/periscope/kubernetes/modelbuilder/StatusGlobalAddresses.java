@@ -38,6 +38,8 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
     private final Map<String, Ipv4Address> legacyPods = new HashMap<>();
     private final Map<String, Ipv4Address> legacyNodes = new HashMap<>();
     private final Map<String, Ipv4Address> legacyServices = new HashMap<>();
+    /** Remote gateways' own global IPs, from their Endpoints' healthCheckIP. */
+    private final Map<String, Ipv4Address> remoteGatewayIps = new HashMap<>();
 
     private StatusGlobalAddresses(Map<String, Ipv4Prefix> globalCidrs) {
         this.globalCidrs = Map.copyOf(globalCidrs);
@@ -101,6 +103,11 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
             var spec = endpoint.getSpec();
             if (spec != null && spec.clusterId() != null && !local.contains(spec.clusterId()) && spec.hostname() != null) {
                 addresses.clusterEgress.put(key(spec.clusterId(), spec.hostname()), parse(spec.allocatedIPs()));
+                // A remote gateway's own global IP is its healthCheckIP when that lies in its cluster's global CIDR.
+                Optional<Ipv4Prefix> remoteCidr = Optional.ofNullable(globalCidrs.get(spec.clusterId()));
+                parse(spec.healthCheckIP() == null ? List.of() : List.of(spec.healthCheckIP())).stream()
+                        .filter(ip -> remoteCidr.filter(c -> c.contains(ip)).isPresent()).findFirst()
+                        .ifPresent(ip -> addresses.remoteGatewayIps.put(key(spec.clusterId(), spec.hostname()), ip));
             }
         }
         return addresses;
@@ -179,12 +186,13 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
     }
 
     /**
-     * The gateway node's {@code submariner.io/globalIp} annotation: the Globalnet controller writes
-     * the active gateways' global IPs there (with legacy Globalnet, every node's).
+     * A local gateway node's {@code submariner.io/globalIp} annotation (the Globalnet controller
+     * writes the active gateways' global IPs there; with legacy Globalnet, every node's), or a remote
+     * gateway's healthCheckIP from its Endpoint.
      */
     @Override
     public Optional<Ipv4Address> gatewayGlobalIp(String cluster, String node) {
-        return Optional.ofNullable(legacyNodes.get(key(cluster, node)));
+        return Optional.ofNullable(legacyNodes.get(key(cluster, node))).or(() -> Optional.ofNullable(remoteGatewayIps.get(key(cluster, node))));
     }
 
     @Override
