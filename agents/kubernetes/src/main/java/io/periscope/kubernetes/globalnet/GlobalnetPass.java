@@ -177,11 +177,13 @@ public final class GlobalnetPass {
                 actions.add(new GlobalnetAction.Delete(key, uid(object)));
             }
         }
-        wantedIngress.forEach((key, object) -> {
-            if (!presentIngress.containsKey(key)) {
-                actions.add(new GlobalnetAction.Create(key, object));
+        boolean ingressMissing = false;
+        for (Map.Entry<ObjectKey, GlobalIngressIP> wanted : wantedIngress.entrySet()) {
+            if (!presentIngress.containsKey(wanted.getKey())) {
+                actions.add(new GlobalnetAction.Create(wanted.getKey(), wanted.getValue()));
+                ingressMissing = true;
             }
-        });
+        }
 
         // Addresses of objects that are gone (or were recreated under the same name) go back first.
         Map<ObjectKey, String> seen = new java.util.HashMap<>();
@@ -299,7 +301,10 @@ public final class GlobalnetPass {
                 actions.add(new GlobalnetAction.WriteIngressStatus(key, uid(object), status));
             }
         }
-        actions.addAll(gatewayNodes(book, live, activeGateways, cluster));
+        // The gateway nodes come after every other object, as in the topology file's IPAM: not
+        // while an ingress object this pass creates (or the informer has not shown yet) still waits
+        // for its address.
+        actions.addAll(gatewayNodes(book, live, activeGateways, cluster, !ingressMissing));
         return actions;
     }
 
@@ -310,7 +315,8 @@ public final class GlobalnetPass {
      * every other node's annotation is removed. A full pool leaves the node without one until a
      * later pass finds an address free, as upstream requeues the node.
      */
-    private static List<GlobalnetAction> gatewayNodes(AllocationBook book, LiveObjects live, Set<String> activeGateways, Cluster cluster) {
+    private static List<GlobalnetAction> gatewayNodes(AllocationBook book, LiveObjects live, Set<String> activeGateways, Cluster cluster,
+                                                      boolean allocate) {
         List<GlobalnetAction> actions = new ArrayList<>();
         Map<String, io.fabric8.kubernetes.api.model.Node> nodes = new LinkedHashMap<>();
         live.nodes().forEach(n -> nodes.put(n.getMetadata().getName(), n));
@@ -321,6 +327,9 @@ public final class GlobalnetPass {
             }
             ObjectKey key = nodeKey(gateway.name());
             Optional<Ipv4Address> address = book.holding(key).map(h -> h.addresses().getFirst());
+            if (address.isEmpty() && !allocate) {
+                continue;
+            }
             if (address.isEmpty() && book.allocate(key, uid(object), 1) instanceof AllocationResult.Allocated allocated) {
                 address = Optional.of(allocated.addresses().getFirst());
             }
