@@ -477,11 +477,13 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
             nodes: [{name: west-gw, ip: 192.168.20.2, cniIP: 10.244.0.1, gateway: true}]
         """
       When the cluster set is deployed
-      # the jumps to the mark and five SNAT chains, the mark, the cluster SNAT from the pod and the service CIDR
-      Then the Globalnet chains of east/east-gw hold 9 rules
+      # the jumps to the mark and five SNAT chains, the mark, the cluster SNAT from the pod and the service CIDR,
+      # and the DNAT of the gateway's own global IP for health checks
+      Then the Globalnet chains of east/east-gw hold 10 rules
       When the cluster set runs Globalnet's first design
-      # 12 pods and 2 nodes with a global IP each, 3 services, the jump to the mark chain and the mark
-      Then the Globalnet chains of east/east-gw hold 19 rules
+      # 12 pods and 2 nodes with a global IP each, 3 services, the jump to the mark chain, the mark,
+      # and the DNAT of the gateway's own global IP for health checks
+      Then the Globalnet chains of east/east-gw hold 20 rules
 
   Rule: Pods talk to remote pods directly only without Globalnet (section "Alternatives")
 
