@@ -114,6 +114,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
       Then the global IPs of cluster east are:
         | object                                             | addresses           |
         | ClusterGlobalEgressIP cluster-egress.submariner.io | 242.0.0.1-242.0.0.2 |
+        | Node east-gw                                       | 242.0.255.254       |
 
     Scenario: Further ClusterGlobalEgressIP objects are marked with an error
       When the cluster set is deployed
@@ -334,6 +335,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | GlobalEgressIP ns1/ns-egressip                     | 242.0.255.254        |
         | GlobalEgressIP ns1/db-pods                         | 242.0.0.9-242.0.0.10 |
         | GlobalIngressIP default/svc-api                    | 242.0.255.253        |
+        | Node east-gw                                       | 242.0.255.252        |
       And every global IP of cluster east lies inside its global CIDR but is neither its network nor its broadcast address
       And no global IP of cluster east is held twice
       And every global IP of cluster west lies inside its global CIDR but is neither its network nor its broadcast address
@@ -363,6 +365,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | object                                             | addresses           | status                 |
         | ClusterGlobalEgressIP cluster-egress.submariner.io | 242.0.0.1-242.0.0.8 | Success                |
         | GlobalEgressIP ns1/db-pods                         |                     | IPPoolAllocationFailed |
+        | Node east-gw                                       | 242.0.0.14          | Success                |
       And the status message of "GlobalEgressIP ns1/db-pods" in cluster east says "10"
       And the nat table of east/east-gw has no rule like '... --match-set SM-GN-KOSF2JYAXQXSCLY3CSZKA232H src ...'
 
@@ -401,6 +404,38 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
       Then the global IPs of cluster east include:
         | object                     | addresses            |
         | GlobalEgressIP ns1/db-pods | 242.0.0.9-242.0.0.10 |
+
+  Rule: The active gateway keeps a global IP of its own, which remote health checks ping (section "Summary")
+    The document keeps the nodes' global IPs in the new implementation; upstream keeps the active
+    gateway's (its node controller), publishes it as the Endpoint's healthCheckIP and DNATs ICMP to it
+    to the gateway's CNI address. The seeds' addresses come first: the gateways take theirs after
+    every other object, the next single addresses from the top.
+
+    Scenario: The active gateway has a global IP of its own, after every object, published as its Endpoint's healthCheckIP
+      When the cluster set is deployed
+      Then the global IPs of cluster east include:
+        | object       | addresses     | status  |
+        | Node east-gw | 242.0.255.252 | Success |
+      And the global IPs of cluster west include:
+        | object       | addresses     | status  |
+        | Node west-gw | 242.1.255.251 | Success |
+      And the Endpoints are:
+        | cluster | gateway | subnets      | allocatedIPs | healthCheckIP |
+        | east    | east-gw | 242.0.0.0/16 |              | 242.0.255.252 |
+        | west    | west-gw | 242.1.0.0/16 |              | 242.1.255.251 |
+
+    Scenario: A remote gateway's health-check ping is DNATed to the gateway's CNI address and answered
+      When the cluster set is deployed
+      Then the nat table of west/west-gw has:
+        | chain                 | rule                                                            |
+        | SUBMARINER-GN-INGRESS | -d 242.1.255.251/32 -p icmp -j DNAT --to-destination 10.244.0.1 |
+      When east/east-gw pings 242.1.255.251
+      Then the connection is delivered
+      And the packet goes:
+        | node         | step | detail                                                                                 | SRC                 | DST           |
+        | east/east-gw | snat | SM-GN-EGRESS-CLUSTER: ... --to-source 242.0.0.1-242.0.0.8                              | 242.0.0.1-242.0.0.8 | 242.1.255.251 |
+        | west/west-gw | dnat | SUBMARINER-GN-INGRESS: -d 242.1.255.251/32 -p icmp -j DNAT --to-destination 10.244.0.1 | 242.0.0.1-242.0.0.8 | 10.244.0.1    |
+        | west/west-gw | deliver |                                                                                     | 242.0.0.1-242.0.0.8 | 10.244.0.1    |
 
   Rule: Fewer global IPs mean fewer rules on the gateway (sections "Pros" and "Backward Compatibility")
 
@@ -442,11 +477,13 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
             nodes: [{name: west-gw, ip: 192.168.20.2, cniIP: 10.244.0.1, gateway: true}]
         """
       When the cluster set is deployed
-      # the jumps to the mark and five SNAT chains, the mark, the cluster SNAT from the pod and the service CIDR
-      Then the Globalnet chains of east/east-gw hold 9 rules
+      # the jumps to the mark and five SNAT chains, the mark, the cluster SNAT from the pod and the service CIDR,
+      # and the DNAT of the gateway's own global IP for health checks
+      Then the Globalnet chains of east/east-gw hold 10 rules
       When the cluster set runs Globalnet's first design
-      # 12 pods and 2 nodes with a global IP each, 3 services, the jump to the mark chain and the mark
-      Then the Globalnet chains of east/east-gw hold 19 rules
+      # 12 pods and 2 nodes with a global IP each, 3 services, the jump to the mark chain, the mark,
+      # and the DNAT of the gateway's own global IP for health checks
+      Then the Globalnet chains of east/east-gw hold 20 rules
 
   Rule: Pods talk to remote pods directly only without Globalnet (section "Alternatives")
 

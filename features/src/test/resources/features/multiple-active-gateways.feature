@@ -391,11 +391,15 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | ClusterGlobalEgressIP gw-1-cluster-egress.submariner.io | 242.254.1.1-242.254.1.8   | Success |
         | ClusterGlobalEgressIP gw-2-cluster-egress.submariner.io | 242.254.1.9-242.254.1.16  | Success |
         | GlobalEgressIP ns1/ns-egressip                          | 242.254.1.254             | Success |
+        | Node gw-1                                               | 242.254.1.253             | Success |
+        | Node gw-2                                               | 242.254.1.252             | Success |
       And the global IPs of cluster cluster2 are:
         | object                                                  | addresses                 | status  |
         | ClusterGlobalEgressIP gw-3-cluster-egress.submariner.io | 242.254.2.1-242.254.2.8   | Success |
         | ClusterGlobalEgressIP gw-4-cluster-egress.submariner.io | 242.254.2.9-242.254.2.16  | Success |
         | GlobalIngressIP default/svc-nginx                       | 242.254.2.254             | Success |
+        | Node gw-3                                               | 242.254.2.253             | Success |
+        | Node gw-4                                               | 242.254.2.252             | Success |
       And no global IP of cluster cluster1 is held twice
 
     Scenario: Each gateway SNATs cluster egress to its own range; cluster-wide GlobalEgressIPs are on every gateway
@@ -429,6 +433,32 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | 242.254.1.8 via 241.18.0.6 dev vxlan-tunnel proto static metric 98                                                                    |
         | 242.254.1.9 via 241.18.0.8 dev vxlan-tunnel proto static metric 98                                                                    |
         | 242.254.1.16 via 241.18.0.8 dev vxlan-tunnel proto static metric 98                                                                   |
+
+    Scenario: Each gateway's own global IP is routed to it, so a remote health check reaches the gateway that answers it
+      Upstream's node controller gives the active gateway node a global IP of its own, its Endpoint's
+      healthCheckIP, and DNATs ICMP to it to the node's CNI address. With several active gateways only
+      the owner has that DNAT, so the remote gateways route the address to it at metric 98, like its
+      ClusterGlobalEgressIPs, from their CNI address (which Globalnet then SNATs): a ping spread over
+      the cluster's multipath route would otherwise find no route on the other gateway.
+      When the cluster set is deployed
+      Then the routes of cluster1/gw-1 in table 100 include:
+        | route                                                                              |
+        | 242.254.2.253 via 241.18.0.4 dev vxlan-tunnel proto static src 10.0.0.1 metric 98 |
+        | 242.254.2.252 via 241.18.0.9 dev vxlan-tunnel proto static src 10.0.0.1 metric 98 |
+      And the Endpoints are:
+        | cluster  | gateway | subnets        | allocatedIPs             | healthCheckIP |
+        | cluster1 | gw-1    | 242.254.1.0/24 | 242.254.1.1-242.254.1.8  | 242.254.1.253 |
+        | cluster1 | gw-2    | 242.254.1.0/24 | 242.254.1.9-242.254.1.16 | 242.254.1.252 |
+        | cluster2 | gw-3    | 242.254.2.0/24 | 242.254.2.1-242.254.2.8  | 242.254.2.253 |
+        | cluster2 | gw-4    | 242.254.2.0/24 | 242.254.2.9-242.254.2.16 | 242.254.2.252 |
+      When cluster1/gw-1 pings 242.254.2.252
+      Then the connection is delivered
+      And every path crosses cluster2/gw-4
+      And no path crosses cluster2/gw-3
+      And the packet goes:
+        | node          | step | detail                                                                       | SRC                     | DST        |
+        | cluster1/gw-1 | snat | SM-GN-EGRESS-CLUSTER: ... --to-source 242.254.1.1-242.254.1.8                | 242.254.1.1-242.254.1.8 | 242.254.2.252 |
+        | cluster2/gw-4 | dnat | SUBMARINER-GN-INGRESS: -d 242.254.2.252/32 -p icmp -j DNAT --to-destination 10.0.192.1 | 242.254.1.1-242.254.1.8 | 10.0.192.1 |
 
     Scenario: A pod reaches an imported service through GW-2 and GW-4 with Globalnet, step by step
       The document's step 2a SNATs to 242.254.1.1-242.254.1.8 while its step 5c routes 242.254.1.10 to

@@ -47,6 +47,11 @@ public record AllocatedGlobalAddresses(GlobalnetAllocations allocations) impleme
     }
 
     @Override
+    public Optional<Ipv4Address> gatewayGlobalIp(String cluster, String node) {
+        return allocations.gatewayNodeIp(cluster, node);
+    }
+
+    @Override
     public Optional<Ipv4Address> legacyPod(String cluster, String namespace, String pod) {
         return allocations.legacyPodIp(cluster, namespace, pod);
     }

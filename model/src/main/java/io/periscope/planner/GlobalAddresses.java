@@ -35,6 +35,15 @@ public interface GlobalAddresses {
     /** The GlobalIngressIP of a pod of an exported headless service. */
     Optional<Ipv4Address> headlessPodIngress(String cluster, String namespace, String pod);
 
+    /**
+     * Globalnet 2.0: an active gateway node's own global IP (upstream's {@code submariner.io/globalIp}
+     * annotation of the gateway node), which remote health checks ping and the gateway DNATs to its
+     * CNI address. Empty when none was allocated: the gateway then programs no such rule.
+     */
+    default Optional<Ipv4Address> gatewayGlobalIp(String cluster, String node) {
+        return Optional.empty();
+    }
+
     /** Legacy Globalnet (seed 000): the pod's own global IP. */
     Optional<Ipv4Address> legacyPod(String cluster, String namespace, String pod);
 

@@ -9,6 +9,7 @@ import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
+import io.periscope.model.topology.Protocol;
 import io.periscope.model.topology.Service;
 import io.periscope.model.topology.ServicePort;
 import io.periscope.plan.ipset.IpSet;
@@ -71,6 +72,14 @@ final class GlobalnetPlanner {
             plan.rule(Table.NAT, Names.GN_MARK, Rule.of(new Target.SetMark(Names.GLOBALNET_MARK, ALL_BITS),
                     new Match.Destination(remote)));
         }
+        // Upstream's node controller (started before the other controllers, so its rule comes
+        // first; the legacy controller does the same for the gateway's own node): the gateway
+        // node's own global IP, which remote gateways' health checks ping as the Endpoint's
+        // healthCheckIP, is DNATed to the node's CNI address, where the kernel answers the echo
+        // request; conntrack turns the reply's source back into the global IP.
+        global.gatewayGlobalIp(cluster.name(), gateway.name()).ifPresent(ip ->
+                plan.rule(Table.NAT, Names.GN_INGRESS, new Rule(List.of(new Match.Destination(Ipv4Prefix.host(ip)),
+                        new Match.ProtocolIs(Protocol.ICMP)), new Target.Dnat(gateway.cniIp(), OptionalInt.empty()), Optional.empty())));
         if (set.globalnet().mode() == GlobalnetMode.LEGACY) {
             planLegacy(cluster, index, plan, global);
         } else {

@@ -68,24 +68,30 @@ public final class Planner {
      * The cluster set after the {@code failed} nodes went down (they and their pods are gone), as
      * {@code trace --fail} and the what-if views trace it. The addresses are those of the whole set:
      * a Globalnet controller hands out nothing again when a node fails, so the survivors keep their
-     * ClusterGlobalEgressIPs, slices and pods' global IPs, and a dead gateway's stay held.
+     * ClusterGlobalEgressIPs, slices and pods' global IPs, and a dead gateway's stay held. The one
+     * exception is a single-active cluster's gateway global IP: the gateway that takes the lease gets
+     * it, as upstream's node controller on the new gateway gives its node one.
      */
     public static ClusterSetPlan planWithout(ClusterSet set, java.util.Collection<String> failedClusterSlashNode) {
         ClusterSet survivors = set.withoutNodes(failedClusterSlashNode);
         if (!set.globalnet().enabled() || failedClusterSlashNode.isEmpty()) {
             return plan(survivors);
         }
-        GlobalnetAllocations allocations = allocate(set);
+        GlobalnetAllocations allocations = GlobalnetAllocator.allocate(set, globalCidrs(set).cidrs(), survivors);
         return withAllocations(plan(survivors, new AllocatedGlobalAddresses(allocations)), allocations);
     }
 
     private static GlobalnetAllocations allocate(ClusterSet set) {
+        return GlobalnetAllocator.allocate(set, globalCidrs(set));
+    }
+
+    private static GlobalCidrAssignment globalCidrs(ClusterSet set) {
         GlobalCidrAssignment cidrs = GlobalCidrAllocator.allocate(set);
         if (!cidrs.succeeded()) {
             throw new IllegalArgumentException("global CIDRs cannot be handed out: "
                     + cidrs.failures().stream().map(GlobalCidrFailure::describe).toList());
         }
-        return GlobalnetAllocator.allocate(set, cidrs);
+        return cidrs;
     }
 
     private static ClusterSetPlan withAllocations(ClusterSetPlan plan, GlobalnetAllocations allocations) {
@@ -155,8 +161,11 @@ public final class Planner {
         for (Cluster cluster : set.clusters()) {
             for (Node gateway : cluster.activeGateways()) {
                 List<Ipv4Address> allocated = OwnedEgress.of(set, cluster, gateway, global, down);
+                // Upstream's healthCheckIP: the CNI address, or with Globalnet the node's global IP.
+                Optional<Ipv4Address> healthCheckIp = set.globalnet().enabled()
+                        ? global.gatewayGlobalIp(cluster.name(), gateway.name()) : Optional.of(gateway.cniIp());
                 endpoints.add(new Endpoint(cluster.name(), gateway.name(), gateway.ip(), gateway.publicIp(),
-                        RemoteSubnets.of(set, cluster, global), set.defaultCableDriver(), Map.of(), allocated));
+                        RemoteSubnets.of(set, cluster, global), set.defaultCableDriver(), Map.of(), allocated, healthCheckIp));
             }
         }
         return endpoints;

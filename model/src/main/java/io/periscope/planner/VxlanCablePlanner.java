@@ -19,7 +19,7 @@ import java.util.Optional;
  * cluster it connects to with vxlan, table 100 routing each remote cluster's subnets over all its gateways, and,
  * with Globalnet and multiple active gateways, the metric-98 route per remote egress address back
  * to the gateway that owns it (seed 004, step 5c), so replies return to the gateway holding the
- * connection's NAT state.
+ * connection's NAT state, and one to each remote gateway's own global IP (its healthCheckIP).
  */
 final class VxlanCablePlanner {
 
@@ -59,6 +59,14 @@ final class VxlanCablePlanner {
                         plan.route(Route.unicast(Names.CABLE_TABLE, Ipv4Prefix.host(egress), List.of(Nexthop.via(owner, Names.VXLAN_TUNNEL)),
                                 RouteProtocol.STATIC).withMetric(Names.EGRESS_IP_ROUTE_METRIC));
                     }
+                    // The gateway's own global IP (its Endpoint's healthCheckIP) is DNATed by that
+                    // gateway alone: a health-check ping spread over the cluster's gateways would
+                    // find no route on the others, so it goes to its gateway like its egress IPs.
+                    // The gateway's own pings leave from its CNI address, as over the cluster's
+                    // route, so that Globalnet SNATs them to an egress IP the reply can come back to.
+                    global.gatewayGlobalIp(remote.cluster().name(), gateway.name()).ifPresent(own ->
+                            plan.route(Route.unicast(Names.CABLE_TABLE, Ipv4Prefix.host(own), List.of(Nexthop.via(owner, Names.VXLAN_TUNNEL)),
+                                    RouteProtocol.STATIC).withSource(node.cniIp()).withMetric(Names.EGRESS_IP_ROUTE_METRIC)));
                 }
             }
         }

@@ -70,8 +70,11 @@ class GlobalnetEgressPlanFollowsSeed002 {
     @Test
     void headlessPodsAreDnatedOnIngressAndUseTheirOwnAddressOnEgress() {
         DataplanePlan gateway = submariner(plan, "west", "west-gw");
-        assertThat(rules(gateway, Table.NAT, "SUBMARINER-GN-INGRESS")).hasSize(2)
-                .allMatch(r -> r.contains("-j DNAT --to-destination 10.244."));
+        // The gateway's own health-check DNAT first (upstream's node controller starts first), then the pods'.
+        assertThat(rules(gateway, Table.NAT, "SUBMARINER-GN-INGRESS")).containsExactly(
+                "-d 242.1.255.251/32 -p icmp -j DNAT --to-destination 10.244.0.1",
+                "-d 242.1.255.253/32 -j DNAT --to-destination 10.244.1.20",
+                "-d 242.1.255.252/32 -j DNAT --to-destination 10.244.0.21");
         assertThat(rules(gateway, Table.NAT, "SM-GN-EGRESS-HDLS-PODS")).hasSize(2)
                 .allMatch(r -> r.matches("-s 10\\.244\\.\\d+\\.\\d+/32 -m mark --mark 0xc0000 -j SNAT --to-source 242\\.1\\.255\\.\\d+"));
         assertThat(plan.serviceRecords()).extracting(r -> r.pod().orElse("-")).contains("http-0", "http-1");

@@ -97,7 +97,13 @@ class MultiActiveGatewayPlanFollowsSeed004 {
     void remoteEgressAddressesRouteBackToTheirOwnGatewayAtMetric98() {
         DataplanePlan gateway = submariner(plan, "cluster2", "gw-4");
         List<Route> metric98 = gateway.routesIn(100).stream().filter(r -> r.metric() == 98).toList();
-        assertThat(metric98).hasSize(16);
+        // 8 egress addresses per remote gateway, and each remote gateway's own global IP (its healthCheckIP).
+        assertThat(metric98).hasSize(18);
+        assertThat(metric98).filteredOn(r -> r.destination().equals(Ipv4Prefix.parse("242.254.1.254/32")))
+                .singleElement().satisfies(r -> {
+                    assertThat(r.nexthops()).containsExactly(Nexthop.via(ip("241.18.0.6"), "vxlan-tunnel"));
+                    assertThat(r.source()).contains(ip("10.0.192.1"));
+                });
         assertThat(metric98).filteredOn(r -> r.destination().equals(Ipv4Prefix.parse("242.254.1.1/32")))
                 .singleElement().satisfies(r -> assertThat(r.nexthops()).containsExactly(Nexthop.via(ip("241.18.0.6"), "vxlan-tunnel")));
         assertThat(metric98).filteredOn(r -> r.destination().equals(Ipv4Prefix.parse("242.254.1.16/32")))

@@ -10,7 +10,10 @@ import io.periscope.kubernetes.crd.SubmarinerApi;
 import java.util.List;
 import java.util.Optional;
 
-/** A Globalnet object as the API holds it, named as the scenarios and the IPAM name it ({@code GlobalEgressIP ns1/ns-egressip}). */
+/**
+ * A Globalnet object as the API holds it, named as the scenarios and the IPAM name it ({@code GlobalEgressIP
+ * ns1/ns-egressip}), or a gateway node's own global IP ({@code Node gw-1}, its annotation).
+ */
 public record ApiGlobalnet(String requester, List<String> addresses, List<Condition> conditions) {
 
     /** The object, or empty when the API has none by that name. */
@@ -34,7 +37,17 @@ public record ApiGlobalnet(String requester, List<String> addresses, List<Condit
             case "GlobalIngressIP" -> Optional.ofNullable(client.resources(GlobalIngressIP.class).inNamespace(namespace).withName(object).get())
                     .map(o -> new ApiGlobalnet(requester, o.getStatus() == null || o.getStatus().allocatedIP() == null ? List.of()
                             : List.of(o.getStatus().allocatedIP()), o.getStatus() == null ? List.of() : o.getStatus().conditions()));
-            default -> throw new IllegalArgumentException("'" + kind + "' is not a Globalnet kind (ClusterGlobalEgressIP, GlobalEgressIP, GlobalIngressIP)");
+            // A gateway node's own global IP is its annotation; upstream's node controller writes no
+            // condition, so one that holds an address reads as allocated, one without as no status.
+            case "Node" -> Optional.ofNullable(client.nodes().withName(object).get()).map(n -> {
+                String annotated = n.getMetadata().getAnnotations() == null ? null
+                        : n.getMetadata().getAnnotations().get(SubmarinerApi.GLOBAL_IP_ANNOTATION);
+                return annotated == null ? new ApiGlobalnet(requester, List.of(), List.of())
+                        : new ApiGlobalnet(requester, List.of(annotated), List.of(new io.fabric8.kubernetes.api.model.ConditionBuilder()
+                                .withType(SubmarinerApi.ALLOCATED_CONDITION).withStatus("True").withReason("Success").build()));
+            });
+            default -> throw new IllegalArgumentException("'" + kind + "' is not a Globalnet kind (ClusterGlobalEgressIP, GlobalEgressIP,"
+                    + " GlobalIngressIP) or Node");
         };
     }
 

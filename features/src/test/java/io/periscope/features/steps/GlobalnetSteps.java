@@ -121,18 +121,22 @@ public final class GlobalnetSteps {
         }
     }
 
+    /** With a {@code healthCheckIP} column, the address remote health checks ping is compared too. */
     @Then("the Endpoints are:")
     public void endpointsAre(DataTable table) {
+        boolean healthCheck = table.asMaps().stream().anyMatch(r -> r.containsKey("healthCheckIP"));
         Set<String> expected = new TreeSet<>();
         for (Map<String, String> row : table.asMaps()) {
             expected.add(row.get("cluster").trim() + " " + row.get("gateway").trim() + " subnets [" + normalise(row.get("subnets"))
-                    + "] allocatedIPs [" + normalise(row.get("allocatedIPs")) + "]");
+                    + "] allocatedIPs [" + normalise(row.get("allocatedIPs")) + "]"
+                    + (healthCheck ? " healthCheckIP [" + normalise(row.get("healthCheckIP")) + "]" : ""));
         }
         Set<String> actual = new TreeSet<>();
         for (Endpoint endpoint : world.deployment().endpoints()) {
             actual.add(endpoint.clusterId() + " " + endpoint.hostname() + " subnets ["
                     + endpoint.subnets().stream().map(Ipv4Prefix::toString).collect(Collectors.joining(", "))
-                    + "] allocatedIPs [" + AddressText.of(endpoint.allocatedIPs()) + "]");
+                    + "] allocatedIPs [" + AddressText.of(endpoint.allocatedIPs()) + "]"
+                    + (healthCheck ? " healthCheckIP [" + endpoint.healthCheckIp().map(Object::toString).orElse("") + "]" : ""));
         }
         if (!actual.equals(expected)) {
             throw new AssertionError("the Endpoints are\n  " + String.join("\n  ", actual) + "\nnot\n  " + String.join("\n  ", expected));

@@ -12,7 +12,10 @@ import java.util.Optional;
  * Submariner's Endpoint: one per active gateway, shared through the broker. {@code subnets} are the
  * CIDRs reachable through it (pod and service CIDRs, or the global CIDR with Globalnet);
  * {@code allocatedIPs} are the gateway's ClusterGlobalEgressIP addresses, which seed 004 adds so that
- * remote gateways can route replies back to the gateway that did the SNAT.
+ * remote gateways can route replies back to the gateway that did the SNAT. {@code healthCheckIp} is
+ * the address remote gateways' health checks ping, as upstream fills it: the gateway's CNI address
+ * without Globalnet, the gateway node's own global IP with it (DNATed to the CNI address on the
+ * gateway), empty while the node has none.
  */
 public record Endpoint(
         String clusterId,
@@ -22,7 +25,8 @@ public record Endpoint(
         List<Ipv4Prefix> subnets,
         CableDriver backend,
         Map<String, String> backendConfig,
-        List<Ipv4Address> allocatedIPs) {
+        List<Ipv4Address> allocatedIPs,
+        Optional<Ipv4Address> healthCheckIp) {
 
     public Endpoint {
         subnets = List.copyOf(subnets);

@@ -4,6 +4,7 @@ import io.periscope.model.globalnet.GlobalIpAllocation.ClusterEgress;
 import io.periscope.model.globalnet.GlobalIpAllocation.Egress;
 import io.periscope.model.globalnet.GlobalIpAllocation.EgressSlice;
 import io.periscope.model.globalnet.GlobalIpAllocation.Ingress;
+import io.periscope.model.globalnet.GlobalIpAllocation.GatewayNode;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyNode;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyPod;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyService;
@@ -53,6 +54,7 @@ public final class ClusterGlobalnetAllocations {
             case Ingress i -> i.object().target() == GlobalIngressTarget.CLUSTER_IP_SERVICE
                     ? "svc\0" + i.object().namespace() + "\0" + i.object().serviceName()
                     : "pod\0" + i.object().namespace() + "\0" + i.object().podName().orElse("");
+            case GatewayNode g -> "gateway-node\0" + g.node().name();
             case LegacyService s -> "legacy-svc\0" + s.service().namespace() + "\0" + s.service().name();
             case LegacyPod p -> "legacy-pod\0" + p.pod().namespace() + "\0" + p.pod().name();
             case LegacyNode n -> "legacy-node\0" + n.node().name();
@@ -147,6 +149,21 @@ public final class ClusterGlobalnetAllocations {
     /** The GlobalIngressIP of a pod behind an exported headless service. */
     public Optional<Ingress> ingressForPod(String namespace, String pod) {
         return lookup(Ingress.class, "pod\0" + namespace + "\0" + pod);
+    }
+
+    /** Globalnet 2.0: an active gateway node's own global IP (its health-check address). */
+    public Optional<GatewayNode> gatewayNode(String node) {
+        return lookup(GatewayNode.class, "gateway-node\0" + node);
+    }
+
+    /**
+     * A gateway node's own global IP, its Endpoint's {@code healthCheckIP}: its Globalnet 2.0
+     * allocation, or with legacy Globalnet the node's annotation (every node has one there, and
+     * upstream's legacy controller uses the active gateway's for health checks too). Asked only
+     * for active gateways.
+     */
+    public Optional<Ipv4Address> gatewayNodeIp(String node) {
+        return gatewayNode(node).flatMap(GlobalIpAllocation::address).or(() -> legacyNodeIp(node));
     }
 
     public Optional<LegacyService> legacyService(String namespace, String service) {

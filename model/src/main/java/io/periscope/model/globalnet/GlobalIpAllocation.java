@@ -11,9 +11,9 @@ import java.util.Optional;
 
 /**
  * One object that asked a cluster's pool for global IPs, what it got and the status condition
- * Globalnet would write on it. The first three kinds are Globalnet 2.0's objects (seed 002, with
- * seed 004's per-gateway ClusterGlobalEgressIP); the {@code Legacy*} kinds are the first design's
- * {@code submariner.io/globalIp} annotations (seed 000).
+ * Globalnet would write on it. The first kinds are Globalnet 2.0's objects (seed 002, with seed
+ * 004's per-gateway ClusterGlobalEgressIP) and its gateway nodes' own global IPs; the
+ * {@code Legacy*} kinds are the first design's {@code submariner.io/globalIp} annotations (seed 000).
  */
 public sealed interface GlobalIpAllocation {
 
@@ -112,6 +112,29 @@ public sealed interface GlobalIpAllocation {
 
         public static String requesterName(GlobalIngressIP object) {
             return "GlobalIngressIP " + object.namespace() + "/" + object.name();
+        }
+    }
+
+    /**
+     * Globalnet 2.0: an active gateway node's own global IP, upstream's node controller's
+     * {@code submariner.io/globalIp} annotation of the gateway node. Remote gateways' health checks
+     * ping it (it is the node's Endpoint {@code healthCheckIP}), and the gateway DNATs ICMP to it to
+     * its CNI address in {@code SUBMARINER-GN-INGRESS}.
+     */
+    record GatewayNode(Node node, List<Ipv4Address> addresses, AllocationCondition condition)
+            implements GlobalIpAllocation {
+        public GatewayNode {
+            addresses = List.copyOf(addresses);
+        }
+
+        @Override
+        public String requester() {
+            return requesterName(node);
+        }
+
+        /** As the Kubernetes controller names the object it annotates: kind and name. */
+        public static String requesterName(Node node) {
+            return "Node " + node.name();
         }
     }
 

@@ -3,6 +3,7 @@ package io.periscope.model.globalnet;
 import io.periscope.model.globalnet.GlobalIpAllocation.ClusterEgress;
 import io.periscope.model.globalnet.GlobalIpAllocation.Egress;
 import io.periscope.model.globalnet.GlobalIpAllocation.EgressSlice;
+import io.periscope.model.globalnet.GlobalIpAllocation.GatewayNode;
 import io.periscope.model.globalnet.GlobalIpAllocation.Ingress;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyNode;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyPod;
@@ -37,8 +38,17 @@ import java.util.Set;
  *   <li>each GlobalEgressIP in file order; under per-gateway egress ownership one slice per active
  *       gateway in node order, all of them or none;</li>
  *   <li>for each export in export order, a GlobalIngressIP for a ClusterIP service, or one per pod
- *       of a headless service, in pod order (host-network pods are never endpoints).</li>
+ *       of a headless service, in pod order (host-network pods are never endpoints);</li>
+ *   <li>each active gateway node's own global IP, in node order: upstream's node controller
+ *       annotates the gateway node with it, and remote gateways' health checks ping it.</li>
  * </ol>
+ *
+ * <p>The gateway nodes come last on purpose. Upstream starts its node controller before the others,
+ * so on a fresh cluster the gateway's single address usually takes the top of the pool; but seed
+ * 004 documents the exported service of its Globalnet flow at {@code 242.254.2.254}, the top of its
+ * cluster's pool, which it only gets when nothing single was allocated before it. The seeds' addresses
+ * are the specification, so the gateways take the next single addresses down from the top after
+ * every object (and no other object's address depends on them).
  *
  * <p>With {@link GlobalnetMode#LEGACY} (seed 000) there are no Globalnet 2.0 objects: each exported
  * ClusterIP service gets one address, then each pod that is not on the host network, then each node
@@ -77,17 +87,46 @@ public final class GlobalnetAllocator {
         return new GlobalnetAllocations(clusters);
     }
 
+    /**
+     * The allocations of {@code clusterSet} after some of its nodes failed, {@code survivors} being
+     * the set without them: every object keeps what it got in the whole set (a controller hands out
+     * nothing again when a node fails), except that a single-active cluster whose gateway failed has
+     * a new active gateway, and upstream's node controller on it gives its node the gateway global IP
+     * (releasing the failed node's first, so it is the same address).
+     */
+    public static GlobalnetAllocations allocate(ClusterSet clusterSet, Map<String, Ipv4Prefix> globalCidrs, ClusterSet survivors) {
+        if (!clusterSet.globalnet().enabled()) {
+            return GlobalnetAllocations.NONE;
+        }
+        Map<String, ClusterGlobalnetAllocations> clusters = new LinkedHashMap<>();
+        for (Cluster cluster : clusterSet.clusters()) {
+            Ipv4Prefix cidr = globalCidrs.get(cluster.name());
+            if (cidr == null) {
+                throw new IllegalArgumentException("cluster " + cluster.name() + " has no global CIDR");
+            }
+            List<Node> gateways = cluster.multiActiveGateways() ? cluster.activeGateways()
+                    : survivors.cluster(cluster.name()).map(Cluster::activeGateways).orElse(List.of());
+            clusters.put(cluster.name(), allocate(cluster, cidr, clusterSet.globalnet().mode(), gateways));
+        }
+        return new GlobalnetAllocations(clusters);
+    }
+
     /** One cluster's allocations from a fresh pool over {@code globalCidr}. */
     public static ClusterGlobalnetAllocations allocate(Cluster cluster, Ipv4Prefix globalCidr, GlobalnetMode mode) {
+        return allocate(cluster, globalCidr, mode, cluster.activeGateways());
+    }
+
+    /** @param gateways the active gateways whose nodes get a global IP of their own (Globalnet 2.0) */
+    private static ClusterGlobalnetAllocations allocate(Cluster cluster, Ipv4Prefix globalCidr, GlobalnetMode mode, List<Node> gateways) {
         GlobalIpPool pool = new GlobalIpPool(globalCidr);
         List<GlobalIpAllocation> allocations = switch (mode) {
-            case V2 -> globalnetV2(cluster, pool);
+            case V2 -> globalnetV2(cluster, pool, gateways);
             case LEGACY -> legacy(cluster, pool);
         };
         return new ClusterGlobalnetAllocations(cluster.name(), globalCidr, allocations, pool.freeCount());
     }
 
-    private static List<GlobalIpAllocation> globalnetV2(Cluster cluster, GlobalIpPool pool) {
+    private static List<GlobalIpAllocation> globalnetV2(Cluster cluster, GlobalIpPool pool, List<Node> gateways) {
         List<GlobalIpAllocation> allocations = new ArrayList<>();
         List<ClusterGlobalEgressIP> clusterEgress = cluster.multiActiveGateways()
                 ? cluster.gateways().stream()
@@ -128,6 +167,11 @@ public final class GlobalnetAllocator {
                     }
                 }
             }
+        }
+        // Last: see the class comment. One address each, from the top of what is left.
+        for (Node gateway : gateways) {
+            Outcome outcome = request(pool, GatewayNode.requesterName(gateway), 1);
+            allocations.add(new GatewayNode(gateway, outcome.addresses(), outcome.condition()));
         }
         return allocations;
     }

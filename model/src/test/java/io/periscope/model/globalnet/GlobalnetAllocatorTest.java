@@ -2,6 +2,7 @@ package io.periscope.model.globalnet;
 
 import io.periscope.model.globalnet.GlobalIpAllocation.ClusterEgress;
 import io.periscope.model.globalnet.GlobalIpAllocation.Egress;
+import io.periscope.model.globalnet.GlobalIpAllocation.GatewayNode;
 import io.periscope.model.globalnet.GlobalIpAllocation.Ingress;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyNode;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyPod;
@@ -68,8 +69,9 @@ class GlobalnetAllocatorTest {
         assertThat(allocations.clusterEgress("cluster1")).extracting(e -> e.object().gatewayNode().orElseThrow())
                 .containsExactly("gw-1", "gw-2");
         assertThat(allocations.clusterEgress("cluster1", "worker-1")).isEmpty();
-        assertThat(allocations.cluster("cluster1").orElseThrow().freeCount()).isEqualTo(254 - 16);
-        assertThat(allocations.cluster("cluster2").orElseThrow().freeCount()).isEqualTo(254 - 17);
+        // 8 egress addresses and one global IP of its own per gateway; cluster2 also exports nginx.
+        assertThat(allocations.cluster("cluster1").orElseThrow().freeCount()).isEqualTo(254 - 16 - 2);
+        assertThat(allocations.cluster("cluster2").orElseThrow().freeCount()).isEqualTo(254 - 17 - 2);
     }
 
     @Test
@@ -88,7 +90,7 @@ class GlobalnetAllocatorTest {
     }
 
     @Test
-    void requestsAreServedClusterEgressFirstThenGlobalEgressIPsThenExportsInOrder() {
+    void requestsAreServedClusterEgressFirstThenGlobalEgressIPsThenExportsInOrderThenTheGateway() {
         ClusterSet set = clusterSet(globalnet("242.0.0.0/8", 65536),
                 cluster("east").gateway("east-gw", "172.18.2.2", "10.244.0.1")
                         .pod("ns1", "report", "east-gw", "10.244.1.11", Map.of("app", "report"))
@@ -106,12 +108,14 @@ class GlobalnetAllocatorTest {
                 "ClusterGlobalEgressIP cluster-egress.submariner.io",
                 "GlobalEgressIP ns1/ns-egressip",
                 "GlobalEgressIP ns1/db-pods",
-                "GlobalIngressIP default/svc-nginx");
+                "GlobalIngressIP default/svc-nginx",
+                "Node east-gw");
         assertThat(east.allocations()).extracting(GlobalIpAllocation::addresses).containsExactly(
                 range("242.0.0.1-242.0.0.8"),
                 List.of(ip("242.0.255.254")),
                 range("242.0.0.9-242.0.0.10"),
-                List.of(ip("242.0.255.253")));
+                List.of(ip("242.0.255.253")),
+                List.of(ip("242.0.255.252")));
     }
 
     @Test
@@ -129,7 +133,8 @@ class GlobalnetAllocatorTest {
         assertThat(none.condition().status()).isEqualTo(AllocationCondition.Status.FALSE);
         assertThat(none.condition().type()).isEqualTo("Allocated");
         assertThat(allocations.clusterEgress("c", "gw").orElseThrow().condition().reason()).isEqualTo(AllocationReason.ZERO_INPUT);
-        assertThat(allocations.cluster("c").orElseThrow().freeCount()).isEqualTo(254);
+        // Only the gateway's own global IP was taken.
+        assertThat(allocations.cluster("c").orElseThrow().freeCount()).isEqualTo(253);
     }
 
     @Test
@@ -140,7 +145,7 @@ class GlobalnetAllocatorTest {
 
         GlobalnetAllocations allocations = allocate(set);
 
-        assertThat(allocations.cluster("c").orElseThrow().allocations())
+        assertThat(allocations.cluster("c").orElseThrow().allocations()).filteredOn(a -> !(a instanceof GatewayNode))
                 .allSatisfy(a -> {
                     assertThat(a.condition().reason()).isEqualTo(AllocationReason.INVALID_INPUT);
                     assertThat(a.condition().message()).startsWith(a.requester()).contains("0..20");
@@ -172,7 +177,11 @@ class GlobalnetAllocatorTest {
         assertThat(c.addresses()).isEmpty();
         assertThat(c.condition().reason()).isEqualTo(AllocationReason.IP_POOL_ALLOCATION_FAILED);
         assertThat(c.condition().message()).startsWith("GlobalIngressIP default/svc-c").contains("only 0 free");
-        assertThat(allocations.failures()).containsExactly(big, c);
+        // The gateway's own global IP comes last and finds the pool empty too: reported on the node.
+        GatewayNode gw = allocations.cluster("small").orElseThrow().gatewayNode("gw").orElseThrow();
+        assertThat(gw.condition().reason()).isEqualTo(AllocationReason.IP_POOL_ALLOCATION_FAILED);
+        assertThat(gw.condition().message()).startsWith("Node gw").contains("only 0 free");
+        assertThat(allocations.failures()).containsExactly(big, c, gw);
     }
 
     @Test

@@ -22,7 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PerGatewayEgressSlicesAreAllOrNone {
 
-    /** A /27 (30 addresses) with 3 active gateways of 8 cluster egress IPs each: 6 left. */
+    /**
+     * A /27 (30 addresses) with 3 active gateways of 8 cluster egress IPs each: 6 left for the
+     * GlobalEgressIPs, then for the gateways' own global IPs, which are asked for last.
+     */
     private static ClusterSet smallPool(int firstNeedsPerGateway, int secondNeedsPerGateway) {
         ClusterSet set = clusterSet(globalnet("242.254.0.0/16", 256),
                 cluster("east").globalCidr("242.254.1.0/27").multiActiveGateways().clusterEgressIPs(8)
@@ -51,7 +54,7 @@ class PerGatewayEgressSlicesAreAllOrNone {
         assertThat(failed.condition().reason()).isEqualTo(AllocationReason.IP_POOL_ALLOCATION_FAILED);
         assertThat(failed.condition().message()).startsWith("GlobalEgressIP ns1/ns-egressip needs 9 global IPs")
                 .contains("3 for each of its 3 active gateways (gw-1, gw-2, gw-3)", "has only 6 free (3 missing)");
-        assertThat(east.failures()).containsExactly(failed);
+        assertThat(egressFailures(east)).containsExactly(failed);
 
         // What the first object would have held half of is free for the next, which fits exactly.
         List<GlobalIpAllocation.EgressSlice> next = east.egressSlices("ns1", "reports");
@@ -59,16 +62,30 @@ class PerGatewayEgressSlicesAreAllOrNone {
         assertThat(next).allSatisfy(slice -> assertThat(slice.addresses()).hasSize(2));
         assertThat(next.getFirst().addresses().getFirst()).isEqualTo(Ipv4Address.parse("242.254.1.25"));
         assertThat(east.freeCount()).isZero();
+        assertGatewaysFoundThePoolEmpty(east);
+    }
+
+    /** The failures of the egress objects; the gateway nodes', which come after them, are asserted apart. */
+    private static List<GlobalIpAllocation> egressFailures(ClusterGlobalnetAllocations east) {
+        return east.failures().stream().filter(f -> !(f instanceof GlobalIpAllocation.GatewayNode)).toList();
+    }
+
+    private static void assertGatewaysFoundThePoolEmpty(ClusterGlobalnetAllocations east) {
+        assertThat(east.allocations()).filteredOn(a -> a instanceof GlobalIpAllocation.GatewayNode)
+                .extracting(a -> a.requester() + ": " + a.condition().reason())
+                .containsExactly("Node gw-1: " + AllocationReason.IP_POOL_ALLOCATION_FAILED, "Node gw-2: " + AllocationReason.IP_POOL_ALLOCATION_FAILED,
+                        "Node gw-3: " + AllocationReason.IP_POOL_ALLOCATION_FAILED);
     }
 
     @Test
     void objectsThatFitGetEverySliceAndThePoolCountsThemAll() {
         ClusterGlobalnetAllocations east = allocate(smallPool(1, 1));
 
-        assertThat(east.failures()).isEmpty();
+        assertThat(egressFailures(east)).isEmpty();
         assertThat(east.egress("ns1", "ns-egressip")).isEmpty();
         assertThat(east.egressSlices("ns1", "ns-egressip")).hasSize(3).allSatisfy(s -> assertThat(s.condition().succeeded()).isTrue());
         assertThat(east.freeCount()).isZero();
+        assertGatewaysFoundThePoolEmpty(east);
     }
 
     @Test
@@ -79,6 +96,9 @@ class PerGatewayEgressSlicesAreAllOrNone {
         assertThat(east.egressSlices("ns1", "reports")).isEmpty();
         assertThat(east.failures()).extracting(f -> f.requester() + ": " + f.condition().reason())
                 .containsExactly("GlobalEgressIP ns1/ns-egressip: " + AllocationReason.ZERO_INPUT, "GlobalEgressIP ns1/reports: " + AllocationReason.INVALID_INPUT);
-        assertThat(east.freeCount()).isEqualTo(6);
+        // The 6 left over, less one global IP of its own per gateway.
+        assertThat(east.freeCount()).isEqualTo(3);
+        assertThat(east.gatewayNodeIp("gw-1")).contains(Ipv4Address.parse("242.254.1.30"));
+        assertThat(east.gatewayNodeIp("gw-3")).contains(Ipv4Address.parse("242.254.1.28"));
     }
 }

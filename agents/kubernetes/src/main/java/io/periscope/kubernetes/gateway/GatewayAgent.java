@@ -35,7 +35,6 @@ import io.periscope.kubernetes.watch.LiveObjectsInformers;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.policy.ClusterGraph;
 import io.periscope.model.topology.Cluster;
-import io.periscope.model.topology.Node;
 import io.periscope.plan.DataplanePlan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -162,8 +161,7 @@ public final class GatewayAgent implements AutoCloseable {
             LOG.warn("gateway {}: {}", settings.nodeName(), message);
         }
         Optional<Endpoint> own = nodePlan.ownEndpoint();
-        Node node = cluster.get().requireNode(settings.nodeName());
-        EndpointSpec ownSpec = own.map(e -> EndpointConversion.toSpec(e, node.cniIp())).orElse(null);
+        EndpointSpec ownSpec = own.map(EndpointConversion::toSpec).orElse(null);
         if (own.isPresent()) {
             publishEndpoint(own.get(), ownSpec, live);
         }

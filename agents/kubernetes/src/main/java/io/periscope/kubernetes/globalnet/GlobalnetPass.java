@@ -15,6 +15,7 @@ import io.periscope.kubernetes.crd.GlobalIngressIPStatus;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.modelbuilder.LabelSelectorConversion;
 import io.periscope.kubernetes.modelbuilder.LiveObjects;
+import io.periscope.kubernetes.modelbuilder.StatusGlobalAddresses;
 import io.periscope.model.globalnet.AllocationCondition;
 import io.periscope.model.globalnet.HeadlessPodOwners;
 import io.periscope.model.globalnet.SliceShortfall;
@@ -54,6 +55,7 @@ public final class GlobalnetPass {
     private static final String CLUSTER_EGRESS = "ClusterGlobalEgressIP";
     private static final String EGRESS = "GlobalEgressIP";
     private static final String INGRESS = "GlobalIngressIP";
+    private static final String NODE = "Node";
 
     private GlobalnetPass() {
     }
@@ -93,7 +95,22 @@ public final class GlobalnetPass {
                     actions.add(new GlobalnetAction.WriteIngressStatus(ObjectKey.of(object), uid(object), new GlobalIngressIPStatus(
                             merge(object.getStatus().conditions(), condition), null))));
         }
+        // Gateway nodes' own global IPs, recorded in their annotation as upstream's node controller
+        // does. Every annotated node's is taken back, so that none is handed out twice; a pass then
+        // clears those of nodes that are no longer active gateways.
+        for (io.fabric8.kubernetes.api.model.Node node : byAge(live.nodes())) {
+            Optional<Ipv4Address> held = StatusGlobalAddresses.annotated(node);
+            if (held.isPresent() && book.restore(nodeKey(node.getMetadata().getName()), uid(node), List.of(held.get()))
+                    instanceof AllocationResult.Failed) {
+                actions.add(new GlobalnetAction.Annotate(nodeKey(node.getMetadata().getName()), uid(node), Optional.empty()));
+            }
+        }
         return actions;
+    }
+
+    /** The book's key of a gateway node's own global IP (the object annotated is the Node). */
+    static ObjectKey nodeKey(String node) {
+        return new ObjectKey(NODE, "", node);
     }
 
     private static Optional<Condition> restoreOne(AllocationBook book, HasMetadata object, List<String> held, Instant now) {
@@ -160,17 +177,24 @@ public final class GlobalnetPass {
                 actions.add(new GlobalnetAction.Delete(key, uid(object)));
             }
         }
-        wantedIngress.forEach((key, object) -> {
-            if (!presentIngress.containsKey(key)) {
-                actions.add(new GlobalnetAction.Create(key, object));
+        boolean ingressMissing = false;
+        for (Map.Entry<ObjectKey, GlobalIngressIP> wanted : wantedIngress.entrySet()) {
+            if (!presentIngress.containsKey(wanted.getKey())) {
+                actions.add(new GlobalnetAction.Create(wanted.getKey(), wanted.getValue()));
+                ingressMissing = true;
             }
-        });
+        }
 
         // Addresses of objects that are gone (or were recreated under the same name) go back first.
         Map<ObjectKey, String> seen = new java.util.HashMap<>();
         live.clusterGlobalEgressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
         live.globalEgressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
         live.globalIngressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
+        Set<String> activeGateways = new HashSet<>(cluster.activeGateways().stream().map(Node::name).toList());
+        // A gateway node's global IP is held while the node is an active gateway (upstream's node
+        // controller on the active gateway releases every other node's).
+        live.nodes().stream().filter(n -> activeGateways.contains(n.getMetadata().getName()))
+                .forEach(n -> seen.put(nodeKey(n.getMetadata().getName()), uid(n)));
         Set<String> gatewayNodes = live.gatewayNodes();
         for (ObjectKey key : book.holders()) {
             Optional<SliceOf> slice = sliceOf(key);
@@ -275,6 +299,47 @@ public final class GlobalnetPass {
             if (!java.util.Objects.equals(oldOwner, status.gateway()) || !sameStatus(oldAddress == null || oldAddress.isEmpty() ? List.of()
                     : List.of(oldAddress), old, address, status.conditions())) {
                 actions.add(new GlobalnetAction.WriteIngressStatus(key, uid(object), status));
+            }
+        }
+        // The gateway nodes come after every other object, as in the topology file's IPAM: not
+        // while an ingress object this pass creates (or the informer has not shown yet) still waits
+        // for its address.
+        actions.addAll(gatewayNodes(book, live, activeGateways, cluster, !ingressMissing));
+        return actions;
+    }
+
+    /**
+     * Upstream's node controller: each active gateway node gets one global IP of its own, in its
+     * {@code submariner.io/globalIp} annotation (its Endpoint's healthCheckIP, DNATed to its CNI
+     * address by the gateway), after every other object as the topology file's IPAM gives them;
+     * every other node's annotation is removed. A full pool leaves the node without one until a
+     * later pass finds an address free, as upstream requeues the node.
+     */
+    private static List<GlobalnetAction> gatewayNodes(AllocationBook book, LiveObjects live, Set<String> activeGateways, Cluster cluster,
+                                                      boolean allocate) {
+        List<GlobalnetAction> actions = new ArrayList<>();
+        Map<String, io.fabric8.kubernetes.api.model.Node> nodes = new LinkedHashMap<>();
+        live.nodes().forEach(n -> nodes.put(n.getMetadata().getName(), n));
+        for (Node gateway : cluster.activeGateways()) {
+            io.fabric8.kubernetes.api.model.Node object = nodes.get(gateway.name());
+            if (object == null) {
+                continue;
+            }
+            ObjectKey key = nodeKey(gateway.name());
+            Optional<Ipv4Address> address = book.holding(key).map(h -> h.addresses().getFirst());
+            if (address.isEmpty() && !allocate) {
+                continue;
+            }
+            if (address.isEmpty() && book.allocate(key, uid(object), 1) instanceof AllocationResult.Allocated allocated) {
+                address = Optional.of(allocated.addresses().getFirst());
+            }
+            if (!address.equals(StatusGlobalAddresses.annotated(object))) {
+                actions.add(new GlobalnetAction.Annotate(key, uid(object), address));
+            }
+        }
+        for (io.fabric8.kubernetes.api.model.Node object : nodes.values()) {
+            if (!activeGateways.contains(object.getMetadata().getName()) && StatusGlobalAddresses.annotated(object).isPresent()) {
+                actions.add(new GlobalnetAction.Annotate(nodeKey(object.getMetadata().getName()), uid(object), Optional.empty()));
             }
         }
         return actions;

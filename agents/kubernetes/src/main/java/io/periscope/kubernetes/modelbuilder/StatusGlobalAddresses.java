@@ -25,7 +25,7 @@ import java.util.Optional;
  * Endpoints, and global CIDRs from Cluster objects. An object without a successful allocation
  * answers empty, so the planner programs nothing for it, as upstream does. With the first design
  * (legacy) the addresses are the {@code submariner.io/globalIp} annotations of pods, nodes and
- * exported services.
+ * exported services; in both designs a gateway node's own global IP is its annotation.
  */
 public final class StatusGlobalAddresses implements GlobalAddresses {
 
@@ -38,6 +38,8 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
     private final Map<String, Ipv4Address> legacyPods = new HashMap<>();
     private final Map<String, Ipv4Address> legacyNodes = new HashMap<>();
     private final Map<String, Ipv4Address> legacyServices = new HashMap<>();
+    /** Remote gateways' own global IPs, from their Endpoints' healthCheckIP. */
+    private final Map<String, Ipv4Address> remoteGatewayIps = new HashMap<>();
 
     private StatusGlobalAddresses(Map<String, Ipv4Prefix> globalCidrs) {
         this.globalCidrs = Map.copyOf(globalCidrs);
@@ -101,6 +103,11 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
             var spec = endpoint.getSpec();
             if (spec != null && spec.clusterId() != null && !local.contains(spec.clusterId()) && spec.hostname() != null) {
                 addresses.clusterEgress.put(key(spec.clusterId(), spec.hostname()), parse(spec.allocatedIPs()));
+                // A remote gateway's own global IP is its healthCheckIP when that lies in its cluster's global CIDR.
+                Optional<Ipv4Prefix> remoteCidr = Optional.ofNullable(globalCidrs.get(spec.clusterId()));
+                parse(spec.healthCheckIP() == null ? List.of() : List.of(spec.healthCheckIP())).stream()
+                        .filter(ip -> remoteCidr.filter(c -> c.contains(ip)).isPresent()).findFirst()
+                        .ifPresent(ip -> addresses.remoteGatewayIps.put(key(spec.clusterId(), spec.hostname()), ip));
             }
         }
         return addresses;
@@ -176,6 +183,16 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
     @Override
     public Optional<Ipv4Address> legacyPod(String cluster, String namespace, String pod) {
         return Optional.ofNullable(legacyPods.get(key(cluster, namespace, pod)));
+    }
+
+    /**
+     * A local gateway node's {@code submariner.io/globalIp} annotation (the Globalnet controller
+     * writes the active gateways' global IPs there; with legacy Globalnet, every node's), or a remote
+     * gateway's healthCheckIP from its Endpoint.
+     */
+    @Override
+    public Optional<Ipv4Address> gatewayGlobalIp(String cluster, String node) {
+        return Optional.ofNullable(legacyNodes.get(key(cluster, node))).or(() -> Optional.ofNullable(remoteGatewayIps.get(key(cluster, node))));
     }
 
     @Override

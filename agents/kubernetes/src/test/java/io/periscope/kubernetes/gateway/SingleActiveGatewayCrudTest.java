@@ -90,6 +90,8 @@ class SingleActiveGatewayCrudTest {
                     .isLessThan(nat.indexOf("-A SUBMARINER-GN-EGRESS -j SM-GN-EGRESS-NS"));
             assertThat(nat.indexOf("-A SUBMARINER-GN-EGRESS -j SM-GN-EGRESS-NS")).isLessThan(nat.indexOf("-A SUBMARINER-GN-EGRESS -j SM-GN-EGRESS-CLUSTER"));
             assertThat(gw1Kernel.inputTo("ipset")).contains("10.0.128.4");
+            // Upstream's node controller: the gateway node's own global IP, after the egress objects, DNATed for health checks.
+            assertThat(nat).contains("-A SUBMARINER-GN-INGRESS -d 242.254.1.253/32 -p icmp -j DNAT --to-destination 10.0.0.1");
         });
         assertThatEventually("gw-1 published its Endpoint and Gateway status", () -> {
             SubmarinerEndpoint endpoint = client.resources(SubmarinerEndpoint.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE)
@@ -97,6 +99,8 @@ class SingleActiveGatewayCrudTest {
             assertThat(endpoint.getSpec().subnets()).containsExactly("242.254.1.0/24");
             assertThat(endpoint.getSpec().privateIp()).isEqualTo("172.18.0.6");
             assertThat(endpoint.getSpec().backend()).isEqualTo("vxlan");
+            assertThat(endpoint.getSpec().healthCheckIP()).as("the node's global IP, which remote health checks ping").isEqualTo("242.254.1.253");
+            assertThat(client.nodes().withName("gw-1").get().getMetadata().getAnnotations()).containsEntry("submariner.io/globalIp", "242.254.1.253");
             assertThat(gateway("gw-1").map(g -> g.getStatus().haStatus())).contains(GatewayStatus.ACTIVE);
             assertThat(gateway("gw-1").orElseThrow().getStatus().connections()).singleElement()
                     .satisfies(c -> assertThat(c.endpoint().hostname()).isEqualTo("gw-3"));
@@ -123,6 +127,11 @@ class SingleActiveGatewayCrudTest {
             assertThat(gw2Kernel.inputTo("iptables-restore"))
                     .contains("-A SM-GN-EGRESS-CLUSTER -s 10.0.0.0/16 -m mark --mark 0xc0000 -j SNAT --to-source 242.254.1.1-242.254.1.8");
             assertThat(gateway("gw-2").map(g -> g.getStatus().haStatus())).contains(GatewayStatus.ACTIVE);
+            // The gateway global IP moves with the lease, as upstream's node controller on the new gateway releases the old node's.
+            assertThat(endpoint("gw-2").orElseThrow().getSpec().healthCheckIP()).isEqualTo("242.254.1.253");
+            assertThat(gw2Kernel.inputTo("iptables-restore"))
+                    .contains("-A SUBMARINER-GN-INGRESS -d 242.254.1.253/32 -p icmp -j DNAT --to-destination 10.0.64.1");
+            assertThat(client.nodes().withName("gw-1").get().getMetadata().getAnnotations()).doesNotContainKey("submariner.io/globalIp");
         });
     }
 

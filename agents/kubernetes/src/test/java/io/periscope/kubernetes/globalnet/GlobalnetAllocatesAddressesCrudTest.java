@@ -58,7 +58,7 @@ class GlobalnetAllocatesAddressesCrudTest {
     }
 
     @Test
-    void theClusterEgressComesFirstThenEgressObjectsThenIngressObjects() {
+    void theClusterEgressComesFirstThenEgressObjectsThenIngressObjectsThenTheGateway() {
         controller = GlobalnetFixture_controller();
 
         assertThatEventually("the default ClusterGlobalEgressIP holds the lowest block of 8", () ->
@@ -83,13 +83,18 @@ class GlobalnetAllocatesAddressesCrudTest {
         });
         assertThat(reason(clusterEgress(client, "cluster-egress.submariner.io").orElseThrow())).contains("Success");
         assertThat(reason(ingress(client, "default", "svc-nginx").orElseThrow())).contains("Success");
-        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(14);
+        // Upstream's node controller's annotation: the gateway's own global IP, after every object as the topology file's IPAM gives it.
+        assertThatEventually("the gateway node has its own global IP, the next single address", () ->
+                assertThat(client.nodes().withName("gw-1").get().getMetadata().getAnnotations())
+                        .containsEntry("submariner.io/globalIp", "242.254.1.250"));
+        assertThat(client.nodes().withName("worker-1").get().getMetadata().getAnnotations()).doesNotContainKey("submariner.io/globalIp");
+        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(15);
     }
 
     @Test
     void deletingAnObjectOrAnExportReturnsItsAddressesToThePool() {
         controller = GlobalnetFixture_controller();
-        assertThatEventually("everything allocated", () -> assertThat(everyAllocatedAddress(client)).hasSize(14));
+        assertThatEventually("everything allocated", () -> assertThat(everyAllocatedAddress(client)).hasSize(15));
 
         client.resources(io.periscope.kubernetes.crd.GlobalEgressIP.class).inNamespace("ns1").withName("ns-egress").delete();
         client.resources(io.periscope.kubernetes.crd.ServiceExport.class).inNamespace("default").withName("nginx").delete();
@@ -103,7 +108,7 @@ class GlobalnetAllocatesAddressesCrudTest {
                         .containsExactly("242.254.1.9", "242.254.1.10"));
         assertThatEventually("the new export gets an address that is no one else's", () ->
                 assertThat(ingress(client, "default", "svc-web").orElseThrow().getStatus().allocatedIP()).isNotNull());
-        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(14);
+        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(15);
     }
 
     private GlobalnetController GlobalnetFixture_controller() {

@@ -66,8 +66,10 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
         }
         objects.egress("ns1", "ns-egress", 4, null);
         controller = GlobalnetFixture.controller(client, "cluster1", "globalnet-0");
-        assertThatEventually("everything allocated", () -> assertThat(everyAllocatedAddress(client)).hasSize(8 + 4 + 5));
+        // The cluster's egress block, the namespace's block, the exports, and the gateway's own global IP.
+        assertThatEventually("everything allocated", () -> assertThat(everyAllocatedAddress(client)).hasSize(8 + 4 + 5 + 1));
         Map<String, String> before = ingressAddresses();
+        String gatewayBefore = gatewayGlobalIp();
         List<String> clusterEgressBefore = clusterEgress(client, "cluster-egress.submariner.io").orElseThrow().getStatus().allocatedIPs();
         List<String> egressBefore = egress(client, "ns1", "ns-egress").orElseThrow().getStatus().allocatedIPs();
         controller.close();
@@ -92,7 +94,8 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
         before.forEach((name, address) -> assertThat(after).containsEntry(name, address));
         assertThat(clusterEgress(client, "cluster-egress.submariner.io").orElseThrow().getStatus().allocatedIPs()).isEqualTo(clusterEgressBefore);
         assertThat(egress(client, "ns1", "ns-egress").orElseThrow().getStatus().allocatedIPs()).isEqualTo(egressBefore);
-        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(8 + 4 + 4 + 7);
+        assertThat(gatewayGlobalIp()).as("the gateway node's annotation is taken back, not handed out again").isEqualTo(gatewayBefore);
+        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(8 + 4 + 4 + 7 + 1);
     }
 
     @Test
@@ -146,7 +149,7 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
         assertThat(seenByUid).isNotEmpty().allSatisfy((uid, addresses) -> assertThat(addresses).as("addresses of " + uid).hasSize(1));
         List<String> all = everyAllocatedAddress(client);
         assertThat(all).doesNotHaveDuplicates();
-        assertThat(new HashSet<>(all)).hasSize(8 + exported.size());
+        assertThat(new HashSet<>(all)).hasSize(8 + exported.size() + 1);
     }
 
     /**
@@ -224,7 +227,12 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
         assertThat(slicesSeen).isNotEmpty().allSatisfy((slice, addresses) -> assertThat(addresses).as("addresses of " + slice).hasSize(1));
         assertThat(ownersSeen).hasSize(4).allSatisfy((pod, owners) -> assertThat(owners).as("owners of " + pod).hasSize(1));
         int sliced = live.values().stream().mapToInt(n -> 3 * n).sum();
-        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(3 * 8 + 4 + sliced);
+        // Each gateway's egress block, the headless pods, the slices, and each gateway's own global IP.
+        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(3 * 8 + 4 + sliced + 3);
+    }
+
+    private String gatewayGlobalIp() {
+        return client.nodes().withName("gw-1").get().getMetadata().getAnnotations().get(io.periscope.kubernetes.crd.SubmarinerApi.GLOBAL_IP_ANNOTATION);
     }
 
     /** A watcher that hands every object it sees to {@code seen}. */

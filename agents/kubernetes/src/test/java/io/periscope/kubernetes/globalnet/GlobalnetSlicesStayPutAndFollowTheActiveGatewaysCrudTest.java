@@ -68,25 +68,27 @@ class GlobalnetSlicesStayPutAndFollowTheActiveGatewaysCrudTest {
 
     @Test
     void aPoolTooSmallForEverySliceGivesTheObjectNoneAndSaysWhatItNeedsInAll() {
-        // A /27: 30 addresses; 3 gateways of 8 cluster egress IPs leave 6, and the object needs 3 x 3.
+        // A /27: 30 addresses; 3 gateways of 8 cluster egress IPs and a global IP of its own each
+        // (asked for after every object) leave 3, and the object needs 3 x 3.
         perGatewayCluster("242.254.1.0/27", 8, 3);
         objects.egress("ns1", "ns-egressip", 3, null);
         controller = GlobalnetFixture.controller(client, "cluster1", "globalnet-0");
 
         assertThatEventually("the object is told why it got nothing", () ->
-                assertThat(egress(client, "ns1", "ns-egressip").flatMap(GlobalnetFixture::reason)).contains("IPPoolAllocationFailed"));
+                assertThat(egress(client, "ns1", "ns-egressip").flatMap(GlobalnetFixture::message).orElse(""))
+                        .startsWith("GlobalEgressIP ns1/ns-egressip needs 9 global IPs, a slice of 3 for each of its 3 active"
+                                + " gateways (gw-1, gw-2, gw-3), but the pool 242.254.1.0/27 has only 3 free (6 missing)"));
         GlobalEgressIP object = egress(client, "ns1", "ns-egressip").orElseThrow();
         Condition allocated = object.getStatus().conditions().stream().filter(c -> "Allocated".equals(c.getType())).findFirst().orElseThrow();
         assertThat(allocated.getStatus()).isEqualTo("False");
-        assertThat(allocated.getMessage()).startsWith("GlobalEgressIP ns1/ns-egressip needs 9 global IPs, a slice of 3 for each of its 3 active"
-                + " gateways (gw-1, gw-2, gw-3), but the pool 242.254.1.0/27 has only 6 free (3 missing)");
+        assertThat(allocated.getReason()).isEqualTo("IPPoolAllocationFailed");
         assertThat(object.getStatus().allocatedIPs()).isEmpty();
         assertThat(object.getStatus().gatewaySlices()).isNull();
 
-        // Nothing half-held: the 6 addresses left are free for an object that fits them exactly.
-        objects.egress("ns2", "fits", 2, null);
-        assertThatEventually("the next object gets the 6 addresses left", () ->
-                assertThat(slices("ns2", "fits")).hasSize(3).allSatisfy(s -> assertThat(s.allocatedIPs()).hasSize(2)));
+        // Nothing half-held: the 3 addresses left are free for an object that fits them exactly.
+        objects.egress("ns2", "fits", 1, null);
+        assertThatEventually("the next object gets the 3 addresses left", () ->
+                assertThat(slices("ns2", "fits")).hasSize(3).allSatisfy(s -> assertThat(s.allocatedIPs()).hasSize(1)));
         assertThat(everyAllocatedAddress(client)).hasSize(30).doesNotHaveDuplicates();
     }
 
@@ -106,19 +108,20 @@ class GlobalnetSlicesStayPutAndFollowTheActiveGatewaysCrudTest {
         assertThatEventually("a later object is served", () -> assertThat(slices("ns2", "c-later")).hasSize(2));
 
         assertThat(slices("ns1", "b-younger")).as("the younger object's slices after the older one went").isEqualTo(before);
-        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(16 + 4 + 2);
+        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(16 + 4 + 2 + 2);
     }
 
     @Test
     void aGatewayWithoutALeaseKeepsItsSliceAcrossARestartUntilItsNodeIsDeleted() {
-        // A /28: 14 addresses. 3 cluster egress IPs (one per gateway), slices of 3 (9): 2 left. When
-        // gw-3 loses its lease its ClusterGlobalEgressIP goes (1 more free, 3) but its slice (3) stays:
-        // an object needing 2 x 2 does not fit until gw-3's node is deleted.
+        // A /28: 14 addresses. 3 cluster egress IPs (one per gateway, .14 to .12), slices of 2 (.1 to
+        // .6), the gateways' own global IPs (.11 to .9): .7 and .8 left. When gw-3 loses its lease its
+        // ClusterGlobalEgressIP and global IP go (4 free) but its slice (2) stays: an object needing
+        // 2 x 2 finds one block of 2, not two, until gw-3's node is deleted.
         perGatewayCluster("242.254.1.0/28", 1, 3);
         for (int i = 1; i <= 3; i++) {
             gatewayLease("gw-" + i);
         }
-        objects.egress("ns1", "ns-egressip", 3, null);
+        objects.egress("ns1", "ns-egressip", 2, null);
         controller = GlobalnetFixture.controller(client, "cluster1", "globalnet-0");
         assertThatEventually("a slice per active gateway", () ->
                 assertThat(slices("ns1", "ns-egressip")).extracting(AllocationStatus.GatewaySlice::gateway).containsExactly("gw-1", "gw-2", "gw-3"));
@@ -152,10 +155,11 @@ class GlobalnetSlicesStayPutAndFollowTheActiveGatewaysCrudTest {
 
     @Test
     void anUnlabelledGatewayGivesBackItsSliceAndTheSurvivorsKeepTheirs() {
-        // A /28: 14 addresses. 3 cluster egress IPs (one per gateway, from the top), slices of 3 from the
-        // bottom (9): 2 left. Only gw-3's slice (3) and cluster egress IP (1) coming back make room for 2 x 2.
+        // A /28: 14 addresses. 3 cluster egress IPs (one per gateway, from the top), slices of 2 from the
+        // bottom (6), the gateways' own global IPs (3, from the top): 2 left. Only gw-3's slice, cluster
+        // egress IP and global IP coming back make room for 2 x 2.
         perGatewayCluster("242.254.1.0/28", 1, 3);
-        objects.egress("ns1", "ns-egressip", 3, null);
+        objects.egress("ns1", "ns-egressip", 2, null);
         controller = GlobalnetFixture.controller(client, "cluster1", "globalnet-0");
         assertThatEventually("a slice per active gateway", () ->
                 assertThat(slices("ns1", "ns-egressip")).extracting(AllocationStatus.GatewaySlice::gateway).containsExactly("gw-1", "gw-2", "gw-3"));

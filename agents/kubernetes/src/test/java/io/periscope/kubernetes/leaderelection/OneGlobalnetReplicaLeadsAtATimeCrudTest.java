@@ -49,10 +49,13 @@ class OneGlobalnetReplicaLeadsAtATimeCrudTest {
         first = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-a");
         await("the first replica leads", first::leading);
         second = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-b");
+        // The gateway node is there first and takes the top address (its own global IP); the export comes later.
+        assertThatEventually("the gateway node has its own global IP", () ->
+                assertThat(client.nodes().withName("gw-1").get().getMetadata().getAnnotations()).containsEntry("submariner.io/globalIp", "242.254.1.254"));
         objects.service("default", "web", "100.0.0.10", Map.of("app", "web"), 80);
         objects.export("default", "web");
         assertThatEventually("the leader allocated", () -> assertThat(ingress(client, "default", "svc-web").orElseThrow().getStatus().allocatedIP())
-                .isEqualTo("242.254.1.254"));
+                .isEqualTo("242.254.1.253"));
         assertThat(second.leading()).isFalse();
         assertThat(second.passes()).isZero();
         assertThat(lease().getSpec().getHolderIdentity()).isEqualTo("globalnet-a");
@@ -63,9 +66,10 @@ class OneGlobalnetReplicaLeadsAtATimeCrudTest {
         objects.service("default", "api", "100.0.0.11", Map.of("app", "api"), 80);
         objects.export("default", "api");
         assertThatEventually("the new leader allocates the next address", () ->
-                assertThat(ingress(client, "default", "svc-api").orElseThrow().getStatus().allocatedIP()).isEqualTo("242.254.1.253"));
-        assertThat(ingress(client, "default", "svc-web").orElseThrow().getStatus().allocatedIP()).isEqualTo("242.254.1.254");
-        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(10);
+                assertThat(ingress(client, "default", "svc-api").orElseThrow().getStatus().allocatedIP()).isEqualTo("242.254.1.252"));
+        assertThat(ingress(client, "default", "svc-web").orElseThrow().getStatus().allocatedIP()).isEqualTo("242.254.1.253");
+        assertThat(client.nodes().withName("gw-1").get().getMetadata().getAnnotations()).containsEntry("submariner.io/globalIp", "242.254.1.254");
+        assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(11);
     }
 
     private Lease lease() {

@@ -67,7 +67,10 @@ public final class GlobalnetFixture {
         return conditions.stream().filter(c -> "Allocated".equals(c.getType())).findFirst();
     }
 
-    /** Every address held in status by any Globalnet object, with repeats: a repeat is a double allocation. */
+    /**
+     * Every address held in status by any Globalnet object, and every gateway node's own global IP
+     * (its annotation), with repeats: a repeat is a double allocation.
+     */
     public static List<String> everyAllocatedAddress(KubernetesClient client) {
         List<String> addresses = new ArrayList<>();
         client.resources(ClusterGlobalEgressIP.class).list().getItems().forEach(o -> {
@@ -85,6 +88,9 @@ public final class GlobalnetFixture {
                 addresses.add(o.getStatus().allocatedIP());
             }
         });
+        // The active gateways' own global IPs, in their nodes' annotation.
+        client.nodes().list().getItems().forEach(n -> io.periscope.kubernetes.modelbuilder.StatusGlobalAddresses.annotated(n)
+                .ifPresent(a -> addresses.add(a.toString())));
         return addresses;
     }
 }

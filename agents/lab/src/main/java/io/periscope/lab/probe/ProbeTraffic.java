@@ -136,16 +136,41 @@ public final class ProbeTraffic {
                 String.valueOf(size), target.destination().toString()}
                 : new String[]{"ip", "netns", "exec", sourceNamespace, "busybox", "ping", "-c", "1", "-W", "1", "-s", String.valueOf(size),
                 target.destination().toString()});
+        // ping does not say which address it sent from; an unbound socket sends from the source the
+        // kernel's route lookup picks, which the capture cannot tell where the sending host itself
+        // SNATs the echo (a Globalnet gateway's own ping), so it is asked before the ping.
+        Optional<Ipv4Address> local = target.sourceIp().or(() -> routeSource(sourceNamespace, target.destination()));
         ShellResult result = shell.execute(ping);
         int length = size + ICMP_OVERHEAD;
         if (result.succeeded()) {
-            return new AttemptOutcome(0, length, "", target.sourceIp(), "delivered", Optional.empty());
+            return new AttemptOutcome(0, length, "", local, "delivered", Optional.empty());
         }
         String said = (result.stdout() + " " + result.stderr()).toLowerCase(Locale.ROOT);
         String disposition = said.contains("network is unreachable") || said.contains("network unreachable") ? "no-route"
                 : said.contains("unreachable") ? "unreachable" : "dropped";
-        return new AttemptOutcome(0, length, "", target.sourceIp(), disposition,
+        return new AttemptOutcome(0, length, "", local, disposition,
                 Optional.of("ping: " + (result.stderr().isBlank() ? result.stdout() : result.stderr()).strip()));
+    }
+
+    /** The {@code src} of {@code ip -o route get DST} in the namespace: the address an unbound socket sends to DST from. */
+    private Optional<Ipv4Address> routeSource(String namespace, Ipv4Address destination) {
+        ShellResult route = shell.execute(Invocation.of("ip", "-n", namespace, "-o", "route", "get", destination.toString()));
+        return route.succeeded() ? sourceOf(route.stdout()) : Optional.empty();
+    }
+
+    /** The address after {@code src} in one line of {@code ip -o route get}, e.g. {@code 242.1.0.1 dev t table 100 src 10.0.0.1 uid 0}. */
+    static Optional<Ipv4Address> sourceOf(String routeGet) {
+        String[] words = routeGet.strip().split("\\s+");
+        for (int i = 0; i + 1 < words.length; i++) {
+            if (words[i].equals("src")) {
+                try {
+                    return Optional.of(Ipv4Address.parse(words[i + 1]));
+                } catch (IllegalArgumentException e) {
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private static String findPing(Shell shell) {
