@@ -277,6 +277,24 @@ public final class Dataplane {
      * ({@code ipv4_default_advmss}), at least {@code net.ipv4.route.min_adv_mss} (256) and at most
      * 65495.
      */
+    /**
+     * What {@code TCPMSS --clamp-mss-to-pmtu} makes of a SYN's MSS on this host: the smaller of the
+     * output route's MTU and the MTU of the route back to the packet's source
+     * ({@code tcpmss_reverse_mtu}), less 40 bytes of IPv4 and TCP headers; 0 before routing chose a
+     * device (PREROUTING), where the kernel's rule would have no route to read.
+     */
+    private static int clampedMss(Visit v) {
+        if (v.out == null) {
+            return 0;
+        }
+        int mtu = v.host.mtu(v.out);
+        if (v.host.routing.lookup(v.packet.src(), Ipv4Address.ANY, 0, RoutingPolicy.LOOPBACK, null) instanceof RouteDecision.Forward back
+                && !back.nexthops().isEmpty()) {
+            mtu = Math.min(mtu, v.host.mtu(back.nexthops().getFirst().device()));
+        }
+        return mtu - 40;
+    }
+
     static int advertisedMss(int mtu) {
         return Math.min(Math.max(mtu - 40, 256), 65535 - 40);
     }
@@ -1037,7 +1055,7 @@ public final class Dataplane {
         } else {
             v.run.start(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), followAll);
         }
-        return v.run.withMss(v.mss).observedBy(v.observer, v.host.id);
+        return v.run.withMss(v.mss, v.mss == 0 ? 0 : clampedMss(v)).observedBy(v.observer, v.host.id);
     }
 
     /** Takes over what the rules did; false when the packet was dropped (the branch has ended). */
@@ -1069,7 +1087,7 @@ public final class Dataplane {
                 v.step(new Step.Filter(rule.ref(), target instanceof Target.Accept, v.packet));
             } else if (target instanceof Target.NoTrack) {
                 v.step(new Step.NoTrack(rule.ref(), v.packet));
-            } else if (target instanceof Target.SetMss) {
+            } else if (target instanceof Target.SetMss || target instanceof Target.ClampMssToPmtu) {
                 v.step(new Step.Mss(rule.ref(), mss, o.hitMark(i), v.packet));
                 mss = o.hitMark(i);
             } else {

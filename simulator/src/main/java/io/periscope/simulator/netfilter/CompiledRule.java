@@ -64,6 +64,7 @@ public final class CompiledRule {
     static final int NO_TRACK = 7;
     static final int NOTHING = 8;
     static final int SET_MSS = 9;
+    static final int CLAMP_MSS = 10;
 
     private final Rule rule;
     private final RuleRef ref;
@@ -127,7 +128,7 @@ public final class CompiledRule {
             case Target.NoTrack n -> NO_TRACK;
             // The simulator knows no path MTU (an XFRM bundle's, a PMTU exception), so it leaves the
             // path-MTU clamp out rather than guess; a forced value it applies.
-            case Target.ClampMssToPmtu c -> NOTHING;
+            case Target.ClampMssToPmtu c -> CLAMP_MSS;
             case Target.SetMss s -> SET_MSS;
         };
         this.mssSet = rule.target() instanceof Target.SetMss s ? s.mss() : 0;

@@ -298,8 +298,16 @@ public final class Ruleset {
                     run.hit(rule, run.mss);
                 }
             }
+            case CompiledRule.CLAMP_MSS -> {
+                // xt_TCPMSS's clamp: the smaller of the route's MTU and the MTU of the route back to
+                // the source, less 40 bytes of headers; it too never increases the MSS.
+                if (run.clampMss > 0 && run.mss > run.clampMss) {
+                    run.mss = run.clampMss;
+                    run.hit(rule, run.mss);
+                }
+            }
             default -> {
-                // TCPMSS --clamp-mss-to-pmtu: the simulator does not know the path MTU
+                // no target that changes the packet
             }
         }
         return false;

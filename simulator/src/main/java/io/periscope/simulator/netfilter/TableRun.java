@@ -57,6 +57,7 @@ public final class TableRun {
         this(other.packet, other.in, other.out, other.mark, other.connmark, other.ctStates, other.followAll);
         this.notrack = other.notrack;
         this.mss = other.mss;
+        this.clampMss = other.clampMss;
         this.hitRules = Arrays.copyOf(other.hitRules, other.hitRules.length);
         this.hitMarks = Arrays.copyOf(other.hitMarks, other.hitMarks.length);
         this.hits = other.hits;
@@ -99,7 +100,16 @@ public final class TableRun {
 
     /** The MSS option the packet carries into this traversal (0: none), for TCPMSS targets. */
     public TableRun withMss(int packetMss) {
+        return withMss(packetMss, 0);
+    }
+
+    /**
+     * @param clampTo what {@code TCPMSS --clamp-mss-to-pmtu} sets the MSS to here: the smaller of the
+     *                route's MTU and the reverse route's, less 40; 0 where no route is known yet
+     */
+    public TableRun withMss(int packetMss, int clampTo) {
         this.mss = packetMss;
+        this.clampMss = clampTo;
         return this;
     }
 
@@ -150,6 +160,9 @@ public final class TableRun {
     }
 
     /** The packet's MSS option after the traversal. */
+    /** What the clamp to the path MTU sets the MSS to in this traversal (0: unknown). */
+    int clampMss;
+
     public int mss() {
         return mss;
     }

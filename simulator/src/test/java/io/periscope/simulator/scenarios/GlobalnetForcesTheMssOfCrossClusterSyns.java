@@ -61,11 +61,12 @@ class GlobalnetForcesTheMssOfCrossClusterSyns {
     }
 
     @Test
-    void withoutGlobalnetThePathMtuClampIsNotExecuted() throws Exception {
-        // --clamp-mss-to-pmtu depends on a path MTU the simulator does not compute; it shows no step.
+    void withoutGlobalnetThePathMtuClampLowersTheSynsToTheTunnelsMtuLess40() throws Exception {
+        // --clamp-mss-to-pmtu: the SYN leaves worker-1 by vx-submariner (1450), the SYN-ACK leaves the
+        // remote gateway by vxlan-tunnel (1450); each is clamped once, to 1410.
         for (PathTrace path : paths(DocumentedSteps.simulator("mag-vanilla.yaml"))) {
-            assertThat(msses(path.forward())).isEmpty();
-            assertThat(msses(path.reply())).isEmpty();
+            assertThat(msses(path.forward())).containsExactly("cluster1/worker-1 1460 -> 1410");
+            assertThat(msses(path.reply())).singleElement().asString().endsWith(" 1460 -> 1410").contains("cluster2/gw-");
         }
     }
 }
