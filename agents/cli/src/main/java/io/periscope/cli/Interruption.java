@@ -21,12 +21,15 @@ import java.util.List;
 final class Interruption {
 
     private static volatile String signal;
+    /** The thread the command runs on: it starts no program once a signal came. */
+    private static volatile Thread command;
 
     private Interruption() {
     }
 
     /** Installs the handlers; {@code err} receives the one line that says what happened. */
     static void handleSignals(PrintWriter err) {
+        command = Thread.currentThread();
         for (String name : List.of("INT", "TERM")) {
             try {
                 Signal.handle(new Signal(name), received -> stop(received, err));
@@ -43,7 +46,7 @@ final class Interruption {
         signal = received.getName();
         err.println("periscope: " + (signal.equals("INT") ? "interrupted" : "terminated") + " (SIG" + signal + ")");
         err.flush();
-        ProcessShell.stopRunning();
+        ProcessShell.stopRunning(command);
         // Closed here, in parallel: left to the exit, thousands of packet sockets close one by one.
         CaptureSession.closeEveryOpenSession();
         // The echo servers' threads wait in accept/receive, in native code, and the JVM's exit waits

@@ -21,6 +21,10 @@ import java.util.concurrent.TimeUnit;
 public final class ProcessShell implements Shell {
 
     private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+    /** Guards starting a program against {@link #stopRunning}: none starts unseen while it stops them. */
+    private static final Object STARTING = new Object();
+    /** The interrupted command's thread, which starts no program any more; null while none is. */
+    private static volatile Thread refused;
 
     private final Duration timeout;
 
@@ -35,13 +39,18 @@ public final class ProcessShell implements Shell {
     @Override
     public ShellResult execute(Invocation invocation) {
         Process process;
-        try {
-            process = new ProcessBuilder(invocation.argv()).start();
-        } catch (IOException e) {
-            throw new ShellFailure(invocation, "cannot start " + invocation.argv().getFirst() + ": " + e.getMessage()
-                    + " (is it installed and on PATH?)");
+        synchronized (STARTING) {
+            if (Thread.currentThread() == refused) {
+                throw new ShellFailure(invocation, "not started: the command was interrupted");
+            }
+            try {
+                process = new ProcessBuilder(invocation.argv()).start();
+            } catch (IOException e) {
+                throw new ShellFailure(invocation, "cannot start " + invocation.argv().getFirst() + ": " + e.getMessage()
+                        + " (is it installed and on PATH?)");
+            }
+            RUNNING.add(process);
         }
-        RUNNING.add(process);
         try {
             return await(invocation, process);
         } finally {
@@ -57,8 +66,25 @@ public final class ProcessShell implements Shell {
      * @return how many were running
      */
     public static int stopRunning() {
+        return stopRunning(null);
+    }
+
+    /**
+     * As {@link #stopRunning()}, and from then on {@code command}, the interrupted command's thread,
+     * starts no program: between the signal and the JVM's exit it would otherwise start its next one
+     * (the probe's next ping), which would outlive the JVM. Other threads (the shutdown hooks'
+     * cleanup) still start theirs.
+     */
+    public static int stopRunning(Thread command) {
+        Set<Process> running;
+        synchronized (STARTING) {
+            if (command != null) {
+                refused = command;
+            }
+            running = Set.copyOf(RUNNING);
+        }
         int stopped = 0;
-        for (Process process : Set.copyOf(RUNNING)) {
+        for (Process process : running) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
             stopped++;
