@@ -72,19 +72,7 @@ public final class GlobalnetAllocator {
      * @throws IllegalArgumentException if a cluster has no global CIDR: the caller must refuse a topology whose hand-out failed
      */
     public static GlobalnetAllocations allocate(ClusterSet clusterSet, Map<String, Ipv4Prefix> globalCidrs) {
-        if (!clusterSet.globalnet().enabled()) {
-            return GlobalnetAllocations.NONE;
-        }
-        Map<String, ClusterGlobalnetAllocations> clusters = new LinkedHashMap<>();
-        for (Cluster cluster : clusterSet.clusters()) {
-            Ipv4Prefix cidr = globalCidrs.get(cluster.name());
-            if (cidr == null) {
-                throw new IllegalArgumentException("cluster " + cluster.name() + " has no global CIDR; hand them out with "
-                        + "GlobalCidrAllocator and refuse the topology when that reports failures");
-            }
-            clusters.put(cluster.name(), allocate(cluster, cidr, clusterSet.globalnet().mode()));
-        }
-        return new GlobalnetAllocations(clusters);
+        return allocate(clusterSet, globalCidrs, cluster -> cluster.activeGateways());
     }
 
     /**
@@ -95,6 +83,13 @@ public final class GlobalnetAllocator {
      * (releasing the failed node's first, so it is the same address).
      */
     public static GlobalnetAllocations allocate(ClusterSet clusterSet, Map<String, Ipv4Prefix> globalCidrs, ClusterSet survivors) {
+        return allocate(clusterSet, globalCidrs, cluster -> cluster.multiActiveGateways() ? cluster.activeGateways()
+                : survivors.cluster(cluster.name()).map(Cluster::activeGateways).orElse(List.of()));
+    }
+
+    /** @param gateways each cluster's active gateways whose nodes get a global IP of their own */
+    private static GlobalnetAllocations allocate(ClusterSet clusterSet, Map<String, Ipv4Prefix> globalCidrs,
+                                                 java.util.function.Function<Cluster, List<Node>> gateways) {
         if (!clusterSet.globalnet().enabled()) {
             return GlobalnetAllocations.NONE;
         }
@@ -102,11 +97,10 @@ public final class GlobalnetAllocator {
         for (Cluster cluster : clusterSet.clusters()) {
             Ipv4Prefix cidr = globalCidrs.get(cluster.name());
             if (cidr == null) {
-                throw new IllegalArgumentException("cluster " + cluster.name() + " has no global CIDR");
+                throw new IllegalArgumentException("cluster " + cluster.name() + " has no global CIDR; hand them out with "
+                        + "GlobalCidrAllocator and refuse the topology when that reports failures");
             }
-            List<Node> gateways = cluster.multiActiveGateways() ? cluster.activeGateways()
-                    : survivors.cluster(cluster.name()).map(Cluster::activeGateways).orElse(List.of());
-            clusters.put(cluster.name(), allocate(cluster, cidr, clusterSet.globalnet().mode(), gateways));
+            clusters.put(cluster.name(), allocate(cluster, cidr, clusterSet.globalnet().mode(), gateways.apply(cluster)));
         }
         return new GlobalnetAllocations(clusters);
     }

@@ -1,5 +1,6 @@
 package io.periscope.lab.kernel;
 
+import io.periscope.plan.netfilter.Target;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,19 +20,9 @@ class MssClampInTheKernel {
 
     @BeforeEach
     void build() {
-        NamespaceRig.assumeUsable();
-        NamespaceRig.assumeTool("ipset", "ipset");
-        rig = NamespaceRig.clientRouterServer("ms");
+        rig = MssRig.build("ms", 1360, 1460);
         rig.in("r", "ip", "link", "set", "rs", "mtu", "1400");
         rig.in("s", "ip", "link", "set", "sr", "mtu", "1400");
-        for (String mss : new String[] {"1360", "1460"}) {
-            rig.in("s", "iptables", "-A", "INPUT", "-p", "tcp", "--syn", "-m", "tcpmss", "--mss", mss);
-        }
-        rig.background("s", "iperf3", "-s", "-B", "10.77.2.2");
-        int tries = 0;
-        while (rig.script("s", "ss -ltn | grep -q 10.77.2.2:5201") != 0 && ++tries < 50) {
-            rig.script("s", "sleep 0.1");
-        }
     }
 
     @AfterEach
@@ -43,25 +34,15 @@ class MssClampInTheKernel {
 
     /** The sets hold what the planner puts in them: here c's subnet is local and s's remote. */
     private void clampOnR() {
-        rig.in("r", "ipset", "create", "SUBMARINER-LOCALCIDRS", "hash:net");
-        rig.in("r", "ipset", "create", "SUBMARINER-REMOTECIDRS", "hash:net");
-        rig.in("r", "ipset", "add", "SUBMARINER-LOCALCIDRS", "10.77.1.0/24");
-        rig.in("r", "ipset", "add", "SUBMARINER-REMOTECIDRS", "10.77.2.0/24");
-        rig.in("r", "iptables", "-t", "mangle", "-N", "SUBMARINER-POSTROUTING");
-        rig.in("r", "iptables", "-t", "mangle", "-I", "POSTROUTING", "1", "-j", "SUBMARINER-POSTROUTING");
-        for (String[] way : new String[][] {{"SUBMARINER-LOCALCIDRS", "SUBMARINER-REMOTECIDRS"}, {"SUBMARINER-REMOTECIDRS", "SUBMARINER-LOCALCIDRS"}}) {
-            rig.in("r", "iptables", "-t", "mangle", "-A", "SUBMARINER-POSTROUTING", "-m", "set", "--match-set", way[0], "src", "-m", "set",
-                    "--match-set", way[1], "dst", "-p", "tcp", "-m", "tcp", "--tcp-flags", "SYN,RST", "SYN", "-j", "TCPMSS",
-                    "--clamp-mss-to-pmtu");
-        }
+        MssRig.mtuHandlerChain(rig, MssRig.plannedRules(new Target.ClampMssToPmtu()));
     }
 
     private long synsWithMss(int mss) {
-        return rig.packets("s", "filter", "--mss " + mss);
+        return MssRig.synsAtServerWithMss(rig, mss);
     }
 
     private long clampHits() {
-        return rig.packets("r", "mangle", "--match-set SUBMARINER-LOCALCIDRS src -m set --match-set SUBMARINER-REMOTECIDRS dst");
+        return rig.packets("r", "mangle", "-m set --match-set SUBMARINER-LOCALCIDRS src -m set --match-set SUBMARINER-REMOTECIDRS dst");
     }
 
     @Test

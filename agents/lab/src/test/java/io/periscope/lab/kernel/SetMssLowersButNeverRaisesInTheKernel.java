@@ -1,8 +1,6 @@
 package io.periscope.lab.kernel;
 
-import io.periscope.model.topology.Protocol;
 import io.periscope.plan.netfilter.IptablesSyntax;
-import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Target;
 import org.junit.jupiter.api.AfterEach;
@@ -28,38 +26,13 @@ class SetMssLowersButNeverRaisesInTheKernel {
 
     /** The planner's pair of rules: local to remote, then remote to local. */
     private static List<Rule> plannedRules() {
-        return List.of(rule("SUBMARINER-LOCALCIDRS", "SUBMARINER-REMOTECIDRS"), rule("SUBMARINER-REMOTECIDRS", "SUBMARINER-LOCALCIDRS"));
-    }
-
-    private static Rule rule(String source, String destination) {
-        return Rule.of(new Target.SetMss(1380), new Match.ProtocolIs(Protocol.TCP), new Match.SetMatch(source, true, false),
-                new Match.SetMatch(destination, false, false), new Match.TcpSyn());
+        return MssRig.plannedRules(new Target.SetMss(1380));
     }
 
     @BeforeEach
     void build() {
-        NamespaceRig.assumeUsable();
-        NamespaceRig.assumeTool("ipset", "ipset");
-        rig = NamespaceRig.clientRouterServer("sm");
-        for (String mss : new String[] {"1360", "1380", "1460"}) {
-            rig.in("s", "iptables", "-A", "INPUT", "-p", "tcp", "--syn", "-m", "tcpmss", "--mss", mss);
-            rig.in("c", "iptables", "-A", "INPUT", "-p", "tcp", "--tcp-flags", "SYN,ACK", "SYN,ACK", "-m", "tcpmss", "--mss", mss);
-        }
-        rig.in("r", "ipset", "create", "SUBMARINER-LOCALCIDRS", "hash:net");
-        rig.in("r", "ipset", "create", "SUBMARINER-REMOTECIDRS", "hash:net");
-        rig.in("r", "ipset", "add", "SUBMARINER-LOCALCIDRS", "10.77.1.0/24");
-        rig.in("r", "ipset", "add", "SUBMARINER-REMOTECIDRS", "10.77.2.0/24");
-        rig.in("r", "iptables", "-t", "mangle", "-N", "SUBMARINER-POSTROUTING");
-        rig.in("r", "iptables", "-t", "mangle", "-I", "POSTROUTING", "1", "-j", "SUBMARINER-POSTROUTING");
-        for (Rule rule : plannedRules()) {
-            // The planner's own text, as iptables-restore takes it.
-            assertThat(rig.script("r", "iptables -t mangle -A SUBMARINER-POSTROUTING " + IptablesSyntax.rule(rule))).isZero();
-        }
-        rig.background("s", "iperf3", "-s", "-B", "10.77.2.2");
-        int tries = 0;
-        while (rig.script("s", "ss -ltn | grep -q 10.77.2.2:5201") != 0 && ++tries < 50) {
-            rig.script("s", "sleep 0.1");
-        }
+        rig = MssRig.build("sm", 1360, 1380, 1460);
+        MssRig.mtuHandlerChain(rig, plannedRules());
     }
 
     @AfterEach
@@ -70,15 +43,15 @@ class SetMssLowersButNeverRaisesInTheKernel {
     }
 
     private long synsAtServerWithMss(int mss) {
-        return rig.packets("s", "filter", "--tcp-flags FIN,SYN,RST,ACK SYN -m tcpmss --mss " + mss);
+        return MssRig.synsAtServerWithMss(rig, mss);
     }
 
     private long synAcksAtClientWithMss(int mss) {
-        return rig.packets("c", "filter", "--tcp-flags SYN,ACK SYN,ACK -m tcpmss --mss " + mss);
+        return MssRig.synAcksAtClientWithMss(rig, mss);
     }
 
     private void connect() {
-        assertThat(rig.script("c", "exec 3<>/dev/tcp/10.77.2.2/5201")).isZero();
+        MssRig.connect(rig, "c");
     }
 
     @Test
