@@ -25,7 +25,11 @@ import java.util.function.ToIntFunction;
  *
  * <p>Resilient groups carry state: the tables start as a new group builds them, and
  * {@link #after(ClusterSetPlan)} moves them as replacing the groups would, keeping the buckets that
- * carried a packet through this choice ({@link #busy()}) unless their member left.
+ * carried a packet through this choice or the choices before it ({@link #busy()}) unless their member
+ * left. A bucket that moved counts as unused until a packet takes it again (the kernel's
+ * {@code migrated_time}), and a group of one member marks no bucket used: its route has one path, so
+ * the kernel never looks at the buckets. Both checked against the kernel in
+ * {@code ResilientGroupsHandBackWhatWasNotUsedSinceItMoved}.
  */
 public final class KernelNexthopChoice implements NexthopChoice {
 
@@ -41,6 +45,13 @@ public final class KernelNexthopChoice implements NexthopChoice {
         this.seeds = seeds;
         this.tables = tables;
         this.vias = vias;
+    }
+
+    private KernelNexthopChoice(KernelNexthopChoice from, Map<HostId, Map<Integer, ResilientBuckets>> tables,
+                                Map<HostId, Map<Integer, Set<Integer>>> stillBusy) {
+        this(from.seeded, from.seeds, tables, from.vias);
+        stillBusy.forEach((host, groups) -> groups.forEach((group, buckets) ->
+                busy.computeIfAbsent(host, h -> new HashMap<>()).put(group, new HashSet<>(buckets))));
     }
 
     /**
@@ -77,6 +88,7 @@ public final class KernelNexthopChoice implements NexthopChoice {
      */
     public KernelNexthopChoice after(ClusterSetPlan changed) {
         Map<HostId, Map<Integer, ResilientBuckets>> moved = new HashMap<>();
+        Map<HostId, Map<Integer, Set<Integer>>> stillBusy = new HashMap<>();
         for (HostPlan host : changed.hosts().values()) {
             Map<Integer, ResilientBuckets> before = tables.getOrDefault(host.id(), Map.of());
             Map<Integer, ResilientBuckets> groups = new HashMap<>();
@@ -85,12 +97,26 @@ public final class KernelNexthopChoice implements NexthopChoice {
                     continue;
                 }
                 ResilientBuckets table = before.get(group.id());
-                groups.put(group.id(), table == null ? ResilientBuckets.created(group.members(), group.buckets())
-                        : table.replaced(group.members(), busy.getOrDefault(host.id(), Map.of()).getOrDefault(group.id(), Set.of())));
+                if (table == null) {
+                    groups.put(group.id(), ResilientBuckets.created(group.members(), group.buckets()));
+                    continue;
+                }
+                Set<Integer> used = busy.getOrDefault(host.id(), Map.of()).getOrDefault(group.id(), Set.of());
+                ResilientBuckets refilled = table.replaced(group.members(), used);
+                groups.put(group.id(), refilled);
+                // A bucket stays busy until its idle timer runs out (longer than a failover lasts),
+                // unless it moved: the kernel marks a moved bucket unused since its move.
+                Set<Integer> kept = new HashSet<>();
+                for (int bucket : used) {
+                    if (table.members().get(bucket).equals(refilled.members().get(bucket))) {
+                        kept.add(bucket);
+                    }
+                }
+                stillBusy.computeIfAbsent(host.id(), h -> new HashMap<>()).put(group.id(), kept);
             }
             moved.put(host.id(), groups);
         }
-        return new KernelNexthopChoice(seeded, seeds, moved, vias);
+        return new KernelNexthopChoice(this, moved, stillBusy);
     }
 
     /** The buckets of each host's resilient groups that carried a packet through this choice. */
@@ -114,7 +140,11 @@ public final class KernelNexthopChoice implements NexthopChoice {
         if (table == null) {
             return KernelMultipathHash.select(offered, hash);
         }
-        busy.computeIfAbsent(host, h -> new HashMap<>()).computeIfAbsent(groupId.getAsInt(), g -> new HashSet<>()).add(table.bucket(hash));
+        // With one member left the route has one path: the kernel takes it without choosing a bucket
+        // (fib_select_path chooses only among several), so no bucket is marked used.
+        if (table.members().stream().distinct().count() > 1) {
+            busy.computeIfAbsent(host, h -> new HashMap<>()).computeIfAbsent(groupId.getAsInt(), g -> new HashSet<>()).add(table.bucket(hash));
+        }
         Ipv4Address via = vias.getOrDefault(host, Map.of()).get(table.member(hash));
         for (int i = 0; i < offered.size(); i++) {
             if (offered.get(i).via().filter(v -> v.equals(via)).isPresent()) {

@@ -121,12 +121,9 @@ class GeneratedFailoversMoveThePredictedFlows {
     void theStreamsThatMoveAreThePredictedOnes(Case generated) {
         RunningLab lab = labs.up(RunningLab.forTest(generated.set(), "fo-" + generated.seed()));
 
-        // A resilient group's recovery is not compared: the kernel was seen to hand a returning
-        // gateway some buckets that streams kept busy (2 of 7 in one CI run, 18 of 30 in a benchmark
-        // run), which the bucket model does not predict (docs/failover.md). Failure is compared for
-        // every option, recovery for the two others.
-        Optional<Duration> heal = generated.option() == GatewayLoadBalancing.RESILIENT_NEXTHOP_GROUPS
-                ? Optional.empty() : Optional.of(Duration.ofSeconds(3));
+        // Failure and recovery, for every option: a resilient group's recovery follows the buckets'
+        // use as the kernel tracks it (KernelChoicesAreTheSimulatorsChoices).
+        Optional<Duration> heal = Optional.of(Duration.ofSeconds(3));
         FailoverReport report = new LabFailover(new ProcessShell()).run(SupervisedLab.upLab(lab),
                 new LabFailover.Options(generated.failed(), FailureMode.BLACKHOLE, 12, 100, 0, heal), line -> { });
 

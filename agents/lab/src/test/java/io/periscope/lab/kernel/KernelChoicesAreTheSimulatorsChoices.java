@@ -116,6 +116,52 @@ class KernelChoicesAreTheSimulatorsChoices {
         assertThat(kernelBuckets()).as("member 2 back, buckets %s busy", busy).isEqualTo(model.members());
     }
 
+    /**
+     * What {@code KernelNexthopChoice} carries from one replacement to the next: a bucket a packet
+     * took stays busy (its idle timer is 120 s) unless it moved, a moved bucket counts as unused
+     * until a packet takes it again, and a group left with one member marks no bucket used (its route
+     * has one path, so the kernel never looks at the buckets). So when the second member comes back,
+     * it gets the buckets that moved away from it and any never used, in index order, but none the
+     * survivor's packets used before the failure.
+     */
+    @Test
+    void aGroupOfOneMarksNoBucketAndTheReturningMemberGetsWhatWasNotUsedSinceItMoved() {
+        for (int id = 1; id <= 2; id++) {
+            rig.in("r", "ip", "nexthop", "add", "id", Integer.toString(id), "via", "10.77.2." + (10 + id), "dev", "rs");
+        }
+        List<NexthopGroup.Member> both = List.of(new NexthopGroup.Member(1, 1), new NexthopGroup.Member(2, 1));
+        List<NexthopGroup.Member> onlyTwo = List.of(both.get(1));
+        rig.in("r", "ip", "nexthop", "add", "id", "10", "group", "1/2", "type", "resilient", "buckets", "32");
+        rig.in("r", "ip", "route", "add", "100.0.0.0/16", "nhid", "10");
+        ResilientBuckets model = ResilientBuckets.created(both, 32);
+        assertThat(kernelBuckets()).as("a new group").isEqualTo(model.members());
+
+        Set<Integer> used = new HashSet<>();
+        for (int n = 0; n < 8; n++) {
+            Packet packet = randomPacket();
+            int hash = KernelMultipathHash.hash(seed, packet);
+            assertThat(kernelVia(packet)).isEqualTo(Ipv4Address.parse("10.77.2." + (10 + model.member(hash))));
+            used.add(model.bucket(hash));
+        }
+        rig.in("r", "ip", "nexthop", "replace", "id", "10", "group", "2", "type", "resilient", "buckets", "32");
+        ResilientBuckets alone = model.replaced(onlyTwo, used);
+        assertThat(kernelBuckets()).as("member 1 withdrawn").isEqualTo(alone.members());
+        Set<Integer> stillUsed = new HashSet<>();
+        for (int bucket : used) {
+            if (model.members().get(bucket).equals(alone.members().get(bucket))) {
+                stillUsed.add(bucket);
+            }
+        }
+
+        // Packets now, every one of them through member 2, and not one bucket marked used.
+        for (int n = 0; n < 32; n++) {
+            assertThat(kernelVia(randomPacket())).isEqualTo(Ipv4Address.parse("10.77.2.12"));
+        }
+        rig.in("r", "ip", "nexthop", "replace", "id", "10", "group", "1/2", "type", "resilient", "buckets", "32");
+        assertThat(kernelBuckets()).as("member 1 back; buckets %s used before and not moved", stillUsed)
+                .isEqualTo(alone.replaced(both, stillUsed).members());
+    }
+
     private List<Integer> kernelBuckets() {
         List<Integer> members = new ArrayList<>();
         for (String line : rig.in("r", "ip", "nexthop", "bucket", "show", "id", "10").split("\n")) {
