@@ -66,8 +66,8 @@ class GeneratedFailoversMoveThePredictedFlows {
     }
 
     /**
-     * The first cluster with two or more active gateways and UDP flows from pods on its other nodes;
-     * its first such gateway fails. Only those flows are kept, and the cluster uses {@code option}.
+     * The first cluster with two or more active gateways and UDP flows from pods on its nodes that are
+     * no active gateway; its first gateway fails. Only those flows are kept, and the cluster uses {@code option}.
      */
     static Optional<Case> caseOf(long seed, GatewayLoadBalancing option) {
         ClusterSet generated = RandomClusterSet.generate(seed);
@@ -76,10 +76,12 @@ class GeneratedFailoversMoveThePredictedFlows {
                 continue;
             }
             for (Node gateway : cluster.activeGateways()) {
+                // Only pods on nodes that are no active gateway spread their flows over the gateways: a
+                // pod on an active gateway leaves by its own node's cable whatever fails elsewhere.
                 List<Flow> flows = generated.flows().stream().filter(f -> f.protocol() == Protocol.UDP)
                         .filter(f -> f.from() instanceof FlowSource.PodSource pod && pod.cluster().equals(cluster.name())
                                 && cluster.pods().stream().noneMatch(p -> p.name().equals(pod.pod()) && p.namespace().equals(pod.namespace())
-                                && p.node().equals(gateway.name())))
+                                && cluster.activeGateways().stream().anyMatch(g -> g.name().equals(p.node()))))
                         .toList();
                 if (!flows.isEmpty()) {
                     ClusterSet set = generated.withClusters(generated.clusters().stream()
