@@ -12,7 +12,6 @@ public final class Names {
     }
 
     // Interfaces the lab and the planner's environment model give every host.
-    public static final String UNDERLAY = "eth0";
     public static final String WAN = "wan0";
     public static final String CNI_BRIDGE = "cni0";
     public static final String POD_INTERFACE = "eth0";

@@ -9,7 +9,6 @@ import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.HostPlan.HostRole;
-import io.periscope.plan.Interface;
 import io.periscope.plan.ipset.IpSet;
 import io.periscope.plan.ipset.IpSetType;
 import io.periscope.plan.link.VxlanDevice;
@@ -147,7 +146,7 @@ final class RouteAgentPlanner {
         if (!ovn) {
             plan.chain(Table.FILTER, Names.FORWARD).addFirst(Rule.of(Target.accept(), new Match.OutInterface(Names.VX_SUBMARINER)));
         }
-        OptionalInt forced = forcedMss(set, node, host);
+        OptionalInt forced = forcedMss(set, node);
         Target clamp = forced.isPresent() ? new Target.SetMss(forced.getAsInt()) : new Target.ClampMssToPmtu();
         mssClamp(plan, localCidrs(cluster, localSubnets), remoteSubnets, clamp);
     }
@@ -194,7 +193,7 @@ final class RouteAgentPlanner {
      * {@code defaults.cableDriver} (upstream has one driver per cluster; a ClusterConnectionPolicy's
      * driver for one pair of clusters does not change it).
      */
-    static OptionalInt forcedMss(ClusterSet set, Node node, HostDraft host) {
+    static OptionalInt forcedMss(ClusterSet set, Node node) {
         if (node.tcpClampMss().isPresent()) {
             return node.tcpClampMss();
         }

@@ -539,7 +539,7 @@ public final class Dataplane {
     private boolean lostOnTheWire(Visit v, String device, Wiring.Port port) {
         CompiledHost receiver = net.host(port.host());
         int mtu = receiver.mtu(port.iface());
-        if (mtu == Integer.MAX_VALUE || !v.packet.exceeds(mtu + VLAN_ALLOWANCE)) {
+        if (!v.packet.exceeds(mtu + VLAN_ALLOWANCE)) {
             return false;
         }
         String reason = v.packet.length() + " bytes are larger than " + receiver.name + " " + port.iface() + "'s MTU " + mtu
