@@ -4,6 +4,7 @@ import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.policy.CableDriver;
 import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.MultipathHashPolicy;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.Node;
@@ -77,7 +78,14 @@ final class RouteAgentPlanner {
             plan.sysctl("net.ipv4.conf." + Names.CNI_BRIDGE + ".rp_filter", LOOSE_RP_FILTER);
             plan.sysctl("net.ipv4.conf." + Names.VX_SUBMARINER + ".rp_filter", LOOSE_RP_FILTER);
         }
-        plan.sysctl("net.ipv4.fib_multipath_hash_policy", "1");
+        // The cluster's multipath hash policy (L4 unless the file says otherwise: seed 004 spreads one pod
+        // pair's connections over the active gateways); policy 3 reads its fields from a second key.
+        MultipathHashPolicy hash = cluster.environment().multipathHash();
+        plan.sysctl("net.ipv4.fib_multipath_hash_policy", Integer.toString(hash.kernelValue()));
+        if (hash.hashFields() != 0) {
+            // Decimal, as the kernel reads the value back (0x0df7 is 3575), so the agents find no difference.
+            plan.sysctl("net.ipv4.fib_multipath_hash_fields", Integer.toString(hash.hashFields()));
+        }
         plan.sysctl("net.ipv4.conf.all.ignore_routes_with_linkdown", "1");
 
         // Clusters the connectivity policies keep apart get no tunnel and no route (upstream would have

@@ -16,6 +16,9 @@ import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.CniMasquerade;
 import io.periscope.model.topology.NodeEnvironment;
 import io.periscope.model.topology.NodeLink;
+import io.periscope.model.topology.CableLink;
+import io.periscope.model.topology.LinkProperties;
+import io.periscope.model.topology.MultipathHashPolicy;
 import io.periscope.model.topology.RpFilter;
 import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Flow;
@@ -58,13 +61,15 @@ import java.util.function.Function;
 final class TopologyReader {
 
     static final List<String> TOPOLOGY_FIELDS =
-            List.of("name", "globalnet", "defaults", "clusters", "connectivityPolicies", "connectionPolicies", "flows");
+            List.of("name", "globalnet", "defaults", "clusters", "connectivityPolicies", "connectionPolicies", "cables", "flows");
     static final List<String> GLOBALNET_FIELDS = List.of("enabled", "cidr", "clusterSize", "mode");
     static final List<String> DEFAULTS_FIELDS = List.of("cableDriver");
     static final List<String> CLUSTER_FIELDS = List.of("name", "labels", "podCIDRs", "serviceCIDRs", "globalCIDR", "cni",
             "multiActiveGateways", "clusterEgressIPs", "gatewayLoadBalancing", "egressOwnership", "nodes", "pods", "services", "exports",
-            "globalEgressIPs", "rpFilter", "cniMasquerade");
-    static final List<String> NODE_FIELDS = List.of("name", "ip", "cniIP", "gateway", "publicIP", "interface", "mtu", "tcpClampMss");
+            "globalEgressIPs", "rpFilter", "cniMasquerade", "multipathHashPolicy");
+    static final List<String> NODE_FIELDS = List.of("name", "ip", "cniIP", "gateway", "publicIP", "interface", "mtu", "tcpClampMss", "uplink");
+    static final List<String> CABLE_FIELDS = java.util.stream.Stream.concat(java.util.stream.Stream.of("between"),
+            LinkPropertiesReader.FIELDS.stream()).toList();
     static final List<String> POD_FIELDS = List.of("name", "namespace", "node", "ip", "labels", "hostNetwork");
     static final List<String> SERVICE_FIELDS = List.of("name", "namespace", "clusterIP", "headless", "selector", "ports");
     static final List<String> PORT_FIELDS = List.of("name", "port", "targetPort", "protocol");
@@ -79,10 +84,12 @@ final class TopologyReader {
     static final String DEFAULT_NAMESPACE = "default";
 
     private final YamlNodeReader yaml;
+    private final LinkPropertiesReader links;
     private final IncompleteParts incomplete = new IncompleteParts();
 
     TopologyReader(String file) {
         this.yaml = new YamlNodeReader(file);
+        this.links = new LinkPropertiesReader(yaml);
     }
 
     /** @param defaultName the topology's name when the file gives none (the file's base name) */
@@ -123,7 +130,8 @@ final class TopologyReader {
         List<ClusterConnectionPolicy> connection = readEntries(
                 yaml.list(top, "connectionPolicies", "connectionPolicies"), "connectionPolicies", this::readConnectionPolicy);
         List<Flow> flows = readEntries(yaml.list(top, "flows", "flows"), "flows", this::readFlow);
-        return new ClusterSet(name, globalnet, defaultDriver, clusters, connectivity, connection, flows);
+        List<CableLink> cables = readEntries(yaml.list(top, "cables", "cables"), "cables", this::readCable);
+        return new ClusterSet(name, globalnet, defaultDriver, clusters, connectivity, connection, flows, cables);
     }
 
     /** Reads each entry of a list, keeping those that could be built and noting which file entries they were. */
@@ -192,7 +200,9 @@ final class TopologyReader {
         NodeEnvironment environment = new NodeEnvironment(
                 yaml.optionalChoice(cluster, "rpFilter", RpFilter.values(), RpFilter::yamlName, false).orElse(RpFilter.OFF),
                 yaml.optionalChoice(cluster, "cniMasquerade", CniMasquerade.values(), CniMasquerade::yamlName, false)
-                        .orElse(CniMasquerade.NONE));
+                        .orElse(CniMasquerade.NONE),
+                yaml.optionalChoice(cluster, "multipathHashPolicy", MultipathHashPolicy.values(), MultipathHashPolicy::yamlName, false)
+                        .orElse(MultipathHashPolicy.DEFAULT));
 
         List<io.periscope.model.topology.Node> nodes = readEntries(yaml.list(cluster, "nodes", "nodes"), cluster.path("nodes"), (n, p) -> readNode(n, p, key));
         Map<String, io.periscope.model.topology.Node> nodesByName = new HashMap<>();
@@ -259,14 +269,45 @@ final class TopologyReader {
         Optional<String> interfaceName = read.flatMap(m -> yaml.optionalText(m, "interface"));
         Optional<Integer> mtu = read.flatMap(m -> yaml.optionalInt(m, "mtu"));
         Optional<Integer> tcpClampMss = read.flatMap(m -> yaml.optionalInt(m, "tcpClampMss"));
+        LinkProperties uplink = read.flatMap(m -> m.value("uplink").flatMap(u -> yaml.mapping(u, m.path("uplink"), "an uplink",
+                LinkPropertiesReader.FIELDS)).map(u -> links.read(u, "the uplink of node '" + name.orElse("?") + "'")))
+                .orElse(LinkProperties.NONE);
         if (yaml.errorCount() != before) {
             incomplete.someNode(cluster);
             name.ifPresent(n -> incomplete.node(cluster, n));
             return Optional.empty();
         }
-        NodeLink link = new NodeLink(interfaceName, mtu.map(java.util.OptionalInt::of).orElse(java.util.OptionalInt.empty()));
+        NodeLink link = new NodeLink(interfaceName, mtu.map(java.util.OptionalInt::of).orElse(java.util.OptionalInt.empty()), uplink);
         return Optional.of(new io.periscope.model.topology.Node(name.orElseThrow(), ip.orElseThrow(), cniIp.orElseThrow(), gateway, publicIp,
                 link, tcpClampMss.map(OptionalInt::of).orElse(OptionalInt.empty())));
+    }
+
+    /** A {@code cables} entry: {@code between} two cluster names, and what the WAN path between their gateways does. */
+    private Optional<CableLink> readCable(Node node, String path) {
+        int before = yaml.errorCount();
+        Optional<YamlMapping> read = yaml.mapping(node, path, "a cable", CABLE_FIELDS);
+        if (read.isEmpty()) {
+            return Optional.empty();
+        }
+        YamlMapping cable = read.get();
+        List<String> between = new ArrayList<>();
+        Optional<Node> betweenNode = yaml.required(cable, "between", "the two clusters it joins, e.g. [cluster1, cluster2]");
+        if (betweenNode.isPresent()) {
+            List<Node> names = yaml.sequence(betweenNode.get(), cable.path("between"), "between").orElse(List.of());
+            for (int i = 0; i < names.size(); i++) {
+                yaml.text(names.get(i), cable.path("between") + "[" + i + "]").ifPresent(between::add);
+            }
+            if (yaml.errorCount() == before && between.size() != 2) {
+                yaml.error(betweenNode.get(), cable.path("between"), "a cable joins two clusters; between lists " + between.size(),
+                        "name the two clusters, e.g. between: [cluster1, cluster2]");
+            }
+        }
+        String what = between.size() == 2 ? "the cable between " + between.get(0) + " and " + between.get(1) : "a cable";
+        LinkProperties properties = links.read(cable, what);
+        if (yaml.errorCount() != before) {
+            return Optional.empty();
+        }
+        return Optional.of(new CableLink(between.get(0), between.get(1), properties));
     }
 
     private Optional<Pod> readPod(Node node, String path, String cluster, Map<String, io.periscope.model.topology.Node> nodes) {

@@ -11,6 +11,7 @@ import io.periscope.model.policy.CablePorts;
 import io.periscope.model.policy.ClusterConnectionPolicy;
 import io.periscope.model.policy.ClusterConnectivityPolicy;
 import io.periscope.model.policy.ClusterGraph;
+import io.periscope.model.topology.CableLink;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.EgressOwnership;
@@ -67,6 +68,7 @@ public final class TopologyValidator {
         validator.checkClusters();
         validator.checkConnectivityPolicies();
         validator.checkConnectionPolicies();
+        validator.checkCables();
         validator.checkFlows();
         return List.copyOf(validator.errors);
     }
@@ -693,6 +695,63 @@ public final class TopologyValidator {
                     CablePorts.UDP_PORT_OPTION);
             error(path, conflict.problem(), conflict.fix());
         }
+    }
+
+    // ---- cables ----
+
+    /** Each {@code cables} entry must name a cable that exists: two different clusters the policies connect, once. */
+    private void checkCables() {
+        List<String> clusterNames = set.clusters().stream().map(Cluster::name).toList();
+        Map<String, Integer> seen = new HashMap<>();
+        boolean namesKnown = true;
+        for (int i = 0; i < set.cables().size(); i++) {
+            CableLink cable = set.cables().get(i);
+            String path = join(positions.element("cables", i), "between");
+            for (int side = 0; side < 2; side++) {
+                String name = side == 0 ? cable.left() : cable.right();
+                if (!clusterNames.contains(name)) {
+                    namesKnown = false;
+                    error(path + "[" + side + "]", "cable between " + cable.left() + " and " + cable.right() + " names cluster '" + name
+                                    + "', which the file does not have",
+                            unknownNameFix("cluster", name, clusterNames, "name a cluster of the file"));
+                }
+            }
+            if (cable.left().equals(cable.right())) {
+                namesKnown = false;
+                error(path, "cable between " + cable.left() + " and itself: a cable joins two clusters' gateways",
+                        "name two different clusters");
+                continue;
+            }
+            String pair = cable.left().compareTo(cable.right()) < 0 ? cable.left() + "/" + cable.right() : cable.right() + "/" + cable.left();
+            Integer first = seen.putIfAbsent(pair, i);
+            if (first != null) {
+                error(path, "the cable between " + cable.left() + " and " + cable.right() + " is already described by cables["
+                        + first + "]" + lineOf(positions.element("cables", first)), "describe each cable once");
+            }
+        }
+        // Whether the two clusters have a cable at all is the cluster graph's answer, which needs a sound file.
+        if (!namesKnown || !errors.isEmpty()) {
+            return;
+        }
+        ClusterGraph graph = ClusterGraph.of(set);
+        for (int i = 0; i < set.cables().size(); i++) {
+            CableLink cable = set.cables().get(i);
+            boolean gateways = !set.requireCluster(cable.left()).gateways().isEmpty() && !set.requireCluster(cable.right()).gateways().isEmpty();
+            if (!gateways || !graph.connected(cable.left(), cable.right())) {
+                error(join(positions.element("cables", i), "between"), "there is no cable between " + cable.left() + " and "
+                                + cable.right() + " to shape: " + noCableReason(cable),
+                        "shape a cable that exists, or let the two clusters connect (connectivityPolicies)");
+            }
+        }
+    }
+
+    private String noCableReason(CableLink cable) {
+        boolean leftGateway = !set.requireCluster(cable.left()).gateways().isEmpty();
+        boolean rightGateway = !set.requireCluster(cable.right()).gateways().isEmpty();
+        if (!leftGateway || !rightGateway) {
+            return "cluster " + (!leftGateway ? cable.left() : cable.right()) + " has no gateway node";
+        }
+        return "no connectivity policy lets them connect";
     }
 
     // ---- flows ----

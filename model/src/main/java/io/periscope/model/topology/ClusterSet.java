@@ -19,9 +19,18 @@ public record ClusterSet(
         List<Cluster> clusters,
         List<ClusterConnectivityPolicy> connectivityPolicies,
         List<ClusterConnectionPolicy> connectionPolicies,
-        List<Flow> flows) {
+        List<Flow> flows,
+        List<CableLink> cables) {
+
+    /** A cluster set whose cables are unshaped. */
+    public ClusterSet(String name, GlobalnetConfig globalnet, CableDriver defaultCableDriver, List<Cluster> clusters,
+                      List<ClusterConnectivityPolicy> connectivityPolicies, List<ClusterConnectionPolicy> connectionPolicies,
+                      List<Flow> flows) {
+        this(name, globalnet, defaultCableDriver, clusters, connectivityPolicies, connectionPolicies, flows, List.of());
+    }
 
     public ClusterSet {
+        cables = List.copyOf(cables);
         clusters = List.copyOf(clusters);
         connectivityPolicies = List.copyOf(connectivityPolicies);
         connectionPolicies = List.copyOf(connectionPolicies);
@@ -37,12 +46,17 @@ public record ClusterSet(
         return cluster(clusterName).orElseThrow(() -> new IllegalArgumentException("no cluster named '" + clusterName + "'"));
     }
 
+    /** What the WAN path between these two clusters' gateways does to packets; unshaped when the file says nothing. */
+    public LinkProperties cableBetween(String a, String b) {
+        return cables.stream().filter(c -> c.joins(a, b)).map(CableLink::properties).findFirst().orElse(LinkProperties.NONE);
+    }
+
     public Optional<Flow> flow(String flowName) {
         return flows.stream().filter(f -> f.name().equals(flowName)).findFirst();
     }
 
     public ClusterSet withFlows(List<Flow> newFlows) {
-        return new ClusterSet(name, globalnet, defaultCableDriver, clusters, connectivityPolicies, connectionPolicies, newFlows);
+        return new ClusterSet(name, globalnet, defaultCableDriver, clusters, connectivityPolicies, connectionPolicies, newFlows, cables);
     }
 
     /**
@@ -65,6 +79,6 @@ public record ClusterSet(
     }
 
     public ClusterSet withClusters(List<Cluster> newClusters) {
-        return new ClusterSet(name, globalnet, defaultCableDriver, newClusters, connectivityPolicies, connectionPolicies, flows);
+        return new ClusterSet(name, globalnet, defaultCableDriver, newClusters, connectivityPolicies, connectionPolicies, flows, cables);
     }
 }

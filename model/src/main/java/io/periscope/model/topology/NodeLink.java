@@ -8,8 +8,10 @@ import java.util.OptionalInt;
  * name the node's underlay device after it and derive the tunnels' MTUs from it, as upstream's route
  * agent does from the interface that holds the default route. Unstated, the lab's {@value #LAB_INTERFACE}
  * with Ethernet's {@value #DEFAULT_MTU}; on a real node the Kubernetes agent discovers both.
+ * {@code uplink} is what the node's access link does to packets (rate, delay, loss): in the lab,
+ * every device the node has on a switch, both ways.
  */
-public record NodeLink(Optional<String> interfaceName, OptionalInt mtu) {
+public record NodeLink(Optional<String> interfaceName, OptionalInt mtu, LinkProperties uplink) {
 
     /** The name the lab gives a node's interface on its cluster's network when the file names none. */
     public static final String LAB_INTERFACE = "eth0";
@@ -23,8 +25,21 @@ public record NodeLink(Optional<String> interfaceName, OptionalInt mtu) {
 
     public static final NodeLink UNSTATED = new NodeLink(Optional.empty(), OptionalInt.empty());
 
+    public NodeLink {
+        java.util.Objects.requireNonNull(uplink, "uplink");
+    }
+
+    /** A link whose uplink is unshaped. */
+    public NodeLink(Optional<String> interfaceName, OptionalInt mtu) {
+        this(interfaceName, mtu, LinkProperties.NONE);
+    }
+
     public static NodeLink of(String interfaceName, int mtu) {
         return new NodeLink(Optional.of(interfaceName), OptionalInt.of(mtu));
+    }
+
+    public NodeLink withUplink(LinkProperties properties) {
+        return new NodeLink(interfaceName, mtu, properties);
     }
 
     /** The device plans use for the node's own address. */

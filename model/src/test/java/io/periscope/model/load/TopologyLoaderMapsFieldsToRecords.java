@@ -25,7 +25,15 @@ import io.periscope.model.topology.Protocol;
 import io.periscope.model.topology.Service;
 import io.periscope.model.topology.ServicePort;
 
+import io.periscope.model.topology.CableLink;
+import io.periscope.model.topology.LinkProperties;
+import io.periscope.model.topology.MultipathHashPolicy;
 import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 import java.util.List;
 import java.util.Map;
@@ -143,6 +151,49 @@ class TopologyLoaderMapsFieldsToRecords {
         assertThat(dns.ports()).containsExactly(new ServicePort(53, 53, Protocol.UDP), new ServicePort(53, 5353, Protocol.TCP));
         assertThat(east.service("default", "db")).hasValueSatisfying(db -> assertThat(db.headless()).isTrue());
         assertThat(east.isExported(dns)).isTrue();
+    }
+
+    @Test
+    void linkPropertiesAndTheHashPolicyAreReadInTcUnits() throws TopologyException {
+        ClusterSet set = TopologyLoader.parse("""
+                clusters:
+                  - name: east
+                    podCIDRs: [10.1.0.0/16]
+                    serviceCIDRs: [10.96.0.0/16]
+                    multipathHashPolicy: l3
+                    nodes:
+                      - name: gw
+                        ip: 172.20.1.2
+                        cniIP: 10.1.0.1
+                        gateway: true
+                        uplink: {rate: 1.5mbit, delay: 250us, jitter: 100us, loss: 0.25%, queue: 50}
+                      - {name: worker, ip: 172.20.1.3, cniIP: 10.1.1.1}
+                  - name: west
+                    podCIDRs: [10.2.0.0/16]
+                    serviceCIDRs: [10.97.0.0/16]
+                    nodes:
+                      - {name: gw, ip: 172.20.2.2, cniIP: 10.2.0.1, gateway: true, uplink: {rate: 1gbit}}
+                cables:
+                  - between: [west, east]
+                    delay: 2s
+                    loss: 100%
+                """, "links.yaml");
+
+        Cluster east = set.requireCluster("east");
+        assertThat(east.environment().multipathHash()).isEqualTo(MultipathHashPolicy.L3);
+        assertThat(set.requireCluster("west").environment().multipathHash()).isEqualTo(MultipathHashPolicy.L4);
+        LinkProperties uplink = east.requireNode("gw").link().uplink();
+        assertThat(uplink.rateBitsPerSecond()).hasValue(1_500_000);
+        assertThat(uplink.delay()).contains(Duration.ofNanos(250_000));
+        assertThat(uplink.jitter()).contains(Duration.ofNanos(100_000));
+        assertThat(uplink.lossPercent()).hasValue(0.25);
+        assertThat(uplink.queuePackets()).hasValue(50);
+        assertThat(uplink.describe()).isEqualTo("rate 1.5mbit, delay 250us ± 100us, loss 0.25%, queue 50");
+        assertThat(east.requireNode("worker").link().uplink()).isEqualTo(LinkProperties.NONE);
+        assertThat(set.requireCluster("west").requireNode("gw").link().uplink().describe()).isEqualTo("rate 1gbit");
+        assertThat(set.cables()).containsExactly(new CableLink("west", "east", new LinkProperties(OptionalLong.empty(),
+                Optional.of(Duration.ofSeconds(2)), Optional.empty(), OptionalDouble.of(100), OptionalInt.empty())));
+        assertThat(set.cableBetween("east", "west").describe()).isEqualTo("delay 2s, loss 100%");
     }
 
     @Test
