@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.periscope.kubernetes.modelbuilder.LiveModel;
 import io.periscope.kubernetes.modelbuilder.ModelProblem;
 import io.periscope.kubernetes.snapshot.LiveSnapshot;
-import io.periscope.kubernetes.snapshot.TopologyWriter;
+import io.periscope.model.load.TopologyWriter;
 import io.periscope.model.load.BoundedTextFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -3,7 +3,7 @@ package io.periscope.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.periscope.model.generate.SyntheticClusterSet;
-import io.periscope.model.generate.TopologyFile;
+import io.periscope.model.load.TopologyWriter;
 import io.periscope.model.topology.GlobalnetMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,7 +30,7 @@ class CheckPrintsWhichPodsReachWhichServices {
     @Test
     void aGeneratedSetGetsACellForEveryPodAndServiceWhileTracingFewerFlows() throws Exception {
         Path file = directory.resolve("synthetic.yaml");
-        Files.writeString(file, TopologyFile.yaml(new SyntheticClusterSet(2, 3, 2, 30, 2, 0, GlobalnetMode.V2, 10).build()));
+        Files.writeString(file, TopologyWriter.write(new SyntheticClusterSet(2, 3, 2, 30, 2, 0, GlobalnetMode.V2, 10).build()));
 
         PeriscopeRun run = PeriscopeRun.of("check", file.toString(), "--json");
 

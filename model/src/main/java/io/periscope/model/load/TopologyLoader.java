@@ -81,7 +81,7 @@ public final class TopologyLoader {
     }
 
     /**
-     * Reads a file Periscope itself wrote ({@code TopologyFile}) from a cluster set it already built,
+     * Reads a file Periscope itself wrote ({@link TopologyWriter}) from a cluster set it already built,
      * without validating it again: such a set may lack what a person's file must have, e.g. a cluster
      * whose every gateway node failed (the lab's supervisor reads what {@code lab up} built).
      */

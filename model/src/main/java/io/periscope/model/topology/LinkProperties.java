@@ -53,41 +53,40 @@ public record LinkProperties(OptionalLong rateBitsPerSecond, Optional<Duration> 
         return lossPercent.orElse(0) / 100.0;
     }
 
-    /** {@code 100mbit}, {@code 1.5gbit}, {@code 64kbit}: the largest unit that keeps the figure at least 1. */
+    /**
+     * {@code 100mbit}, {@code 1.5gbit}, {@code 64kbit}: the largest unit that keeps the figure at least 1,
+     * exact (a decimal fraction of that unit), so the loader reads back the very rate.
+     */
     public static String rateText(long bitsPerSecond) {
         String[] units = {"bit", "kbit", "mbit", "gbit"};
-        double value = bitsPerSecond;
         int unit = 0;
-        while (unit < units.length - 1 && value >= 1000) {
-            value /= 1000;
+        long scale = 1;
+        while (unit < units.length - 1 && bitsPerSecond >= scale * 1000) {
+            scale *= 1000;
             unit++;
         }
-        return trim(value) + units[unit];
+        return exact(bitsPerSecond, scale) + units[unit];
     }
 
-    /** {@code 20ms}, {@code 1.5ms}, {@code 250us}, {@code 2s}. */
+    /** {@code 20ms}, {@code 1.5ms}, {@code 250us}, {@code 2s}, exact to the nanosecond. */
     public static String durationText(Duration duration) {
-        long micros = duration.toNanos() / 1_000;
-        if (micros == 0) {
-            return duration.isZero() ? "0ms" : duration.toNanos() + "ns";
+        long nanos = duration.toNanos();
+        if (nanos >= 1_000_000_000L) {
+            return exact(nanos, 1_000_000_000L) + "s";
         }
-        if (micros % 1_000_000 == 0) {
-            return micros / 1_000_000 + "s";
+        if (nanos >= 1_000_000L || nanos == 0) {
+            return exact(nanos, 1_000_000L) + "ms";
         }
-        if (micros >= 1_000) {
-            return trim(micros / 1_000.0) + "ms";
-        }
-        return micros + "us";
+        return exact(nanos, 1_000L) + "us";
     }
 
     /** {@code 0.5%}. */
     public static String lossText(double percent) {
-        return trim(percent) + "%";
+        return java.math.BigDecimal.valueOf(percent).stripTrailingZeros().toPlainString() + "%";
     }
 
-    private static String trim(double value) {
-        String text = java.math.BigDecimal.valueOf(value).setScale(3, java.math.RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
-        return text;
+    private static String exact(long value, long unit) {
+        return java.math.BigDecimal.valueOf(value).divide(java.math.BigDecimal.valueOf(unit)).stripTrailingZeros().toPlainString();
     }
 
     /** The properties as the file spells them, e.g. {@code rate 100mbit, delay 20ms ± 2ms, loss 1%, queue 1000}. */

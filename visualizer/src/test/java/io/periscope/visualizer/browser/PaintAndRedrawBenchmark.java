@@ -2,7 +2,7 @@ package io.periscope.visualizer.browser;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.model.generate.SyntheticClusterSet;
-import io.periscope.model.generate.TopologyFile;
+import io.periscope.model.load.TopologyWriter;
 import io.periscope.model.load.FlowEndpointSyntax;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.Cluster;
@@ -87,7 +87,7 @@ public final class PaintAndRedrawBenchmark {
 
             ClusterSet large = withOneFlow(new SyntheticClusterSet(50, 4, 2, 8, 2, 0, GlobalnetMode.V2).build());
             Path largeFile = work.resolve("synthetic-50.yaml");
-            Files.writeString(largeFile, TopologyFile.yaml(large));
+            Files.writeString(largeFile, TopologyWriter.write(large));
             long load = System.nanoTime();
             try (RunningServer running = new RunningServer(largeFile)) {
                 double serverReady = millis(load);

@@ -10,6 +10,7 @@ import io.periscope.kubernetes.modelbuilder.LiveModel;
 import io.periscope.kubernetes.testing.LiveObjectsFactory;
 import io.periscope.kubernetes.testing.MockCluster;
 import io.periscope.model.load.TopologyLoader;
+import io.periscope.model.load.TopologyWriter;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.planner.Planner;

@@ -10,7 +10,7 @@ import io.periscope.lab.state.TopologySource;
 import io.periscope.lab.supervisor.SupervisorFiles;
 import io.periscope.lab.supervisor.SupervisorStatus;
 import io.periscope.lab.supervisor.SupervisorStop;
-import io.periscope.model.generate.TopologyFile;
+import io.periscope.model.load.TopologyWriter;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
@@ -90,7 +90,7 @@ public final class LabApply {
         ClusterSet running = read(files.topology());
         // Written and read back as the supervisor reads it, so that both sides are compared alike.
         Path next = files.directory().resolve("topology.yaml.next");
-        files.writeAtomically(next, TopologyFile.yaml(topology.withFlows(List.of())));
+        files.writeAtomically(next, TopologyWriter.write(topology.withFlows(List.of())));
         boolean handed = false;
         try {
             TopologyChange change = TopologyChange.between(running, read(next));

@@ -3,7 +3,7 @@ package io.periscope.lab.supervisor;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.SupervisorProcess;
-import io.periscope.model.generate.TopologyFile;
+import io.periscope.model.load.TopologyWriter;
 import io.periscope.model.topology.ClusterSet;
 
 import java.io.File;
@@ -43,7 +43,7 @@ public final class SupervisorLauncher {
         SupervisorFiles files = new SupervisorFiles(stateFile.directoryFor(hash));
         // Without its flows: the supervisor programs nodes and answers names, and a generated set's flows
         // may use names a person's file may not (cluster.service.namespace...).
-        files.writeAtomically(files.topology(), TopologyFile.yaml(set.withFlows(List.of())));
+        files.writeAtomically(files.topology(), TopologyWriter.write(set.withFlows(List.of())));
         files.writeStoppedNodes(java.util.Set.of());
         Process process;
         try {

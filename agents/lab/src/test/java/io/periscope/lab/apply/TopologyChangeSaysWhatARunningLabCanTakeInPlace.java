@@ -1,7 +1,7 @@
 package io.periscope.lab.apply;
 
 import io.periscope.lab.Examples;
-import io.periscope.model.generate.TopologyFile;
+import io.periscope.model.load.TopologyWriter;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,7 @@ class TopologyChangeSaysWhatARunningLabCanTakeInPlace {
         ClusterSet set = TopologyLoader.parse(yaml, "edited.yaml");
         Path file = Files.createTempFile("periscope-change", ".yaml");
         try {
-            Files.writeString(file, TopologyFile.yaml(set.withFlows(List.of())));
+            Files.writeString(file, TopologyWriter.write(set.withFlows(List.of())));
             return TopologyLoader.loadWritten(file);
         } finally {
             Files.delete(file);

@@ -1,15 +1,21 @@
-package io.periscope.kubernetes.snapshot;
+package io.periscope.model.load;
 
 import io.periscope.model.globalnet.GlobalEgressIP;
-import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.policy.ClusterConnectionPolicy;
 import io.periscope.model.policy.ClusterConnectivityPolicy;
 import io.periscope.model.selector.LabelSelector;
 import io.periscope.model.selector.LabelSelectorRequirement;
+import io.periscope.model.topology.CableLink;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.CniMasquerade;
+import io.periscope.model.topology.EgressOwnership;
+import io.periscope.model.topology.Flow;
+import io.periscope.model.topology.LinkProperties;
+import io.periscope.model.topology.MultipathHashPolicy;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
+import io.periscope.model.topology.RpFilter;
 import io.periscope.model.topology.Service;
 import io.periscope.model.topology.ServicePort;
 import org.yaml.snakeyaml.DumperOptions;
@@ -22,30 +28,36 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Writes a cluster set as a topology file (the format of docs/topology.md), so that what
- * {@code TopologyLoader} reads back is the same cluster set. Fields equal to the loader's defaults
- * are still written where a reader would want to see them (cni, clusterEgressIPs).
+ * A cluster set written as a topology file (docs/topology.md), the one way Periscope writes one: what
+ * {@link TopologyLoader} reads back is the same cluster set, field for field. {@code lab up} writes
+ * the file its supervisor plans from with it, {@code periscope snapshot} the file of a live cluster
+ * set, and the generators their synthetic sets.
+ *
+ * <p>Settings the loader defaults are written only where they differ from the default, except those a
+ * reader wants to see (cni, multiActiveGateways, clusterEgressIPs, the globalnet block), so a file of
+ * a cluster set with the defaults reads as the examples do.
  */
 public final class TopologyWriter {
 
     private TopologyWriter() {
     }
 
+    public static String write(ClusterSet set) {
+        return write(set, "");
+    }
+
+    /** The file, after {@code header} as comment lines (none when it is empty). */
     public static String write(ClusterSet set, String header) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("name", set.name());
         Map<String, Object> globalnet = new LinkedHashMap<>();
         globalnet.put("enabled", set.globalnet().enabled());
-        if (set.globalnet().enabled()) {
-            globalnet.put("cidr", set.globalnet().cidr().toString());
-            globalnet.put("clusterSize", set.globalnet().clusterSize());
-            globalnet.put("mode", set.globalnet().mode().yamlName());
-        }
+        globalnet.put("cidr", set.globalnet().cidr().toString());
+        globalnet.put("clusterSize", set.globalnet().clusterSize());
+        globalnet.put("mode", set.globalnet().mode().yamlName());
         root.put("globalnet", globalnet);
         root.put("defaults", Map.of("cableDriver", set.defaultCableDriver().yamlName()));
-        List<Object> clusters = new ArrayList<>();
-        set.clusters().forEach(c -> clusters.add(cluster(c)));
-        root.put("clusters", clusters);
+        root.put("clusters", set.clusters().stream().map(TopologyWriter::cluster).toList());
         if (!set.connectivityPolicies().isEmpty()) {
             List<Object> policies = new ArrayList<>();
             for (ClusterConnectivityPolicy policy : set.connectivityPolicies()) {
@@ -73,6 +85,30 @@ public final class TopologyWriter {
             }
             root.put("connectionPolicies", policies);
         }
+        if (!set.cables().isEmpty()) {
+            List<Object> cables = new ArrayList<>();
+            for (CableLink cable : set.cables()) {
+                Map<String, Object> c = new LinkedHashMap<>();
+                c.put("between", List.of(cable.left(), cable.right()));
+                c.putAll(link(cable.properties()));
+                cables.add(c);
+            }
+            root.put("cables", cables);
+        }
+        if (!set.flows().isEmpty()) {
+            List<Object> flows = new ArrayList<>();
+            for (Flow flow : set.flows()) {
+                Map<String, Object> f = new LinkedHashMap<>();
+                f.put("name", flow.name());
+                f.put("from", flow.from().toString());
+                f.put("to", flow.to().toString());
+                f.put("protocol", flow.protocol().lowerName());
+                flow.expect().ifPresent(e -> f.put("expect", e.yamlName()));
+                flow.size().ifPresent(size -> f.put("size", size));
+                flows.add(f);
+            }
+            root.put("flows", flows);
+        }
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         options.setIndent(2);
@@ -88,32 +124,29 @@ public final class TopologyWriter {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("name", cluster.name());
         c.put("labels", new TreeMap<>(cluster.labels()));
-        c.put("podCIDRs", cluster.podCidrs().stream().map(Ipv4Prefix::toString).toList());
-        c.put("serviceCIDRs", cluster.serviceCidrs().stream().map(Ipv4Prefix::toString).toList());
+        c.put("podCIDRs", cluster.podCidrs().stream().map(Object::toString).toList());
+        c.put("serviceCIDRs", cluster.serviceCidrs().stream().map(Object::toString).toList());
         cluster.globalCidr().ifPresent(g -> c.put("globalCIDR", g.toString()));
         c.put("cni", cluster.cni().yamlName());
         c.put("multiActiveGateways", cluster.multiActiveGateways());
         c.put("clusterEgressIPs", cluster.clusterEgressIPs());
         if (cluster.multiActiveGateways()) {
-            // The loader refuses it on a cluster with one active gateway, where it would mean nothing.
+            // The loader refuses both on a cluster with one active gateway, where they would mean nothing.
             c.put("gatewayLoadBalancing", cluster.loadBalancing().yamlName());
-        }
-        List<Object> nodes = new ArrayList<>();
-        for (Node node : cluster.nodes()) {
-            Map<String, Object> n = new LinkedHashMap<>();
-            n.put("name", node.name());
-            n.put("ip", node.ip().toString());
-            n.put("cniIP", node.cniIp().toString());
-            if (node.gateway()) {
-                n.put("gateway", true);
+            if (cluster.egressOwnership() != EgressOwnership.SHARED) {
+                c.put("egressOwnership", cluster.egressOwnership().yamlName());
             }
-            node.publicIp().ifPresent(p -> n.put("publicIP", p.toString()));
-            node.link().interfaceName().ifPresent(i -> n.put("interface", i));
-            node.link().mtu().ifPresent(m -> n.put("mtu", m));
-            node.tcpClampMss().ifPresent(mss -> n.put("tcpClampMss", mss));
-            nodes.add(n);
         }
-        c.put("nodes", nodes);
+        if (cluster.environment().rpFilter() != RpFilter.OFF) {
+            c.put("rpFilter", cluster.environment().rpFilter().yamlName());
+        }
+        if (cluster.environment().cniMasquerade() != CniMasquerade.NONE) {
+            c.put("cniMasquerade", cluster.environment().cniMasquerade().yamlName());
+        }
+        if (cluster.environment().multipathHash() != MultipathHashPolicy.DEFAULT) {
+            c.put("multipathHashPolicy", cluster.environment().multipathHash().yamlName());
+        }
+        c.put("nodes", cluster.nodes().stream().map(TopologyWriter::node).toList());
         List<Object> pods = new ArrayList<>();
         for (Pod pod : cluster.pods()) {
             Map<String, Object> p = new LinkedHashMap<>();
@@ -134,6 +167,9 @@ public final class TopologyWriter {
             s.put("name", service.name());
             s.put("namespace", service.namespace());
             service.clusterIp().ifPresentOrElse(ip -> s.put("clusterIP", ip.toString()), () -> s.put("headless", true));
+            if (!service.selector().matchExpressions().isEmpty()) {
+                throw new IllegalArgumentException("service " + service.name() + "'s selector has expressions; a Service's is a label map");
+            }
             s.put("selector", new TreeMap<>(service.selector().matchLabels()));
             List<Object> ports = new ArrayList<>();
             for (ServicePort port : service.ports()) {
@@ -160,6 +196,35 @@ public final class TopologyWriter {
         }
         c.put("globalEgressIPs", egress);
         return c;
+    }
+
+    private static Map<String, Object> node(Node node) {
+        Map<String, Object> n = new LinkedHashMap<>();
+        n.put("name", node.name());
+        n.put("ip", node.ip().toString());
+        n.put("cniIP", node.cniIp().toString());
+        if (node.gateway()) {
+            n.put("gateway", true);
+        }
+        node.publicIp().ifPresent(p -> n.put("publicIP", p.toString()));
+        node.link().interfaceName().ifPresent(i -> n.put("interface", i));
+        node.link().mtu().ifPresent(m -> n.put("mtu", m));
+        node.tcpClampMss().ifPresent(mss -> n.put("tcpClampMss", mss));
+        if (!node.link().uplink().isEmpty()) {
+            n.put("uplink", link(node.link().uplink()));
+        }
+        return n;
+    }
+
+    /** A link's properties in the units the loader reads back exactly. */
+    private static Map<String, Object> link(LinkProperties properties) {
+        Map<String, Object> l = new LinkedHashMap<>();
+        properties.rateBitsPerSecond().ifPresent(rate -> l.put("rate", LinkProperties.rateText(rate)));
+        properties.delay().ifPresent(delay -> l.put("delay", LinkProperties.durationText(delay)));
+        properties.jitter().ifPresent(jitter -> l.put("jitter", LinkProperties.durationText(jitter)));
+        properties.lossPercent().ifPresent(loss -> l.put("loss", LinkProperties.lossText(loss)));
+        properties.queuePackets().ifPresent(queue -> l.put("queue", queue));
+        return l;
     }
 
     private static Map<String, Object> selector(LabelSelector selector) {
