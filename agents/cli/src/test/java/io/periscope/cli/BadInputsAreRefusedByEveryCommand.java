@@ -114,6 +114,16 @@ class BadInputsAreRefusedByEveryCommand {
                 "    globalCIDR: 242.0.0.0/8\n", "172.18.0.7"), ":11:\\d+: ", "no free block"));
         inputs.add(text("worker address of a remote gateway", "collision.yaml", twoClusters("", "", "172.18.0.9"), ":8:\\d+: ",
                 "the address gateway 'west/gw' is reached at"));
+        // Links (issue 19): the line of the value and the field's path, for each kind of impossible figure.
+        inputs.add(text("negative rate", "negative-rate.yaml", twoClusters("", "", "172.18.0.7")
+                + "cables:\n  - between: [east, west]\n    rate: -5mbit\n", ":17:\\d+: cables\\[0\\]\\.rate: ", "not a rate a link can have"));
+        inputs.add(text("delay in parsecs", "parsecs.yaml", twoClusters("", "", "172.18.0.7")
+                + "cables:\n  - between: [east, west]\n    delay: 10 parsecs\n", ":17:\\d+: cables\\[0\\]\\.delay: ", "unit 'parsecs'"));
+        inputs.add(text("loss above 100%", "loss.yaml", twoClusters("", "", "172.18.0.7")
+                + "cables:\n  - between: [east, west]\n    loss: 120%\n", ":17:\\d+: cables\\[0\\]\\.loss: ", "outside 0%..100%"));
+        inputs.add(text("rate on a cable that does not exist", "no-cable.yaml", twoClusters("", "", "172.18.0.7")
+                + "cables:\n  - between: [east, north]\n    rate: 10mbit\n", ":16:\\d+: cables\\[0\\]\\.between\\[1\\]: ",
+                "names cluster 'north', which the file does not have"));
         inputs.add(text("flow from an unknown pod", "flow.yaml", cluster("east", "172.18.0.6")
                 + "flows:\n  - {name: f, from: east/default/ghost, to: 10.1.0.9:80, protocol: tcp}\n", ":10:\\d+: ", "ghost"));
         // A path-like name: relative, through '..', as a script in another directory might pass it.
