@@ -1,7 +1,6 @@
 package io.periscope.cli;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.layout.SysctlSettings;
 import io.periscope.model.topology.Flow;
@@ -16,7 +15,6 @@ import io.periscope.simulator.Simulator;
 import io.periscope.simulator.spread.GatewaySpread;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -61,11 +59,7 @@ record SpreadReport(int connections, List<FlowSpread> flows) {
 
     /** The seed {@code lab up} gives each node: derived from its namespace's name, the same every run. */
     static Map<HostId, Integer> labSeeds(ClusterSetPlan plan) {
-        Map<HostId, Integer> seeds = new HashMap<>();
-        for (HostNamespace node : LabLayout.of(plan).nodes()) {
-            seeds.put(node.host(), Integer.parseInt(SysctlSettings.multipathSeed(node).get(SysctlSettings.MULTIPATH_HASH_SEED)));
-        }
-        return seeds;
+        return SysctlSettings.multipathSeeds(LabLayout.of(plan));
     }
 
     String toText() {
