@@ -34,6 +34,7 @@ public final class Simulator {
     private final CompiledNetwork network;
     private final Dataplane dataplane;
     private final FlowResolver resolver;
+    private final io.periscope.simulator.link.PathLinkCrossings links;
 
     /** Follows every alternative ({@link MultipathMode#ALL_BRANCHES}). */
     public Simulator(ClusterSetPlan plan) {
@@ -47,6 +48,7 @@ public final class Simulator {
         this.network = new CompiledNetwork(plan);
         this.dataplane = new Dataplane(network, mode == MultipathMode.ALL_BRANCHES);
         this.resolver = new FlowResolver(plan);
+        this.links = new io.periscope.simulator.link.PathLinkCrossings(plan.clusterSet());
     }
 
     /**
@@ -60,6 +62,7 @@ public final class Simulator {
         this.network = new CompiledNetwork(plan);
         this.dataplane = new Dataplane(network, choice);
         this.resolver = new FlowResolver(plan);
+        this.links = new io.periscope.simulator.link.PathLinkCrossings(plan.clusterSet());
     }
 
     public ClusterSetPlan plan() {
@@ -144,6 +147,10 @@ public final class Simulator {
             dataplane.send(forward.hostIndex(), answer, first.answer(), false, true, forward.conntrack(), forward.choices(), chains,
                     reply -> paths.add(path(flow, source, forward, reply)));
         });
+        if (links.anyShaped()) {
+            // The file shapes links: each path says what those it crosses add up to.
+            paths.replaceAll(links::withLinks);
+        }
         return paths;
     }
 

@@ -85,6 +85,8 @@ class MultipathFollowsEveryNexthop {
 
     @Test
     void hashModeTakesOneNexthopPerFlowAndRespectsWeights() {
+        // L4 hashing, as the planner programs it: each connection's ports take part.
+        n1.sysctl("net.ipv4.fib_multipath_hash_policy", "1");
         n1.nexthopObject(1, "172.18.0.11", "eth0").nexthopObject(2, "172.18.0.12", "eth0")
                 .nexthopGroup(10, new NexthopGroup.Member(1, 1), new NexthopGroup.Member(2, 3))
                 .route("10.0.2.0/24 nhid 10");
@@ -101,5 +103,25 @@ class MultipathFollowsEveryNexthop {
         // weights 1:3 of 4000 flows: about 1000 and 3000
         assertThat(routers.get("r1")).isBetween(850, 1150);
         assertThat(routers.get("r2")).isBetween(2850, 3150);
+    }
+
+    /**
+     * A node whose plan sets no {@code fib_multipath_hash_policy} hashes as the kernel does by
+     * default, the addresses alone (policy 0): every connection between two pods takes one nexthop,
+     * whatever its ports.
+     */
+    @Test
+    void withoutAPolicyTheKernelsDefaultPutsEveryConnectionOfAPodPairOnOneNexthop() {
+        n1.nexthopObject(1, "172.18.0.11", "eth0").nexthopObject(2, "172.18.0.12", "eth0")
+                .nexthopGroup(10, new NexthopGroup.Member(1, 1), new NexthopGroup.Member(2, 1))
+                .route("10.0.2.0/24 nhid 10");
+        Simulator simulator = new Simulator(f.build(), MultipathMode.HASH);
+        Map<String, Integer> routers = new TreeMap<>();
+        for (int port = 20000; port < 20200; port++) {
+            List<PathTrace> paths = simulator.trace(new ResolvedFlow(CLIENT, Optional.of(ip("10.0.1.4")), ip("10.0.2.5"), 80,
+                    io.periscope.model.topology.Protocol.TCP, port));
+            routers.merge(paths.getFirst().forward().get(2).node().name(), 1, Integer::sum);
+        }
+        assertThat(routers).hasSize(1).containsValue(200);
     }
 }

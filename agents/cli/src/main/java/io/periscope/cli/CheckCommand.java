@@ -7,12 +7,14 @@ import io.periscope.model.globalnet.SharedEgressGap;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.simulator.reachability.MatrixProgress;
+import io.periscope.simulator.spread.GatewaySpread;
 import io.periscope.simulator.reachability.ReachabilityMatrix;
 import io.periscope.simulator.trace.FlowTrace;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -29,6 +31,7 @@ import java.util.concurrent.Callable;
         description = {"Validate the topology file and compare every flow with its expect; print the cluster connectivity and reachability.",
                 "Also prints a summary of the file, the Globalnet objects that got no addresses, and the reachability matrix"
                         + " (source pods by exported services; --no-matrix skips it).",
+                "--spread N adds, per flow, how N connections spread over the gateways (counts, expected shares, sampling error, rates).",
                 "Exit status 1 when any flow's expectation fails or a Globalnet object got no addresses, 2 for a bad file or bad arguments."})
 public final class CheckCommand implements Callable<Integer> {
 
@@ -50,8 +53,16 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--no-matrix", description = "skip the reachability matrix (it traces every pod to every exported service)")
     private boolean noMatrix;
 
+    @Option(names = "--spread", paramLabel = "N", description = "also predict how N connections of each flow (source ports spread evenly"
+            + " over 32768-60999) spread over the gateways they leave and enter by, under each cluster's hash policy; 1 to 28232")
+    private Integer spread;
+
     @Override
     public Integer call() throws TopologyException, JsonProcessingException {
+        if (spread != null && (spread < 1 || spread > GatewaySpread.MAX_CONNECTIONS)) {
+            throw new ParameterException(spec.commandLine(), "--spread " + spread + ": give 1 to " + GatewaySpread.MAX_CONNECTIONS
+                    + " connections (one per port of the ephemeral range 32768-60999 at most)");
+        }
         ClusterSet clusterSet = topology.load();
         // The gap seed 004 leaves open: said on standard error, so the report and its JSON stay as they are.
         SharedEgressGap.warnings(clusterSet).forEach(w -> spec.commandLine().getErr().println("warning: " + w));
@@ -61,13 +72,19 @@ public final class CheckCommand implements Callable<Integer> {
         List<FlowTrace> traces = simulation.trace(clusterSet.flows());
         CheckReport report = CheckReport.of(clusterSet, traces, simulation.simulator().plan().allocations(), failedNodes,
                 noMatrix ? Optional.empty() : Optional.of(matrix(simulation, progress)));
+        Optional<SpreadReport> spreadReport = spread == null ? Optional.empty()
+                : Optional.of(SpreadReport.of(simulation.simulator(), clusterSet.flows(), spread));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(JSON.writeValueAsString(new CheckReport.Json(summary, report)));
+            out.println(JSON.writeValueAsString(new CheckReport.Json(summary, report, spreadReport.map(SpreadReport.Json::of).orElse(null))));
         } else {
             out.print(summary.toText());
             out.println();
             out.print(report.toText());
+            spreadReport.ifPresent(s -> {
+                out.println();
+                out.print(s.toText());
+            });
         }
         out.flush();
         return report.allExpectationsHold() ? ExitStatus.OK : ExitStatus.EXPECTATION_FAILED;

@@ -111,11 +111,17 @@ record CheckReport(List<FlowResult> flows, List<AllocationFailure> allocationFai
 
     /** The JSON document: the file's summary and the report. */
     record Json(TopologySummary topology, List<FlowResult> flows, List<AllocationFailure> allocationFailures,
-                Map<String, Map<String, String>> connections, ReachabilityJson reachability, boolean passed) {
+                Map<String, Map<String, String>> connections, ReachabilityJson reachability, boolean passed,
+                @JsonInclude(JsonInclude.Include.NON_NULL) SpreadReport.Json spread) {
 
         Json(TopologySummary topology, CheckReport report) {
+            this(topology, report, null);
+        }
+
+        /** With {@code spread} (null without {@code --spread}, and then left out). */
+        Json(TopologySummary topology, CheckReport report, SpreadReport.Json spread) {
             this(topology, report.flows(), report.allocationFailures(), report.connectionMap(), ReachabilityJson.of(report.matrix()),
-                    report.allExpectationsHold());
+                    report.allExpectationsHold(), spread);
         }
     }
 

@@ -53,6 +53,7 @@ class JsonOutputFollowsTheDocumentedSchemas {
                 "source on a failed node");
         valid(schema, PeriscopeRun.of("trace", EXAMPLES.resolve("mag-globalnet-egress.yaml").toString(), "--json", "--fail", "cluster1/gw-1"),
                 "moved connections");
+        valid(schema, PeriscopeRun.of("trace", CheckSpreadsConnectionsOverTheGateways.SHAPED_L3, "--json"), "shaped links");
     }
 
     @Test
@@ -65,6 +66,10 @@ class JsonOutputFollowsTheDocumentedSchemas {
                 "--fail", "cluster2/gw-3", "--fail", "cluster2/gw-4"), "--no-matrix and failed gateways");
         valid(schema, PeriscopeRun.of("check", CheckFailsWhenAGlobalnetObjectGetsNoAddresses.POOL_SMALL, "--json"), "allocation failures");
         valid(schema, PeriscopeRun.of("check", NamesNobodyAnswersTraceAsUnreachableEverywhere.POOL_FULL, "--json"), "unanswered matrix");
+        valid(schema, PeriscopeRun.of("check", EXAMPLES.resolve("mag-vanilla.yaml").toString(), "--json", "--no-matrix", "--spread", "8"),
+                "--spread under l4");
+        valid(schema, PeriscopeRun.of("check", CheckSpreadsConnectionsOverTheGateways.SHAPED_L3, "--json", "--no-matrix", "--spread", "8"),
+                "--spread under l3 with shaped gateways and an icmp flow");
     }
 
     @Test

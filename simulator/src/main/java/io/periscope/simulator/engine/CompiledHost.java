@@ -13,6 +13,7 @@ import io.periscope.simulator.routing.RoutingPolicy;
 import io.periscope.simulator.link.VxlanFabric;
 import io.periscope.simulator.link.Wiring;
 import io.periscope.simulator.routing.CompiledNexthop;
+import io.periscope.simulator.routing.MultipathHashSettings;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -38,6 +39,8 @@ final class CompiledHost {
     final boolean pod;
     final boolean forwards;
     final boolean tcpLoose;
+    /** The multipath hash policy and fields the plan's sysctls give (the kernel's defaults where it sets none). */
+    final MultipathHashSettings multipathHash;
     /** Each device's reverse-path filter: the kernel's max(conf.all, conf.DEVICE); absent means 0. */
     private final Map<String, Integer> rpFilter = new HashMap<>();
     private final int rpFilterOfOthers;
@@ -62,6 +65,7 @@ final class CompiledHost {
         String forward = effective.sysctls().get(IP_FORWARD);
         this.forwards = forward == null ? !pod : forward.equals("1");
         this.tcpLoose = !"0".equals(effective.sysctls().get(TCP_LOOSE));
+        this.multipathHash = MultipathHashSettings.of(effective.sysctls());
         Map<Ipv4Address, String> local = new LinkedHashMap<>();
         firstAddress = new HashMap<>();
         for (Interface iface : plan.interfaces()) {

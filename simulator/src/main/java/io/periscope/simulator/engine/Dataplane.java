@@ -245,7 +245,7 @@ public final class Dataplane {
         v.routedDst = v.packet.dst();
         v.routedMark = v.mark;
         if (d instanceof RouteDecision.Forward f) {
-            branch(v, f, outputBranch);
+            branch(v, f, false, outputBranch);
         } else if (d instanceof RouteDecision.Local l) {
             routeStep(v, l);
             output(v, RoutingPolicy.LOOPBACK, 0, null);
@@ -316,7 +316,7 @@ public final class Dataplane {
                 v.out = RoutingPolicy.LOOPBACK;
                 afterOutput(v, null);
             }
-            case RouteDecision.Forward f -> branch(v, f, reroutedBranch);
+            case RouteDecision.Forward f -> branch(v, f, false, reroutedBranch);
             case RouteDecision.Reject r -> routeFailure(v, r);
             case RouteDecision.NoRoute n -> noRoute(v, n);
         }
@@ -469,7 +469,7 @@ public final class Dataplane {
                         + " does not forward packets (ip_forward=0); " + v.packet.dst() + " is not its own address");
                 return;
             }
-            branch(v, f, forwardBranch);
+            branch(v, f, true, forwardBranch);
         } else if (d instanceof RouteDecision.Local l) {
             routeStep(v, l);
             localIn(v);
@@ -910,8 +910,13 @@ public final class Dataplane {
         void go(Visit v, CompiledNexthop nexthop, int index);
     }
 
-    /** Records the route step for every nexthop taken and continues each as its own branch. */
-    private void branch(Visit v, RouteDecision.Forward f, BranchAction next) {
+    /**
+     * Records the route step for every nexthop taken and continues each as its own branch.
+     *
+     * @param forwarded whether the host forwards the packet rather than sends it from a socket (the
+     *                  kernel hashes the two differently under policy 3)
+     */
+    private void branch(Visit v, RouteDecision.Forward f, boolean forwarded, BranchAction next) {
         List<CompiledNexthop> nexthops = f.nexthops();
         int n = nexthops.size();
         if (n == 0) {
@@ -922,14 +927,14 @@ public final class Dataplane {
             if (!followAll && f.route().route().nexthopId().isPresent()) {
                 // A group of one still hashes each packet into a bucket: a choice that keeps bucket
                 // state must see it (a resilient group left with one gateway keeps its buckets busy).
-                choice.choose(v.host.id, f.route(), nexthops, v.packet);
+                choice.choose(v.host.id, v.host.multipathHash, forwarded, f.route(), nexthops, v.packet);
             }
             routeStep(v, f, nexthops.getFirst());
             next.go(v, nexthops.getFirst(), 0);
             return;
         }
         if (!followAll) {
-            int i = choice.choose(v.host.id, f.route(), nexthops, v.packet);
+            int i = choice.choose(v.host.id, v.host.multipathHash, forwarded, f.route(), nexthops, v.packet);
             v.choices = v.choices.add(choice(f, nexthops, i));
             routeStep(v, f, nexthops.get(i));
             next.go(v, nexthops.get(i), i);

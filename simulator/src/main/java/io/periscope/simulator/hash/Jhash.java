@@ -67,6 +67,16 @@ public final class Jhash {
         return finalMix(a, b, c);
     }
 
+    /**
+     * {@code jhash_2words(a, b, initval)}: {@code __jhash_nwords(a, b, 0, initval + JHASH_INITVAL + (2 << 2))},
+     * each word plus the start value, then the final mix. The kernel folds the outer and inner
+     * multipath hashes of policy 3 with it.
+     */
+    public static int jhash2words(int a, int b, int initval) {
+        int start = initval + INITVAL + (2 << 2);
+        return finalMix(a + start, b + start, start);
+    }
+
     private static int finalMix(int a, int b, int c) {
         c ^= b; c -= Integer.rotateLeft(b, 14);
         a ^= c; a -= Integer.rotateLeft(c, 11);

@@ -1,22 +1,38 @@
 package io.periscope.simulator.routing;
 
+import io.periscope.simulator.hash.Jhash;
 import io.periscope.simulator.trace.Packet;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The hash Linux computes to pick a nexthop for a forwarded packet with L4 multipath hashing
- * ({@code fib_multipath_hash_policy=1}, kernel 6.11 and later with {@code fib_multipath_hash_seed}
- * set): {@code fib_multipath_hash} over {@code struct flow_keys} holding only the protocol, the ports
- * and the IPv4 addresses, sorted so both directions hash alike ({@code __flow_hash_consistentify}),
- * hashed with SipHash-2-4 under the key {@code (seed << 32 | seed)} twice, and shifted right by one.
+ * The hash Linux computes to pick a nexthop ({@code fib_multipath_hash} in net/ipv4/route.c, kernel
+ * 6.11 and later with {@code fib_multipath_hash_seed} set), for each policy of
+ * {@code fib_multipath_hash_policy}. Every policy hashes a {@code struct flow_keys} with
+ * {@code flow_hash_from_keys_seed}: the fields sorted so both directions hash alike
+ * ({@code __flow_hash_consistentify}), SipHash-2-4 under the key {@code (seed << 32 | seed)} twice,
+ * 0 made 1; what differs is which fields are filled in, the rest being zero:
+ * <ul>
+ *   <li>policy 0: the source and destination address ({@code ip_multipath_l3_keys});
+ *   <li>policy 1: the protocol, the ports and the addresses;
+ *   <li>policy 2: the addresses of the innermost packet the flow dissector finds; it follows GRE and
+ *       IP in IP but not UDP tunnels, so for every packet the simulator routes (VXLAN, WireGuard and
+ *       ESP in UDP are UDP to it) these are the packet's own addresses, as policy 0;
+ *   <li>policy 3: the outer fields {@code fib_multipath_hash_fields} selects; a forwarded packet's
+ *       hash is then folded with the inner one ({@code jhash_2words(outer, inner, 0)}), which is 0
+ *       without an encapsulation the dissector follows; a locally generated packet's is not
+ *       ({@code fib_multipath_custom_hash_fl4}).
+ * </ul>
+ * The result is shifted right by one.
  *
  * <p>Unlike {@link MultipathHash}, Periscope's own documented hash, this one reproduces the kernel's
  * choice exactly, but only where the seed is known: a namespace whose seed was never set hashes with
  * a random one drawn at boot. The lab sets every node's seed, so its choices can be predicted per
- * flow. It also holds only for packets that carry no hash yet: a packet from a socket with a flow
- * hash of its own (a connected UDP socket, any TCP socket) is routed by that random hash instead.
+ * flow. Under policy 1 it also holds only for packets that carry no hash yet: a packet from a socket
+ * with a flow hash of its own (a connected UDP socket, any TCP socket) is routed by that random hash
+ * instead (policy 1 alone takes {@code skb->l4_hash} as it is). Checked against the kernel for every
+ * policy by {@code KernelChoicesAreTheSimulatorsChoices}.
  */
 public final class KernelMultipathHash {
 
@@ -29,12 +45,41 @@ public final class KernelMultipathHash {
     private KernelMultipathHash() {
     }
 
-    /** The 31-bit value the kernel compares with the nexthops' upper bounds (or takes modulo a resilient group's buckets). */
+    /** The 31-bit hash of a forwarded packet under policy 1 (L4), what Periscope programs by default. */
     public static int hash(int seed, Packet packet) {
-        int src = packet.src().bits();
-        int dst = packet.dst().bits();
-        int sport = packet.protocol().hasPorts() ? packet.sport() : 0;
-        int dport = packet.protocol().hasPorts() ? packet.dport() : 0;
+        return hash(MultipathHashSettings.L4, seed, packet, true);
+    }
+
+    /**
+     * The 31-bit value the kernel compares with the nexthops' upper bounds (or takes modulo a resilient
+     * group's buckets).
+     *
+     * @param forwarded whether the host forwards the packet (routing with the packet in hand) rather
+     *                  than sends it from a socket of its own (routing a flow); only policy 3 tells them apart
+     */
+    public static int hash(MultipathHashSettings settings, int seed, Packet packet, boolean forwarded) {
+        boolean ports = packet.protocol().hasPorts();
+        int hash = switch (settings.policy()) {
+            case 0, 2 -> flowHash(seed, 0, packet.src().bits(), packet.dst().bits(), 0, 0);
+            case 1 -> flowHash(seed, packet.protocol().number(), packet.src().bits(), packet.dst().bits(),
+                    ports ? packet.sport() : 0, ports ? packet.dport() : 0);
+            default -> {
+                int fields = settings.fields();
+                int outer = (fields & MultipathHashSettings.OUTER_MASK) == 0 ? 0 : flowHash(seed,
+                        (fields & MultipathHashSettings.IP_PROTO) != 0 ? packet.protocol().number() : 0,
+                        (fields & MultipathHashSettings.SRC_IP) != 0 ? packet.src().bits() : 0,
+                        (fields & MultipathHashSettings.DST_IP) != 0 ? packet.dst().bits() : 0,
+                        ports && (fields & MultipathHashSettings.SRC_PORT) != 0 ? packet.sport() : 0,
+                        ports && (fields & MultipathHashSettings.DST_PORT) != 0 ? packet.dport() : 0);
+                // No inner flow: the dissector finds no encapsulation it follows, so the inner hash is 0.
+                yield forwarded ? Jhash.jhash2words(outer, 0, 0) : outer;
+            }
+        };
+        return hash >>> 1;
+    }
+
+    /** {@code flow_hash_from_keys_seed} of keys holding these fields (zero for those left out). */
+    private static int flowHash(int seed, int protocol, int src, int dst, int sport, int dport) {
         // The kernel compares the big-endian fields as the little-endian machine reads them.
         if (Integer.compareUnsigned(Integer.reverseBytes(dst), Integer.reverseBytes(src)) < 0) {
             int swap = src;
@@ -47,12 +92,12 @@ public final class KernelMultipathHash {
             dport = swap;
         }
         ByteBuffer keys = ByteBuffer.allocate(HASHED_BYTES).order(ByteOrder.BIG_ENDIAN);
-        keys.put(IP_PROTO, (byte) packet.protocol().number());
+        keys.put(IP_PROTO, (byte) protocol);
         keys.putShort(PORTS, (short) sport).putShort(PORTS + 2, (short) dport);
         keys.putInt(ADDRESSES, src).putInt(ADDRESSES + 4, dst);
         long key = Integer.toUnsignedLong(seed) << 32 | Integer.toUnsignedLong(seed);
         int hash = (int) SipHash.hash24(keys.array(), key, key);
-        return (hash == 0 ? 1 : hash) >>> 1;
+        return hash == 0 ? 1 : hash;
     }
 
     /** The index of the nexthop a hash-threshold choice (a multipath route, a plain nexthop group) takes. */

@@ -18,8 +18,8 @@ import java.util.Set;
 import java.util.function.ToIntFunction;
 
 /**
- * The nexthop Linux takes for a forwarded packet, per host: the {@link KernelMultipathHash} under the
- * host's seed, then hash-threshold over a multipath route's nexthops or a plain group's members, or
+ * The nexthop Linux takes for a packet, per host: the {@link KernelMultipathHash} under the
+ * host's seed and the hash policy its plan sets, then hash-threshold over a multipath route's nexthops or a plain group's members, or
  * the bucket of a resilient group ({@link ResilientBuckets}). Hosts without a known seed fall back to
  * Periscope's documented hash, which is then only one of the kernel's possible choices.
  *
@@ -130,11 +130,12 @@ public final class KernelNexthopChoice implements NexthopChoice {
     }
 
     @Override
-    public synchronized int choose(HostId host, CompiledRoute route, List<CompiledNexthop> offered, Packet packet) {
+    public synchronized int choose(HostId host, MultipathHashSettings hashing, boolean forwarded, CompiledRoute route,
+                                   List<CompiledNexthop> offered, Packet packet) {
         if (!seeded.contains(host)) {
-            return DOCUMENTED_HASH.choose(host, route, offered, packet);
+            return DOCUMENTED_HASH.choose(host, hashing, forwarded, route, offered, packet);
         }
-        int hash = KernelMultipathHash.hash(seeds.applyAsInt(host), packet);
+        int hash = KernelMultipathHash.hash(hashing, seeds.applyAsInt(host), packet, forwarded);
         java.util.OptionalInt groupId = route.route().nexthopId();
         ResilientBuckets table = groupId.isPresent() ? tables.getOrDefault(host, Map.of()).get(groupId.getAsInt()) : null;
         if (table == null) {

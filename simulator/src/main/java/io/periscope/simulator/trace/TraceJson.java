@@ -66,7 +66,37 @@ public final class TraceJson {
         if (path.hasReply()) {
             node.set("reply", hops(path.reply()));
         }
+        path.links().ifPresent(links -> node.set("links", links(links)));
         return node;
+    }
+
+    /** {@code {"forward": {...}, "reply": {...}, "roundTripMs": 50.0}}: what the shaped links a path crosses add up to. */
+    private static ObjectNode links(PathLinks links) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.set("forward", figures(links.forward()));
+        links.reply().ifPresent(reply -> node.set("reply", figures(reply)));
+        links.roundTrip().ifPresent(rtt -> node.put("roundTripMs", millis(rtt)));
+        return node;
+    }
+
+    private static ObjectNode figures(LinkFigures figures) {
+        ObjectNode node = MAPPER.createObjectNode();
+        node.put("delayMs", millis(figures.delay()));
+        node.put("jitterMs", millis(figures.jitter()));
+        figures.bottleneck().ifPresent(b -> {
+            ObjectNode bottleneck = node.putObject("bottleneck");
+            bottleneck.put("bitsPerSecond", b.bitsPerSecond());
+            bottleneck.put("rate", io.periscope.model.topology.LinkProperties.rateText(b.bitsPerSecond()));
+            bottleneck.put("link", b.link());
+        });
+        node.put("lossPercent", figures.lossProbability() * 100);
+        ArrayNode crossed = node.putArray("crossed");
+        figures.crossed().forEach(c -> crossed.add(c.link()));
+        return node;
+    }
+
+    private static double millis(java.time.Duration duration) {
+        return duration.toNanos() / 1_000_000.0;
     }
 
     private static ObjectNode hops(List<Hop> hops) {

@@ -47,6 +47,7 @@ public final class TraceText {
             text.append("path ").append(i + 1).append(" of ").append(n).append(": ").append(path.disposition().yamlName());
             path.reason().ifPresent(r -> text.append(" (").append(r).append(')'));
             text.append('\n');
+            path.links().ifPresent(links -> text.append("  links: ").append(links.text()).append('\n'));
             for (String choice : path.choices()) {
                 text.append("  choice: ").append(choice).append('\n');
             }

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code fib_multipath_hash_seed=12345} and {@code 100.0.0.0/16} over 16 equal nexthops
  * {@code 10.9.0.2} to {@code 10.9.0.17}: {@code ip route get 100.0.3.9 from SRC iif IN ipproto udp
  * sport SPORT dport 80}. The same comparison runs live against the machine's kernel in the lab's
- * {@code KernelChoicesAreTheSimulatorsChoices} (root).
+ * {@code KernelChoicesAreTheSimulatorsChoices} (root), for every policy.
  */
 class KernelMultipathHashPicksWhatTheKernelPicks {
 
@@ -42,6 +42,42 @@ class KernelMultipathHashPicksWhatTheKernelPicks {
         Packet packet = Packet.of(Ipv4Address.parse(source), Ipv4Address.parse("100.0.3.9"), sourcePort, 80, Protocol.UDP);
 
         int chosen = KernelMultipathHash.select(nexthops, KernelMultipathHash.hash(12345, packet));
+
+        assertThat(nexthops.get(chosen).via()).contains(Ipv4Address.parse(nexthop));
+    }
+
+    /**
+     * The same namespace and route under each policy ({@code fib_multipath_hash_fields=0x0df7} for
+     * policy 3), forwarded UDP to port 80: under policies 0 and 2 the source port changes nothing.
+     */
+    @ParameterizedTest
+    @CsvSource({
+            "0, 10.8.0.7, 1000, 10.9.0.7",
+            "0, 10.8.0.7, 1001, 10.9.0.7",
+            "0, 10.8.0.7, 40000, 10.9.0.7",
+            "0, 10.8.0.200, 1000, 10.9.0.3",
+            "0, 10.8.0.200, 40000, 10.9.0.3",
+            "1, 10.8.0.7, 1001, 10.9.0.11",
+            "1, 10.8.0.200, 40000, 10.9.0.4",
+            "2, 10.8.0.7, 1000, 10.9.0.7",
+            "2, 10.8.0.7, 40000, 10.9.0.7",
+            "2, 10.8.0.200, 1001, 10.9.0.3",
+            "3, 10.8.0.7, 1000, 10.9.0.6",
+            "3, 10.8.0.7, 1001, 10.9.0.9",
+            "3, 10.8.0.7, 40000, 10.9.0.15",
+            "3, 10.8.0.200, 1000, 10.9.0.13",
+            "3, 10.8.0.200, 1001, 10.9.0.11",
+            "3, 10.8.0.200, 40000, 10.9.0.3",
+    })
+    void eachPolicyUnderSeed12345(int policy, String source, int sourcePort, String nexthop) {
+        List<CompiledNexthop> nexthops = new ArrayList<>();
+        for (int i = 2; i <= 17; i++) {
+            nexthops.add(new CompiledNexthop(Optional.of(Ipv4Address.parse("10.9.0." + i)), "d0", 1, false, i));
+        }
+        MultipathHashSettings settings = new MultipathHashSettings(policy, policy == 3 ? 0x0df7 : MultipathHashSettings.DEFAULT_FIELDS);
+        Packet packet = Packet.of(Ipv4Address.parse(source), Ipv4Address.parse("100.0.3.9"), sourcePort, 80, Protocol.UDP);
+
+        int chosen = KernelMultipathHash.select(nexthops, KernelMultipathHash.hash(settings, 12345, packet, true));
 
         assertThat(nexthops.get(chosen).via()).contains(Ipv4Address.parse(nexthop));
     }

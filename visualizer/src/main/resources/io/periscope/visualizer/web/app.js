@@ -472,6 +472,15 @@
     return state.doc.flows[state.flowIndex] || null;
   }
 
+  // What the shaped links a path crosses add up to (trace JSON "links"), as the text trace says it.
+  function linksText(links) {
+    const ms = value => `${Math.round(value * 1000) / 1000} ms`;
+    const way = f => `${ms(f.delayMs)}${f.jitterMs ? ` (± ${ms(f.jitterMs)})` : ""}`
+      + (f.bottleneck ? `, bottleneck ${f.bottleneck.rate} at ${f.bottleneck.link}` : "")
+      + `, loss ${Math.round(f.lossPercent * 1000) / 1000}%`;
+    return `one-way ${way(links.forward)}` + (links.roundTripMs !== undefined ? `; round trip ${ms(links.roundTripMs)}` : "");
+  }
+
   function pathList(flow) {
     const list = el("ul", {"class": "path-list", id: "paths"});
     if (flow.error) {
@@ -487,6 +496,7 @@
       if (path.choices && path.choices.length) {
         item.append(el("details", {"class": "choices"}, el("summary", {text: "which multipath choices"}), path.choices.join("; ")));
       }
+      if (path.links) item.append(el("div", {"class": "links", text: linksText(path.links)}));
       const hops = el("ul", {"class": "hop-list"});
       for (const direction of ["forward", "reply"]) {
         if (!path[direction]) continue;

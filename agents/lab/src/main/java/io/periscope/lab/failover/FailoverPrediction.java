@@ -2,7 +2,6 @@ package io.periscope.lab.failover;
 
 import io.periscope.agent.health.HealthTargets;
 import io.periscope.agent.health.NexthopWithdrawal;
-import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.lease.LabLeases;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.Node;
@@ -115,13 +114,7 @@ public final class FailoverPrediction {
 
     /** The seed {@code lab up} gives each node, when this kernel takes one; empty otherwise. */
     static Map<HostId, Integer> labSeeds(LabLayout layout) {
-        Map<HostId, Integer> seeds = new HashMap<>();
-        if (seedsKnown()) {
-            for (HostNamespace node : layout.nodes()) {
-                seeds.put(node.host(), Integer.parseInt(SysctlSettings.multipathSeed(node).get(SysctlSettings.MULTIPATH_HASH_SEED)));
-            }
-        }
-        return seeds;
+        return seedsKnown() ? SysctlSettings.multipathSeeds(layout) : new HashMap<>();
     }
 
     /**

@@ -1,5 +1,8 @@
 package io.periscope.lab.layout;
 
+import io.periscope.plan.HostId;
+
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -59,6 +62,18 @@ public final class SysctlSettings {
     public static Map<String, String> multipathSeed(HostNamespace node) {
         int seed = (LabNames.digest(node.namespace()).hashCode() & 0x7fffffff) | 1;
         return Map.of(MULTIPATH_HASH_SEED, Integer.toString(seed));
+    }
+
+    /**
+     * The seed {@code lab up} gives each node of {@code layout}, as a number: what a prediction of the
+     * lab's multipath choices hashes with ({@code check --spread}, {@code lab failover}, {@code lab bench}).
+     */
+    public static Map<HostId, Integer> multipathSeeds(LabLayout layout) {
+        Map<HostId, Integer> seeds = new HashMap<>();
+        for (HostNamespace node : layout.nodes()) {
+            seeds.put(node.host(), Integer.parseInt(multipathSeed(node).get(MULTIPATH_HASH_SEED)));
+        }
+        return seeds;
     }
 
     /** A switch only bridges, so no reverse-path filter ever sees its frames; off, whatever the machine's. */

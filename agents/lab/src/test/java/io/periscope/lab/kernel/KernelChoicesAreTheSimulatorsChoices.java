@@ -5,11 +5,14 @@ import io.periscope.model.topology.Protocol;
 import io.periscope.plan.routing.NexthopGroup;
 import io.periscope.simulator.routing.CompiledNexthop;
 import io.periscope.simulator.routing.KernelMultipathHash;
+import io.periscope.simulator.routing.MultipathHashSettings;
 import io.periscope.simulator.routing.ResilientBuckets;
 import io.periscope.simulator.trace.Packet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,7 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link ResilientBuckets}) against this machine's kernel: router r, seeded with a random
  * {@code fib_multipath_hash_seed}, routes {@code 100.0.0.0/16} over five nexthops, then over a
  * resilient group of three, and answers {@code ip route get ... iif rc} for random 5-tuples; the
- * group's buckets are read with {@code ip nexthop bucket show} after each replacement.
+ * group's buckets are read with {@code ip nexthop bucket show} after each replacement. Every hash
+ * policy ({@code fib_multipath_hash_policy} 0 to 3, policy 3 with the fields Periscope programs and
+ * with random ones) is compared the same way.
  */
 class KernelChoicesAreTheSimulatorsChoices {
 
@@ -55,15 +60,21 @@ class KernelChoicesAreTheSimulatorsChoices {
     }
 
     private Packet randomPacket() {
-        Protocol protocol = random.nextBoolean() ? Protocol.UDP : Protocol.TCP;
+        return randomPacket(random.nextBoolean() ? Protocol.UDP : Protocol.TCP);
+    }
+
+    private Packet randomPacket(Protocol protocol) {
         return Packet.of(Ipv4Address.parse("10.77.1." + (2 + random.nextInt(200))), Ipv4Address.parse("100.0." + random.nextInt(256)
                 + "." + random.nextInt(256)), 1 + random.nextInt(65535), 1 + random.nextInt(65535), protocol);
     }
 
     private Ipv4Address kernelVia(Packet packet) {
-        String answer = rig.in("r", "ip", "-o", "route", "get", packet.dst().toString(), "from", packet.src().toString(), "iif", "rc",
-                "ipproto", packet.protocol() == Protocol.TCP ? "tcp" : "udp", "sport", Integer.toString(packet.sport()),
-                "dport", Integer.toString(packet.dport()));
+        List<String> get = new ArrayList<>(List.of("ip", "-o", "route", "get", packet.dst().toString(), "from", packet.src().toString(),
+                "iif", "rc", "ipproto", packet.protocol().name().toLowerCase(java.util.Locale.ROOT)));
+        if (packet.protocol().hasPorts()) {
+            get.addAll(List.of("sport", Integer.toString(packet.sport()), "dport", Integer.toString(packet.dport())));
+        }
+        String answer = rig.in("r", get.toArray(String[]::new));
         Matcher via = VIA.matcher(answer);
         assertThat(via.find()).as("a nexthop in: %s", answer).isTrue();
         return Ipv4Address.parse(via.group(1));
@@ -85,6 +96,49 @@ class KernelChoicesAreTheSimulatorsChoices {
             Ipv4Address modelled = nexthops.get(KernelMultipathHash.select(nexthops, KernelMultipathHash.hash(seed, packet))).via().orElseThrow();
             assertThat(kernelVia(packet)).as("seed %d, %s", seed, packet).isEqualTo(modelled);
         }
+    }
+
+    /**
+     * Each policy over the same five weighted nexthops: 0 (addresses), 1 (addresses, protocol, ports),
+     * 2 (the inner addresses, which for these unencapsulated packets are their own), 3 with the fields
+     * Periscope programs for {@code l4-inner} (0x0df7) and with random outer and inner fields; TCP,
+     * UDP and ICMP packets. A forwarded packet ({@code iif}) under policy 3 is hashed with the inner
+     * hash folded in, which the model must do too.
+     */
+    @ParameterizedTest(name = "policy {0} fields {1}")
+    @CsvSource({"0, -1", "1, -1", "2, -1", "3, 0x0df7", "3, random"})
+    void everyHashPolicyPicksTheNexthopTheModelPicks(int policy, String fieldsText) {
+        int fields = switch (fieldsText) {
+            case "-1" -> MultipathHashSettings.DEFAULT_FIELDS;
+            case "random" -> 1 + random.nextInt(0x0fff);
+            default -> Integer.decode(fieldsText);
+        };
+        rig.in("r", "sysctl", "-qw", "net.ipv4.fib_multipath_hash_policy=" + policy);
+        if (policy == 3) {
+            rig.in("r", "sysctl", "-qw", "net.ipv4.fib_multipath_hash_fields=" + fields);
+        }
+        MultipathHashSettings settings = new MultipathHashSettings(policy, fields);
+        List<CompiledNexthop> nexthops = new ArrayList<>();
+        List<String> route = new ArrayList<>(List.of("ip", "route", "add", "100.0.0.0/16"));
+        for (int i = 0; i < 5; i++) {
+            String via = "10.77.2." + (10 + i);
+            route.addAll(List.of("nexthop", "via", via, "dev", "rs", "weight", Integer.toString(1 + i % 2)));
+            nexthops.add(new CompiledNexthop(Optional.of(Ipv4Address.parse(via)), "rs", 1 + i % 2, false, i));
+        }
+        rig.in("r", route.toArray(String[]::new));
+
+        Set<Ipv4Address> taken = new HashSet<>();
+        for (int n = 0; n < 150; n++) {
+            Protocol protocol = List.of(Protocol.TCP, Protocol.UDP, Protocol.ICMP).get(n % 3);
+            Packet packet = randomPacket(protocol);
+            Ipv4Address modelled = nexthops.get(KernelMultipathHash.select(nexthops, KernelMultipathHash.hash(settings, seed, packet, true)))
+                    .via().orElseThrow();
+            Ipv4Address kernel = kernelVia(packet);
+            taken.add(kernel);
+            assertThat(kernel).as("policy %d fields 0x%x seed %d, %s", policy, fields, seed, packet).isEqualTo(modelled);
+        }
+        // Random packets over five nexthops use several of them: the comparison was not of one constant choice.
+        assertThat(taken).hasSizeGreaterThan(1);
     }
 
     @Test
