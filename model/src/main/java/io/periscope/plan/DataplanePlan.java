@@ -62,7 +62,9 @@ public record DataplanePlan(
         nexthopGroups = List.copyOf(nexthopGroups);
         routes = List.copyOf(routes);
         rules = List.copyOf(rules);
-        sysctls = Map.copyOf(new TreeMap<>(sysctls));
+        // Sorted and kept sorted: Map.copyOf would iterate in a per-JVM random order, and the plan
+        // (its JSON, the agents' sysctl command) must read the same on every run.
+        sysctls = java.util.Collections.unmodifiableMap(new TreeMap<>(sysctls));
         wireGuardDevices = List.copyOf(wireGuardDevices);
         ipsecConnections = List.copyOf(ipsecConnections);
     }

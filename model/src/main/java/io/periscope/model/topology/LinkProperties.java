@@ -80,9 +80,12 @@ public record LinkProperties(OptionalLong rateBitsPerSecond, Optional<Duration> 
         return exact(nanos, 1_000L) + "us";
     }
 
-    /** {@code 0.5%}. */
+    /**
+     * {@code 0.5%}: twelve significant digits, which every figure a file can hold survives and which
+     * hides the binary noise of a computed one (1.4950000000000019 is 1.495).
+     */
     public static String lossText(double percent) {
-        return java.math.BigDecimal.valueOf(percent).stripTrailingZeros().toPlainString() + "%";
+        return java.math.BigDecimal.valueOf(percent).round(new java.math.MathContext(12)).stripTrailingZeros().toPlainString() + "%";
     }
 
     private static String exact(long value, long unit) {
