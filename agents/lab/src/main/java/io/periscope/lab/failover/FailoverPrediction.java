@@ -114,7 +114,7 @@ public final class FailoverPrediction {
     }
 
     /** The seed {@code lab up} gives each node, when this kernel takes one; empty otherwise. */
-    static Map<HostId, Integer> labSeeds(LabLayout layout) {
+    public static Map<HostId, Integer> labSeeds(LabLayout layout) {
         Map<HostId, Integer> seeds = new HashMap<>();
         if (seedsKnown()) {
             for (HostNamespace node : layout.nodes()) {
