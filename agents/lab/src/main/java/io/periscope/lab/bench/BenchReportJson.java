@@ -81,6 +81,7 @@ public final class BenchReportJson {
             ObjectNode o = spread.addObject();
             o.put("cluster", s.cluster());
             o.put("side", s.side());
+            o.put("chosenBy", s.chosenBy());
             o.put("policy", s.policy());
             o.put("perFlow", HashSpread.perFlow(s.policy()));
             o.put("flows", s.flows());

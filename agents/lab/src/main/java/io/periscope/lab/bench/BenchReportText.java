@@ -45,7 +45,7 @@ public final class BenchReportText {
                             + LabBench.text(s.measured().remote()), predicted(s.predicted()), s.matchesPrediction() ? "" : "  DIFFERS"));
         }
         BenchReport.Totals t = report.totals();
-        text.append(String.format(Locale.ROOT, "%naggregate: %.1f Mbit/s over %d flows (receiver side, %.2f s), %d moved bytes%n",
+        text.append(String.format(Locale.ROOT, "%naggregate: %.1f Mbit/s over %d flows (receiver side, %.2f s); %d of them moved bytes%n",
                 t.bitsPerSecond() / 1e6, t.flows(), report.measuredSeconds(), t.flowsThatMovedBytes()));
         text.append(String.format(Locale.ROOT, "fairness (Jain's index over the flows' rates): %.3f%n", t.fairness()));
         text.append(String.format(Locale.ROOT, "retransmits: %d in all, %.1f per flow%n", t.retransmits(),

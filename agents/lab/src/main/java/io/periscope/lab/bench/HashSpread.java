@@ -39,7 +39,9 @@ public final class HashSpread {
     /**
      * One side of one cluster: the gateways its flows leave by (egress) or enter by (ingress).
      *
-     * @param policy        the policy of the nodes that choose (the clients' cluster's, both sides)
+     * @param side          {@code egress}: the gateways the flows leave their cluster by; {@code ingress}: those they enter it by
+     * @param chosenBy      the cluster whose nodes choose, and whose policy counts: the clients' cluster on both sides
+     * @param policy        the policy of the nodes that choose
      * @param flows         n, the flows that cross this side
      * @param draws         the hash's draws: the flows under L4, the pod pairs under L3
      * @param expected      n/k, per gateway
@@ -47,7 +49,7 @@ public final class HashSpread {
      * @param measured      flows measured per gateway (a flow that crossed two counts at both)
      * @param predicted     flows the simulator predicts per gateway (its expected count when a choice follows a socket's random hash)
      */
-    public record Spread(String cluster, String side, String policy, List<String> gateways, int flows, int draws, double expected,
+    public record Spread(String cluster, String side, String chosenBy, String policy, List<String> gateways, int flows, int draws, double expected,
                          double samplingError, Map<String, Integer> measured, Map<String, Double> predicted) {
 
         public Spread {
@@ -69,7 +71,8 @@ public final class HashSpread {
 
         public String describe() {
             StringBuilder text = new StringBuilder();
-            text.append(cluster).append(' ').append(side).append(" (").append(policy).append(", ")
+            text.append(cluster).append(' ').append(side).append(side.equals("ingress") ? " (chosen by " + chosenBy + "'s gateways, " : " (")
+                    .append(policy).append(", ")
                     .append(perFlow(policy) ? "each flow hashed on its own" : "each pod pair's flows hashed alike").append("): ")
                     .append(flows).append(" flow").append(flows == 1 ? "" : "s");
             if (!perFlow(policy)) {
@@ -102,7 +105,7 @@ public final class HashSpread {
     }
 
     /** The spread of {@code flows} over {@code gateways}, each gateway with chance 1/k. */
-    public static Spread of(String cluster, String side, String policy, List<String> gateways, List<Crossing> flows) {
+    public static Spread of(String cluster, String side, String chosenBy, String policy, List<String> gateways, List<Crossing> flows) {
         int n = flows.size();
         int k = gateways.size();
         double p = k == 0 ? 0 : 1.0 / k;
@@ -123,6 +126,6 @@ public final class HashSpread {
                 }
             });
         }
-        return new Spread(cluster, side, policy, gateways, n, sizes.size(), n * p, Math.sqrt(p * (1 - p) * squares), measured, predicted);
+        return new Spread(cluster, side, chosenBy, policy, gateways, n, sizes.size(), n * p, Math.sqrt(p * (1 - p) * squares), measured, predicted);
     }
 }

@@ -28,6 +28,7 @@ public final class JainIndex {
             sum += rate;
             squares += rate * rate;
         }
-        return squares == 0 ? 0 : sum * sum / (rates.length * squares);
+        // At most 1 (Cauchy-Schwarz); equal rates may round a hair above it.
+        return squares == 0 ? 0 : Math.min(1, sum * sum / (rates.length * squares));
     }
 }

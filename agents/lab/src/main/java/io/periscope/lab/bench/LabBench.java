@@ -334,14 +334,14 @@ public final class LabBench {
         bySource.forEach((source, group) -> {
             String policy = policy(plan, source);
             List<String> gateways = activeGateways(plan, source);
-            spread.add(HashSpread.of(source, "egress", policy, gateways, crossings(group, pairs, policy, gateways, true)));
+            spread.add(HashSpread.of(source, "egress", source, policy, gateways, crossings(group, pairs, policy, gateways, true)));
         });
         byClusters.forEach((clusters, group) -> {
             String source = clusters.substring(0, clusters.indexOf('>'));
             String destination = clusters.substring(clusters.indexOf('>') + 1);
             String policy = policy(plan, source);
             List<String> gateways = activeGateways(plan, destination);
-            spread.add(HashSpread.of(destination, "ingress from " + source, policy, gateways, crossings(group, pairs, policy, gateways, false)));
+            spread.add(HashSpread.of(destination, "ingress", source, policy, gateways, crossings(group, pairs, policy, gateways, false)));
         });
         return spread;
     }

@@ -29,7 +29,7 @@ class HashSpreadExpectsNOverKGiveOrTakeTheSamplingError {
 
     @Test
     void sixteenFlowsOverTwoGatewaysUnderL4AreEightEachGiveOrTakeTwo() {
-        HashSpread.Spread spread = HashSpread.of("c1", "egress", "l4", GATEWAYS, flows(7, 9, false));
+        HashSpread.Spread spread = HashSpread.of("c1", "egress", "c1", "l4", GATEWAYS, flows(7, 9, false));
 
         assertThat(spread.expected()).isEqualTo(8);
         assertThat(spread.samplingError()).isCloseTo(2, within(1e-12));
@@ -44,7 +44,7 @@ class HashSpreadExpectsNOverKGiveOrTakeTheSamplingError {
 
     @Test
     void allSixteenOnOneGatewayUnderL4IsOutsideTheSamplingError() {
-        HashSpread.Spread spread = HashSpread.of("c1", "egress", "l4", GATEWAYS, flows(16, 0, false));
+        HashSpread.Spread spread = HashSpread.of("c1", "egress", "c1", "l4", GATEWAYS, flows(16, 0, false));
 
         assertThat(spread.deviation("c1/gw-1")).isCloseTo(4, within(1e-12));
         assertThat(spread.withinSamplingError()).isFalse();
@@ -53,7 +53,7 @@ class HashSpreadExpectsNOverKGiveOrTakeTheSamplingError {
 
     @Test
     void underL3OnePairIsOneDrawThatCarriesEveryFlow() {
-        HashSpread.Spread spread = HashSpread.of("c1", "egress", "l3", GATEWAYS, flows(16, 0, true));
+        HashSpread.Spread spread = HashSpread.of("c1", "egress", "c1", "l3", GATEWAYS, flows(16, 0, true));
 
         assertThat(spread.draws()).isEqualTo(1);
         // sqrt(1/2 * 1/2 * 16^2) = 8: all on one gateway is one standard deviation from 8 each.
@@ -64,7 +64,7 @@ class HashSpreadExpectsNOverKGiveOrTakeTheSamplingError {
 
     @Test
     void oneGatewayTakesEverythingWithoutError() {
-        HashSpread.Spread spread = HashSpread.of("c1", "egress", "l4", List.of("c1/gw-1"), List.of(
+        HashSpread.Spread spread = HashSpread.of("c1", "egress", "c1", "l4", List.of("c1/gw-1"), List.of(
                 new HashSpread.Crossing("stream 0", Map.of("c1/gw-1", 1.0), Set.of("c1/gw-1"))));
 
         assertThat(spread.expected()).isEqualTo(1);
