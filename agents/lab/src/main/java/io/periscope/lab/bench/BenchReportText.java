@@ -37,12 +37,13 @@ public final class BenchReportText {
         text.append("\nspread under the hash policy (binomial: n/k per gateway, sampling error sqrt(p (1-p) sum of the draws' flows squared), p = 1/k):\n");
         report.spread().forEach(s -> text.append("  ").append(s.describe()).append('\n'));
 
-        text.append(String.format(Locale.ROOT, "%n%-4s %-20s %6s %10s %6s %8s  %-32s %s%n", "id", "flow", "port", "Mbit/s", "retr", "rtt us",
-                "gateways (local > remote)", "predicted"));
+        int routeWidth = Math.max(26, report.streams().stream().mapToInt(s -> measured(s).length()).max().orElse(0));
+        int flowWidth = Math.max(4, report.streams().stream().mapToInt(s -> s.flow().length()).max().orElse(0));
+        String row = "%-4s %-" + flowWidth + "s %6s %10s %6s %8s  %-" + routeWidth + "s  %s%n";
+        text.append(String.format(Locale.ROOT, "%n" + row, "id", "flow", "port", "Mbit/s", "retr", "rtt us", "gateways (local > remote)", "predicted"));
         for (BenchReport.StreamResult s : report.streams()) {
-            text.append(String.format(Locale.ROOT, "%-4d %-20s %6d %10.1f %6d %8d  %-32s %s%s%n", s.id(), s.flow(), s.sourcePort(),
-                    s.bitsPerSecond() / 1e6, s.retransmits(), s.meanRttMicros(), LabBench.text(s.measured().local()) + " > "
-                            + LabBench.text(s.measured().remote()), predicted(s.predicted()), s.matchesPrediction() ? "" : "  DIFFERS"));
+            text.append(String.format(Locale.ROOT, row, s.id(), s.flow(), s.sourcePort(), String.format(Locale.ROOT, "%.1f", s.bitsPerSecond() / 1e6),
+                    s.retransmits(), s.meanRttMicros(), measured(s), predicted(s.predicted()) + (s.matchesPrediction() ? "" : "  DIFFERS")));
         }
         BenchReport.Totals t = report.totals();
         text.append(String.format(Locale.ROOT, "%naggregate: %.1f Mbit/s over %d flows (receiver side, %.2f s); %d of them moved bytes%n",
@@ -71,6 +72,10 @@ public final class BenchReportText {
             return Long.toString(Math.round(expected));
         }
         return String.format(Locale.ROOT, "%.1f+-%.1f", expected, spread);
+    }
+
+    private static String measured(BenchReport.StreamResult s) {
+        return LabBench.text(s.measured().local()) + " > " + LabBench.text(s.measured().remote());
     }
 
     static String predicted(BenchPrediction.PredictedStream p) {
