@@ -59,9 +59,12 @@ final class Iperf3Tests implements AutoCloseable {
                 return;
             }
             if (!server.running() || System.nanoTime() > deadline) {
-                ShellResult ended = server.await(Duration.ofMillis(100));
-                throw new LabRefusal("the iperf3 server of flow " + pair.flow() + " does not listen on port " + pair.serverPort() + " of "
-                        + pair.server() + " (namespace " + pair.serverNamespace() + "): " + (ended.stderr() + ended.stdout()).strip()
+                boolean ended = !server.running();
+                ShellResult result = server.await(Duration.ofMillis(100));
+                String printed = (result.stderr() + result.stdout()).strip();
+                throw new LabRefusal("the iperf3 server of flow " + pair.flow() + " on port " + pair.serverPort() + " of " + pair.server()
+                        + " (namespace " + pair.serverNamespace() + ") " + (ended ? "ended without listening" : "did not listen within "
+                        + LISTEN_WAIT.toSeconds() + " s") + (printed.isEmpty() ? "" : ": " + printed)
                         + "; is another program using the port (a lab probe's echo server)?");
             }
             pause(Duration.ofMillis(20));
