@@ -53,7 +53,7 @@ final class ExitCodeHelp {
             case "" -> {
                 codes.put("0", "success");
                 codes.put("1", "check: a flow's expect did not hold, or a Globalnet object got no addresses;"
-                        + " lab probe: real packets disagreed with the simulation");
+                        + " lab probe, lab bench: real packets disagreed with the simulation");
             }
             case "trace" -> codes.put("0", "the flows were traced, whatever their expect says (check compares them with it)");
             case "plan" -> codes.put("0", "the plans were printed");
@@ -61,7 +61,7 @@ final class ExitCodeHelp {
                 codes.put("0", "every flow's expect holds and every Globalnet object got its addresses");
                 codes.put("1", "a flow's expect did not hold, or a Globalnet object got no addresses (IPPoolAllocationFailed)");
             }
-            case "lab" -> codes.put("0", "success; only 'lab probe' exits 1, when real packets disagree with the simulation");
+            case "lab" -> codes.put("0", "success; only 'lab probe' and 'lab bench' exit 1, when real packets disagree with the simulation");
             case "lab up" -> codes.put("0", "the lab is up and every node has converged");
             case "lab apply" -> codes.put("0", "the running lab took the edited file and every running node has converged"
                     + " (or nothing the lab runs changed)");
@@ -81,6 +81,11 @@ final class ExitCodeHelp {
             case "lab heal" -> codes.put("0", "the node is healed: what 'lab fail' changed is undone");
             case "lab failover" -> codes.put("0", "the streams were measured and reported, whatever they lost"
                     + " (streams that moved otherwise than predicted are listed in the report)");
+            case "lab bench" -> {
+                codes.put("0", "the flows were measured and every one took a route the simulator predicts for it");
+                codes.put("1", "real packets disagreed with the simulation: a flow took gateways the simulator does not predict for it,"
+                        + " crossed none, or moved no bytes (the report lists each)");
+            }
             case "snapshot" -> codes.put("0", "the topology file was written");
             default -> {
                 return codes;
@@ -95,6 +100,8 @@ final class ExitCodeHelp {
                     + " changes what 'lab up' built (clusters, hosts, addresses, Globalnet, WireGuard devices): the message names it;"
                     + " nothing was changed, run 'lab down' and 'lab up'";
             case "lab failover" -> BAD_INPUT + "; or not root, " + NO_LAB + ", a node already failed, or the file has no UDP flow";
+            case "lab bench" -> BAD_INPUT + "; or not root, " + NO_LAB + ", a node failed, or the file has no TCP flow between"
+                    + " clusters that the bench can run";
             case "dns" -> BAD_INPUT + "; or a name outside clusterset.local, an unknown --from cluster or --type,"
                     + " or a --serve address that cannot be bound";
             case "serve" -> BAD_INPUT + " (a file with mistakes is served, showing them); or a --port or --bind that cannot be listened on";

@@ -19,7 +19,7 @@ class EveryCommandAnswersHelpAndVersion {
         assertThat(commandPaths()).containsExactlyInAnyOrder(
                 List.of(), List.of("trace"), List.of("plan"), List.of("check"), List.of("dns"), List.of("serve"),
                 List.of("lab"), List.of("lab", "up"), List.of("lab", "apply"), List.of("lab", "probe"), List.of("lab", "fail"), List.of("lab", "heal"),
-                List.of("lab", "failover"), List.of("lab", "down"), List.of("snapshot"));
+                List.of("lab", "failover"), List.of("lab", "bench"), List.of("lab", "down"), List.of("snapshot"));
     }
 
     @ParameterizedTest

@@ -4,6 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
+import io.periscope.lab.bench.BenchPlan;
+import io.periscope.lab.bench.BenchPrediction;
+import io.periscope.lab.bench.BenchReport;
+import io.periscope.lab.bench.BenchReportJson;
+import io.periscope.lab.bench.GatewayPassage;
+import io.periscope.lab.bench.HashSpread;
 import io.periscope.lab.failover.FailoverReport;
 import io.periscope.lab.failover.FailoverReportJson;
 import io.periscope.lab.failover.TcpConnections;
@@ -212,6 +218,48 @@ class JsonOutputFollowsTheDocumentedSchemas {
     }
 
     /**
+     * lab bench needs a lab and root; its JSON is rendered here by the same code from a report built in
+     * code: a pair with a flow that matched, one that moved nothing, one crossing no gateway, a flow
+     * left out, gateways active and standby, both sides' spread.
+     */
+    @Test
+    void labBenchOutputFollowsLabBenchSchema() throws Exception {
+        Schema schema = schema("lab-bench.schema.json");
+        io.periscope.model.net.Ipv4Address client = io.periscope.model.net.Ipv4Address.parse("10.0.128.4");
+        BenchPlan.Pair pair = new BenchPlan.Pair(0, "client-to-nginx", io.periscope.plan.HostId.pod("cluster1", "default", "client"), "psc-client",
+                Optional.of(client), client, io.periscope.model.net.Ipv4Address.parse("242.254.2.254"), 80,
+                io.periscope.plan.HostId.pod("cluster2", "default", "nginx"), "psc-nginx", 80);
+        BenchPrediction.PredictedStream twoWays = new BenchPrediction.PredictedStream(0, List.of(
+                new BenchPrediction.Route(Optional.of("cluster1/gw-1"), Optional.of("cluster2/gw-3"), 0.5, true),
+                new BenchPrediction.Route(Optional.of("cluster1/gw-2"), Optional.of("cluster2/gw-4"), 0.5, true)), Optional.of("cluster1/worker-1"));
+        BenchPrediction.PredictedStream oneWay = new BenchPrediction.PredictedStream(1, List.of(
+                new BenchPrediction.Route(Optional.empty(), Optional.empty(), 1, false)), Optional.empty());
+        List<BenchReport.StreamResult> streams = List.of(
+                new BenchReport.StreamResult(0, pair.flow(), 0, 21000, 391_380_992L, 1.04e9, 14, 84,
+                        new GatewayPassage(Set.of("cluster1/gw-1"), Set.of("cluster2/gw-3")), twoWays, Optional.empty()),
+                new BenchReport.StreamResult(1, pair.flow(), 0, 21001, 0, 0, 0, 0, new GatewayPassage(Set.of(), Set.of()), oneWay,
+                        Optional.of("unable to connect to server: Connection refused")));
+        List<BenchReport.GatewayResult> gateways = List.of(
+                new BenchReport.GatewayResult("cluster1/gw-1", "cluster1", true, 0.5, 0.5, 1, 0, 0, 0, 400_000_000L, 2_000_000L, 1.06e9, 5.3e6),
+                new BenchReport.GatewayResult("cluster2/gw-5", "cluster2", false, 0, 0, 0, 0.5, 0.5, 1, 1_000L, 400_000_000L, 2.7e3, 1.06e9));
+        List<HashSpread.Spread> spread = List.of(
+                HashSpread.of("cluster1", "egress", "cluster1", "l4", List.of("cluster1/gw-1", "cluster1/gw-2"), List.of(
+                        new HashSpread.Crossing("stream 0", java.util.Map.of("cluster1/gw-1", 0.5, "cluster1/gw-2", 0.5), Set.of("cluster1/gw-1")))),
+                HashSpread.of("cluster2", "ingress", "cluster1", "l3", List.of("cluster2/gw-3"), List.of(
+                        new HashSpread.Crossing("10.0.128.4>242.254.2.254", java.util.Map.of("cluster2/gw-3", 1.0), Set.of("cluster2/gw-3")))));
+        BenchReport report = new BenchReport("mag-globalnet", 3, 3.004, List.of(pair), List.of(new BenchPlan.Skipped("to-both", "its connections can end at 2 places")),
+                streams, gateways, spread, new BenchReport.Totals(2, 1, 391_380_992L, 1.04e9, 0.5, 14, 402_001_000L, 1.027),
+                "each node's choice by the kernel's multipath hash under the seed lab up gave it",
+                List.of("stream 1 (client-to-nginx, port 21001): moved no bytes, where the simulator delivers it: unable to connect to server"));
+
+        String json = BenchReportJson.render(report);
+
+        List<Error> errors = schema.validate(JSON.readTree(json));
+        assertThat(errors).as(json).isEmpty();
+        assertThat(JSON.readTree(json).get("matchesPrediction").asBoolean()).isFalse();
+    }
+
+    /**
      * Every command that takes --json, found in the command tree, has its schema in docs/schemas, a row in
      * docs/cli.md's table, and a test here that validates its output against it: a command given --json
      * later fails here until all three exist.
@@ -237,7 +285,7 @@ class JsonOutputFollowsTheDocumentedSchemas {
                     + "](schemas/" + schemaFile + ") |");
             assertThat(tests).as("a test validates it").contains("schema(\"" + schemaFile + "\")");
         }
-        assertThat(withJson).contains("trace", "check", "plan", "dns", "lab probe", "lab failover");
+        assertThat(withJson).contains("trace", "check", "plan", "dns", "lab probe", "lab failover", "lab bench");
     }
 
     @Test

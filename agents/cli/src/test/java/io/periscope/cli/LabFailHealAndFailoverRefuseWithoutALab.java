@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code lab fail}, {@code lab heal}, {@code lab failover} and {@code lab apply} on a topology no lab was built from:
+ * {@code lab fail}, {@code lab heal}, {@code lab failover}, {@code lab bench} and {@code lab apply} on a topology no lab was built from:
  * exit 2 with a message that says what to run first, nothing changed, no stack trace. (Not root:
  * the same exit, saying root is needed.)
  */
@@ -50,6 +50,29 @@ class LabFailHealAndFailoverRefuseWithoutALab {
         assertThat(run.status()).isEqualTo(ExitStatus.BAD_INPUT);
         assertThat(run.err()).containsAnyOf("is up; run 'lab up", "needs root").doesNotContain("\tat ");
         assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void benchingNoLabSaysToBringItUpFirst() throws IOException {
+        PeriscopeRun run = PeriscopeRun.of("lab", "bench", topology(), "--flows", "4", "--seconds", "2");
+
+        assertThat(run.status()).isEqualTo(ExitStatus.BAD_INPUT);
+        assertThat(run.err()).containsAnyOf("is up; run 'lab up", "needs root").doesNotContain("\tat ");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void benchFlowsAndSecondsOutsideTheirRangesAreUsageErrors() throws IOException {
+        PeriscopeRun noFlows = PeriscopeRun.of("lab", "bench", topology(), "--flows", "0");
+        PeriscopeRun tooLong = PeriscopeRun.of("lab", "bench", topology(), "--seconds", "601");
+        PeriscopeRun notANumber = PeriscopeRun.of("lab", "bench", topology(), "--flows", "many");
+
+        assertThat(noFlows.status()).isEqualTo(ExitStatus.BAD_INPUT);
+        assertThat(noFlows.err()).contains("--flows must be between 1 and 1024, not 0");
+        assertThat(tooLong.status()).isEqualTo(ExitStatus.BAD_INPUT);
+        assertThat(tooLong.err()).contains("--seconds must be between 1 and 600, not 601");
+        assertThat(notANumber.status()).isEqualTo(ExitStatus.BAD_INPUT);
+        assertThat(notANumber.err()).contains("--flows");
     }
 
     @Test

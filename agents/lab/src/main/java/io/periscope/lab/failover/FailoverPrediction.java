@@ -113,7 +113,7 @@ public final class FailoverPrediction {
     }
 
     /** The seed {@code lab up} gives each node, when this kernel takes one; empty otherwise. */
-    static Map<HostId, Integer> labSeeds(LabLayout layout) {
+    public static Map<HostId, Integer> labSeeds(LabLayout layout) {
         return seedsKnown() ? SysctlSettings.multipathSeeds(layout) : new HashMap<>();
     }
 

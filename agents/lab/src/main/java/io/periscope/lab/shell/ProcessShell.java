@@ -3,7 +3,6 @@ package io.periscope.lab.shell;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
@@ -15,8 +14,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Starts programs with {@link ProcessBuilder}. Input is written and both outputs are drained on
  * their own threads, so a large batch cannot fill a pipe and stall the program; a program that does
- * not finish within the timeout is killed rather than left to hang the lab. Every program still
- * running is known, so an interrupted command can stop them: a child process outlives the JVM.
+ * not finish within the timeout is killed rather than left to hang the lab. A program can also be
+ * started without waiting for it ({@link #start}). Every program still running is known, so an
+ * interrupted command can stop them: a child process outlives the JVM.
  */
 public final class ProcessShell implements Shell {
 
@@ -38,6 +38,25 @@ public final class ProcessShell implements Shell {
 
     @Override
     public ShellResult execute(Invocation invocation) {
+        Started started = launch(invocation);
+        try {
+            return started.awaitOrFail(timeout);
+        } finally {
+            started.forget();
+        }
+    }
+
+    /**
+     * Starts the program and returns at once; it counts among the running programs that
+     * {@link #stopRunning} stops until it ended (or was stopped). Its output is read as it comes, so it
+     * never stalls on a full pipe.
+     */
+    @Override
+    public RunningProgram start(Invocation invocation) {
+        return launch(invocation);
+    }
+
+    private Started launch(Invocation invocation) {
         Process process;
         synchronized (STARTING) {
             if (Thread.currentThread() == refused) {
@@ -51,11 +70,9 @@ public final class ProcessShell implements Shell {
             }
             RUNNING.add(process);
         }
-        try {
-            return await(invocation, process);
-        } finally {
-            RUNNING.remove(process);
-        }
+        // A program started in the background may never be awaited: it leaves the set when it ends.
+        process.onExit().thenRun(() -> RUNNING.remove(process));
+        return new Started(invocation, process);
     }
 
     /**
@@ -92,33 +109,94 @@ public final class ProcessShell implements Shell {
         return stopped;
     }
 
-    private ShellResult await(Invocation invocation, Process process) {
-        CompletableFuture<String> stdout = drain(process.getInputStream());
-        CompletableFuture<String> stderr = drain(process.getErrorStream());
-        feed(process.getOutputStream(), invocation.stdin());
-        try {
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+    /** A program started and not waited for yet; its output drained from the start. */
+    private static final class Started implements RunningProgram {
+
+        private final Invocation invocation;
+        private final Process process;
+        private final CompletableFuture<String> stdout;
+        private final CompletableFuture<String> stderr;
+
+        Started(Invocation invocation, Process process) {
+            this.invocation = invocation;
+            this.process = process;
+            this.stdout = drain(process.getInputStream());
+            this.stderr = drain(process.getErrorStream());
+            feed(process.getOutputStream(), invocation.stdin());
+        }
+
+        /** As {@link #execute}: a program still running after {@code timeout} is killed, and that is a failure. */
+        ShellResult awaitOrFail(Duration timeout) {
+            try {
+                if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    process.destroyForcibly();
+                    throw new ShellFailure(invocation, "no answer within " + timeout.toSeconds() + " s; killed");
+                }
+                return result();
+            } catch (InterruptedException e) {
                 process.destroyForcibly();
-                throw new ShellFailure(invocation, "no answer within " + timeout.toSeconds() + " s; killed");
+                Thread.currentThread().interrupt();
+                throw new ShellFailure(invocation, "interrupted");
             }
-            return new ShellResult(process.exitValue(), stdout.get(), stderr.get());
-        } catch (InterruptedException e) {
+        }
+
+        @Override
+        public ShellResult await(Duration timeout) {
+            try {
+                if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                    stop();
+                    process.waitFor();
+                }
+                return result();
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+                throw new ShellFailure(invocation, "interrupted");
+            } finally {
+                forget();
+            }
+        }
+
+        @Override
+        public void stop() {
             process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new ShellFailure(invocation, "interrupted");
-        } catch (ExecutionException e) {
-            throw new ShellFailure(invocation, "cannot read its output: " + e.getCause().getMessage());
+        }
+
+        @Override
+        public boolean running() {
+            return process.isAlive();
+        }
+
+        void forget() {
+            RUNNING.remove(process);
+        }
+
+        private ShellResult result() throws InterruptedException {
+            try {
+                return new ShellResult(process.exitValue(), stdout.get(), stderr.get());
+            } catch (ExecutionException e) {
+                throw new ShellFailure(invocation, "cannot read its output: " + e.getCause().getMessage());
+            }
         }
     }
 
+    /**
+     * Reads a program's output to its end on a thread of its own. Stopping a program closes its
+     * streams under the reader, which then keeps what had come so far.
+     */
     private static CompletableFuture<String> drain(InputStream stream) {
         CompletableFuture<String> text = new CompletableFuture<>();
         Thread.ofPlatform().daemon().start(() -> {
+            java.io.ByteArrayOutputStream read = new java.io.ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
             try (stream) {
-                text.complete(new String(stream.readAllBytes(), StandardCharsets.UTF_8));
+                for (int n = stream.read(buffer); n >= 0; n = stream.read(buffer)) {
+                    read.write(buffer, 0, n);
+                }
             } catch (IOException e) {
-                text.completeExceptionally(new UncheckedIOException(e));
+                // closed by a stop: what was read is all there is
             }
+            text.complete(read.toString(StandardCharsets.UTF_8));
         });
         return text;
     }

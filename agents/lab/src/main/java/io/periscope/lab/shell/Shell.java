@@ -17,4 +17,12 @@ public interface Shell {
         }
         return result.stdout();
     }
+
+    /**
+     * Starts the program and returns without waiting for it. A shell that cannot run programs in the
+     * background runs it to completion here (the recording shell of unit tests).
+     */
+    default RunningProgram start(Invocation invocation) {
+        return RunningProgram.ended(execute(invocation));
+    }
 }

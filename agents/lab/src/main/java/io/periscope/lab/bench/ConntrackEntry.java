@@ -1,0 +1,91 @@
+package io.periscope.lab.bench;
+
+import io.periscope.model.net.Ipv4Address;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One line of {@code conntrack -L}: a connection as a host's connection tracking knows it, by the
+ * tuple of its first packet as it arrived ({@code original}) and the tuple its answers are expected
+ * with ({@code reply}). Where the host translates the connection, the two differ: the reply is
+ * addressed to the SNATed source and comes from the DNATed destination, so a packet that leaves the
+ * host after translation has the reply tuple turned around ({@link #translated()}).
+ */
+public record ConntrackEntry(String protocol, Optional<String> state, Tuple original, Tuple reply) {
+
+    /** Addresses and ports of one direction. */
+    public record Tuple(Ipv4Address src, Ipv4Address dst, int sport, int dport) {
+
+        /** The other direction's tuple: a reply to this one. */
+        public Tuple reversed() {
+            return new Tuple(dst, src, dport, sport);
+        }
+
+        @Override
+        public String toString() {
+            return src + ":" + sport + " > " + dst + ":" + dport;
+        }
+    }
+
+    /** The original direction's packets as they leave this host, after its NAT: the reply tuple turned around. */
+    public Tuple translated() {
+        return reply.reversed();
+    }
+
+    /** Every TCP or UDP entry of {@code conntrack -L}'s output; lines of other protocols, or without ports, are left out. */
+    public static List<ConntrackEntry> parse(String listing) {
+        List<ConntrackEntry> entries = new ArrayList<>();
+        for (String line : listing.split("\n")) {
+            parseLine(line).ifPresent(entries::add);
+        }
+        return entries;
+    }
+
+    /**
+     * {@code tcp 6 119 TIME_WAIT src=A dst=B sport=P dport=Q src=B' dst=A' sport=Q' dport=P' [ASSURED] mark=0 use=1}:
+     * the first {@code src dst sport dport} are the original direction's, the second the reply's.
+     */
+    static Optional<ConntrackEntry> parseLine(String line) {
+        String[] words = line.strip().split("\\s+");
+        if (words.length < 4 || !(words[0].equals("tcp") || words[0].equals("udp"))) {
+            return Optional.empty();
+        }
+        List<String> src = new ArrayList<>();
+        List<String> dst = new ArrayList<>();
+        List<String> sport = new ArrayList<>();
+        List<String> dport = new ArrayList<>();
+        Optional<String> state = Optional.empty();
+        for (int i = 3; i < words.length; i++) {
+            String word = words[i];
+            int equals = word.indexOf('=');
+            if (equals < 0) {
+                if (i == 3 && !word.startsWith("[")) {
+                    state = Optional.of(word);
+                }
+                continue;
+            }
+            String value = word.substring(equals + 1);
+            switch (word.substring(0, equals)) {
+                case "src" -> src.add(value);
+                case "dst" -> dst.add(value);
+                case "sport" -> sport.add(value);
+                case "dport" -> dport.add(value);
+                default -> {
+                    // mark, use, zone, packets, bytes: not needed here
+                }
+            }
+        }
+        if (src.size() < 2 || dst.size() < 2 || sport.size() < 2 || dport.size() < 2) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new ConntrackEntry(words[0], state,
+                    new Tuple(Ipv4Address.parse(src.get(0)), Ipv4Address.parse(dst.get(0)), Integer.parseInt(sport.get(0)), Integer.parseInt(dport.get(0))),
+                    new Tuple(Ipv4Address.parse(src.get(1)), Ipv4Address.parse(dst.get(1)), Integer.parseInt(sport.get(1)), Integer.parseInt(dport.get(1)))));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+}

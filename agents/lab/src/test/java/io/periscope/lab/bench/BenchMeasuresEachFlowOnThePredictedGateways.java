@@ -1,0 +1,70 @@
+package io.periscope.lab.bench;
+
+import io.periscope.lab.Examples;
+import io.periscope.lab.RunningLab;
+import io.periscope.lab.TestLabs;
+import io.periscope.lab.failover.UpLab;
+import io.periscope.lab.shell.Invocation;
+import io.periscope.lab.shell.ProcessShell;
+import io.periscope.plan.HostId;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code lab bench} on mag-globalnet's lab: 8 TCP streams from the client pod to nginx's global IP
+ * for 3 s. Every stream moves bytes, each is found on one local and one remote gateway, and the
+ * remote one is the one the simulator predicts after that local one (the local one follows the
+ * client socket's random hash, so only its chance is predicted); what the client cluster's gateways
+ * sent over their WAN devices is the streams' bytes, within the tunnel's headers. Run twice: the
+ * second run finds the first one's connection entries, deletes them, and still finds each stream
+ * only where it went this time. No iperf3 is left running.
+ */
+class BenchMeasuresEachFlowOnThePredictedGateways {
+
+    @RegisterExtension
+    final TestLabs labs = new TestLabs();
+
+    @Test
+    void everyStreamMovesBytesThroughPredictedGatewaysAndTheCountersAddUp() {
+        RunningLab lab = labs.up(RunningLab.forTest(Examples.load(Examples.MAG_GLOBALNET), "bench"));
+        UpLab up = UpLab.of(Path.of(lab.set().name() + ".yaml"), lab.set(), lab.stateFile(), "bench");
+        List<String> progress = new ArrayList<>();
+
+        BenchReport first = new LabBench(new ProcessShell()).run(up, new LabBench.Options(8, 3), progress::add);
+        BenchReport second = new LabBench(new ProcessShell()).run(up, new LabBench.Options(8, 3), progress::add);
+
+        for (BenchReport report : List.of(first, second)) {
+            assertThat(report.differences()).as(BenchReportText.render(report)).isEmpty();
+            assertThat(report.streams()).hasSize(8).allSatisfy(stream -> {
+                assertThat(stream.bytes()).as("stream %d", stream.id()).isPositive();
+                assertThat(stream.measured().local()).as("stream %d", stream.id()).hasSize(1);
+                assertThat(stream.measured().remote()).as("stream %d", stream.id()).hasSize(1);
+                String local = stream.measured().local().iterator().next();
+                BenchPrediction.Route route = stream.predicted().routes().stream().filter(r -> r.local().equals(Optional.of(local)))
+                        .findFirst().orElseThrow(() -> new AssertionError("stream " + stream.id() + " left by " + local + ", which no route predicts"));
+                assertThat(route.remote()).as("stream %d's remote gateway after %s", stream.id(), local)
+                        .contains(stream.measured().remote().iterator().next());
+            });
+            long localSent = report.gateways().stream().filter(g -> g.cluster().equals("cluster1")).mapToLong(BenchReport.GatewayResult::wanSent).sum();
+            long remoteReceived = report.gateways().stream().filter(g -> g.cluster().equals("cluster2"))
+                    .mapToLong(BenchReport.GatewayResult::wanReceived).sum();
+            assertThat((double) localSent / report.totals().bytes()).as("client gateways' wan0 sent / bytes received").isBetween(0.99, 1.10);
+            assertThat((double) remoteReceived / report.totals().bytes()).as("server gateways' wan0 received / bytes received").isBetween(0.99, 1.10);
+            assertThat(report.totals().bitsPerSecond()).isCloseTo(report.streams().stream().mapToDouble(BenchReport.StreamResult::bitsPerSecond).sum(),
+                    org.assertj.core.api.Assertions.within(1.0));
+            assertThat(report.totals().fairness()).isBetween(0.125, 1.0);
+        }
+        assertThat(progress).anyMatch(line -> line.startsWith("bench: deleted ") && line.contains("an earlier run left"));
+        for (HostId host : List.of(HostId.pod("cluster1", "default", "client"), HostId.pod("cluster2", "default", "nginx-7d4f"))) {
+            String namespace = lab.layout().requireHost(host).namespace();
+            assertThat(new ProcessShell().run(Invocation.of("ip", "netns", "pids", namespace)).strip()).as("processes left in %s", host).isEmpty();
+        }
+    }
+}
