@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.periscope.kubernetes.crd.ClusterConnectionPolicies;
-import io.periscope.kubernetes.crd.ClusterConnectivityPolicy;
+import io.periscope.kubernetes.crd.ClusterConnectivityPolicyResource;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerCluster;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
@@ -58,11 +58,11 @@ public final class BrokerSync implements AutoCloseable {
     public BrokerSync start() {
         watch("local/Cluster", local, SubmarinerCluster.class, settings.localNamespace());
         watch("local/Endpoint", local, SubmarinerEndpoint.class, settings.localNamespace());
-        watch("local/ClusterConnectivityPolicy", local, ClusterConnectivityPolicy.class, settings.localNamespace());
+        watch("local/ClusterConnectivityPolicy", local, ClusterConnectivityPolicyResource.class, settings.localNamespace());
         watch("local/ClusterConnectionPolicies", local, ClusterConnectionPolicies.class, settings.localNamespace());
         watch("broker/Cluster", broker, SubmarinerCluster.class, settings.brokerNamespace());
         watch("broker/Endpoint", broker, SubmarinerEndpoint.class, settings.brokerNamespace());
-        watch("broker/ClusterConnectivityPolicy", broker, ClusterConnectivityPolicy.class, settings.brokerNamespace());
+        watch("broker/ClusterConnectivityPolicy", broker, ClusterConnectivityPolicyResource.class, settings.brokerNamespace());
         watch("broker/ClusterConnectionPolicies", broker, ClusterConnectionPolicies.class, settings.brokerNamespace());
         loop.start();
         return this;
@@ -93,8 +93,8 @@ public final class BrokerSync implements AutoCloseable {
         this.<SubmarinerEndpoint>mirror(cached("broker/Endpoint"), cached("local/Endpoint"), local, settings.localNamespace(),
                 e -> e.getSpec() != null && !settings.clusterId().equals(e.getSpec().clusterId()), BrokerSync::synced, this::forCluster,
                 SubmarinerEndpoint::new);
-        this.<ClusterConnectivityPolicy>mirror(cached("broker/ClusterConnectivityPolicy"), cached("local/ClusterConnectivityPolicy"), local,
-                settings.localNamespace(), p -> true, BrokerSync::synced, this::forCluster, ClusterConnectivityPolicy::new);
+        this.<ClusterConnectivityPolicyResource>mirror(cached("broker/ClusterConnectivityPolicy"), cached("local/ClusterConnectivityPolicy"), local,
+                settings.localNamespace(), p -> true, BrokerSync::synced, this::forCluster, ClusterConnectivityPolicyResource::new);
         this.<ClusterConnectionPolicies>mirror(cached("broker/ClusterConnectionPolicies"), cached("local/ClusterConnectionPolicies"), local,
                 settings.localNamespace(), p -> true, BrokerSync::synced, this::forCluster, ClusterConnectionPolicies::new);
     }

@@ -17,10 +17,15 @@ import io.periscope.agent.reconcile.Ownership;
 import io.periscope.agent.reconcile.ReconcileResult;
 import io.periscope.agent.reconcile.Reconciler;
 import io.periscope.agent.watch.KernelWatch;
+import io.periscope.kubernetes.crd.AllocationStatus;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
 import io.periscope.kubernetes.crd.EndpointSpec;
 import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GatewayConnection;
 import io.periscope.kubernetes.crd.GatewayStatus;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalIngressIPResource;
+import io.periscope.kubernetes.crd.GlobalIngressIPStatus;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
 import io.periscope.kubernetes.leaderelection.LeaseElection;
@@ -176,26 +181,26 @@ public final class GatewayAgent implements AutoCloseable {
                 java.time.Instant.now())) {
             try {
                 switch (edit.kind()) {
-                    case "ClusterGlobalEgressIP" -> client.resources(io.periscope.kubernetes.crd.ClusterGlobalEgressIP.class).withName(edit.name())
+                    case "ClusterGlobalEgressIP" -> client.resources(ClusterGlobalEgressIPResource.class).withName(edit.name())
                             .editStatus(o -> {
                                 if (edit.uid().equals(o.getMetadata().getUid()) && o.getStatus() != null) {
-                                    o.setStatus(new io.periscope.kubernetes.crd.AllocationStatus(ProgrammedConditions.apply(o.getStatus().conditions(),
+                                    o.setStatus(new AllocationStatus(ProgrammedConditions.apply(o.getStatus().conditions(),
                                             settings.nodeName(), edit.condition()), o.getStatus().allocatedIPs(), o.getStatus().gatewaySlices()));
                                 }
                                 return o;
                             });
-                    case "GlobalEgressIP" -> client.resources(io.periscope.kubernetes.crd.GlobalEgressIP.class).inNamespace(edit.namespace())
+                    case "GlobalEgressIP" -> client.resources(GlobalEgressIPResource.class).inNamespace(edit.namespace())
                             .withName(edit.name()).editStatus(o -> {
                                 if (edit.uid().equals(o.getMetadata().getUid()) && o.getStatus() != null) {
-                                    o.setStatus(new io.periscope.kubernetes.crd.AllocationStatus(ProgrammedConditions.apply(o.getStatus().conditions(),
+                                    o.setStatus(new AllocationStatus(ProgrammedConditions.apply(o.getStatus().conditions(),
                                             settings.nodeName(), edit.condition()), o.getStatus().allocatedIPs(), o.getStatus().gatewaySlices()));
                                 }
                                 return o;
                             });
-                    default -> client.resources(io.periscope.kubernetes.crd.GlobalIngressIP.class).inNamespace(edit.namespace())
+                    default -> client.resources(GlobalIngressIPResource.class).inNamespace(edit.namespace())
                             .withName(edit.name()).editStatus(o -> {
                                 if (edit.uid().equals(o.getMetadata().getUid()) && o.getStatus() != null) {
-                                    o.setStatus(new io.periscope.kubernetes.crd.GlobalIngressIPStatus(ProgrammedConditions.apply(
+                                    o.setStatus(new GlobalIngressIPStatus(ProgrammedConditions.apply(
                                             o.getStatus().conditions(), settings.nodeName(), edit.condition()), o.getStatus().allocatedIP(), o.getStatus().gateway()));
                                 }
                                 return o;

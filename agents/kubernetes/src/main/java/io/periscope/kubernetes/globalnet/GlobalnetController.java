@@ -6,9 +6,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 import io.periscope.kubernetes.crd.AllocationStatus;
-import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -179,7 +179,7 @@ public final class GlobalnetController implements AutoCloseable {
                         }
                         case GlobalnetAction.WriteEgressStatus write -> writeEgressStatus(write);
                         case GlobalnetAction.Annotate annotate -> annotate(annotate);
-                        case GlobalnetAction.WriteIngressStatus write -> client.resources(GlobalIngressIP.class)
+                        case GlobalnetAction.WriteIngressStatus write -> client.resources(GlobalIngressIPResource.class)
                                 .inNamespace(write.key().namespace()).withName(write.key().name())
                                 .editStatus(sameUid(write.uid(), o -> {
                                     o.setStatus(write.status());
@@ -197,13 +197,13 @@ public final class GlobalnetController implements AutoCloseable {
 
         private void writeEgressStatus(GlobalnetAction.WriteEgressStatus write) {
             AllocationStatus status = write.status();
-            if (write.key().kind().equals(new ClusterGlobalEgressIP().getKind())) {
-                client.resources(ClusterGlobalEgressIP.class).withName(write.key().name()).editStatus(sameUid(write.uid(), o -> {
+            if (write.key().kind().equals(new ClusterGlobalEgressIPResource().getKind())) {
+                client.resources(ClusterGlobalEgressIPResource.class).withName(write.key().name()).editStatus(sameUid(write.uid(), o -> {
                     o.setStatus(status);
                     return o;
                 }));
             } else {
-                client.resources(GlobalEgressIP.class).inNamespace(write.key().namespace()).withName(write.key().name())
+                client.resources(GlobalEgressIPResource.class).inNamespace(write.key().namespace()).withName(write.key().name())
                         .editStatus(sameUid(write.uid(), o -> {
                             o.setStatus(status);
                             return o;
@@ -238,9 +238,9 @@ public final class GlobalnetController implements AutoCloseable {
 
         private Resource<? extends HasMetadata> resource(ObjectKey key) {
             return switch (key.kind()) {
-                case "ClusterGlobalEgressIP" -> client.resources(ClusterGlobalEgressIP.class).withName(key.name());
-                case "GlobalEgressIP" -> client.resources(GlobalEgressIP.class).inNamespace(key.namespace()).withName(key.name());
-                default -> client.resources(GlobalIngressIP.class).inNamespace(key.namespace()).withName(key.name());
+                case "ClusterGlobalEgressIP" -> client.resources(ClusterGlobalEgressIPResource.class).withName(key.name());
+                case "GlobalEgressIP" -> client.resources(GlobalEgressIPResource.class).inNamespace(key.namespace()).withName(key.name());
+                default -> client.resources(GlobalIngressIPResource.class).inNamespace(key.namespace()).withName(key.name());
             };
         }
 

@@ -1,7 +1,7 @@
 package io.periscope.kubernetes.globalnet;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.modelbuilder.LiveObjects;
 import io.periscope.kubernetes.modelbuilder.StatusGlobalAddresses;
 import io.periscope.model.globalnet.AllocationCondition;
@@ -118,7 +118,7 @@ public final class LegacyGlobalnetPass {
                 actions.add(new GlobalnetAction.Annotate(entry.getKey(), uid(entry.getValue()), Optional.empty()));
             }
         }
-        for (GlobalEgressIP object : live.globalEgressIPs()) {
+        for (GlobalEgressIPResource object : live.globalEgressIPs()) {
             ObjectKey key = ObjectKey.of(object);
             AllocationCondition condition = AllocationCondition.failure(AllocationReason.INVALID_INPUT, key
                     + " has no effect with legacy Globalnet, which gives every pod its own global IP");
