@@ -1,7 +1,6 @@
 package io.periscope.kubernetes.globalnet;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -165,9 +164,11 @@ class GlobalnetSlicesStayPutAndFollowTheActiveGatewaysCrudTest {
                 assertThat(slices("ns1", "ns-egressip")).extracting(AllocationStatus.GatewaySlice::gateway).containsExactly("gw-1", "gw-2", "gw-3"));
         Map<String, List<String>> before = byGateway(slices("ns1", "ns-egressip"));
 
-        Node gw3 = client.nodes().withName("gw-3").get();
-        gw3.getMetadata().getLabels().remove(SubmarinerApi.GATEWAY_LABEL);
-        client.resource(gw3).update();
+        // A patch, not an update: the controller may be annotating the node with its global IP right now.
+        client.nodes().withName("gw-3").edit(gw3 -> {
+            gw3.getMetadata().getLabels().remove(SubmarinerApi.GATEWAY_LABEL);
+            return gw3;
+        });
 
         assertThatEventually("the departed gateway's slice is gone from status", () ->
                 assertThat(slices("ns1", "ns-egressip")).extracting(AllocationStatus.GatewaySlice::gateway).containsExactly("gw-1", "gw-2"));
