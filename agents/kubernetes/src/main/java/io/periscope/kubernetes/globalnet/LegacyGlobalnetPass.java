@@ -1,6 +1,7 @@
 package io.periscope.kubernetes.globalnet;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.periscope.kubernetes.crd.AllocationStatus;
 import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.modelbuilder.LiveObjects;
 import io.periscope.kubernetes.modelbuilder.StatusGlobalAddresses;
@@ -125,7 +126,7 @@ public final class LegacyGlobalnetPass {
             var old = object.getStatus() == null ? List.<io.fabric8.kubernetes.api.model.Condition>of() : object.getStatus().conditions();
             var conditions = GlobalnetPass.merge(old, GlobalnetPass.condition(condition, now));
             if (!conditions.equals(old) || object.getStatus() != null && !object.getStatus().allocatedIPs().isEmpty()) {
-                actions.add(new GlobalnetAction.WriteEgressStatus(key, uid(object), new io.periscope.kubernetes.crd.AllocationStatus(conditions, List.of())));
+                actions.add(new GlobalnetAction.WriteEgressStatus(key, uid(object), new AllocationStatus(conditions, List.of())));
             }
         }
         return actions;

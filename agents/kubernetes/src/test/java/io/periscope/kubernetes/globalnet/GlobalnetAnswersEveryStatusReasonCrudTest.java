@@ -18,6 +18,7 @@ import io.periscope.kubernetes.crd.GlobalIngressIPSpec;
 import io.periscope.kubernetes.testing.GlobalnetFixture;
 import io.periscope.kubernetes.testing.LiveObjectsFactory;
 import io.periscope.kubernetes.testing.MockCluster;
+import io.periscope.model.globalnet.AllocationCondition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -156,7 +157,7 @@ class GlobalnetAnswersEveryStatusReasonCrudTest {
 
     private void writeStatus(GlobalEgressIPResource object, String address) {
         object.setStatus(new AllocationStatus(List.of(GlobalnetPass.condition(
-                io.periscope.model.globalnet.AllocationCondition.success("allocated 1 global IP: " + address), java.time.Instant.now())),
+                AllocationCondition.success("allocated 1 global IP: " + address), java.time.Instant.now())),
                 List.of(address)));
         client.resource(object).updateStatus();
     }

@@ -5,6 +5,7 @@ import io.periscope.kubernetes.crd.AllocationStatus;
 import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.crd.ServiceExportResource;
+import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.testing.GlobalnetFixture;
 import io.periscope.kubernetes.testing.LiveObjectsFactory;
 import io.periscope.kubernetes.testing.MockCluster;
@@ -232,7 +233,7 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
     }
 
     private String gatewayGlobalIp() {
-        return client.nodes().withName("gw-1").get().getMetadata().getAnnotations().get(io.periscope.kubernetes.crd.SubmarinerApi.GLOBAL_IP_ANNOTATION);
+        return client.nodes().withName("gw-1").get().getMetadata().getAnnotations().get(SubmarinerApi.GLOBAL_IP_ANNOTATION);
     }
 
     /** A watcher that hands every object it sees to {@code seen}. */
