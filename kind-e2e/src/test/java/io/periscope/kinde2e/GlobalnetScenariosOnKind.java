@@ -10,13 +10,13 @@ import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
 import io.periscope.kubernetes.crd.ClusterGlobalEgressIPSpec;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalEgressIPSpec;
-import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPSpec;
-import io.periscope.kubernetes.crd.ServiceExport;
+import io.periscope.kubernetes.crd.ServiceExportResource;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -103,15 +103,15 @@ class GlobalnetScenariosOnKind {
     @Test
     void byDefaultTheClusterGetsItsEgressAddresses() {
         eventually("cluster-egress.submariner.io allocated", () -> {
-            ClusterGlobalEgressIP egress = client.resources(ClusterGlobalEgressIP.class).withName("cluster-egress.submariner.io").get();
+            ClusterGlobalEgressIPResource egress = client.resources(ClusterGlobalEgressIPResource.class).withName("cluster-egress.submariner.io").get();
             return egress != null && egress.getStatus() != null && egress.getStatus().allocatedIPs().size() == 8;
         });
     }
 
     @Test
     void aNamespaceAndSelectedPodsGetTheirOwnEgressAddresses() {
-        GlobalEgressIP namespace = egress("ns-egressip", 1, null);
-        GlobalEgressIP pods = egress("db-pods", 2, Map.of("role", "db"));
+        GlobalEgressIPResource namespace = egress("ns-egressip", 1, null);
+        GlobalEgressIPResource pods = egress("db-pods", 2, Map.of("role", "db"));
         client.resource(namespace).create();
         client.resource(pods).create();
         eventually("both allocated", () -> allocated("ns-egressip") == 1 && allocated("db-pods") == 2);
@@ -139,7 +139,7 @@ class GlobalnetScenariosOnKind {
                 .addNewSubject().withKind("User").withName("alice").withApiGroup("rbac.authorization.k8s.io").endSubject().build()).create();
         try (KubernetesClient alice = kind.as("alice")) {
             alice.resource(egress("alices-egress", 1, null)).create();
-            ClusterGlobalEgressIP cluster = new ClusterGlobalEgressIP();
+            ClusterGlobalEgressIPResource cluster = new ClusterGlobalEgressIPResource();
             cluster.setMetadata(new ObjectMetaBuilder().withName("alices-cluster-egress").build());
             cluster.setSpec(new ClusterGlobalEgressIPSpec(1, null));
             assertThatThrownBy(() -> alice.resource(cluster).create()).isInstanceOf(KubernetesClientException.class)
@@ -152,33 +152,33 @@ class GlobalnetScenariosOnKind {
                 .hasMessageContaining("Globalnet controller");
     }
 
-    private static GlobalEgressIP egress(String name, int n, Map<String, String> selector) {
-        GlobalEgressIP egress = new GlobalEgressIP();
+    private static GlobalEgressIPResource egress(String name, int n, Map<String, String> selector) {
+        GlobalEgressIPResource egress = new GlobalEgressIPResource();
         egress.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns1").build());
         egress.setSpec(new GlobalEgressIPSpec(n, selector == null ? null : new LabelSelectorBuilder().withMatchLabels(selector).build()));
         return egress;
     }
 
-    private static GlobalIngressIP ingress(String name) {
-        GlobalIngressIP ingress = new GlobalIngressIP();
+    private static GlobalIngressIPResource ingress(String name) {
+        GlobalIngressIPResource ingress = new GlobalIngressIPResource();
         ingress.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns1").build());
         ingress.setSpec(new GlobalIngressIPSpec(GlobalIngressIPSpec.CLUSTER_IP_SERVICE, new LocalObjectReference("nginx"), null));
         return ingress;
     }
 
     private static void export(String service) {
-        ServiceExport export = new ServiceExport();
+        ServiceExportResource export = new ServiceExportResource();
         export.setMetadata(new ObjectMetaBuilder().withName(service).withNamespace("ns1").build());
         client.resource(export).create();
     }
 
     private static int allocated(String name) {
-        GlobalEgressIP object = client.resources(GlobalEgressIP.class).inNamespace("ns1").withName(name).get();
+        GlobalEgressIPResource object = client.resources(GlobalEgressIPResource.class).inNamespace("ns1").withName(name).get();
         return object == null || object.getStatus() == null ? 0 : object.getStatus().allocatedIPs().size();
     }
 
     private static String ingressAddress(String name) {
-        GlobalIngressIP object = client.resources(GlobalIngressIP.class).inNamespace("ns1").withName(name).get();
+        GlobalIngressIPResource object = client.resources(GlobalIngressIPResource.class).inNamespace("ns1").withName(name).get();
         return object == null || object.getStatus() == null ? null : object.getStatus().allocatedIP();
     }
 

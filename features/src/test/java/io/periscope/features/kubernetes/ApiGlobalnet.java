@@ -2,9 +2,9 @@ package io.periscope.features.kubernetes;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 
 import java.util.List;
@@ -28,13 +28,13 @@ public record ApiGlobalnet(String requester, List<String> addresses, List<Condit
         String namespace = slash < 0 ? null : name.substring(0, slash);
         String object = slash < 0 ? name : name.substring(slash + 1);
         return switch (kind) {
-            case "ClusterGlobalEgressIP" -> Optional.ofNullable(client.resources(ClusterGlobalEgressIP.class).withName(object).get())
+            case "ClusterGlobalEgressIP" -> Optional.ofNullable(client.resources(ClusterGlobalEgressIPResource.class).withName(object).get())
                     .map(o -> new ApiGlobalnet(requester, o.getStatus() == null ? List.of() : o.getStatus().allocatedIPs(),
                             o.getStatus() == null ? List.of() : o.getStatus().conditions()));
-            case "GlobalEgressIP" -> Optional.ofNullable(client.resources(GlobalEgressIP.class).inNamespace(namespace).withName(object).get())
+            case "GlobalEgressIP" -> Optional.ofNullable(client.resources(GlobalEgressIPResource.class).inNamespace(namespace).withName(object).get())
                     .map(o -> new ApiGlobalnet(requester, o.getStatus() == null ? List.of() : o.getStatus().allocatedIPs(),
                             o.getStatus() == null ? List.of() : o.getStatus().conditions()));
-            case "GlobalIngressIP" -> Optional.ofNullable(client.resources(GlobalIngressIP.class).inNamespace(namespace).withName(object).get())
+            case "GlobalIngressIP" -> Optional.ofNullable(client.resources(GlobalIngressIPResource.class).inNamespace(namespace).withName(object).get())
                     .map(o -> new ApiGlobalnet(requester, o.getStatus() == null || o.getStatus().allocatedIP() == null ? List.of()
                             : List.of(o.getStatus().allocatedIP()), o.getStatus() == null ? List.of() : o.getStatus().conditions()));
             // A gateway node's own global IP is its annotation; upstream's node controller writes no

@@ -12,15 +12,16 @@ import io.periscope.agent.command.CommandResult;
 import io.periscope.agent.command.RecordingCommandRunner;
 import io.periscope.kubernetes.broker.BrokerSync;
 import io.periscope.kubernetes.broker.BrokerSyncSettings;
-import io.periscope.kubernetes.crd.CableDriverSpec;
+import io.periscope.kubernetes.crd.CableDriverField;
 import io.periscope.kubernetes.crd.ClusterConnectionPolicies;
 import io.periscope.kubernetes.crd.ClusterConnectionPoliciesSpec;
-import io.periscope.kubernetes.crd.ClusterConnectivityPolicy;
+import io.periscope.kubernetes.crd.ClusterConnectivityPolicyResource;
 import io.periscope.kubernetes.crd.ClusterConnectivityPolicySpec;
 import io.periscope.kubernetes.crd.ClusterSpec;
 import io.periscope.kubernetes.crd.ConnectionPolicy;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalEgressIPSpec;
-import io.periscope.kubernetes.crd.ServiceExport;
+import io.periscope.kubernetes.crd.ServiceExportResource;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerCluster;
 import io.periscope.kubernetes.gateway.GatewayAgent;
@@ -138,7 +139,7 @@ public final class KubernetesControlPlane implements AutoCloseable {
     /** The policies live on the broker (seed 001); the broker sync brings them to every cluster. */
     private void writePolicies() {
         for (var policy : set.connectivityPolicies()) {
-            ClusterConnectivityPolicy object = new ClusterConnectivityPolicy();
+            ClusterConnectivityPolicyResource object = new ClusterConnectivityPolicyResource();
             object.setMetadata(new ObjectMetaBuilder().withName(policy.name()).withNamespace(BROKER_NAMESPACE).build());
             object.setSpec(new ClusterConnectivityPolicySpec(LabelSelectorConversion.toKubernetes(policy.leftClusterSelector()),
                     LabelSelectorConversion.toKubernetes(policy.rightClusterSelector())));
@@ -149,7 +150,7 @@ public final class KubernetesControlPlane implements AutoCloseable {
             object.setMetadata(new ObjectMetaBuilder().withName(CONNECTION_POLICIES_NAME).withNamespace(BROKER_NAMESPACE).build());
             object.setSpec(new ClusterConnectionPoliciesSpec(set.connectionPolicies().stream().map(p -> new ConnectionPolicy(
                     LabelSelectorConversion.toKubernetes(p.leftClusterSelector()), LabelSelectorConversion.toKubernetes(p.rightClusterSelector()),
-                    new CableDriverSpec(p.cableDriver().name().yamlName(), p.cableDriver().options()))).toList()));
+                    new CableDriverField(p.cableDriver().name().yamlName(), p.cableDriver().options()))).toList()));
             broker.client().resource(object).create();
         }
     }
@@ -195,13 +196,13 @@ public final class KubernetesControlPlane implements AutoCloseable {
         }
         for (var export : cluster.exports()) {
             api.namespace(export.namespace());
-            ServiceExport object2 = new ServiceExport();
+            ServiceExportResource object2 = new ServiceExportResource();
             object2.setMetadata(new ObjectMetaBuilder().withName(export.name()).withNamespace(export.namespace()).build());
             client.resource(object2).create();
         }
         for (var egress : cluster.globalEgressIPs()) {
             api.namespace(egress.namespace());
-            io.periscope.kubernetes.crd.GlobalEgressIP object2 = new io.periscope.kubernetes.crd.GlobalEgressIP();
+            GlobalEgressIPResource object2 = new GlobalEgressIPResource();
             object2.setMetadata(new ObjectMetaBuilder().withName(egress.name()).withNamespace(egress.namespace()).build());
             object2.setSpec(new GlobalEgressIPSpec(egress.numberOfIPs(), egress.podSelector().map(LabelSelectorConversion::toKubernetes).orElse(null)));
             client.resource(object2).create();

@@ -16,10 +16,10 @@ import io.periscope.features.kubernetes.KubernetesControlPlane;
 import io.periscope.features.kubernetes.KubernetesControlPlane.MemberCluster;
 import io.periscope.features.kubernetes.Rbac;
 import io.periscope.kubernetes.crd.ClusterConnectionPolicies;
-import io.periscope.kubernetes.crd.ClusterConnectivityPolicy;
-import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
+import io.periscope.kubernetes.crd.ClusterConnectivityPolicyResource;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
 import io.periscope.kubernetes.crd.ClusterGlobalEgressIPSpec;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalEgressIPSpec;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.gateway.ProgrammedConditions;
@@ -103,7 +103,7 @@ public final class KubernetesSteps {
 
     private static Optional<CustomResource<?, ?>> policy(KubernetesClient client, String kind, String namespace, String name) {
         return Optional.ofNullable(switch (kind) {
-            case "ClusterConnectivityPolicy" -> client.resources(ClusterConnectivityPolicy.class).inNamespace(namespace).withName(name).get();
+            case "ClusterConnectivityPolicy" -> client.resources(ClusterConnectivityPolicyResource.class).inNamespace(namespace).withName(name).get();
             case "ClusterConnectionPolicies" -> client.resources(ClusterConnectionPolicies.class).inNamespace(namespace).withName(name).get();
             default -> throw new IllegalArgumentException("'" + kind + "' is not ClusterConnectivityPolicy or ClusterConnectionPolicies");
         });
@@ -136,15 +136,15 @@ public final class KubernetesSteps {
             throw new IllegalStateException("no user yet: a step like 'When a user without admin rights creates ...' comes first");
         }
         request(lastSubject, "create", "globalegressips", Optional.of(namespace), name, cluster, () -> {
-            GlobalEgressIP egress = new GlobalEgressIP();
+            GlobalEgressIPResource egress = new GlobalEgressIPResource();
             egress.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
             egress.setSpec(new GlobalEgressIPSpec(1, null));
             return egress;
         });
     }
 
-    private ClusterGlobalEgressIP clusterEgress(String name, String cluster) {
-        ClusterGlobalEgressIP object = new ClusterGlobalEgressIP();
+    private ClusterGlobalEgressIPResource clusterEgress(String name, String cluster) {
+        ClusterGlobalEgressIPResource object = new ClusterGlobalEgressIPResource();
         object.setMetadata(new ObjectMetaBuilder().withName(name).build());
         object.setSpec(new ClusterGlobalEgressIPSpec(null, cluster));
         return object;

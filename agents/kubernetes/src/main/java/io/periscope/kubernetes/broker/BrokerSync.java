@@ -4,16 +4,19 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.periscope.kubernetes.crd.ClusterConnectionPolicies;
-import io.periscope.kubernetes.crd.ClusterConnectivityPolicy;
+import io.periscope.kubernetes.crd.ClusterConnectivityPolicyResource;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerCluster;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
 import io.periscope.kubernetes.modelbuilder.ClusterModelBuilder;
-import io.periscope.kubernetes.watch.LevelLoop;
-import io.periscope.kubernetes.watch.SignalOnChange;
+import io.periscope.kubernetes.runtime.Action;
+import io.periscope.kubernetes.runtime.Api;
+import io.periscope.kubernetes.runtime.Controller;
+import io.periscope.kubernetes.runtime.ControllerRuntime;
+import io.periscope.kubernetes.runtime.Pass;
+import io.periscope.kubernetes.runtime.Snapshot;
+import io.periscope.kubernetes.runtime.Watch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +26,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -33,79 +37,81 @@ import java.util.function.Supplier;
  * are kept on the broker. Copies carry {@value SubmarinerApi#SYNCED_FROM_BROKER_LABEL} so that the
  * agents can tell them from the cluster's own objects, and a copy whose original is gone is deleted.
  * Level-driven like the other controllers: each pass makes both sides agree, whatever events were missed.
+ *
+ * <p>It runs on the {@link ControllerRuntime} with the broker as its second API: eight informers
+ * (the four kinds on each side), no lease; its pass returns the copies to write and delete.
  */
-public final class BrokerSync implements AutoCloseable {
+public final class BrokerSync implements Controller, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerSync.class);
 
     /** Marks, on the broker, which cluster an object came from. */
     public static final String ORIGIN_LABEL = "periscope.io/origin-cluster";
 
-    private final KubernetesClient local;
-    private final KubernetesClient broker;
     private final BrokerSyncSettings settings;
-    private final LevelLoop loop;
-    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
-    private final Map<String, SharedIndexInformer<? extends HasMetadata>> caches = new HashMap<>();
+    private final Watch<SubmarinerCluster> localClusters;
+    private final Watch<SubmarinerEndpoint> localEndpoints;
+    private final Watch<ClusterConnectivityPolicyResource> localConnectivityPolicies;
+    private final Watch<ClusterConnectionPolicies> localConnectionPolicies;
+    private final Watch<SubmarinerCluster> brokerClusters;
+    private final Watch<SubmarinerEndpoint> brokerEndpoints;
+    private final Watch<ClusterConnectivityPolicyResource> brokerConnectivityPolicies;
+    private final Watch<ClusterConnectionPolicies> brokerConnectionPolicies;
+    private final ControllerRuntime runtime;
 
     public BrokerSync(KubernetesClient local, KubernetesClient broker, BrokerSyncSettings settings) {
-        this.local = local;
-        this.broker = broker;
         this.settings = settings;
-        this.loop = new LevelLoop("broker-sync-" + settings.clusterId(), this::pass, settings.resync(), Duration.ofSeconds(2));
+        this.localClusters = Watch.inNamespace(Api.LOCAL, SubmarinerCluster.class, settings.localNamespace());
+        this.localEndpoints = Watch.inNamespace(Api.LOCAL, SubmarinerEndpoint.class, settings.localNamespace());
+        this.localConnectivityPolicies = Watch.inNamespace(Api.LOCAL, ClusterConnectivityPolicyResource.class, settings.localNamespace());
+        this.localConnectionPolicies = Watch.inNamespace(Api.LOCAL, ClusterConnectionPolicies.class, settings.localNamespace());
+        this.brokerClusters = Watch.inNamespace(Api.BROKER, SubmarinerCluster.class, settings.brokerNamespace());
+        this.brokerEndpoints = Watch.inNamespace(Api.BROKER, SubmarinerEndpoint.class, settings.brokerNamespace());
+        this.brokerConnectivityPolicies = Watch.inNamespace(Api.BROKER, ClusterConnectivityPolicyResource.class, settings.brokerNamespace());
+        this.brokerConnectionPolicies = Watch.inNamespace(Api.BROKER, ClusterConnectionPolicies.class, settings.brokerNamespace());
+        this.runtime = ControllerRuntime.builder("broker-sync-" + settings.clusterId(), local).broker(broker)
+                .watch(localClusters).watch(localEndpoints).watch(localConnectivityPolicies).watch(localConnectionPolicies)
+                .watch(brokerClusters).watch(brokerEndpoints).watch(brokerConnectivityPolicies).watch(brokerConnectionPolicies)
+                .resync(settings.resync()).retry(Duration.ofSeconds(2))
+                .build(this);
     }
 
     public BrokerSync start() {
-        watch("local/Cluster", local, SubmarinerCluster.class, settings.localNamespace());
-        watch("local/Endpoint", local, SubmarinerEndpoint.class, settings.localNamespace());
-        watch("local/ClusterConnectivityPolicy", local, ClusterConnectivityPolicy.class, settings.localNamespace());
-        watch("local/ClusterConnectionPolicies", local, ClusterConnectionPolicies.class, settings.localNamespace());
-        watch("broker/Cluster", broker, SubmarinerCluster.class, settings.brokerNamespace());
-        watch("broker/Endpoint", broker, SubmarinerEndpoint.class, settings.brokerNamespace());
-        watch("broker/ClusterConnectivityPolicy", broker, ClusterConnectivityPolicy.class, settings.brokerNamespace());
-        watch("broker/ClusterConnectionPolicies", broker, ClusterConnectionPolicies.class, settings.brokerNamespace());
-        loop.start();
+        runtime.start();
         return this;
     }
 
-    private <T extends HasMetadata> void watch(String name, KubernetesClient client, Class<T> kind, String namespace) {
-        SharedIndexInformer<T> informer = client.resources(kind).inNamespace(namespace).inform(new SignalOnChange<>(loop::signal));
-        informers.add(informer);
-        caches.put(name, informer);
-    }
-
-    @SuppressWarnings("unchecked")
-    private <T extends HasMetadata> List<T> cached(String name) {
-        return ((SharedIndexInformer<T>) caches.get(name)).getStore().list();
-    }
-
-    private void pass() {
+    @Override
+    public Pass pass(Snapshot s) {
+        List<Action> writes = new ArrayList<>();
         // Up: what this cluster owns.
-        this.<SubmarinerCluster>mirror(cached("local/Cluster"), cached("broker/Cluster"), broker, settings.brokerNamespace(),
+        mirror(s.list(localClusters), s.list(brokerClusters), Api.BROKER, settings.brokerNamespace(),
                 c -> !synced(c) && settings.clusterId().equals(ClusterModelBuilder.clusterIdOf(c)),
-                c -> settings.clusterId().equals(origin(c)), this::forBroker, SubmarinerCluster::new);
-        this.<SubmarinerEndpoint>mirror(cached("local/Endpoint"), cached("broker/Endpoint"), broker, settings.brokerNamespace(),
+                c -> settings.clusterId().equals(origin(c)), this::forBroker, SubmarinerCluster::new, writes);
+        mirror(s.list(localEndpoints), s.list(brokerEndpoints), Api.BROKER, settings.brokerNamespace(),
                 e -> !synced(e) && e.getSpec() != null && settings.clusterId().equals(e.getSpec().clusterId()),
-                e -> settings.clusterId().equals(origin(e)), this::forBroker, SubmarinerEndpoint::new);
+                e -> settings.clusterId().equals(origin(e)), this::forBroker, SubmarinerEndpoint::new, writes);
         // Down: everyone else's, and the policies.
-        this.<SubmarinerCluster>mirror(cached("broker/Cluster"), cached("local/Cluster"), local, settings.localNamespace(),
-                c -> !settings.clusterId().equals(ClusterModelBuilder.clusterIdOf(c)), BrokerSync::synced, this::forCluster, SubmarinerCluster::new);
-        this.<SubmarinerEndpoint>mirror(cached("broker/Endpoint"), cached("local/Endpoint"), local, settings.localNamespace(),
+        mirror(s.list(brokerClusters), s.list(localClusters), Api.LOCAL, settings.localNamespace(),
+                c -> !settings.clusterId().equals(ClusterModelBuilder.clusterIdOf(c)), BrokerSync::synced, this::forCluster, SubmarinerCluster::new,
+                writes);
+        mirror(s.list(brokerEndpoints), s.list(localEndpoints), Api.LOCAL, settings.localNamespace(),
                 e -> e.getSpec() != null && !settings.clusterId().equals(e.getSpec().clusterId()), BrokerSync::synced, this::forCluster,
-                SubmarinerEndpoint::new);
-        this.<ClusterConnectivityPolicy>mirror(cached("broker/ClusterConnectivityPolicy"), cached("local/ClusterConnectivityPolicy"), local,
-                settings.localNamespace(), p -> true, BrokerSync::synced, this::forCluster, ClusterConnectivityPolicy::new);
-        this.<ClusterConnectionPolicies>mirror(cached("broker/ClusterConnectionPolicies"), cached("local/ClusterConnectionPolicies"), local,
-                settings.localNamespace(), p -> true, BrokerSync::synced, this::forCluster, ClusterConnectionPolicies::new);
+                SubmarinerEndpoint::new, writes);
+        mirror(s.list(brokerConnectivityPolicies), s.list(localConnectivityPolicies), Api.LOCAL, settings.localNamespace(), p -> true,
+                BrokerSync::synced, this::forCluster, ClusterConnectivityPolicyResource::new, writes);
+        mirror(s.list(brokerConnectionPolicies), s.list(localConnectionPolicies), Api.LOCAL, settings.localNamespace(), p -> true,
+                BrokerSync::synced, this::forCluster, ClusterConnectionPolicies::new, writes);
+        return Pass.writing(writes);
     }
 
     /**
      * Makes the copies on the target side equal to the sources: creates or updates each source the
      * filter selects, and deletes each copy (as {@code isCopy} recognises them) without a source.
      */
-    private <T extends CustomResource<?, ?>> void mirror(List<T> sources, List<T> targets, KubernetesClient client, String namespace,
-                                                       Predicate<T> selected, Predicate<T> isCopy, java.util.function.Function<Map<String, String>, Map<String, String>> labels,
-                                                       Supplier<T> fresh) {
+    private <T extends CustomResource<?, ?>> void mirror(List<T> sources, List<T> targets, Api api, String namespace, Predicate<T> selected,
+                                                       Predicate<T> isCopy, Function<Map<String, String>, Map<String, String>> labels,
+                                                       Supplier<T> fresh, List<Action> writes) {
         Map<String, T> existing = new HashMap<>();
         targets.forEach(t -> existing.put(t.getMetadata().getName(), t));
         List<String> wanted = new ArrayList<>();
@@ -127,11 +133,11 @@ public final class BrokerSync implements AutoCloseable {
             T copy = fresh.get();
             copy.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).withLabels(copyLabels).build());
             copySpec(source, copy);
-            run(() -> client.resource(copy).createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update), "write " + source.getKind() + " " + name);
+            writes.add(new Action.CreateOrUpdate(api, copy));
         }
         for (T target : targets) {
             if (isCopy.test(target) && !wanted.contains(target.getMetadata().getName())) {
-                run(() -> client.resource(target).delete(), "delete " + target.getKind() + " " + target.getMetadata().getName());
+                writes.add(new Action.Delete(api, target));
             }
         }
     }
@@ -162,18 +168,8 @@ public final class BrokerSync implements AutoCloseable {
         return object.getMetadata().getLabels() == null ? null : object.getMetadata().getLabels().get(ORIGIN_LABEL);
     }
 
-    private void run(Runnable call, String what) {
-        try {
-            call.run();
-        } catch (KubernetesClientException e) {
-            LOG.info("broker sync {}: {} did not go through ({}); retrying", settings.clusterId(), what, e.getCode() == 0 ? e.getMessage() : "HTTP " + e.getCode());
-            loop.signal();
-        }
-    }
-
     @Override
     public void close() {
-        loop.close();
-        informers.forEach(SharedIndexInformer::close);
+        runtime.close();
     }
 }

@@ -5,5 +5,5 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 
 /** One entry of ClusterConnectionPolicies: the cable driver for the pairs the selectors match. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ConnectionPolicy(LabelSelector leftClusterSelector, LabelSelector rightClusterSelector, CableDriverSpec cableDriver) {
+public record ConnectionPolicy(LabelSelector leftClusterSelector, LabelSelector rightClusterSelector, CableDriverField cableDriver) {
 }

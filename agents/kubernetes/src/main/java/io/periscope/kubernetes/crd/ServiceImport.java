@@ -10,7 +10,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * service's namespace, named after the service, it says whether the service is headless and what
  * its ports are; the addresses of each exporting cluster are in that cluster's EndpointSlices.
  * Lighthouse's agents write both. fabric8 ships no class for it, so Periscope generates a minimal
- * CRD, as for {@link ServiceExport}.
+ * CRD, as for {@link ServiceExportResource}.
  */
 @Group("multicluster.x-k8s.io")
 @Version("v1alpha1")

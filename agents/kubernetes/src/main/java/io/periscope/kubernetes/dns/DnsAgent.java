@@ -1,14 +1,17 @@
 package io.periscope.kubernetes.dns;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.periscope.agent.dns.ClustersetZone;
 import io.periscope.agent.dns.DnsServer;
 import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.ServiceImport;
-import io.periscope.kubernetes.watch.LevelLoop;
-import io.periscope.kubernetes.watch.LiveObjectsInformers;
-import io.periscope.kubernetes.watch.SignalOnChange;
+import io.periscope.kubernetes.runtime.Api;
+import io.periscope.kubernetes.runtime.Controller;
+import io.periscope.kubernetes.runtime.ControllerRuntime;
+import io.periscope.kubernetes.runtime.Pass;
+import io.periscope.kubernetes.runtime.Snapshot;
+import io.periscope.kubernetes.runtime.Watch;
+import io.periscope.plan.dns.ServiceDiscovery;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,29 +23,34 @@ import java.util.Optional;
 
 /**
  * The cluster's DNS server for {@code clusterset.local}, fed by informers: every change to the
- * objects {@link LiveDiscovery} reads wakes one worker ({@link LevelLoop}), which rebuilds the whole
- * resolver from the caches and swaps it into the {@link ClustersetZone} the server answers from.
- * Level-driven and coalesced: a burst of events is one rebuild, a missed event is repaired by the
- * next one (at least every resync). It only reads the API; any number of replicas can serve.
+ * objects {@link LiveDiscovery} reads wakes one worker, which rebuilds the whole resolver from the
+ * caches and swaps it into the {@link ClustersetZone} the server answers from. Level-driven and
+ * coalesced: a burst of events is one rebuild, a missed event is repaired by the next one (at least
+ * every resync). It only reads the API; any number of replicas can serve.
+ *
+ * <p>It runs on the {@link ControllerRuntime} (informers, level loop; no lease, nothing to write):
+ * its pass swaps the zone at its edge (see {@link Controller}).
  */
-public final class DnsAgent implements AutoCloseable {
+public final class DnsAgent implements Controller, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(DnsAgent.class);
 
-    private final KubernetesClient client;
     private final DnsAgentSettings settings;
-    private final LevelLoop loop;
-    private LiveObjectsInformers informers;
-    private SharedIndexInformer<ServiceImport> imports;
-    private SharedIndexInformer<Gateway> gateways;
+    private final Watch<ServiceImport> imports = Watch.everywhere(Api.LOCAL, ServiceImport.class);
+    private final Watch<Gateway> gateways;
+    private final ControllerRuntime runtime;
     private ClustersetZone zone;
     private DnsServer server;
     private String lastReported;
 
     public DnsAgent(KubernetesClient client, DnsAgentSettings settings) {
-        this.client = client;
         this.settings = settings;
-        this.loop = new LevelLoop("dns-" + settings.clusterId(), this::pass, settings.resync(), Duration.ofSeconds(2));
+        this.gateways = Watch.inNamespace(Api.LOCAL, Gateway.class, settings.namespace());
+        this.runtime = ControllerRuntime.builder("dns-" + settings.clusterId(), client)
+                .liveObjects(settings.namespace(), settings.clusterId())
+                .watch(imports).watch(gateways)
+                .resync(settings.resync()).retry(Duration.ofSeconds(2))
+                .build(this);
     }
 
     /**
@@ -51,11 +59,9 @@ public final class DnsAgent implements AutoCloseable {
      */
     public DnsAgent start() {
         try {
-            informers = new LiveObjectsInformers(client, settings.namespace(), settings.clusterId(), loop::signal);
-            imports = client.resources(ServiceImport.class).inAnyNamespace().inform(new SignalOnChange<>(loop::signal));
-            gateways = client.resources(Gateway.class).inNamespace(settings.namespace()).inform(new SignalOnChange<>(loop::signal));
+            runtime.open();
             zone = new ClustersetZone(Optional.of(settings.clusterId()), LiveDiscovery.empty(settings.clusterId()));
-            rebuild();
+            rebuild(runtime.snapshot());
             server = DnsServer.start(settings.listen(), zone, settings.threads());
         } catch (IOException e) {
             close();
@@ -70,7 +76,7 @@ public final class DnsAgent implements AutoCloseable {
         }
         LOG.info("dns {}: serving clusterset.local for the pods of cluster {} on {} (UDP and TCP)", settings.clusterId(), settings.clusterId(),
                 address());
-        loop.start();
+        runtime.start();
         return this;
     }
 
@@ -80,26 +86,29 @@ public final class DnsAgent implements AutoCloseable {
     }
 
     /** The resolver the server answers from now, to explain an answer (which clusters were left out, and why). */
-    public io.periscope.plan.dns.ServiceDiscovery discovery() {
+    public ServiceDiscovery discovery() {
         return zone.discovery();
     }
 
     /** How many rebuilds completed, for tests that wait for the zone to settle. */
     public long passes() {
-        return loop.passes();
+        return runtime.passes();
     }
 
-    private void pass() {
+    @Override
+    public Pass pass(Snapshot snapshot) {
         try {
-            rebuild();
+            rebuild(snapshot);
         } catch (RuntimeException e) {
             // The planner refused the model: keep answering from the last zone; the next change tries again.
             LOG.warn("dns {}: cannot build the zone, answering from the previous one: {}", settings.clusterId(), e.getMessage());
         }
+        return Pass.NOTHING;
     }
 
-    private void rebuild() {
-        LiveDiscovery next = LiveDiscovery.of(informers.snapshot(), imports.getStore().list(), gateways.getStore().list());
+    /** The edge: the resolver is built purely ({@link LiveDiscovery}) and swapped in whole, so a query sees the old zone or the new one. */
+    private void rebuild(Snapshot snapshot) {
+        LiveDiscovery next = LiveDiscovery.of(snapshot.live(), snapshot.list(imports), snapshot.list(gateways));
         zone.replace(next.discovery());
         String line = next.describe();
         if (!line.equals(lastReported)) {
@@ -110,19 +119,14 @@ public final class DnsAgent implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        loop.close();
+    public void stopped() {
         if (server != null) {
             server.close();
         }
-        if (imports != null) {
-            imports.close();
-        }
-        if (gateways != null) {
-            gateways.close();
-        }
-        if (informers != null) {
-            informers.close();
-        }
+    }
+
+    @Override
+    public void close() {
+        runtime.close();
     }
 }

@@ -1,10 +1,7 @@
 package io.periscope.kubernetes.gateway;
 
-import io.periscope.agent.election.LeaseCandidate;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.periscope.agent.command.CommandRunner;
 import io.periscope.agent.health.GatewayHealth;
 import io.periscope.agent.health.HealthMessages;
@@ -17,21 +14,29 @@ import io.periscope.agent.reconcile.Ownership;
 import io.periscope.agent.reconcile.ReconcileResult;
 import io.periscope.agent.reconcile.Reconciler;
 import io.periscope.agent.watch.KernelWatch;
+import io.periscope.kubernetes.crd.AllocationStatus;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
 import io.periscope.kubernetes.crd.EndpointSpec;
 import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GatewayConnection;
 import io.periscope.kubernetes.crd.GatewayStatus;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalIngressIPResource;
+import io.periscope.kubernetes.crd.GlobalIngressIPStatus;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
-import io.periscope.kubernetes.leaderelection.LeaseElection;
 import io.periscope.kubernetes.modelbuilder.LiveObjects;
 import io.periscope.kubernetes.modelbuilder.LiveObjectsReader;
-import io.periscope.kubernetes.nodeplan.EndpointConversion;
 import io.periscope.kubernetes.nodeplan.DefaultInterfaceOnce;
+import io.periscope.kubernetes.nodeplan.EndpointConversion;
 import io.periscope.kubernetes.nodeplan.LiveNodePlan;
 import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
-import io.periscope.kubernetes.watch.LevelLoop;
-import io.periscope.kubernetes.watch.LiveObjectsInformers;
+import io.periscope.kubernetes.runtime.Action;
+import io.periscope.kubernetes.runtime.Api;
+import io.periscope.kubernetes.runtime.Controller;
+import io.periscope.kubernetes.runtime.ControllerRuntime;
+import io.periscope.kubernetes.runtime.Pass;
+import io.periscope.kubernetes.runtime.Snapshot;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.policy.ClusterGraph;
 import io.periscope.model.topology.Cluster;
@@ -41,6 +46,7 @@ import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,20 +63,21 @@ import java.util.stream.Collectors;
  * {@link Reconciler} (level-driven: every pass compares the kernel with the plan), publishes the
  * node's Endpoint and removes Endpoints of its cluster's gateways that are no longer active.
  * Either way it keeps the node's Gateway status current ({@code active} or {@code passive}).
+ *
+ * <p>It runs on the {@link ControllerRuntime} (informers, level loop, the gateway lease: passes run
+ * whether it leads or not, since a passive gateway writes its status too). Its pass programs the
+ * kernel at its edge (see {@link Controller}) and returns every API write for the runtime to make.
  */
-public final class GatewayAgent implements AutoCloseable {
+public final class GatewayAgent implements Controller, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(GatewayAgent.class);
     private static final String VERSION = "periscope";
 
-    private final KubernetesClient client;
     private final NodeAgentSettings settings;
     private final Reconciler reconciler;
     private final DefaultInterfaceOnce defaultInterface;
-    private final LeaseElection election;
-    private final LevelLoop loop;
+    private final ControllerRuntime runtime;
     private final GatewayHealth health;
-    private LiveObjectsInformers informers;
     private volatile Optional<ReconcileResult> lastReconcile = Optional.empty();
 
     /** An agent that does not health-check remote gateways (tests of everything else). */
@@ -84,27 +91,26 @@ public final class GatewayAgent implements AutoCloseable {
      */
     public GatewayAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner, KernelWatch watch,
                         Supplier<Prober> probers) {
-        this.client = client;
         this.settings = settings;
         this.reconciler = new Reconciler(runner, Ownership.submariner(), watch);
         this.defaultInterface = new DefaultInterfaceOnce(runner, settings.nodeName());
-        this.loop = new LevelLoop("gateway-" + settings.nodeName(), this::pass, settings.resync(), Duration.ofSeconds(2));
-        this.health = new GatewayHealth(probers, settings.health(), Clock.systemUTC(), loop::signal);
-        this.election = new LeaseElection(client, settings.namespace(),
-                LiveObjectsReader.gatewayLease(settings.multiActiveGateway(), settings.nodeName()), settings.nodeName(), settings.timings(),
-                LeaseCandidate.Leadership.signalling(() -> loop.signal()));
+        this.runtime = ControllerRuntime.builder("gateway-" + settings.nodeName(), client)
+                .liveObjects(settings.namespace(), settings.clusterId())
+                .lease(settings.namespace(), LiveObjectsReader.gatewayLease(settings.multiActiveGateway(), settings.nodeName()),
+                        settings.nodeName(), settings.timings())
+                .resync(settings.resync()).retry(Duration.ofSeconds(2))
+                .build(this);
+        this.health = new GatewayHealth(probers, settings.health(), Clock.systemUTC(), runtime::signal);
     }
 
     /** Watches the cluster, then stands for the lease; returns once the informers hold the initial lists. */
     public GatewayAgent start() {
-        informers = new LiveObjectsInformers(client, settings.namespace(), settings.clusterId(), loop::signal);
-        loop.start();
-        election.start();
+        runtime.start();
         return this;
     }
 
     public boolean leading() {
-        return election.leading();
+        return runtime.leading();
     }
 
     /** The last reconcile this agent ran, for tests and the logs. */
@@ -113,7 +119,7 @@ public final class GatewayAgent implements AutoCloseable {
     }
 
     public long passes() {
-        return loop.passes();
+        return runtime.passes();
     }
 
     /** Which remote gateways this gateway considers up and down. */
@@ -121,15 +127,15 @@ public final class GatewayAgent implements AutoCloseable {
         return health.view();
     }
 
-    private void pass() {
-        LiveObjects live = informers.snapshot();
+    @Override
+    public Pass pass(Snapshot snapshot) {
+        LiveObjects live = snapshot.live();
         LiveNodePlan nodePlan;
         try {
             nodePlan = LiveNodePlan.of(live, settings.nodeName(), defaultInterface.link());
         } catch (RuntimeException e) {
             // The planner refused the model (a Cluster object the model cannot use): say so, program nothing.
-            writeGatewayStatus(GatewayStatus.PASSIVE, null, "cannot plan this node: " + e.getMessage(), List.of());
-            return;
+            return Pass.writing(gatewayStatus(GatewayStatus.PASSIVE, null, "cannot plan this node: " + e.getMessage(), List.of()));
         }
         nodePlan.model().problems().forEach(p -> LOG.debug("model: {}", p));
         Optional<Cluster> cluster = nodePlan.cluster();
@@ -140,17 +146,20 @@ public final class GatewayAgent implements AutoCloseable {
             failure = Optional.of("the agent runs " + (settings.multiActiveGateway() ? "with" : "without") + " --multi-active-gateway but Cluster "
                     + settings.clusterId() + " has multi_active_gateways: " + cluster.get().multiActiveGateways() + "; make them agree");
         }
-        boolean active = failure.isEmpty() && election.leading() && nodePlan.activeGateway();
+        boolean active = failure.isEmpty() && snapshot.leading() && nodePlan.activeGateway();
+        List<Action> writes = new ArrayList<>();
         if (!active) {
-            deleteOwnEndpoint();
-            writeGatewayStatus(GatewayStatus.PASSIVE, null, failure.orElse(null), List.of());
-            reportProgrammed(live, Optional.empty());
-            return;
+            ownEndpoint(live).ifPresent(writes::add);
+            writes.add(gatewayStatus(GatewayStatus.PASSIVE, null, failure.orElse(null), List.of()));
+            writes.addAll(programmed(live, Optional.empty()));
+            return Pass.writing(writes);
         }
         String connectionState = GatewayConnection.CONNECTED;
         String message = "cable programmed (" + nodePlan.model().clusterSet().defaultCableDriver().yamlName() + ")";
         String statusFailure = null;
         try {
+            // The edge: the reconciler compares the node's kernel with the plan and programs the difference;
+            // how that went is what the Gateway status and the programmed conditions report.
             DataplanePlan desired = health.desired(nodePlan::submarinerWith, HealthTargets.gatewayNames(nodePlan.plan()));
             ReconcileResult result = reconciler.reconcile(desired);
             lastReconcile = Optional.of(result);
@@ -163,51 +172,49 @@ public final class GatewayAgent implements AutoCloseable {
         Optional<Endpoint> own = nodePlan.ownEndpoint();
         EndpointSpec ownSpec = own.map(EndpointConversion::toSpec).orElse(null);
         if (own.isPresent()) {
-            publishEndpoint(own.get(), ownSpec, live);
+            publishEndpoint(own.get(), ownSpec, live).ifPresent(writes::add);
         }
-        removeInactiveEndpoints(nodePlan, live);
-        writeGatewayStatus(GatewayStatus.ACTIVE, ownSpec, statusFailure, connections(nodePlan, live, connectionState, message));
-        reportProgrammed(live, Optional.of(Optional.ofNullable(statusFailure)));
+        writes.addAll(removeInactiveEndpoints(nodePlan, live));
+        writes.add(gatewayStatus(GatewayStatus.ACTIVE, ownSpec, statusFailure, connections(nodePlan, live, connectionState, message)));
+        writes.addAll(programmed(live, Optional.of(Optional.ofNullable(statusFailure))));
+        return Pass.writing(writes);
     }
 
     /** Seed 004: tells the Globalnet objects' users, in their status, that this node's rules for them are programmed. */
-    private void reportProgrammed(LiveObjects live, Optional<Optional<String>> programmed) {
+    private List<Action> programmed(LiveObjects live, Optional<Optional<String>> programmed) {
+        List<Action> writes = new ArrayList<>();
         for (ProgrammedConditions.Edit edit : ProgrammedConditions.edits(live, settings.nodeName(), settings.multiActiveGateway(), programmed,
-                java.time.Instant.now())) {
-            try {
-                switch (edit.kind()) {
-                    case "ClusterGlobalEgressIP" -> client.resources(io.periscope.kubernetes.crd.ClusterGlobalEgressIP.class).withName(edit.name())
-                            .editStatus(o -> {
-                                if (edit.uid().equals(o.getMetadata().getUid()) && o.getStatus() != null) {
-                                    o.setStatus(new io.periscope.kubernetes.crd.AllocationStatus(ProgrammedConditions.apply(o.getStatus().conditions(),
-                                            settings.nodeName(), edit.condition()), o.getStatus().allocatedIPs(), o.getStatus().gatewaySlices()));
-                                }
-                                return o;
-                            });
-                    case "GlobalEgressIP" -> client.resources(io.periscope.kubernetes.crd.GlobalEgressIP.class).inNamespace(edit.namespace())
-                            .withName(edit.name()).editStatus(o -> {
-                                if (edit.uid().equals(o.getMetadata().getUid()) && o.getStatus() != null) {
-                                    o.setStatus(new io.periscope.kubernetes.crd.AllocationStatus(ProgrammedConditions.apply(o.getStatus().conditions(),
-                                            settings.nodeName(), edit.condition()), o.getStatus().allocatedIPs(), o.getStatus().gatewaySlices()));
-                                }
-                                return o;
-                            });
-                    default -> client.resources(io.periscope.kubernetes.crd.GlobalIngressIP.class).inNamespace(edit.namespace())
-                            .withName(edit.name()).editStatus(o -> {
-                                if (edit.uid().equals(o.getMetadata().getUid()) && o.getStatus() != null) {
-                                    o.setStatus(new io.periscope.kubernetes.crd.GlobalIngressIPStatus(ProgrammedConditions.apply(
-                                            o.getStatus().conditions(), settings.nodeName(), edit.condition()), o.getStatus().allocatedIP(), o.getStatus().gateway()));
-                                }
-                                return o;
-                            });
-                }
-            } catch (KubernetesClientException e) {
-                // A conflict with the controller's own status write, or the object is gone: the next pass looks again.
-                LOG.info("gateway {}: the programmed condition of {} {} did not go through ({}); retrying", settings.nodeName(), edit.kind(),
-                        edit.name(), e.getCode());
-                loop.signal();
-            }
+                Instant.now())) {
+            writes.add(switch (edit.kind()) {
+                case "ClusterGlobalEgressIP" -> new Action.EditStatus<>(ClusterGlobalEgressIPResource.class, edit.namespace(), edit.name(),
+                        edit.uid(), o -> {
+                            if (o.getStatus() != null) {
+                                o.setStatus(withCondition(o.getStatus(), edit));
+                            }
+                            return o;
+                        });
+                case "GlobalEgressIP" -> new Action.EditStatus<>(GlobalEgressIPResource.class, edit.namespace(), edit.name(), edit.uid(), o -> {
+                    if (o.getStatus() != null) {
+                        o.setStatus(withCondition(o.getStatus(), edit));
+                    }
+                    return o;
+                });
+                default -> new Action.EditStatus<>(GlobalIngressIPResource.class, edit.namespace(), edit.name(), edit.uid(), o -> {
+                    if (o.getStatus() != null) {
+                        GlobalIngressIPStatus status = o.getStatus();
+                        o.setStatus(new GlobalIngressIPStatus(ProgrammedConditions.apply(status.conditions(), settings.nodeName(), edit.condition()),
+                                status.allocatedIP(), status.gateway()));
+                    }
+                    return o;
+                });
+            });
         }
+        return writes;
+    }
+
+    private AllocationStatus withCondition(AllocationStatus status, ProgrammedConditions.Edit edit) {
+        return new AllocationStatus(ProgrammedConditions.apply(status.conditions(), settings.nodeName(), edit.condition()), status.allocatedIPs(),
+                status.gatewaySlices());
     }
 
     private List<GatewayConnection> connections(LiveNodePlan nodePlan, LiveObjects live, String state, String message) {
@@ -236,93 +243,63 @@ public final class GatewayAgent implements AutoCloseable {
         return connections;
     }
 
-    private void publishEndpoint(Endpoint endpoint, EndpointSpec spec, LiveObjects live) {
+    private Optional<Action> publishEndpoint(Endpoint endpoint, EndpointSpec spec, LiveObjects live) {
         boolean current = live.endpoints().stream().anyMatch(e -> e.getMetadata().getName().equals(endpoint.name()) && spec.equals(e.getSpec()));
         if (current) {
-            return;
+            return Optional.empty();
         }
         SubmarinerEndpoint object = new SubmarinerEndpoint();
         object.setMetadata(new ObjectMetaBuilder().withName(endpoint.name()).withNamespace(settings.namespace()).build());
         object.setSpec(spec);
-        try {
-            client.resource(object).createOr(NonDeletingOperation::update);
-        } catch (KubernetesClientException e) {
-            LOG.info("gateway {}: publishing Endpoint {} did not go through ({}); retrying", settings.nodeName(), endpoint.name(), e.getCode());
-            loop.signal();
-        }
+        return Optional.of(new Action.CreateOrUpdate(Api.LOCAL, object));
     }
 
     /** Endpoints of this cluster whose gateway is no longer active (its node failed, or lost the lease). */
-    private void removeInactiveEndpoints(LiveNodePlan nodePlan, LiveObjects live) {
+    private List<Action> removeInactiveEndpoints(LiveNodePlan nodePlan, LiveObjects live) {
         Set<String> active = nodePlan.plan().endpoints().stream().filter(e -> e.clusterId().equals(settings.clusterId()))
                 .map(Endpoint::name).collect(Collectors.toSet());
+        List<Action> deletes = new ArrayList<>();
         for (SubmarinerEndpoint endpoint : live.endpoints()) {
             boolean local = endpoint.getSpec() != null && settings.clusterId().equals(endpoint.getSpec().clusterId());
             boolean synced = endpoint.getMetadata().getLabels() != null && endpoint.getMetadata().getLabels().containsKey(SubmarinerApi.SYNCED_FROM_BROKER_LABEL);
             if (local && !synced && !active.contains(endpoint.getMetadata().getName())) {
-                delete(endpoint.getMetadata().getName());
+                deletes.add(deleteEndpoint(endpoint.getMetadata().getName()));
             }
         }
+        return deletes;
     }
 
-    private void deleteOwnEndpoint() {
+    /** This node's Endpoint, to delete, while the caches hold it. */
+    private Optional<Action> ownEndpoint(LiveObjects live) {
         String name = EndpointConversion.endpointName(settings.clusterId(), settings.nodeName());
-        if (informers.snapshot().endpoints().stream().anyMatch(e -> e.getMetadata().getName().equals(name))) {
-            delete(name);
-        }
+        return live.endpoints().stream().map(e -> e.getMetadata().getName()).filter(name::equals).findFirst().map(this::deleteEndpoint);
     }
 
-    private void delete(String endpointName) {
-        try {
-            client.resources(SubmarinerEndpoint.class).inNamespace(settings.namespace()).withName(endpointName).delete();
-        } catch (KubernetesClientException e) {
-            LOG.info("gateway {}: deleting Endpoint {} did not go through ({})", settings.nodeName(), endpointName, e.getCode());
-            loop.signal();
-        }
+    private Action deleteEndpoint(String endpointName) {
+        return new Action.DeleteNamed(Api.LOCAL, SubmarinerEndpoint.class, settings.namespace(), endpointName, Optional.empty());
     }
 
-    private void writeGatewayStatus(String haStatus, EndpointSpec localEndpoint, String failure, List<GatewayConnection> connections) {
-        GatewayStatus status = new GatewayStatus(VERSION, haStatus, localEndpoint, failure, connections);
-        try {
-            var resource = client.resources(Gateway.class).inNamespace(settings.namespace()).withName(settings.nodeName());
-            Gateway existing = resource.get();
-            if (existing == null) {
-                Gateway gateway = new Gateway();
-                gateway.setMetadata(new ObjectMetaBuilder().withName(settings.nodeName()).withNamespace(settings.namespace()).build());
-                client.resource(gateway).create();
-            } else if (status.equals(existing.getStatus())) {
-                return;
-            }
-            resource.editStatus(g -> {
-                g.setStatus(status);
-                return g;
-            });
-        } catch (KubernetesClientException e) {
-            LOG.info("gateway {}: writing the Gateway status did not go through ({}); retrying", settings.nodeName(), e.getCode());
-            loop.signal();
-        }
+    private Action gatewayStatus(String haStatus, EndpointSpec localEndpoint, String failure, List<GatewayConnection> connections) {
+        return new Action.PutStatus<>(Gateway.class, Gateway::new, settings.namespace(), settings.nodeName(),
+                new GatewayStatus(VERSION, haStatus, localEndpoint, failure, connections));
+    }
+
+    @Override
+    public void stopped() {
+        health.close();
+    }
+
+    /** Its rules are no longer looked after once it stops: its conditions go with it, and so does its Endpoint. */
+    @Override
+    public List<Action> closing(Snapshot last) {
+        List<Action> writes = new ArrayList<>(programmed(last.live(), Optional.empty()));
+        ownEndpoint(last.live()).ifPresent(writes::add);
+        return writes;
     }
 
     /** Stops programming, releases the lease (a standby takes over within a retry period) and removes the node's Endpoint. */
     @Override
     public void close() {
-        loop.close();
-        health.close();
-        election.close();
-        if (informers != null) {
-            LiveObjects live = informers.snapshot();
-            informers.close();
-            // Its rules are no longer looked after: its conditions go with it.
-            reportProgrammed(live, Optional.empty());
-            String name = EndpointConversion.endpointName(settings.clusterId(), settings.nodeName());
-            String mine = live.endpoints().stream().map(e -> e.getMetadata().getName()).filter(name::equals).findFirst().orElse(null);
-            if (mine != null) {
-                try {
-                    client.resources(SubmarinerEndpoint.class).inNamespace(settings.namespace()).withName(mine).delete();
-                } catch (KubernetesClientException e) {
-                    LOG.info("gateway {}: could not remove Endpoint {} on shutdown ({})", settings.nodeName(), mine, e.getCode());
-                }
-            }
-        }
+        runtime.close();
     }
 }

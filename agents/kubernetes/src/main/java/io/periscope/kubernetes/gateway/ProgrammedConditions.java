@@ -3,9 +3,9 @@ package io.periscope.kubernetes.gateway;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.modelbuilder.LiveObjects;
 import io.periscope.kubernetes.modelbuilder.StatusGlobalAddresses;
 
@@ -52,18 +52,18 @@ public final class ProgrammedConditions {
     public static List<Edit> edits(LiveObjects live, String node, boolean multiActive, Optional<Optional<String>> programmed, Instant now) {
         List<Edit> edits = new ArrayList<>();
         String ownEgress = multiActive ? node + "-" + DEFAULT_NAME : DEFAULT_NAME;
-        for (ClusterGlobalEgressIP object : live.clusterGlobalEgressIPs()) {
+        for (ClusterGlobalEgressIPResource object : live.clusterGlobalEgressIPs()) {
             boolean mine = object.getMetadata().getName().equals(ownEgress) && object.getStatus() != null
                     && StatusGlobalAddresses.allocated(object.getStatus().conditions());
             edit(object, object.getStatus() == null ? List.of() : object.getStatus().conditions(),
                     object.getStatus() == null ? List.of() : object.getStatus().allocatedIPs(), mine, node, programmed, now).ifPresent(edits::add);
         }
-        for (GlobalEgressIP object : live.globalEgressIPs()) {
+        for (GlobalEgressIPResource object : live.globalEgressIPs()) {
             boolean used = object.getStatus() != null && StatusGlobalAddresses.allocated(object.getStatus().conditions());
             edit(object, object.getStatus() == null ? List.of() : object.getStatus().conditions(),
                     object.getStatus() == null ? List.of() : object.getStatus().allocatedIPs(), used, node, programmed, now).ifPresent(edits::add);
         }
-        for (GlobalIngressIP object : live.globalIngressIPs()) {
+        for (GlobalIngressIPResource object : live.globalIngressIPs()) {
             boolean used = object.getStatus() != null && StatusGlobalAddresses.allocated(object.getStatus().conditions())
                     && object.getStatus().allocatedIP() != null;
             edit(object, object.getStatus() == null ? List.of() : object.getStatus().conditions(),

@@ -3,6 +3,7 @@ package io.periscope.kubernetes.globalnet;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.periscope.kubernetes.crd.AllocationStatus;
 import io.periscope.kubernetes.crd.GlobalIngressIPStatus;
+import io.periscope.model.net.Ipv4Address;
 
 /**
  * What one Globalnet pass wants done to the API. Computed purely from the allocation book and the
@@ -27,7 +28,7 @@ public sealed interface GlobalnetAction {
      * Legacy Globalnet: sets the {@code submariner.io/globalIp} annotation of a Service, Pod or Node
      * (or removes it when {@code address} is empty), only while the object still has {@code uid}.
      */
-    record Annotate(ObjectKey key, String uid, java.util.Optional<io.periscope.model.net.Ipv4Address> address) implements GlobalnetAction {
+    record Annotate(ObjectKey key, String uid, java.util.Optional<Ipv4Address> address) implements GlobalnetAction {
     }
 
     record WriteIngressStatus(ObjectKey key, String uid, GlobalIngressIPStatus status) implements GlobalnetAction {

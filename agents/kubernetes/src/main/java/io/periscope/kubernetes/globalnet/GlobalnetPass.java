@@ -6,10 +6,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.periscope.kubernetes.crd.AllocationStatus;
-import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
 import io.periscope.kubernetes.crd.ClusterGlobalEgressIPSpec;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPSpec;
 import io.periscope.kubernetes.crd.GlobalIngressIPStatus;
 import io.periscope.kubernetes.crd.SubmarinerApi;
@@ -17,6 +17,9 @@ import io.periscope.kubernetes.modelbuilder.LabelSelectorConversion;
 import io.periscope.kubernetes.modelbuilder.LiveObjects;
 import io.periscope.kubernetes.modelbuilder.StatusGlobalAddresses;
 import io.periscope.model.globalnet.AllocationCondition;
+import io.periscope.model.globalnet.ClusterGlobalEgressIP;
+import io.periscope.model.globalnet.GlobalEgressIP;
+import io.periscope.model.globalnet.GlobalIngressIP;
 import io.periscope.model.globalnet.HeadlessPodOwners;
 import io.periscope.model.globalnet.SliceShortfall;
 import io.periscope.model.globalnet.AllocationReason;
@@ -63,13 +66,13 @@ public final class GlobalnetPass {
     /** Restores every allocation found in status; returns the statuses to correct for those that failed. */
     public static List<GlobalnetAction> restore(AllocationBook book, LiveObjects live, Instant now) {
         List<GlobalnetAction> actions = new ArrayList<>();
-        for (ClusterGlobalEgressIP object : byAge(live.clusterGlobalEgressIPs())) {
+        for (ClusterGlobalEgressIPResource object : byAge(live.clusterGlobalEgressIPs())) {
             List<String> held = object.getStatus() == null ? List.of() : object.getStatus().allocatedIPs();
             restoreOne(book, object, held, now).ifPresent(condition -> actions.add(new GlobalnetAction.WriteEgressStatus(
                     ObjectKey.of(object), uid(object), new AllocationStatus(merge(object.getStatus() == null ? List.of()
                             : object.getStatus().conditions(), condition), List.of()))));
         }
-        for (GlobalEgressIP object : byAge(live.globalEgressIPs())) {
+        for (GlobalEgressIPResource object : byAge(live.globalEgressIPs())) {
             List<AllocationStatus.GatewaySlice> slices = object.getStatus() == null || object.getStatus().gatewaySlices() == null
                     ? List.of() : object.getStatus().gatewaySlices();
             Optional<Condition> failed = Optional.empty();
@@ -89,7 +92,7 @@ public final class GlobalnetPass {
                     ObjectKey.of(object), uid(object), new AllocationStatus(merge(object.getStatus() == null ? List.of()
                             : object.getStatus().conditions(), condition), List.of()))));
         }
-        for (GlobalIngressIP object : byAge(live.globalIngressIPs())) {
+        for (GlobalIngressIPResource object : byAge(live.globalIngressIPs())) {
             String held = object.getStatus() == null ? null : object.getStatus().allocatedIP();
             restoreOne(book, object, held == null || held.isEmpty() ? List.of() : List.of(held), now).ifPresent(condition ->
                     actions.add(new GlobalnetAction.WriteIngressStatus(ObjectKey.of(object), uid(object), new GlobalIngressIPStatus(
@@ -148,11 +151,11 @@ public final class GlobalnetPass {
         Set<ObjectKey> deleting = new HashSet<>();
 
         // What must exist: the cluster's egress object(s), and the ingress objects of the exports.
-        Map<String, ClusterGlobalEgressIP> wantedEgress = wantedClusterEgress(cluster);
-        Map<ObjectKey, GlobalIngressIP> wantedIngress = wantedIngress(cluster);
+        Map<String, ClusterGlobalEgressIPResource> wantedEgress = wantedClusterEgress(cluster);
+        Map<ObjectKey, GlobalIngressIPResource> wantedIngress = wantedIngress(cluster);
 
         Set<String> presentEgress = new HashSet<>();
-        for (ClusterGlobalEgressIP object : live.clusterGlobalEgressIPs()) {
+        for (ClusterGlobalEgressIPResource object : live.clusterGlobalEgressIPs()) {
             presentEgress.add(object.getMetadata().getName());
             if (!wantedEgress.containsKey(object.getMetadata().getName()) && managed(object)) {
                 deleting.add(ObjectKey.of(object));
@@ -160,17 +163,17 @@ public final class GlobalnetPass {
             }
         }
         boolean egressMissing = false;
-        for (Map.Entry<String, ClusterGlobalEgressIP> wanted : wantedEgress.entrySet()) {
+        for (Map.Entry<String, ClusterGlobalEgressIPResource> wanted : wantedEgress.entrySet()) {
             if (!presentEgress.contains(wanted.getKey())) {
                 actions.add(new GlobalnetAction.Create(ObjectKey.of(wanted.getValue()), wanted.getValue()));
                 egressMissing = true;
             }
         }
-        Map<ObjectKey, GlobalIngressIP> presentIngress = new LinkedHashMap<>();
-        for (GlobalIngressIP object : live.globalIngressIPs()) {
+        Map<ObjectKey, GlobalIngressIPResource> presentIngress = new LinkedHashMap<>();
+        for (GlobalIngressIPResource object : live.globalIngressIPs()) {
             ObjectKey key = ObjectKey.of(object);
             presentIngress.put(key, object);
-            GlobalIngressIP wanted = wantedIngress.get(key);
+            GlobalIngressIPResource wanted = wantedIngress.get(key);
             if (managed(object) && (wanted == null || !wanted.getSpec().equals(object.getSpec()))) {
                 // A changed target (say the pod now backs another exported service) is a new object: it is recreated next pass.
                 deleting.add(key);
@@ -178,7 +181,7 @@ public final class GlobalnetPass {
             }
         }
         boolean ingressMissing = false;
-        for (Map.Entry<ObjectKey, GlobalIngressIP> wanted : wantedIngress.entrySet()) {
+        for (Map.Entry<ObjectKey, GlobalIngressIPResource> wanted : wantedIngress.entrySet()) {
             if (!presentIngress.containsKey(wanted.getKey())) {
                 actions.add(new GlobalnetAction.Create(wanted.getKey(), wanted.getValue()));
                 ingressMissing = true;
@@ -215,7 +218,7 @@ public final class GlobalnetPass {
             // cluster, so the same objects get the same addresses as the topology file's IPAM gives.
             return actions;
         }
-        for (ClusterGlobalEgressIP object : byAge(live.clusterGlobalEgressIPs())) {
+        for (ClusterGlobalEgressIPResource object : byAge(live.clusterGlobalEgressIPs())) {
             ObjectKey key = ObjectKey.of(object);
             if (deleting.contains(key)) {
                 continue;
@@ -236,7 +239,7 @@ public final class GlobalnetPass {
                 actions.add(new GlobalnetAction.WriteEgressStatus(key, uid(object), status));
             }
         }
-        for (GlobalEgressIP object : byAge(live.globalEgressIPs())) {
+        for (GlobalEgressIPResource object : byAge(live.globalEgressIPs())) {
             ObjectKey key = ObjectKey.of(object);
             Outcome outcome;
             List<Slice> slices = List.of();
@@ -245,7 +248,7 @@ public final class GlobalnetPass {
                     LabelSelectorConversion.toModel(object.getSpec().podSelector());
                 }
                 Integer n = object.getSpec() == null ? null : object.getSpec().numberOfIPs();
-                int wanted = n == null ? io.periscope.model.globalnet.GlobalEgressIP.DEFAULT_IPS : n;
+                int wanted = n == null ? GlobalEgressIP.DEFAULT_IPS : n;
                 if (cluster.egressPerGateway()) {
                     book.release(key);
                     Optional<Outcome> invalid = invalidNumber(key, wanted);
@@ -276,7 +279,7 @@ public final class GlobalnetPass {
                 actions.add(new GlobalnetAction.WriteEgressStatus(key, uid(object), status));
             }
         }
-        for (GlobalIngressIP object : byAge(live.globalIngressIPs())) {
+        for (GlobalIngressIPResource object : byAge(live.globalIngressIPs())) {
             ObjectKey key = ObjectKey.of(object);
             if (deleting.contains(key)) {
                 continue;
@@ -364,9 +367,9 @@ public final class GlobalnetPass {
 
     /** Upstream's first two checks of a request: the 0..20 bounds, then zero. */
     private static Optional<Outcome> invalidNumber(ObjectKey key, int n) {
-        if (n < io.periscope.model.globalnet.GlobalEgressIP.MIN_IPS || n > io.periscope.model.globalnet.GlobalEgressIP.MAX_IPS) {
+        if (n < GlobalEgressIP.MIN_IPS || n > GlobalEgressIP.MAX_IPS) {
             return Optional.of(Outcome.failed(AllocationReason.INVALID_INPUT, key + " asks for " + n + " global IPs; the number must be within "
-                    + io.periscope.model.globalnet.GlobalEgressIP.MIN_IPS + ".." + io.periscope.model.globalnet.GlobalEgressIP.MAX_IPS));
+                    + GlobalEgressIP.MIN_IPS + ".." + GlobalEgressIP.MAX_IPS));
         }
         if (n == 0) {
             return Optional.of(Outcome.failed(AllocationReason.ZERO_INPUT, key + " asks for 0 global IPs, so none were allocated"));
@@ -375,7 +378,7 @@ public final class GlobalnetPass {
     }
 
     /** Under per-gateway egress ownership, the active gateway that owns a headless pod's global IP. */
-    private static Optional<String> owner(GlobalIngressIP object, Cluster cluster) {
+    private static Optional<String> owner(GlobalIngressIPResource object, Cluster cluster) {
         if (!cluster.egressPerGateway() || object.getSpec() == null || object.getSpec().podRef() == null
                 || !GlobalIngressIPSpec.HEADLESS_SERVICE_POD.equals(object.getSpec().target())) {
             return Optional.empty();
@@ -420,7 +423,7 @@ public final class GlobalnetPass {
     /** One slice of {@code n} addresses per active gateway, in node order, as the topology file's IPAM gives them. */
     private static List<Slice> requestSlices(AllocationBook book, ObjectKey key, String uid, int n, Cluster cluster) {
         List<Slice> slices = new ArrayList<>();
-        for (io.periscope.model.topology.Node gateway : cluster.activeGateways()) {
+        for (Node gateway : cluster.activeGateways()) {
             slices.add(new Slice(gateway.name(), request(book, sliceKey(key, gateway.name()), uid, n)));
         }
         return slices;
@@ -498,14 +501,14 @@ public final class GlobalnetPass {
     }
 
     /** The ClusterGlobalEgressIP names this cluster honours, with the object to create when one is missing. */
-    static Map<String, ClusterGlobalEgressIP> wantedClusterEgress(Cluster cluster) {
-        List<io.periscope.model.globalnet.ClusterGlobalEgressIP> objects = cluster.multiActiveGateways()
+    static Map<String, ClusterGlobalEgressIPResource> wantedClusterEgress(Cluster cluster) {
+        List<ClusterGlobalEgressIP> objects = cluster.multiActiveGateways()
                 ? cluster.gateways().stream().map(Node::name).sorted()
-                        .map(gw -> io.periscope.model.globalnet.ClusterGlobalEgressIP.forGateway(cluster.name(), gw, cluster.clusterEgressIPs())).toList()
-                : List.of(io.periscope.model.globalnet.ClusterGlobalEgressIP.forCluster(cluster.name(), cluster.clusterEgressIPs()));
-        Map<String, ClusterGlobalEgressIP> wanted = new LinkedHashMap<>();
+                        .map(gw -> ClusterGlobalEgressIP.forGateway(cluster.name(), gw, cluster.clusterEgressIPs())).toList()
+                : List.of(ClusterGlobalEgressIP.forCluster(cluster.name(), cluster.clusterEgressIPs()));
+        Map<String, ClusterGlobalEgressIPResource> wanted = new LinkedHashMap<>();
         for (var model : objects) {
-            ClusterGlobalEgressIP object = new ClusterGlobalEgressIP();
+            ClusterGlobalEgressIPResource object = new ClusterGlobalEgressIPResource();
             object.setMetadata(new ObjectMetaBuilder().withName(model.name())
                     .withLabels(Map.of(SubmarinerApi.MANAGED_BY_LABEL, SubmarinerApi.GLOBALNET_MANAGER)).build());
             object.setSpec(new ClusterGlobalEgressIPSpec(model.numGlobalIPs(), model.clusterId()));
@@ -515,20 +518,20 @@ public final class GlobalnetPass {
     }
 
     /** One GlobalIngressIP per exported ClusterIP service, and one per pod of an exported headless service (the first export's). */
-    static Map<ObjectKey, GlobalIngressIP> wantedIngress(Cluster cluster) {
-        Map<ObjectKey, GlobalIngressIP> wanted = new LinkedHashMap<>();
+    static Map<ObjectKey, GlobalIngressIPResource> wantedIngress(Cluster cluster) {
+        Map<ObjectKey, GlobalIngressIPResource> wanted = new LinkedHashMap<>();
         for (ServiceExport export : cluster.exports()) {
             Optional<Service> service = cluster.service(export.namespace(), export.name());
             if (service.isEmpty()) {
                 continue;
             }
             if (!service.get().headless()) {
-                var model = io.periscope.model.globalnet.GlobalIngressIP.forService(export.namespace(), export.name());
+                var model = GlobalIngressIP.forService(export.namespace(), export.name());
                 wanted.putIfAbsent(new ObjectKey(INGRESS, model.namespace(), model.name()), ingress(model.name(), model.namespace(),
                         new GlobalIngressIPSpec(GlobalIngressIPSpec.CLUSTER_IP_SERVICE, new LocalObjectReference(export.name()), null)));
             } else {
                 for (Pod pod : cluster.endpointsOf(service.get())) {
-                    var model = io.periscope.model.globalnet.GlobalIngressIP.forHeadlessPod(pod.namespace(), export.name(), pod.name());
+                    var model = GlobalIngressIP.forHeadlessPod(pod.namespace(), export.name(), pod.name());
                     wanted.putIfAbsent(new ObjectKey(INGRESS, model.namespace(), model.name()), ingress(model.name(), model.namespace(),
                             new GlobalIngressIPSpec(GlobalIngressIPSpec.HEADLESS_SERVICE_POD, new LocalObjectReference(export.name()),
                                     new LocalObjectReference(pod.name()))));
@@ -538,15 +541,15 @@ public final class GlobalnetPass {
         return wanted;
     }
 
-    private static GlobalIngressIP ingress(String name, String namespace, GlobalIngressIPSpec spec) {
-        GlobalIngressIP object = new GlobalIngressIP();
+    private static GlobalIngressIPResource ingress(String name, String namespace, GlobalIngressIPSpec spec) {
+        GlobalIngressIPResource object = new GlobalIngressIPResource();
         object.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace)
                 .withLabels(Map.of(SubmarinerApi.MANAGED_BY_LABEL, SubmarinerApi.GLOBALNET_MANAGER)).build());
         object.setSpec(spec);
         return object;
     }
 
-    private static Optional<String> invalidIngress(GlobalIngressIP object, boolean wanted) {
+    private static Optional<String> invalidIngress(GlobalIngressIPResource object, boolean wanted) {
         if (!managed(object)) {
             return Optional.of("was not created by the Globalnet controller; GlobalIngressIPs are made for exported services only");
         }

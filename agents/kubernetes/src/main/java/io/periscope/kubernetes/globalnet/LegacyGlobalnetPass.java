@@ -1,7 +1,8 @@
 package io.periscope.kubernetes.globalnet;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
+import io.periscope.kubernetes.crd.AllocationStatus;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.modelbuilder.LiveObjects;
 import io.periscope.kubernetes.modelbuilder.StatusGlobalAddresses;
 import io.periscope.model.globalnet.AllocationCondition;
@@ -118,14 +119,14 @@ public final class LegacyGlobalnetPass {
                 actions.add(new GlobalnetAction.Annotate(entry.getKey(), uid(entry.getValue()), Optional.empty()));
             }
         }
-        for (GlobalEgressIP object : live.globalEgressIPs()) {
+        for (GlobalEgressIPResource object : live.globalEgressIPs()) {
             ObjectKey key = ObjectKey.of(object);
             AllocationCondition condition = AllocationCondition.failure(AllocationReason.INVALID_INPUT, key
                     + " has no effect with legacy Globalnet, which gives every pod its own global IP");
             var old = object.getStatus() == null ? List.<io.fabric8.kubernetes.api.model.Condition>of() : object.getStatus().conditions();
             var conditions = GlobalnetPass.merge(old, GlobalnetPass.condition(condition, now));
             if (!conditions.equals(old) || object.getStatus() != null && !object.getStatus().allocatedIPs().isEmpty()) {
-                actions.add(new GlobalnetAction.WriteEgressStatus(key, uid(object), new io.periscope.kubernetes.crd.AllocationStatus(conditions, List.of())));
+                actions.add(new GlobalnetAction.WriteEgressStatus(key, uid(object), new AllocationStatus(conditions, List.of())));
             }
         }
         return actions;

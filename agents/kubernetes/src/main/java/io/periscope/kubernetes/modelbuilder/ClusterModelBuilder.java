@@ -6,10 +6,11 @@ import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.periscope.kubernetes.crd.ClusterConnectionPolicies;
-import io.periscope.kubernetes.crd.ClusterConnectivityPolicy;
+import io.periscope.kubernetes.crd.ClusterConnectivityPolicyResource;
 import io.periscope.kubernetes.crd.ClusterSpec;
 import io.periscope.kubernetes.crd.ConnectionPolicy;
 import io.periscope.kubernetes.crd.EndpointSpec;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.SubmarinerCluster;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
 import io.periscope.model.globalnet.GlobalEgressIP;
@@ -18,6 +19,7 @@ import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.policy.CableDriver;
 import io.periscope.model.policy.CableDriverSpec;
 import io.periscope.model.policy.ClusterConnectionPolicy;
+import io.periscope.model.policy.ClusterConnectivityPolicy;
 import io.periscope.model.selector.LabelSelector;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
@@ -164,7 +166,7 @@ public final class ClusterModelBuilder {
                 .map(e -> new ServiceExport(e.getMetadata().getNamespace(), e.getMetadata().getName()))
                 .sorted(Comparator.comparing(ServiceExport::toString)).toList();
         List<GlobalEgressIP> egress = new ArrayList<>();
-        for (io.periscope.kubernetes.crd.GlobalEgressIP object2 : sortedByAge(live.globalEgressIPs())) {
+        for (GlobalEgressIPResource object2 : sortedByAge(live.globalEgressIPs())) {
             String name = "GlobalEgressIP " + object2.getMetadata().getNamespace() + "/" + object2.getMetadata().getName();
             try {
                 Integer n = object2.getSpec() == null ? null : object2.getSpec().numberOfIPs();
@@ -378,16 +380,16 @@ public final class ClusterModelBuilder {
                 .map(EndpointPort::getPort).findFirst();
     }
 
-    private static List<io.periscope.model.policy.ClusterConnectivityPolicy> connectivityPolicies(List<LiveObjects> sources, List<ModelProblem> problems) {
-        Map<String, io.periscope.model.policy.ClusterConnectivityPolicy> policies = new LinkedHashMap<>();
+    private static List<ClusterConnectivityPolicy> connectivityPolicies(List<LiveObjects> sources, List<ModelProblem> problems) {
+        Map<String, ClusterConnectivityPolicy> policies = new LinkedHashMap<>();
         for (LiveObjects live : sources) {
-            for (ClusterConnectivityPolicy object : live.connectivityPolicies().stream()
+            for (ClusterConnectivityPolicyResource object : live.connectivityPolicies().stream()
                     .sorted(Comparator.comparing(p -> p.getMetadata().getName())).toList()) {
                 String name = object.getMetadata().getName();
                 try {
                     LabelSelector left = LabelSelectorConversion.toModel(object.getSpec() == null ? null : object.getSpec().leftClusterSelector());
                     LabelSelector right = LabelSelectorConversion.toModel(object.getSpec() == null ? null : object.getSpec().rightClusterSelector());
-                    policies.putIfAbsent(name, new io.periscope.model.policy.ClusterConnectivityPolicy(name, left, right));
+                    policies.putIfAbsent(name, new ClusterConnectivityPolicy(name, left, right));
                 } catch (IllegalArgumentException e) {
                     problems.add(new ModelProblem("ClusterConnectivityPolicy " + name, e.getMessage()));
                 }

@@ -5,11 +5,11 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.periscope.kubernetes.crd.ClusterConnectionPolicies;
-import io.periscope.kubernetes.crd.ClusterConnectivityPolicy;
-import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalIngressIP;
-import io.periscope.kubernetes.crd.ServiceExport;
+import io.periscope.kubernetes.crd.ClusterConnectivityPolicyResource;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalIngressIPResource;
+import io.periscope.kubernetes.crd.ServiceExportResource;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerCluster;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
@@ -33,13 +33,13 @@ public record LiveObjects(
         List<Pod> pods,
         List<Service> services,
         List<EndpointSlice> endpointSlices,
-        List<ServiceExport> serviceExports,
-        List<ClusterGlobalEgressIP> clusterGlobalEgressIPs,
-        List<GlobalEgressIP> globalEgressIPs,
-        List<GlobalIngressIP> globalIngressIPs,
+        List<ServiceExportResource> serviceExports,
+        List<ClusterGlobalEgressIPResource> clusterGlobalEgressIPs,
+        List<GlobalEgressIPResource> globalEgressIPs,
+        List<GlobalIngressIPResource> globalIngressIPs,
         List<SubmarinerCluster> clusters,
         List<SubmarinerEndpoint> endpoints,
-        List<ClusterConnectivityPolicy> connectivityPolicies,
+        List<ClusterConnectivityPolicyResource> connectivityPolicies,
         List<ClusterConnectionPolicies> connectionPolicies,
         Optional<java.util.Set<String>> activeGateways) {
 

@@ -5,11 +5,11 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.periscope.kubernetes.crd.ClusterConnectionPolicies;
-import io.periscope.kubernetes.crd.ClusterConnectivityPolicy;
-import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalIngressIP;
-import io.periscope.kubernetes.crd.ServiceExport;
+import io.periscope.kubernetes.crd.ClusterConnectivityPolicyResource;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalIngressIPResource;
+import io.periscope.kubernetes.crd.ServiceExportResource;
 import io.periscope.kubernetes.crd.SubmarinerCluster;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
 
@@ -42,13 +42,13 @@ public final class LiveObjectsReader {
                 client.pods().inAnyNamespace().list().getItems(),
                 client.services().inAnyNamespace().list().getItems(),
                 listOrEmpty(() -> client.discovery().v1().endpointSlices().inAnyNamespace().list().getItems()),
-                listOrEmpty(() -> client.resources(ServiceExport.class).inAnyNamespace().list().getItems()),
-                listOrEmpty(() -> client.resources(ClusterGlobalEgressIP.class).list().getItems()),
-                listOrEmpty(() -> client.resources(GlobalEgressIP.class).inAnyNamespace().list().getItems()),
-                listOrEmpty(() -> client.resources(GlobalIngressIP.class).inAnyNamespace().list().getItems()),
+                listOrEmpty(() -> client.resources(ServiceExportResource.class).inAnyNamespace().list().getItems()),
+                listOrEmpty(() -> client.resources(ClusterGlobalEgressIPResource.class).list().getItems()),
+                listOrEmpty(() -> client.resources(GlobalEgressIPResource.class).inAnyNamespace().list().getItems()),
+                listOrEmpty(() -> client.resources(GlobalIngressIPResource.class).inAnyNamespace().list().getItems()),
                 clusters,
                 listOrEmpty(() -> client.resources(SubmarinerEndpoint.class).inNamespace(submarinerNamespace).list().getItems()),
-                listOrEmpty(() -> client.resources(ClusterConnectivityPolicy.class).inNamespace(submarinerNamespace).list().getItems()),
+                listOrEmpty(() -> client.resources(ClusterConnectivityPolicyResource.class).inNamespace(submarinerNamespace).list().getItems()),
                 listOrEmpty(() -> client.resources(ClusterConnectionPolicies.class).inNamespace(submarinerNamespace).list().getItems()),
                 activeGateways(leases, java.time.Instant.now()));
     }

@@ -1,9 +1,9 @@
 package io.periscope.kubernetes.modelbuilder;
 
 import io.fabric8.kubernetes.api.model.Condition;
-import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPSpec;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
@@ -51,7 +51,7 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
         for (LiveObjects live : fullyRead) {
             String cluster = live.clusterId();
             local.add(cluster);
-            for (ClusterGlobalEgressIP object : live.clusterGlobalEgressIPs()) {
+            for (ClusterGlobalEgressIPResource object : live.clusterGlobalEgressIPs()) {
                 String name = object.getMetadata().getName();
                 String gateway = name.equals(DEFAULT_NAME) ? "" : name.endsWith("-" + DEFAULT_NAME)
                         ? name.substring(0, name.length() - DEFAULT_NAME.length() - 1) : null;
@@ -59,7 +59,7 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
                     addresses.clusterEgress.put(key(cluster, gateway), parse(object.getStatus().allocatedIPs()));
                 }
             }
-            for (GlobalEgressIP object : live.globalEgressIPs()) {
+            for (GlobalEgressIPResource object : live.globalEgressIPs()) {
                 if (object.getStatus() != null && allocated(object.getStatus().conditions())) {
                     addresses.egress.put(key(cluster, object.getMetadata().getNamespace(), object.getMetadata().getName()),
                             parse(object.getStatus().allocatedIPs()));
@@ -81,7 +81,7 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
                 annotated(service).ifPresent(ip -> addresses.legacyServices.put(
                         key(cluster, service.getMetadata().getNamespace(), service.getMetadata().getName()), ip));
             }
-            for (GlobalIngressIP object : live.globalIngressIPs()) {
+            for (GlobalIngressIPResource object : live.globalIngressIPs()) {
                 GlobalIngressIPSpec spec = object.getSpec();
                 if (spec == null || object.getStatus() == null || !allocated(object.getStatus().conditions())) {
                     continue;

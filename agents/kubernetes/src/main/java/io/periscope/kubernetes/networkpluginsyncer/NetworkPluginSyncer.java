@@ -1,21 +1,17 @@
 package io.periscope.kubernetes.networkpluginsyncer;
 
-import io.periscope.agent.election.LeaseCandidate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.agent.ovn.Northbound;
 import io.periscope.agent.ovn.NorthboundProgrammer;
 import io.periscope.agent.ovn.NorthboundScope;
-import io.periscope.kubernetes.leaderelection.LeaseElection;
-import io.periscope.kubernetes.watch.LevelLoop;
-import io.periscope.kubernetes.watch.LiveObjectsInformers;
+import io.periscope.kubernetes.runtime.Controller;
+import io.periscope.kubernetes.runtime.ControllerRuntime;
+import io.periscope.kubernetes.runtime.Pass;
+import io.periscope.kubernetes.runtime.Snapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Submariner's network plugin syncer (seed 003) for OVN-Kubernetes clusters: a Deployment of one
@@ -35,42 +31,39 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Stopping leaves the rows in place: they keep carrying traffic until the next replica, which
  * starts from what is in the database, takes over.
+ *
+ * <p>It runs on the {@link ControllerRuntime} (informers, level loop, its lease: passes run whether it
+ * leads or not, a standby saying so). It writes nothing to the API: its pass plans with
+ * {@link SyncerPass#plan} and programs the database at its edge (see {@link Controller}).
  */
-public final class NetworkPluginSyncer implements AutoCloseable {
+public final class NetworkPluginSyncer implements Controller, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(NetworkPluginSyncer.class);
 
-    private final KubernetesClient client;
     private final NetworkPluginSyncerSettings settings;
     private final NorthboundProgrammer programmer;
-    private final LevelLoop loop;
-    private final LeaseElection election;
-    private final ScheduledExecutorService retries;
-    private LiveObjectsInformers informers;
+    private final ControllerRuntime runtime;
     private volatile Optional<SyncOutcome> lastOutcome = Optional.empty();
     private SyncOutcome lastLogged;
-    private final AtomicBoolean retryPending = new AtomicBoolean();
 
     public NetworkPluginSyncer(KubernetesClient client, NetworkPluginSyncerSettings settings, Northbound northbound) {
-        this.client = client;
         this.settings = settings;
         this.programmer = new NorthboundProgrammer(northbound, NorthboundScope.SUBMARINER);
-        this.loop = new LevelLoop("network-plugin-syncer-" + settings.clusterId(), this::pass, settings.resync(), settings.retry());
-        this.retries = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("network-plugin-syncer-retry").unstarted(r));
-        this.election = new LeaseElection(client, settings.namespace(), NetworkPluginSyncerSettings.LEASE, settings.identity(), settings.timings(),
-                LeaseCandidate.Leadership.signalling(() -> loop.signal()));
+        this.runtime = ControllerRuntime.builder("network-plugin-syncer-" + settings.clusterId(), client)
+                .liveObjects(settings.namespace(), settings.clusterId())
+                .lease(settings.namespace(), NetworkPluginSyncerSettings.LEASE, settings.identity(), settings.timings())
+                .resync(settings.resync()).retry(settings.retry())
+                .build(this);
     }
 
     /** Watches the cluster, then stands for the lease; returns once the informers hold the initial lists. */
     public NetworkPluginSyncer start() {
-        informers = new LiveObjectsInformers(client, settings.namespace(), settings.clusterId(), loop::signal);
-        loop.start();
-        election.start();
+        runtime.start();
         return this;
     }
 
     public boolean leading() {
-        return election.leading();
+        return runtime.leading();
     }
 
     /** What the last pass found and did; empty before the first. */
@@ -79,22 +72,18 @@ public final class NetworkPluginSyncer implements AutoCloseable {
     }
 
     public long passes() {
-        return loop.passes();
+        return runtime.passes();
     }
 
-    private void pass() {
-        SyncOutcome outcome = election.leading()
-                ? SyncerPass.run(informers.snapshot(), settings.namespace(), programmer)
-                : new SyncOutcome.Standby(election.leader());
+    @Override
+    public Pass pass(Snapshot snapshot) {
+        SyncOutcome outcome = snapshot.leading()
+                ? SyncerPass.run(snapshot.live(), settings.namespace(), programmer)
+                : new SyncOutcome.Standby(snapshot.leader());
         lastOutcome = Optional.of(outcome);
         report(outcome);
-        // One retry at a time: passes woken by events meanwhile must not start chains of their own.
-        if (outcome.retrySoon() && retryPending.compareAndSet(false, true)) {
-            retries.schedule(() -> {
-                retryPending.set(false);
-                loop.signal();
-            }, settings.retry().toMillis(), TimeUnit.MILLISECONDS);
-        }
+        // The runtime keeps one such retry at a time: passes woken by events meanwhile start no chains of their own.
+        return outcome.retrySoon() ? Pass.COME_BACK_SOON : Pass.NOTHING;
     }
 
     /** Logs what is new: every programming, otherwise only a change of situation. */
@@ -115,11 +104,6 @@ public final class NetworkPluginSyncer implements AutoCloseable {
     /** Stops passes first (nothing is written after), then releases the lease so a standby takes over at once. */
     @Override
     public void close() {
-        loop.close();
-        retries.shutdownNow();
-        election.close();
-        if (informers != null) {
-            informers.close();
-        }
+        runtime.close();
     }
 }

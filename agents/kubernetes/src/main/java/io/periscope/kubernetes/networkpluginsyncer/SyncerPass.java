@@ -22,8 +22,8 @@ import java.util.Optional;
 /**
  * One pass of the network plugin syncer: the live objects to the model, the model to the plan, this
  * cluster's {@link OvnTopology} into the northbound database through the programmer (Submariner's
- * scope). The programmer is the only side effect; every other step decides whether there is
- * anything to program at all.
+ * scope). The programmer is the only side effect ({@link #program}); everything before it
+ * ({@link #plan}) is pure and decides whether there is anything to program at all.
  */
 final class SyncerPass {
 
@@ -37,30 +37,54 @@ final class SyncerPass {
     private SyncerPass() {
     }
 
+    /** What a pass found: nothing to program (and why), or the topology to program. */
+    sealed interface Plan {
+    }
+
+    record NothingToProgram(SyncOutcome outcome) implements Plan {
+    }
+
+    /** This cluster's OVN topology with its chassis named as OVN knows them; {@code chassis} is submariner_router's. */
+    record ToProgram(OvnTopology topology, String chassis) implements Plan {
+    }
+
+    /** The plan and, at the edge, the database brought to it. */
     static SyncOutcome run(LiveObjects live, String namespace, NorthboundProgrammer programmer) {
+        return switch (plan(live, namespace)) {
+            case NothingToProgram nothing -> nothing.outcome();
+            case ToProgram program -> program(program, programmer);
+        };
+    }
+
+    /** Pure: whether there is anything to program, and what. */
+    static Plan plan(LiveObjects live, String namespace) {
         LiveModel model = ClusterModelBuilder.build(live.clusterId(), List.of(live));
         Optional<Cluster> cluster = model.clusterSet().cluster(live.clusterId());
         if (cluster.isEmpty()) {
-            return new SyncOutcome.NoClusterObject(live.clusterId(), namespace);
+            return new NothingToProgram(new SyncOutcome.NoClusterObject(live.clusterId(), namespace));
         }
         if (cluster.get().cni() != Cni.OVN_KUBERNETES) {
-            return new SyncOutcome.NotOvnKubernetes(live.clusterId(), cluster.get().cni());
+            return new NothingToProgram(new SyncOutcome.NotOvnKubernetes(live.clusterId(), cluster.get().cni()));
         }
         if (cluster.get().activeGateways().isEmpty()) {
-            return new SyncOutcome.NoGateway(live.clusterId());
+            return new NothingToProgram(new SyncOutcome.NoGateway(live.clusterId()));
         }
         OvnTopology topology;
         try {
             ClusterSetPlan plan = Planner.plan(model.clusterSet(), model.addresses());
             topology = plan.ovn(live.clusterId()).orElseThrow(() -> new IllegalStateException("the plan has no OVN topology for " + live.clusterId()));
         } catch (RuntimeException e) {
-            return new SyncOutcome.CannotPlan(e.getMessage());
+            return new NothingToProgram(new SyncOutcome.CannotPlan(e.getMessage()));
         }
         OvnTopology onChassis = withChassisIds(topology, chassisIds(live));
-        String chassis = onChassis.router(Names.SUBMARINER_ROUTER).flatMap(LogicalRouter::chassis).orElse("none");
+        return new ToProgram(onChassis, onChassis.router(Names.SUBMARINER_ROUTER).flatMap(LogicalRouter::chassis).orElse("none"));
+    }
+
+    /** The edge: the programmer reads Submariner's part of the database and writes the difference in one transaction. */
+    static SyncOutcome program(ToProgram plan, NorthboundProgrammer programmer) {
         try {
-            List<NbChange> changes = programmer.program(onChassis);
-            return changes.isEmpty() ? new SyncOutcome.UpToDate(chassis) : new SyncOutcome.Programmed(chassis, changes);
+            List<NbChange> changes = programmer.program(plan.topology());
+            return changes.isEmpty() ? new SyncOutcome.UpToDate(plan.chassis()) : new SyncOutcome.Programmed(plan.chassis(), changes);
         } catch (CommandFailedException e) {
             return new SyncOutcome.DatabaseFailed(e.getMessage());
         } catch (IllegalStateException e) {

@@ -4,6 +4,7 @@ import io.periscope.kubernetes.crd.EndpointSpec;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.policy.CableDriver;
 
 /** The model's Endpoint as the CRD carries it. */
 public final class EndpointConversion {
@@ -14,7 +15,7 @@ public final class EndpointConversion {
     /** The name of the Endpoint object a gateway publishes (the model's naming, upstream's). */
     public static String endpointName(String clusterId, String hostname) {
         return new Endpoint(clusterId, hostname, Ipv4Address.ANY, java.util.Optional.empty(), java.util.List.of(),
-                io.periscope.model.policy.CableDriver.VXLAN, java.util.Map.of(), java.util.List.of(), java.util.Optional.empty()).name();
+                CableDriver.VXLAN, java.util.Map.of(), java.util.List.of(), java.util.Optional.empty()).name();
     }
 
     /**

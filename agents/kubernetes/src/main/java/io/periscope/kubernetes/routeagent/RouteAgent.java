@@ -1,8 +1,6 @@
 package io.periscope.kubernetes.routeagent;
 
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.periscope.agent.command.CommandRunner;
 import io.periscope.agent.health.GatewayHealth;
 import io.periscope.agent.health.HealthMessages;
@@ -18,8 +16,11 @@ import io.periscope.kubernetes.crd.RouteAgentStatus;
 import io.periscope.kubernetes.nodeplan.DefaultInterfaceOnce;
 import io.periscope.kubernetes.nodeplan.LiveNodePlan;
 import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
-import io.periscope.kubernetes.watch.LevelLoop;
-import io.periscope.kubernetes.watch.LiveObjectsInformers;
+import io.periscope.kubernetes.runtime.Action;
+import io.periscope.kubernetes.runtime.Controller;
+import io.periscope.kubernetes.runtime.ControllerRuntime;
+import io.periscope.kubernetes.runtime.Pass;
+import io.periscope.kubernetes.runtime.Snapshot;
 import io.periscope.plan.DataplanePlan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,18 +40,20 @@ import java.util.function.Supplier;
  * gateways it load-balances to, withdraws the silent ones from its routes, steers the headless pods a
  * silent gateway owned (per-gateway egress ownership) to the owners among the live ones, and says
  * which it considers up in the node's RouteAgent object.
+ *
+ * <p>It runs on the {@link ControllerRuntime} (informers, level loop; no lease: every node programs
+ * itself). Its pass programs the kernel at its edge (see {@link Controller}) and returns the
+ * RouteAgent status for the runtime to write.
  */
-public final class RouteAgent implements AutoCloseable {
+public final class RouteAgent implements Controller, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RouteAgent.class);
 
-    private final KubernetesClient client;
     private final NodeAgentSettings settings;
     private final Reconciler reconciler;
     private final DefaultInterfaceOnce defaultInterface;
-    private final LevelLoop loop;
+    private final ControllerRuntime runtime;
     private final GatewayHealth health;
-    private LiveObjectsInformers informers;
     private volatile Optional<ReconcileResult> lastReconcile = Optional.empty();
     private volatile boolean standingAside;
 
@@ -65,12 +68,14 @@ public final class RouteAgent implements AutoCloseable {
      */
     public RouteAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner, KernelWatch watch,
                       Supplier<Prober> probers) {
-        this.client = client;
         this.settings = settings;
         this.reconciler = new Reconciler(runner, Ownership.submariner(), watch);
         this.defaultInterface = new DefaultInterfaceOnce(runner, settings.nodeName());
-        this.loop = new LevelLoop("route-agent-" + settings.nodeName(), this::pass, settings.resync(), Duration.ofSeconds(2));
-        this.health = new GatewayHealth(probers, settings.health(), Clock.systemUTC(), loop::signal);
+        this.runtime = ControllerRuntime.builder("route-agent-" + settings.nodeName(), client)
+                .liveObjects(settings.namespace(), settings.clusterId())
+                .resync(settings.resync()).retry(Duration.ofSeconds(2))
+                .build(this);
+        this.health = new GatewayHealth(probers, settings.health(), Clock.systemUTC(), runtime::signal);
     }
 
     /** Which of its cluster's active gateways this node considers up and down. */
@@ -79,8 +84,7 @@ public final class RouteAgent implements AutoCloseable {
     }
 
     public RouteAgent start() {
-        informers = new LiveObjectsInformers(client, settings.namespace(), settings.clusterId(), loop::signal);
-        loop.start();
+        runtime.start();
         return this;
     }
 
@@ -94,57 +98,43 @@ public final class RouteAgent implements AutoCloseable {
     }
 
     public long passes() {
-        return loop.passes();
+        return runtime.passes();
     }
 
-    private void pass() {
-        LiveNodePlan nodePlan = LiveNodePlan.of(informers.snapshot(), settings.nodeName(), defaultInterface.link());
+    @Override
+    public Pass pass(Snapshot snapshot) {
+        LiveNodePlan nodePlan = LiveNodePlan.of(snapshot.live(), settings.nodeName(), defaultInterface.link());
         if (nodePlan.host().isEmpty()) {
             LOG.warn("route agent {}: the model has no node {} in cluster {} yet", settings.nodeName(), settings.nodeName(), settings.clusterId());
-            return;
+            return Pass.NOTHING;
         }
         standingAside = nodePlan.activeGateway();
         if (standingAside) {
-            return;
+            return Pass.NOTHING;
         }
+        // The edge: the reconciler compares the node's kernel with the plan and programs the difference.
         DataplanePlan desired = health.desired(nodePlan::submarinerWith, HealthTargets.gatewayNames(nodePlan.plan()));
         lastReconcile = Optional.of(reconciler.reconcile(desired));
-        writeStatus(health.view());
+        return Pass.writing(status(health.view()));
     }
 
     /** The node's RouteAgent object says which gateways it considers up; written only when that changed. */
-    private void writeStatus(HealthView view) {
+    private Action status(HealthView view) {
         List<RouteAgentStatus.GatewayHealthStatus> gateways = new ArrayList<>();
         view.peers().forEach((target, peer) -> gateways.add(new RouteAgentStatus.GatewayHealthStatus(target.gateway(), target.probe().toString(),
                 peer.up() ? RouteAgentStatus.GatewayHealthStatus.UP : RouteAgentStatus.GatewayHealthStatus.DOWN,
                 peer.lastTransition().toString(), HealthMessages.describe(target, peer, health.settings()))));
-        RouteAgentStatus status = new RouteAgentStatus(gateways);
-        try {
-            var resource = client.resources(RouteAgentResource.class).inNamespace(settings.namespace()).withName(settings.nodeName());
-            RouteAgentResource existing = resource.get();
-            if (existing == null) {
-                RouteAgentResource created = new RouteAgentResource();
-                created.setMetadata(new ObjectMetaBuilder().withName(settings.nodeName()).withNamespace(settings.namespace()).build());
-                client.resource(created).create();
-            } else if (status.equals(existing.getStatus())) {
-                return;
-            }
-            resource.editStatus(r -> {
-                r.setStatus(status);
-                return r;
-            });
-        } catch (KubernetesClientException e) {
-            LOG.info("route agent {}: writing the RouteAgent status did not go through ({}); retrying", settings.nodeName(), e.getCode());
-            loop.signal();
-        }
+        return new Action.PutStatus<>(RouteAgentResource.class, RouteAgentResource::new, settings.namespace(), settings.nodeName(),
+                new RouteAgentStatus(gateways));
+    }
+
+    @Override
+    public void stopped() {
+        health.close();
     }
 
     @Override
     public void close() {
-        loop.close();
-        health.close();
-        if (informers != null) {
-            informers.close();
-        }
+        runtime.close();
     }
 }

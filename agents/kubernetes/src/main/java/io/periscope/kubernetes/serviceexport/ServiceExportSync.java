@@ -4,15 +4,18 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.periscope.kubernetes.broker.BrokerSync;
 import io.periscope.kubernetes.broker.BrokerSyncSettings;
 import io.periscope.kubernetes.crd.LighthouseApi;
 import io.periscope.kubernetes.crd.ServiceImport;
 import io.periscope.kubernetes.crd.SubmarinerApi;
-import io.periscope.kubernetes.watch.LevelLoop;
-import io.periscope.kubernetes.watch.LiveObjectsInformers;
-import io.periscope.kubernetes.watch.SignalOnChange;
+import io.periscope.kubernetes.runtime.Action;
+import io.periscope.kubernetes.runtime.Api;
+import io.periscope.kubernetes.runtime.Controller;
+import io.periscope.kubernetes.runtime.ControllerRuntime;
+import io.periscope.kubernetes.runtime.Pass;
+import io.periscope.kubernetes.runtime.Snapshot;
+import io.periscope.kubernetes.runtime.Watch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,76 +43,73 @@ import java.util.function.Predicate;
  * {@value BrokerSync#ORIGIN_LABEL}; a copy whose original is gone is deleted, and an object that is
  * not a copy (one Lighthouse's own agent wrote, say) is left alone. Level-driven: each pass makes
  * both sides agree, whatever events were missed; a write that fails is retried after two seconds.
+ *
+ * <p>It runs on the {@link ControllerRuntime} with the broker as its second API (the cluster's
+ * objects, its ServiceImports, and the broker's ServiceImports and EndpointSlices), no lease; its
+ * pass returns the creates, updates and deletes.
  */
-public final class ServiceExportSync implements AutoCloseable {
+public final class ServiceExportSync implements Controller, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServiceExportSync.class);
 
-    private final KubernetesClient local;
-    private final KubernetesClient broker;
     private final BrokerSyncSettings settings;
-    private final LevelLoop loop;
-    private final List<AutoCloseable> watches = new ArrayList<>();
-    private LiveObjectsInformers localObjects;
-    private SharedIndexInformer<ServiceImport> localImports;
-    private SharedIndexInformer<ServiceImport> brokerImports;
-    private SharedIndexInformer<EndpointSlice> brokerSlices;
+    private final Watch<ServiceImport> localImports = Watch.everywhere(Api.LOCAL, ServiceImport.class);
+    private final Watch<ServiceImport> brokerImports;
+    private final Watch<EndpointSlice> brokerSlices;
+    private final ControllerRuntime runtime;
     /** What was last logged about objects left alone or namespaces missing, so that each is said once, not every resync. */
     private final Set<String> reported = new HashSet<>();
     private String lastSummary;
 
     public ServiceExportSync(KubernetesClient local, KubernetesClient broker, BrokerSyncSettings settings) {
-        this.local = local;
-        this.broker = broker;
         this.settings = settings;
-        this.loop = new LevelLoop("service-export-sync-" + settings.clusterId(), this::pass, settings.resync(), Duration.ofSeconds(2));
+        this.brokerImports = Watch.inNamespace(Api.BROKER, ServiceImport.class, settings.brokerNamespace());
+        this.brokerSlices = Watch.inNamespace(Api.BROKER, EndpointSlice.class, settings.brokerNamespace());
+        this.runtime = ControllerRuntime.builder("service-export-sync-" + settings.clusterId(), local).broker(broker)
+                .liveObjects(settings.localNamespace(), settings.clusterId())
+                .watch(localImports).watch(brokerImports).watch(brokerSlices)
+                .resync(settings.resync()).retry(Duration.ofSeconds(2))
+                .build(this);
     }
 
     /** Starts the informers, returns once their caches hold the initial lists, then starts the passes. */
     public ServiceExportSync start() {
-        try {
-            localObjects = keep(new LiveObjectsInformers(local, settings.localNamespace(), settings.clusterId(), loop::signal));
-            localImports = keep(local.resources(ServiceImport.class).inAnyNamespace().inform(new SignalOnChange<>(loop::signal)));
-            brokerImports = keep(broker.resources(ServiceImport.class).inNamespace(settings.brokerNamespace()).inform(new SignalOnChange<>(loop::signal)));
-            brokerSlices = keep(broker.discovery().v1().endpointSlices().inNamespace(settings.brokerNamespace()).inform(new SignalOnChange<>(loop::signal)));
-        } catch (RuntimeException e) {
-            close();
-            throw e;
-        }
-        loop.start();
+        runtime.start();
         return this;
     }
 
     /** How many passes completed, for tests that wait for the sync to settle. */
     public long passes() {
-        return loop.passes();
+        return runtime.passes();
     }
 
-    private void pass() {
-        List<String> failed = new ArrayList<>();
+    @Override
+    public Pass pass(Snapshot s) {
+        List<Action> writes = new ArrayList<>();
         // Down first: a local model the planner refuses stops only the way up.
-        List<ServiceImport> theirImports = brokerImports.getStore().list().stream().filter(this::fromAnotherCluster).toList();
-        List<EndpointSlice> theirSlices = brokerSlices.getStore().list().stream().filter(this::fromAnotherCluster).toList();
-        List<EndpointSlice> localSlices = localObjects.snapshot().endpointSlices();
-        mirror(local, theirSlices.stream().flatMap(s -> LighthouseObjects.clusterSlice(s).stream()).toList(),
-                localSlices.stream().filter(s -> LighthouseObjects.labels(s).containsKey(LighthouseApi.SOURCE_CLUSTER_LABEL)).toList(),
-                ServiceExportSync::synced, ServiceExportSync::sameSlice, failed);
+        List<ServiceImport> theirImports = s.list(brokerImports).stream().filter(this::fromAnotherCluster).toList();
+        List<EndpointSlice> theirSlices = s.list(brokerSlices).stream().filter(this::fromAnotherCluster).toList();
+        List<EndpointSlice> localSlices = s.live().endpointSlices();
+        mirror(Api.LOCAL, theirSlices.stream().flatMap(slice -> LighthouseObjects.clusterSlice(slice).stream()).toList(),
+                localSlices.stream().filter(slice -> LighthouseObjects.labels(slice).containsKey(LighthouseApi.SOURCE_CLUSTER_LABEL)).toList(),
+                ServiceExportSync::synced, ServiceExportSync::sameSlice, writes);
         Map<String, List<ServiceImport>> byService = new TreeMap<>();
-        theirImports.forEach(i -> LighthouseObjects.exportedService(i).ifPresent(s -> byService.computeIfAbsent(s, k -> new ArrayList<>()).add(i)));
+        theirImports.forEach(i -> LighthouseObjects.exportedService(i)
+                .ifPresent(service -> byService.computeIfAbsent(service, k -> new ArrayList<>()).add(i)));
         List<ServiceImport> merged = new ArrayList<>();
         byService.forEach((service, imports) -> merged.add(LighthouseObjects.clusterImport(service.substring(0, service.indexOf('/')),
                 service.substring(service.indexOf('/') + 1), imports)));
-        mirror(local, merged, localImports.getStore().list(), ServiceExportSync::synced, ServiceExportSync::sameImport, failed);
+        mirror(Api.LOCAL, merged, s.list(localImports), ServiceExportSync::synced, ServiceExportSync::sameImport, writes);
 
         // Up: what this cluster exports.
         String published;
         try {
-            List<LocalExport> exports = LocalExports.of(localObjects.snapshot());
+            List<LocalExport> exports = LocalExports.of(s.live());
             Predicate<HasMetadata> ours = o -> settings.clusterId().equals(LighthouseObjects.labels(o).get(BrokerSync.ORIGIN_LABEL));
-            mirror(broker, exports.stream().map(e -> LighthouseObjects.brokerImport(settings.clusterId(), settings.brokerNamespace(), e)).toList(),
-                    brokerImports.getStore().list(), ours, ServiceExportSync::sameImport, failed);
-            mirror(broker, exports.stream().map(e -> LighthouseObjects.brokerSlice(settings.clusterId(), settings.brokerNamespace(), e)).toList(),
-                    brokerSlices.getStore().list(), ours, ServiceExportSync::sameSlice, failed);
+            mirror(Api.BROKER, exports.stream().map(e -> LighthouseObjects.brokerImport(settings.clusterId(), settings.brokerNamespace(), e)).toList(),
+                    s.list(brokerImports), ours, ServiceExportSync::sameImport, writes);
+            mirror(Api.BROKER, exports.stream().map(e -> LighthouseObjects.brokerSlice(settings.clusterId(), settings.brokerNamespace(), e)).toList(),
+                    s.list(brokerSlices), ours, ServiceExportSync::sameSlice, writes);
             published = exports.size() + " export(s) published";
         } catch (IllegalArgumentException | IllegalStateException e) {
             // The planner refused the model: the broker keeps what was published last; the next change tries again.
@@ -121,18 +121,32 @@ public final class ServiceExportSync implements AutoCloseable {
             LOG.info("service export sync {}: {}", settings.clusterId(), summary);
             lastSummary = summary;
         }
-        if (!failed.isEmpty()) {
-            throw new WritesFailed(failed);
-        }
+        return Pass.writing(writes);
     }
 
     /**
-     * Makes {@code client}'s objects equal to {@code wanted}: creates or updates each (an update
+     * A create refused with 404: the MCS API's namespace sameness, a service's namespace that the
+     * cluster lacks gets nothing until it exists (said once). Any other refusal fails the pass after
+     * its other writes, and the whole pass runs again after the retry delay.
+     */
+    @Override
+    public Refused refused(Action action, KubernetesClientException refusal) {
+        if (action instanceof Action.Create create && refusal.getCode() == 404) {
+            HasMetadata object = create.object();
+            once("no namespace " + key(object), "{} {} not written: namespace {} does not exist here; it is written once it does",
+                    object.getKind(), key(object), object.getMetadata().getNamespace());
+            return Refused.IGNORE;
+        }
+        return Refused.RETRY_LATER;
+    }
+
+    /**
+     * Makes {@code api}'s objects equal to {@code wanted}: creates or updates each (an update
      * carries the cached resourceVersion, so a concurrent change is a conflict and the next pass
      * looks again), and deletes each copy ({@code isCopy}) that is not wanted.
      */
-    private <T extends HasMetadata> void mirror(KubernetesClient client, List<T> wanted, List<T> existing, Predicate<? super T> isCopy,
-                                                BiPredicate<T, T> same, List<String> failed) {
+    private <T extends HasMetadata> void mirror(Api api, List<T> wanted, List<T> existing, Predicate<? super T> isCopy, BiPredicate<T, T> same,
+                                                List<Action> writes) {
         Map<String, T> current = new LinkedHashMap<>();
         existing.forEach(e -> current.put(key(e), e));
         Set<String> keep = new HashSet<>();
@@ -147,30 +161,16 @@ public final class ServiceExportSync implements AutoCloseable {
                 once("left alone " + object.getKind() + " " + key, "{} {} exists and is not a copy of the broker's; leaving it alone", object.getKind(), key);
                 continue;
             }
-            try {
-                if (now == null) {
-                    client.resource(object).create();
-                } else {
-                    object.getMetadata().setResourceVersion(now.getMetadata().getResourceVersion());
-                    client.resource(object).update();
-                }
-            } catch (KubernetesClientException e) {
-                if (now == null && e.getCode() == 404) {
-                    // The MCS API's namespace sameness: a service's namespace that this cluster lacks gets nothing until it exists.
-                    once("no namespace " + key, "{} {} not written: namespace {} does not exist here; it is written once it does",
-                            object.getKind(), key, object.getMetadata().getNamespace());
-                } else {
-                    failed.add((now == null ? "create " : "update ") + object.getKind() + " " + key + " (" + reason(e) + ")");
-                }
+            if (now == null) {
+                writes.add(new Action.Create(api, object));
+            } else {
+                object.getMetadata().setResourceVersion(now.getMetadata().getResourceVersion());
+                writes.add(new Action.Update(api, object));
             }
         }
         for (T object : existing) {
             if (isCopy.test(object) && !keep.contains(key(object))) {
-                try {
-                    client.resource(object).delete();
-                } catch (KubernetesClientException e) {
-                    failed.add("delete " + object.getKind() + " " + key(object) + " (" + reason(e) + ")");
-                }
+                writes.add(new Action.Delete(api, object));
             }
         }
     }
@@ -202,10 +202,6 @@ public final class ServiceExportSync implements AutoCloseable {
         return object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
     }
 
-    private static String reason(KubernetesClientException e) {
-        return e.getCode() == 0 ? e.getMessage() : "HTTP " + e.getCode();
-    }
-
     private void once(String what, String format, Object... args) {
         if (reported.add(what)) {
             Object[] all = new Object[args.length + 1];
@@ -215,27 +211,8 @@ public final class ServiceExportSync implements AutoCloseable {
         }
     }
 
-    private <T extends AutoCloseable> T keep(T closeable) {
-        watches.add(closeable);
-        return closeable;
-    }
-
     @Override
     public void close() {
-        loop.close();
-        for (AutoCloseable watch : watches) {
-            try {
-                watch.close();
-            } catch (Exception e) {
-                LOG.debug("closing a watch", e);
-            }
-        }
-    }
-
-    /** Some writes of a pass did not go through; the loop tries the whole pass again after its retry delay. */
-    static final class WritesFailed extends RuntimeException {
-        WritesFailed(List<String> failed) {
-            super(failed.size() + " write(s) did not go through, retrying: " + String.join("; ", failed), null, false, false);
-        }
+        runtime.close();
     }
 }

@@ -3,7 +3,7 @@ package io.periscope.kubernetes.broker;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.periscope.kubernetes.crd.ClusterConnectivityPolicy;
+import io.periscope.kubernetes.crd.ClusterConnectivityPolicyResource;
 import io.periscope.kubernetes.crd.ClusterConnectivityPolicySpec;
 import io.periscope.kubernetes.crd.EndpointSpec;
 import io.periscope.kubernetes.crd.SubmarinerApi;
@@ -61,7 +61,7 @@ class BrokerSyncCarriesClustersEndpointsAndPoliciesCrudTest {
 
     @Test
     void eachClusterGetsTheOthersClusterAndEndpointsAndThePolicies() {
-        ClusterConnectivityPolicy policy = new ClusterConnectivityPolicy();
+        ClusterConnectivityPolicyResource policy = new ClusterConnectivityPolicyResource();
         policy.setMetadata(new ObjectMetaBuilder().withName("on-premise-to-cloud").withNamespace(BROKER_NAMESPACE).build());
         policy.setSpec(new ClusterConnectivityPolicySpec(new LabelSelectorBuilder().withMatchLabels(Map.of("location", "on-premise")).build(),
                 new LabelSelectorBuilder().withMatchLabels(Map.of("location", "cloud")).build()));
@@ -74,7 +74,7 @@ class BrokerSyncCarriesClustersEndpointsAndPoliciesCrudTest {
             SubmarinerEndpoint endpoint = cluster1Api.client().resources(SubmarinerEndpoint.class).inNamespace(NS)
                     .withName("cluster2-submariner-cable-cluster2-gw-3").get();
             assertThat(endpoint.getSpec().privateIp()).isEqualTo("172.18.0.4");
-            assertThat(cluster1Api.client().resources(ClusterConnectivityPolicy.class).inNamespace(NS).withName("on-premise-to-cloud").get()
+            assertThat(cluster1Api.client().resources(ClusterConnectivityPolicyResource.class).inNamespace(NS).withName("on-premise-to-cloud").get()
                     .getSpec().leftClusterSelector().getMatchLabels()).containsEntry("location", "on-premise");
         });
         assertThatEventually("cluster2 holds cluster1's", () ->

@@ -1,8 +1,10 @@
 package io.periscope.kubernetes.globalnet;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPSpec;
+import io.periscope.kubernetes.crd.ServiceExportResource;
 import io.periscope.kubernetes.testing.LiveObjectsFactory;
 import io.periscope.kubernetes.testing.MockCluster;
 import org.junit.jupiter.api.AfterEach;
@@ -70,10 +72,10 @@ class GlobalnetAllocatesAddressesCrudTest {
         assertThatEventually("the pod-selector GlobalEgressIP's single address comes from the top", () ->
                 assertThat(egress(client, "ns1", "db-pods").orElseThrow().getStatus().allocatedIPs()).containsExactly("242.254.1.254"));
         assertThatEventually("each export got its GlobalIngressIP with one address", () -> {
-            GlobalIngressIP service = ingress(client, "default", "svc-nginx").orElseThrow();
+            GlobalIngressIPResource service = ingress(client, "default", "svc-nginx").orElseThrow();
             assertThat(service.getSpec().target()).isEqualTo(GlobalIngressIPSpec.CLUSTER_IP_SERVICE);
             assertThat(service.getSpec().serviceRef().getName()).isEqualTo("nginx");
-            GlobalIngressIP pod = ingress(client, "default", "pod-db-1").orElseThrow();
+            GlobalIngressIPResource pod = ingress(client, "default", "pod-db-1").orElseThrow();
             assertThat(pod.getSpec().target()).isEqualTo(GlobalIngressIPSpec.HEADLESS_SERVICE_POD);
             assertThat(pod.getSpec().podRef().getName()).isEqualTo("db-1");
             assertThat(pod.getSpec().serviceRef().getName()).isEqualTo("db");
@@ -96,8 +98,8 @@ class GlobalnetAllocatesAddressesCrudTest {
         controller = GlobalnetFixture_controller();
         assertThatEventually("everything allocated", () -> assertThat(everyAllocatedAddress(client)).hasSize(15));
 
-        client.resources(io.periscope.kubernetes.crd.GlobalEgressIP.class).inNamespace("ns1").withName("ns-egress").delete();
-        client.resources(io.periscope.kubernetes.crd.ServiceExport.class).inNamespace("default").withName("nginx").delete();
+        client.resources(GlobalEgressIPResource.class).inNamespace("ns1").withName("ns-egress").delete();
+        client.resources(ServiceExportResource.class).inNamespace("default").withName("nginx").delete();
         await("svc-nginx is deleted with its export", () -> ingress(client, "default", "svc-nginx").isEmpty());
 
         objects.egress("ns2", "reuses-the-block", 2, null);

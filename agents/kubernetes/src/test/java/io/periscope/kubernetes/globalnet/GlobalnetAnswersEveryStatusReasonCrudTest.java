@@ -9,15 +9,16 @@ import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.periscope.kubernetes.crd.AllocationStatus;
-import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
 import io.periscope.kubernetes.crd.ClusterGlobalEgressIPSpec;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalEgressIPSpec;
-import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPSpec;
 import io.periscope.kubernetes.testing.GlobalnetFixture;
 import io.periscope.kubernetes.testing.LiveObjectsFactory;
 import io.periscope.kubernetes.testing.MockCluster;
+import io.periscope.model.globalnet.AllocationCondition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,18 +69,18 @@ class GlobalnetAnswersEveryStatusReasonCrudTest {
         objects.egress("ns1", "zero", 0, null);
         objects.egress("ns1", "too-many", 21, null);
         objects.egress("ns1", "negative", -1, null);
-        GlobalEgressIP badSelector = new GlobalEgressIP();
+        GlobalEgressIPResource badSelector = new GlobalEgressIPResource();
         badSelector.setMetadata(new ObjectMetaBuilder().withName("bad-selector").withNamespace("ns1").build());
         badSelector.setSpec(new GlobalEgressIPSpec(1, new LabelSelectorBuilder().addToMatchExpressions(
                 new LabelSelectorRequirementBuilder().withKey("app").withOperator("Near").withValues("db").build()).build()));
         client.resource(badSelector).create();
         objects.egress("ns1", "good", 1, null);
         objects.egress("ns1", "pool-too-small", 10, null);
-        ClusterGlobalEgressIP second = new ClusterGlobalEgressIP();
+        ClusterGlobalEgressIPResource second = new ClusterGlobalEgressIPResource();
         second.setMetadata(new ObjectMetaBuilder().withName("my-own-egress").build());
         second.setSpec(new ClusterGlobalEgressIPSpec(2, "cluster1"));
         client.resource(second).create();
-        GlobalIngressIP handMade = new GlobalIngressIP();
+        GlobalIngressIPResource handMade = new GlobalIngressIPResource();
         handMade.setMetadata(new ObjectMetaBuilder().withName("svc-hand-made").withNamespace("ns1").build());
         handMade.setSpec(new GlobalIngressIPSpec(GlobalIngressIPSpec.CLUSTER_IP_SERVICE, new LocalObjectReference("web"), null));
         client.resource(handMade).create();
@@ -97,7 +98,7 @@ class GlobalnetAnswersEveryStatusReasonCrudTest {
             assertThat(reason(clusterEgress(client, "my-own-egress").orElseThrow())).contains("InvalidInstance");
             assertThat(reason(ingress(client, "ns1", "svc-hand-made").orElseThrow())).contains("InvalidInstance");
         });
-        GlobalEgressIP tooMany = egress(client, "ns1", "too-many").orElseThrow();
+        GlobalEgressIPResource tooMany = egress(client, "ns1", "too-many").orElseThrow();
         assertThat(tooMany.getStatus().allocatedIPs()).isEmpty();
         assertThat(tooMany.getStatus().conditions().getFirst().getStatus()).isEqualTo("False");
         assertThat(tooMany.getStatus().conditions().getFirst().getMessage()).contains("21", "0..20");
@@ -109,7 +110,7 @@ class GlobalnetAnswersEveryStatusReasonCrudTest {
         assertThat(clusterEgress(client, "my-own-egress").orElseThrow().getStatus().conditions().getFirst().getMessage())
                 .contains("cluster-egress.submariner.io");
         // The controller is still working: a fixed request is answered.
-        client.resources(GlobalEgressIP.class).inNamespace("ns1").withName("too-many")
+        client.resources(GlobalEgressIPResource.class).inNamespace("ns1").withName("too-many")
                 .edit(o -> {
                     o.setSpec(new GlobalEgressIPSpec(2, null));
                     return o;
@@ -123,16 +124,16 @@ class GlobalnetAnswersEveryStatusReasonCrudTest {
     void addressesThatCannotBeTakenBackAfterARestartAreReportedAndReplaced() {
         // As left by an earlier controller with the double-allocation bug (submariner#4122): two
         // objects claim 242.254.9.14, and a third claims an address outside the pool.
-        GlobalEgressIP older = objects.egress("ns1", "a-older", 1, null);
-        GlobalEgressIP younger = objects.egress("ns1", "b-younger", 1, null);
-        GlobalEgressIP outside = objects.egress("ns1", "c-outside", 1, null);
+        GlobalEgressIPResource older = objects.egress("ns1", "a-older", 1, null);
+        GlobalEgressIPResource younger = objects.egress("ns1", "b-younger", 1, null);
+        GlobalEgressIPResource outside = objects.egress("ns1", "c-outside", 1, null);
         writeStatus(older, "242.254.9.14");
         writeStatus(younger, "242.254.9.14");
         writeStatus(outside, "10.9.9.9");
         List<String> reasonsSeen = new CopyOnWriteArrayList<>();
-        try (Watch ignored = client.resources(GlobalEgressIP.class).inNamespace("ns1").withName("b-younger").watch(new Watcher<>() {
+        try (Watch ignored = client.resources(GlobalEgressIPResource.class).inNamespace("ns1").withName("b-younger").watch(new Watcher<>() {
             @Override
-            public void eventReceived(Action action, GlobalEgressIP resource) {
+            public void eventReceived(Action action, GlobalEgressIPResource resource) {
                 reason(resource).ifPresent(reasonsSeen::add);
             }
 
@@ -154,9 +155,9 @@ class GlobalnetAnswersEveryStatusReasonCrudTest {
         assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().allMatch(a -> a.startsWith("242.254.9."));
     }
 
-    private void writeStatus(GlobalEgressIP object, String address) {
+    private void writeStatus(GlobalEgressIPResource object, String address) {
         object.setStatus(new AllocationStatus(List.of(GlobalnetPass.condition(
-                io.periscope.model.globalnet.AllocationCondition.success("allocated 1 global IP: " + address), java.time.Instant.now())),
+                AllocationCondition.success("allocated 1 global IP: " + address), java.time.Instant.now())),
                 List.of(address)));
         client.resource(object).updateStatus();
     }

@@ -2,9 +2,10 @@ package io.periscope.kubernetes.globalnet;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.kubernetes.crd.AllocationStatus;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalIngressIP;
-import io.periscope.kubernetes.crd.ServiceExport;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalIngressIPResource;
+import io.periscope.kubernetes.crd.ServiceExportResource;
+import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.testing.GlobalnetFixture;
 import io.periscope.kubernetes.testing.LiveObjectsFactory;
 import io.periscope.kubernetes.testing.MockCluster;
@@ -77,7 +78,7 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
         // While the controller is down: svc0 (which held .254) goes away, so allocating everything
         // afresh would move every other object; and new requests come that a fresh pool would answer
         // with the very addresses the existing objects hold (.254 down, and the lowest blocks).
-        client.resources(ServiceExport.class).inNamespace("default").withName("svc0").delete();
+        client.resources(ServiceExportResource.class).inNamespace("default").withName("svc0").delete();
         before.remove("svc-svc0");
         for (int i = 5; i < 8; i++) {
             objects.service("default", "svc" + i, "100.0.0." + (10 + i), Map.of("app", "a" + i), 80);
@@ -105,9 +106,9 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
         Set<String> exported = new TreeSet<>();
         // Every address each object (by uid) was ever seen with: an object's address must never change.
         Map<String, Set<String>> seenByUid = new java.util.concurrent.ConcurrentHashMap<>();
-        io.fabric8.kubernetes.client.Watch watch = client.resources(GlobalIngressIP.class).inNamespace("default").watch(new io.fabric8.kubernetes.client.Watcher<>() {
+        io.fabric8.kubernetes.client.Watch watch = client.resources(GlobalIngressIPResource.class).inNamespace("default").watch(new io.fabric8.kubernetes.client.Watcher<>() {
             @Override
-            public void eventReceived(Action action, GlobalIngressIP resource) {
+            public void eventReceived(Action action, GlobalIngressIPResource resource) {
                 if (resource.getStatus() != null && resource.getStatus().allocatedIP() != null) {
                     seenByUid.computeIfAbsent(resource.getMetadata().getUid(), u -> java.util.concurrent.ConcurrentHashMap.newKeySet())
                             .add(resource.getStatus().allocatedIP());
@@ -127,7 +128,7 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
             }
             if (!exported.isEmpty() && random.nextInt(3) == 0) {
                 String victim = List.copyOf(exported).get(random.nextInt(exported.size()));
-                client.resources(ServiceExport.class).inNamespace("default").withName(victim).delete();
+                client.resources(ServiceExportResource.class).inNamespace("default").withName(victim).delete();
                 exported.remove(victim);
             } else {
                 String name = "svc" + step;
@@ -172,13 +173,13 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
         }
         Map<String, Set<List<String>>> slicesSeen = new java.util.concurrent.ConcurrentHashMap<>();
         Map<String, Set<String>> ownersSeen = new java.util.concurrent.ConcurrentHashMap<>();
-        io.fabric8.kubernetes.client.Watch egressWatch = client.resources(GlobalEgressIP.class).inAnyNamespace().watch(new Recorder<>(object -> {
+        io.fabric8.kubernetes.client.Watch egressWatch = client.resources(GlobalEgressIPResource.class).inAnyNamespace().watch(new Recorder<>(object -> {
             if (object.getStatus() != null && object.getStatus().gatewaySlices() != null) {
                 object.getStatus().gatewaySlices().forEach(slice -> slicesSeen.computeIfAbsent(object.getMetadata().getUid() + " " + slice.gateway(),
                         k -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(slice.allocatedIPs()));
             }
         }));
-        io.fabric8.kubernetes.client.Watch ingressWatch = client.resources(GlobalIngressIP.class).inNamespace("default").watch(new Recorder<>(object -> {
+        io.fabric8.kubernetes.client.Watch ingressWatch = client.resources(GlobalIngressIPResource.class).inNamespace("default").watch(new Recorder<>(object -> {
             if (object.getStatus() != null && object.getStatus().gateway() != null) {
                 ownersSeen.computeIfAbsent(object.getMetadata().getName() + " " + object.getMetadata().getUid(),
                         k -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(object.getStatus().gateway());
@@ -197,7 +198,7 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
             }
             if (!live.isEmpty() && (live.size() >= 10 || random.nextInt(3) == 0)) {
                 String victim = List.copyOf(live.keySet()).get(random.nextInt(live.size()));
-                client.resources(GlobalEgressIP.class).inNamespace(victim.split("/")[0]).withName(victim.split("/")[1]).delete();
+                client.resources(GlobalEgressIPResource.class).inNamespace(victim.split("/")[0]).withName(victim.split("/")[1]).delete();
                 live.remove(victim);
             } else {
                 String namespace = "ns" + step % 3;
@@ -212,7 +213,7 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
 
         assertThatEventually("every live GlobalEgressIP has a slice of its size per gateway, and no other exists", () -> {
             Map<String, List<String>> sizes = new java.util.TreeMap<>();
-            for (GlobalEgressIP object : client.resources(GlobalEgressIP.class).inAnyNamespace().list().getItems()) {
+            for (GlobalEgressIPResource object : client.resources(GlobalEgressIPResource.class).inAnyNamespace().list().getItems()) {
                 List<AllocationStatus.GatewaySlice> slices = object.getStatus() == null || object.getStatus().gatewaySlices() == null
                         ? List.of() : object.getStatus().gatewaySlices();
                 sizes.put(object.getMetadata().getNamespace() + "/" + object.getMetadata().getName(),
@@ -232,7 +233,7 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
     }
 
     private String gatewayGlobalIp() {
-        return client.nodes().withName("gw-1").get().getMetadata().getAnnotations().get(io.periscope.kubernetes.crd.SubmarinerApi.GLOBAL_IP_ANNOTATION);
+        return client.nodes().withName("gw-1").get().getMetadata().getAnnotations().get(SubmarinerApi.GLOBAL_IP_ANNOTATION);
     }
 
     /** A watcher that hands every object it sees to {@code seen}. */
@@ -249,7 +250,7 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
 
     private Map<String, String> ingressAddresses() {
         Map<String, String> addresses = new HashMap<>();
-        for (GlobalIngressIP object : client.resources(GlobalIngressIP.class).inNamespace("default").list().getItems()) {
+        for (GlobalIngressIPResource object : client.resources(GlobalIngressIPResource.class).inNamespace("default").list().getItems()) {
             addresses.put(object.getMetadata().getName(), object.getStatus() == null ? null : object.getStatus().allocatedIP());
         }
         return addresses;

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.kubernetes.crd.ClusterSpec;
-import io.periscope.kubernetes.crd.ServiceExport;
+import io.periscope.kubernetes.crd.ServiceExportResource;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerCluster;
 import io.periscope.kubernetes.modelbuilder.ClusterModelBuilder;
@@ -96,7 +96,7 @@ class LegacyGlobalnetAnnotatesWithTheIpamsAddressesCrudTest {
         assertThatEventually("the pod is annotated", () ->
                 assertThat(annotation(client.pods().inNamespace("default").withName("nginx-0").get())).contains("169.254.1.253"));
 
-        client.resources(ServiceExport.class).inNamespace("default").withName("nginx").delete();
+        client.resources(ServiceExportResource.class).inNamespace("default").withName("nginx").delete();
         assertThatEventually("the service's annotation is removed", () ->
                 assertThat(annotation(client.services().inNamespace("default").withName("nginx").get())).isEmpty());
 

@@ -6,7 +6,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.periscope.kubernetes.crd.ClusterSpec;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalEgressIPSpec;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerCluster;
@@ -43,7 +43,7 @@ class ClusterModelBuilderLeavesOutWhatItCannotUse {
     }
 
     private static LiveObjects live(boolean multiActive, Optional<Set<String>> leases, List<io.fabric8.kubernetes.api.model.Pod> pods,
-                                    List<GlobalEgressIP> egress) {
+                                    List<GlobalEgressIPResource> egress) {
         return new LiveObjects("c1",
                 List.of(node("gw-b", "172.18.0.3", true, Map.of(ClusterModelBuilder.CNI_IP_ANNOTATION, "10.0.1.1")),
                         node("gw-a", "172.18.0.2", true, Map.of(ClusterModelBuilder.CNI_IP_ANNOTATION, "not-an-address")),
@@ -72,7 +72,7 @@ class ClusterModelBuilderLeavesOutWhatItCannotUse {
 
     @Test
     void badObjectsAreNamedAsProblemsAndTheRestIsBuilt() {
-        GlobalEgressIP badSelector = new GlobalEgressIP();
+        GlobalEgressIPResource badSelector = new GlobalEgressIPResource();
         badSelector.setMetadata(new ObjectMetaBuilder().withName("bad").withNamespace("default").build());
         badSelector.setSpec(new GlobalEgressIPSpec(1, new LabelSelectorBuilder().addToMatchExpressions(
                 new LabelSelectorRequirementBuilder().withKey("a").withOperator("Sometimes").build()).build()));

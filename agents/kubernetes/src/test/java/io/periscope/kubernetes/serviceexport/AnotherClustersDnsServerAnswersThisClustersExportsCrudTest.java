@@ -7,7 +7,7 @@ import io.periscope.kubernetes.broker.BrokerSync;
 import io.periscope.kubernetes.broker.BrokerSyncSettings;
 import io.periscope.kubernetes.crd.EndpointSpec;
 import io.periscope.kubernetes.crd.LighthouseApi;
-import io.periscope.kubernetes.crd.ServiceExport;
+import io.periscope.kubernetes.crd.ServiceExportResource;
 import io.periscope.kubernetes.crd.ServiceImport;
 import io.periscope.kubernetes.crd.ServiceImportSpec;
 import io.periscope.kubernetes.crd.SubmarinerApi;
@@ -136,7 +136,7 @@ class AnotherClustersDnsServerAnswersThisClustersExportsCrudTest {
         assertThat(imported.getSpec().type()).isEqualTo(ServiceImportSpec.CLUSTER_SET_IP);
         assertThat(imported.getMetadata().getLabels()).containsKey(SubmarinerApi.SYNCED_FROM_BROKER_LABEL);
 
-        cluster1.resources(ServiceExport.class).inNamespace("default").withName("nginx").delete();
+        cluster1.resources(ServiceExportResource.class).inNamespace("default").withName("nginx").delete();
         await("cluster2's DNS server answers NXDOMAIN once the export is gone", FOLLOWS, () -> a(dns2.address(), "nginx" + ZONE).isEmpty());
         await("the copies are gone from the broker and from cluster2", FOLLOWS, () ->
                 brokerApi.client().resources(ServiceImport.class).inNamespace(BROKER_NAMESPACE).list().getItems().isEmpty()

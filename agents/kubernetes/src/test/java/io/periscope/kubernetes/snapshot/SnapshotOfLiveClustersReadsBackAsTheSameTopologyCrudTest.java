@@ -2,7 +2,7 @@ package io.periscope.kubernetes.snapshot;
 
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.periscope.kubernetes.crd.ClusterConnectivityPolicy;
+import io.periscope.kubernetes.crd.ClusterConnectivityPolicyResource;
 import io.periscope.kubernetes.crd.ClusterConnectivityPolicySpec;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerCluster;
@@ -48,7 +48,7 @@ class SnapshotOfLiveClustersReadsBackAsTheSameTopologyCrudTest {
         SubmarinerCluster copy = one.cluster("cluster2", "10.0.0.0/16", "100.0.0.0/16", "242.254.2.0/24", true, 8, Map.of("location", "cloud"));
         copy.getMetadata().setLabels(Map.of("location", "cloud", SubmarinerApi.SYNCED_FROM_BROKER_LABEL, "true"));
         cluster1.client().resource(copy).update();
-        ClusterConnectivityPolicy policy = new ClusterConnectivityPolicy();
+        ClusterConnectivityPolicyResource policy = new ClusterConnectivityPolicyResource();
         policy.setMetadata(new ObjectMetaBuilder().withName("premise-to-cloud").withNamespace(MockCluster.SUBMARINER_NAMESPACE).build());
         policy.setSpec(new ClusterConnectivityPolicySpec(new LabelSelectorBuilder().withMatchLabels(Map.of("location", "on-premise")).build(),
                 new LabelSelectorBuilder().withMatchLabels(Map.of("location", "cloud")).build()));

@@ -2,9 +2,9 @@ package io.periscope.kubernetes.testing;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.kubernetes.crd.AllocationStatus;
-import io.periscope.kubernetes.crd.ClusterGlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
-import io.periscope.kubernetes.crd.GlobalIngressIP;
+import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
+import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.globalnet.GlobalnetController;
 import io.periscope.kubernetes.globalnet.GlobalnetSettings;
 import io.periscope.agent.election.LeaseTimings;
@@ -29,16 +29,16 @@ public final class GlobalnetFixture {
                 Duration.ofSeconds(5)), Clock.systemUTC()).start();
     }
 
-    public static Optional<ClusterGlobalEgressIP> clusterEgress(KubernetesClient client, String name) {
-        return Optional.ofNullable(client.resources(ClusterGlobalEgressIP.class).withName(name).get());
+    public static Optional<ClusterGlobalEgressIPResource> clusterEgress(KubernetesClient client, String name) {
+        return Optional.ofNullable(client.resources(ClusterGlobalEgressIPResource.class).withName(name).get());
     }
 
-    public static Optional<GlobalEgressIP> egress(KubernetesClient client, String namespace, String name) {
-        return Optional.ofNullable(client.resources(GlobalEgressIP.class).inNamespace(namespace).withName(name).get());
+    public static Optional<GlobalEgressIPResource> egress(KubernetesClient client, String namespace, String name) {
+        return Optional.ofNullable(client.resources(GlobalEgressIPResource.class).inNamespace(namespace).withName(name).get());
     }
 
-    public static Optional<GlobalIngressIP> ingress(KubernetesClient client, String namespace, String name) {
-        return Optional.ofNullable(client.resources(GlobalIngressIP.class).inNamespace(namespace).withName(name).get());
+    public static Optional<GlobalIngressIPResource> ingress(KubernetesClient client, String namespace, String name) {
+        return Optional.ofNullable(client.resources(GlobalIngressIPResource.class).inNamespace(namespace).withName(name).get());
     }
 
     /** The per-gateway slices in the GlobalEgressIP's status: none while it has no status or no slices. */
@@ -59,9 +59,9 @@ public final class GlobalnetFixture {
 
     private static Optional<io.fabric8.kubernetes.api.model.Condition> allocated(io.fabric8.kubernetes.api.model.HasMetadata object) {
         List<io.fabric8.kubernetes.api.model.Condition> conditions = switch (object) {
-            case ClusterGlobalEgressIP c -> c.getStatus() == null ? List.of() : c.getStatus().conditions();
-            case GlobalEgressIP e -> e.getStatus() == null ? List.of() : e.getStatus().conditions();
-            case GlobalIngressIP i -> i.getStatus() == null ? List.of() : i.getStatus().conditions();
+            case ClusterGlobalEgressIPResource c -> c.getStatus() == null ? List.of() : c.getStatus().conditions();
+            case GlobalEgressIPResource e -> e.getStatus() == null ? List.of() : e.getStatus().conditions();
+            case GlobalIngressIPResource i -> i.getStatus() == null ? List.of() : i.getStatus().conditions();
             default -> List.of();
         };
         return conditions.stream().filter(c -> "Allocated".equals(c.getType())).findFirst();
@@ -73,17 +73,17 @@ public final class GlobalnetFixture {
      */
     public static List<String> everyAllocatedAddress(KubernetesClient client) {
         List<String> addresses = new ArrayList<>();
-        client.resources(ClusterGlobalEgressIP.class).list().getItems().forEach(o -> {
+        client.resources(ClusterGlobalEgressIPResource.class).list().getItems().forEach(o -> {
             if (o.getStatus() != null) {
                 addresses.addAll(o.getStatus().allocatedIPs());
             }
         });
-        client.resources(GlobalEgressIP.class).inAnyNamespace().list().getItems().forEach(o -> {
+        client.resources(GlobalEgressIPResource.class).inAnyNamespace().list().getItems().forEach(o -> {
             if (o.getStatus() != null) {
                 addresses.addAll(o.getStatus().allocatedIPs());
             }
         });
-        client.resources(GlobalIngressIP.class).inAnyNamespace().list().getItems().forEach(o -> {
+        client.resources(GlobalIngressIPResource.class).inAnyNamespace().list().getItems().forEach(o -> {
             if (o.getStatus() != null && o.getStatus().allocatedIP() != null) {
                 addresses.add(o.getStatus().allocatedIP());
             }

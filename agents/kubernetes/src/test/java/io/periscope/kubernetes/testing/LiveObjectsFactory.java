@@ -16,9 +16,9 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.kubernetes.crd.ClusterSpec;
-import io.periscope.kubernetes.crd.GlobalEgressIP;
+import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalEgressIPSpec;
-import io.periscope.kubernetes.crd.ServiceExport;
+import io.periscope.kubernetes.crd.ServiceExportResource;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerCluster;
 
@@ -105,16 +105,16 @@ public final class LiveObjectsFactory {
         return client.resource(service).create();
     }
 
-    public ServiceExport export(String namespace, String name) {
+    public ServiceExportResource export(String namespace, String name) {
         namespace(namespace);
-        ServiceExport export = new ServiceExport();
+        ServiceExportResource export = new ServiceExportResource();
         export.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         return client.resource(export).create();
     }
 
-    public GlobalEgressIP egress(String namespace, String name, Integer numberOfIPs, Map<String, String> podSelector) {
+    public GlobalEgressIPResource egress(String namespace, String name, Integer numberOfIPs, Map<String, String> podSelector) {
         namespace(namespace);
-        GlobalEgressIP egress = new GlobalEgressIP();
+        GlobalEgressIPResource egress = new GlobalEgressIPResource();
         egress.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace).build());
         egress.setSpec(new GlobalEgressIPSpec(numberOfIPs, podSelector == null ? null : new LabelSelectorBuilder().withMatchLabels(podSelector).build()));
         return client.resource(egress).create();

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.agent.health.HealthSettings;
 import io.periscope.agent.health.Prober;
 import io.periscope.agent.watch.KernelWatch;
+import io.periscope.kubernetes.crd.ClusterSpec;
 import io.periscope.kubernetes.crd.EndpointSpec;
 import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
@@ -69,7 +70,7 @@ public final class NodeAgents {
     public static void cluster1WithPerGatewayEgress(LiveObjectsFactory objects, KubernetesClient client) {
         var object = objects.cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", "242.254.1.0/24", true, 8, Map.of("location", "on-premise"));
         var spec = object.getSpec();
-        object.setSpec(new io.periscope.kubernetes.crd.ClusterSpec(spec.clusterId(), spec.colorCodes(), spec.clusterCidr(), spec.serviceCidr(),
+        object.setSpec(new ClusterSpec(spec.clusterId(), spec.colorCodes(), spec.clusterCidr(), spec.serviceCidr(),
                 spec.globalCidr(), spec.cni(), spec.multiActiveGateways(), spec.clusterEgressIPs(), spec.gatewayLoadBalancing(),
                 spec.cableDriver(), spec.globalnetMode(), "per-gateway"));
         client.resource(object).update();

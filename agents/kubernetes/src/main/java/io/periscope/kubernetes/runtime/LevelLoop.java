@@ -1,4 +1,4 @@
-package io.periscope.kubernetes.watch;
+package io.periscope.kubernetes.runtime;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,7 +11,7 @@ import java.time.Duration;
  * everything, so how many events there were does not matter. A pass that throws is retried after
  * {@code retry}; the loop itself never dies of it.
  */
-public final class LevelLoop implements AutoCloseable {
+final class LevelLoop implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LevelLoop.class);
 
@@ -23,25 +23,25 @@ public final class LevelLoop implements AutoCloseable {
     private boolean closed;
     private long passes;
 
-    public LevelLoop(String name, Runnable pass, Duration resync, Duration retry) {
+    LevelLoop(String name, Runnable pass, Duration resync, Duration retry) {
         this.pass = pass;
         this.resync = resync;
         this.retry = retry;
         this.thread = Thread.ofPlatform().name(name).daemon().unstarted(this::loop);
     }
 
-    public LevelLoop start() {
+    LevelLoop start() {
         thread.start();
         return this;
     }
 
-    public synchronized void signal() {
+    synchronized void signal() {
         signalled = true;
         notifyAll();
     }
 
     /** How many passes completed without throwing; for tests that wait for the loop to settle. */
-    public synchronized long passes() {
+    synchronized long passes() {
         return passes;
     }
 
