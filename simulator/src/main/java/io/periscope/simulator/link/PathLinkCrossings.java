@@ -5,7 +5,7 @@ import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Node;
 import io.periscope.plan.HostId;
-import io.periscope.planner.Names;
+import io.periscope.plan.Names;
 import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.LinkFigures;
 import io.periscope.simulator.trace.PathLinks;

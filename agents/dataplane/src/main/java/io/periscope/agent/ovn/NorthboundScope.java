@@ -1,6 +1,6 @@
 package io.periscope.agent.ovn;
 
-import io.periscope.planner.Names;
+import io.periscope.plan.Names;
 
 import java.util.Set;
 

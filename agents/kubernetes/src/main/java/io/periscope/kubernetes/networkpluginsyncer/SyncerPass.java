@@ -11,7 +11,7 @@ import io.periscope.model.topology.Cni;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.ovn.LogicalRouter;
 import io.periscope.plan.ovn.OvnTopology;
-import io.periscope.planner.Names;
+import io.periscope.plan.Names;
 import io.periscope.planner.Planner;
 
 import java.util.HashMap;

@@ -3,6 +3,7 @@ package io.periscope.kubernetes.nodeplan;
 import io.periscope.agent.command.CommandRunner;
 import io.periscope.agent.iproute.DefaultInterface;
 import io.periscope.model.topology.NodeLink;
+import io.periscope.plan.Names;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +36,7 @@ public final class DefaultInterfaceOnce {
         try {
             DefaultInterface discovered = DefaultInterface.discover(runner);
             LOG.info("node {}: default interface {} with MTU {} (VXLAN devices get {})", node, discovered.name(), discovered.mtu(),
-                    discovered.mtu() - io.periscope.planner.Names.VXLAN_OVERHEAD);
+                    discovered.mtu() - Names.VXLAN_OVERHEAD);
             found = Optional.of(discovered.link());
         } catch (DefaultInterface.DiscoveryException e) {
             if (!e.getMessage().equals(lastProblem)) {

@@ -8,7 +8,7 @@ import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.NodeLink;
 import io.periscope.plan.DeviceRename;
-import io.periscope.planner.Names;
+import io.periscope.plan.Names;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;

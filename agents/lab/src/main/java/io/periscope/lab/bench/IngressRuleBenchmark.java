@@ -24,7 +24,7 @@ import io.periscope.plan.netfilter.NetfilterTable;
 import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Table;
 import io.periscope.plan.netfilter.Target;
-import io.periscope.planner.Names;
+import io.periscope.plan.Names;
 import io.periscope.planner.Planner;
 
 import java.nio.file.Path;

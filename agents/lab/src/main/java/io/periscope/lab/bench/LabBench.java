@@ -13,7 +13,7 @@ import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;
-import io.periscope.planner.Names;
+import io.periscope.plan.Names;
 import io.periscope.simulator.ResolvedFlow;
 
 import java.time.Duration;

@@ -7,6 +7,7 @@ import io.periscope.model.policy.CablePorts;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Node;
+import io.periscope.plan.Names;
 import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.cable.WireGuardPeer;
 import io.periscope.plan.routing.Nexthop;

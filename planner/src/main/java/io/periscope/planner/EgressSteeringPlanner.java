@@ -6,6 +6,7 @@ import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
+import io.periscope.plan.Names;
 import io.periscope.plan.routing.Nexthop;
 import io.periscope.plan.routing.PolicyRule;
 import io.periscope.plan.routing.Route;

@@ -8,6 +8,7 @@ import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
+import io.periscope.plan.Names;
 import io.periscope.plan.link.VxlanDevice;
 import io.periscope.plan.netfilter.IptablesSyntax;
 import io.periscope.plan.routing.Nexthop;

@@ -12,6 +12,7 @@ import io.periscope.model.topology.Pod;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan.HostRole;
 import io.periscope.plan.Interface;
+import io.periscope.plan.Names;
 import io.periscope.plan.Segment;
 import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;

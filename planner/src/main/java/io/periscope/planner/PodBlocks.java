@@ -6,6 +6,7 @@ import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
+import io.periscope.plan.Names;
 
 import java.util.ArrayList;
 import java.util.Arrays;

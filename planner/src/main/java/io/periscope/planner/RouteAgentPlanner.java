@@ -10,6 +10,7 @@ import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.HostPlan.HostRole;
+import io.periscope.plan.Names;
 import io.periscope.plan.ipset.IpSet;
 import io.periscope.plan.ipset.IpSetType;
 import io.periscope.plan.link.VxlanDevice;

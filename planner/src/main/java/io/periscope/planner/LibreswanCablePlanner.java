@@ -6,6 +6,7 @@ import io.periscope.model.policy.CablePorts;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Node;
+import io.periscope.plan.Names;
 import io.periscope.plan.cable.IpsecConnection;
 import io.periscope.plan.routing.Nexthop;
 import io.periscope.plan.routing.Route;

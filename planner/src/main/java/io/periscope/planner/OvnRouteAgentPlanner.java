@@ -6,6 +6,7 @@ import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Node;
 import io.periscope.plan.Interface;
+import io.periscope.plan.Names;
 import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Table;

@@ -12,6 +12,7 @@ import io.periscope.model.topology.Pod;
 import io.periscope.model.topology.Protocol;
 import io.periscope.model.topology.Service;
 import io.periscope.model.topology.ServicePort;
+import io.periscope.plan.Names;
 import io.periscope.plan.ipset.IpSet;
 import io.periscope.plan.ipset.IpSetType;
 import io.periscope.plan.netfilter.Match;

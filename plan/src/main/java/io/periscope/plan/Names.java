@@ -1,4 +1,4 @@
-package io.periscope.planner;
+package io.periscope.plan;
 
 import io.periscope.model.net.Ipv4Address;
 

@@ -8,6 +8,7 @@ import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Protocol;
+import io.periscope.plan.Names;
 import io.periscope.plan.netfilter.CtState;
 import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;

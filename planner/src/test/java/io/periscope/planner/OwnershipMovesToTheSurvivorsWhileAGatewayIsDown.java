@@ -9,6 +9,7 @@ import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Pod;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.Names;
 import io.periscope.plan.routing.PolicyRule;
 import io.periscope.plan.routing.Route;
 import org.junit.jupiter.api.Test;

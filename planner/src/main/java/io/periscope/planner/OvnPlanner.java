@@ -10,6 +10,7 @@ import io.periscope.model.topology.Pod;
 import io.periscope.model.topology.Service;
 import io.periscope.model.topology.ServicePort;
 import io.periscope.plan.HostId;
+import io.periscope.plan.Names;
 import io.periscope.plan.Segment;
 import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;

@@ -5,6 +5,7 @@ import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Node;
+import io.periscope.plan.Names;
 import io.periscope.plan.link.VxlanDevice;
 import io.periscope.plan.routing.Nexthop;
 import io.periscope.plan.routing.Route;
