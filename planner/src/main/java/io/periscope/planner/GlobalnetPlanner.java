@@ -1,11 +1,11 @@
 package io.periscope.planner;
 
-import io.periscope.model.globalnet.GlobalEgressIP;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.net.Ipv4Range;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.GlobalEgressIP;
 import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;

@@ -1,8 +1,8 @@
 package io.periscope.planner;
 
 import io.periscope.model.net.Ipv4Prefix;
-import io.periscope.model.policy.CableDriver;
 import io.periscope.model.policy.CablePorts;
+import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Node;

@@ -1,10 +1,10 @@
 package io.periscope.planner;
 
-import io.periscope.model.globalnet.GlobalEgressIP;
 import io.periscope.model.globalnet.HeadlessPodOwners;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.GlobalEgressIP;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
 import io.periscope.model.topology.Service;

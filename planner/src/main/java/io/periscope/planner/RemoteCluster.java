@@ -1,7 +1,7 @@
 package io.periscope.planner;
 
 import io.periscope.model.net.Ipv4Prefix;
-import io.periscope.model.policy.CableDriverSpec;
+import io.periscope.model.topology.CableDriverSpec;
 import io.periscope.model.topology.Cluster;
 
 import java.util.List;

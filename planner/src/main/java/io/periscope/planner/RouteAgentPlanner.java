@@ -2,11 +2,11 @@ package io.periscope.planner;
 
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
-import io.periscope.model.policy.CableDriver;
+import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.Cluster;
-import io.periscope.model.topology.MultipathHashPolicy;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cni;
+import io.periscope.model.topology.MultipathHashPolicy;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.HostPlan.HostRole;

@@ -2,10 +2,10 @@ package io.periscope.planner;
 
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
-import io.periscope.model.policy.CableDriver;
-import io.periscope.model.policy.CableDriverSpec;
-import io.periscope.model.policy.ClusterConnectionPolicy;
 import io.periscope.model.selector.LabelSelector;
+import io.periscope.model.topology.CableDriver;
+import io.periscope.model.topology.CableDriverSpec;
+import io.periscope.model.topology.ClusterConnectionPolicy;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.DataplanePlan;

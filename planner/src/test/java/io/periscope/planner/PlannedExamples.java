@@ -2,7 +2,7 @@ package io.periscope.planner;
 
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
-import io.periscope.model.policy.CableDriver;
+import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.DataplanePlan;

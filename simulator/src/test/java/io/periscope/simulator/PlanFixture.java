@@ -2,8 +2,8 @@ package io.periscope.simulator;
 
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
-import io.periscope.model.policy.CableDriver;
 import io.periscope.model.selector.LabelSelector;
+import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cni;

@@ -1,7 +1,7 @@
 package io.periscope.features.backend;
 
 import io.periscope.features.lab.NamespaceLab;
-import io.periscope.model.policy.CableDriver;
+import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.GlobalnetConfig;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.periscope.model.endpoint;
 
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
-import io.periscope.model.policy.CableDriver;
+import io.periscope.model.topology.CableDriver;
 
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package io.periscope.model.globalnet;
 
+import io.periscope.model.topology.GlobalEgressIP;
+
 /**
  * A Kubernetes status condition as Globalnet writes it on ClusterGlobalEgressIP, GlobalEgressIP and
  * GlobalIngressIP: type {@code Allocated}, True only with reason {@code Success}.

@@ -3,13 +3,14 @@ package io.periscope.model.globalnet;
 import io.periscope.model.globalnet.GlobalIpAllocation.ClusterEgress;
 import io.periscope.model.globalnet.GlobalIpAllocation.Egress;
 import io.periscope.model.globalnet.GlobalIpAllocation.EgressSlice;
-import io.periscope.model.globalnet.GlobalIpAllocation.Ingress;
 import io.periscope.model.globalnet.GlobalIpAllocation.GatewayNode;
+import io.periscope.model.globalnet.GlobalIpAllocation.Ingress;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyNode;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyPod;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyService;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.topology.GlobalEgressIP;
 
 import java.util.HashMap;
 import java.util.List;

@@ -2,6 +2,7 @@ package io.periscope.model.globalnet;
 
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Range;
+import io.periscope.model.topology.GlobalEgressIP;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
 import io.periscope.model.topology.ServiceExport;

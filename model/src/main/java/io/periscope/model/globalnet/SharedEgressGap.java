@@ -4,8 +4,9 @@ import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.EgressOwnership;
 import io.periscope.model.topology.Flow;
-import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.FlowSource;
+import io.periscope.model.topology.GlobalEgressIP;
+import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.Pod;
 import io.periscope.model.topology.Service;
 

@@ -1,6 +1,7 @@
 package io.periscope.model.globalnet;
 
 import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.topology.GlobalEgressIP;
 
 import java.util.List;
 

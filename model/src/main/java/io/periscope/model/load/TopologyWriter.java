@@ -1,16 +1,16 @@
 package io.periscope.model.load;
 
-import io.periscope.model.globalnet.GlobalEgressIP;
-import io.periscope.model.policy.ClusterConnectionPolicy;
-import io.periscope.model.policy.ClusterConnectivityPolicy;
 import io.periscope.model.selector.LabelSelector;
 import io.periscope.model.selector.LabelSelectorRequirement;
 import io.periscope.model.topology.CableLink;
 import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterConnectionPolicy;
+import io.periscope.model.topology.ClusterConnectivityPolicy;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.CniMasquerade;
 import io.periscope.model.topology.EgressOwnership;
 import io.periscope.model.topology.Flow;
+import io.periscope.model.topology.GlobalEgressIP;
 import io.periscope.model.topology.LinkProperties;
 import io.periscope.model.topology.MultipathHashPolicy;
 import io.periscope.model.topology.Node;

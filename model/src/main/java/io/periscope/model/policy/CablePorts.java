@@ -1,6 +1,9 @@
 package io.periscope.model.policy;
 
+import io.periscope.model.topology.CableDriver;
+import io.periscope.model.topology.CableDriverSpec;
 import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterConnectionPolicy;
 import io.periscope.model.topology.ClusterSet;
 
 import java.util.ArrayList;

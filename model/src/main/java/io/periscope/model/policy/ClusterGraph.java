@@ -1,7 +1,10 @@
 package io.periscope.model.policy;
 
 import io.periscope.model.selector.LabelSelector;
+import io.periscope.model.topology.CableDriverSpec;
 import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterConnectionPolicy;
+import io.periscope.model.topology.ClusterConnectivityPolicy;
 import io.periscope.model.topology.ClusterSet;
 import org.jgrapht.Graph;
 import org.jgrapht.graph.SimpleGraph;

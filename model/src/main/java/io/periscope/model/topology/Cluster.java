@@ -1,6 +1,5 @@
 package io.periscope.model.topology;
 
-import io.periscope.model.globalnet.GlobalEgressIP;
 import io.periscope.model.net.Ipv4Prefix;
 
 import java.util.List;

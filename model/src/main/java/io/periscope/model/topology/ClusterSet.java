@@ -1,8 +1,5 @@
 package io.periscope.model.topology;
 
-import io.periscope.model.policy.ClusterConnectionPolicy;
-import io.periscope.model.policy.ClusterConnectivityPolicy;
-import io.periscope.model.policy.CableDriver;
 
 import java.util.List;
 import java.util.Optional;

@@ -3,6 +3,7 @@ package io.periscope.model.globalnet;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.net.Ipv4Range;
+import io.periscope.model.topology.GlobalEgressIP;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

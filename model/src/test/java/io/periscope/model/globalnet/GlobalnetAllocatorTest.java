@@ -11,6 +11,7 @@ import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.net.Ipv4Range;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.GlobalEgressIP;
 import io.periscope.model.topology.GlobalnetConfig;
 import org.junit.jupiter.api.Test;
 

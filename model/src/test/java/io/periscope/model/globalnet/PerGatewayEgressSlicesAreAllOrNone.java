@@ -3,6 +3,7 @@ package io.periscope.model.globalnet;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.EgressOwnership;
+import io.periscope.model.topology.GlobalEgressIP;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -5,6 +5,7 @@ import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.EgressOwnership;
+import io.periscope.model.topology.GlobalEgressIP;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 

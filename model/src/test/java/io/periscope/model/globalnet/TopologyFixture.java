@@ -2,12 +2,13 @@ package io.periscope.model.globalnet;
 
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
-import io.periscope.model.policy.CableDriver;
 import io.periscope.model.selector.LabelSelector;
+import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.GatewayLoadBalancing;
+import io.periscope.model.topology.GlobalEgressIP;
 import io.periscope.model.topology.GlobalnetConfig;
 import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.Node;

@@ -1,9 +1,8 @@
 package io.periscope.model.load;
 
-import io.periscope.model.globalnet.GlobalEgressIP;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
-import io.periscope.model.policy.CableDriver;
+import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cni;
@@ -11,6 +10,7 @@ import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.FlowSource;
 import io.periscope.model.topology.FlowTarget;
+import io.periscope.model.topology.GlobalEgressIP;
 import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;

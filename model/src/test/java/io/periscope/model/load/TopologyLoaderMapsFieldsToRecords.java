@@ -1,22 +1,22 @@
 package io.periscope.model.load;
 
-import io.periscope.model.globalnet.GlobalEgressIP;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
-import io.periscope.model.policy.CableDriver;
-import io.periscope.model.policy.CableDriverSpec;
-import io.periscope.model.policy.ClusterConnectionPolicy;
-import io.periscope.model.policy.ClusterConnectivityPolicy;
 import io.periscope.model.selector.LabelSelector;
 import io.periscope.model.selector.LabelSelectorRequirement;
 import io.periscope.model.selector.SelectorOperator;
+import io.periscope.model.topology.CableDriver;
+import io.periscope.model.topology.CableDriverSpec;
 import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterConnectionPolicy;
+import io.periscope.model.topology.ClusterConnectivityPolicy;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.FlowSource;
 import io.periscope.model.topology.FlowTarget;
 import io.periscope.model.topology.GatewayLoadBalancing;
+import io.periscope.model.topology.GlobalEgressIP;
 import io.periscope.model.topology.GlobalnetConfig;
 import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.Node;

@@ -2,6 +2,7 @@ package io.periscope.model.policy;
 
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
+import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.ClusterSet;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,11 @@ package io.periscope.model.policy;
 
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.selector.LabelSelector;
+import io.periscope.model.topology.CableDriver;
+import io.periscope.model.topology.CableDriverSpec;
 import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterConnectionPolicy;
+import io.periscope.model.topology.ClusterConnectivityPolicy;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.GatewayLoadBalancing;

@@ -153,7 +153,7 @@ class AlikePodsGiveTheMatrixOfEveryPodTraced {
         return new Cluster(cluster.name(), cluster.labels(), cluster.podCidrs(), cluster.serviceCidrs(), cluster.globalCidr(), cluster.cni(),
                 cluster.multiActiveGateways(), cluster.clusterEgressIPs(), cluster.loadBalancing(), cluster.nodes(), pods, services, exports,
                 cluster.globalEgressIPs().stream()
-                        .map(e -> new io.periscope.model.globalnet.GlobalEgressIP(e.name(), "ns-" + dice.nextInt(3), e.podSelector(),
+                        .map(e -> new io.periscope.model.topology.GlobalEgressIP(e.name(), "ns-" + dice.nextInt(3), e.podSelector(),
                                 e.numberOfIPs()))
                         .toList());
     }

@@ -4,7 +4,7 @@ import io.periscope.kubernetes.crd.EndpointSpec;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
-import io.periscope.model.policy.CableDriver;
+import io.periscope.model.topology.CableDriver;
 
 /** The model's Endpoint as the CRD carries it. */
 public final class EndpointConversion {

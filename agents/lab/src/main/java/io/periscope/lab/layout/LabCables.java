@@ -1,8 +1,8 @@
 package io.periscope.lab.layout;
 
-import io.periscope.model.policy.CableDriver;
-import io.periscope.model.policy.CableDriverSpec;
-import io.periscope.model.policy.ClusterConnectionPolicy;
+import io.periscope.model.topology.CableDriver;
+import io.periscope.model.topology.CableDriverSpec;
+import io.periscope.model.topology.ClusterConnectionPolicy;
 import io.periscope.model.topology.ClusterSet;
 
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.periscope.model.policy;
+package io.periscope.model.topology;
 
 import io.periscope.model.selector.LabelSelector;
 
