@@ -2,6 +2,8 @@ package io.periscope.plan;
 
 import io.periscope.model.net.Ipv4Address;
 
+import java.util.List;
+
 /**
  * The names Periscope programs, as upstream Submariner uses them where upstream has them (seeds
  * README), so that what the simulator shows and what an operator finds on a real node agree.
@@ -62,6 +64,15 @@ public final class Names {
     public static final int EGRESS_IP_ROUTE_METRIC = 98;
 
     // nat / filter / mangle / raw chains.
+    /** Every chain and ipset upstream's route agent and Globalnet create starts with one of these: what the agents own on a node. */
+    public static final String SUBMARINER_PREFIX = "SUBMARINER-";
+    public static final String GLOBALNET_PREFIX = "SM-GN-";
+    public static final List<String> OWNED_PREFIXES = List.of(SUBMARINER_PREFIX, GLOBALNET_PREFIX);
+    /** The VXLAN devices the agents create (and own, with their FDB and neighbours). */
+    public static final List<String> OWNED_DEVICES = List.of(VX_SUBMARINER, VXLAN_TUNNEL);
+    /** The routing tables whose static routes and rules are the agents'. */
+    public static final List<Integer> OWNED_TABLES = List.of(CABLE_TABLE, OVN_TABLE, HOST_NETWORK_TABLE);
+
     public static final String POSTROUTING = "SUBMARINER-POSTROUTING";
     public static final String FORWARD = "SUBMARINER-FORWARD";
     public static final String INPUT = "SUBMARINER-INPUT";

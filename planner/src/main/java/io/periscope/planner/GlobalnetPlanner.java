@@ -229,6 +229,6 @@ final class GlobalnetPlanner {
      * prefix for namespace and pod-selector objects: 31 characters, the kernel's limit.
      */
     static String egressIpSetName(GlobalEgressIP egress) {
-        return "SM-GN-" + KubeProxyPlanner.base32Sha256(egress.namespace() + "/" + egress.name()).substring(0, 25);
+        return Names.GLOBALNET_PREFIX + KubeProxyPlanner.base32Sha256(egress.namespace() + "/" + egress.name()).substring(0, 25);
     }
 }

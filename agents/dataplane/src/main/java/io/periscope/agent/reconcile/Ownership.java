@@ -1,6 +1,7 @@
 package io.periscope.agent.reconcile;
 
 import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.Names;
 import io.periscope.plan.routing.RouteProtocol;
 
 import java.util.ArrayList;
@@ -39,8 +40,8 @@ public record Ownership(List<String> chainPrefixes, List<String> ipsetPrefixes, 
      * through its devices. {@code KUBE-} chains are kube-proxy's and not Periscope's here.
      */
     public static Ownership submariner() {
-        return new Ownership(List.of("SUBMARINER-", "SM-GN-"), List.of("SUBMARINER-", "SM-GN-"),
-                List.of("vx-submariner", "vxlan-tunnel"), Set.of(100, 149, 150), EnumSet.of(RouteProtocol.STATIC));
+        return new Ownership(Names.OWNED_PREFIXES, Names.OWNED_PREFIXES, Names.OWNED_DEVICES, Set.copyOf(Names.OWNED_TABLES),
+                EnumSet.of(RouteProtocol.STATIC));
     }
 
     /** The same ownership plus more chain prefixes (the lab plays kube-proxy and passes {@code KUBE-}). */
