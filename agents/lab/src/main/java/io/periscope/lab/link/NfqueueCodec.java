@@ -74,7 +74,7 @@ public final class NfqueueCodec {
     private NfqueueCodec() {
     }
 
-    /** {@code NFQNL_CFG_CMD_BIND}: this socket serves queue {@code queue} from now on (the kernel refuses with EBUSY when another does). */
+    /** {@code NFQNL_CFG_CMD_BIND}: this socket serves queue {@code queue} from now on (the kernel refuses with EPERM when another socket does). */
     public static void bind(ByteBuffer out, int sequence, int queue) {
         command(out, sequence, queue, NFQNL_CFG_CMD_BIND);
     }

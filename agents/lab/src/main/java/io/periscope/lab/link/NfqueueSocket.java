@@ -41,7 +41,7 @@ final class NfqueueSocket implements AutoCloseable {
      * {@code receiveBuffer} bytes and binds it to {@code queue}.
      *
      * @throws DelayLineException when the socket cannot be opened or the kernel refuses the queue
-     *                            (EBUSY: another socket serves it; EPERM: no CAP_NET_ADMIN)
+     *                            (EPERM: another socket serves it, or no CAP_NET_ADMIN)
      */
     static NfqueueSocket open(int queue, int receiveBuffer) {
         int fd = QueueSyscalls.socket(QueueSyscalls.AF_NETLINK, QueueSyscalls.SOCK_RAW | QueueSyscalls.SOCK_CLOEXEC,
@@ -119,7 +119,7 @@ final class NfqueueSocket implements AutoCloseable {
         }
         if (error[0] != 0) {
             throw new DelayLineException("cannot " + what + " (queue " + queue + "): the kernel answered errno " + error[0]
-                    + (error[0] == 16 ? " (EBUSY: another socket serves this queue)" : error[0] == 1 ? " (EPERM: needs CAP_NET_ADMIN)" : ""));
+                    + (error[0] == 1 ? " (EPERM: another socket serves this queue, or this process lacks CAP_NET_ADMIN)" : ""));
         }
     }
 

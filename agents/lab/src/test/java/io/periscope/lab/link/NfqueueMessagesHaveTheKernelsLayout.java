@@ -128,17 +128,18 @@ class NfqueueMessagesHaveTheKernelsLayout {
 
     @Test
     void anErrorMessageIsTheAnswerToItsSequenceWithAPositiveErrno() {
-        String busy = String.join("",
+        String refused = String.join("",
                 "24000000", "0200", "0001", "09000000", "00000000",   // NLMSG_ERROR, seq 9
-                "f0ffffff",                                           // -16: EBUSY
+                "ffffffff",                                           // -1: EPERM, what a bind of a queue another socket holds gets
                 "1c000000", "0203", "0500", "09000000", "00000000");  // the request's own header
         String acknowledged = String.join("",
                 "24000000", "0200", "0001", "0a000000", "00000000",
                 "00000000",
                 "1c000000", "0203", "0500", "0a000000", "00000000");
-        assertThat(NfqueueCodec.parse(bytes(busy + acknowledged)))
-                .containsExactly(new QueueEvent.Answer(9, 16), new QueueEvent.Answer(10, 0));
-        assertThat(new QueueEvent.Answer(9, 16).failed()).isTrue();
+        assertThat(NfqueueCodec.parse(bytes(refused + acknowledged)))
+                .containsExactly(new QueueEvent.Answer(9, 1), new QueueEvent.Answer(10, 0));
+        assertThat(new QueueEvent.Answer(9, 1).failed()).isTrue();
+        assertThat(new QueueEvent.Answer(10, 0).failed()).isFalse();
     }
 
     @Test
