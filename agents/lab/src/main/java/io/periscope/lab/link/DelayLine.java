@@ -38,7 +38,7 @@ import java.util.concurrent.locks.LockSupport;
  * the kernel's queue and one {@code NFQNL_MSG_VERDICT_BATCH} releases it; with jitter each packet
  * gets its own {@code NFQNL_MSG_VERDICT}, many per {@code send}.
  *
- * <p>When the queue is full ({@link #QUEUE_MAX_LENGTH} packets held) the kernel drops what comes
+ * <p>When the queue is full ({@link #QUEUE_MAX_LENGTH} packets held, unless {@link QueueSizes} say otherwise) the kernel drops what comes
  * next, as a full link would, and counts it ({@code droppedQueueFull}); the alternative, fail-open
  * ({@code NFQA_CFG_F_FAIL_OPEN}), would let the excess through undelayed, a link that gets faster
  * under load. A socket whose receive buffer overflows loses packets too (ENOBUFS): counted, and the
@@ -58,7 +58,23 @@ public final class DelayLine implements AutoCloseable {
      */
     public static final int QUEUE_MAX_LENGTH = 10_000;
     /** 16 MB: a packet message takes about 1 KB of the socket's buffer, so the whole queue's messages fit while the receiver is away. */
-    static final int RECEIVE_BUFFER = 16 << 20;
+    public static final int RECEIVE_BUFFER = 16 << 20;
+
+    /**
+     * The kernel-side sizes of a line: the queue's maximum length and the socket's receive buffer.
+     * {@link #DEFAULT} is what the lab uses; others are for a link whose bandwidth-delay product is
+     * larger, and for tests that overflow one on purpose.
+     */
+    public record QueueSizes(int maxLength, int receiveBufferBytes) {
+
+        public static final QueueSizes DEFAULT = new QueueSizes(QUEUE_MAX_LENGTH, RECEIVE_BUFFER);
+
+        public QueueSizes {
+            if (maxLength < 1 || receiveBufferBytes < 1) {
+                throw new IllegalArgumentException("queue sizes must be positive: " + maxLength + " packets, " + receiveBufferBytes + " bytes");
+            }
+        }
+    }
     private static final int VERDICTS_PER_SEND = 512;
     private static final long COUNTERS_EVERY_NANOS = 1_000_000_000L;
     private static final long STOP_MILLIS = 5_000;
@@ -69,6 +85,7 @@ public final class DelayLine implements AutoCloseable {
     private static final Comparator<Held> BY_DUE = Comparator.comparingLong(Held::due).thenComparingLong(Held::order);
 
     private final int queue;
+    private final QueueSizes sizes;
     private volatile DelayLineSpec spec;
     private final Thread receiver;
     private volatile Thread scheduler;
@@ -97,8 +114,9 @@ public final class DelayLine implements AutoCloseable {
     private final HoldingTimes holding = new HoldingTimes();
     private final HoldingTimes lateness = new HoldingTimes();
 
-    private DelayLine(DelayLineSpec spec) {
+    private DelayLine(DelayLineSpec spec, QueueSizes sizes) {
         this.spec = spec;
+        this.sizes = sizes;
         this.queue = spec.queueNumber();
         this.receiver = Thread.ofPlatform().daemon().name("delay-line-" + spec.key()).unstarted(this::receive);
     }
@@ -110,7 +128,12 @@ public final class DelayLine implements AutoCloseable {
      *                            the kernel refuses the queue (another socket serves it)
      */
     public static DelayLine start(DelayLineSpec spec) {
-        DelayLine line = new DelayLine(spec);
+        return start(spec, QueueSizes.DEFAULT);
+    }
+
+    /** {@link #start(DelayLineSpec)} with other queue sizes than the lab's. */
+    public static DelayLine start(DelayLineSpec spec, QueueSizes sizes) {
+        DelayLine line = new DelayLine(spec, sizes);
         line.receiver.start();
         try {
             line.started.get(STOP_MILLIS, TimeUnit.MILLISECONDS);
@@ -197,13 +220,13 @@ public final class DelayLine implements AutoCloseable {
     private void receive() {
         try {
             NetworkNamespaces.enter(spec.namespace());
-            NfqueueSocket opened = NfqueueSocket.open(queue, RECEIVE_BUFFER);
+            NfqueueSocket opened = NfqueueSocket.open(queue, sizes.receiveBufferBytes());
             synchronized (socketLock) {
                 socket = opened;
             }
             opened.request("bind queue " + queue, (out, seq) -> NfqueueCodec.bind(out, seq, queue), this::onEvent);
             opened.request("configure queue " + queue, (out, seq) -> NfqueueCodec.configure(out, seq, queue,
-                    NfqueueCodec.CopyMode.META, 0, QUEUE_MAX_LENGTH, NfqueueCodec.FLAG_GSO), this::onEvent);
+                    NfqueueCodec.CopyMode.META, 0, sizes.maxLength(), NfqueueCodec.FLAG_GSO), this::onEvent);
             readKernelCounters();
         } catch (DelayLineException | NamespaceException e) {
             closeSocket();

@@ -303,6 +303,48 @@ class DelayLineHoldsPacketsInTheKernel {
         }
     }
 
+    /**
+     * A receive buffer too small for a burst: the kernel cannot hand the socket a packet's message,
+     * drops the packet and counts it ({@code queue_user_dropped}), and the next receive reports
+     * ENOBUFS. The line counts that and goes on serving the queue.
+     */
+    @Test
+    void aReceiveBufferThatOverflowsLosesPacketsCountsThemAndTheLineGoesOn() {
+        NamespaceRig routed = NamespaceRig.clientRouterServer("dlb");
+        try {
+            routed.in("r", "iptables", "-t", "mangle", "-A", "POSTROUTING", "-o", "rs", "-j", "NFQUEUE", "--queue-num", "8");
+            // The smallest buffer the kernel grants holds a few messages: any burst overflows it.
+            DelayLine small = DelayLine.start(new DelayLineSpec(routed.ns("r"), 8, Duration.ofMillis(1), Duration.ZERO),
+                    new DelayLine.QueueSizes(DelayLine.QUEUE_MAX_LENGTH, 1));
+            lines.add(small);
+            routed.background("s", "iperf3", "-s", "-B", "10.77.2.2");
+            String json = "";
+            for (int tries = 0; tries < 50 && !json.contains("\"sum\""); tries++) {
+                sleep(100);
+                json = run(List.of("ip", "netns", "exec", routed.ns("c"), "iperf3", "-c", "10.77.2.2", "-u", "-b", "40M", "-l", "200",
+                        "-t", "1", "-J"));
+            }
+            long queued = 0;
+            DelayLineStatus status = small.status();
+            for (int tries = 0; tries < 50; tries++) {
+                sleep(200);
+                queued = routed.packets("r", "mangle", "--queue-num 8");
+                status = small.status();
+                if (status.held() == 0 && status.delayed() + status.droppedQueueFull() + status.droppedUndelivered() == queued) {
+                    break;
+                }
+            }
+            System.out.println(queued + " UDP packets queued to a line with the smallest receive buffer: " + status);
+            assertThat(status.droppedUndelivered()).isPositive();
+            assertThat(status.receiveOverruns()).isPositive();
+            assertThat(status.delayed() + status.droppedQueueFull() + status.droppedUndelivered()).isEqualTo(queued);
+            assertThat(small.running()).isTrue();
+            assertThat(routed.script("c", "ping -c 5 -i 0.05 -W 1 10.77.2.2")).as("the line still serves its queue").isZero();
+        } finally {
+            routed.close();
+        }
+    }
+
     private String rules(String namespace) {
         return rig.in(namespace, "iptables-save").lines().filter(l -> !l.startsWith("#"))
                 .map(l -> l.replaceAll("\\[\\d+:\\d+\\]", "")).reduce("", (x, y) -> x + y + "\n");
