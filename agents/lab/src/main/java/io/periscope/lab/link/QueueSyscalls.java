@@ -32,6 +32,7 @@ final class QueueSyscalls {
     static final int EFD_NONBLOCK = 0x800;
     /** {@code prctl(PR_SET_TIMERSLACK, ns)}: how late the kernel may wake this thread from a timed sleep (50 us unless set). */
     static final int PR_SET_TIMERSLACK = 29;
+    static final int SCHED_FIFO = 1;
 
     private QueueSyscalls() {
     }
@@ -61,4 +62,7 @@ final class QueueSyscalls {
     static native int close(int fd);
 
     static native int prctl(int option, long arg2, long arg3, long arg4, long arg5);
+
+    /** {@code sched_setscheduler(0, policy, &param)}: 0 is the calling thread; {@code param} is {@code struct sched_param} (one int). */
+    static native int sched_setscheduler(int pid, int policy, int[] param);
 }

@@ -85,6 +85,15 @@ class DelayLineHoldsPacketsInTheKernel {
         return values.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
     }
 
+    /**
+     * The middle round trip. The assertions use it rather than the mean: other work on the machine
+     * (it is shared) delays a few replies by milliseconds, which moves the mean and not the median.
+     */
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        return (sorted.get((sorted.size() - 1) / 2) + sorted.get(sorted.size() / 2)) / 2;
+    }
+
     /** The spread of the middle half: unlike ping's mdev, a few replies late because the machine was busy hardly move it. */
     private static double interquartileRange(List<Double> values) {
         List<Double> sorted = values.stream().sorted().toList();
@@ -100,7 +109,8 @@ class DelayLineHoldsPacketsInTheKernel {
         List<Double> times = pings(50);
 
         double expected = 2.0 * millis;
-        assertThat(mean(times)).isCloseTo(expected, within(expected * 0.1));
+        System.out.printf("%d ms each way: median %.3f ms, mean %.3f ms%n", millis, median(times), mean(times));
+        assertThat(median(times)).isCloseTo(expected, within(expected * 0.1));
         // No packet goes before it is due: no reply comes sooner than both delays.
         assertThat(times).allMatch(t -> t >= expected);
         for (DelayLine line : List.of(there, back)) {
@@ -110,6 +120,7 @@ class DelayLineHoldsPacketsInTheKernel {
             assertThat(status.droppedQueueFull() + status.droppedUndelivered() + status.verdictErrors()).isZero();
             assertThat(status.holding().minMicros()).isGreaterThanOrEqualTo(millis * 1000.0);
             assertThat(status.lateness().p50Micros()).as("the scheduler's median lateness").isLessThan(1000);
+            assertThat(status.realtime()).as("root may run real-time threads").isTrue();
         }
     }
 
@@ -125,7 +136,9 @@ class DelayLineHoldsPacketsInTheKernel {
 
         System.out.printf("interquartile range: %.3f ms steady, %.3f ms with 5 ms of jitter each way%n",
                 interquartileRange(steady), interquartileRange(jittered));
-        assertThat(mean(jittered)).isCloseTo(40.0, within(4.0));
+        System.out.printf("with jitter: median %.3f ms, mean %.3f ms%n", median(jittered), mean(jittered));
+        // The sum of two samples symmetric about 20 ms: its middle stays at 40 ms.
+        assertThat(median(jittered)).isCloseTo(40.0, within(4.0));
         // The sum of two uniform samples of +-5 ms: a triangle over +-10 ms whose middle half spans 5.9 ms.
         assertThat(interquartileRange(jittered)).isGreaterThan(3.0);
         assertThat(interquartileRange(steady)).isLessThan(1.0);
@@ -321,7 +334,8 @@ class DelayLineHoldsPacketsInTheKernel {
             String json = "";
             for (int tries = 0; tries < 50 && !json.contains("\"sum\""); tries++) {
                 sleep(100);
-                json = run(List.of("ip", "netns", "exec", routed.ns("c"), "iperf3", "-c", "10.77.2.2", "-u", "-b", "40M", "-l", "200",
+                // As fast as iperf3 sends, faster than the line reads: a burst soon finds the buffer full.
+                json = run(List.of("ip", "netns", "exec", routed.ns("c"), "iperf3", "-c", "10.77.2.2", "-u", "-b", "0", "-l", "64",
                         "-t", "1", "-J"));
             }
             long queued = 0;

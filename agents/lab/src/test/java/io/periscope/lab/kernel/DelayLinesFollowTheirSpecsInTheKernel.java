@@ -17,7 +17,6 @@ import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
 /**
  * {@link DelayLines} kept level with a list of specs, as the lab's supervisor keeps them with the
@@ -29,7 +28,7 @@ import static org.assertj.core.api.Assertions.within;
  */
 class DelayLinesFollowTheirSpecsInTheKernel {
 
-    private static final Pattern AVERAGE = Pattern.compile("rtt min/avg/max/mdev = [0-9.]+/([0-9.]+)/");
+    private static final Pattern MINIMUM = Pattern.compile("rtt min/avg/max/mdev = ([0-9.]+)/");
 
     private NamespaceRig rig;
     private final List<String> log = new ArrayList<>();
@@ -64,8 +63,9 @@ class DelayLinesFollowTheirSpecsInTheKernel {
         return new DelayLineSpec(rig.ns(namespace), 7, Duration.ofMillis(millis), Duration.ZERO);
     }
 
-    private double averageRtt() {
-        Matcher m = AVERAGE.matcher(rig.in("a", "ping", "-q", "-c", "30", "-i", "0.02", "-W", "2", "10.77.1.2"));
+    /** The fastest of 30 round trips: never before both delays, and close to them even on a busy machine. */
+    private double fastestRtt() {
+        Matcher m = MINIMUM.matcher(rig.in("a", "ping", "-q", "-c", "30", "-i", "0.02", "-W", "2", "10.77.1.2"));
         assertThat(m.find()).isTrue();
         return Double.parseDouble(m.group(1));
     }
@@ -78,11 +78,11 @@ class DelayLinesFollowTheirSpecsInTheKernel {
     void linesStartRetuneInPlaceAndStopAsTheSpecsSay() {
         lines.reconcile(List.of(spec("a", 20), spec("b", 20)));
         assertThat(lines.status().values()).allMatch(DelayLineStatus::running);
-        assertThat(averageRtt()).isCloseTo(40.0, within(4.0));
+        assertThat(fastestRtt()).isBetween(40.0, 42.0);
         long portId = queue("a").orElseThrow().portId();
 
         lines.reconcile(List.of(spec("a", 5), spec("b", 5)));
-        assertThat(averageRtt()).isCloseTo(10.0, within(1.0));
+        assertThat(fastestRtt()).isBetween(10.0, 12.0);
         assertThat(queue("a").orElseThrow().portId()).as("the same socket serves the queue").isEqualTo(portId);
         assertThat(lines.status().get(rig.ns("a") + "/7").delayMillis()).isEqualTo(5.0);
         assertThat(log).anyMatch(l -> l.contains("20 ms -> 5 ms (in place)"));

@@ -22,7 +22,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 /**
  * The supervisor hosts the delay lines its spec function asks for, next to the agents: a lab of
@@ -36,7 +35,7 @@ class SupervisorRunsTheDelayLinesItsTopologyWants {
 
     /** cluster1's gw-1, on worker-1's own network. */
     private static final String GW1 = "172.18.0.6";
-    private static final Pattern AVERAGE = Pattern.compile("rtt min/avg/max/mdev = [0-9.]+/([0-9.]+)/");
+    private static final Pattern MINIMUM = Pattern.compile("rtt min/avg/max/mdev = ([0-9.]+)/");
 
     @TempDir
     Path state;
@@ -86,15 +85,18 @@ class SupervisorRunsTheDelayLinesItsTopologyWants {
 
         SupervisorStatus started = await(files, s -> s.links().containsKey(key) && s.links().get(key).running());
         assertThat(started.links().get(key).delayMillis()).isEqualTo(30.0);
-        assertThat(averageRtt(worker1)).isCloseTo(30.5, within(3.0));
+        // The fastest of 20 round trips: never before the line's delay, and not much after it even on a busy machine.
+        assertThat(fastestRtt(worker1)).isBetween(30.0, 31.5);
         SupervisorStatus counted = await(files, s -> s.links().get(key).delayed() >= 20);
         DelayLineStatus line = counted.links().get(key);
         assertThat(line.holding().minMicros()).isGreaterThanOrEqualTo(30_000.0);
-        assertThat(Files.readString(files.status())).contains("\"links\"").contains("\"lateness\"");
+        String written = Files.readString(files.status());
+        System.out.println(written);
+        assertThat(written).contains("\"links\"").contains("\"lateness\"");
 
         wanted.set(List.of(new DelayLineSpec(worker1, 9, Duration.ofMillis(5), Duration.ZERO)));
         await(files, s -> s.links().get(key).delayMillis() == 5.0);
-        assertThat(averageRtt(worker1)).isCloseTo(5.5, within(1.0));
+        assertThat(fastestRtt(worker1)).isBetween(5.0, 6.5);
 
         wanted.set(List.of());
         await(files, s -> s.links().isEmpty());
@@ -111,8 +113,8 @@ class SupervisorRunsTheDelayLinesItsTopologyWants {
         assertThat(threads(worker1)).as("closing the supervisor stops its delay lines").isEmpty();
     }
 
-    private double averageRtt(String namespace) {
-        Matcher m = AVERAGE.matcher(lab.inNamespace(namespace, "ping", "-q", "-s", "172", "-c", "20", "-i", "0.05", "-W", "2", GW1));
+    private double fastestRtt(String namespace) {
+        Matcher m = MINIMUM.matcher(lab.inNamespace(namespace, "ping", "-q", "-s", "172", "-c", "20", "-i", "0.05", "-W", "2", GW1));
         assertThat(m.find()).isTrue();
         return Double.parseDouble(m.group(1));
     }
