@@ -29,8 +29,11 @@ import java.util.regex.Pattern;
  * -j NFQUEUE}) to a delay line holding packets 0 ms (the line's own cost), 5 ms, and 5 ms +- 1 ms
  * (a verdict per packet instead of one per run). For each: an iperf3 TCP transfer (received rate,
  * retransmissions) and iperf3 UDP of 64-byte datagrams sent as fast as iperf3 can (delivered
- * packets per second), each against the plain path as a ratio; then the scheduler's precision,
- * pings through 5 ms lines: how late each verdict went out after its packet was due.
+ * packets per second, and how many of them the receiving socket dropped because its buffer was
+ * full: iperf3's receiver, not the line, is then the limit), each against the plain path as a
+ * ratio, with the CPU the lines' threads spent per packet (the kernel's work of sending a packet
+ * on after its verdict included: it happens in the verdict's {@code send}); then the scheduler's
+ * precision, pings through 5 ms lines: how late each verdict went out after its packet was due.
  *
  * <p>The namespaces are the benchmark's own ({@code pkbench<pid>-c|r|s}), removed at the end.
  *
@@ -44,7 +47,15 @@ public final class DelayLineBenchmark {
     private record Case(String name, Duration delay, Duration jitter, boolean lined) {
     }
 
-    private record Measured(Case what, double tcpBits, long retransmits, double udpPackets, List<DelayLineStatus> lines) {
+    private record Measured(Case what, double tcpBits, long retransmits, double udpPackets, double udpSent, long receiverOverflows,
+                            List<DelayLineStatus> lines) {
+
+        /** Microseconds of the lines' CPU per packet they delayed, both threads, both lines. */
+        double cpuMicrosPerPacket() {
+            double cpu = lines.stream().mapToDouble(DelayLineStatus::cpuMillis).sum();
+            long packets = lines.stream().mapToLong(DelayLineStatus::delayed).sum();
+            return packets == 0 ? 0 : cpu * 1000 / packets;
+        }
     }
 
     private final Shell shell;
@@ -118,15 +129,17 @@ public final class DelayLineBenchmark {
         }
         Measured plain = results.getFirst();
         System.out.println();
-        System.out.printf(Locale.ROOT, "%-34s %14s %7s %6s %16s %7s %s%n", "path", "TCP", "ratio", "retr", "UDP 64 B", "ratio",
-                "verdict lateness p50 / p99 (us), line drops");
+        System.out.printf(Locale.ROOT, "%-34s %14s %6s %6s %24s %6s %9s %9s %s%n", "path", "TCP", "ratio", "retr",
+                "UDP 64 B delivered (sent)", "ratio", "rcvbuf/s", "CPU/pkt", "per line: verdict lateness p50 / p99, drops");
         for (Measured m : results) {
             String lateness = m.lines().isEmpty() ? "" : m.lines().stream()
-                    .map(l -> String.format(Locale.ROOT, "%.0f / %.0f, %d", l.lateness().p50Micros(), l.lateness().p99Micros(),
+                    .map(l -> String.format(Locale.ROOT, "%.0f / %.0f us, %d", l.lateness().p50Micros(), l.lateness().p99Micros(),
                             l.droppedQueueFull() + l.droppedUndelivered()))
                     .reduce((x, y) -> x + "; " + y).orElse("");
-            System.out.printf(Locale.ROOT, "%-34s %9.0f Mb/s %7.2f %6d %10.0f pkt/s %7.2f %s%n", m.what().name(), m.tcpBits() / 1e6,
-                    m.tcpBits() / plain.tcpBits(), m.retransmits(), m.udpPackets(), m.udpPackets() / plain.udpPackets(), lateness);
+            System.out.printf(Locale.ROOT, "%-34s %9.0f Mb/s %6.2f %6d %11.0f (%6.0f) pkt/s %6.2f %9.0f %9s %s%n", m.what().name(),
+                    m.tcpBits() / 1e6, m.tcpBits() / plain.tcpBits(), m.retransmits(), m.udpPackets(), m.udpSent(),
+                    m.udpPackets() / plain.udpPackets(), m.receiverOverflows() / (double) seconds, m.lines().isEmpty() ? "" : String.format(Locale.ROOT, "%.1f us", m.cpuMicrosPerPacket()),
+                    lateness);
         }
         String[] wmem = in("c", "sysctl", "-n", "net.ipv4.tcp_wmem").strip().split("\\s+");
         long sendBuffer = Long.parseLong(wmem[wmem.length - 1]);
@@ -147,18 +160,30 @@ public final class DelayLineBenchmark {
             JsonNode tcp = iperf("-t", Integer.toString(seconds));
             double tcpBits = tcp.path("end").path("sum_received").path("bits_per_second").asDouble();
             long retransmits = tcp.path("end").path("sum_sent").path("retransmits").asLong();
+            long overflowsBefore = udpReceiveBufferErrors();
             JsonNode udp = iperf("-u", "-b", "0", "-l", "64", "-t", Integer.toString(seconds));
+            long receiverOverflows = udpReceiveBufferErrors() - overflowsBefore;
             JsonNode received = udp.path("end").path("sum_received");
             double udpPackets = received.path("bytes").asDouble() / 64 / Math.max(1e-9, received.path("seconds").asDouble());
+            JsonNode sent = udp.path("end").path("sum_sent");
+            double udpSent = sent.path("bytes").asDouble() / 64 / Math.max(1e-9, sent.path("seconds").asDouble());
             List<DelayLineStatus> statuses = new ArrayList<>(lines.status().values());
-            System.out.printf(Locale.ROOT, "%-34s TCP %.0f Mbit/s (%d retransmissions), UDP %.0f packets/s delivered%s%n", c.name(),
-                    tcpBits / 1e6, retransmits, udpPackets, statuses.isEmpty() ? "" : "; lines: " + statuses);
-            return new Measured(c, tcpBits, retransmits, udpPackets, statuses);
+            System.out.printf(Locale.ROOT, "%-34s TCP %.0f Mbit/s (%d retransmissions), UDP %.0f packets/s delivered of %.0f sent"
+                            + " (%d dropped by the receiving socket's full buffer)%s%n", c.name(), tcpBits / 1e6, retransmits, udpPackets, udpSent,
+                    receiverOverflows, statuses.isEmpty() ? "" : "; lines: " + statuses);
+            return new Measured(c, tcpBits, retransmits, udpPackets, udpSent, receiverOverflows, statuses);
         } finally {
             if (c.lined()) {
                 in("r", "iptables", "-t", "mangle", "-F", "POSTROUTING");
             }
         }
+    }
+
+    /** {@code Udp: RcvbufErrors} of s: datagrams its sockets dropped because their receive buffer was full. */
+    private long udpReceiveBufferErrors() {
+        List<String> udp = in("s", "cat", "/proc/net/snmp").lines().filter(l -> l.startsWith("Udp: ")).toList();
+        List<String> names = List.of(udp.get(0).split("\\s+"));
+        return Long.parseLong(udp.get(1).split("\\s+")[names.indexOf("RcvbufErrors")]);
     }
 
     private JsonNode iperf(String... options) throws IOException, InterruptedException {

@@ -121,6 +121,8 @@ public final class DelayLine implements AutoCloseable {
     private final AtomicLong verdictErrors = new AtomicLong();
     private volatile KernelQueueCounters kernel = KernelQueueCounters.NONE;
     private volatile boolean realtimeReceiver;
+    /** CPU time of this line's threads that have ended, each adding its own as it ends. */
+    private volatile long cpuOfEnded;
     private volatile boolean realtimeScheduler;
     private volatile String error = "";
     private final Object statsLock = new Object();
@@ -198,7 +200,21 @@ public final class DelayLine implements AutoCloseable {
         }
         return new DelayLineStatus(now.namespace(), queue, DelayLineStatus.millis(now.delay().toNanos()),
                 DelayLineStatus.millis(now.jitter().toNanos()), running(), error, delayed.get(), heldNow.get(), counters.droppedFull(),
-                counters.droppedUndelivered(), receiveOverruns.get(), verdictErrors.get(), realtimeReceiver && realtimeScheduler, held, late);
+                counters.droppedUndelivered(), receiveOverruns.get(), verdictErrors.get(), realtimeReceiver && realtimeScheduler,
+                cpuNanos() / 1_000_000.0, held, late);
+    }
+
+    /** The CPU time both threads have used, kept once they end (the JVM forgets an ended thread's). */
+    private long cpuNanos() {
+        return cpu(receiver) + cpu(scheduler) + cpuOfEnded;
+    }
+
+    private static long cpu(Thread thread) {
+        if (thread == null || !thread.isAlive()) {
+            return 0;
+        }
+        long nanos = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCpuTime(thread.threadId());
+        return Math.max(0, nanos);
     }
 
     /** Forgets the holding and lateness measured so far (a test measures one phase at a time). */
@@ -349,6 +365,7 @@ public final class DelayLine implements AutoCloseable {
         }
         closeSocket();
         heldNow.set(0);
+        addOwnCpu();
     }
 
     /** The messages still unread when the scheduler stopped: their packets go at once. */
@@ -420,6 +437,12 @@ public final class DelayLine implements AutoCloseable {
         }
         take(held, jittered);
         release(held, jittered, System.nanoTime(), true, out, verdicts, released, sequence);
+        addOwnCpu();
+    }
+
+    private synchronized void addOwnCpu() {
+        long nanos = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        cpuOfEnded += Math.max(0, nanos);
     }
 
     /**

@@ -17,12 +17,14 @@ package io.periscope.lab.link;
  * @param verdictErrors      verdicts the kernel refused (a packet it no longer held)
  * @param realtime           whether both its threads run as real-time threads (SCHED_FIFO); its timing suffers from the
  *                           machine's load when not
+ * @param cpuMillis          the CPU time its two threads have used (the kernel's part of queueing is not in it)
  * @param holding            how long packets were held, from receipt to verdict
  * @param lateness           how late each verdict went out after its packet was due: the scheduler's precision
  */
 public record DelayLineStatus(String namespace, int queue, double delayMillis, double jitterMillis, boolean running, String error,
                               long delayed, long held, long droppedQueueFull, long droppedUndelivered, long receiveOverruns,
-                              long verdictErrors, boolean realtime, HoldingSummary holding, HoldingSummary lateness) {
+                              long verdictErrors, boolean realtime, double cpuMillis, HoldingSummary holding,
+                              HoldingSummary lateness) {
 
     public DelayLineStatus {
         error = error == null ? "" : error;
@@ -33,7 +35,7 @@ public record DelayLineStatus(String namespace, int queue, double delayMillis, d
     /** The status of a line that is not running, for the reason {@code error}. */
     static DelayLineStatus notRunning(DelayLineSpec spec, String error) {
         return new DelayLineStatus(spec.namespace(), spec.queueNumber(), millis(spec.delay().toNanos()), millis(spec.jitter().toNanos()),
-                false, error, 0, 0, 0, 0, 0, 0, false, HoldingSummary.EMPTY, HoldingSummary.EMPTY);
+                false, error, 0, 0, 0, 0, 0, 0, false, 0, HoldingSummary.EMPTY, HoldingSummary.EMPTY);
     }
 
     static double millis(long nanos) {
