@@ -201,7 +201,7 @@ public final class DelayLine implements AutoCloseable {
         return new DelayLineStatus(now.namespace(), queue, DelayLineStatus.millis(now.delay().toNanos()),
                 DelayLineStatus.millis(now.jitter().toNanos()), running(), error, delayed.get(), heldNow.get(), counters.droppedFull(),
                 counters.droppedUndelivered(), receiveOverruns.get(), verdictErrors.get(), realtimeReceiver && realtimeScheduler,
-                cpuNanos() / 1_000_000.0, held, late);
+                Math.round(cpuNanos() / 100_000.0) / 10.0, held, late);
     }
 
     /** The CPU time both threads have used, kept once they end (the JVM forgets an ended thread's). */
