@@ -47,8 +47,8 @@ import java.util.concurrent.locks.LockSupport;
  * the kernel's queue and one {@code NFQNL_MSG_VERDICT_BATCH} releases it; with jitter each packet
  * gets its own {@code NFQNL_MSG_VERDICT}, many per {@code send}.
  *
- * <p>When the queue is full ({@link #QUEUE_MAX_LENGTH} packets held, unless {@link QueueSizes} say otherwise) the kernel drops what comes
- * next, as a full link would, and counts it ({@code droppedQueueFull}); the alternative, fail-open
+ * <p>When the queue is full ({@link #QUEUE_MAX_LENGTH} packets held, unless {@link QueueSizes} say
+ * otherwise) the kernel drops what comes next, as a full link would, and counts it ({@code droppedQueueFull}); the alternative, fail-open
  * ({@code NFQA_CFG_F_FAIL_OPEN}), would let the excess through undelayed, a link that gets faster
  * under load. A socket whose receive buffer overflows loses packets too (ENOBUFS): counted, and the
  * line goes on. The kernel's own counters come from {@code /proc/net/netfilter/nfnetlink_queue} of
@@ -84,6 +84,7 @@ public final class DelayLine implements AutoCloseable {
             }
         }
     }
+
     private static final int VERDICTS_PER_SEND = 512;
     private static final long COUNTERS_EVERY_NANOS = 1_000_000_000L;
     private static final long STOP_MILLIS = 5_000;
@@ -121,9 +122,9 @@ public final class DelayLine implements AutoCloseable {
     private final AtomicLong verdictErrors = new AtomicLong();
     private volatile KernelQueueCounters kernel = KernelQueueCounters.NONE;
     private volatile boolean realtimeReceiver;
+    private volatile boolean realtimeScheduler;
     /** CPU time of this line's threads that have ended, each adding its own as it ends. */
     private volatile long cpuOfEnded;
-    private volatile boolean realtimeScheduler;
     private volatile String error = "";
     private final Object statsLock = new Object();
     private final HoldingTimes holding = new HoldingTimes();
@@ -215,14 +216,6 @@ public final class DelayLine implements AutoCloseable {
         }
         long nanos = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCpuTime(thread.threadId());
         return Math.max(0, nanos);
-    }
-
-    /** Forgets the holding and lateness measured so far (a test measures one phase at a time). */
-    public void resetMeasurements() {
-        synchronized (statsLock) {
-            holding.clear();
-            lateness.clear();
-        }
     }
 
     /**

@@ -1,7 +1,5 @@
 package io.periscope.lab.link;
 
-import java.util.Arrays;
-
 /**
  * A distribution of durations in nanoseconds, kept as a log-linear histogram: exact below 128 ns,
  * then 64 buckets per power of two, so a percentile it reports (the middle of its bucket) is within
@@ -29,14 +27,6 @@ final class HoldingTimes {
         sum += value;
         min = Math.min(min, value);
         max = Math.max(max, value);
-    }
-
-    void clear() {
-        Arrays.fill(counts, 0);
-        count = 0;
-        sum = 0;
-        min = Long.MAX_VALUE;
-        max = 0;
     }
 
     long count() {
