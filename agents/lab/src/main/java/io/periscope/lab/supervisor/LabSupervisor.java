@@ -12,6 +12,9 @@ import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.lease.LabLeaseStore;
 import io.periscope.lab.lease.LabLeases;
+import io.periscope.lab.link.DelayLineSpec;
+import io.periscope.lab.link.DelayLineStatus;
+import io.periscope.lab.link.DelayLines;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.load.TopologyException;
@@ -32,6 +35,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -55,6 +59,11 @@ import java.util.stream.Collectors;
  * an API server. When {@code up} has just built the lab, the file's first gateway takes each lease
  * before any other candidate stands, so the election starts from what {@code up} programmed.
  *
+ * <p>It also hosts the lab's delay lines ({@link DelayLines}): the links' delay and jitter, which
+ * this kernel has no netem for. Which lines the topology wants comes from {@link #delayLineSpecs},
+ * asked every tick with the topology planned from now, and the running lines are brought level
+ * with its answer as the agents bring their nodes level with the plan.
+ *
  * <p>kube-proxy's stand-in is not run again: it programmed its chains once during {@code up}, and
  * re-running it would put its jumps back above Periscope's (see {@link ReconcilingAgents}).
  */
@@ -69,6 +78,16 @@ public final class LabSupervisor implements AutoCloseable {
     private final String hash;
     private final SupervisorFiles files;
     private final ReconcilingAgents agents = new ReconcilingAgents();
+    /**
+     * The seam where the topology's links become delay lines: the specs of every delay line the
+     * given topology wants (one per namespace and netfilter queue that {@code lab up}'s iptables rules
+     * send a link's packets to). Called every {@link #TICK} with the topology planned from now, so
+     * that {@code lab apply} changing a delay retunes its line: it must be cheap and must not fail.
+     */
+    private final Function<ClusterSet, List<DelayLineSpec>> delayLineSpecs;
+    private final DelayLines delayLines = new DelayLines(LabSupervisor::log);
+    /** A refusal of the specs (two lines on one queue), so that it is logged once. */
+    private String refusedDelayLines = "";
     private final Map<String, NodeAgentLoop> loops = new LinkedHashMap<>();
     private final AtomicReference<SupervisedPlan> current = new AtomicReference<>();
     /** The nodes {@code lab fail} failed ({@code cluster/node}): they cannot reach the leases. */
@@ -81,14 +100,25 @@ public final class LabSupervisor implements AutoCloseable {
     private ClusterDnsServers dns;
     private Map<String, SupervisorStatus.NodeAgentStatus> lastWritten = Map.of();
     private Map<String, ClusterDnsStatus> lastWrittenDns = Map.of();
+    private Map<String, List<Object>> lastWrittenLinks = Map.of();
     private String lastWrittenRevision = "";
     private long lastWrite;
 
+    /** No delay lines until the topology's links are turned into them ({@link #NO_DELAY_LINES}). */
     LabSupervisor(LabStateFile stateFile, String hash) {
+        this(stateFile, hash, NO_DELAY_LINES);
+    }
+
+    /** @param delayLineSpecs the delay lines a topology wants (see {@link #delayLineSpecs}) */
+    LabSupervisor(LabStateFile stateFile, String hash, Function<ClusterSet, List<DelayLineSpec>> delayLineSpecs) {
         this.stateFile = stateFile;
         this.hash = hash;
         this.files = new SupervisorFiles(stateFile.directoryFor(hash));
+        this.delayLineSpecs = delayLineSpecs;
     }
+
+    /** A topology wants no delay lines: what the supervisor runs until links become delay lines. */
+    public static final Function<ClusterSet, List<DelayLineSpec>> NO_DELAY_LINES = set -> List.of();
 
     /** {@code LabSupervisor STATE_DIRECTORY HASH}: started by {@link SupervisorLauncher}, never by people. */
     public static void main(String[] args) throws TopologyException {
@@ -113,6 +143,8 @@ public final class LabSupervisor implements AutoCloseable {
         }
         // The DNS servers first: a port 53 already taken ends the supervisor at once, and up says why.
         dns = ClusterDnsServers.start(plan, layout, LabSupervisor::log);
+        // Before the agents: with no line serving a link's queue, the link drops every packet.
+        followDelayLines();
         List<Cluster> electing = electing(set, plan);
         failed = failedNodes();
         takeFreeLeasesInFileOrder(electing);
@@ -147,6 +179,7 @@ public final class LabSupervisor implements AutoCloseable {
             Set<String> wanted = files.stoppedNodes();
             loops.values().forEach(loop -> loop.wanted(!wanted.contains(loop.name())));
             followTopology(layout);
+            followDelayLines();
             if (!electing.isEmpty()) {
                 followLeases(topology);
             }
@@ -258,6 +291,20 @@ public final class LabSupervisor implements AutoCloseable {
         }
     }
 
+    /** Brings the running delay lines level with what the topology planned from now wants. */
+    private void followDelayLines() {
+        try {
+            delayLines.reconcile(delayLineSpecs.apply(topology));
+            refusedDelayLines = "";
+        } catch (RuntimeException e) {
+            String reason = String.valueOf(e.getMessage());
+            if (!reason.equals(refusedDelayLines)) {
+                log("delay lines not changed, the running ones keep their delays: " + reason);
+                refusedDelayLines = reason;
+            }
+        }
+    }
+
     private Set<String> failedNodes() {
         return stateFile.read(hash).map(s -> s.failures().stream().map(f -> f.node()).collect(Collectors.toUnmodifiableSet())).orElse(Set.of());
     }
@@ -267,18 +314,23 @@ public final class LabSupervisor implements AutoCloseable {
         Map<String, SupervisorStatus.NodeAgentStatus> nodes = new LinkedHashMap<>();
         loops.forEach((name, loop) -> nodes.put(name, loop.status()));
         Map<String, ClusterDnsStatus> servers = dns == null ? Map.of() : dns.status();
+        Map<String, DelayLineStatus> links = delayLines.status();
+        // A line's counters change with every packet: at once only when a line starts, stops or is retuned.
+        Map<String, List<Object>> linkShape = new LinkedHashMap<>();
+        links.forEach((key, line) -> linkShape.put(key, List.of(line.running(), line.error(), line.delayMillis(), line.jitterMillis())));
         long now = System.nanoTime();
         String revision = current.get() == null ? "" : current.get().revision();
         if (nodes.equals(lastWritten) && servers.equals(lastWrittenDns) && revision.equals(lastWrittenRevision)
-                && now - lastWrite < 1_000_000_000L) {
+                && linkShape.equals(lastWrittenLinks) && now - lastWrite < 1_000_000_000L) {
             return;
         }
         lastWrittenRevision = revision;
         lastWritten = nodes;
         lastWrittenDns = servers;
+        lastWrittenLinks = linkShape;
         lastWrite = now;
         try {
-            files.writeStatus(new SupervisorStatus(ProcessHandle.current().pid(), Instant.now().toString(), nodes, servers, revision));
+            files.writeStatus(new SupervisorStatus(ProcessHandle.current().pid(), Instant.now().toString(), nodes, servers, revision, links));
         } catch (RuntimeException e) {
             // The directory is removed by lab down just before it signals us: nothing to report to then.
         }
@@ -296,6 +348,7 @@ public final class LabSupervisor implements AutoCloseable {
         if (dns != null) {
             dns.close();
         }
+        delayLines.close();
         log("stopped");
     }
 

@@ -1,6 +1,8 @@
 package io.periscope.lab.supervisor;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.periscope.lab.dns.ClusterDnsStatus;
+import io.periscope.lab.link.DelayLineStatus;
 
 import java.util.List;
 import java.util.Map;
@@ -14,12 +16,15 @@ import java.util.TreeMap;
  * @param nodes   each node's agent, by {@code cluster/node}
  * @param dns     each cluster's DNS server, by cluster
  * @param revision the revision of the topology it plans and answers from ({@link SupervisorFiles#revision})
+ * @param links    each delay line it runs, by {@code namespace/queue}; left out of the file when there is none
  */
 public record SupervisorStatus(long pid, String updated, Map<String, NodeAgentStatus> nodes, Map<String, ClusterDnsStatus> dns,
-                               String revision) {
+                               String revision, @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, DelayLineStatus> links) {
 
     public SupervisorStatus {
         revision = revision == null ? "" : revision;
+        // A status written before the supervisor ran delay lines, or by one that runs none, has none.
+        links = links == null ? Map.of() : new TreeMap<>(links);
         nodes = new TreeMap<>(nodes);
         // A status written before the supervisor ran DNS servers has none.
         dns = dns == null ? Map.of() : new TreeMap<>(dns);
