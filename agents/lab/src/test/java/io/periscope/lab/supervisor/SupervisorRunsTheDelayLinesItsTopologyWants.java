@@ -4,7 +4,7 @@ import io.periscope.lab.Examples;
 import io.periscope.lab.RunningLab;
 import io.periscope.lab.link.DelayLineSpec;
 import io.periscope.lab.link.DelayLineStatus;
-import io.periscope.model.generate.TopologyFile;
+import io.periscope.model.load.TopologyWriter;
 import io.periscope.plan.HostId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -69,7 +69,7 @@ class SupervisorRunsTheDelayLinesItsTopologyWants {
         lab.inNamespace(worker1, "iptables", "-t", "mangle", "-I", "POSTROUTING", "-p", "icmp", "-d", GW1, "-m", "length", "--length", "200",
                 "-j", "NFQUEUE", "--queue-num", "9");
         SupervisorFiles files = new SupervisorFiles(lab.stateFile().directoryFor(hash));
-        files.writeAtomically(files.topology(), TopologyFile.yaml(lab.set().withFlows(List.of())));
+        files.writeAtomically(files.topology(), TopologyWriter.write(lab.set().withFlows(List.of())));
         files.writeStoppedNodes(Set.of());
         AtomicReference<List<DelayLineSpec>> wanted = new AtomicReference<>(
                 List.of(new DelayLineSpec(worker1, 9, Duration.ofMillis(30), Duration.ZERO)));
