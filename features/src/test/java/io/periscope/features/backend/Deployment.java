@@ -70,4 +70,17 @@ public interface Deployment {
      * with the running agents doing the withdrawal; on the simulator as predicted per flow.
      */
     GatewayFailover failover(Flow udp, int streams, Flow tcpFlow, int tcp, String node);
+
+    /**
+     * {@code count} echo requests of {@code flow} (an ICMP flow), 10 ms apart: in the lab from the
+     * source's namespace for real; on the simulator the round trip and loss its links add up to.
+     */
+    RoundTrips pings(Flow flow, int count);
+
+    /**
+     * {@code connections} TCP connections of {@code flow} side by side for {@code seconds}: in the lab
+     * with iperf3 ({@code lab bench}); on the simulator the rate its shaped links allow and the gateway
+     * its kernel hash picks for each of as many evenly spread source ports.
+     */
+    Throughput connections(Flow flow, int connections, int seconds);
 }

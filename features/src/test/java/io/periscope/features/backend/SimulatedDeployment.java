@@ -3,6 +3,8 @@ package io.periscope.features.backend;
 import io.periscope.agent.dns.ClustersetZone;
 import io.periscope.agent.dns.DnsServer;
 import io.periscope.lab.failover.FailoverPrediction;
+import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.layout.SysctlSettings;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.globalnet.GlobalnetAllocations;
 import io.periscope.model.net.Ipv4Address;
@@ -21,7 +23,10 @@ import io.periscope.plan.dns.ServiceDiscovery;
 import io.periscope.simulator.FlowResolutionException;
 import io.periscope.simulator.ResolvedFlow;
 import io.periscope.simulator.Simulator;
+import io.periscope.simulator.spread.GatewaySpread;
 import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.trace.LinkFigures;
+import io.periscope.simulator.trace.PathLinks;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -132,6 +137,71 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
                 .map(c -> new GatewayFailover.Connection(c.id(), c.before(), c.during(), c.survives(), c.survives() ? "survived" : "reset"))
                 .toList();
         return new GatewayFailover(node, predicted, fates);
+    }
+
+    /**
+     * What the links of the flow's paths add up to: the round trip and its jitter, and the chance that a
+     * request or its reply is lost. Every path must agree (pings cannot say which path they took). The
+     * simulator traces no echo reply, so a reply's links are those of the same ping sent back, from the
+     * destination pod to the source.
+     */
+    @Override
+    public RoundTrips pings(Flow flow, int count) {
+        LinkFigures forward = onlyFigures(flow, PathLinks::forward);
+        LinkFigures reply = onlyFigures(backwards(flow), PathLinks::forward);
+        double roundTrip = millis(forward.delay().plus(reply.delay()));
+        double jitter = millis(forward.jitter().plus(reply.jitter()));
+        double lost = 1 - (1 - forward.lossProbability()) * (1 - reply.lossProbability());
+        return new RoundTrips(count, lost, roundTrip, roundTrip - jitter, roundTrip + jitter, false);
+    }
+
+    private LinkFigures onlyFigures(Flow flow, java.util.function.Function<PathLinks, LinkFigures> direction) {
+        List<LinkFigures> figures = traceOrFail(flow).paths().stream()
+                .map(p -> p.links().map(direction).orElseGet(() -> LinkFigures.of(List.of()))).toList();
+        if (figures.isEmpty()) {
+            throw new AssertionError("the flow " + flow.name() + " has no path");
+        }
+        if (figures.stream().map(f -> List.of(f.delay(), f.jitter(), f.lossProbability())).distinct().count() > 1) {
+            throw new AssertionError("the paths of " + flow.name() + " cross links of different delays or losses, so one figure cannot"
+                    + " describe its pings: " + figures);
+        }
+        return figures.getFirst();
+    }
+
+    private static Flow backwards(Flow flow) {
+        if (!(flow.from() instanceof FlowSource.PodSource source) || !(flow.to() instanceof FlowTarget.PodTarget target)) {
+            throw new AssertionError("pings are predicted between two pods; " + flow.from() + " -> " + flow.to() + " is not");
+        }
+        return new Flow(flow.name() + "-reply", new FlowSource.PodSource(target.cluster(), target.namespace(), target.pod()),
+                new FlowTarget.PodTarget(source.cluster(), source.namespace(), source.pod(), 0), flow.protocol(), flow.expect());
+    }
+
+    /** The gateways the kernel's hash picks for evenly spread source ports, with the seeds {@code lab up} gives each node. */
+    @Override
+    public Throughput connections(Flow flow, int connections, int seconds) {
+        ResolvedFlow resolved;
+        try {
+            resolved = simulator.resolver().resolve(flow);
+        } catch (FlowResolutionException e) {
+            throw new AssertionError("the flow does not resolve: " + e.getMessage(), e);
+        }
+        GatewaySpread.Spread spread = GatewaySpread.of(plan(), resolved, GatewaySpread.ephemeralPorts(connections),
+                SysctlSettings.multipathSeeds(LabLayout.of(plan())));
+        Map<String, Integer> byGateway = new java.util.LinkedHashMap<>();
+        spread.local().forEach(share -> byGateway.put(share.gateway().toString(), share.connections()));
+        return new Throughput(spread.aggregate().orElse(0) / 1e6, byGateway, false);
+    }
+
+    private FlowTrace traceOrFail(Flow flow) {
+        try {
+            return simulator.trace(flow);
+        } catch (FlowResolutionException e) {
+            throw new AssertionError("the flow does not resolve: " + e.getMessage(), e);
+        }
+    }
+
+    private static double millis(java.time.Duration duration) {
+        return duration.toNanos() / 1e6;
     }
 
     private static final int FIRST_UDP_PORT = 42000;

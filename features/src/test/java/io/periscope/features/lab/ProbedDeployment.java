@@ -1,14 +1,18 @@
 package io.periscope.features.lab;
 
-import io.periscope.features.backend.Deployment;
-import io.periscope.lab.dns.ClusterDns;
-import io.periscope.lab.layout.LabCables;
-import io.periscope.lab.layout.HostNamespace;
-import io.periscope.lab.layout.LabLayout;
-import io.periscope.lab.agent.NamespaceCommandRunner;
-import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.agent.reconcile.DataplaneReader;
 import io.periscope.agent.sysctl.SysctlCommands;
+import io.periscope.features.backend.Deployment;
+import io.periscope.features.backend.RoundTrips;
+import io.periscope.features.backend.Throughput;
+import io.periscope.lab.agent.NamespaceCommandRunner;
+import io.periscope.lab.bench.BenchReport;
+import io.periscope.lab.bench.LabBench;
+import io.periscope.lab.dns.ClusterDns;
+import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.layout.LabCables;
+import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.LabProbe;
 import io.periscope.lab.probe.NameLookup;
@@ -358,5 +362,56 @@ final class ProbedDeployment implements Deployment {
                     + String.join("\n  ", report.prediction().differences()));
         }
         return new GatewayFailover(node, measuredStreams, connections);
+    }
+
+    /**
+     * Real echo requests from the source's namespace, 10 ms apart: each reply's round trip as ping
+     * prints it, and the requests that got none.
+     */
+    @Override
+    public RoundTrips pings(Flow flow, int count) {
+        Ipv4Address destination;
+        try {
+            destination = simulator.resolver().resolve(flow).destination();
+        } catch (FlowResolutionException e) {
+            throw new AssertionError("the flow does not resolve: " + e.getMessage(), e);
+        }
+        HostNamespace source = asker(flow.from());
+        // -W: a reply may wait out every delay on the way; -i 0.01 needs root, which the lab has.
+        ShellResult result = shell.execute(Invocation.of(List.of("ping", "-n", "-c", Integer.toString(count), "-i", "0.01", "-W", "3",
+                destination.toString())).inNamespace(source.namespace()));
+        java.util.Map<Integer, Double> replies = new java.util.TreeMap<>();
+        java.util.regex.Matcher reply = java.util.regex.Pattern.compile("icmp_seq=(\\d+) .*time=([0-9.]+) ms").matcher(result.stdout());
+        while (reply.find()) {
+            replies.putIfAbsent(Integer.parseInt(reply.group(1)), Double.parseDouble(reply.group(2)));
+        }
+        if (replies.isEmpty()) {
+            throw new AssertionError("no echo request of " + flow.name() + " from " + source.namespace() + " to " + destination
+                    + " got a reply (exit " + result.exitCode() + "): " + (result.stdout() + result.stderr()).strip());
+        }
+        List<Double> times = replies.values().stream().sorted().toList();
+        return new RoundTrips(count, 1 - replies.size() / (double) count, percentile(times, 50), percentile(times, 5), percentile(times, 95),
+                true);
+    }
+
+    private static double percentile(List<Double> sorted, int percent) {
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.floor(percent / 100.0 * sorted.size())));
+    }
+
+    /** {@code lab bench} on this lab with the one flow: iperf3's receivers' rates added up, and the gateway each connection left by. */
+    @Override
+    public Throughput connections(Flow flow, int connections, int seconds) {
+        ClusterSet measured = set.withFlows(List.of(new Flow("bench", flow.from(), flow.to(), flow.protocol(), flow.expect())));
+        UpLab lab = UpLab.of(file, measured, stateFile, "acceptance");
+        BenchReport report = new LabBench(shell).run(lab, new LabBench.Options(connections, seconds), line -> { });
+        if (!report.matchesPrediction()) {
+            throw new AssertionError("the connections did not take gateways the simulator allows for them:\n  "
+                    + String.join("\n  ", report.differences()));
+        }
+        java.util.Map<String, Integer> byGateway = new java.util.TreeMap<>();
+        String sourceCluster = flow.from().cluster();
+        report.gateways().stream().filter(g -> g.cluster().equals(sourceCluster) && g.active())
+                .forEach(g -> byGateway.put(g.gateway(), g.egressMeasured()));
+        return new Throughput(report.totals().bitsPerSecond() / 1e6, byGateway, true);
     }
 }

@@ -13,6 +13,7 @@ import io.periscope.model.topology.GatewayLoadBalancing;
 import io.periscope.model.topology.GlobalEgressIP;
 import io.periscope.model.topology.GlobalnetConfig;
 import io.periscope.model.topology.GlobalnetMode;
+import io.periscope.model.topology.MultipathHashPolicy;
 import io.periscope.model.topology.ServiceExport;
 
 import java.util.ArrayList;
@@ -110,6 +111,16 @@ public final class TopologySteps {
                 .findFirst().orElseThrow(() -> new IllegalArgumentException("'" + option + "' is no gatewayLoadBalancing; write one of "
                         + java.util.Arrays.stream(GatewayLoadBalancing.values()).map(GatewayLoadBalancing::yamlName).toList()));
         world.change(changeCluster(cluster, c -> c.withLoadBalancing(chosen)));
+    }
+
+    @Given("cluster {word} hashes multipath routes by {word}")
+    public void multipathHash(String cluster, String policy) {
+        MultipathHashPolicy chosen = java.util.Arrays.stream(MultipathHashPolicy.values()).filter(p -> p.yamlName().equals(policy))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("'" + policy + "' is no multipathHashPolicy; write one of "
+                        + java.util.Arrays.stream(MultipathHashPolicy.values()).map(MultipathHashPolicy::yamlName).toList()));
+        world.change(changeCluster(cluster, c -> new Cluster(c.name(), c.labels(), c.podCidrs(), c.serviceCidrs(), c.globalCidr(), c.cni(),
+                c.multiActiveGateways(), c.clusterEgressIPs(), c.loadBalancing(), c.nodes(), c.pods(), c.services(), c.exports(),
+                c.globalEgressIPs(), c.environment().withMultipathHash(chosen), c.egressOwnership())));
     }
 
     @Given("cluster {word} also has the GlobalEgressIP:")

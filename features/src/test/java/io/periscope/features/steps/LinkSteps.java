@@ -1,0 +1,118 @@
+package io.periscope.features.steps;
+
+import io.cucumber.java.en.Then;
+import io.cucumber.java.en.When;
+import io.periscope.features.backend.RoundTrips;
+import io.periscope.features.backend.Throughput;
+import io.periscope.model.load.FlowEndpointSyntax;
+import io.periscope.model.topology.Disposition;
+import io.periscope.model.topology.Flow;
+import io.periscope.model.topology.Protocol;
+
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Links with a rate, a delay, jitter and loss (issue 19), and how connections spread over several
+ * gateways. The figures a scenario states are checked against real packets in the lab, with the
+ * tolerance a measurement needs (10% for a delay, the 99.9% binomial range for a loss), and against
+ * the simulator's prediction exactly: the same sentence holds for what happens and for what
+ * Periscope says will happen.
+ */
+public final class LinkSteps {
+
+    /** 3.29 standard deviations: both tails of a normal distribution hold 0.1% together. */
+    private static final double Z_999 = 3.29;
+
+    private final ClusterSetUnderTest world;
+    private RoundTrips pings;
+    private Throughput connections;
+
+    public LinkSteps(ClusterSetUnderTest world) {
+        this.world = world;
+    }
+
+    @When("{word} pings {word} {int} times")
+    public void pings(String from, String to, int count) {
+        Flow flow = new Flow("pings", FlowEndpointSyntax.parseSource(from), FlowEndpointSyntax.parseTarget(to), Protocol.ICMP,
+                Optional.of(Disposition.DELIVERED));
+        pings = world.deployment().pings(flow, count);
+    }
+
+    @Then("the round trips take about {int} ms")
+    public void roundTripsTake(int millis) {
+        if (pings().measured()) {
+            assertThat(pings().medianMs()).as("the median round trip, in ms").isCloseTo(millis, within(millis * 0.10));
+        } else {
+            assertThat(pings().medianMs()).as("the predicted round trip, in ms").isCloseTo(millis, within(0.5));
+        }
+    }
+
+    /** Jitter: most round trips stay inside the band, and, measured, they do spread (a band of width zero is no jitter). */
+    @Then("the round trips stay within ±{int} ms of it")
+    public void roundTripsVary(int millis) {
+        if (pings().measured()) {
+            double slack = Math.max(1, pings().medianMs() * 0.05);
+            assertThat(pings().lowMs()).as("the 5th percentile round trip").isGreaterThanOrEqualTo(pings().medianMs() - millis - slack);
+            assertThat(pings().highMs()).as("the 95th percentile round trip").isLessThanOrEqualTo(pings().medianMs() + millis + slack);
+            assertThat(pings().highMs() - pings().lowMs()).as("how far the middle 90% of round trips spread").isGreaterThan(millis / 2.0);
+        } else {
+            assertThat(pings().highMs() - pings().medianMs()).as("the predicted jitter of the round trip, in ms").isCloseTo(millis, within(0.5));
+        }
+    }
+
+    @Then("about {int}% of the pings go unanswered")
+    public void pingsLost(int percent) {
+        double expected = percent / 100.0;
+        if (pings().measured()) {
+            int n = pings().sent();
+            double bound = (Z_999 * Math.sqrt(n * expected * (1 - expected)) + 1) / n;
+            assertThat(pings().lostShare()).as("the share of %d pings unanswered (expected %.3f, 99.9%% range ± %.3f)", n, expected, bound)
+                    .isCloseTo(expected, within(bound));
+        } else {
+            assertThat(pings().lostShare()).as("the predicted chance that a ping goes unanswered").isCloseTo(expected, within(0.005));
+        }
+    }
+
+    @When("{int} TCP connections run from {word} to {word} for {int} seconds")
+    public void connectionsRun(int count, String from, String to, int seconds) {
+        Flow flow = new Flow("connections", FlowEndpointSyntax.parseSource(from), FlowEndpointSyntax.parseTarget(to), Protocol.TCP,
+                Optional.of(Disposition.DELIVERED));
+        connections = world.deployment().connections(flow, count, seconds);
+    }
+
+    /** TCP's goodput through a shaped link is its rate less the headers (VXLAN, IP, TCP: some 7%), so a measured rate may be a little lower. */
+    @Then("they carry about {int} Mbit\\/s together")
+    public void connectionsCarry(int megabits) {
+        if (connections().measured()) {
+            assertThat(connections().megabitsPerSecond()).as("the connections' aggregate throughput, in Mbit/s")
+                    .isBetween(megabits * 0.85, megabits * 1.02);
+        } else {
+            assertThat(connections().megabitsPerSecond()).as("the predicted aggregate, in Mbit/s").isCloseTo(megabits, within(0.5));
+        }
+    }
+
+    @Then("they leave {word} by {int} of its gateways")
+    public void connectionsLeaveBy(String cluster, int gateways) {
+        assertThat(connections().connectionsByLocalGateway().keySet()).as("the gateways of %s", cluster)
+                .allMatch(g -> g.startsWith(cluster + "/"));
+        assertThat(connections().gatewaysUsed()).as("gateways of %s that carried a connection: %s", cluster,
+                connections().connectionsByLocalGateway()).isEqualTo(gateways);
+    }
+
+    private RoundTrips pings() {
+        if (pings == null) {
+            throw new IllegalStateException("no pings ran: a step like 'When cluster1/default/client pings cluster2/default/server 200 times' comes first");
+        }
+        return pings;
+    }
+
+    private Throughput connections() {
+        if (connections == null) {
+            throw new IllegalStateException("no connections ran: a step like 'When 16 TCP connections run from ... to ... for 5 seconds' comes first");
+        }
+        return connections;
+    }
+}
