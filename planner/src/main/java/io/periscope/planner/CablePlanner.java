@@ -5,7 +5,6 @@ import io.periscope.model.net.Ipv4Range;
 import io.periscope.model.policy.CablePorts;
 import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.Cluster;
-import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.Names;
@@ -31,16 +30,20 @@ final class CablePlanner {
     private CablePlanner() {
     }
 
-    static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<RemoteCluster> remotes, GlobalAddresses global,
-                     DownGateways down, CablePorts ports, Tunnels.NexthopIds ids) {
+    /** An active gateway's cables; each driver planner gets the remote clusters its driver connects to. */
+    static void plan(HostContext context) {
+        List<RemoteCluster> remotes = context.remotes();
         if (remotes.isEmpty()) {
             return;
         }
-        PlanBuilder plan = host.submariner;
+        Cluster cluster = context.cluster();
+        Node node = context.node();
+        CablePorts ports = context.ports();
+        PlanBuilder plan = context.plan();
         plan.policyRule(PolicyRule.lookup(Names.CABLE_RULE_PRIORITY, Names.CABLE_TABLE));
-        VxlanCablePlanner.plan(set, cluster, node, host, using(remotes, CableDriver.VXLAN), global, down, ids);
-        LibreswanCablePlanner.plan(set, cluster, node, host, using(remotes, CableDriver.LIBRESWAN), global, ports);
-        WireGuardCablePlanner.plan(set, cluster, node, host, using(remotes, CableDriver.WIREGUARD), global, down, ports);
+        VxlanCablePlanner.plan(context, using(remotes, CableDriver.VXLAN));
+        LibreswanCablePlanner.plan(context, using(remotes, CableDriver.LIBRESWAN));
+        WireGuardCablePlanner.plan(context, using(remotes, CableDriver.WIREGUARD));
         if (cluster.multiActiveGateways()) {
             List<String> devices = new ArrayList<>();
             if (!using(remotes, CableDriver.VXLAN).isEmpty()) {

@@ -33,12 +33,15 @@ final class EgressSteeringPlanner {
     private EgressSteeringPlanner() {
     }
 
-    static void plan(Cluster cluster, Node node, HostDraft host, List<Ipv4Prefix> remoteSubnets, DownGateways down) {
+    static void plan(HostContext context) {
+        Cluster cluster = context.cluster();
+        Node node = context.node();
+        List<Ipv4Prefix> remoteSubnets = context.remoteSubnets();
         if (!cluster.egressPerGateway() || remoteSubnets.isEmpty()) {
             return;
         }
         List<Node> gateways = cluster.activeGateways();
-        List<Node> live = down.live(cluster);
+        List<Node> live = context.down().live(cluster);
         boolean[] tableMade = new boolean[gateways.size()];
         for (Pod pod : OwnedEgress.headlessBackends(cluster)) {
             if (!pod.node().equals(node.name())) {
@@ -54,10 +57,10 @@ final class EgressSteeringPlanner {
                 tableMade[index] = true;
                 Ipv4Address via = Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, gateways.get(index).ip());
                 for (Ipv4Prefix subnet : remoteSubnets) {
-                    host.submariner.route(Route.unicast(table, subnet, List.of(Nexthop.via(via, Names.VX_SUBMARINER)), RouteProtocol.STATIC));
+                    context.plan().route(Route.unicast(table, subnet, List.of(Nexthop.via(via, Names.VX_SUBMARINER)), RouteProtocol.STATIC));
                 }
             }
-            host.submariner.policyRule(new PolicyRule(Names.EGRESS_OWNER_RULE_PRIORITY, Optional.of(Ipv4Prefix.host(pod.ip())),
+            context.plan().policyRule(new PolicyRule(Names.EGRESS_OWNER_RULE_PRIORITY, Optional.of(Ipv4Prefix.host(pod.ip())),
                     Optional.empty(), OptionalInt.empty(), Optional.empty(), table));
         }
     }

@@ -4,7 +4,6 @@ import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.net.Ipv4Range;
 import io.periscope.model.topology.Cluster;
-import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.GlobalEgressIP;
 import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.Node;
@@ -50,9 +49,14 @@ final class GlobalnetPlanner {
     private GlobalnetPlanner() {
     }
 
-    static void plan(ClusterSet set, Cluster cluster, ClusterIndex index, Node gateway, HostDraft host, List<Ipv4Prefix> remoteGlobalCidrs,
-                     GlobalAddresses global) {
-        PlanBuilder plan = host.submariner;
+    /** Globalnet's part of an active gateway's plan. */
+    static void plan(HostContext context) {
+        Cluster cluster = context.cluster();
+        Node gateway = context.node();
+        GlobalAddresses global = context.global();
+        // With Globalnet, the subnets the connected clusters' Endpoints offer are their global CIDRs.
+        List<Ipv4Prefix> remoteGlobalCidrs = context.remoteSubnets();
+        PlanBuilder plan = context.plan();
         // Upstream's gateway monitor, on becoming the gateway: packetization-layer path MTU discovery
         // (RFC 4821) with its recommended base MSS. The gateway's own host-network connections to
         // remote services are SNATed and tunnelled, and a lost ICMP frag-needed must not stall them.
@@ -81,14 +85,19 @@ final class GlobalnetPlanner {
         global.gatewayGlobalIp(cluster.name(), gateway.name()).ifPresent(ip ->
                 plan.rule(Table.NAT, Names.GN_INGRESS, new Rule(List.of(new Match.Destination(Ipv4Prefix.host(ip)),
                         new Match.ProtocolIs(Protocol.ICMP)), new Target.Dnat(gateway.cniIp(), OptionalInt.empty()), Optional.empty())));
-        if (set.globalnet().mode() == GlobalnetMode.LEGACY) {
-            planLegacy(cluster, index, plan, global);
+        if (context.set().globalnet().mode() == GlobalnetMode.LEGACY) {
+            planLegacy(context);
         } else {
-            planV2(cluster, index, gateway, plan, global);
+            planV2(context);
         }
     }
 
-    private static void planV2(Cluster cluster, ClusterIndex index, Node gateway, PlanBuilder plan, GlobalAddresses global) {
+    private static void planV2(HostContext context) {
+        Cluster cluster = context.cluster();
+        ClusterIndex index = context.index();
+        Node gateway = context.node();
+        PlanBuilder plan = context.plan();
+        GlobalAddresses global = context.global();
         // Upstream's order. SM-GN-EGRESS-HDLS-EPS holds upstream's rules for endpoints of headless
         // services that are not pods (Endpoints without a targetRef); a topology file has no such
         // endpoints (every endpoint is a pod the service selects), so it stays empty, but a node's
@@ -170,7 +179,11 @@ final class GlobalnetPlanner {
                 && !global.egress(cluster.name(), egress.namespace(), egress.name()).isEmpty());
     }
 
-    private static void planLegacy(Cluster cluster, ClusterIndex index, PlanBuilder plan, GlobalAddresses global) {
+    private static void planLegacy(HostContext context) {
+        Cluster cluster = context.cluster();
+        ClusterIndex index = context.index();
+        PlanBuilder plan = context.plan();
+        GlobalAddresses global = context.global();
         Match marked = globalnetMarked();
         for (Pod pod : cluster.pods()) {
             if (pod.hostNetwork()) {

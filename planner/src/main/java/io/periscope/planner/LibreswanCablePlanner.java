@@ -4,7 +4,6 @@ import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.policy.CablePorts;
 import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.Cluster;
-import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Node;
 import io.periscope.plan.Names;
 import io.periscope.plan.cable.IpsecConnection;
@@ -38,10 +37,14 @@ final class LibreswanCablePlanner {
     private LibreswanCablePlanner() {
     }
 
-    static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<RemoteCluster> remotes, GlobalAddresses global,
-                     CablePorts ports) {
-        PlanBuilder plan = host.submariner;
-        List<Ipv4Prefix> local = RemoteSubnets.of(set, cluster, global);
+    /** @param remotes the connected clusters the Libreswan driver carries to */
+    static void plan(HostContext context, List<RemoteCluster> remotes) {
+        Cluster cluster = context.cluster();
+        Node node = context.node();
+        CablePorts ports = context.ports();
+        PlanBuilder plan = context.plan();
+        // The subnets this cluster's own Endpoint offers: the left side of every connection.
+        List<Ipv4Prefix> local = context.localSubnets();
         int leftPort = ports.port(cluster.name(), CableDriver.LIBRESWAN);
         for (RemoteCluster remote : remotes) {
             List<Node> gateways = remote.cluster().activeGateways();

@@ -55,7 +55,11 @@ final class OvnPlanner {
     private OvnPlanner() {
     }
 
-    static OvnTopology plan(ClusterSet set, Cluster cluster, ClusterIndex index, List<Ipv4Prefix> remoteSubnets, List<Segment> segments) {
+    /** The cluster's logical network; the segments that carry its logical switches are added to {@code segments}. */
+    static OvnTopology plan(ClusterContext context, List<Segment> segments) {
+        Cluster cluster = context.cluster();
+        ClusterIndex index = context.index();
+        List<Ipv4Prefix> remoteSubnets = context.remoteSubnets();
         Map<String, List<Ipv4Prefix>> blocks = PodBlocks.of(cluster);
         HostId clusterRouter = HostId.node(cluster.name(), Names.OVN_CLUSTER_ROUTER);
         HostId submarinerRouterId = HostId.node(cluster.name(), Names.SUBMARINER_ROUTER);

@@ -3,7 +3,6 @@ package io.periscope.planner;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Cluster;
-import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Node;
 import io.periscope.plan.Interface;
 import io.periscope.plan.Names;
@@ -50,8 +49,12 @@ final class OvnRouteAgentPlanner {
         host.submariner.rule(Table.NAT, Names.POSTROUTING, Rule.of(Target.accept(), new Match.OutInterface(Names.OVN_K8S_SUB0)));
     }
 
-    static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<Ipv4Prefix> remoteSubnets) {
-        PlanBuilder plan = host.submariner;
+    static void plan(HostContext context) {
+        Cluster cluster = context.cluster();
+        Node node = context.node();
+        HostDraft host = context.host();
+        List<Ipv4Prefix> remoteSubnets = context.remoteSubnets();
+        PlanBuilder plan = context.plan();
         boolean chassis = OvnPlanner.chassis(cluster).equals(node);
         host.interfaces.add(new Interface(Names.OVN_K8S_SUB0, List.of(Names.OVN_K8S_SUB0_IP), Macs.of(Macs.OVN_K8S_SUB0, node.ip()),
                 chassis ? OvnTopology.segmentName(cluster.name(), Names.SUBMARINER_GATEWAY) : "", Interface.DEFAULT_MTU));

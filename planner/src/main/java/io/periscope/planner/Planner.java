@@ -126,22 +126,23 @@ public final class Planner {
                     .filter(other -> !other.name().equals(cluster.name()) && !peers.contains(other.name()))
                     .map(other -> new RouteAgentPlanner.RefusedCluster(other.name(), RemoteSubnets.of(set, other, global)))
                     .toList();
-            ClusterIndex index = indexes.get(cluster.name());
+            ClusterContext context = new ClusterContext(set, cluster, indexes.get(cluster.name()), global, down, ports,
+                    RemoteSubnets.of(set, cluster, global), remotes, remoteSubnets, refused);
             if (cluster.cni() == Cni.OVN_KUBERNETES) {
-                ovn.add(OvnPlanner.plan(set, cluster, index, remoteSubnets, segments));
+                ovn.add(OvnPlanner.plan(context, segments));
             }
             for (Node node : cluster.nodes()) {
                 HostDraft host = hosts.get(HostId.node(cluster.name(), node.name()));
-                Tunnels.NexthopIds ids = new Tunnels.NexthopIds();
-                RouteAgentPlanner.plan(set, cluster, node, host, RemoteSubnets.of(set, cluster, global), remoteSubnets, refused, ids);
+                HostContext planned = context.host(node, host, new Tunnels.NexthopIds());
+                RouteAgentPlanner.plan(planned);
                 if (host.role == HostPlan.HostRole.NODE && cluster.cni() != Cni.OVN_KUBERNETES && set.globalnet().enabled()) {
-                    EgressSteeringPlanner.plan(cluster, node, host, remoteSubnets, down);
+                    EgressSteeringPlanner.plan(planned);
                 }
                 if (host.role == HostPlan.HostRole.GATEWAY) {
                     if (set.globalnet().enabled()) {
-                        GlobalnetPlanner.plan(set, cluster, index, node, host, remoteSubnets, global);
+                        GlobalnetPlanner.plan(planned);
                     }
-                    CablePlanner.plan(set, cluster, node, host, remotes, global, down, ports, ids);
+                    CablePlanner.plan(planned);
                     if (cluster.cni() == Cni.OVN_KUBERNETES) {
                         OvnRouteAgentPlanner.gatewayPostrouting(host);
                     }

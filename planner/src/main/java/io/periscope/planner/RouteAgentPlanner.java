@@ -58,20 +58,18 @@ final class RouteAgentPlanner {
     record RefusedCluster(String name, List<Ipv4Prefix> subnets) {
     }
 
-    /**
-     * @param localSubnets  the subnets the cluster's own Endpoint offers (its global CIDR with Globalnet)
-     * @param remoteSubnets the subnets the connected clusters' Endpoints offer
-     */
-    static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<Ipv4Prefix> localSubnets, List<Ipv4Prefix> remoteSubnets,
-                     List<RefusedCluster> refused, Tunnels.NexthopIds ids) {
-        PlanBuilder plan = host.submariner;
-        boolean gateway = host.role == HostRole.GATEWAY;
+    /** The route agent's part of a node's plan, gateway or not. */
+    static void plan(HostContext context) {
+        Cluster cluster = context.cluster();
+        List<Ipv4Prefix> remoteSubnets = context.remoteSubnets();
+        PlanBuilder plan = context.plan();
+        boolean gateway = context.host().role == HostRole.GATEWAY;
 
         boolean ovn = cluster.cni() == Cni.OVN_KUBERNETES;
         if (ovn) {
-            OvnRouteAgentPlanner.plan(set, cluster, node, host, remoteSubnets);
+            OvnRouteAgentPlanner.plan(context);
         } else {
-            planVxSubmariner(cluster, node, host, remoteSubnets, ids);
+            planVxSubmariner(context);
         }
         // Loose reverse-path filtering where traffic of other clusters comes in, as upstream sets it:
         // a strict filter would drop what arrives by another way than the route back takes.
@@ -93,7 +91,7 @@ final class RouteAgentPlanner {
         // none either, and a default route would carry the packets off to the underlay). Periscope
         // makes the refusal explicit: an unreachable route fails the connection at once, and its
         // reason says which policy decision it comes from.
-        for (RefusedCluster other : refused) {
+        for (RefusedCluster other : context.refused()) {
             for (Ipv4Prefix subnet : other.subnets()) {
                 plan.route(Route.unreachable(Route.MAIN_TABLE, subnet,
                         "no ClusterConnectivityPolicy connects " + cluster.name() + " and " + other.name()));
@@ -155,9 +153,9 @@ final class RouteAgentPlanner {
         if (!ovn) {
             plan.chain(Table.FILTER, Names.FORWARD).addFirst(Rule.of(Target.accept(), new Match.OutInterface(Names.VX_SUBMARINER)));
         }
-        OptionalInt forced = forcedMss(set, node);
+        OptionalInt forced = forcedMss(context.set(), context.node());
         Target clamp = forced.isPresent() ? new Target.SetMss(forced.getAsInt()) : new Target.ClampMssToPmtu();
-        mssClamp(plan, localCidrs(cluster, localSubnets), remoteSubnets, clamp);
+        mssClamp(plan, localCidrs(cluster, context.localSubnets()), remoteSubnets, clamp);
     }
 
     /**
@@ -216,9 +214,13 @@ final class RouteAgentPlanner {
     }
 
     /** kube-proxy clusters: vx-submariner carries remote traffic from every node to the active gateways. */
-    private static void planVxSubmariner(Cluster cluster, Node node, HostDraft host, List<Ipv4Prefix> remoteSubnets, Tunnels.NexthopIds ids) {
-        PlanBuilder plan = host.submariner;
-        boolean gateway = host.role == HostRole.GATEWAY;
+    private static void planVxSubmariner(HostContext context) {
+        Cluster cluster = context.cluster();
+        Node node = context.node();
+        List<Ipv4Prefix> remoteSubnets = context.remoteSubnets();
+        Tunnels.NexthopIds ids = context.ids();
+        PlanBuilder plan = context.plan();
+        boolean gateway = context.host().role == HostRole.GATEWAY;
         List<Node> activeGateways = cluster.activeGateways();
         Ipv4Address vxAddress = Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, node.ip());
         plan.vxlan(new VxlanDevice(Names.VX_SUBMARINER, Names.VX_SUBMARINER_VNI, Names.VX_SUBMARINER_PORT, node.ip(),

@@ -27,12 +27,16 @@ final class VxlanCablePlanner {
     private VxlanCablePlanner() {
     }
 
-    static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<RemoteCluster> remotes,
-                     GlobalAddresses global, DownGateways down, Tunnels.NexthopIds ids) {
+    /** @param remotes the connected clusters the vxlan driver carries to */
+    static void plan(HostContext context, List<RemoteCluster> remotes) {
         if (remotes.isEmpty()) {
             return;
         }
-        PlanBuilder plan = host.submariner;
+        ClusterSet set = context.set();
+        Cluster cluster = context.cluster();
+        Node node = context.node();
+        GlobalAddresses global = context.global();
+        PlanBuilder plan = context.plan();
         Ipv4Address address = Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, node.ip());
         plan.vxlan(new VxlanDevice(Names.VXLAN_TUNNEL, Names.VXLAN_TUNNEL_VNI, Names.VXLAN_TUNNEL_PORT, node.endpointIp(),
                 Names.WAN, Names.vxlanMtu(node.link().effectiveMtu()), address, Tunnels.tunnelNetwork(Names.VXLAN_TUNNEL_FIRST_OCTET),
@@ -51,12 +55,12 @@ final class VxlanCablePlanner {
         for (RemoteCluster remote : remotes) {
             List<Ipv4Address> via = remote.cluster().activeGateways().stream()
                     .map(g -> Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, g.ip())).toList();
-            Tunnels.spread(plan, ids, Names.CABLE_TABLE, remote.subnets(), via, Names.VXLAN_TUNNEL, cluster.loadBalancing(),
+            Tunnels.spread(plan, context.ids(), Names.CABLE_TABLE, remote.subnets(), via, Names.VXLAN_TUNNEL, cluster.loadBalancing(),
                     Optional.of(node.cniIp()), Names.CABLE_ROUTE_METRIC);
             if (set.globalnet().enabled() && remote.cluster().multiActiveGateways()) {
                 for (Node gateway : remote.cluster().activeGateways()) {
                     Ipv4Address owner = Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, gateway.ip());
-                    for (Ipv4Address egress : OwnedEgress.of(set, remote.cluster(), gateway, global, down)) {
+                    for (Ipv4Address egress : OwnedEgress.of(set, remote.cluster(), gateway, global, context.down())) {
                         plan.route(Route.unicast(Names.CABLE_TABLE, Ipv4Prefix.host(egress), List.of(Nexthop.via(owner, Names.VXLAN_TUNNEL)),
                                 RouteProtocol.STATIC).withMetric(Names.EGRESS_IP_ROUTE_METRIC));
                     }

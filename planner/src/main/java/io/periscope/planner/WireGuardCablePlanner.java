@@ -41,12 +41,16 @@ final class WireGuardCablePlanner {
     private WireGuardCablePlanner() {
     }
 
-    static void plan(ClusterSet set, Cluster cluster, Node node, HostDraft host, List<RemoteCluster> remotes, GlobalAddresses global,
-                     DownGateways down, CablePorts ports) {
+    /** @param remotes the connected clusters the WireGuard driver carries to */
+    static void plan(HostContext context, List<RemoteCluster> remotes) {
         if (remotes.isEmpty()) {
             return;
         }
-        PlanBuilder plan = host.submariner;
+        ClusterSet set = context.set();
+        Cluster cluster = context.cluster();
+        Node node = context.node();
+        CablePorts ports = context.ports();
+        PlanBuilder plan = context.plan();
         List<WireGuardPeer> peers = new ArrayList<>();
         for (RemoteCluster remote : remotes) {
             List<Node> gateways = remote.cluster().activeGateways();
@@ -58,7 +62,7 @@ final class WireGuardCablePlanner {
                     allowed.addAll(remote.subnets());
                 }
                 if (set.globalnet().enabled() && remote.cluster().multiActiveGateways()) {
-                    for (Ipv4Address egress : OwnedEgress.of(set, remote.cluster(), gateway, global, down)) {
+                    for (Ipv4Address egress : OwnedEgress.of(set, remote.cluster(), gateway, context.global(), context.down())) {
                         allowed.add(Ipv4Prefix.host(egress));
                     }
                 }

@@ -1,50 +1,28 @@
 package io.periscope.simulator.engine;
 
 import io.periscope.model.net.Ipv4Address;
-import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Protocol;
-import io.periscope.plan.cable.IpsecConnection;
-import io.periscope.plan.cable.WireGuardDevice;
-import io.periscope.plan.cable.WireGuardPeer;
-import io.periscope.plan.link.VxlanDevice;
-import io.periscope.plan.netfilter.CtState;
-import io.periscope.plan.netfilter.Table;
-import io.periscope.plan.netfilter.Target;
+import io.periscope.plan.ovn.LoadBalancer;
 import io.periscope.plan.routing.RouteType;
-import io.periscope.simulator.conntrack.ConnTuple;
-import io.periscope.simulator.conntrack.Connection;
 import io.periscope.simulator.conntrack.ConntrackState;
 import io.periscope.simulator.conntrack.TcpSegment;
-import io.periscope.simulator.hash.NatAddressChoice;
-import io.periscope.simulator.link.VxlanFabric;
 import io.periscope.simulator.link.Wiring;
 import io.periscope.simulator.netfilter.ChainObserver;
-import io.periscope.simulator.netfilter.CompiledChain;
-import io.periscope.simulator.netfilter.CompiledRule;
-import io.periscope.simulator.netfilter.Hook;
-import io.periscope.simulator.netfilter.Ruleset;
-import io.periscope.simulator.netfilter.TableRun;
-import io.periscope.simulator.netfilter.Verdict;
+import io.periscope.simulator.ovn.LogicalRouterPipeline;
 import io.periscope.simulator.routing.CompiledNexthop;
 import io.periscope.simulator.routing.MultipathHash;
 import io.periscope.simulator.routing.NexthopChoice;
 import io.periscope.simulator.routing.RouteDecision;
 import io.periscope.simulator.routing.RoutingPolicy;
-import io.periscope.simulator.trace.ConntrackLookup;
-import io.periscope.simulator.trace.Encapsulation;
 import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.Packet;
 import io.periscope.simulator.trace.RuleRef;
 import io.periscope.simulator.trace.Step;
-import io.periscope.simulator.ovn.LogicalRouterPipeline;
-import io.periscope.plan.ovn.LoadBalancer;
 
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -55,14 +33,16 @@ import java.util.function.Consumer;
  * Locally generated: routing (which picks the source address), OUTPUT (raw, conntrack, mangle, nat,
  * filter), rerouting when OUTPUT changed the destination or mark, POSTROUTING.
  *
+ * <p>This class is the walker: it decides what comes next and hands each concern to its own class,
+ * which works on the branch's {@link Visit}: {@link NetfilterPass} runs the tables of one part of the
+ * path, {@link ConntrackLayer} and {@link Nat} keep connections and their translations,
+ * {@link ReversePathFilter} and {@link Mtu} may stop a packet, {@link Encapsulator} and
+ * {@link Decapsulator} are the two ends of a cable, and {@link Endings} ends a branch. Only the walker
+ * continues one, so the cables answer with a {@link CableExit} or {@link CableEntry} for it to act on.
+ *
  * <p>A cable wraps the packet into a UDP packet, which the same host then sends like any locally
  * generated packet; at the receiving host that UDP packet is delivered locally (after INPUT) and the
- * inner packet enters the host again. A VXLAN device as the output sends from the device's
- * {@code local} address to the FDB's destination, and the device with the datagram's port and VNI takes
- * it in. A WireGuard device as the output encrypts for the peer whose allowed IPs hold the destination;
- * the receiving device checks the inner source against that peer's allowed IPs. An IPsec outbound
- * policy covering the packet, whatever the output device, encrypts it into ESP-in-UDP to the
- * connection's remote end, which must hold the other end of the SA.
+ * inner packet enters the host again.
  *
  * <p>The decisions every hop makes (a route, a delivery, a rule's target) are told apart with
  * {@code instanceof}: a pattern {@code switch} dispatches through a call the JIT does not inline,
@@ -79,44 +59,24 @@ public final class Dataplane {
     public static final int MAX_HOPS = 64;
     /** Bound on passes through one host's stack (encapsulation to itself would otherwise never end). */
     private static final int MAX_PASSES = 4 * MAX_HOPS;
-    /** Linux's default ephemeral port range, from which VXLAN picks outer source ports. */
-    private static final int EPHEMERAL_LOW = 32768;
-    private static final int EPHEMERAL_HIGH = 60999;
 
     private final CompiledNetwork net;
     private final boolean followAll;
     private final NexthopChoice choice;
-
-    /** One table's built-in chain at one hook. */
-    private record Stage(Table table, Hook hook, int slot, boolean nat, boolean destinationHook) {
-
-        Stage(Table table, Hook hook) {
-            this(table, hook, Ruleset.slot(table, hook), table == Table.NAT, hook == Hook.PREROUTING || hook == Hook.OUTPUT);
-        }
-    }
-
-    // The tables of each part of the kernel's path, in its order (see pass).
-    private static final Stage[] PREROUTING = {new Stage(Table.RAW, Hook.PREROUTING), new Stage(Table.MANGLE, Hook.PREROUTING),
-            new Stage(Table.NAT, Hook.PREROUTING)};
-    private static final Stage[] INPUT = {new Stage(Table.MANGLE, Hook.INPUT), new Stage(Table.FILTER, Hook.INPUT),
-            new Stage(Table.NAT, Hook.INPUT)};
-    private static final Stage[] FORWARD_AND_POSTROUTING = {new Stage(Table.MANGLE, Hook.FORWARD),
-            new Stage(Table.FILTER, Hook.FORWARD), new Stage(Table.MANGLE, Hook.POSTROUTING), new Stage(Table.NAT, Hook.POSTROUTING)};
-    private static final Stage[] POSTROUTING = {new Stage(Table.MANGLE, Hook.POSTROUTING), new Stage(Table.NAT, Hook.POSTROUTING)};
-    private static final Stage[] RAW_OUTPUT = {new Stage(Table.RAW, Hook.OUTPUT)};
-    private static final Stage[] OUTPUT = {new Stage(Table.MANGLE, Hook.OUTPUT), new Stage(Table.NAT, Hook.OUTPUT),
-            new Stage(Table.FILTER, Hook.OUTPUT)};
+    private final NetfilterPass netfilter;
+    private final Encapsulator encapsulator;
+    private final Decapsulator decapsulator;
 
     // What comes after each part, made once; a forwarded packet's nexthop travels in its Visit, so
     // that no closure is made per packet.
     private final Consumer<Visit> routeInput = this::routeInput;
     private final Consumer<Visit> inputDone = this::inputDone;
     private final Consumer<Visit> transmitStage = v -> {
-        commit(v);
+        ConntrackLayer.commit(v);
         transmit(v, v.nexthop);
     };
     private final Consumer<Visit> intoLoopback = v -> {
-        commit(v);
+        ConntrackLayer.commit(v);
         v.in = RoutingPolicy.LOOPBACK;
         v.out = null;
         localIn(v);
@@ -144,6 +104,9 @@ public final class Dataplane {
         this.net = net;
         this.followAll = followAllBranches;
         this.choice = choice;
+        this.netfilter = new NetfilterPass(followAllBranches);
+        this.encapsulator = new Encapsulator(net);
+        this.decapsulator = new Decapsulator(net);
     }
 
     /**
@@ -192,7 +155,7 @@ public final class Dataplane {
 
     private void localOut(Visit v, Packet packet, Tunnel tunnel, boolean selectSource, String oif) {
         if (++v.passes > MAX_PASSES) {
-            end(v, Disposition.DROPPED, "routing loop: " + v.host.name + " keeps handing the packet to itself");
+            Endings.end(v, Disposition.DROPPED, "routing loop: " + v.host.name + " keeps handing the packet to itself");
             return;
         }
         v.in = null;
@@ -234,9 +197,9 @@ public final class Dataplane {
     }
 
     private void localOutRouted(Visit v, String oif) {
-        conntrackLookup(v, true);
+        ConntrackLayer.lookup(v, true);
         v.oif = oif;
-        pass(v, RAW_OUTPUT, 0, outputRoute);
+        netfilter.run(v, NetfilterPass.RAW_OUTPUT, outputRoute);
     }
 
     /** Routing of a locally generated packet, after raw OUTPUT. */
@@ -259,44 +222,16 @@ public final class Dataplane {
      * What the first routing decision saw stays in the Visit for {@link #outputDone}.
      */
     private void output(Visit v, String device, int branchIndex, CompiledNexthop nexthop) {
-        if (nexthop != null && !fitsOut(v, device)) {
+        if (nexthop != null && !Mtu.fitsOut(v, device)) {
             return;
         }
         if (v.tunnel == null && v.mss == 0 && v.packet.protocol() == Protocol.TCP && v.segment != TcpSegment.ACK) {
-            v.mss = advertisedMss(v.host.mtu(device));
+            v.mss = Mtu.advertisedMss(v.host.mtu(device));
         }
         v.out = device;
         v.branchIndex = branchIndex;
         v.nexthop = nexthop;
-        pass(v, OUTPUT, 0, outputDone);
-    }
-
-    /**
-     * The MSS a Linux socket offers in its SYN or SYN-ACK: the route's MTU (the output device's, as no
-     * route of a plan has an {@code mtu} metric) less 40 bytes of IPv4 and TCP headers
-     * ({@code ipv4_default_advmss}), at least {@code net.ipv4.route.min_adv_mss} (256) and at most
-     * 65495.
-     */
-    /**
-     * What {@code TCPMSS --clamp-mss-to-pmtu} makes of a SYN's MSS on this host: the smaller of the
-     * output route's MTU and the MTU of the route back to the packet's source
-     * ({@code tcpmss_reverse_mtu}), less 40 bytes of IPv4 and TCP headers; 0 before routing chose a
-     * device (PREROUTING), where the kernel's rule would have no route to read.
-     */
-    private static int clampedMss(Visit v) {
-        if (v.out == null) {
-            return 0;
-        }
-        int mtu = v.host.mtu(v.out);
-        if (v.host.routing.lookup(v.packet.src(), Ipv4Address.ANY, 0, RoutingPolicy.LOOPBACK, null) instanceof RouteDecision.Forward back
-                && !back.nexthops().isEmpty()) {
-            mtu = Math.min(mtu, v.host.mtu(back.nexthops().getFirst().device()));
-        }
-        return mtu - 40;
-    }
-
-    static int advertisedMss(int mtu) {
-        return Math.min(Math.max(mtu - 40, 256), 65535 - 40);
+        netfilter.run(v, NetfilterPass.OUTPUT, outputDone);
     }
 
     private void outputDone(Visit v) {
@@ -327,7 +262,7 @@ public final class Dataplane {
             postrouting(v, nexthop);
             return;
         }
-        pass(v, POSTROUTING, 0, intoLoopback);
+        netfilter.run(v, NetfilterPass.POSTROUTING, intoLoopback);
     }
 
     // ---------------------------------------------------------------- arriving packets
@@ -345,7 +280,7 @@ public final class Dataplane {
         v.mark = 0;
         // A backstop: every forward decrements the TTL, so the kernel ends loops first (see forward).
         if (++v.hopCount - 1 > MAX_HOPS) {
-            end(v, Disposition.DROPPED, "routing loop: more than " + MAX_HOPS + " hops");
+            Endings.end(v, Disposition.DROPPED, "routing loop: more than " + MAX_HOPS + " hops");
             return;
         }
         if (v.host.logical != null) {
@@ -365,10 +300,10 @@ public final class Dataplane {
         v.in = inPort;
         v.out = null;
         // OVN's own conntrack zone: its TCP states (ct.inv) are not modelled, only its translations.
-        conntrackLookup(v, false);
+        ConntrackLayer.lookup(v, false);
         if (!v.isNew) {
-            storedNat(v, true);
-            storedNat(v, false);
+            Nat.stored(v, true);
+            Nat.stored(v, false);
             logicalForward(v);
             return;
         }
@@ -381,7 +316,7 @@ public final class Dataplane {
         List<LoadBalancer.Backend> backends = lb.backends();
         if (backends.isEmpty()) {
             // OVN answers a VIP without backends with a TCP reset or ICMP unreachable.
-            end(v, Disposition.UNREACHABLE, "load balancer " + lb.name() + " (" + balanced.group() + ") on " + v.host.name
+            Endings.end(v, Disposition.UNREACHABLE, "load balancer " + lb.name() + " (" + balanced.group() + ") on " + v.host.name
                     + " has no backends for " + lb.vip() + ":" + lb.port());
             return;
         }
@@ -402,27 +337,25 @@ public final class Dataplane {
             v.choices = v.choices.add(ref.chain() + " " + ref.rule().substring(0, ref.rule().indexOf(' ')) + ": backend " + (i + 1)
                     + " of " + backends.size() + " (" + backend + ")");
         }
-        Packet q = v.packet.withDestination(backend.address(), v.packet.protocol().hasPorts() ? backend.port() : v.packet.dport());
-        v.dnatDone |= !q.sameFlow(v.packet);
-        v.packet = q;
-        v.step(new Step.Dnat(Optional.of(ref), q));
-        commit(v);
+        Nat.dnat(v, Optional.of(ref), v.packet.withDestination(backend.address(),
+                v.packet.protocol().hasPorts() ? backend.port() : v.packet.dport()));
+        ConntrackLayer.commit(v);
         logicalForward(v);
     }
 
     private void logicalForward(Visit v) {
         if (v.packet.ttl() <= 1) {
-            end(v, Disposition.DROPPED, "TTL exceeded at " + v.host.name + " (ttl " + v.packet.ttl() + ")" + loop(v));
+            Endings.end(v, Disposition.DROPPED, "TTL exceeded at " + v.host.name + " (ttl " + v.packet.ttl() + ")" + loop(v));
             return;
         }
         v.packet = v.packet.withTtl(v.packet.ttl() - 1);
         switch (v.host.logical.route(v.packet)) {
             case LogicalRouterPipeline.Decision.Drop d -> {
                 v.step(new Step.Route(d.stage(), d.entry(), Optional.empty(), "", v.packet));
-                end(v, Disposition.DROPPED, "dropped by " + d.stage() + " '" + d.entry() + "' on " + v.host.name);
+                Endings.end(v, Disposition.DROPPED, "dropped by " + d.stage() + " '" + d.entry() + "' on " + v.host.name);
             }
             case LogicalRouterPipeline.Decision.NoRoute n ->
-                    end(v, Disposition.NO_ROUTE, "no route to " + v.packet.dst() + " on " + v.host.name + ": " + n.why());
+                    Endings.end(v, Disposition.NO_ROUTE, "no route to " + v.packet.dst() + " on " + v.host.name + ": " + n.why());
             case LogicalRouterPipeline.Decision.Forward f -> {
                 String port = f.port().name();
                 Wiring.Delivery delivery = net.wiring.send(v.host.index, v.host.name, port, f.nexthop());
@@ -430,10 +363,10 @@ public final class Dataplane {
                 v.step(new Step.Route(f.stage(), f.entry() + " (port " + port + " on " + f.port().logicalSwitch() + to + ")",
                         f.direct() ? Optional.empty() : Optional.of(f.nexthop()), port, v.packet));
                 if (delivery instanceof Wiring.Delivery.Reached r) {
-                    finishHop(v, port, true);
+                    Endings.finishHop(v, port, true);
                     arrive(v, r.port());
                 } else if (delivery instanceof Wiring.Delivery.Failed failed) {
-                    end(v, Disposition.UNREACHABLE, failed.reason());
+                    Endings.end(v, Disposition.UNREACHABLE, failed.reason());
                 }
             }
         }
@@ -447,25 +380,25 @@ public final class Dataplane {
 
     private void receive(Visit v, String in, Packet packet, Tunnel tunnel) {
         if (++v.passes > MAX_PASSES) {
-            end(v, Disposition.DROPPED, "routing loop: " + v.host.name + " keeps handing the packet to itself");
+            Endings.end(v, Disposition.DROPPED, "routing loop: " + v.host.name + " keeps handing the packet to itself");
             return;
         }
         v.in = in;
         v.out = null;
         v.packet = packet;
         v.tunnel = tunnel;
-        conntrackLookup(v, true);
-        pass(v, PREROUTING, 0, routeInput);
+        ConntrackLayer.lookup(v, true);
+        netfilter.run(v, NetfilterPass.PREROUTING, routeInput);
     }
 
     private void routeInput(Visit v) {
         RouteDecision d = v.host.routing.lookup(v.packet.dst(), v.packet.src(), v.mark, v.in, null);
-        if ((d instanceof RouteDecision.Forward || d instanceof RouteDecision.Local) && !reversePathValid(v)) {
+        if ((d instanceof RouteDecision.Forward || d instanceof RouteDecision.Local) && !ReversePathFilter.admits(v)) {
             return;
         }
         if (d instanceof RouteDecision.Forward f) {
             if (!v.host.forwards) {
-                end(v, Disposition.DROPPED, v.host.name + (v.host.pod ? " is a pod and" : "")
+                Endings.end(v, Disposition.DROPPED, v.host.name + (v.host.pod ? " is a pod and" : "")
                         + " does not forward packets (ip_forward=0); " + v.packet.dst() + " is not its own address");
                 return;
             }
@@ -480,112 +413,17 @@ public final class Dataplane {
 
     private void forward(Visit v, CompiledNexthop nexthop) {
         if (v.packet.ttl() <= 1) {
-            end(v, Disposition.DROPPED, "TTL exceeded at " + v.host.name + " (ttl " + v.packet.ttl() + ")" + loop(v));
+            Endings.end(v, Disposition.DROPPED, "TTL exceeded at " + v.host.name + " (ttl " + v.packet.ttl() + ")" + loop(v));
             return;
         }
         // ip_forward checks the size against the route's device before the FORWARD chains run.
-        if (!fitsOut(v, nexthop.device())) {
+        if (!Mtu.fitsOut(v, nexthop.device())) {
             return;
         }
         v.packet = v.packet.withTtl(v.packet.ttl() - 1);
         v.out = nexthop.device();
         v.nexthop = nexthop;
-        pass(v, FORWARD_AND_POSTROUTING, 0, transmitStage);
-    }
-
-    // ---------------------------------------------------------------- sizes and MTUs
-
-    /**
-     * Whether the packet may leave by {@code device}: it fits the device's MTU, or it may be fragmented
-     * (no Don't Fragment, or the sending socket fragments its own), in which case it goes on as
-     * fragments. Otherwise the packet ends here: a socket's own with EMSGSIZE, a forwarded one (or a
-     * tunnel's outer packet that copied Don't Fragment) with ICMP fragmentation needed back to its source.
-     */
-    private boolean fitsOut(Visit v, String device) {
-        int mtu = v.host.mtu(device);
-        if (!v.packet.exceeds(mtu)) {
-            return true;
-        }
-        boolean ownSocket = v.in == null && v.tunnel == null;
-        if (!v.packet.df() || (ownSocket && v.socketFragments)) {
-            Packet largest = v.packet.withLength(largestFragment(mtu), false);
-            v.step(new Step.Fragment(device, mtu, largest));
-            v.packet = largest;
-            return true;
-        }
-        if (ownSocket) {
-            end(v, Disposition.DROPPED, "the socket refuses to send " + v.packet.length() + " bytes with Don't Fragment: "
-                    + device + "'s MTU is " + mtu + " (EMSGSIZE, message too long)");
-        } else {
-            // ICMP fragmentation needed is a destination unreachable (type 3, code 4), as the sender sees it.
-            end(v, Disposition.UNREACHABLE, v.packet.length() + " bytes with Don't Fragment set do not fit " + v.host.name + " " + device
-                    + "'s MTU " + mtu + ": ICMP fragmentation needed (mtu " + mtu + ") goes back to " + v.packet.src());
-        }
-        return false;
-    }
-
-    /** The largest fragment of a packet fragmented for {@code mtu}: a 20-byte header and payload in 8-byte units. */
-    static int largestFragment(int mtu) {
-        return 20 + (mtu - 20) / 8 * 8;
-    }
-
-    /** The 4 bytes of a VLAN tag a Linux device takes beyond its MTU from the wire ({@code is_skb_forwardable}). */
-    static final int VLAN_ALLOWANCE = 4;
-
-    /**
-     * A device takes no frame larger than its MTU (and a VLAN tag) from the wire (a veth's peer, a
-     * bridge port): the packet is lost without a word to anyone, the path-MTU black hole. True when it was.
-     */
-    private boolean lostOnTheWire(Visit v, String device, Wiring.Port port) {
-        CompiledHost receiver = net.host(port.host());
-        int mtu = receiver.mtu(port.iface());
-        if (!v.packet.exceeds(mtu + VLAN_ALLOWANCE)) {
-            return false;
-        }
-        String reason = v.packet.length() + " bytes are larger than " + receiver.name + " " + port.iface() + "'s MTU " + mtu
-                + ": it drops them on receipt and nobody is told (a path-MTU black hole)";
-        v.step(new Step.Drop(reason, v.packet));
-        finishHop(v, device, true);
-        v.sink.accept(new Ending(Disposition.DROPPED, Optional.of(reason), v.hops.toList(), v.host.id, v.host.index, v.packet, v.origin,
-                v.conntrack, v.choices.toList(), v.invalidAt == null ? Optional.empty() : Optional.of(invalidNote(v))));
-        return true;
-    }
-
-    /**
-     * Reverse-path filtering, as {@code fib_validate_source} does it for a packet routed in from a
-     * device whose rp_filter (max of {@code conf.all} and the device's) is on: the source is looked
-     * up as a destination (no mark, "iif lo", so rules with {@code iif lo} apply). No route, or a
-     * route that is not unicast (a local address, a blackhole) fails in both modes; a unicast route
-     * not using the device fails only in strict mode. False when the packet was dropped.
-     */
-    private boolean reversePathValid(Visit v) {
-        int mode = v.host.rpFilter(v.in);
-        if (mode == 0 || v.packet.src().equals(Ipv4Address.ANY)) {
-            return true;
-        }
-        RouteDecision back = v.host.routing.lookup(v.packet.src(), v.packet.dst(), 0, RoutingPolicy.LOOPBACK, null);
-        String filter = "rp_filter=" + mode + (mode == 1 ? " (strict)" : " (loose)") + " on " + v.host.name + " " + v.in;
-        String problem;
-        if (back instanceof RouteDecision.Forward f) {
-            for (CompiledNexthop nh : f.nexthops()) {
-                if (v.in.equals(nh.device())) {
-                    return true;
-                }
-            }
-            if (mode == 2) {
-                return true;
-            }
-            problem = "the route back to " + v.packet.src() + " (" + f.route().text() + ") leaves by "
-                    + String.join(", ", f.nexthops().stream().map(CompiledNexthop::device).distinct().toList()) + ", not " + v.in;
-        } else if (back instanceof RouteDecision.Local) {
-            problem = "the source " + v.packet.src() + " is an address of " + v.host.name + " itself (a martian source)";
-        } else if (back instanceof RouteDecision.Reject r) {
-            problem = "the route back to " + v.packet.src() + " is '" + r.route().text() + "', not a unicast route";
-        } else {
-            problem = "there is no route back to " + v.packet.src();
-        }
-        end(v, Disposition.DROPPED, "dropped by " + filter + ": " + problem);
-        return false;
+        netfilter.run(v, NetfilterPass.FORWARD_AND_POSTROUTING, transmitStage);
     }
 
     /** Names the hosts a path keeps coming back to, when it does: why a TTL ran out. */
@@ -609,18 +447,21 @@ public final class Dataplane {
 
     private void postrouting(Visit v, CompiledNexthop nexthop) {
         v.nexthop = nexthop;
-        pass(v, POSTROUTING, 0, transmitStage);
+        netfilter.run(v, NetfilterPass.POSTROUTING, transmitStage);
     }
 
     private void localIn(Visit v) {
-        pass(v, INPUT, 0, inputDone);
+        netfilter.run(v, NetfilterPass.INPUT, inputDone);
     }
 
-    /** The end of INPUT: a VXLAN datagram goes to its device, anything else to a socket of the host. */
+    /** The end of INPUT: a cable's datagram goes to its device, anything else to a socket of the host. */
     private void inputDone(Visit v) {
-        commit(v);
+        ConntrackLayer.commit(v);
         if (v.tunnel != null) {
-            decapsulate(v);
+            switch (decapsulator.entry(v)) {
+                case CableEntry.Unwrapped u -> enterFrom(v, u.device(), u.tunnel());
+                case CableEntry.Refused r -> Endings.end(v, r.disposition(), r.reason());
+            }
             return;
         }
         if (v.packet.length() != Packet.SMALL) {
@@ -628,7 +469,7 @@ public final class Dataplane {
             v.packet = v.packet.withLength(v.origin.length(), v.packet.df());
         }
         v.step(new Step.Deliver(v.host.pod ? "pod process" : "host process", v.packet));
-        end(v, Disposition.DELIVERED, null);
+        Endings.end(v, Disposition.DELIVERED, null);
     }
 
     // ---------------------------------------------------------------- leaving a host
@@ -636,271 +477,33 @@ public final class Dataplane {
     private void transmit(Visit v, CompiledNexthop nexthop) {
         Ipv4Address next = nexthop.nextHopFor(v.packet.dst());
         CompiledHost.Egress egress = v.host.egress(nexthop);
-        if (egress.vxlan() != null) {
-            encapsulate(v, egress.vxlan(), next);
+        CableExit exit = encapsulator.exit(v, nexthop, egress, next);
+        if (exit instanceof CableExit.Wrapped w) {
+            localOut(v, w.outer(), w.tunnel(), false, w.oif());
             return;
         }
-        WireGuardDevice wireGuard = net.wireGuard.device(v.host.index, nexthop.device());
-        if (wireGuard != null) {
-            wireGuardOut(v, wireGuard);
+        if (exit instanceof CableExit.Refused r) {
+            Endings.end(v, r.disposition(), r.reason());
             return;
-        }
-        // XFRM: after routing and POSTROUTING (NAT re-does the policy lookup with the translated
-        // addresses), a packet an outbound policy covers leaves as ESP instead. The outer packet of an
-        // SA is not looked up again: the kernel's bundle sends it as it is.
-        if (!(v.tunnel instanceof Tunnel.Esp) && net.ipsec.hasAny(v.host.index)) {
-            IpsecConnection connection = net.ipsec.outbound(v.host.index, v.packet.src(), v.packet.dst());
-            if (connection != null) {
-                espOut(v, connection, nexthop.device());
-                return;
-            }
         }
         Wiring.Delivery delivery = egress.peer() != null ? egress.peer()
                 : net.wiring.send(egress.link(), v.host.index, v.host.name, nexthop.device(), next);
         if (delivery instanceof Wiring.Delivery.Reached r) {
-            if (lostOnTheWire(v, nexthop.device(), r.port())) {
+            if (Mtu.lostOnTheWire(v, nexthop.device(), net.host(r.port().host()), r.port())) {
                 return;
             }
-            finishHop(v, nexthop.device(), true);
+            Endings.finishHop(v, nexthop.device(), true);
             arrive(v, r.port());
         } else if (delivery instanceof Wiring.Delivery.Failed f) {
-            end(v, Disposition.UNREACHABLE, f.reason() + noPolicyNote(v));
+            Endings.end(v, Disposition.UNREACHABLE, f.reason() + encapsulator.clearTextNote(v));
         }
     }
 
-    /** On a host with IPsec connections, a packet that reaches the wire in clear is worth explaining. */
-    private String noPolicyNote(Visit v) {
-        if (v.tunnel instanceof Tunnel.Esp || !net.ipsec.hasAny(v.host.index)) {
-            return "";
-        }
-        return " (no IPsec connection of " + v.host.name + " covers " + v.packet.src() + " -> " + v.packet.dst()
-                + ", so it was not encrypted)";
-    }
-
-    private void encapsulate(Visit v, VxlanFabric.Resolver vxlan, Ipv4Address next) {
-        VxlanDevice device = vxlan.device();
-        VxlanFabric.Resolution resolution = vxlan.resolve(next);
-        if (resolution instanceof VxlanFabric.Resolution.Failed f) {
-            end(v, Disposition.UNREACHABLE, f.reason());
-            return;
-        }
-        VxlanFabric.Resolution.Found found = (VxlanFabric.Resolution.Found) resolution;
-        if (v.hopOut == null) {
-            v.hopOut = device.name();
-            v.hopDepart = v.packet;
-        }
-        // The kernel's VXLAN device leaves Don't Fragment off its outer packet (df unset): a too large one is fragmented.
-        Packet outer = new Packet(device.local(), found.outerDestination(), entropyPort(v.packet), device.port(),
-                Protocol.UDP, Packet.DEFAULT_TTL, outerLength(v.packet, VXLAN_OVERHEAD), false);
-        Tunnel tunnel = new Tunnel.Vxlan(device.vni(), found.mac(), v.packet, v.tunnel);
-        v.step(new Step.Encap(Encapsulation.VXLAN, device.name(), OptionalInt.of(device.vni()), device.port(), device.local(),
-                found.outerDestination(), device.underlay(), found.how(), false, outer));
-        String oif = device.underlay() == null || device.underlay().isBlank() ? null : device.underlay();
-        // Same namespace: the sk_buff keeps its mark through the encapsulation (skb_scrub_packet
-        // clears it only across namespaces), but its conntrack entry is the outer packet's own.
-        localOut(v, outer, tunnel, false, oif);
-    }
-
-    /** The hop leaves by the tunnel device (the first one, when tunnels nest), with the packet as it was then. */
-    private static void departBy(Visit v, String device) {
-        if (v.hopOut == null) {
-            v.hopOut = device;
-            v.hopDepart = v.packet;
-        }
-    }
-
-    /**
-     * WireGuard's cryptokey routing: the peer is the one whose allowed IPs hold the destination; the
-     * encrypted message goes in UDP from the device's listen port to the peer's endpoint, from the
-     * address the host's routing picks for that endpoint. The message is a new sk_buff of the device's
-     * socket, without the inner packet's mark.
-     */
-    private void wireGuardOut(Visit v, WireGuardDevice device) {
-        Packet inner = v.packet;
-        Optional<WireGuardPeer> chosen = device.peerFor(inner.dst());
-        if (chosen.isEmpty()) {
-            end(v, Disposition.UNREACHABLE, v.host.name + " " + device.name() + ": no peer's allowed IPs hold " + inner.dst()
-                    + " (WireGuard answers host unreachable)");
-            return;
-        }
-        WireGuardPeer peer = chosen.get();
-        OuterRoute route = outerRoute(v, peer.endpointAddress());
-        if (route == null) {
-            end(v, Disposition.NO_ROUTE, v.host.name + " " + device.name() + ": no route to peer " + peer.remote() + " at "
-                    + peer.endpoint());
-            return;
-        }
-        departBy(v, device.name());
-        // WireGuard pads the plaintext to 16 bytes and sends without Don't Fragment.
-        Packet outer = new Packet(route.source(), peer.endpointAddress(), device.listenPort(), peer.endpointPort(), Protocol.UDP,
-                Packet.DEFAULT_TTL, inner.length() == Packet.SMALL ? Packet.SMALL : WIREGUARD_OVERHEAD + roundUp(inner.length(), 16), false);
-        v.step(new Step.Encap(Encapsulation.WIREGUARD, device.name(), OptionalInt.empty(), peer.endpointPort(), route.source(),
-                peer.endpointAddress(), route.device(), "peer " + peer.remote() + " (key " + peer.publicKey() + "): allowed IP "
-                + peer.allowedIpFor(inner.dst()).orElseThrow() + " holds " + inner.dst(), true, outer));
-        v.mark = 0;
-        localOut(v, outer, new Tunnel.WireGuard(device.privateKey(), peer.presharedKey(), inner, v.tunnel), false, null);
-    }
-
-    /** Tunnel-mode ESP in UDP from the connection's left address and NAT-T port to the right ones; the sk_buff keeps its mark. */
-    private void espOut(Visit v, IpsecConnection connection, String routedDevice) {
-        Packet inner = v.packet;
-        OuterRoute route = outerRoute(v, connection.right());
-        departBy(v, routedDevice);
-        // Tunnel-mode ESP copies the inner Don't Fragment bit to the outer header.
-        Packet outer = new Packet(connection.left(), connection.right(), connection.leftIkePort(), connection.rightIkePort(), Protocol.UDP,
-                Packet.DEFAULT_TTL, inner.length() == Packet.SMALL ? Packet.SMALL
-                : ESP_IN_UDP_HEADERS + roundUp(inner.length() + ESP_TRAILER, 4) + ESP_ICV, inner.df());
-        v.step(new Step.Encap(Encapsulation.ESP_IN_UDP, connection.name(), OptionalInt.empty(), connection.rightIkePort(),
-                connection.left(), connection.right(), route == null ? routedDevice : route.device(), "policy out "
-                + connection.leftSubnet() + " -> " + connection.rightSubnet() + " holds " + inner.src() + " -> " + inner.dst(), true, outer));
-        localOut(v, outer, new Tunnel.Esp(connection, inner, v.tunnel), false, null);
-    }
-
-    private record OuterRoute(Ipv4Address source, String device) {
-    }
-
-    /** Outer IPv4 (20), UDP (8), VXLAN (8) and the inner frame's Ethernet header (14). */
-    static final int VXLAN_OVERHEAD = 50;
-    /** Outer IPv4 (20), UDP (8), WireGuard's data message header (16) and its Poly1305 tag (16). */
-    static final int WIREGUARD_OVERHEAD = 60;
-    /** Outer IPv4 (20), UDP (8), ESP header (8) and AES-GCM's IV (8); then the trailer (2) and ICV (16). */
-    static final int ESP_IN_UDP_HEADERS = 44;
-    static final int ESP_TRAILER = 2;
-    static final int ESP_ICV = 16;
-
-    private static int outerLength(Packet inner, int overhead) {
-        return inner.length() == Packet.SMALL ? Packet.SMALL : inner.length() + overhead;
-    }
-
-    private static int roundUp(int value, int unit) {
-        return (value + unit - 1) / unit * unit;
-    }
-
-    /** How the host would send to {@code destination} from a socket: the source address and device routing picks. */
-    private static OuterRoute outerRoute(Visit v, Ipv4Address destination) {
-        if (v.host.routing.lookup(destination, Ipv4Address.ANY, 0, RoutingPolicy.LOOPBACK, null) instanceof RouteDecision.Forward f
-                && !f.nexthops().isEmpty()) {
-            CompiledNexthop nh = f.nexthops().getFirst();
-            Ipv4Address source = f.route().route().source().orElse(v.host.firstAddress(nh.device()));
-            return source == null ? null : new OuterRoute(source, nh.device());
-        }
-        return null;
-    }
-
-    private void decapsulate(Visit v) {
-        switch (v.tunnel) {
-            case Tunnel.Vxlan vxlan -> vxlanIn(v, vxlan);
-            case Tunnel.WireGuard wireGuard -> wireGuardIn(v, wireGuard);
-            case Tunnel.Esp esp -> espIn(v, esp);
-        }
-    }
-
-    private void vxlanIn(Visit v, Tunnel.Vxlan tunnel) {
-        Packet outer = v.packet;
-        VxlanDevice device = net.vxlan.receiver(v.host.index, outer.dport(), tunnel.vni());
-        if (device == null) {
-            end(v, Disposition.DROPPED, v.host.name + " has no VXLAN device for UDP port " + outer.dport() + " and VNI "
-                    + tunnel.vni());
-            return;
-        }
-        if (!device.mac().equals(tunnel.mac())) {
-            end(v, Disposition.DROPPED, v.host.name + " " + device.name() + " (" + device.mac() + ") discards the frame for "
-                    + tunnel.mac());
-            return;
-        }
-        v.step(new Step.Decap(Encapsulation.VXLAN, device.name(), OptionalInt.of(tunnel.vni()), outer.dport(), outer.src(), outer.dst(),
-                arrivedBy(v), "", false, tunnel.inner()));
-        enterFrom(v, device.name(), tunnel);
-    }
-
-    /**
-     * The device listening on the datagram's port decrypts it if the sender's key is one of its peers',
-     * then keeps the inner packet only if its source is among that peer's allowed IPs.
-     */
-    private void wireGuardIn(Visit v, Tunnel.WireGuard tunnel) {
-        Packet outer = v.packet;
-        WireGuardDevice device = net.wireGuard.receiver(v.host.index, outer.dport());
-        if (device == null) {
-            end(v, Disposition.DROPPED, v.host.name + " has no WireGuard device listening on UDP port " + outer.dport());
-            return;
-        }
-        Optional<WireGuardPeer> known = device.peerWithKey(tunnel.senderKey());
-        if (known.isEmpty()) {
-            end(v, Disposition.DROPPED, v.host.name + " " + device.name() + " has no peer with key " + tunnel.senderKey()
-                    + ": the handshake from " + outer.src() + " fails");
-            return;
-        }
-        WireGuardPeer peer = known.get();
-        if (!peer.presharedKey().equals(tunnel.presharedKey())) {
-            end(v, Disposition.DROPPED, v.host.name + " " + device.name() + " holds preshared key " + peer.presharedKey() + " for peer "
-                    + peer.remote() + ", which sent with " + tunnel.presharedKey() + ": the handshake from " + outer.src() + " fails");
-            return;
-        }
-        Ipv4Address source = tunnel.inner().src();
-        Optional<Ipv4Prefix> allowed = peer.allowedIpFor(source);
-        if (allowed.isEmpty()) {
-            Optional<WireGuardPeer> owner = device.peerFor(source);
-            end(v, Disposition.DROPPED, v.host.name + " " + device.name() + " drops a packet from peer " + peer.remote()
-                    + ": inner source " + source + " is not in its allowed IPs " + peer.allowedIps()
-                    + owner.map(o -> " (" + source + " belongs to peer " + o.remote() + ")").orElse(""));
-            return;
-        }
-        v.step(new Step.Decap(Encapsulation.WIREGUARD, device.name(), OptionalInt.empty(), outer.dport(), outer.src(), outer.dst(),
-                arrivedBy(v), "peer " + peer.remote() + " (key " + peer.publicKey() + "): allowed IP " + allowed.get() + " holds "
-                + source, true, tunnel.inner()));
-        enterFrom(v, device.name(), tunnel);
-    }
-
-    /**
-     * ESP-in-UDP reaches the IKE daemon's NAT-T socket, which hands it to XFRM: the SA must be one the
-     * receiver has the other end of, and the inner packet must match that SA's inbound policy. Tunnel
-     * mode keeps the input device, so the inner packet enters from the interface the outer one came by.
-     */
-    private void espIn(Visit v, Tunnel.Esp tunnel) {
-        Packet outer = v.packet;
-        if (!net.ipsec.listens(v.host.index, outer.dport())) {
-            end(v, Disposition.DROPPED, v.host.name + " has no IPsec NAT-T socket on UDP port " + outer.dport());
-            return;
-        }
-        IpsecConnection connection = net.ipsec.peerOf(v.host.index, tunnel.sender());
-        IpsecConnection sender = tunnel.sender();
-        if (connection == null) {
-            end(v, Disposition.DROPPED, v.host.name + " has no IPsec connection from " + sender.right() + " to " + sender.left()
-                    + " for " + sender.rightSubnet() + " <- " + sender.leftSubnet() + " (" + sender.name()
-                    + " at the sender): IKE cannot negotiate that SA");
-            return;
-        }
-        Packet inner = tunnel.inner();
-        if (!connection.rightSubnet().contains(inner.src()) || !connection.leftSubnet().contains(inner.dst())) {
-            end(v, Disposition.DROPPED, v.host.name + " " + connection.name() + ": the inbound policy " + connection.rightSubnet()
-                    + " -> " + connection.leftSubnet() + " does not cover " + inner.src() + " -> " + inner.dst());
-            return;
-        }
-        String in = arrivedBy(v);
-        v.step(new Step.Decap(Encapsulation.ESP_IN_UDP, connection.name(), OptionalInt.empty(), outer.dport(), outer.src(), outer.dst(),
-                in, "SA " + connection.name() + ": policy in " + connection.rightSubnet() + " -> " + connection.leftSubnet() + " holds "
-                + inner.src() + " -> " + inner.dst(), true, inner));
-        enterFrom(v, in, tunnel);
-    }
-
-    private static String arrivedBy(Visit v) {
-        return v.in == null ? RoutingPolicy.LOOPBACK : v.in;
-    }
-
+    /** The inner packet a cable took out enters the host again, from {@code device}, as the same hop's new layer. */
     private void enterFrom(Visit v, String device, Tunnel tunnel) {
         v.hopIn = device;
         v.hopArrive = tunnel.inner();
         receive(v, device, tunnel.inner(), tunnel.innerTunnel());
-    }
-
-    /**
-     * VXLAN's outer source port spreads flows over the underlay. The kernel derives it from a hash of
-     * the inner flow seeded at boot, so no simulator can know it; this is a fixed function of the inner
-     * 5-tuple in the same range (32768-60999).
-     */
-    private static int entropyPort(Packet inner) {
-        int hash = MultipathHash.hash(inner);
-        return EPHEMERAL_LOW + (int) NatAddressChoice.reciprocalScale(hash, EPHEMERAL_HIGH - EPHEMERAL_LOW + 1L);
     }
 
     // ---------------------------------------------------------------- routing helpers
@@ -978,377 +581,15 @@ public final class Dataplane {
         String where = "route '" + r.route().text() + "' in table " + r.table() + " on " + v.host.name
                 + r.route().route().reason().map(reason -> ": " + reason).orElse("");
         if (r.route().type() == RouteType.BLACKHOLE) {
-            end(v, Disposition.DROPPED, "dropped by " + where);
+            Endings.end(v, Disposition.DROPPED, "dropped by " + where);
         } else {
             // The kernel answers EHOSTUNREACH (ICMP host unreachable for a forwarded packet).
-            end(v, Disposition.UNREACHABLE, "unreachable by " + where);
+            Endings.end(v, Disposition.UNREACHABLE, "unreachable by " + where);
         }
     }
 
     private void noRoute(Visit v, RouteDecision.NoRoute n) {
-        end(v, Disposition.NO_ROUTE, "no route to " + v.packet.dst() + " on " + v.host.name
+        Endings.end(v, Disposition.NO_ROUTE, "no route to " + v.packet.dst() + " on " + v.host.name
                 + (n.tablesTried().isEmpty() ? "" : " (tables " + String.join(", ", n.tablesTried()) + ")"));
-    }
-
-    // ---------------------------------------------------------------- netfilter
-
-    /**
-     * Runs the tables of {@code stages} from {@code from} on, in order, then hands the packet to
-     * {@code then}; a packet a table drops goes no further. Most tables cannot fork, so this is a
-     * loop; at one that forks (a {@code statistic} rule followed both ways), each outcome goes on
-     * with the tables after it on its own.
-     *
-     * <p>The nat table is consulted for the first packet of a connection only; every later packet,
-     * in either direction, gets the translation stored in its connection instead.
-     */
-    private void pass(Visit v, Stage[] stages, int from, Consumer<Visit> then) {
-        for (int i = from; i < stages.length; i++) {
-            Stage stage = stages[i];
-            // NAT works on conntrack entries: a packet without one (untracked, or INVALID) is never translated.
-            if (stage.nat() && (v.untracked || v.invalid)) {
-                continue;
-            }
-            if (stage.nat() && !v.isNew) {
-                storedNat(v, stage.destinationHook());
-                continue;
-            }
-            CompiledChain chain = v.host.ruleset.builtin(stage.slot());
-            // POSTROUTING has no input device (ip_output passes none), so -i never matches there.
-            if (chain == null || !chain.mayActOn(v.packet, stage.hook() == Hook.POSTROUTING ? null : v.in)) {
-                continue;
-            }
-            TableRun start = start(v, stage.hook());
-            if (Ruleset.mayFork(chain, start)) {
-                fork(v, chain, start, stages, i, then);
-                return;
-            }
-            if (!takeOver(v, Ruleset.runOnce(chain, start), stage)) {
-                return;
-            }
-        }
-        then.accept(v);
-    }
-
-    private void fork(Visit v, CompiledChain chain, TableRun start, Stage[] stages, int at, Consumer<Visit> then) {
-        List<TableRun> outcomes = new ArrayList<>(2);
-        Ruleset.run(chain, start, outcomes::add);
-        for (int i = 0; i < outcomes.size(); i++) {
-            Visit b = i == outcomes.size() - 1 ? v : v.copy();
-            if (takeOver(b, outcomes.get(i), stages[at])) {
-                pass(b, stages, at + 1, then);
-            }
-        }
-    }
-
-    /** A table's outcome applied, with its translation for nat; false when the packet went no further. */
-    private boolean takeOver(Visit v, TableRun o, Stage stage) {
-        if (!apply(v, o)) {
-            return false;
-        }
-        return !stage.nat() || o.verdict() != Verdict.NAT || translate(v, o.decidedBy(), stage.hook());
-    }
-
-    /**
-     * The branch's run object, started afresh: every outcome of the previous table has been taken over
-     * by then ({@link #apply} reads all of it before the walk goes on), and a copied Visit gets its own.
-     */
-    private TableRun start(Visit v, Hook hook) {
-        // POSTROUTING has no input device (ip_output passes none), so -i never matches there.
-        String in = hook == Hook.POSTROUTING ? null : v.in;
-        if (v.run == null) {
-            v.run = new TableRun(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), followAll);
-        } else {
-            v.run.start(v.packet, in, v.out, v.mark, v.connmark, ctStates(v), followAll);
-        }
-        return v.run.withMss(v.mss, v.mss == 0 ? 0 : clampedMss(v)).observedBy(v.observer, v.host.id);
-    }
-
-    /** Takes over what the rules did; false when the packet was dropped (the branch has ended). */
-    private boolean apply(Visit v, TableRun o) {
-        int mssBefore = v.mss;
-        v.mark = o.mark();
-        v.mss = o.mss();
-        if (!v.untracked && !v.invalid) {
-            v.connmark = o.connmark();
-        }
-        if (o.notrack() && !v.untracked) {
-            v.untracked = true;
-        }
-        if (o.hits() == 0 && o.choices().isEmpty() && o.verdict() != Verdict.DROP) {
-            return true;
-        }
-        return record(v, o, mssBefore);
-    }
-
-    /**
-     * The steps and choices of a traversal that did something; false when it dropped the packet.
-     * {@code mss} is the packet's MSS option before the traversal.
-     */
-    private boolean record(Visit v, TableRun o, int mss) {
-        for (int i = 0; i < o.hits(); i++) {
-            CompiledRule rule = o.hitRule(i);
-            Target target = rule.target();
-            if (target instanceof Target.Accept || target instanceof Target.Drop) {
-                v.step(new Step.Filter(rule.ref(), target instanceof Target.Accept, v.packet));
-            } else if (target instanceof Target.NoTrack) {
-                v.step(new Step.NoTrack(rule.ref(), v.packet));
-            } else if (target instanceof Target.SetMss || target instanceof Target.ClampMssToPmtu) {
-                v.step(new Step.Mss(rule.ref(), mss, o.hitMark(i), v.packet));
-                mss = o.hitMark(i);
-            } else {
-                v.step(new Step.Mark(rule.ref(), target instanceof Target.SetConnMark, o.hitMark(i), v.packet));
-            }
-        }
-        if (!o.choices().isEmpty()) {
-            v.choices = v.choices.addAll(o.choices());
-        }
-        if (o.verdict() == Verdict.DROP) {
-            endDropped(v, "dropped by " + o.decidedBy().ref() + " on " + v.host.name);
-            return false;
-        }
-        return true;
-    }
-
-    private static void storedNat(Visit v, boolean destinationHook) {
-        Connection c = v.conn;
-        Packet p = v.packet;
-        if (v.reply) {
-            if (destinationHook && c.snat()) {
-                v.packet = p.withDestination(c.original().src(), c.original().sport());
-                v.step(new Step.Unsnat(v.packet));
-            } else if (!destinationHook && c.dnat()) {
-                v.packet = p.withSource(c.original().dst(), c.original().dport());
-                v.step(new Step.Undnat(v.packet));
-            }
-            return;
-        }
-        // A later packet of the original direction: set the translated fields again. This changes
-        // nothing when the packet already carries them (a second pass through the same stack).
-        if (destinationHook && c.dnat()) {
-            Packet q = p.withDestination(c.reply().src(), c.reply().sport());
-            if (!q.sameFlow(p)) {
-                v.packet = q;
-                v.step(new Step.Dnat(Optional.empty(), q));
-            }
-        } else if (!destinationHook && c.snat()) {
-            Packet q = p.withSource(c.reply().dst(), c.reply().dport());
-            if (!q.sameFlow(p)) {
-                v.packet = q;
-                v.step(new Step.Snat(Optional.empty(), q));
-            }
-        }
-    }
-
-    /** Applies a SNAT, DNAT or MASQUERADE rule to a new connection; false when the packet ended. */
-    private boolean translate(Visit v, CompiledRule rule, Hook hook) {
-        boolean destinationHook = hook == Hook.PREROUTING || hook == Hook.OUTPUT;
-        Packet p = v.packet;
-        switch (rule.target()) {
-            case Target.Dnat d -> {
-                if (!destinationHook) {
-                    return invalidNat(v, rule, "DNAT", hook);
-                }
-                int port = p.protocol().hasPorts() ? d.toPort().orElse(p.dport()) : p.dport();
-                Packet q = p.withDestination(d.toAddress(), port);
-                v.dnatDone |= !q.sameFlow(p);
-                v.packet = q;
-                v.step(new Step.Dnat(rule.optionalRef(), q));
-                return true;
-            }
-            case Target.Snat s -> {
-                if (destinationHook) {
-                    return invalidNat(v, rule, "SNAT", hook);
-                }
-                snat(v, rule, NatAddressChoice.choose(s.toSource(), p.src(), p.dst()));
-                return true;
-            }
-            case Target.Masquerade m -> {
-                if (destinationHook) {
-                    return invalidNat(v, rule, "MASQUERADE", hook);
-                }
-                Ipv4Address address = v.out == null ? null : v.host.firstAddress(v.out);
-                if (address == null) {
-                    endDropped(v, "MASQUERADE by " + rule.ref() + " on " + v.host.name + ": output device " + v.out
-                            + " has no address");
-                    return false;
-                }
-                snat(v, rule, address);
-                return true;
-            }
-            default -> throw new IllegalStateException("not a NAT target: " + rule.target());
-        }
-    }
-
-    private boolean invalidNat(Visit v, CompiledRule rule, String what, Hook hook) {
-        endDropped(v, what + " in " + hook + " is not valid (iptables-restore refuses " + rule.ref() + ") on " + v.host.name);
-        return false;
-    }
-
-    /**
-     * Source NAT keeps the source port unless another connection of this host already expects replies
-     * on the resulting tuple; the kernel then picks a random free port from 1024-65535, the simulator
-     * the next free one.
-     */
-    private static void snat(Visit v, CompiledRule rule, Ipv4Address address) {
-        Packet p = v.packet;
-        int port = p.sport();
-        if (p.protocol().hasPorts()) {
-            for (int tries = 0; tries < 65536 - 1024; tries++) {
-                ConnTuple reply = new ConnTuple(p.dst(), address, p.dport(), port, p.protocol());
-                if (!v.conntrack.replyTupleInUse(v.host.index, reply)) {
-                    break;
-                }
-                port = port >= 65535 ? 1024 : port + 1;
-            }
-        }
-        Packet q = p.withSource(address, port);
-        v.snatDone |= !q.sameFlow(p);
-        v.packet = q;
-        v.step(new Step.Snat(rule.optionalRef(), q));
-    }
-
-    // ---------------------------------------------------------------- conntrack
-
-    /**
-     * Finds the packet's connection in the host's table. With {@code tcpStates}, a TCP segment that has
-     * no entry and opens none ({@link TcpSegment#opensConnection}) is INVALID, as
-     * {@code nf_conntrack_in} leaves it: no entry is made and the packet goes on without one.
-     */
-    private static void conntrackLookup(Visit v, boolean tcpStates) {
-        closeConntrackLayer(v);
-        ConntrackState.Match m = v.conntrack.find(v.host.index, v.packet);
-        v.ctPacket = v.packet;
-        v.untracked = false;
-        v.invalid = false;
-        v.snatDone = false;
-        v.dnatDone = false;
-        if (m == null && tcpStates && v.packet.protocol() == Protocol.TCP && !v.segment.opensConnection(v.host.tcpLoose)) {
-            v.conn = null;
-            v.isNew = false;
-            v.reply = false;
-            v.invalid = true;
-            v.connmark = 0;
-            v.ctOriginal = null;
-            if (v.invalidAt == null) {
-                v.invalidAt = v.host.name;
-            }
-            v.ctState = ConntrackLookup.State.INVALID;
-            return;
-        }
-        if (m == null) {
-            v.conn = null;
-            v.isNew = true;
-            v.reply = false;
-            v.connmark = 0;
-            v.ctOriginal = v.packet;
-            v.ctState = ConntrackLookup.State.NEW;
-        } else {
-            v.conn = m.connection();
-            v.isNew = false;
-            v.reply = m.reply();
-            v.connmark = m.connection().connmark();
-            v.ctOriginal = null;
-            v.ctState = ConntrackLookup.State.ESTABLISHED;
-        }
-    }
-
-    /**
-     * Writes what conntrack made of the layer just processed into the hop: its state at lookup (or
-     * UNTRACKED when a rule said so), its direction, and the entry as it stands now (matched, created, or
-     * for a new connection that ended here, the unconfirmed one).
-     */
-    private static void closeConntrackLayer(Visit v) {
-        if (v.ctState == null) {
-            return;
-        }
-        ConntrackLookup.State state = v.untracked ? ConntrackLookup.State.UNTRACKED : v.ctState;
-        Optional<ConntrackLookup.Entry> entry;
-        if (state == ConntrackLookup.State.UNTRACKED || state == ConntrackLookup.State.INVALID) {
-            entry = Optional.empty();
-        } else if (v.conn != null) {
-            Connection c = v.conn;
-            entry = Optional.of(new ConntrackLookup.Entry(tuple(c.original()), tuple(c.reply()), c.snat(), c.dnat(), c.connmark(), true));
-        } else {
-            entry = Optional.of(new ConntrackLookup.Entry(tuple(ConnTuple.of(v.ctOriginal)), tuple(ConnTuple.of(v.packet).inverse()),
-                    v.snatDone, v.dnatDone, v.connmark, false));
-        }
-        v.ctLayers = v.ctLayers.add(new ConntrackLookup(v.ctPacket, state, v.reply, entry));
-        v.ctState = null;
-    }
-
-    private static Packet tuple(ConnTuple t) {
-        return Packet.of(t.src(), t.dst(), t.sport(), t.dport(), t.protocol());
-    }
-
-    private static final int UNTRACKED = 1 << CtState.UNTRACKED.ordinal();
-    private static final int INVALID = 1 << CtState.INVALID.ordinal();
-    private static final int NEW = 1 << CtState.NEW.ordinal();
-    private static final int ESTABLISHED = 1 << CtState.ESTABLISHED.ordinal();
-    private static final int SNAT = 1 << CtState.SNAT.ordinal();
-    private static final int DNAT = 1 << CtState.DNAT.ordinal();
-
-    private static int ctStates(Visit v) {
-        if (v.untracked) {
-            return UNTRACKED;
-        }
-        if (v.invalid) {
-            return INVALID;
-        }
-        if (v.isNew) {
-            return NEW | (v.snatDone ? SNAT : 0) | (v.dnatDone ? DNAT : 0);
-        }
-        return ESTABLISHED | (v.conn.snat() ? SNAT : 0) | (v.conn.dnat() ? DNAT : 0);
-    }
-
-    /** Conntrack confirmation, the last thing in POSTROUTING and INPUT. */
-    private static void commit(Visit v) {
-        if (v.untracked || v.invalid) {
-            return;
-        }
-        if (v.isNew) {
-            Connection c = new Connection(v.host.index, ConnTuple.of(v.ctOriginal), ConnTuple.of(v.packet).inverse(),
-                    v.snatDone, v.dnatDone, v.connmark);
-            v.conntrack = v.conntrack.with(c);
-            v.conn = c;
-            v.isNew = false;
-            v.reply = false;
-        } else if (v.connmark != v.conn.connmark()) {
-            Connection c = v.conn.withConnmark(v.connmark);
-            v.conntrack = v.conntrack.with(c);
-            v.conn = c;
-        }
-    }
-
-    // ---------------------------------------------------------------- ends
-
-    /** Why an INVALID packet went on untranslated, for the reason of the end it came to. */
-    static String invalidNote(Visit v) {
-        return "conntrack on " + v.invalidAt + " had no connection for this " + v.segment.name().replace('_', '-')
-                + (v.segment == TcpSegment.ACK ? " and nf_conntrack_tcp_loose=0 does not pick one up" : "")
-                + ": INVALID, so it was not NATed";
-    }
-
-    private void finishHop(Visit v, String device, boolean departs) {
-        String out = v.hopOut != null ? v.hopOut : device;
-        Packet depart = v.hopOut != null ? v.hopDepart : v.packet;
-        closeConntrackLayer(v);
-        v.hops = v.hops.add(new Hop(v.host.id, v.host.device(v.hopIn), v.host.device(departs ? out : null),
-                v.hopArrive, v.steps.toList(), Optional.ofNullable(departs ? depart : null), v.ctLayers.toList()));
-    }
-
-    private void endDropped(Visit v, String reason) {
-        end(v, Disposition.DROPPED, reason);
-    }
-
-    private void end(Visit v, Disposition disposition, String reason) {
-        if (disposition != Disposition.DELIVERED && v.invalidAt != null && reason != null) {
-            reason = reason + " (" + invalidNote(v) + ")";
-        }
-        if (disposition != Disposition.DELIVERED && !(v.steps.last() instanceof Step.Filter f && !f.accepted())) {
-            v.step(new Step.Drop(reason, v.packet));
-        }
-        finishHop(v, null, false);
-        v.sink.accept(new Ending(disposition, Optional.ofNullable(reason), v.hops.toList(), v.host.id, v.host.index, v.packet, v.origin,
-                v.conntrack, v.choices.toList(), v.invalidAt == null ? Optional.empty() : Optional.of(invalidNote(v))));
     }
 }

@@ -1,0 +1,37 @@
+package io.periscope.planner;
+
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.policy.CablePorts;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Node;
+
+import java.util.List;
+
+/**
+ * One cluster as its planners see it, worked out once per cluster by {@link Planner}: the cluster set
+ * it belongs to, the addresses the Globalnet IPAM gave out, which gateways are considered down, the
+ * cable ports, and what the connectivity policies make of the other clusters: those it connects to
+ * (with the subnets their Endpoints offer) and those it is kept apart from.
+ *
+ * @param localSubnets  the subnets the cluster's own Endpoint offers (its global CIDR with Globalnet)
+ * @param remotes       the connected clusters, with their subnets and the pair's cable driver
+ * @param remoteSubnets the subnets the connected clusters' Endpoints offer, all of them in order
+ * @param refused       the clusters no ClusterConnectivityPolicy connects this one to
+ */
+record ClusterContext(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, DownGateways down, CablePorts ports,
+                      List<Ipv4Prefix> localSubnets, List<RemoteCluster> remotes, List<Ipv4Prefix> remoteSubnets,
+                      List<RouteAgentPlanner.RefusedCluster> refused) {
+
+    ClusterContext {
+        localSubnets = List.copyOf(localSubnets);
+        remotes = List.copyOf(remotes);
+        remoteSubnets = List.copyOf(remoteSubnets);
+        refused = List.copyOf(refused);
+    }
+
+    /** One of the cluster's nodes, being planned into {@code host}, its nexthop ids taken from {@code ids}. */
+    HostContext host(Node node, HostDraft host, Tunnels.NexthopIds ids) {
+        return new HostContext(this, node, host, ids);
+    }
+}

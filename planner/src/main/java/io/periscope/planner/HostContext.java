@@ -1,0 +1,63 @@
+package io.periscope.planner;
+
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.policy.CablePorts;
+import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Node;
+
+import java.util.List;
+
+/**
+ * One node of a cluster while the per-host planners (route agent, egress steering, Globalnet, cables)
+ * fill in its plan: the node, the draft they write into, the nexthop ids of that host (shared by the
+ * route agent and the vxlan cable, so their nexthop objects do not collide), and its cluster's
+ * {@link ClusterContext}, whose parts it hands out directly.
+ */
+record HostContext(ClusterContext clusterContext, Node node, HostDraft host, Tunnels.NexthopIds ids) {
+
+    ClusterSet set() {
+        return clusterContext.set();
+    }
+
+    Cluster cluster() {
+        return clusterContext.cluster();
+    }
+
+    ClusterIndex index() {
+        return clusterContext.index();
+    }
+
+    GlobalAddresses global() {
+        return clusterContext.global();
+    }
+
+    DownGateways down() {
+        return clusterContext.down();
+    }
+
+    CablePorts ports() {
+        return clusterContext.ports();
+    }
+
+    List<Ipv4Prefix> localSubnets() {
+        return clusterContext.localSubnets();
+    }
+
+    List<RemoteCluster> remotes() {
+        return clusterContext.remotes();
+    }
+
+    List<Ipv4Prefix> remoteSubnets() {
+        return clusterContext.remoteSubnets();
+    }
+
+    List<RouteAgentPlanner.RefusedCluster> refused() {
+        return clusterContext.refused();
+    }
+
+    /** What the host's planners write Submariner's part of its plan into. */
+    PlanBuilder plan() {
+        return host.submariner;
+    }
+}
