@@ -5,10 +5,13 @@ import io.periscope.model.policy.ClusterConnectionPolicy;
 import io.periscope.model.policy.ClusterConnectivityPolicy;
 import io.periscope.model.selector.LabelSelector;
 import io.periscope.model.selector.LabelSelectorRequirement;
+import io.periscope.model.topology.CableLink;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.GlobalnetMode;
+import io.periscope.model.topology.LinkProperties;
+import io.periscope.model.topology.MultipathHashPolicy;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
 import io.periscope.model.topology.Service;
@@ -78,6 +81,13 @@ public final class TopologyFile {
                         .append(labels(p.cableDriver().options())).append("}}\n");
             }
         }
+        if (!set.cables().isEmpty()) {
+            out.append("cables:\n");
+            for (CableLink cable : set.cables()) {
+                out.append("  - {between: ").append(list(List.of(cable.left(), cable.right())))
+                        .append(cable.properties().isEmpty() ? "" : ", " + linkFields(cable.properties())).append("}\n");
+            }
+        }
         if (!set.flows().isEmpty()) {
             out.append("flows:\n");
             for (Flow f : set.flows()) {
@@ -112,13 +122,17 @@ public final class TopologyFile {
         if (c.environment().cniMasquerade() != io.periscope.model.topology.CniMasquerade.NONE) {
             out.append("    cniMasquerade: ").append(q(c.environment().cniMasquerade().yamlName())).append('\n');
         }
+        if (c.environment().multipathHash() != MultipathHashPolicy.DEFAULT) {
+            out.append("    multipathHashPolicy: ").append(q(c.environment().multipathHash().yamlName())).append('\n');
+        }
         out.append("    nodes:\n");
         for (Node n : c.nodes()) {
             out.append("      - {name: ").append(q(n.name())).append(", ip: ").append(q(n.ip())).append(", cniIP: ").append(q(n.cniIp()))
                     .append(", gateway: ").append(n.gateway())
                     .append(n.publicIp().map(p -> ", publicIP: " + q(p)).orElse(""))
                     .append(n.link().interfaceName().map(i -> ", interface: " + q(i)).orElse(""))
-                    .append(n.link().mtu().isPresent() ? ", mtu: " + n.link().mtu().getAsInt() : "").append("}\n");
+                    .append(n.link().mtu().isPresent() ? ", mtu: " + n.link().mtu().getAsInt() : "")
+                    .append(n.link().uplink().isEmpty() ? "" : ", uplink: {" + linkFields(n.link().uplink()) + "}").append("}\n");
         }
         if (!c.pods().isEmpty()) {
             out.append("    pods:\n");
@@ -148,6 +162,35 @@ public final class TopologyFile {
                         .append(", numberOfIPs: ").append(e.numberOfIPs()).append("}\n");
             }
         }
+    }
+
+    /**
+     * A link's properties in units that read back to the very same figures (the lab's supervisor and
+     * {@code lab apply} compare what they read): a rate in the largest unit that divides it, times and
+     * loss as exact decimals, e.g. {@code rate: "100mbit", delay: "1.5ms"}.
+     */
+    static String linkFields(LinkProperties link) {
+        List<String> fields = new java.util.ArrayList<>();
+        link.rateBitsPerSecond().ifPresent(rate -> fields.add("rate: " + q(exactRate(rate))));
+        link.delay().ifPresent(delay -> fields.add("delay: " + q(exactMicros(delay))));
+        link.jitter().ifPresent(jitter -> fields.add("jitter: " + q(exactMicros(jitter))));
+        link.lossPercent().ifPresent(loss -> fields.add("loss: " + q(java.math.BigDecimal.valueOf(loss).stripTrailingZeros().toPlainString() + "%")));
+        link.queuePackets().ifPresent(queue -> fields.add("queue: " + queue));
+        return String.join(", ", fields);
+    }
+
+    private static String exactRate(long bits) {
+        String[] units = {"bit", "kbit", "mbit", "gbit"};
+        int unit = 0;
+        while (unit < units.length - 1 && bits % 1000 == 0 && bits > 0) {
+            bits /= 1000;
+            unit++;
+        }
+        return bits + units[unit];
+    }
+
+    private static String exactMicros(java.time.Duration duration) {
+        return java.math.BigDecimal.valueOf(duration.toNanos(), 3).stripTrailingZeros().toPlainString() + "us";
     }
 
     private static String port(ServicePort p) {

@@ -37,6 +37,30 @@ class TopologyFileReadsBackAsTheSameClusterSet {
         assertThat(TopologyLoader.parse(TopologyFile.yaml(set), name)).isEqualTo(set);
     }
 
+    /**
+     * Links and the hash policy too: the lab's supervisor shapes links and programs the policy from
+     * the set it reads back, so a figure that did not survive the round trip would be applied wrong.
+     */
+    @Test
+    void uplinksCablesAndTheHashPolicyReadBackExactly() throws Exception {
+        String text = java.nio.file.Files.readString(Path.of("..", "examples", "client-server.yaml"))
+                .replace("{name: server-gw, ip: 172.30.10.2, cniIP: 10.10.0.1, gateway: true}",
+                        "{name: server-gw, ip: 172.30.10.2, cniIP: 10.10.0.1, gateway: true, uplink: {rate: 1234567bit, delay: 1.5ms,"
+                                + " jitter: 250us, loss: 0.00001%, queue: 7}}")
+                .replace("{name: client1-worker, ip: 172.30.11.3, cniIP: 10.11.1.1}",
+                        "{name: client1-worker, ip: 172.30.11.3, cniIP: 10.11.1.1, uplink: {rate: 1.5gbit, loss: 100%}}")
+                .replace("    labels: {database-role: client}\n    podCIDRs: [10.11.0.0/16]",
+                        "    labels: {database-role: client}\n    multipathHashPolicy: l3-inner\n    podCIDRs: [10.11.0.0/16]")
+                + "cables:\n  - {between: [client1, server], rate: 50mbit, delay: 20ms, jitter: 0.5ms, loss: 0.1%}\n"
+                + "  - {between: [server, client2]}\n";
+        ClusterSet set = TopologyLoader.parse(text, "linked.yaml");
+        assertThat(set.cables()).hasSize(2);
+        assertThat(set.requireCluster("server").requireNode("server-gw").link().uplink().isEmpty()).isFalse();
+        assertThat(set.requireCluster("client1").environment().multipathHash().yamlName()).isEqualTo("l3-inner");
+
+        assertThat(TopologyLoader.parse(TopologyFile.yaml(set), "linked.yaml")).isEqualTo(set);
+    }
+
     /** What the lab's supervisor reads: a set whose cluster lost every gateway node, which a person's file may not describe. */
     @Test
     void aSetWithFailedGatewaysReadsBackUnvalidated(@org.junit.jupiter.api.io.TempDir Path directory) throws Exception {
