@@ -13,6 +13,7 @@ import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.lease.LabLeaseStore;
 import io.periscope.lab.lease.LabLeases;
 import io.periscope.lab.netns.NetworkNamespaces;
+import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
@@ -42,7 +43,8 @@ import java.util.stream.Collectors;
  * edited one {@code lab apply} writes there in its place, see {@link #followTopology}), follows the
  * {@code agents-stopped} file that {@code lab fail} writes, and reports in its status file. It also
  * runs every cluster's DNS server ({@link ClusterDnsServers}), whose answers follow the gateways'
- * health and, in single-active clusters, the lease holders. It ends
+ * health and, in single-active clusters, the lease holders, and keeps the links' rates, queues, loss
+ * and delay as the topology asks ({@link LinkLoop}). It ends
  * on SIGTERM ({@code lab down}), and by itself once the lab's state file is gone.
  *
  * <p>In a cluster with a single active gateway and several gateway nodes, each gateway node's agent
@@ -62,6 +64,8 @@ public final class LabSupervisor implements AutoCloseable {
 
     /** How often a node's agent repairs its node when nothing signalled it; what a person changed by hand goes back within this. */
     static final Duration RESYNC = Duration.ofSeconds(2);
+    /** How often the links are read back when nothing changed: a pass runs a few programs per shaped namespace. */
+    static final Duration LINK_RESYNC = Duration.ofSeconds(10);
     /** How often the supervisor reads the stop requests and writes its status. */
     static final Duration TICK = Duration.ofMillis(50);
 
@@ -70,6 +74,7 @@ public final class LabSupervisor implements AutoCloseable {
     private final SupervisorFiles files;
     private final ReconcilingAgents agents = new ReconcilingAgents();
     private final Map<String, NodeAgentLoop> loops = new LinkedHashMap<>();
+    private volatile LinkLoop links;
     private final AtomicReference<SupervisedPlan> current = new AtomicReference<>();
     /** The nodes {@code lab fail} failed ({@code cluster/node}): they cannot reach the leases. */
     private volatile Set<String> failed = Set.of();
@@ -82,6 +87,7 @@ public final class LabSupervisor implements AutoCloseable {
     private Map<String, SupervisorStatus.NodeAgentStatus> lastWritten = Map.of();
     private Map<String, ClusterDnsStatus> lastWrittenDns = Map.of();
     private String lastWrittenRevision = "";
+    private String lastWrittenLinks = "";
     private long lastWrite;
 
     LabSupervisor(LabStateFile stateFile, String hash) {
@@ -138,6 +144,8 @@ public final class LabSupervisor implements AutoCloseable {
         Set<String> stopped = files.stoppedNodes();
         loops.values().forEach(loop -> loop.wanted(!stopped.contains(loop.name())));
         loops.values().forEach(NodeAgentLoop::start);
+        links = new LinkLoop(new ProcessShell(), current::get, LINK_RESYNC, LabSupervisor::log);
+        links.start();
         while (!closed) {
             if (stateFile.read(hash).isEmpty() || !NetworkNamespaces.exists(layout.namespaces().getFirst())) {
                 log("the lab's state file or namespaces are gone: stopping");
@@ -249,6 +257,7 @@ public final class LabSupervisor implements AutoCloseable {
             topology = next;
             current.set(planned);
             loops.values().forEach(NodeAgentLoop::poke);
+            links.poke();
             dns.adopt(planned.plan());
             log("topology " + revision.substring(0, 12) + "... applied: planned again in " + (System.nanoTime() - started) / 1_000_000
                     + " ms, every agent programs its node and every DNS server answers from it");
@@ -269,16 +278,18 @@ public final class LabSupervisor implements AutoCloseable {
         Map<String, ClusterDnsStatus> servers = dns == null ? Map.of() : dns.status();
         long now = System.nanoTime();
         String revision = current.get() == null ? "" : current.get().revision();
+        SupervisorStatus.LinkStatus linkStatus = links == null ? SupervisorStatus.LinkStatus.NONE : links.status();
         if (nodes.equals(lastWritten) && servers.equals(lastWrittenDns) && revision.equals(lastWrittenRevision)
-                && now - lastWrite < 1_000_000_000L) {
+                && linkStatus.converged().equals(lastWrittenLinks) && now - lastWrite < 1_000_000_000L) {
             return;
         }
         lastWrittenRevision = revision;
+        lastWrittenLinks = linkStatus.converged();
         lastWritten = nodes;
         lastWrittenDns = servers;
         lastWrite = now;
         try {
-            files.writeStatus(new SupervisorStatus(ProcessHandle.current().pid(), Instant.now().toString(), nodes, servers, revision));
+            files.writeStatus(new SupervisorStatus(ProcessHandle.current().pid(), Instant.now().toString(), nodes, servers, revision, linkStatus));
         } catch (RuntimeException e) {
             // The directory is removed by lab down just before it signals us: nothing to report to then.
         }
@@ -292,6 +303,9 @@ public final class LabSupervisor implements AutoCloseable {
         closed = true;
         List<NodeAgentLoop> all = new ArrayList<>(loops.values());
         all.forEach(NodeAgentLoop::close);
+        if (links != null) {
+            links.close();
+        }
         agents.close();
         if (dns != null) {
             dns.close();
