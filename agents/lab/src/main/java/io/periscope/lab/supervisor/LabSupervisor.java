@@ -13,6 +13,7 @@ import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.lease.LabLeaseStore;
 import io.periscope.lab.lease.LabLeases;
 import io.periscope.lab.netns.NetworkNamespaces;
+import io.periscope.lab.link.LinkTimings;
 import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.load.TopologyException;
@@ -118,7 +119,16 @@ public final class LabSupervisor implements AutoCloseable {
             throw new IllegalStateException(files.topology() + " is not the topology of lab " + hash);
         }
         // The DNS servers first: a port 53 already taken ends the supervisor at once, and up says why.
-        dns = ClusterDnsServers.start(plan, layout, LabSupervisor::log);
+        // Probes wait for answers the links delay and may lose (LinkTimings); as fast as ever on plain links.
+        LinkTimings timings = LinkTimings.of(set);
+        HealthSettings health = timings.health(HealthSettings.DEFAULTS);
+        HealthSettings dnsHealth = timings.health(ClusterDnsServers.SETTINGS);
+        if (!health.equals(HealthSettings.DEFAULTS)) {
+            log("links: round trips wait up to " + timings.worstRoundTrip().toMillis() + " ms and lose up to "
+                    + String.format(java.util.Locale.ROOT, "%.1f%%", 100 * timings.worstLoss()) + " on the links, so health probes go every "
+                    + health.interval().toMillis() + " ms and a gateway is down after " + health.lossThreshold() + " losses in a row");
+        }
+        dns = ClusterDnsServers.start(plan, layout, LabSupervisor::log, dnsHealth);
         List<Cluster> electing = electing(set, plan);
         failed = failedNodes();
         takeFreeLeasesInFileOrder(electing);
@@ -130,13 +140,13 @@ public final class LabSupervisor implements AutoCloseable {
                     .filter(c -> c.requireNode(node.host().name()).gateway())
                     .map(c -> () -> new LeaseCandidate(c.name() + " gateway lease", new LeaderElection(node.host().name(), LeaseTimings.LAB),
                             store(c, reference), Clock.systemUTC(), LeaseCandidate.Leadership.signalling(() -> { }), line -> log(c.name() + ": " + line)));
-            NodeAgentLoop loop = new NodeAgentLoop(node, agents.submarinerReconciler(node), current::get, candidacy, HealthSettings.DEFAULTS,
+            NodeAgentLoop loop = new NodeAgentLoop(node, agents.submarinerReconciler(node), current::get, candidacy, health,
                     RESYNC, LabSupervisor::log);
             loops.put(loop.name(), loop);
         }
-        log("supervising " + loops.size() + " nodes of " + set.name() + " (probes every " + HealthSettings.DEFAULTS.interval().toMillis()
-                + " ms, down after " + HealthSettings.DEFAULTS.lossThreshold() + " losses, hold-down "
-                + HealthSettings.DEFAULTS.holdDown().toMillis() + " ms)"
+        log("supervising " + loops.size() + " nodes of " + set.name() + " (probes every " + health.interval().toMillis()
+                + " ms, down after " + health.lossThreshold() + " losses, hold-down "
+                + health.holdDown().toMillis() + " ms)"
                 + (electing.isEmpty() ? "" : "; gateway leases (" + LeaseTimings.LAB.leaseDuration().toMillis() + " ms, renew deadline "
                 + LeaseTimings.LAB.renewDeadline().toMillis() + " ms, retry " + LeaseTimings.LAB.retryPeriod().toMillis() + " ms) for "
                 + current.get().holders().entrySet().stream().map(e -> e.getKey() + " (held by " + e.getValue() + ")")
@@ -253,6 +263,10 @@ public final class LabSupervisor implements AutoCloseable {
             SupervisedPlan planned = SupervisedPlan.of(revision, next, before.holders());
             if (!LabLayout.of(planned.plan()).names().hash().equals(layout.names().hash())) {
                 throw new IllegalStateException("it is the topology of another lab");
+            }
+            if (!LinkTimings.of(next).health(HealthSettings.DEFAULTS).equals(LinkTimings.of(topology).health(HealthSettings.DEFAULTS))) {
+                log("links: the applied topology's delays or losses would want other health probe timings; the agents keep those they"
+                        + " started with (rebuild the lab to change them)");
             }
             topology = next;
             current.set(planned);
