@@ -271,8 +271,12 @@ public record LinkPlan(List<NamespaceLinks> namespaces) {
             return "none shaped (the file gives no link a rate, loss or delay)";
         }
         StringBuilder text = new StringBuilder();
-        text.append(devices).append(devices == 1 ? " device" : " devices").append(" shaped in ").append(shapedNamespaces)
-                .append(shapedNamespaces == 1 ? " namespace" : " namespaces");
+        if (devices == 0) {
+            text.append("no rate");
+        } else {
+            text.append(devices).append(devices == 1 ? " device" : " devices").append(" shaped in ").append(shapedNamespaces)
+                    .append(shapedNamespaces == 1 ? " namespace" : " namespaces");
+        }
         if (cableClasses > 0) {
             text.append(" (").append(cableClasses).append(cableClasses == 1 ? " cable class)" : " cable classes)");
         }
