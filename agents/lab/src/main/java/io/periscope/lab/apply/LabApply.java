@@ -35,8 +35,9 @@ import java.util.stream.Collectors;
  * take without creating or removing anything {@code up} built ({@link TopologyChange}): the new
  * SHA-256 goes into the lab's state, the topology goes to the supervisor the way it is driven (its
  * topology file in the lab's directory, replaced atomically, which it reads every tick), and the
- * command returns once the supervisor plans from it and every running agent has found its node to
- * match the new plan, as {@code up} returns once every node converged. The DNS servers replace their
+ * command returns once the supervisor plans from it, every running agent has found its node to
+ * match the new plan and its link loop has found the links as the file asks (a rate, queue, loss or
+ * delay changed in place), as {@code up} returns once every node converged. The DNS servers replace their
  * zones when the supervisor takes the file, before the agents have programmed anything.
  */
 public final class LabApply {
@@ -125,6 +126,7 @@ public final class LabApply {
     private static void waitForAgents(SupervisorFiles files, String revision, Consumer<String> progress, long handedOver) {
         long deadline = System.nanoTime() + CONVERGED_WITHIN.toNanos();
         boolean taken = false;
+        boolean linksSaid = false;
         Optional<SupervisorStatus> status = Optional.empty();
         while (System.nanoTime() < deadline) {
             status = files.readStatus();
@@ -137,7 +139,12 @@ public final class LabApply {
                 Map<String, SupervisorStatus.NodeAgentStatus> nodes = status.get().nodes();
                 Set<String> stopped = files.stoppedNodes();
                 List<String> pending = pending(nodes, stopped, revision);
-                if (pending.isEmpty()) {
+                boolean links = status.get().links().converged().equals(revision);
+                if (links && !linksSaid) {
+                    linksSaid = true;
+                    progress.accept("apply: links as the file asks: " + status.get().links().summary());
+                }
+                if (pending.isEmpty() && links) {
                     List<String> standing = nodes.entrySet().stream().filter(e -> !e.getValue().running()).map(Map.Entry::getKey).toList();
                     progress.accept("converged: every running node's agent reports no difference" + (standing.isEmpty() ? ""
                             : " (" + String.join(", ", standing) + ": agents stopped by 'lab fail', they program it once healed)"));
@@ -153,6 +160,9 @@ public final class LabApply {
         }
         String why = status.isEmpty() || !status.get().revision().equals(revision)
                 ? "the supervisor did not take the topology"
+                : !status.get().links().converged().equals(revision)
+                ? "the links were not shaped as the file asks" + (status.get().links().lastError().isEmpty() ? ""
+                : " (last error: " + status.get().links().lastError() + ")")
                 : "these nodes' agents did not converge: " + String.join(", ", pending(status.get().nodes(), files.stoppedNodes(), revision))
                 + status.get().nodes().values().stream().map(SupervisorStatus.NodeAgentStatus::lastError).filter(e -> !e.isEmpty())
                 .findFirst().map(e -> " (last error: " + e + ")").orElse("");

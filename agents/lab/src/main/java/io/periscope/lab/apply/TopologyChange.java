@@ -8,6 +8,7 @@ import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.layout.SwitchNamespace;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.LinkProperties;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostPlan;
 import io.periscope.planner.Planner;
@@ -33,9 +34,11 @@ import java.util.stream.Collectors;
  * clusters and Globalnet stay as they are (which keeps every host, address and service) and when,
  * planned again, everything {@code up} built stays the same: the layout, every host's interfaces,
  * environment and kube-proxy layer, the DNS servers' places, and the WireGuard devices. That leaves
- * {@code connectivityPolicies} (which clusters get cables and which get unreachable routes) and
+ * {@code connectivityPolicies} (which clusters get cables and which get unreachable routes),
  * {@code connectionPolicies} / {@code defaults.cableDriver} between drivers the agents build
- * themselves (VXLAN, and Libreswan, which the lab runs as VXLAN); flows are not the lab's business.
+ * themselves (VXLAN, and Libreswan, which the lab runs as VXLAN), and the links: nodes' {@code uplink}
+ * and the {@code cables}' properties, which the supervisor's link loop reshapes in place; flows are not
+ * the lab's business.
  *
  * @param changed  the sections that differ, e.g. {@code connectivityPolicies}
  * @param refusals what the running lab cannot take, each naming what changed; empty when it can
@@ -68,7 +71,13 @@ public record TopologyChange(List<String> changed, List<String> refusals) {
         if (!running.globalnet().equals(edited.globalnet())) {
             refusals.add("globalnet: its settings changed (every global address is allocated from them)");
         }
-        refusals.addAll(clusterChanges(running, edited));
+        refusals.addAll(clusterChanges(withoutUplinks(running), withoutUplinks(edited)));
+        if (!uplinks(running).equals(uplinks(edited))) {
+            changed.add("uplinks");
+        }
+        if (!running.cables().equals(edited.cables())) {
+            changed.add("cables");
+        }
         if (!running.connectivityPolicies().equals(edited.connectivityPolicies())) {
             changed.add("connectivityPolicies");
         }
@@ -84,6 +93,19 @@ public record TopologyChange(List<String> changed, List<String> refusals) {
         List<String> all = new ArrayList<>(refusals.stream().map(r -> r.substring(0, r.indexOf(':'))).toList());
         changed.stream().filter(c -> !all.contains(c)).forEach(all::add);
         return new TopologyChange(new ArrayList<>(new LinkedHashSet<>(all)), refusals);
+    }
+
+    /** Every node's uplink, by {@code cluster/node}: the supervisor's link loop reshapes them in place. */
+    private static Map<String, LinkProperties> uplinks(ClusterSet set) {
+        Map<String, LinkProperties> uplinks = new java.util.TreeMap<>();
+        set.clusters().forEach(c -> c.nodes().forEach(n -> uplinks.put(c.name() + "/" + n.name(), n.link().uplink())));
+        return uplinks;
+    }
+
+    /** The set with every uplink unshaped, so that a cluster counts as changed only for what the links do not cover. */
+    private static ClusterSet withoutUplinks(ClusterSet set) {
+        return set.withClusters(set.clusters().stream().map(c -> c.withNodes(c.nodes().stream()
+                .map(n -> n.withLink(n.link().withUplink(LinkProperties.NONE))).toList())).toList());
     }
 
     /** Each cluster added, removed or changed, naming the fields that changed. */

@@ -71,14 +71,22 @@ public final class ClusterDnsServers implements AutoCloseable {
     private LabLayout layout;
     private boolean closed;
 
-    private ClusterDnsServers(ClusterSetPlan plan, Consumer<String> log) {
+    private final HealthSettings settings;
+
+    private ClusterDnsServers(ClusterSetPlan plan, Consumer<String> log, HealthSettings settings) {
         this.plan = plan;
         this.log = log;
+        this.settings = settings;
     }
 
     /** Starts every cluster's server and its health checking; the servers answer from the plan until a verdict changes. */
     public static ClusterDnsServers start(ClusterSetPlan plan, LabLayout layout, Consumer<String> log) {
-        ClusterDnsServers servers = new ClusterDnsServers(plan, log);
+        return start(plan, layout, log, SETTINGS);
+    }
+
+    /** The same, probing with {@code settings} (slower and more patient where the links delay and lose the probes). */
+    public static ClusterDnsServers start(ClusterSetPlan plan, LabLayout layout, Consumer<String> log, HealthSettings settings) {
+        ClusterDnsServers servers = new ClusterDnsServers(plan, log, settings);
         try {
             servers.startAll(layout);
         } catch (RuntimeException e) {
@@ -190,7 +198,7 @@ public final class ClusterDnsServers implements AutoCloseable {
     }
 
     private HealthChecker checker(String namespace, List<HealthTarget> targets) {
-        return new HealthChecker(targets, IcmpEchoProber.openIn(namespace), SETTINGS, Clock.systemUTC(), view -> refresh());
+        return new HealthChecker(targets, IcmpEchoProber.openIn(namespace), settings, Clock.systemUTC(), view -> refresh());
     }
 
     /**

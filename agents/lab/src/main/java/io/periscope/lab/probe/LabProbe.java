@@ -7,6 +7,7 @@ import io.periscope.lab.capture.Sighting;
 import io.periscope.lab.dns.ClusterDns;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
+import io.periscope.lab.link.LinkTimings;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.lease.LabLeases;
 import io.periscope.lab.machine.MachineCapacity;
@@ -144,7 +145,7 @@ public final class LabProbe {
         long readStart = System.nanoTime();
         List<HostNamespace> nodes = layout.nodes();
         nodes.forEach(interfaces::of);
-        LabHosts lab = new LabHosts(current, hosts, named, nodes, interfaces);
+        LabHosts lab = new LabHosts(current, hosts, named, nodes, interfaces, LinkTimings.of(set));
         // Names are asked for real once, before sizing: the answer decides where a flow's packets
         // go, so the flow is sized and then probed toward the same address.
         List<Optional<RealAnswer>> answers = new ArrayList<>();
@@ -195,7 +196,7 @@ public final class LabProbe {
 
     /** The lab's hosts by id and by name, its nodes, and the interfaces read so far. */
     private record LabHosts(ClusterSetPlan plan, Map<HostId, HostNamespace> byId, Map<String, HostNamespace> byName, List<HostNamespace> nodes,
-                            LabInterfaces interfaces) {
+                            LabInterfaces interfaces, LinkTimings timings) {
     }
 
     /** What real DNS answered, in the source's namespace, for a flow written with a name. */
@@ -367,7 +368,7 @@ public final class LabProbe {
         progress.accept("capturing on " + setup.targets().size() + " interfaces of " + setup.watched().size() + " hosts, " + simulatedPaths
                 + " simulated path" + (simulatedPaths == 1 ? "" : "s"));
         forgetConnections(lab.nodes());
-        ProbeTraffic traffic = new ProbeTraffic(shell);
+        ProbeTraffic traffic = new ProbeTraffic(shell, lab.timings().patience(ProbeTraffic.TIMEOUT));
         List<ObservedAttempt> attempts = new ArrayList<>();
         Set<Integer> seen = new TreeSet<>();
         try (EchoServers servers = EchoServers.start(setup.watched(), setup.tcpPorts(), setup.udpPorts());

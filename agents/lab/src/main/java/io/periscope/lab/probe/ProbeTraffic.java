@@ -17,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.net.NoRouteToHostException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
@@ -35,14 +36,21 @@ public final class ProbeTraffic {
      * answer, so a probe whose answer has not come by then has failed, and waiting for TCP's
      * retransmissions would only slow the probe down.
      */
-    private static final int TIMEOUT_MILLIS = 400;
+    static final Duration TIMEOUT = Duration.ofMillis(400);
 
     private final Shell shell;
     private final String pingProgram;
+    private final int timeoutMillis;
 
     public ProbeTraffic(Shell shell) {
+        this(shell, TIMEOUT);
+    }
+
+    /** @param timeout how long an answer is waited for: {@link #TIMEOUT} plus what the links' delays add (see {@code LinkTimings}) */
+    public ProbeTraffic(Shell shell, Duration timeout) {
         this.shell = shell;
         this.pingProgram = findPing(shell);
+        this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
     }
 
     /** @return empty when the source port is still held by a connection of an earlier run (nothing was sent) */
@@ -56,9 +64,9 @@ public final class ProbeTraffic {
                 Optional<Ipv4Address> local = Optional.empty();
                 try {
                     socket.bind(new InetSocketAddress(bindAddress(target), sourcePort));
-                    socket.connect(new InetSocketAddress(inet(target.destination()), target.port()), TIMEOUT_MILLIS);
+                    socket.connect(new InetSocketAddress(inet(target.destination()), target.port()), timeoutMillis);
                     local = Optional.of(Ipv4Address.parse(socket.getLocalAddress().getHostAddress()));
-                    socket.setSoTimeout(TIMEOUT_MILLIS);
+                    socket.setSoTimeout(timeoutMillis);
                     byte[] sent = payload.getBytes(StandardCharsets.US_ASCII);
                     socket.getOutputStream().write(sent);
                     byte[] echoed = readFully(socket.getInputStream(), sent.length);
@@ -81,7 +89,7 @@ public final class ProbeTraffic {
         return source.call(() -> {
             try (DatagramSocket socket = new DatagramSocket(null)) {
                 socket.setReuseAddress(true);
-                socket.setSoTimeout(TIMEOUT_MILLIS);
+                socket.setSoTimeout(timeoutMillis);
                 byte[] request = request(marker, target);
                 if (target.sized()) {
                     // IP_PMTUDISC_DO, as the simulator sends a sized flow: Don't Fragment, and EMSGSIZE
@@ -132,9 +140,9 @@ public final class ProbeTraffic {
         // A sized flow's echo goes out as `ping -M do`: Don't Fragment, and an error instead of fragments.
         String fragmentation = target.sized() ? "do" : "want";
         Invocation ping = Invocation.of(pingProgram.equals("ping")
-                ? new String[]{"ip", "netns", "exec", sourceNamespace, "ping", "-c", "1", "-W", "1", "-M", fragmentation, "-s",
+                ? new String[]{"ip", "netns", "exec", sourceNamespace, "ping", "-c", "1", "-W", pingWait(), "-M", fragmentation, "-s",
                 String.valueOf(size), target.destination().toString()}
-                : new String[]{"ip", "netns", "exec", sourceNamespace, "busybox", "ping", "-c", "1", "-W", "1", "-s", String.valueOf(size),
+                : new String[]{"ip", "netns", "exec", sourceNamespace, "busybox", "ping", "-c", "1", "-W", pingWait(), "-s", String.valueOf(size),
                 target.destination().toString()});
         // ping does not say which address it sent from; an unbound socket sends from the source the
         // kernel's route lookup picks, which the capture cannot tell where the sending host itself
@@ -150,6 +158,11 @@ public final class ProbeTraffic {
                 : said.contains("unreachable") ? "unreachable" : "dropped";
         return new AttemptOutcome(0, length, "", local, disposition,
                 Optional.of("ping: " + (result.stderr().isBlank() ? result.stdout() : result.stderr()).strip()));
+    }
+
+    /** ping's wait in whole seconds: one, or the timeout's when the links make it longer. */
+    private String pingWait() {
+        return String.valueOf(Math.max(1, (timeoutMillis + 999) / 1000));
     }
 
     /** The {@code src} of {@code ip -o route get DST} in the namespace: the address an unbound socket sends to DST from. */

@@ -20,9 +20,11 @@ import java.util.List;
  *                   empty when it had no file, {@code null} in state files written before it was recorded
  * @param supervisor the supervisor keeping the agents running once {@code up} converged (null before, or without one)
  * @param failures   the nodes {@code lab fail} failed and {@code lab heal} has not healed yet
+ * @param links      what {@code up} made of the links (shaped devices, loss, delay), as its progress line says; empty for none
  */
 public record LabState(String topology, String file, String hash, List<String> namespaces, String state,
-                       List<WireGuardProcess> wireGuard, String sourceSha256, SupervisorProcess supervisor, List<NodeFailure> failures) {
+                       List<WireGuardProcess> wireGuard, String sourceSha256, SupervisorProcess supervisor, List<NodeFailure> failures,
+                       String links) {
 
     public static final String BUILDING = "building";
     public static final String CONVERGED = "converged";
@@ -32,6 +34,13 @@ public record LabState(String topology, String file, String hash, List<String> n
         // State files written before WireGuard was real have no such field.
         wireGuard = wireGuard == null ? List.of() : List.copyOf(wireGuard);
         failures = failures == null ? List.of() : List.copyOf(failures);
+        // State files written before links were shaped have none.
+        links = links == null ? "" : links;
+    }
+
+    public LabState(String topology, String file, String hash, List<String> namespaces, String state,
+                    List<WireGuardProcess> wireGuard, String sourceSha256, SupervisorProcess supervisor, List<NodeFailure> failures) {
+        this(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, failures, "");
     }
 
     public LabState(String topology, String file, String hash, List<String> namespaces, String state,
@@ -48,22 +57,27 @@ public record LabState(String topology, String file, String hash, List<String> n
     }
 
     public LabState withState(String newState) {
-        return new LabState(topology, file, hash, namespaces, newState, wireGuard, sourceSha256, supervisor, failures);
+        return new LabState(topology, file, hash, namespaces, newState, wireGuard, sourceSha256, supervisor, failures, links);
     }
 
     public LabState withWireGuard(WireGuardProcess started) {
         List<WireGuardProcess> all = new ArrayList<>(wireGuard);
         all.add(started);
-        return new LabState(topology, file, hash, namespaces, state, all, sourceSha256, supervisor, failures);
+        return new LabState(topology, file, hash, namespaces, state, all, sourceSha256, supervisor, failures, links);
     }
 
     public LabState withSupervisor(SupervisorProcess started) {
-        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, started, failures);
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, started, failures, links);
     }
 
     /** The lab as {@code lab apply} left it: built from the same file, which now has these bytes. */
     public LabState withSourceSha256(String applied) {
-        return new LabState(topology, file, hash, namespaces, state, wireGuard, applied, supervisor, failures);
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, applied, supervisor, failures, links);
+    }
+
+    /** The lab as {@code up} shaped its links. */
+    public LabState withLinks(String summary) {
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, failures, summary);
     }
 
     public java.util.Optional<NodeFailure> failure(String node) {
@@ -74,12 +88,12 @@ public record LabState(String topology, String file, String hash, List<String> n
         List<NodeFailure> all = new ArrayList<>(failures);
         all.removeIf(f -> f.node().equals(failure.node()));
         all.add(failure);
-        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, all);
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, all, links);
     }
 
     public LabState withoutFailure(String node) {
         List<NodeFailure> all = new ArrayList<>(failures);
         all.removeIf(f -> f.node().equals(node));
-        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, all);
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, all, links);
     }
 }

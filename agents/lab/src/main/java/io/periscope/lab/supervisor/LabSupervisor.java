@@ -15,7 +15,11 @@ import io.periscope.lab.lease.LabLeases;
 import io.periscope.lab.link.DelayLineSpec;
 import io.periscope.lab.link.DelayLineStatus;
 import io.periscope.lab.link.DelayLines;
+import io.periscope.lab.link.DelayedLink;
+import io.periscope.lab.link.LinkPlan;
+import io.periscope.lab.link.LinkTimings;
 import io.periscope.lab.netns.NetworkNamespaces;
+import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
@@ -46,7 +50,8 @@ import java.util.stream.Collectors;
  * edited one {@code lab apply} writes there in its place, see {@link #followTopology}), follows the
  * {@code agents-stopped} file that {@code lab fail} writes, and reports in its status file. It also
  * runs every cluster's DNS server ({@link ClusterDnsServers}), whose answers follow the gateways'
- * health and, in single-active clusters, the lease holders. It ends
+ * health and, in single-active clusters, the lease holders, and keeps the links' rates, queues, loss
+ * and delay as the topology asks ({@link LinkLoop}). It ends
  * on SIGTERM ({@code lab down}), and by itself once the lab's state file is gone.
  *
  * <p>In a cluster with a single active gateway and several gateway nodes, each gateway node's agent
@@ -71,6 +76,8 @@ public final class LabSupervisor implements AutoCloseable {
 
     /** How often a node's agent repairs its node when nothing signalled it; what a person changed by hand goes back within this. */
     static final Duration RESYNC = Duration.ofSeconds(2);
+    /** How often the links are read back when nothing changed: a pass runs a few programs per shaped namespace. */
+    static final Duration LINK_RESYNC = Duration.ofSeconds(10);
     /** How often the supervisor reads the stop requests and writes its status. */
     static final Duration TICK = Duration.ofMillis(50);
 
@@ -89,6 +96,7 @@ public final class LabSupervisor implements AutoCloseable {
     /** A refusal of the specs (two lines on one queue), so that it is logged once. */
     private String refusedDelayLines = "";
     private final Map<String, NodeAgentLoop> loops = new LinkedHashMap<>();
+    private volatile LinkLoop links;
     private final AtomicReference<SupervisedPlan> current = new AtomicReference<>();
     /** The nodes {@code lab fail} failed ({@code cluster/node}): they cannot reach the leases. */
     private volatile Set<String> failed = Set.of();
@@ -100,8 +108,9 @@ public final class LabSupervisor implements AutoCloseable {
     private ClusterDnsServers dns;
     private Map<String, SupervisorStatus.NodeAgentStatus> lastWritten = Map.of();
     private Map<String, ClusterDnsStatus> lastWrittenDns = Map.of();
-    private Map<String, List<Object>> lastWrittenLinks = Map.of();
+    private Map<String, List<Object>> lastWrittenDelayLines = Map.of();
     private String lastWrittenRevision = "";
+    private String lastWrittenLinks = "";
     private long lastWrite;
 
     /** No delay lines until the topology's links are turned into them ({@link #NO_DELAY_LINES}). */
@@ -120,13 +129,31 @@ public final class LabSupervisor implements AutoCloseable {
     /** A topology wants no delay lines: what the supervisor runs until links become delay lines. */
     public static final Function<ClusterSet, List<DelayLineSpec>> NO_DELAY_LINES = set -> List.of();
 
+    /**
+     * The delay lines the topology's delayed links need ({@link LinkPlan#delays}), planned again only
+     * when the topology changes: the supervisor asks on every tick.
+     */
+    static Function<ClusterSet, List<DelayLineSpec>> linkDelayLines() {
+        java.util.concurrent.atomic.AtomicReference<java.util.Map.Entry<ClusterSet, List<DelayLineSpec>>> last =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        return set -> {
+            java.util.Map.Entry<ClusterSet, List<DelayLineSpec>> known = last.get();
+            if (known != null && known.getKey() == set) {
+                return known.getValue();
+            }
+            List<DelayLineSpec> specs = LinkPlan.delays(set).stream().map(DelayedLink::spec).toList();
+            last.set(java.util.Map.entry(set, specs));
+            return specs;
+        };
+    }
+
     /** {@code LabSupervisor STATE_DIRECTORY HASH}: started by {@link SupervisorLauncher}, never by people. */
     public static void main(String[] args) throws TopologyException {
         if (args.length != 2) {
             System.err.println("usage: LabSupervisor STATE_DIRECTORY HASH (started by 'periscope lab up')");
             System.exit(2);
         }
-        LabSupervisor supervisor = new LabSupervisor(new LabStateFile(Path.of(args[0])), args[1]);
+        LabSupervisor supervisor = new LabSupervisor(new LabStateFile(Path.of(args[0])), args[1], linkDelayLines());
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(supervisor::close));
         supervisor.run();
         System.exit(0);
@@ -142,7 +169,16 @@ public final class LabSupervisor implements AutoCloseable {
             throw new IllegalStateException(files.topology() + " is not the topology of lab " + hash);
         }
         // The DNS servers first: a port 53 already taken ends the supervisor at once, and up says why.
-        dns = ClusterDnsServers.start(plan, layout, LabSupervisor::log);
+        // Probes wait for answers the links delay and may lose (LinkTimings); as fast as ever on plain links.
+        LinkTimings timings = LinkTimings.of(set);
+        HealthSettings health = timings.health(HealthSettings.DEFAULTS);
+        HealthSettings dnsHealth = timings.health(ClusterDnsServers.SETTINGS);
+        if (!health.equals(HealthSettings.DEFAULTS)) {
+            log("links: round trips wait up to " + timings.worstRoundTrip().toMillis() + " ms and lose up to "
+                    + String.format(java.util.Locale.ROOT, "%.1f%%", 100 * timings.worstLoss()) + " on the links, so health probes go every "
+                    + health.interval().toMillis() + " ms and a gateway is down after " + health.lossThreshold() + " losses in a row");
+        }
+        dns = ClusterDnsServers.start(plan, layout, LabSupervisor::log, dnsHealth);
         // Before the agents: with no line serving a link's queue, the link drops every packet.
         followDelayLines();
         List<Cluster> electing = electing(set, plan);
@@ -156,13 +192,13 @@ public final class LabSupervisor implements AutoCloseable {
                     .filter(c -> c.requireNode(node.host().name()).gateway())
                     .map(c -> () -> new LeaseCandidate(c.name() + " gateway lease", new LeaderElection(node.host().name(), LeaseTimings.LAB),
                             store(c, reference), Clock.systemUTC(), LeaseCandidate.Leadership.signalling(() -> { }), line -> log(c.name() + ": " + line)));
-            NodeAgentLoop loop = new NodeAgentLoop(node, agents.submarinerReconciler(node), current::get, candidacy, HealthSettings.DEFAULTS,
+            NodeAgentLoop loop = new NodeAgentLoop(node, agents.submarinerReconciler(node), current::get, candidacy, health,
                     RESYNC, LabSupervisor::log);
             loops.put(loop.name(), loop);
         }
-        log("supervising " + loops.size() + " nodes of " + set.name() + " (probes every " + HealthSettings.DEFAULTS.interval().toMillis()
-                + " ms, down after " + HealthSettings.DEFAULTS.lossThreshold() + " losses, hold-down "
-                + HealthSettings.DEFAULTS.holdDown().toMillis() + " ms)"
+        log("supervising " + loops.size() + " nodes of " + set.name() + " (probes every " + health.interval().toMillis()
+                + " ms, down after " + health.lossThreshold() + " losses, hold-down "
+                + health.holdDown().toMillis() + " ms)"
                 + (electing.isEmpty() ? "" : "; gateway leases (" + LeaseTimings.LAB.leaseDuration().toMillis() + " ms, renew deadline "
                 + LeaseTimings.LAB.renewDeadline().toMillis() + " ms, retry " + LeaseTimings.LAB.retryPeriod().toMillis() + " ms) for "
                 + current.get().holders().entrySet().stream().map(e -> e.getKey() + " (held by " + e.getValue() + ")")
@@ -170,6 +206,8 @@ public final class LabSupervisor implements AutoCloseable {
         Set<String> stopped = files.stoppedNodes();
         loops.values().forEach(loop -> loop.wanted(!stopped.contains(loop.name())));
         loops.values().forEach(NodeAgentLoop::start);
+        links = new LinkLoop(new ProcessShell(), current::get, LINK_RESYNC, LabSupervisor::log);
+        links.start();
         while (!closed) {
             if (stateFile.read(hash).isEmpty() || !NetworkNamespaces.exists(layout.namespaces().getFirst())) {
                 log("the lab's state file or namespaces are gone: stopping");
@@ -279,9 +317,14 @@ public final class LabSupervisor implements AutoCloseable {
             if (!LabLayout.of(planned.plan()).names().hash().equals(layout.names().hash())) {
                 throw new IllegalStateException("it is the topology of another lab");
             }
+            if (!LinkTimings.of(next).health(HealthSettings.DEFAULTS).equals(LinkTimings.of(topology).health(HealthSettings.DEFAULTS))) {
+                log("links: the applied topology's delays or losses would want other health probe timings; the agents keep those they"
+                        + " started with (rebuild the lab to change them)");
+            }
             topology = next;
             current.set(planned);
             loops.values().forEach(NodeAgentLoop::poke);
+            links.poke();
             dns.adopt(planned.plan());
             log("topology " + revision.substring(0, 12) + "... applied: planned again in " + (System.nanoTime() - started) / 1_000_000
                     + " ms, every agent programs its node and every DNS server answers from it");
@@ -314,23 +357,27 @@ public final class LabSupervisor implements AutoCloseable {
         Map<String, SupervisorStatus.NodeAgentStatus> nodes = new LinkedHashMap<>();
         loops.forEach((name, loop) -> nodes.put(name, loop.status()));
         Map<String, ClusterDnsStatus> servers = dns == null ? Map.of() : dns.status();
-        Map<String, DelayLineStatus> links = delayLines.status();
+        Map<String, DelayLineStatus> lines = delayLines.status();
         // A line's counters change with every packet: at once only when a line starts, stops or is retuned.
-        Map<String, List<Object>> linkShape = new LinkedHashMap<>();
-        links.forEach((key, line) -> linkShape.put(key, List.of(line.running(), line.error(), line.delayMillis(), line.jitterMillis())));
+        Map<String, List<Object>> lineShape = new LinkedHashMap<>();
+        lines.forEach((key, line) -> lineShape.put(key, List.of(line.running(), line.error(), line.delayMillis(), line.jitterMillis())));
         long now = System.nanoTime();
         String revision = current.get() == null ? "" : current.get().revision();
+        SupervisorStatus.LinkStatus linkStatus = links == null ? SupervisorStatus.LinkStatus.NONE : links.status();
         if (nodes.equals(lastWritten) && servers.equals(lastWrittenDns) && revision.equals(lastWrittenRevision)
-                && linkShape.equals(lastWrittenLinks) && now - lastWrite < 1_000_000_000L) {
+                && lineShape.equals(lastWrittenDelayLines) && linkStatus.converged().equals(lastWrittenLinks)
+                && now - lastWrite < 1_000_000_000L) {
             return;
         }
         lastWrittenRevision = revision;
+        lastWrittenLinks = linkStatus.converged();
         lastWritten = nodes;
         lastWrittenDns = servers;
-        lastWrittenLinks = linkShape;
+        lastWrittenDelayLines = lineShape;
         lastWrite = now;
         try {
-            files.writeStatus(new SupervisorStatus(ProcessHandle.current().pid(), Instant.now().toString(), nodes, servers, revision, links));
+            files.writeStatus(new SupervisorStatus(ProcessHandle.current().pid(), Instant.now().toString(), nodes, servers, revision, linkStatus,
+                    lines));
         } catch (RuntimeException e) {
             // The directory is removed by lab down just before it signals us: nothing to report to then.
         }
@@ -344,6 +391,9 @@ public final class LabSupervisor implements AutoCloseable {
         closed = true;
         List<NodeAgentLoop> all = new ArrayList<>(loops.values());
         all.forEach(NodeAgentLoop::close);
+        if (links != null) {
+            links.close();
+        }
         agents.close();
         if (dns != null) {
             dns.close();

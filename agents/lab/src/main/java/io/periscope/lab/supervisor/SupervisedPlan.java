@@ -2,6 +2,8 @@ package io.periscope.lab.supervisor;
 
 import io.periscope.agent.health.HealthTargets;
 import io.periscope.lab.layout.LabCables;
+import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.link.LinkPlan;
 import io.periscope.lab.lease.LabLeases;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.topology.ClusterSet;
@@ -27,13 +29,20 @@ import java.util.function.Function;
  * @param holders      each electing cluster's holder the plan was made with
  * @param gatewayNames names the gateways behind nexthop addresses, for the health checkers
  * @param byDown       the plan again with the down gateways, shared by every node
+ * @param links        the links' rates, queues, loss and delay ({@link LinkLoop} keeps them), which no lease changes:
+ *                     every gateway node, active or not, is on the WAN
+ * @param linkSummary  what they are, in a line (as {@code lab up} says it)
  */
 record SupervisedPlan(String revision, Map<String, String> holders, ClusterSetPlan plan, Function<Ipv4Address, String> gatewayNames,
-                      PlansByDownGateways byDown) {
+                      PlansByDownGateways byDown, LinkPlan links, String linkSummary) {
 
     static SupervisedPlan of(String revision, ClusterSet topology, Map<String, String> holders) {
         ClusterSetPlan plan = Planner.plan(LabCables.of(LabLeases.withHolders(topology, holders)).set());
-        return new SupervisedPlan(revision, Map.copyOf(holders), plan, HealthTargets.gatewayNames(plan), new PlansByDownGateways(plan));
+        ClusterSet built = LabCables.of(topology).set();
+        LabLayout layout = LabLayout.of(plan);
+        LinkPlan links = LinkPlan.of(built, layout);
+        return new SupervisedPlan(revision, Map.copyOf(holders), plan, HealthTargets.gatewayNames(plan), new PlansByDownGateways(plan), links,
+                links.describe(LinkPlan.delays(built, layout), built));
     }
 
     /** The Submariner layer of {@code host} with the named gateways ({@code cluster/node}) down. */

@@ -16,18 +16,44 @@ import java.util.TreeMap;
  * @param nodes   each node's agent, by {@code cluster/node}
  * @param dns     each cluster's DNS server, by cluster
  * @param revision the revision of the topology it plans and answers from ({@link SupervisorFiles#revision})
- * @param links    each delay line it runs, by {@code namespace/queue}; left out of the file when there is none
+ * @param links   the links' rates, queues, loss and delay as it keeps them
+ * @param delayLines each delay line it runs, by {@code namespace/queue}; left out of the file when there is none
  */
 public record SupervisorStatus(long pid, String updated, Map<String, NodeAgentStatus> nodes, Map<String, ClusterDnsStatus> dns,
-                               String revision, @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, DelayLineStatus> links) {
+                               String revision, LinkStatus links,
+                               @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, DelayLineStatus> delayLines) {
 
     public SupervisorStatus {
         revision = revision == null ? "" : revision;
         // A status written before the supervisor ran delay lines, or by one that runs none, has none.
-        links = links == null ? Map.of() : new TreeMap<>(links);
+        delayLines = delayLines == null ? Map.of() : new TreeMap<>(delayLines);
         nodes = new TreeMap<>(nodes);
         // A status written before the supervisor ran DNS servers has none.
         dns = dns == null ? Map.of() : new TreeMap<>(dns);
+        // A status written before links were shaped has none.
+        links = links == null ? LinkStatus.NONE : links;
+    }
+
+    public SupervisorStatus(long pid, String updated, Map<String, NodeAgentStatus> nodes, Map<String, ClusterDnsStatus> dns, String revision) {
+        this(pid, updated, nodes, dns, revision, LinkStatus.NONE, Map.of());
+    }
+
+    /**
+     * @param passes    link reconciler passes so far
+     * @param converged the revision of the topology whose links were last found in place, empty before; what
+     *                  {@code lab apply} waits for
+     * @param summary   what the links are, as {@code lab up} says it
+     * @param lastError the last pass's error, empty when it succeeded
+     */
+    public record LinkStatus(long passes, String converged, String summary, String lastError) {
+
+        public static final LinkStatus NONE = new LinkStatus(0, "", "", "");
+
+        public LinkStatus {
+            converged = converged == null ? "" : converged;
+            summary = summary == null ? "" : summary;
+            lastError = lastError == null ? "" : lastError;
+        }
     }
 
     /**

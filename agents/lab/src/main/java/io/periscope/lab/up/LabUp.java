@@ -12,6 +12,9 @@ import io.periscope.lab.layout.LabBatches;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.layout.SwitchNamespace;
 import io.periscope.lab.layout.SysctlSettings;
+import io.periscope.lab.link.DelayedLink;
+import io.periscope.lab.link.LinkPlan;
+import io.periscope.lab.link.LinkReconciler;
 import io.periscope.lab.machine.AddressConflict;
 import io.periscope.lab.machine.AddressSpaceCheck;
 import io.periscope.lab.machine.MachineCapacity;
@@ -131,7 +134,7 @@ public final class LabUp {
         boolean built = false;
         try {
             try {
-                build(layout, dns, state, progress, cleanup);
+                build(set, layout, dns, state, progress, cleanup);
             } finally {
                 agents.close();
             }
@@ -223,7 +226,7 @@ public final class LabUp {
         }
     }
 
-    private void build(LabLayout layout, List<ClusterDns> dns, LabState initial, Consumer<String> progress, InterruptedUpCleanup cleanup) {
+    private void build(ClusterSet set, LabLayout layout, List<ClusterDns> dns, LabState initial, Consumer<String> progress, InterruptedUpCleanup cleanup) {
         List<String> namespaces = layout.namespaces();
         phase(progress, cleanup, "namespaces", () -> {
             shell.run(Invocation.of("ip", "-batch", "-").withStdin(LabBatches.addNamespaces(namespaces)));
@@ -248,7 +251,7 @@ public final class LabUp {
             }
             return count + " set, a multipath hash seed per node";
         });
-        phase(progress, cleanup, "links", () -> {
+        phase(progress, cleanup, "veths", () -> {
             shell.run(Invocation.of("ip", "-batch", "-").withStdin(LabBatches.veths(layout)));
             for (SwitchNamespace sw : layout.switches()) {
                 shell.run(Invocation.of("ip", "-n", sw.namespace(), "-batch", "-").withStdin(LabBatches.switchBatch(sw)));
@@ -271,9 +274,9 @@ public final class LabUp {
             }
             return lines + " ip commands in " + layout.hosts().size() + " hosts";
         });
+        AtomicReference<LabState> recorded = new AtomicReference<>(initial);
         // The agents route into the WireGuard devices ("dev submariner") but do not build them.
         if (!WireGuardGateways.withDevices(layout.nodes()).isEmpty()) {
-            AtomicReference<LabState> recorded = new AtomicReference<>(initial);
             phase(progress, cleanup, "wireguard", () -> {
                 int devices = new WireGuardGateways(shell).start(layout.nodes(), started ->
                         stateFile.write(recorded.updateAndGet(s -> s.withWireGuard(started))));
@@ -315,8 +318,34 @@ public final class LabUp {
             }
             return "every node's agents report no difference";
         });
+        phase(progress, cleanup, "links", () -> links(set, layout, recorded));
         // After convergence: the kube-proxy stand-in's check above knows only the plan's services.
         phase(progress, cleanup, "cluster dns", () -> clusterDns(layout, dns));
+    }
+
+    /**
+     * The links' rates, queues, loss and delay ({@link LinkPlan}): one {@code tc -batch} and one
+     * {@code iptables-restore} per namespace, then read back; anything still different fails {@code up}.
+     * Last, after the agents: their jumps go on top of the built-in chains, the link chains' stay at the
+     * bottom, where a delayed packet skips nothing of theirs.
+     */
+    private String links(ClusterSet set, LabLayout layout, AtomicReference<LabState> recorded) {
+        LinkPlan links = LinkPlan.of(set, layout);
+        List<DelayedLink> delays = LinkPlan.delays(set, layout);
+        String summary = links.describe(delays, set);
+        if (!links.asksAnything()) {
+            return summary;
+        }
+        LinkReconciler reconciler = LinkReconciler.forNewLab(shell);
+        LinkReconciler.Result result = reconciler.reconcile(links);
+        List<String> left = reconciler.differences(links);
+        if (!left.isEmpty()) {
+            throw new IllegalStateException("the links did not come out as planned; read back:\n  "
+                    + String.join("\n  ", left.subList(0, Math.min(20, left.size()))));
+        }
+        stateFile.write(recorded.updateAndGet(s -> s.withLinks(summary)));
+        return summary + " (" + result.programs() + " programs, read back alike)"
+                + (delays.isEmpty() ? "" : "; until the supervisor's delay line listens, what crosses a delayed link is dropped");
     }
 
     /**

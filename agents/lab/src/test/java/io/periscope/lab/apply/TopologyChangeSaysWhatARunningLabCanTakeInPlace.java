@@ -87,6 +87,27 @@ class TopologyChangeSaysWhatARunningLabCanTakeInPlace {
         assertThat(change.refusals().get(1)).isEqualTo("clusters: cluster 'east' changed its nodes");
     }
 
+    /** The supervisor's link loop reshapes links in place: a rate, a loss or a cable added changes no host, address or device. */
+    @Test
+    void uplinksAndCablesAreTakenInPlace() throws Exception {
+        TopologyChange change = change(original()
+                .replace("{name: east-worker, ip: 192.168.10.3, cniIP: 10.244.1.1}",
+                        "{name: east-worker, ip: 192.168.10.3, cniIP: 10.244.1.1, uplink: {rate: 20mbit, loss: 1%}}")
+                .replace("flows:\n", "cables:\n  - {between: [east, west], rate: 10mbit, delay: 20ms}\nflows:\n"));
+
+        assertThat(change.takenInPlace()).as(change.refusals().toString()).isTrue();
+        assertThat(change.changed()).containsExactly("uplinks", "cables");
+    }
+
+    @Test
+    void anUplinkChangedAlongWithANodesAddressIsRefusedForTheAddressOnly() throws Exception {
+        TopologyChange change = change(original().replace("{name: east-worker, ip: 192.168.10.3, cniIP: 10.244.1.1}",
+                "{name: east-worker, ip: 192.168.10.4, cniIP: 10.244.1.1, uplink: {rate: 20mbit}}"));
+
+        assertThat(change.takenInPlace()).isFalse();
+        assertThat(change.refusals()).containsExactly("clusters: cluster 'east' changed its nodes");
+    }
+
     @Test
     void flowsAreNotTheLabsBusiness() throws Exception {
         TopologyChange change = change(original().replace("expect: delivered}", "expect: unreachable}"));

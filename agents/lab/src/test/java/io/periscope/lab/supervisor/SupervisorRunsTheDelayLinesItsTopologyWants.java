@@ -83,30 +83,30 @@ class SupervisorRunsTheDelayLinesItsTopologyWants {
         });
         String key = worker1 + "/9";
 
-        SupervisorStatus started = await(files, s -> s.links().containsKey(key) && s.links().get(key).running());
-        assertThat(started.links().get(key).delayMillis()).isEqualTo(30.0);
+        SupervisorStatus started = await(files, s -> s.delayLines().containsKey(key) && s.delayLines().get(key).running());
+        assertThat(started.delayLines().get(key).delayMillis()).isEqualTo(30.0);
         // The fastest of 20 round trips: never before the line's delay, and not much after it even on a busy machine.
         assertThat(fastestRtt(worker1)).isBetween(30.0, 31.5);
-        SupervisorStatus counted = await(files, s -> s.links().get(key).delayed() >= 20);
-        DelayLineStatus line = counted.links().get(key);
+        SupervisorStatus counted = await(files, s -> s.delayLines().get(key).delayed() >= 20);
+        DelayLineStatus line = counted.delayLines().get(key);
         assertThat(line.holding().minMicros()).isGreaterThanOrEqualTo(30_000.0);
         String written = Files.readString(files.status());
         System.out.println(written);
         assertThat(written).contains("\"links\"").contains("\"lateness\"");
 
         wanted.set(List.of(new DelayLineSpec(worker1, 9, Duration.ofMillis(5), Duration.ZERO)));
-        await(files, s -> s.links().get(key).delayMillis() == 5.0);
+        await(files, s -> s.delayLines().get(key).delayMillis() == 5.0);
         assertThat(fastestRtt(worker1)).isBetween(5.0, 6.5);
 
         wanted.set(List.of());
-        await(files, s -> s.links().isEmpty());
+        await(files, s -> s.delayLines().isEmpty());
         assertThat(Files.readString(files.status())).doesNotContain("links");
         assertThat(threads(worker1)).isEmpty();
         // The rule stays, and nothing serves its queue: the pings are lost, as a missing line should show.
         assertThat(lab.inNamespace(worker1, "bash", "-c", "ping -s 172 -c 2 -i 0.1 -W 1 " + GW1 + " >/dev/null; echo $?").strip()).isNotEqualTo("0");
 
         wanted.set(List.of(new DelayLineSpec(worker1, 9, Duration.ofMillis(5), Duration.ZERO)));
-        await(files, s -> s.links().containsKey(key) && s.links().get(key).running());
+        await(files, s -> s.delayLines().containsKey(key) && s.delayLines().get(key).running());
         supervisor.close();
         running.join(10_000);
         assertThat(running.isAlive()).isFalse();
@@ -134,6 +134,6 @@ class SupervisorRunsTheDelayLinesItsTopologyWants {
             Thread.sleep(50);
         }
         throw new AssertionError("the supervisor's status did not come to the expected state within 30 s; last: "
-                + (last == null ? "none" : last.links()));
+                + (last == null ? "none" : last.delayLines()));
     }
 }
