@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code mag-globalnet.yaml} whose worker-1 queues its pings to gw-1 (queue 9, a rule this test
  * adds, as {@code lab up} will add a link's), a supervisor run in this JVM from a function whose answer
  * the test changes: the line starts and delays the pings, a changed delay is taken within a tick,
- * the status file reports the line, and an empty answer stops it and leaves no {@code links} in the
+ * the status file reports the line, and an empty answer stops it and leaves no {@code delayLines} in the
  * file, which is then what it was before delay lines existed.
  */
 class SupervisorRunsTheDelayLinesItsTopologyWants {
@@ -92,7 +92,7 @@ class SupervisorRunsTheDelayLinesItsTopologyWants {
         assertThat(line.holding().minMicros()).isGreaterThanOrEqualTo(30_000.0);
         String written = Files.readString(files.status());
         System.out.println(written);
-        assertThat(written).contains("\"links\"").contains("\"lateness\"");
+        assertThat(written).contains("\"delayLines\"").contains("\"lateness\"");
 
         wanted.set(List.of(new DelayLineSpec(worker1, 9, Duration.ofMillis(5), Duration.ZERO)));
         await(files, s -> s.delayLines().get(key).delayMillis() == 5.0);
@@ -100,7 +100,7 @@ class SupervisorRunsTheDelayLinesItsTopologyWants {
 
         wanted.set(List.of());
         await(files, s -> s.delayLines().isEmpty());
-        assertThat(Files.readString(files.status())).doesNotContain("links");
+        assertThat(Files.readString(files.status())).doesNotContain("delayLines");
         assertThat(threads(worker1)).isEmpty();
         // The rule stays, and nothing serves its queue: the pings are lost, as a missing line should show.
         assertThat(lab.inNamespace(worker1, "bash", "-c", "ping -s 172 -c 2 -i 0.1 -W 1 " + GW1 + " >/dev/null; echo $?").strip()).isNotEqualTo("0");
