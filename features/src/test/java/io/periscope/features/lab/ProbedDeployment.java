@@ -404,9 +404,14 @@ final class ProbedDeployment implements Deployment {
         ClusterSet measured = set.withFlows(List.of(new Flow("bench", flow.from(), flow.to(), flow.protocol(), flow.expect())));
         UpLab lab = UpLab.of(file, measured, stateFile, "acceptance");
         BenchReport report = new LabBench(shell).run(lab, new LabBench.Options(connections, seconds), line -> { });
-        if (!report.matchesPrediction()) {
-            throw new AssertionError("the connections did not take gateways the simulator allows for them:\n  "
-                    + String.join("\n  ", report.differences()));
+        // Not every stream's gateways are checked against the prediction here: on a shaped link TCP
+        // retransmits after a timeout, and the kernel then draws the socket a new hash
+        // (sk_rethink_txhash), which can move the connection to another gateway mid-run. What the
+        // scenarios state is the aggregate and how many gateways carried connections.
+        if (report.totals().flowsThatMovedBytes() != report.totals().flows()) {
+            throw new AssertionError(report.totals().flows() - report.totals().flowsThatMovedBytes() + " of " + report.totals().flows()
+                    + " connections moved no bytes: " + report.streams().stream().filter(r -> r.problem().isPresent())
+                    .map(r -> r.id() + ": " + r.problem().get()).toList());
         }
         java.util.Map<String, Integer> byGateway = new java.util.TreeMap<>();
         String sourceCluster = flow.from().cluster();

@@ -83,12 +83,17 @@ public final class LinkSteps {
         connections = world.deployment().connections(flow, count, seconds);
     }
 
-    /** TCP's goodput through a shaped link is its rate less the headers (VXLAN, IP, TCP: some 7%), so a measured rate may be a little lower. */
+    /**
+     * TCP's goodput through a shaped link is its rate less what the link counts besides the payload
+     * (Ethernet, the VXLAN cable's 50 bytes, IP and TCP headers: 1,398 of 1,514 bytes, 0.92), and
+     * several connections through several bottlenecks fill them less than evenly: 80% of the rate is
+     * where a measurement still says the rate holds, 102% where it says it does not.
+     */
     @Then("they carry about {int} Mbit\\/s together")
     public void connectionsCarry(int megabits) {
         if (connections().measured()) {
             assertThat(connections().megabitsPerSecond()).as("the connections' aggregate throughput, in Mbit/s")
-                    .isBetween(megabits * 0.85, megabits * 1.02);
+                    .isBetween(megabits * 0.80, megabits * 1.02);
         } else {
             assertThat(connections().megabitsPerSecond()).as("the predicted aggregate, in Mbit/s").isCloseTo(megabits, within(0.5));
         }

@@ -21,14 +21,15 @@ import java.util.regex.Pattern;
  * option's run with one gateway, that factor over N (seed 004's promise: 1), the aggregate over the
  * kernel's expectation (N gateways times the uplink rate each), the fairness, the retransmissions,
  * and the flows each gateway of the sending cluster carried against the prediction, with whether every
- * side's spread stayed within its sampling error.
+ * side's spread stayed within its sampling error and how many streams left the gateways predicted for
+ * them (a TCP socket's hash is drawn anew after a retransmission timeout, which moves it).
  */
 public final class ScalingTable {
 
     private static final Pattern NAME = Pattern.compile("(l3|l4|l3-inner|l4-inner)-(.+)-(\\d+)\\.json");
 
     record Run(String policy, String option, int gateways, double megabits, double fairness, long retransmits, String perGateway,
-               boolean withinSamplingError, boolean matchesPrediction) {
+               boolean withinSamplingError, int offPrediction) {
     }
 
     private ScalingTable() {
@@ -69,7 +70,7 @@ public final class ScalingTable {
         }
         JsonNode totals = report.path("totals");
         return new Run(policy, option, gateways, totals.path("bitsPerSecond").asDouble() / 1e6, totals.path("fairness").asDouble(),
-                totals.path("retransmits").asLong(), String.join(" ", counts), within, report.path("matchesPrediction").asBoolean());
+                totals.path("retransmits").asLong(), String.join(" ", counts), within, report.path("differences").size());
     }
 
     static String table(List<Run> runs, double rate) {
@@ -77,7 +78,7 @@ public final class ScalingTable {
         runs.stream().filter(r -> r.gateways() == 1).forEach(r -> single.put(r.policy() + "/" + r.option(), r.megabits()));
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "%-6s %-25s %3s %9s %8s %8s %9s %8s %7s  %-28s %s%n", "policy", "option", "N", "Mbit/s",
-                "xN=1", "(xN=1)/N", "/(N*rate)", "fairness", "retrans", "flows per gateway meas/pred", "within sampling error"));
+                "xN=1", "(xN=1)/N", "/(N*rate)", "fairness", "retrans", "flows per gateway meas/pred", "within sampling error, streams off prediction"));
         List<Run> sorted = new ArrayList<>(runs);
         sorted.sort(Comparator.comparing(Run::policy).reversed().thenComparing(Run::option).thenComparingInt(Run::gateways));
         for (Run r : sorted) {
@@ -86,7 +87,7 @@ public final class ScalingTable {
             String perGateway = one == null || one == 0 ? "-" : String.format(Locale.ROOT, "%.2f", r.megabits() / one / r.gateways());
             out.append(String.format(Locale.ROOT, "%-6s %-25s %3d %9.1f %8s %8s %9.2f %8.3f %7d  %-28s %s%n", r.policy(), r.option(),
                     r.gateways(), r.megabits(), scaling, perGateway, r.megabits() / (r.gateways() * rate), r.fairness(), r.retransmits(),
-                    r.perGateway(), r.withinSamplingError() && r.matchesPrediction() ? "yes" : "NO"));
+                    r.perGateway(), (r.withinSamplingError() ? "yes" : "NO") + ", " + r.offPrediction()));
         }
         return out.toString();
     }
