@@ -96,6 +96,39 @@ Feature: Links with a rate, a delay, jitter and loss (seed 004's performance pro
       When cluster1/default/client pings cluster2/default/server 400 times
       Then about 19% of the pings go unanswered
 
+  Rule: A link's queue holds what waits for its rate; what does not fit is lost
+
+    Scenario Outline: A burst of pings through a 10mbit uplink with a queue of <queue> packets
+      Given the cluster set:
+        """
+        name: queued-uplink-<queue>
+        defaults: {cableDriver: vxlan}
+        clusters:
+          - name: cluster1
+            podCIDRs: [10.1.0.0/16]
+            serviceCIDRs: [100.1.0.0/16]
+            nodes:
+              - {name: gw-1, ip: 172.18.1.11, cniIP: 10.1.1.1, gateway: true}
+              - {name: worker, ip: 172.18.1.100, cniIP: 10.1.100.1, uplink: {rate: 10mbit, queue: <queue>}}
+            pods:
+              - {name: client, node: worker, ip: 10.1.100.4}
+          - name: cluster2
+            podCIDRs: [10.2.0.0/16]
+            serviceCIDRs: [100.2.0.0/16]
+            nodes:
+              - {name: gw-2, ip: 172.18.2.11, cniIP: 10.2.1.1, gateway: true}
+              - {name: worker, ip: 172.18.2.100, cniIP: 10.2.100.1}
+            pods:
+              - {name: server, node: worker, ip: 10.2.100.5}
+        """
+      When cluster1/default/client sends 100 pings of 1400 bytes at once to cluster2/default/server
+      Then <answered>
+
+      Examples:
+        | queue | answered                       |
+        | 5     | at most 10 of them are answered |
+        | 1000  | all of them are answered        |
+
   Rule: A rate limits what crosses a link; several active gateways add their rates up
 
     Background:

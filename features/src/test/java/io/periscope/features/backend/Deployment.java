@@ -83,4 +83,12 @@ public interface Deployment {
      * its kernel hash picks for each of as many evenly spread source ports.
      */
     Throughput connections(Flow flow, int connections, int seconds);
+
+    /**
+     * {@code count} echo requests of {@code size} bytes of {@code flow}, all sent at once: how many
+     * were answered. In the lab for real ({@code ping -l}); on the simulator what the first
+     * rate-limited link's queue lets through (the one frame it is sending and the queue; behind it
+     * the burst is paced, so later links keep up).
+     */
+    int burst(Flow flow, int count, int size);
 }

@@ -5,6 +5,7 @@ import io.periscope.agent.dns.DnsServer;
 import io.periscope.lab.failover.FailoverPrediction;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.layout.SysctlSettings;
+import io.periscope.lab.link.LinkPlan;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.globalnet.GlobalnetAllocations;
 import io.periscope.model.net.Ipv4Address;
@@ -174,6 +175,14 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
         }
         return new Flow(flow.name() + "-reply", new FlowSource.PodSource(target.cluster(), target.namespace(), target.pod()),
                 new FlowTarget.PodTarget(source.cluster(), source.namespace(), source.pod(), 0), flow.protocol(), flow.expect());
+    }
+
+    @Override
+    public int burst(Flow flow, int count, int size) {
+        LinkFigures forward = onlyFigures(flow, PathLinks::forward);
+        return forward.crossed().stream().filter(c -> c.properties().rateBitsPerSecond().isPresent()).findFirst()
+                .map(c -> Math.min(count, c.properties().queuePackets().orElse(LinkPlan.DEFAULT_QUEUE) + 1))
+                .orElse(count);
     }
 
     /** The gateways the kernel's hash picks for evenly spread source ports, with the seeds {@code lab up} gives each node. */

@@ -394,6 +394,25 @@ final class ProbedDeployment implements Deployment {
                 true);
     }
 
+    /** {@code ping -l}: every request sent before the first answer is waited for. */
+    @Override
+    public int burst(Flow flow, int count, int size) {
+        Ipv4Address destination;
+        try {
+            destination = simulator.resolver().resolve(flow).destination();
+        } catch (FlowResolutionException e) {
+            throw new AssertionError("the flow does not resolve: " + e.getMessage(), e);
+        }
+        HostNamespace source = asker(flow.from());
+        ShellResult result = shell.execute(Invocation.of(List.of("ping", "-q", "-n", "-c", Integer.toString(count), "-l", Integer.toString(count),
+                "-s", Integer.toString(size), "-W", "3", destination.toString())).inNamespace(source.namespace()));
+        java.util.regex.Matcher counts = java.util.regex.Pattern.compile("(\\d+) packets transmitted, (\\d+) received").matcher(result.stdout());
+        if (!counts.find()) {
+            throw new AssertionError("ping printed no summary (exit " + result.exitCode() + "): " + (result.stdout() + result.stderr()).strip());
+        }
+        return Integer.parseInt(counts.group(2));
+    }
+
     private static double percentile(List<Double> sorted, int percent) {
         return sorted.get(Math.min(sorted.size() - 1, (int) Math.floor(percent / 100.0 * sorted.size())));
     }

@@ -29,6 +29,8 @@ public final class LinkSteps {
     private final ClusterSetUnderTest world;
     private RoundTrips pings;
     private Throughput connections;
+    private int burstSent;
+    private int burstAnswered = -1;
 
     public LinkSteps(ClusterSetUnderTest world) {
         this.world = world;
@@ -105,6 +107,32 @@ public final class LinkSteps {
                 .allMatch(g -> g.startsWith(cluster + "/"));
         assertThat(connections().gatewaysUsed()).as("gateways of %s that carried a connection: %s", cluster,
                 connections().connectionsByLocalGateway()).isEqualTo(gateways);
+    }
+
+    @When("{word} sends {int} pings of {int} bytes at once to {word}")
+    public void burst(String from, int count, int size, String to) {
+        Flow flow = new Flow("burst", FlowEndpointSyntax.parseSource(from), FlowEndpointSyntax.parseTarget(to), Protocol.ICMP,
+                Optional.of(Disposition.DELIVERED));
+        burstSent = count;
+        burstAnswered = world.deployment().burst(flow, count, size);
+    }
+
+    @Then("at most {int} of them are answered")
+    public void atMostAnswered(int most) {
+        assertThat(burstAnswered()).as("pings of the burst answered").isLessThanOrEqualTo(most);
+    }
+
+    @Then("all of them are answered")
+    public void allAnswered() {
+        assertThat(burstAnswered()).as("pings of the burst answered").isEqualTo(burstSent);
+    }
+
+    private int burstAnswered() {
+        if (burstAnswered < 0) {
+            throw new IllegalStateException("no burst was sent: a step like 'When cluster1/default/client sends 100 pings of 1400 bytes at once"
+                    + " to cluster2/default/server' comes first");
+        }
+        return burstAnswered;
     }
 
     private RoundTrips pings() {
