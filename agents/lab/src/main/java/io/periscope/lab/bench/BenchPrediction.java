@@ -82,27 +82,22 @@ public final class BenchPrediction {
         }
 
         /**
-         * Whether what was measured is one of the predicted routes: every measured local gateway is a
-         * predicted one, and every measured remote gateway is predicted after one of them. More than
-         * one local gateway is a connection that moved while it ran (a socket picks a new hash after a
-         * retransmission timeout): allowed when each leg is predicted.
+         * Whether what was measured is one of the predicted routes, by the main gateways (those that
+         * carried most of the stream's forward bytes): the main local gateway is a predicted one, and
+         * the main remote gateway is predicted after it or after another local gateway the stream
+         * crossed (a socket picks a new hash after a retransmission timeout, and the stream moves
+         * with its remote gateway; the two sides' bytes may then favour different legs).
          */
         public boolean allows(GatewayPassage measured) {
-            Set<String> remotes = new HashSet<>();
-            if (measured.local().isEmpty()) {
-                if (routes.stream().anyMatch(r -> r.local().isPresent())) {
-                    return false;
-                }
-                routes.forEach(r -> r.remote().ifPresent(remotes::add));
+            Optional<String> local = measured.mainLocal();
+            Optional<String> remote = measured.mainRemote();
+            if (routes.stream().noneMatch(r -> r.local().equals(local))) {
+                return false;
             }
-            for (String local : measured.local()) {
-                List<Route> after = routes.stream().filter(r -> r.local().filter(local::equals).isPresent()).toList();
-                if (after.isEmpty()) {
-                    return false;
-                }
-                after.forEach(r -> r.remote().ifPresent(remotes::add));
-            }
-            return remotes.containsAll(measured.remote()) && measured.remote().isEmpty() == remotes.isEmpty();
+            Set<Optional<String>> locals = new HashSet<>();
+            locals.add(local);
+            measured.local().forEach(g -> locals.add(Optional.of(g)));
+            return routes.stream().anyMatch(r -> locals.contains(r.local()) && r.remote().equals(remote));
         }
 
         public String describe() {

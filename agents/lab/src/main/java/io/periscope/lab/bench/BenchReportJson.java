@@ -51,8 +51,10 @@ public final class BenchReportJson {
             f.put("bitsPerSecond", s.bitsPerSecond());
             f.put("retransmits", s.retransmits());
             f.put("meanRttMicros", s.meanRttMicros());
-            strings(f.putArray("localGateways"), s.measured().local());
-            strings(f.putArray("remoteGateways"), s.measured().remote());
+            strings(f.putArray("localGateways"), s.measured().localBytes().keySet());
+            strings(f.putArray("remoteGateways"), s.measured().remoteBytes().keySet());
+            s.measured().localBytes().forEach(f.putObject("localBytes")::put);
+            s.measured().remoteBytes().forEach(f.putObject("remoteBytes")::put);
             ArrayNode routes = f.putArray("predicted");
             for (BenchPrediction.Route route : s.predicted().routes()) {
                 ObjectNode r = routes.addObject();

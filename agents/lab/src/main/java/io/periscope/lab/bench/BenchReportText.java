@@ -40,7 +40,7 @@ public final class BenchReportText {
         int routeWidth = Math.max(26, report.streams().stream().mapToInt(s -> measured(s).length()).max().orElse(0));
         int flowWidth = Math.max(4, report.streams().stream().mapToInt(s -> s.flow().length()).max().orElse(0));
         String row = "%-4s %-" + flowWidth + "s %6s %10s %6s %8s  %-" + routeWidth + "s  %s%n";
-        text.append(String.format(Locale.ROOT, "%n" + row, "id", "flow", "port", "Mbit/s", "retr", "rtt us", "gateways (local > remote)", "predicted"));
+        text.append(String.format(Locale.ROOT, "%n" + row, "id", "flow", "port", "Mbit/s", "retr", "rtt us", "gateways (main local > main remote)", "predicted"));
         for (BenchReport.StreamResult s : report.streams()) {
             text.append(String.format(Locale.ROOT, row, s.id(), s.flow(), s.sourcePort(), String.format(Locale.ROOT, "%.1f", s.bitsPerSecond() / 1e6),
                     s.retransmits(), s.meanRttMicros(), measured(s), predicted(s.predicted()) + (s.matchesPrediction() ? "" : "  DIFFERS")));
@@ -75,7 +75,27 @@ public final class BenchReportText {
     }
 
     private static String measured(BenchReport.StreamResult s) {
-        return LabBench.text(s.measured().local()) + " > " + LabBench.text(s.measured().remote());
+        return measured(s.measured());
+    }
+
+    /** Each side's main gateway, then any other that carried forward bytes with its share: {@code c1/gw-1 +c1/gw-2 4% > c2/gw-3}. */
+    static String measured(GatewayPassage passage) {
+        return side(passage, passage.localBytes()) + " > " + side(passage, passage.remoteBytes());
+    }
+
+    private static String side(GatewayPassage passage, java.util.Map<String, Long> bytes) {
+        if (bytes.isEmpty()) {
+            return "none";
+        }
+        StringBuilder text = new StringBuilder();
+        for (String gateway : bytes.keySet()) {
+            if (text.isEmpty()) {
+                text.append(gateway);
+            } else {
+                text.append(String.format(Locale.ROOT, " +%s %.0f%%", gateway, passage.share(gateway) * 100));
+            }
+        }
+        return text.toString();
     }
 
     static String predicted(BenchPrediction.PredictedStream p) {

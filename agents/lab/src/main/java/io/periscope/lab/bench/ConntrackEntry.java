@@ -12,8 +12,30 @@ import java.util.Optional;
  * with ({@code reply}). Where the host translates the connection, the two differ: the reply is
  * addressed to the SNATed source and comes from the DNATed destination, so a packet that leaves the
  * host after translation has the reply tuple turned around ({@link #translated()}).
+ *
+ * <p>With {@code net.netfilter.nf_conntrack_acct=1} in the host's namespace when the connection was
+ * created, each direction also carries its {@code packets=} and {@code bytes=} counters (the packets
+ * and IP bytes this host saw that way); without it, both are empty.
+ *
+ * @param originalCounters what went the original direction (the way the connection's first packet went)
+ * @param replyCounters    what went the reply direction
  */
-public record ConntrackEntry(String protocol, Optional<String> state, Tuple original, Tuple reply) {
+public record ConntrackEntry(String protocol, Optional<String> state, Tuple original, Tuple reply, Optional<Counters> originalCounters,
+                             Optional<Counters> replyCounters) {
+
+    /** A direction's accounting: packets and bytes (IP headers included) this host saw that way. */
+    public record Counters(long packets, long bytes) {
+    }
+
+    /** An entry read without accounting. */
+    public ConntrackEntry(String protocol, Optional<String> state, Tuple original, Tuple reply) {
+        this(protocol, state, original, reply, Optional.empty(), Optional.empty());
+    }
+
+    /** Whether the host counted this entry's bytes (accounting was on when it was created). */
+    public boolean counted() {
+        return originalCounters.isPresent() && replyCounters.isPresent();
+    }
 
     /** Addresses and ports of one direction. */
     public record Tuple(Ipv4Address src, Ipv4Address dst, int sport, int dport) {
@@ -44,8 +66,8 @@ public record ConntrackEntry(String protocol, Optional<String> state, Tuple orig
     }
 
     /**
-     * {@code tcp 6 119 TIME_WAIT src=A dst=B sport=P dport=Q src=B' dst=A' sport=Q' dport=P' [ASSURED] mark=0 use=1}:
-     * the first {@code src dst sport dport} are the original direction's, the second the reply's.
+     * {@code tcp 6 119 TIME_WAIT src=A dst=B sport=P dport=Q [packets=N bytes=M] src=B' dst=A' sport=Q' dport=P' [packets=N' bytes=M']
+     * [ASSURED] mark=0 use=1}: the first {@code src dst sport dport} (and counters) are the original direction's, the second the reply's.
      */
     static Optional<ConntrackEntry> parseLine(String line) {
         String[] words = line.strip().split("\\s+");
@@ -56,6 +78,8 @@ public record ConntrackEntry(String protocol, Optional<String> state, Tuple orig
         List<String> dst = new ArrayList<>();
         List<String> sport = new ArrayList<>();
         List<String> dport = new ArrayList<>();
+        List<String> packets = new ArrayList<>();
+        List<String> bytes = new ArrayList<>();
         Optional<String> state = Optional.empty();
         for (int i = 3; i < words.length; i++) {
             String word = words[i];
@@ -72,8 +96,10 @@ public record ConntrackEntry(String protocol, Optional<String> state, Tuple orig
                 case "dst" -> dst.add(value);
                 case "sport" -> sport.add(value);
                 case "dport" -> dport.add(value);
+                case "packets" -> packets.add(value);
+                case "bytes" -> bytes.add(value);
                 default -> {
-                    // mark, use, zone, packets, bytes: not needed here
+                    // mark, use, zone: not needed here
                 }
             }
         }
@@ -81,9 +107,12 @@ public record ConntrackEntry(String protocol, Optional<String> state, Tuple orig
             return Optional.empty();
         }
         try {
+            boolean counted = packets.size() >= 2 && bytes.size() >= 2;
             return Optional.of(new ConntrackEntry(words[0], state,
                     new Tuple(Ipv4Address.parse(src.get(0)), Ipv4Address.parse(dst.get(0)), Integer.parseInt(sport.get(0)), Integer.parseInt(dport.get(0))),
-                    new Tuple(Ipv4Address.parse(src.get(1)), Ipv4Address.parse(dst.get(1)), Integer.parseInt(sport.get(1)), Integer.parseInt(dport.get(1)))));
+                    new Tuple(Ipv4Address.parse(src.get(1)), Ipv4Address.parse(dst.get(1)), Integer.parseInt(sport.get(1)), Integer.parseInt(dport.get(1))),
+                    counted ? Optional.of(new Counters(Long.parseLong(packets.get(0)), Long.parseLong(bytes.get(0)))) : Optional.empty(),
+                    counted ? Optional.of(new Counters(Long.parseLong(packets.get(1)), Long.parseLong(bytes.get(1)))) : Optional.empty()));
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }

@@ -38,11 +38,17 @@ import java.util.stream.Collectors;
  * the simulator predicts each stream's gateways for its own 5-tuple before anything runs
  * ({@link BenchPrediction}). While the tests run, nothing is read; around them, every gateway's WAN
  * device counters (bytes each way) are read before and after, and once the tests ended, every
- * gateway's connection table, which says which gateways each stream crossed
- * ({@link GatewayPassage}). Connection entries an earlier run left with the same tuples are deleted
- * first, on the gateways only, so that only this run's connections are found.
+ * gateway's connection table, whose byte counters say which gateways carried each stream's forward
+ * bytes ({@link GatewayPassage}). Connection accounting ({@value #ACCOUNTING}) is turned on in every
+ * gateway's namespace before the connections start (only entries created while it is on count) and
+ * set back to what it was once the tables are read. Connection entries an earlier run left with the
+ * same tuples (either direction) are deleted first, on the gateways only, so that only this run's
+ * connections are found.
  */
 public final class LabBench {
+
+    /** Per network namespace: whether new connection entries count each direction's packets and bytes. */
+    static final String ACCOUNTING = "net.netfilter.nf_conntrack_acct";
 
     /**
      * @param flows   TCP streams, spread round-robin over the pod pairs
@@ -112,6 +118,7 @@ public final class LabBench {
         Map<String, List<ConntrackEntry>> tables;
         long started;
         long ended;
+        Map<String, String> accounting = accountingOn(gateways);
         try (Iperf3Tests tests = new Iperf3Tests(shell)) {
             int forgotten = forgetEarlierConnections(gateways, pairs, streams);
             if (forgotten > 0) {
@@ -126,6 +133,8 @@ public final class LabBench {
             ended = System.nanoTime();
             after = wanBytes(gateways);
             tables = connectionTables(gateways);
+        } finally {
+            restoreAccounting(gateways, accounting);
         }
         progress.accept("bench: done in " + (ended - started) / 1_000_000 + " ms; read " + gateways.size() + " gateways' counters and connection tables");
         return report(lab, options, found, streams, predicted, results, before, after, tables);
@@ -152,23 +161,45 @@ public final class LabBench {
         return gateways;
     }
 
+    /** Turns connection accounting on in every gateway's namespace; the values it had, by gateway. */
+    private Map<String, String> accountingOn(Map<String, HostNamespace> gateways) {
+        Map<String, String> old = new LinkedHashMap<>();
+        gateways.forEach((name, gateway) -> {
+            old.put(name, shell.run(Invocation.of("sysctl", "-n", ACCOUNTING).inNamespace(gateway.namespace())).strip());
+            shell.execute(Invocation.of("sysctl", "-q", "-w", ACCOUNTING + "=1").inNamespace(gateway.namespace()));
+        });
+        return old;
+    }
+
+    /** Sets accounting back: entries created while it was on keep their counters, so the tables are read first. */
+    private void restoreAccounting(Map<String, HostNamespace> gateways, Map<String, String> old) {
+        old.forEach((name, value) -> {
+            if (!value.equals("1") && !value.isEmpty()) {
+                shell.execute(Invocation.of("sysctl", "-q", "-w", ACCOUNTING + "=" + value).inNamespace(gateways.get(name).namespace()));
+            }
+        });
+    }
+
     /**
-     * Deletes, on every gateway, the connection entries that have one of the bench's flow tuples
-     * (destination, port and a stream's source port): left by an earlier run, they would say a stream
-     * crossed a gateway it did not cross this time. Any source address, for a remote gateway knows the
-     * connection by its SNATed one.
+     * Deletes, on every gateway, the connection entries that have one of the bench's flows' ports (the
+     * destination port or the server's, and a stream's source port) in either direction: left by an
+     * earlier run, they would say a stream crossed a gateway it did not cross this time. Any addresses,
+     * for a remote gateway knows the connection by its SNATed source, and one its answers made by the
+     * server pod's address.
      */
     private int forgetEarlierConnections(Map<String, HostNamespace> gateways, List<BenchPlan.Pair> pairs, List<BenchPlan.Stream> streams) {
         Set<String> tuples = new java.util.HashSet<>();
         for (BenchPlan.Stream stream : streams) {
             BenchPlan.Pair pair = pairs.get(stream.pair());
-            tuples.add(pair.destination() + ":" + pair.port() + "<" + stream.sourcePort());
+            tuples.add(pair.port() + "<" + stream.sourcePort());
+            tuples.add(pair.serverPort() + "<" + stream.sourcePort());
         }
         int deleted = 0;
         for (HostNamespace gateway : gateways.values()) {
             for (ConntrackEntry entry : table(gateway)) {
                 ConntrackEntry.Tuple o = entry.original();
-                if (!tuples.contains(o.dst() + ":" + o.dport() + "<" + o.sport())) {
+                ConntrackEntry.Tuple r = entry.reply();
+                if (!tuples.contains(o.dport() + "<" + o.sport()) && !tuples.contains(r.dport() + "<" + r.sport())) {
                     continue;
                 }
                 shell.execute(Invocation.of("conntrack", "-D", "-p", "tcp", "-s", o.src().toString(), "-d", o.dst().toString(),
@@ -273,8 +304,7 @@ public final class LabBench {
             return Optional.of(stream + "no gateway's connection table holds it; predicted " + row.predicted().describe());
         }
         if (!row.predicted().allows(row.measured())) {
-            return Optional.of(stream + "took " + text(row.measured().local()) + " > " + text(row.measured().remote()) + ", predicted "
-                    + row.predicted().describe());
+            return Optional.of(stream + "took " + BenchReportText.measured(row.measured()) + ", predicted " + row.predicted().describe());
         }
         return Optional.empty();
     }
@@ -304,8 +334,9 @@ public final class LabBench {
                     egressVariance += out * (1 - out);
                     ingress += in;
                     ingressVariance += in * (1 - in);
-                    egressMeasured += row.measured().local().contains(gateway) ? 1 : 0;
-                    ingressMeasured += row.measured().remote().contains(gateway) ? 1 : 0;
+                    // Once per side, at its main gateway, so that a side's counts add up to its flows.
+                    egressMeasured += row.measured().mainLocal().filter(gateway::equals).isPresent() ? 1 : 0;
+                    ingressMeasured += row.measured().mainRemote().filter(gateway::equals).isPresent() ? 1 : 0;
                 }
                 boolean isActive = active.contains(gateway);
                 if (!isActive && egressMeasured + ingressMeasured == 0 && egress + ingress == 0) {
@@ -356,7 +387,8 @@ public final class LabBench {
             for (String gateway : gateways) {
                 chances.put(gateway, egress ? row.predicted().localChance(gateway) : row.predicted().remoteChance(gateway));
             }
-            crossings.add(new HashSpread.Crossing(unit, chances, egress ? row.measured().local() : row.measured().remote()));
+            Optional<String> main = egress ? row.measured().mainLocal() : row.measured().mainRemote();
+            crossings.add(new HashSpread.Crossing(unit, chances, main.map(Set::of).orElse(Set.of())));
         }
         return crossings;
     }

@@ -128,6 +128,11 @@ class BenchPredictionFollowsTheSocketsHashOnlyOnTheClientsNode {
         assertThat(stream.allows(new GatewayPassage(Set.of("c1/gw-1"), Set.of("c2/gw-4")))).as("gw-1 hashes this tuple to gw-3").isFalse();
         assertThat(stream.allows(new GatewayPassage(Set.of("c1/gw-1", "c1/gw-2"), Set.of("c2/gw-3", "c2/gw-4"))))
                 .as("moved from one predicted route to the other").isTrue();
+        assertThat(stream.allows(new GatewayPassage(Map.of("c1/gw-1", 100L, "c1/gw-2", 900L), Map.of("c2/gw-4", 990L, "c2/gw-3", 90L))))
+                .as("mostly by gw-2 > gw-4").isTrue();
+        assertThat(stream.allows(new GatewayPassage(Map.of("c1/gw-1", 900L, "c1/gw-2", 100L), Map.of("c2/gw-4", 990L, "c2/gw-3", 90L))))
+                .as("mostly by gw-1, and gw-4's bytes came after gw-2").isTrue();
+        assertThat(stream.allows(new GatewayPassage(Map.of("c1/gw-1", 900L), Map.of("c2/gw-4", 990L)))).as("only gw-1, whose remote is gw-3").isFalse();
         assertThat(stream.allows(new GatewayPassage(Set.of("c1/gw-1"), Set.of()))).as("the remote gateway recorded nothing").isFalse();
         assertThat(stream.allows(new GatewayPassage(Set.of(), Set.of()))).isFalse();
         assertThat(stream.describe()).isEqualTo("c1/gw-1 > c2/gw-3 or c1/gw-2 > c2/gw-4");

@@ -85,6 +85,65 @@ class GatewayPassageFollowsTheSnatToTheRemoteGateway {
         assertThat(passage.local()).containsExactly("cluster1/gw-2");
     }
 
+    /** Captured on this machine: an iperf3 stream over loopback in a namespace with {@code nf_conntrack_acct=1}. */
+    private static final String COUNTED = "tcp      6 9 CLOSE src=127.0.0.1 dst=127.0.0.1 sport=21000 dport=5201 packets=26478 bytes=3216466238"
+            + " src=127.0.0.1 dst=127.0.0.1 sport=5201 dport=21000 packets=23184 bytes=1205824 [ASSURED] mark=0 use=1";
+
+    @Test
+    void accountingGivesEachDirectionsPacketsAndBytes() {
+        ConntrackEntry entry = ConntrackEntry.parse(COUNTED).getFirst();
+
+        assertThat(entry.counted()).isTrue();
+        assertThat(entry.originalCounters()).contains(new ConntrackEntry.Counters(26478, 3_216_466_238L));
+        assertThat(entry.replyCounters()).contains(new ConntrackEntry.Counters(23184, 1_205_824));
+        assertThat(entry.reply()).isEqualTo(new ConntrackEntry.Tuple(Ipv4Address.parse("127.0.0.1"), Ipv4Address.parse("127.0.0.1"), 5201, 21000));
+        assertThat(ConntrackEntry.parse(BenchSamples.conntrack("cluster1/gw-2")).getFirst().counted()).as("captured without accounting").isFalse();
+    }
+
+    private static final Ipv4Address GLOBAL = Ipv4Address.parse("242.254.1.9");
+    private static final Ipv4Address NGINX_POD = Ipv4Address.parse("10.1.128.5");
+
+    private static String line(String state, Ipv4Address a, int aPort, Ipv4Address b, int bPort, long forth,
+                               Ipv4Address c, int cPort, Ipv4Address d, int dPort, long back) {
+        return "tcp      6 100 " + state + " src=" + a + " dst=" + b + " sport=" + aPort + " dport=" + bPort + " packets=10 bytes=" + forth
+                + " src=" + c + " dst=" + d + " sport=" + cPort + " dport=" + dPort + " packets=10 bytes=" + back + " mark=0 use=1\n";
+    }
+
+    @Test
+    void aStreamWhoseDirectionsTookDifferentGatewaysIsFoundByItsForwardBytes() {
+        // gw-1 SNATed the stream and saw only its forward packets; gw-2 saw only the answers (they came back to the global address through it).
+        String gw1 = line("SYN_SENT", CLIENT, 21000, NGINX, 80, 5_000_000, NGINX, 80, GLOBAL, 21000, 0);
+        String gw2 = line("ESTABLISHED", NGINX, 80, GLOBAL, 21000, 60_000, GLOBAL, 21000, NGINX, 80, 0);
+        // gw-3 took the forward packets in (and DNATed them to the pod); gw-4 saw only the pod's answers, its entry made by them.
+        String gw3 = line("SYN_RECV", GLOBAL, 21000, NGINX, 80, 4_990_000, NGINX_POD, 80, GLOBAL, 21000, 0);
+        String gw4 = line("ESTABLISHED", NGINX_POD, 80, GLOBAL, 21000, 60_000, GLOBAL, 21000, NGINX_POD, 80, 0);
+
+        GatewayPassage passage = GatewayPassage.of(new ConntrackEntry.Tuple(CLIENT, NGINX, 21000, 80),
+                Map.of("cluster1/gw-1", ConntrackEntry.parse(gw1), "cluster1/gw-2", ConntrackEntry.parse(gw2)),
+                Map.of("cluster2/gw-3", ConntrackEntry.parse(gw3), "cluster2/gw-4", ConntrackEntry.parse(gw4)));
+
+        assertThat(passage.localBytes()).containsExactly(Map.entry("cluster1/gw-1", 5_000_000L));
+        assertThat(passage.remoteBytes()).containsExactly(Map.entry("cluster2/gw-3", 4_990_000L));
+    }
+
+    @Test
+    void anEntryTheAnswersMadeCountsTheForwardBytesOfItsReplyDirection() {
+        // The stream moved (a retransmission timeout redrew its hash): gw-2 first carried it, then gw-1, whose entry the answers had made.
+        String gw1 = line("ESTABLISHED", NGINX, 80, CLIENT, 21000, 50_000, CLIENT, 21000, NGINX, 80, 3_000_000);
+        String gw2 = line("ESTABLISHED", CLIENT, 21000, NGINX, 80, 1_000_000, NGINX, 80, CLIENT, 21000, 10_000);
+        String gw3 = line("ESTABLISHED", CLIENT, 21000, NGINX, 80, 3_990_000, NGINX, 80, CLIENT, 21000, 60_000);
+
+        GatewayPassage passage = GatewayPassage.of(new ConntrackEntry.Tuple(CLIENT, NGINX, 21000, 80),
+                Map.of("cluster1/gw-1", ConntrackEntry.parse(gw1), "cluster1/gw-2", ConntrackEntry.parse(gw2)),
+                Map.of("cluster2/gw-3", ConntrackEntry.parse(gw3), "cluster2/gw-4", List.of()));
+
+        assertThat(passage.mainLocal()).contains("cluster1/gw-1");
+        assertThat(passage.local()).containsExactly("cluster1/gw-1", "cluster1/gw-2");
+        assertThat(passage.share("cluster1/gw-2")).isEqualTo(0.25);
+        assertThat(passage.mainRemote()).contains("cluster2/gw-3");
+        assertThat(BenchReportText.measured(passage)).isEqualTo("cluster1/gw-1 +cluster1/gw-2 25% > cluster2/gw-3");
+    }
+
     @Test
     void theWanCountersSayWhatCrossedEachGateway() {
         LinkBytes gw1 = LinkBytes.parse(BenchSamples.wan("after", "cluster1/gw-1")).minus(LinkBytes.parse(BenchSamples.wan("before", "cluster1/gw-1")));

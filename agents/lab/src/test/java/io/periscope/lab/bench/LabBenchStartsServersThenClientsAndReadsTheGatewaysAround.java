@@ -64,6 +64,7 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
                 case "conntrack" -> program.get(1).equals("-L") ? new ShellResult(0, BenchSamples.conntrack(gatewayOf.get(namespace)), "")
                         : new ShellResult(0, "", "conntrack v1.4.7 (conntrack-tools): 1 flow entries have been deleted.");
                 case "ip" -> new ShellResult(0, BenchSamples.wan(wanReads.getAndIncrement() < 4 ? "before" : "after", gatewayOf.get(namespace)), "");
+                case "sysctl" -> new ShellResult(0, program.get(1).equals("-n") ? "0\n" : "", "");
                 case "ss" -> new ShellResult(0, "LISTEN 0      4096   0.0.0.0:80 0.0.0.0:*\n", "");
                 case "iperf3" -> program.contains("-c") ? new ShellResult(0, BenchSamples.read("iperf3-client-8-streams.json"), "")
                         : new ShellResult(0, "", "");
@@ -93,6 +94,14 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
         int client = order.lastIndexOf("iperf3 -4");
         int lastWan = order.lastIndexOf("ip -j");
         int lastTable = order.lastIndexOf("conntrack -L");
+        List<String> accounting = shell.invocations().stream().map(Invocation::argv).filter(a -> a.get(4).equals("sysctl") && a.contains("-w"))
+                .map(a -> a.getLast()).toList();
+        // Accounting on in the 4 gateways before anything runs, set back to their 0 once the tables are read.
+        assertThat(accounting).containsExactly("net.netfilter.nf_conntrack_acct=1", "net.netfilter.nf_conntrack_acct=1",
+                "net.netfilter.nf_conntrack_acct=1", "net.netfilter.nf_conntrack_acct=1", "net.netfilter.nf_conntrack_acct=0",
+                "net.netfilter.nf_conntrack_acct=0", "net.netfilter.nf_conntrack_acct=0", "net.netfilter.nf_conntrack_acct=0");
+        assertThat(order.indexOf("sysctl -q")).isLessThan(firstDelete);
+        assertThat(order.lastIndexOf("sysctl -q")).isGreaterThan(lastTable);
         assertThat(firstDelete).isPositive().isLessThan(server);
         assertThat(server).isLessThan(listening);
         assertThat(listening).isLessThan(firstWan);
