@@ -160,7 +160,7 @@ Feature: Links with a rate, a delay, jitter and loss (seed 004's performance pro
         """
 
     Scenario: With the L4 hash one pod pair's connections spread over both gateways, which carry twice one's rate
-      When 16 TCP connections run from cluster1/default/client to cluster2/default/server:5201 for 8 seconds
+      When 32 TCP connections run from cluster1/default/client to cluster2/default/server:5201 for 8 seconds
       Then they leave cluster1 by 2 of its gateways
       And they carry about 40 Mbit/s together
 
