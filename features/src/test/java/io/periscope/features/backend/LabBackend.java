@@ -18,7 +18,7 @@ import java.util.ServiceLoader;
 public final class LabBackend implements Backend {
 
     /** The start of every skip message, so that a skipped lab run is recognised at a glance. */
-    public static final String NEEDS = "needs root and the lab (agents/lab)";
+    public static final String NEEDS = "needs root and the lab (lab)";
 
     private final Optional<LabDriver> driver;
     private final Optional<String> unavailable;

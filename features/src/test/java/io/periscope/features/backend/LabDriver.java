@@ -3,7 +3,7 @@ package io.periscope.features.backend;
 import io.periscope.model.topology.ClusterSet;
 
 /**
- * What the acceptance suite needs from the lab (agents/lab): build a cluster set as network
+ * What the acceptance suite needs from the lab (lab): build a cluster set as network
  * namespaces programmed by Periscope's agents, observe it, and take it down. The lab module cannot
  * depend on this module, so an adapter over the lab's API implements this interface and registers
  * itself in {@code META-INF/services/io.periscope.features.backend.LabDriver}; {@link LabBackend}

@@ -1,7 +1,7 @@
 package io.periscope.features.backend;
 
-import io.periscope.agent.dns.ClustersetZone;
-import io.periscope.agent.dns.DnsServer;
+import io.periscope.dns.ClustersetZone;
+import io.periscope.dns.DnsServer;
 import io.periscope.lab.failover.FailoverPrediction;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.layout.SysctlSettings;

@@ -1,7 +1,7 @@
 package io.periscope.features.lab;
 
-import io.periscope.agent.reconcile.DataplaneReader;
-import io.periscope.agent.sysctl.SysctlCommands;
+import io.periscope.dataplane.reconcile.DataplaneReader;
+import io.periscope.dataplane.sysctl.SysctlCommands;
 import io.periscope.features.backend.Deployment;
 import io.periscope.features.backend.RoundTrips;
 import io.periscope.features.backend.Throughput;

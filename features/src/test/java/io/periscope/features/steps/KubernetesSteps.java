@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.CustomResource;
-import io.periscope.agent.command.Command;
+import io.periscope.dataplane.command.Command;
 import io.periscope.features.kubernetes.ApiGlobalnet;
 import io.periscope.features.kubernetes.Eventually;
 import io.periscope.features.kubernetes.KubernetesControlPlane;

@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Tables read with {@code ip nexthop bucket show} from Linux 6.18 after {@code ip nexthop add id 10
  * group 1/2/3 type resilient buckets 16} and the replacements below, no packet sent (so every bucket
- * idle). {@code KernelChoicesAreTheSimulatorsChoices} (root, agents/lab) compares the same live.
+ * idle). {@code KernelChoicesAreTheSimulatorsChoices} (root, lab) compares the same live.
  */
 class ResilientBucketsMoveAsTheKernelMovesThem {
 

@@ -28,7 +28,7 @@ import java.util.logging.Level;
  * never looks for (or downloads) a browser of its own. Tests skip, naming the packages, where either
  * is missing. Every message the page logs at SEVERE (a JavaScript error, a failed request) is kept,
  * and {@link #consoleErrors()} hands them to the test to fail on. Public, and in the module's test-jar, for
- * agents/cli's test of the lab view against a real lab.
+ * cli's test of the lab view against a real lab.
  */
 public final class Chromium implements AutoCloseable {
 

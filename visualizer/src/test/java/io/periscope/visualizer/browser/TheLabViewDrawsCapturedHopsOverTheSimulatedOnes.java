@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The lab view in a real browser, against a lab whose captures are the simulator's paths (see
- * {@link ScriptedLab}; the real lab's turn is agents/cli's {@code TheLabViewProbesARealLabInChromium}):
+ * {@link ScriptedLab}; the real lab's turn is cli's {@code TheLabViewProbesARealLabInChromium}):
  * a lab that is down is said so with the command that brings it up and no probe is offered; a probe
  * draws each captured route over the simulated paths, and a captured field that differs is marked
  * on its hop with the field's name. No error on the console.

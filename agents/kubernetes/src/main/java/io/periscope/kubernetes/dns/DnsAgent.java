@@ -1,8 +1,8 @@
 package io.periscope.kubernetes.dns;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.periscope.agent.dns.ClustersetZone;
-import io.periscope.agent.dns.DnsServer;
+import io.periscope.dns.ClustersetZone;
+import io.periscope.dns.DnsServer;
 import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.ServiceImport;
 import io.periscope.kubernetes.runtime.Api;

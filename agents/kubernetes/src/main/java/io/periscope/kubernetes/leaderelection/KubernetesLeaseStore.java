@@ -5,8 +5,8 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.periscope.agent.election.LeaseRecord;
-import io.periscope.agent.election.LeaseStore;
+import io.periscope.dataplane.election.LeaseRecord;
+import io.periscope.dataplane.election.LeaseStore;
 
 import java.net.HttpURLConnection;
 import java.time.Duration;

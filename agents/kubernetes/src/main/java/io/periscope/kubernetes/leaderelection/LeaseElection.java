@@ -1,9 +1,9 @@
 package io.periscope.kubernetes.leaderelection;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.periscope.agent.election.LeaderElection;
-import io.periscope.agent.election.LeaseCandidate;
-import io.periscope.agent.election.LeaseTimings;
+import io.periscope.dataplane.election.LeaderElection;
+import io.periscope.dataplane.election.LeaseCandidate;
+import io.periscope.dataplane.election.LeaseTimings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

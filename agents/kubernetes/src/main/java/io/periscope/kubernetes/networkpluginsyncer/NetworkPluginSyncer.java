@@ -1,9 +1,9 @@
 package io.periscope.kubernetes.networkpluginsyncer;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.periscope.agent.ovn.Northbound;
-import io.periscope.agent.ovn.NorthboundProgrammer;
-import io.periscope.agent.ovn.NorthboundScope;
+import io.periscope.dataplane.ovn.Northbound;
+import io.periscope.dataplane.ovn.NorthboundProgrammer;
+import io.periscope.dataplane.ovn.NorthboundScope;
 import io.periscope.kubernetes.runtime.Controller;
 import io.periscope.kubernetes.runtime.ControllerRuntime;
 import io.periscope.kubernetes.runtime.Pass;

@@ -1,6 +1,6 @@
 package io.periscope.kubernetes.networkpluginsyncer;
 
-import io.periscope.agent.election.LeaseTimings;
+import io.periscope.dataplane.election.LeaseTimings;
 
 import java.time.Duration;
 

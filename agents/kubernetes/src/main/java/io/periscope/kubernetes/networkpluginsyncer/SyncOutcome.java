@@ -1,7 +1,7 @@
 package io.periscope.kubernetes.networkpluginsyncer;
 
-import io.periscope.agent.ovn.NbChange;
-import io.periscope.agent.ovn.NbRow;
+import io.periscope.dataplane.ovn.NbChange;
+import io.periscope.dataplane.ovn.NbRow;
 import io.periscope.model.topology.Cni;
 
 import java.util.List;

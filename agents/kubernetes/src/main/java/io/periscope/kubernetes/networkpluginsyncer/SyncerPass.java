@@ -1,8 +1,8 @@
 package io.periscope.kubernetes.networkpluginsyncer;
 
-import io.periscope.agent.command.CommandFailedException;
-import io.periscope.agent.ovn.NbChange;
-import io.periscope.agent.ovn.NorthboundProgrammer;
+import io.periscope.dataplane.command.CommandFailedException;
+import io.periscope.dataplane.ovn.NbChange;
+import io.periscope.dataplane.ovn.NorthboundProgrammer;
 import io.periscope.kubernetes.modelbuilder.ClusterModelBuilder;
 import io.periscope.kubernetes.modelbuilder.LiveModel;
 import io.periscope.kubernetes.modelbuilder.LiveObjects;

@@ -1,7 +1,7 @@
 package io.periscope.kubernetes.nodeplan;
 
-import io.periscope.agent.command.CommandRunner;
-import io.periscope.agent.iproute.DefaultInterface;
+import io.periscope.dataplane.command.CommandRunner;
+import io.periscope.dataplane.iproute.DefaultInterface;
 import io.periscope.model.topology.NodeLink;
 import io.periscope.plan.Names;
 import org.slf4j.Logger;

@@ -66,7 +66,7 @@ public record LiveNodePlan(LiveModel model, ClusterSetPlan plan, Optional<HostPl
      * The node's Submariner layer while it considers the named gateways ({@code cluster/node}) down:
      * the same model and addresses, planned with those gateways' ownership moved to the live ones
      * ({@link DownGateways}). With none down it is this plan's. What a health-checking agent hands
-     * its {@link io.periscope.agent.health.GatewayHealth}.
+     * its {@link io.periscope.dataplane.health.GatewayHealth}.
      */
     public DataplanePlan submarinerWith(Set<String> down) {
         HostPlan own = host.orElseThrow(() -> new IllegalStateException("the model has no node " + node + " in cluster " + clusterId));

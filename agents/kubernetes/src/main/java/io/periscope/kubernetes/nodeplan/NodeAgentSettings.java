@@ -1,7 +1,7 @@
 package io.periscope.kubernetes.nodeplan;
 
-import io.periscope.agent.health.HealthSettings;
-import io.periscope.agent.election.LeaseTimings;
+import io.periscope.dataplane.health.HealthSettings;
+import io.periscope.dataplane.election.LeaseTimings;
 
 import java.time.Duration;
 

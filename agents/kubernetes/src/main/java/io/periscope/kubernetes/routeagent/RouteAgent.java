@@ -1,16 +1,16 @@
 package io.periscope.kubernetes.routeagent;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.periscope.agent.command.CommandRunner;
-import io.periscope.agent.health.GatewayHealth;
-import io.periscope.agent.health.HealthMessages;
-import io.periscope.agent.health.HealthTargets;
-import io.periscope.agent.health.HealthView;
-import io.periscope.agent.health.Prober;
-import io.periscope.agent.reconcile.Ownership;
-import io.periscope.agent.reconcile.ReconcileResult;
-import io.periscope.agent.reconcile.Reconciler;
-import io.periscope.agent.watch.KernelWatch;
+import io.periscope.dataplane.command.CommandRunner;
+import io.periscope.dataplane.health.GatewayHealth;
+import io.periscope.dataplane.health.HealthMessages;
+import io.periscope.dataplane.health.HealthTargets;
+import io.periscope.dataplane.health.HealthView;
+import io.periscope.dataplane.health.Prober;
+import io.periscope.dataplane.reconcile.Ownership;
+import io.periscope.dataplane.reconcile.ReconcileResult;
+import io.periscope.dataplane.reconcile.Reconciler;
+import io.periscope.dataplane.watch.KernelWatch;
 import io.periscope.kubernetes.crd.RouteAgentResource;
 import io.periscope.kubernetes.crd.RouteAgentStatus;
 import io.periscope.kubernetes.nodeplan.DefaultInterfaceOnce;

@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.periscope.agent.health.ScriptedProber;
+import io.periscope.dataplane.health.ScriptedProber;
 import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GatewayConnection;
 import io.periscope.kubernetes.crd.GatewayStatus;

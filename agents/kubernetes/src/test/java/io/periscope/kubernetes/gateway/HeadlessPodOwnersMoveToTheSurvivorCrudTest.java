@@ -1,7 +1,7 @@
 package io.periscope.kubernetes.gateway;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.periscope.agent.health.ScriptedProber;
+import io.periscope.dataplane.health.ScriptedProber;
 import io.periscope.kubernetes.crd.AllocationStatus;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
 import io.periscope.kubernetes.globalnet.GlobalnetController;

@@ -2,8 +2,8 @@ package io.periscope.kubernetes.leaderelection;
 
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.periscope.agent.election.LeaseRecord;
-import io.periscope.agent.election.LeaseStore;
+import io.periscope.dataplane.election.LeaseRecord;
+import io.periscope.dataplane.election.LeaseStore;
 import io.periscope.kubernetes.modelbuilder.LiveObjectsReader;
 import io.periscope.kubernetes.testing.MockCluster;
 import org.junit.jupiter.api.AfterEach;

@@ -1,8 +1,8 @@
 package io.periscope.kubernetes.testing;
 
-import io.periscope.agent.command.Command;
-import io.periscope.agent.command.CommandResult;
-import io.periscope.agent.command.RecordingCommandRunner;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandResult;
+import io.periscope.dataplane.command.RecordingCommandRunner;
 
 import java.util.List;
 

@@ -7,7 +7,7 @@ import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.globalnet.GlobalnetController;
 import io.periscope.kubernetes.globalnet.GlobalnetSettings;
-import io.periscope.agent.election.LeaseTimings;
+import io.periscope.dataplane.election.LeaseTimings;
 
 import java.time.Clock;
 import java.time.Duration;

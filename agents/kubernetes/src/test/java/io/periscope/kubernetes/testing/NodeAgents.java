@@ -1,9 +1,9 @@
 package io.periscope.kubernetes.testing;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.periscope.agent.health.HealthSettings;
-import io.periscope.agent.health.Prober;
-import io.periscope.agent.watch.KernelWatch;
+import io.periscope.dataplane.health.HealthSettings;
+import io.periscope.dataplane.health.Prober;
+import io.periscope.dataplane.watch.KernelWatch;
 import io.periscope.kubernetes.crd.ClusterSpec;
 import io.periscope.kubernetes.crd.EndpointSpec;
 import io.periscope.kubernetes.crd.SubmarinerApi;

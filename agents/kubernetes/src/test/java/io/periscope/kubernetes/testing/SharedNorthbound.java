@@ -1,9 +1,9 @@
 package io.periscope.kubernetes.testing;
 
-import io.periscope.agent.ovn.NbChange;
-import io.periscope.agent.ovn.Northbound;
-import io.periscope.agent.ovn.NorthboundState;
-import io.periscope.agent.ovn.RecordingNorthbound;
+import io.periscope.dataplane.ovn.NbChange;
+import io.periscope.dataplane.ovn.Northbound;
+import io.periscope.dataplane.ovn.NorthboundState;
+import io.periscope.dataplane.ovn.RecordingNorthbound;
 
 import java.util.List;
 

@@ -1,0 +1,138 @@
+package io.periscope.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.periscope.dataplane.diff.DataplaneDiff;
+import io.periscope.dataplane.reconcile.ChangeCommands;
+import io.periscope.model.load.TopologyException;
+import io.periscope.model.topology.ClusterSet;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.HostPlan;
+import io.periscope.dataplane.ovn.NorthboundFromScratch;
+import io.periscope.plan.ovn.BridgeSyntax;
+import io.periscope.planner.Planner;
+import picocli.CommandLine.ParameterException;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.util.concurrent.Callable;
+
+/** {@code periscope plan}: what the agents would program on each node, in the kernel tools' own input formats. */
+@Command(name = "plan",
+        description = "Print what the agents would program on each node (or one): iptables-restore and ipset restore input, "
+                + "routes, rules, nexthops, VXLAN devices and FDB entries; for an OVN-Kubernetes cluster also its OVN logical "
+                + "network as ovn-nbctl commands.")
+public final class PlanCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private TopologyInput topology;
+
+    @Option(names = "--node", paramLabel = "CLUSTER/NODE", converter = NodeReference.Converter.class,
+            description = "print only this node's plan")
+    private NodeReference node;
+
+    @Option(names = "--json", description = "print the plans as JSON instead of text")
+    private boolean json;
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** One node's program: the commands an agent on a fresh node runs, in order, with their input. */
+    record NodeProgram(String node, String role, List<ProgramStep> commands) {
+    }
+
+    record ProgramStep(String command, String input) {
+    }
+
+    /**
+     * An OVN-Kubernetes cluster's logical network: the arguments of the one {@code ovn-nbctl} run
+     * (one transaction) that builds it in an empty northbound database, and the nodes' br-submariner.
+     */
+    record OvnProgram(String cluster, List<String> nbctl, List<String> bridges) {
+    }
+
+    @Override
+    public Integer call() throws TopologyException, JsonProcessingException {
+        ClusterSet set = topology.load();
+        if (node != null) {
+            try {
+                node.requireIn(set);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--node " + node + ": " + e.getMessage());
+            }
+        }
+        ClusterSetPlan plan = Planner.plan(set);
+        List<NodeProgram> programs = new ArrayList<>();
+        for (HostPlan host : plan.hosts().values()) {
+            if (host.role() == HostPlan.HostRole.POD
+                    || node != null && !(host.id().cluster().equals(node.cluster()) && host.id().name().equals(node.node()))) {
+                continue;
+            }
+            // What an agent runs on a node that has none of Periscope's state yet: the diff from
+            // nothing to the plan, rendered by the agents' own renderers.
+            List<io.periscope.dataplane.command.Command> commands = ChangeCommands.of(DataplaneDiff.between(DataplanePlan.EMPTY, host.submariner()), Map.of());
+            programs.add(new NodeProgram(host.id().toString(), host.role().name().toLowerCase(Locale.ROOT),
+                    commands.stream().map(c -> new ProgramStep(String.join(" ", c.argv()), c.stdin())).toList()));
+        }
+        // OVN-Kubernetes clusters (in scope): their logical network, as the agents' own northbound
+        // transaction from an empty database (OVN-Kubernetes' part and Submariner's together).
+        List<OvnProgram> ovn = plan.ovn().stream().filter(t -> node == null || t.cluster().equals(node.cluster()))
+                .map(t -> new OvnProgram(t.cluster(), NorthboundFromScratch.arguments(t), BridgeSyntax.commands(t))).toList();
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            Map<String, Object> document = new java.util.LinkedHashMap<>();
+            document.put("nodes", programs);
+            if (!ovn.isEmpty()) {
+                document.put("ovn", ovn);
+            }
+            out.println(JSON.writeValueAsString(document));
+        } else {
+            for (NodeProgram program : programs) {
+                out.println("=== " + program.node() + " (" + program.role() + ")");
+                for (ProgramStep step : program.commands()) {
+                    out.println("# " + step.command());
+                    if (!step.input().isEmpty()) {
+                        out.print(step.input().endsWith("\n") ? step.input() : step.input() + "\n");
+                    }
+                }
+                out.println();
+            }
+            for (OvnProgram program : ovn) {
+                out.println("=== " + program.cluster() + " OVN northbound database (one ovn-nbctl transaction)");
+                out.println(shellLines(program.nbctl()));
+                out.println("# br-submariner on the nodes");
+                program.bridges().forEach(out::println);
+                out.println();
+            }
+        }
+        out.flush();
+        return ExitStatus.OK;
+    }
+
+    /** {@code ovn-nbctl} and its arguments for a shell, one {@code --} command per line. */
+    private static String shellLines(List<String> arguments) {
+        StringBuilder text = new StringBuilder("ovn-nbctl");
+        for (String argument : arguments) {
+            text.append(argument.equals("--") ? " \\\n  --" : " " + shellQuoted(argument));
+        }
+        return text.toString();
+    }
+
+    private static String shellQuoted(String text) {
+        return text.matches("[A-Za-z0-9_./:=@,+-]+") ? text : "'" + text.replace("'", "'\\''") + "'";
+    }
+}

@@ -1,0 +1,112 @@
+package io.periscope.lab.agent;
+
+import io.periscope.dataplane.change.BuiltinChainChange;
+import io.periscope.dataplane.change.DataplaneChange;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.reconcile.Ownership;
+import io.periscope.dataplane.reconcile.ReconcileResult;
+import io.periscope.dataplane.reconcile.Reconciler;
+import io.periscope.dataplane.watch.KernelWatch;
+import io.periscope.dataplane.watch.NetlinkKernelWatch;
+import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.netns.NamespaceThread;
+import io.periscope.plan.DataplanePlan;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The lab's node agents, both the dataplane {@link Reconciler} running its programs inside the
+ * node's namespace (from a thread of the namespace, see {@link NamespaceCommandRunner}): Periscope's
+ * own agent with exactly the ownership it has on a real node, and a stand-in for kube-proxy that
+ * owns only {@code KUBE-} chains.
+ */
+public final class ReconcilingAgents implements LayerAgents {
+
+    private final Map<String, NamespaceThread> threads = new ConcurrentHashMap<>();
+    private final List<KernelWatch> watches = new CopyOnWriteArrayList<>();
+
+    /** kube-proxy's chains and nothing else: no sets, devices, tables or route protocols of its own. */
+    static final Ownership KUBE_PROXY = new Ownership(List.of("KUBE-"), List.of(), List.of(), Set.of(), Set.of());
+
+    @Override
+    public LayerAgent kubeProxy(HostNamespace node) {
+        return new KubeProxyAgent(new Reconciler(runner(node), KUBE_PROXY, watch(node)), node.plan().kubeProxy());
+    }
+
+    @Override
+    public LayerAgent submariner(HostNamespace node) {
+        return new PeriscopeAgent(new Reconciler(runner(node), Ownership.submariner(), watch(node)), node.plan().submariner());
+    }
+
+    /**
+     * Periscope's agent's reconciler for the node, for an agent that decides what to program pass by
+     * pass (the lab's supervisor withdraws dead gateways' choices from the plan first).
+     */
+    public Reconciler submarinerReconciler(HostNamespace node) {
+        return new Reconciler(runner(node), Ownership.submariner(), watch(node));
+    }
+
+    private NamespaceCommandRunner runner(HostNamespace node) {
+        return new NamespaceCommandRunner(thread(node));
+    }
+
+    private NamespaceThread thread(HostNamespace node) {
+        return threads.computeIfAbsent(node.namespace(), NamespaceThread::enter);
+    }
+
+    /**
+     * A watch of the node's namespace for one reconciler (each must drain its own notifications),
+     * opened from the namespace's thread; without one the reconciler simply reads everything.
+     */
+    private KernelWatch watch(HostNamespace node) {
+        KernelWatch watch;
+        try {
+            watch = thread(node).call(NetlinkKernelWatch::open);
+        } catch (RuntimeException e) {
+            watch = KernelWatch.NONE;
+        }
+        watches.add(watch);
+        return watch;
+    }
+
+    @Override
+    public void close() {
+        watches.forEach(KernelWatch::close);
+        watches.clear();
+        threads.values().forEach(NamespaceThread::close);
+        threads.clear();
+    }
+
+    private record PeriscopeAgent(Reconciler reconciler, DataplanePlan layer) implements LayerAgent {
+        public List<String> reconcile() {
+            ReconcileResult result = reconciler.reconcile(layer);
+            return result.applied().stream().map(Command::toString).toList();
+        }
+
+        public List<String> pendingChanges() {
+            return reconciler.diff(layer).changes().stream().map(DataplaneChange::toString).toList();
+        }
+    }
+
+    /**
+     * kube-proxy runs before Periscope, whose agent then puts its own jumps on top of the built-in
+     * chains, as it does on every real node; kube-proxy's jumps being second is then no difference
+     * for kube-proxy. (Re-reconciling it would put them back on top, and the two would take turns.)
+     */
+    private record KubeProxyAgent(Reconciler reconciler, DataplanePlan layer) implements LayerAgent {
+        public List<String> reconcile() {
+            ReconcileResult result = reconciler.reconcile(layer);
+            return result.applied().stream().map(Command::toString).toList();
+        }
+
+        public List<String> pendingChanges() {
+            return reconciler.diff(layer).changes().stream()
+                    .filter(change -> !(change instanceof BuiltinChainChange builtin && builtin.before().equals(builtin.after())))
+                    .map(DataplaneChange::toString).toList();
+        }
+    }
+}

@@ -1,0 +1,294 @@
+package io.periscope.lab.failover;
+
+import io.periscope.lab.LabRefusal;
+import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.probe.ProbeTarget;
+import io.periscope.lab.probe.SimulatorFlows;
+import io.periscope.lab.shell.Shell;
+import io.periscope.lab.trace.TracePath;
+import io.periscope.model.topology.Flow;
+import io.periscope.model.topology.Protocol;
+import io.periscope.planner.Planner;
+import io.periscope.simulator.Simulator;
+import io.periscope.plan.HostPlan;
+import io.periscope.simulator.ResolvedFlow;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * {@code lab failover FILE --fail CLUSTER/NODE}: real packet streams through a running lab while one
+ * of its nodes fails (and optionally heals), measured at the receivers (sequence numbers) and on the
+ * gateways (counters), compared with the simulator's {@code --fail} prediction.
+ *
+ * <p>Timeline: the streams run {@link #WARM_UP} before the failure; the node fails; either it heals
+ * after {@code healAfter} and the streams run on for the hold-down plus {@link #SETTLE} twice, or
+ * they run {@link #OBSERVE} more. Gateways are read from counters at the edges of each phase, a
+ * second away from the failure and the heal so that a phase's gateways are the settled ones.
+ */
+public final class LabFailover {
+
+    static final Duration WARM_UP = Duration.ofSeconds(2);
+    static final Duration SETTLE = Duration.ofSeconds(1);
+    static final Duration OBSERVE = Duration.ofSeconds(4);
+    static final Duration HOLD_DOWN = io.periscope.dataplane.health.HealthSettings.DEFAULTS.holdDown();
+    static final int FIRST_UDP_PORT = 42000;
+    static final int FIRST_TCP_PORT = 43000;
+
+    /**
+     * @param flows     UDP streams
+     * @param rate      datagrams per second per stream
+     * @param tcp       long-lived TCP connections (over the file's TCP flows, when it has any)
+     * @param healAfter heal the node this long after failing it (empty: leave it failed until the end, then heal)
+     */
+    public record Options(String fail, FailureMode mode, int flows, int rate, int tcp, Optional<Duration> healAfter) {
+
+        public Options {
+            if (flows < 1 || flows > 1000) {
+                throw new IllegalArgumentException("--flows must be between 1 and 1000, not " + flows);
+            }
+            if (rate < 1 || rate > 10_000) {
+                throw new IllegalArgumentException("--rate must be between 1 and 10000 packets per second, not " + rate);
+            }
+        }
+    }
+
+    private final Shell shell;
+
+    public LabFailover(Shell shell) {
+        this.shell = shell;
+    }
+
+    public FailoverReport run(UpLab lab, Options options, Consumer<String> progress) {
+        lab.requireSupervisor();
+        HostNamespace failed = lab.node(options.fail());
+        lab.current().failure(options.fail()).ifPresent(f -> {
+            throw new LabRefusal(options.fail() + " is already failed (" + f.mode() + "); run 'lab heal " + lab.file() + " " + options.fail()
+                    + "' first");
+        });
+        List<Flow> udpFlows = lab.set().flows().stream().filter(f -> f.protocol() == Protocol.UDP).toList();
+        if (udpFlows.isEmpty()) {
+            throw new LabRefusal(lab.file() + " has no flow with protocol: udp for the measured streams to follow; add one"
+                    + " (for example to a UDP port of an exported service) under flows:");
+        }
+        SimulatorFlows simulation = new SimulatorFlows(lab.plan());
+        List<UdpStreams.Stream> streams = new ArrayList<>();
+        List<ProbeTarget> targets = new ArrayList<>();
+        Set<String> receiverNamespaces = new TreeSet<>();
+        Set<Integer> receiverPorts = new TreeSet<>();
+        for (int i = 0; i < options.flows(); i++) {
+            Flow flow = udpFlows.get(i % udpFlows.size());
+            ProbeTarget target = resolve(simulation, flow);
+            targets.add(target);
+            HostNamespace source = lab.layout().host(target.source()).orElseThrow();
+            int port = FIRST_UDP_PORT + i;
+            streams.add(new UdpStreams.Stream(i, flow.name(), source.namespace(), sourceIp(target, source), port,
+                    target.destination().toString(), target.port()));
+            ends(lab, simulation.paths(target, port), receiverNamespaces, receiverPorts);
+        }
+        receiverPorts.addAll(streams.stream().map(UdpStreams.Stream::port).toList());
+        List<TcpConnections.Connection> connections = new ArrayList<>();
+        Set<String> tcpNamespaces = new TreeSet<>();
+        Set<Integer> tcpPorts = new TreeSet<>();
+        List<Flow> tcpFlows = lab.set().flows().stream().filter(f -> f.protocol() == Protocol.TCP).toList();
+        for (int j = 0; j < options.tcp() && !tcpFlows.isEmpty(); j++) {
+            Flow flow = tcpFlows.get(j % tcpFlows.size());
+            ProbeTarget target = resolve(simulation, flow);
+            HostNamespace source = lab.layout().host(target.source()).orElseThrow();
+            connections.add(new TcpConnections.Connection(j, flow.name(), source.namespace(), sourceIp(target, source),
+                    target.destination().toString(), target.port()));
+            tcpPorts.add(target.port());
+            ends(lab, simulation.paths(target, FIRST_TCP_PORT + j), tcpNamespaces, tcpPorts);
+        }
+        Map<String, String> gateways = new LinkedHashMap<>();
+        // Every gateway node, the standbys of a single active gateway too: a lease failover moves the streams to one.
+        lab.layout().nodes().stream().filter(n -> lab.set().requireCluster(n.host().cluster()).requireNode(n.host().name()).gateway())
+                .forEach(n -> gateways.put(n.host().toString(), n.namespace()));
+
+        LabFailure failure = new LabFailure(shell);
+        long[] marks = new long[6];
+        List<Map<String, long[]>> readings = new ArrayList<>();
+        int[] failSequence;
+        int[] healSequence;
+        double achievedRate;
+        List<TcpConnections.Outcome> tcpOutcomes;
+        Long healedAfter = null;
+        UdpStreams udp = new UdpStreams(streams, options.rate());
+        TcpConnections tcp = new TcpConnections(connections);
+        GatewayCounters counters = new GatewayCounters(shell, gateways, streams);
+        boolean nodeFailed = false;
+        try (udp; tcp; counters) {
+            counters.install();
+            udp.open(List.copyOf(receiverNamespaces), receiverPorts);
+            tcp.open(List.copyOf(tcpNamespaces), tcpPorts);
+            counters.addTcp(connections, tcp.connectedPorts());
+            progress.accept("failover: " + streams.size() + " UDP streams at " + options.rate() + " pps each over " + udpFlows.size()
+                    + " flow(s), " + connections.size() + " TCP connections; failing " + options.fail() + " (" + options.mode() + ") in "
+                    + WARM_UP.toSeconds() + " s");
+            udp.start();
+            sleep(SETTLE);
+            readings.add(counters.read());
+            sleep(WARM_UP.minus(SETTLE));
+            readings.add(counters.read());
+            long failedAt = System.nanoTime();
+            failSequence = udp.sentSoFar();
+            failure.fail(lab, options.fail(), options.mode(), progress);
+            nodeFailed = true;
+            sleep(SETTLE);
+            readings.add(counters.read());
+            Duration failedFor = options.healAfter().orElse(OBSERVE);
+            sleep(failedFor.minus(Duration.ofNanos(System.nanoTime() - failedAt)));
+            readings.add(counters.read());
+            long healAt = System.nanoTime();
+            healSequence = udp.sentSoFar();
+            if (options.healAfter().isPresent()) {
+                failure.heal(lab, options.fail(), progress);
+                nodeFailed = false;
+                healedAfter = (healAt - failedAt) / 1_000_000;
+                sleep(HOLD_DOWN.plus(SETTLE));
+                readings.add(counters.read());
+                sleep(SETTLE.plus(SETTLE));
+                readings.add(counters.read());
+            }
+            tcpOutcomes = tcp.outcomes(1500);
+            achievedRate = udp.achievedRate();
+            udp.stop(Duration.ofMillis(300));
+        } finally {
+            if (nodeFailed) {
+                failure.heal(lab, options.fail(), progress);
+            }
+        }
+        List<FailoverReport.StreamResult> results = new ArrayList<>();
+        for (UdpStreams.Stream stream : streams) {
+            SequencedStream record = udp.record(stream.id());
+            int sent = record.sent();
+            int received = record.receivedCount(0, sent);
+            int failedAtSequence = failSequence[stream.id()];
+            int healedAtSequence = healSequence[stream.id()];
+            int lostOnFailure = record.lost(failedAtSequence, healedAtSequence);
+            double failureWindow = record.longestWindowMillis(failedAtSequence, healedAtSequence);
+            int lostOnHeal = options.healAfter().isEmpty() ? 0 : record.lost(healedAtSequence, sent);
+            double healWindow = options.healAfter().isEmpty() ? 0 : record.longestWindowMillis(healedAtSequence, sent);
+            Set<String> before = GatewayCounters.crossed(readings.get(0), readings.get(1), stream.id());
+            Set<String> during = GatewayCounters.crossed(readings.get(2), readings.get(3), stream.id());
+            Set<String> after = readings.size() > 5 ? GatewayCounters.crossed(readings.get(4), readings.get(5), stream.id()) : Set.of();
+            results.add(new FailoverReport.StreamResult(stream.id(), stream.flow(), stream.sourcePort(), sent, received, lostOnFailure,
+                    failureWindow, lostOnHeal, healWindow, before, during, after));
+        }
+        List<FailoverReport.TcpResult> tcpResults = new ArrayList<>();
+        for (TcpConnections.Outcome outcome : tcpOutcomes) {
+            int index = counters.tcpIndex(outcome.id());
+            tcpResults.add(new FailoverReport.TcpResult(outcome, GatewayCounters.crossed(readings.get(0), readings.get(1), index),
+                    GatewayCounters.crossed(readings.get(2), readings.get(3), index)));
+        }
+        FailoverReport.Prediction prediction = predict(lab, streams, targets, options, results);
+        List<FailoverReport.StreamResult> surviving = results.stream().filter(r -> !r.crossedFailed(options.fail())).toList();
+        List<FailoverReport.StreamResult> moved = results.stream().filter(r -> r.crossedFailed(options.fail())).toList();
+        return new FailoverReport(lab.set().name(), options.fail(), options.mode().text(), options.rate(), healedAfter, results,
+                tcpResults, summary(surviving, options.fail()), summary(moved, options.fail()), prediction, udp.sendErrors(), achievedRate);
+    }
+
+    private static ProbeTarget resolve(SimulatorFlows simulation, Flow flow) {
+        try {
+            return simulation.resolve(flow);
+        } catch (IllegalArgumentException e) {
+            throw new LabRefusal("flow " + flow.name() + " cannot be resolved: " + e.getMessage());
+        }
+    }
+
+    /** A pod sends from its own address; a node leaves the choice to routing. */
+    private static String sourceIp(ProbeTarget target, HostNamespace source) {
+        return target.sourceIp().map(Object::toString).orElse("0.0.0.0");
+    }
+
+    /** Where the simulator delivers the flow: each delivered path's last host and port. */
+    private static void ends(UpLab lab, List<TracePath> paths, Set<String> namespaces, Set<Integer> ports) {
+        for (TracePath path : paths) {
+            if (!path.disposition().equals("delivered") || path.forward().isEmpty()) {
+                continue;
+            }
+            String host = path.forward().getLast().node();
+            lab.layout().hosts().stream().filter(h -> h.host().toString().equals(host)).findFirst()
+                    .ifPresent(h -> namespaces.add(h.namespace()));
+            ports.add(path.forward().getLast().arrive().dport());
+        }
+        if (namespaces.isEmpty()) {
+            throw new LabRefusal("the simulator delivers none of the flow's packets, so there is nowhere to receive the streams;"
+                    + " check the flow with 'periscope trace " + lab.file() + "'");
+        }
+    }
+
+    /**
+     * The simulator's prediction for every stream's own 5-tuple ({@link FailoverPrediction}), before,
+     * during and after, compared phase by phase with what the counters measured.
+     */
+    private static FailoverReport.Prediction predict(UpLab lab, List<UdpStreams.Stream> streams, List<ProbeTarget> targets, Options options,
+                                                     List<FailoverReport.StreamResult> results) {
+        List<FailoverPrediction.StreamFlow> flows = new ArrayList<>();
+        for (UdpStreams.Stream stream : streams) {
+            ProbeTarget target = targets.get(stream.id());
+            flows.add(new FailoverPrediction.StreamFlow(stream.id(), new ResolvedFlow(target.source(), target.sourceIp(), target.destination(),
+                    target.port(), target.protocol(), stream.sourcePort())));
+        }
+        boolean healed = options.healAfter().isPresent();
+        List<FailoverPrediction.PredictedStream> predicted = FailoverPrediction.of(lab.plan(), lab.layout(), flows, options.fail(),
+                options.mode() != FailureMode.AGENT_STOP, healed);
+        Set<String> gatewaysBefore = new TreeSet<>();
+        Set<String> gatewaysAfter = new TreeSet<>();
+        predicted.forEach(p -> {
+            gatewaysBefore.addAll(p.before());
+            gatewaysAfter.addAll(p.during());
+        });
+        String basis = FailoverPrediction.seedsKnown()
+                ? "each node's choice by the kernel's multipath hash under the seed lab up gave it"
+                : "this kernel has no " + io.periscope.lab.layout.SysctlSettings.MULTIPATH_HASH_SEED
+                + ", so each node hashes with a random seed: the choices are Periscope's documented hash, not the kernel's";
+        List<String> differences = new ArrayList<>();
+        for (FailoverReport.StreamResult result : results) {
+            if (result.before().isEmpty()) {
+                differences.add("stream " + result.id() + " (port " + result.sourcePort() + "): crossed no gateway before the failure");
+            }
+        }
+        differences.addAll(FailoverPrediction.differences(predicted, results, healed));
+        return new FailoverReport.Prediction(gatewaysBefore, gatewaysAfter, basis, predicted, differences);
+    }
+
+    static FailoverReport.Summary summary(List<FailoverReport.StreamResult> streams, String failedNode) {
+        double[] windows = streams.stream().mapToDouble(FailoverReport.StreamResult::failureWindowMillis).sorted().toArray();
+        long lost = streams.stream().mapToLong(FailoverReport.StreamResult::lostOnFailure).sum();
+        int moved = (int) streams.stream().filter(FailoverReport.StreamResult::moved).count();
+        long lostOnHeal = streams.stream().mapToLong(FailoverReport.StreamResult::lostOnHeal).sum();
+        double healWindow = streams.stream().mapToDouble(FailoverReport.StreamResult::healWindowMillis).max().orElse(0);
+        int movedBack = (int) streams.stream().filter(s -> s.after().contains(failedNode) && !s.during().contains(failedNode)).count();
+        return new FailoverReport.Summary(streams.size(), lost, percentile(windows, 50), percentile(windows, 90), percentile(windows, 99),
+                windows.length == 0 ? 0 : windows[windows.length - 1], moved, lostOnHeal, healWindow, movedBack);
+    }
+
+    static double percentile(double[] sorted, int p) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+    }
+
+    private static void sleep(Duration duration) {
+        if (duration.isNegative() || duration.isZero()) {
+            return;
+        }
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+}
