@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -49,6 +51,8 @@ public final class LabBench {
 
     /** Per network namespace: whether new connection entries count each direction's packets and bytes. */
     static final String ACCOUNTING = "net.netfilter.nf_conntrack_acct";
+    /** How often the gateways' connection tables are read while the clients run. */
+    static final Duration TABLE_READING = Duration.ofSeconds(1);
 
     /**
      * @param flows   TCP streams, spread round-robin over the pod pairs
@@ -129,10 +133,14 @@ public final class LabBench {
             started = System.nanoTime();
             tests.startClients(pairs, streams, options.seconds());
             progress.accept("bench: running " + pairs.size() + " iperf3 client" + (pairs.size() == 1 ? "" : "s") + " for " + options.seconds() + " s");
-            results = tests.awaitClients(Duration.ofSeconds(options.seconds()).plus(Iperf3Tests.CLIENT_MARGIN));
+            ConnectionTables seen = new ConnectionTables();
+            try (TableReadings readings = new TableReadings(() -> seen.add(connectionTables(gateways)))) {
+                results = tests.awaitClients(Duration.ofSeconds(options.seconds()).plus(Iperf3Tests.CLIENT_MARGIN));
+            }
             ended = System.nanoTime();
             after = wanBytes(gateways);
-            tables = connectionTables(gateways);
+            seen.add(connectionTables(gateways));
+            tables = seen.entries();
         } finally {
             restoreAccounting(gateways, accounting);
         }
@@ -212,6 +220,42 @@ public final class LabBench {
 
     private List<ConntrackEntry> table(HostNamespace gateway) {
         return ConntrackEntry.parse(shell.run(Invocation.of("conntrack", "-L", "-p", "tcp").inNamespace(gateway.namespace())));
+    }
+
+    /**
+     * Reads the gateways' tables every {@link #TABLE_READING} while the clients run (see
+     * {@link ConnectionTables} for why one reading after the run is not enough), on its own thread,
+     * until closed. A reading that fails is left out: the one after the run still fails loudly.
+     */
+    private static final class TableReadings implements AutoCloseable {
+        private final CountDownLatch stop = new CountDownLatch(1);
+        private final Thread reader;
+
+        TableReadings(Runnable reading) {
+            reader = Thread.ofPlatform().daemon().name("bench-connection-tables").start(() -> {
+                try {
+                    while (!stop.await(TABLE_READING.toMillis(), TimeUnit.MILLISECONDS)) {
+                        try {
+                            reading.run();
+                        } catch (RuntimeException e) {
+                            // left out; see above
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+
+        @Override
+        public void close() {
+            stop.countDown();
+            try {
+                reader.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private Map<String, List<ConntrackEntry>> connectionTables(Map<String, HostNamespace> gateways) {
