@@ -94,6 +94,7 @@ public final class BenchReportJson {
             counts(o.putObject("measured"), s.measured());
             ObjectNode predicted = o.putObject("predicted");
             s.predicted().forEach(predicted::put);
+            s.pValue().ifPresentOrElse(v -> o.put("pValue", v), () -> o.putNull("pValue"));
             o.put("withinSamplingError", s.withinSamplingError());
         }
         BenchReport.Totals t = report.totals();

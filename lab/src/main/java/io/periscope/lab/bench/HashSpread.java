@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * How many of the bench's flows each gateway should carry under the hash policy, as a statement of
@@ -19,6 +20,9 @@ import java.util.Map;
  * says whether the measured spread is what hashing makes likely at all.
  */
 public final class HashSpread {
+
+    /** The level below which a side's measured spread is called uneven: one run in a hundred by chance. */
+    public static final double SIGNIFICANCE = 0.01;
 
     /** The kernel's {@code fib_multipath_hash_policy} values by the names the topology file gives them. */
     public static String policyName(String kernelValue) {
@@ -64,9 +68,33 @@ public final class HashSpread {
             return samplingError == 0 ? (Math.abs(off) < 1e-9 ? 0 : Math.signum(off) * Double.POSITIVE_INFINITY) : off / samplingError;
         }
 
-        /** Whether every gateway's count lies within two standard deviations of the expectation (95% of runs do). */
+        /**
+         * When each flow is its own draw over two gateways or more: how likely a spread at least this
+         * uneven is if every gateway has chance 1/k (Pearson's chi-square test of the measured counts
+         * against n/k each, k - 1 degrees of freedom). Empty otherwise: under L3 a pair's flows move
+         * together, so the counts are not independent draws.
+         */
+        public Optional<Double> pValue() {
+            if (!perFlow(policy) || gateways.size() < 2 || flows == 0) {
+                return Optional.empty();
+            }
+            double statistic = 0;
+            for (String gateway : gateways) {
+                double off = measured.getOrDefault(gateway, 0) - expected;
+                statistic += off * off / expected;
+            }
+            return Optional.of(ChiSquare.upperTail(statistic, gateways.size() - 1));
+        }
+
+        /**
+         * Whether the measured spread is one hashing makes likely. With each flow its own draw, the
+         * whole side is judged at once ({@link #pValue()} at least {@link #SIGNIFICANCE}): judging
+         * each gateway at two standard deviations would call one run in five uneven by chance alone
+         * once there are four gateways on two sides. Otherwise every gateway's count lies within two
+         * standard deviations of the expectation.
+         */
         public boolean withinSamplingError() {
-            return gateways.stream().allMatch(g -> Math.abs(deviation(g)) <= 2);
+            return pValue().map(p -> p >= SIGNIFICANCE).orElseGet(() -> gateways.stream().allMatch(g -> Math.abs(deviation(g)) <= 2));
         }
 
         public String describe() {
@@ -86,8 +114,10 @@ public final class HashSpread {
                 counts.add(gateway + " " + measured.getOrDefault(gateway, 0)
                         + (samplingError == 0 ? "" : String.format(Locale.ROOT, " (%+.1f sd)", d)));
             }
-            return text.append(String.join(", ", counts)).append(withinSamplingError() ? "" : "; outside twice the sampling error")
-                    .toString();
+            text.append(String.join(", ", counts));
+            pValue().ifPresent(p -> text.append(String.format(Locale.ROOT, "; chi-square p = %.2f", p)));
+            return text.append(withinSamplingError() ? "" : pValue().isPresent() ? ", more uneven than hashing makes likely"
+                    : "; outside twice the sampling error").toString();
         }
     }
 

@@ -29,7 +29,7 @@ public final class ScalingTable {
     private static final Pattern NAME = Pattern.compile("(l3|l4|l3-inner|l4-inner)-(.+)-(\\d+)\\.json");
 
     record Run(String policy, String option, int gateways, double megabits, double fairness, long retransmits, String perGateway,
-               boolean withinSamplingError, int offPrediction) {
+               boolean withinSamplingError, double lowestPValue, int offPrediction) {
     }
 
     private ScalingTable() {
@@ -65,12 +65,17 @@ public final class ScalingTable {
             }
         }
         boolean within = true;
+        double lowest = Double.NaN;
         for (JsonNode spread : report.path("spread")) {
             within &= spread.path("withinSamplingError").asBoolean(true);
+            if (spread.path("pValue").isNumber()) {
+                lowest = Double.isNaN(lowest) ? spread.path("pValue").asDouble() : Math.min(lowest, spread.path("pValue").asDouble());
+            }
         }
         JsonNode totals = report.path("totals");
         return new Run(policy, option, gateways, totals.path("bitsPerSecond").asDouble() / 1e6, totals.path("fairness").asDouble(),
-                totals.path("retransmits").asLong(), String.join(" ", counts), within, report.path("differences").size());
+                totals.path("retransmits").asLong(), String.join(" ", counts), within, lowest,
+                report.path("differences").size());
     }
 
     static String table(List<Run> runs, double rate) {
@@ -78,7 +83,7 @@ public final class ScalingTable {
         runs.stream().filter(r -> r.gateways() == 1).forEach(r -> single.put(r.policy() + "/" + r.option(), r.megabits()));
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "%-6s %-25s %3s %9s %8s %8s %9s %8s %7s  %-28s %s%n", "policy", "option", "N", "Mbit/s",
-                "xN=1", "(xN=1)/N", "/(N*rate)", "fairness", "retrans", "flows per gateway meas/pred", "within sampling error, streams off prediction"));
+                "xN=1", "(xN=1)/N", "/(N*rate)", "fairness", "retrans", "flows per gateway meas/pred", "within sampling error (lowest p), streams off prediction"));
         List<Run> sorted = new ArrayList<>(runs);
         sorted.sort(Comparator.comparing(Run::policy).reversed().thenComparing(Run::option).thenComparingInt(Run::gateways));
         for (Run r : sorted) {
@@ -87,7 +92,8 @@ public final class ScalingTable {
             String perGateway = one == null || one == 0 ? "-" : String.format(Locale.ROOT, "%.2f", r.megabits() / one / r.gateways());
             out.append(String.format(Locale.ROOT, "%-6s %-25s %3d %9.1f %8s %8s %9.2f %8.3f %7d  %-28s %s%n", r.policy(), r.option(),
                     r.gateways(), r.megabits(), scaling, perGateway, r.megabits() / (r.gateways() * rate), r.fairness(), r.retransmits(),
-                    r.perGateway(), (r.withinSamplingError() ? "yes" : "NO") + ", " + r.offPrediction()));
+                    r.perGateway(), (r.withinSamplingError() ? "yes" : "NO")
+                            + (Double.isNaN(r.lowestPValue()) ? "" : String.format(Locale.ROOT, " (p %.2f)", r.lowestPValue())) + ", " + r.offPrediction()));
         }
         return out.toString();
     }

@@ -48,7 +48,34 @@ class HashSpreadExpectsNOverKGiveOrTakeTheSamplingError {
 
         assertThat(spread.deviation("c1/gw-1")).isCloseTo(4, within(1e-12));
         assertThat(spread.withinSamplingError()).isFalse();
-        assertThat(spread.describe()).endsWith("outside twice the sampling error");
+        // (8^2 + 8^2) / 8 = 16 on one degree of freedom
+        assertThat(spread.pValue()).hasValueSatisfying(p -> assertThat(p).isCloseTo(6.33e-5, within(1e-7)));
+        assertThat(spread.describe()).endsWith("chi-square p = 0.00, more uneven than hashing makes likely");
+    }
+
+    @Test
+    void elevenFiveSixSixOfThirtyTwoOverFourGatewaysIsWhatHashingMakesLikely() {
+        List<String> four = List.of("c1/gw-1", "c1/gw-2", "c1/gw-3", "c1/gw-4");
+        List<HashSpread.Crossing> flows = new java.util.ArrayList<>();
+        int[] counts = {11, 5, 6, 10};
+        for (int g = 0; g < 4; g++) {
+            for (int i = 0; i < counts[g]; i++) {
+                Map<String, Double> chances = new java.util.LinkedHashMap<>();
+                four.forEach(gw -> chances.put(gw, 0.25));
+                flows.add(new HashSpread.Crossing("stream " + g + "-" + i, chances, Set.of(four.get(g))));
+            }
+        }
+        HashSpread.Spread spread = HashSpread.of("c1", "egress", "c1", "l4", four, flows);
+
+        // one gateway at 2.0 sd below, as the per-gateway rule would already flag at 2.1; the side as a whole: (9+9+4+4)/8 = 3.25 on 3 degrees
+        assertThat(spread.deviation("c1/gw-1")).isCloseTo(3 / Math.sqrt(6), within(1e-12));
+        assertThat(spread.pValue()).hasValueSatisfying(p -> assertThat(p).isCloseTo(0.3546, within(1e-4)));
+        assertThat(spread.withinSamplingError()).isTrue();
+    }
+
+    @Test
+    void underL3ThereIsNoChiSquareForThePairsFlowsMoveTogether() {
+        assertThat(HashSpread.of("c1", "egress", "c1", "l3", GATEWAYS, flows(16, 0, true)).pValue()).isEmpty();
     }
 
     @Test
