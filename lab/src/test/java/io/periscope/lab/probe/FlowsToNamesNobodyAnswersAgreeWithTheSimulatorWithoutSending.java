@@ -2,6 +2,7 @@ package io.periscope.lab.probe;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Flow;
