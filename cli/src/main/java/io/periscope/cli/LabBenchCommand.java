@@ -8,6 +8,7 @@ import io.periscope.lab.bench.LabBench;
 import io.periscope.lab.failover.UpLab;
 import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.state.LabStateFile;
+import io.periscope.labsimulator.SimulatorBench;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.topology.ClusterSet;
 import picocli.CommandLine.Command;
@@ -53,7 +54,8 @@ public final class LabBenchCommand implements Callable<Integer> {
         BenchReport report;
         try {
             UpLab lab = UpLab.of(topology.file(), set, new LabStateFile(), "bench");
-            report = new LabBench(new ProcessShell()).run(lab, options, line -> spec.commandLine().getErr().println(line));
+            report = new LabBench(new ProcessShell(), new SimulatorBench())
+                    .run(lab, options, line -> spec.commandLine().getErr().println(line));
         } catch (LabRefusal refusal) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());
             return ExitStatus.BAD_INPUT;

@@ -9,6 +9,7 @@ import io.periscope.lab.failover.LabFailover;
 import io.periscope.lab.failover.UpLab;
 import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.state.LabStateFile;
+import io.periscope.labsimulator.SimulatorFailover;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.topology.ClusterSet;
 import picocli.CommandLine.Command;
@@ -73,7 +74,8 @@ public final class LabFailoverCommand implements Callable<Integer> {
         FailoverReport report;
         try {
             UpLab lab = UpLab.of(topology.file(), set, new LabStateFile(), "failover");
-            report = new LabFailover(new ProcessShell()).run(lab, options, line -> spec.commandLine().getErr().println(line));
+            report = new LabFailover(new ProcessShell(), new SimulatorFailover())
+                    .run(lab, options, line -> spec.commandLine().getErr().println(line));
         } catch (LabRefusal refusal) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());
             return ExitStatus.BAD_INPUT;

@@ -5,6 +5,8 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.library.Architectures.LayeredArchitecture;
+import io.periscope.lab.wrongway.LabReachingTheSimulator;
+import io.periscope.labsimulator.SimulatorFailover;
 import io.periscope.model.wrongway.ModelReachingUp;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,18 +52,20 @@ class ModulesDependInOneDirection {
                 .layer("dns").definedBy("io.periscope.dns..")
                 .layer("kubernetes").definedBy("io.periscope.kubernetes..")
                 .layer("lab").definedBy("io.periscope.lab..")
+                .layer("lab-simulator").definedBy("io.periscope.labsimulator..")
                 .layer("visualizer").definedBy("io.periscope.visualizer..")
                 .layer("cli").definedBy("io.periscope.cli..")
                 .whereLayer("cli").mayNotBeAccessedByAnyLayer()
                 .whereLayer("visualizer").mayOnlyBeAccessedByLayers("cli")
-                .whereLayer("lab").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("lab-simulator").mayOnlyBeAccessedByLayers("cli")
+                .whereLayer("lab").mayOnlyBeAccessedByLayers("lab-simulator", "cli")
                 .whereLayer("kubernetes").mayOnlyBeAccessedByLayers("cli")
                 .whereLayer("dataplane").mayOnlyBeAccessedByLayers("kubernetes", "lab", "cli")
                 .whereLayer("dns").mayOnlyBeAccessedByLayers("kubernetes", "lab", "cli")
-                .whereLayer("simulator").mayOnlyBeAccessedByLayers("lab", "visualizer", "cli")
+                .whereLayer("simulator").mayOnlyBeAccessedByLayers("lab-simulator", "visualizer", "cli")
                 .whereLayer("planner").mayOnlyBeAccessedByLayers("kubernetes", "lab", "visualizer", "cli")
                 .whereLayer("plan").mayOnlyBeAccessedByLayers("planner", "simulator", "dataplane", "dns", "kubernetes", "lab",
-                        "visualizer", "cli");
+                        "lab-simulator", "visualizer", "cli");
     }
 
     /** A rule over classes that are not there would hold vacuously: every module's classes were found. */
@@ -72,7 +76,9 @@ class ModulesDependInOneDirection {
             assertThat(classes.stream().filter(c -> c.getPackageName().equals(pkg) || c.getPackageName().startsWith(pkg + ".")))
                     .as("main classes under io.periscope.%s", root).hasSizeGreaterThan(5);
         }
+        assertThat(classes.contain(SimulatorFailover.class)).as("lab-simulator's adapters (a handful of classes)").isTrue();
         assertThat(classes.contain(ModelReachingUp.class)).as("the wrong-way fixture is a test class").isFalse();
+        assertThat(classes.contain(LabReachingTheSimulator.class)).as("the wrong-way fixture is a test class").isFalse();
     }
 
     @Test
@@ -86,6 +92,14 @@ class ModulesDependInOneDirection {
 
         assertThatThrownBy(() -> layers().check(withFixture)).isInstanceOf(AssertionError.class)
                 .hasMessageContaining("ModelReachingUp").hasMessageContaining("io.periscope.simulator.Simulator");
+    }
+
+    @Test
+    void aLabClassThatUsesTheSimulatorBreaksTheRule() {
+        JavaClasses withFixture = new ClassFileImporter().importClasses(LabReachingTheSimulator.class, io.periscope.simulator.Simulator.class);
+
+        assertThatThrownBy(() -> layers().check(withFixture)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("LabReachingTheSimulator").hasMessageContaining("io.periscope.simulator.Simulator");
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.periscope.lab.failover.FailoverPrediction;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.layout.SysctlSettings;
 import io.periscope.lab.link.LinkPlan;
+import io.periscope.labsimulator.SimulatorFailover;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.globalnet.GlobalnetAllocations;
 import io.periscope.model.net.Ipv4Address;
@@ -120,21 +121,21 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
         try {
             ResolvedFlow u = simulator.resolver().resolve(udp);
             for (int i = 0; i < streams; i++) {
-                udpFlows.add(new FailoverPrediction.StreamFlow(i, new ResolvedFlow(u.source(), u.sourceIp(), u.destination(), u.port(),
-                        u.protocol(), FIRST_UDP_PORT + i)));
+                udpFlows.add(new FailoverPrediction.StreamFlow(i, u.source(), u.sourceIp(), u.destination(), u.port(),
+                        u.protocol(), FIRST_UDP_PORT + i));
             }
             ResolvedFlow t = simulator.resolver().resolve(tcpFlow);
             for (int j = 0; j < tcp; j++) {
-                tcpFlows.add(new FailoverPrediction.StreamFlow(j, new ResolvedFlow(t.source(), t.sourceIp(), t.destination(), t.port(),
-                        t.protocol(), FIRST_TCP_PORT + j)));
+                tcpFlows.add(new FailoverPrediction.StreamFlow(j, t.source(), t.sourceIp(), t.destination(), t.port(),
+                        t.protocol(), FIRST_TCP_PORT + j));
             }
         } catch (FlowResolutionException e) {
             throw new AssertionError("the streams' flows do not resolve: " + e.getMessage(), e);
         }
-        List<GatewayFailover.Stream> predicted = FailoverPrediction.of(plan(), seeds, udpFlows, node, true, true).stream()
+        List<GatewayFailover.Stream> predicted = new SimulatorFailover().streams(plan(), seeds, udpFlows, node, true, true).stream()
                 .map(p -> new GatewayFailover.Stream(p.id(), p.before(), p.during(), p.after(), p.before().contains(node) ? 1 : 0, 0))
                 .toList();
-        List<GatewayFailover.Connection> fates = FailoverPrediction.connections(plan(), seeds, tcpFlows, node).stream()
+        List<GatewayFailover.Connection> fates = new SimulatorFailover().connections(plan(), seeds, tcpFlows, node).stream()
                 .map(c -> new GatewayFailover.Connection(c.id(), c.before(), c.during(), c.survives(), c.survives() ? "survived" : "reset"))
                 .toList();
         return new GatewayFailover(node, predicted, fates);

@@ -19,7 +19,6 @@ import io.periscope.lab.probe.NameLookup;
 import io.periscope.lab.probe.NameResolution;
 import io.periscope.lab.probe.ObservedAttempt;
 import io.periscope.lab.probe.ProbeReport;
-import io.periscope.lab.probe.SimulatorFlows;
 import io.periscope.lab.shell.Invocation;
 import io.periscope.lab.shell.Shell;
 import io.periscope.lab.shell.ShellResult;
@@ -52,6 +51,9 @@ import io.periscope.lab.failover.FailoverReport;
 import io.periscope.lab.failover.FailureMode;
 import io.periscope.lab.failover.LabFailover;
 import io.periscope.lab.failover.UpLab;
+import io.periscope.labsimulator.SimulatorBench;
+import io.periscope.labsimulator.SimulatorFailover;
+import io.periscope.labsimulator.SimulatorFlows;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -351,8 +353,8 @@ final class ProbedDeployment implements Deployment {
         ClusterSet measured = set.withFlows(List.of(new Flow("failover-udp", udp.from(), udp.to(), udp.protocol(), udp.expect()),
                 new Flow("failover-tcp", tcpFlow.from(), tcpFlow.to(), tcpFlow.protocol(), tcpFlow.expect())));
         UpLab lab = UpLab.of(file, measured, stateFile, "acceptance");
-        FailoverReport report = new LabFailover(shell).run(lab, new LabFailover.Options(node, FailureMode.BLACKHOLE, streams, RATE, tcp,
-                Optional.of(HEAL_AFTER)), line -> { });
+        FailoverReport report = new LabFailover(shell, new SimulatorFailover()).run(lab,
+                new LabFailover.Options(node, FailureMode.BLACKHOLE, streams, RATE, tcp, Optional.of(HEAL_AFTER)), line -> { });
         List<GatewayFailover.Stream> measuredStreams = report.streams().stream().map(r -> new GatewayFailover.Stream(r.id(), r.before(),
                 r.during(), r.after(), r.lostOnFailure(), r.lostOnHeal())).toList();
         List<GatewayFailover.Connection> connections = report.tcp().stream().map(t -> new GatewayFailover.Connection(t.outcome().id(),
@@ -422,7 +424,7 @@ final class ProbedDeployment implements Deployment {
     public Throughput connections(Flow flow, int connections, int seconds) {
         ClusterSet measured = set.withFlows(List.of(new Flow("bench", flow.from(), flow.to(), flow.protocol(), flow.expect())));
         UpLab lab = UpLab.of(file, measured, stateFile, "acceptance");
-        BenchReport report = new LabBench(shell).run(lab, new LabBench.Options(connections, seconds), line -> { });
+        BenchReport report = new LabBench(shell, new SimulatorBench()).run(lab, new LabBench.Options(connections, seconds), line -> { });
         // Not every stream's gateways are checked against the prediction here: on a shaped link TCP
         // retransmits after a timeout, and the kernel then draws the socket a new hash
         // (sk_rethink_txhash), which can move the connection to another gateway mid-run. What the

@@ -5,7 +5,7 @@ import io.periscope.lab.failover.FailoverPrediction;
 import io.periscope.lab.failover.UpLab;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.SysctlSettings;
-import io.periscope.lab.probe.SimulatorFlows;
+import io.periscope.lab.probe.FlowSimulation;
 import io.periscope.lab.shell.Invocation;
 import io.periscope.lab.shell.Shell;
 import io.periscope.model.topology.Cluster;
@@ -14,7 +14,6 @@ import io.periscope.model.topology.Protocol;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.Names;
-import io.periscope.simulator.ResolvedFlow;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,9 +70,12 @@ public final class LabBench {
     }
 
     private final Shell shell;
+    private final BenchSimulation simulation;
 
-    public LabBench(Shell shell) {
+    /** @param simulation the simulator's side, which the bench's streams are compared with */
+    public LabBench(Shell shell, BenchSimulation simulation) {
         this.shell = shell;
+        this.simulation = simulation;
     }
 
     /**
@@ -86,8 +88,8 @@ public final class LabBench {
             throw new LabRefusal(failed + " " + (lab.current().failures().size() == 1 ? "is" : "are") + " failed, and the bench predicts with"
                     + " every node up; heal first ('lab heal " + lab.file() + " " + lab.current().failures().getFirst().node() + "')");
         }
-        SimulatorFlows simulation = new SimulatorFlows(lab.plan());
-        BenchPlan.Pairs found = BenchPlan.pairs(lab.set(), lab.layout(), simulation, BenchPlan.FIRST_SOURCE_PORT);
+        FlowSimulation flows = simulation.flows(lab.plan());
+        BenchPlan.Pairs found = BenchPlan.pairs(lab.set(), lab.layout(), flows, BenchPlan.FIRST_SOURCE_PORT);
         if (found.pairs().isEmpty()) {
             throw new LabRefusal(noPairs(lab, found));
         }
@@ -99,13 +101,13 @@ public final class LabBench {
         } catch (IllegalArgumentException e) {
             throw new LabRefusal(e.getMessage());
         }
-        List<FailoverPrediction.StreamFlow> flows = new ArrayList<>();
+        List<FailoverPrediction.StreamFlow> flowsOfStreams = new ArrayList<>();
         for (BenchPlan.Stream stream : streams) {
             BenchPlan.Pair pair = pairs.get(stream.pair());
-            flows.add(new FailoverPrediction.StreamFlow(stream.id(), new ResolvedFlow(pair.source(), pair.bind(), pair.destination(), pair.port(),
-                    Protocol.TCP, stream.sourcePort())));
+            flowsOfStreams.add(new FailoverPrediction.StreamFlow(stream.id(), pair.source(), pair.bind(), pair.destination(), pair.port(),
+                    Protocol.TCP, stream.sourcePort()));
         }
-        List<BenchPrediction.PredictedStream> predicted = BenchPrediction.of(lab.plan(), FailoverPrediction.labSeeds(lab.layout()), flows);
+        List<BenchPrediction.PredictedStream> predicted = simulation.streams(lab.plan(), FailoverPrediction.labSeeds(lab.layout()), flowsOfStreams);
         Map<String, HostNamespace> gateways = gateways(lab);
 
         found.skipped().forEach(s -> progress.accept("bench: flow " + s.flow() + " left out: " + s.reason()));

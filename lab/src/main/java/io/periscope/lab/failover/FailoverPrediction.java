@@ -7,39 +7,34 @@ import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.Node;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.layout.SysctlSettings;
+import io.periscope.lab.probe.ProbeTarget;
+import io.periscope.model.topology.Protocol;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.planner.DownGateways;
 import io.periscope.planner.Planner;
-import io.periscope.simulator.ResolvedFlow;
-import io.periscope.simulator.Simulator;
-import io.periscope.simulator.routing.KernelNexthopChoice;
-import io.periscope.simulator.trace.Hop;
-import io.periscope.simulator.trace.PathTrace;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import io.periscope.simulator.trace.Packet;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The simulator's prediction of a failover, flow by flow: for each stream's own 5-tuple, the
+ * A failover's prediction, flow by flow, in the lab's terms: for each stream's own 5-tuple, the
  * gateways its packets cross with every node up, with the failed node's choices withdrawn, and
- * after the heal. Nothing measured goes in: each node's choice is the kernel's
- * ({@link KernelNexthopChoice}: the multipath hash under the seed {@code lab up} gave the node,
- * hash-threshold or resilient buckets), and the failure is what the running agents program on every
- * other node: their plan for the gateway down ({@link Planner#replan}) less its tunnel addresses'
- * choices ({@link NexthopWithdrawal}).
+ * after the heal. The simulator traces the streams ({@link FailoverSimulation}); this class holds
+ * what the lab knows. Nothing measured goes in: each node's choice is the kernel's (the multipath
+ * hash under the seed {@code lab up} gave the node, {@link #labSeeds}), and the failure is what the
+ * running agents program on every other node ({@link #plans}): their plan for the gateway down
+ * ({@link Planner#replan}) less its tunnel addresses' choices ({@link NexthopWithdrawal}).
  *
  * <p>{@code agent-stop} withdraws nothing: the node's kernel still forwards and answers the
  * probes. Resilient tables start as a new group fills them, so a lab whose groups were already
@@ -56,8 +51,18 @@ public final class FailoverPrediction {
         }
     }
 
-    /** A stream to predict: its flow as the lab sends it, source port included. */
-    public record StreamFlow(int id, ResolvedFlow flow) {
+    /**
+     * A stream to predict: its flow as the lab sends it, source port included.
+     *
+     * @param sourceIp the address the source binds; empty for a node's own socket, which leaves it to routing
+     */
+    public record StreamFlow(int id, HostId source, Optional<Ipv4Address> sourceIp, Ipv4Address destination, int port, Protocol protocol,
+                             int sourcePort) {
+
+        /** The stream from {@code sourcePort} of a flow as the probe resolves it. */
+        public static StreamFlow of(int id, ProbeTarget target, int sourcePort) {
+            return new StreamFlow(id, target.source(), target.sourceIp(), target.destination(), target.port(), target.protocol(), sourcePort);
+        }
     }
 
     private FailoverPrediction() {
@@ -102,43 +107,30 @@ public final class FailoverPrediction {
                 plan.ovn());
     }
 
-    /**
-     * @param failed   {@code cluster/node}
-     * @param withdraw whether the failure makes the agents withdraw the node (every mode but {@code agent-stop})
-     * @param healed   whether the node is healed, so that {@code after} is predicted
-     */
-    public static List<PredictedStream> of(ClusterSetPlan plan, LabLayout layout, List<StreamFlow> streams, String failed,
-                                           boolean withdraw, boolean healed) {
-        return of(plan, labSeeds(layout), streams, failed, withdraw, healed);
-    }
-
     /** The seed {@code lab up} gives each node, when this kernel takes one; empty otherwise. */
     public static Map<HostId, Integer> labSeeds(LabLayout layout) {
         return seedsKnown() ? SysctlSettings.multipathSeeds(layout) : new HashMap<>();
     }
 
     /**
-     * @param seeds    each node's {@code fib_multipath_hash_seed}; a node without one is predicted with Periscope's documented hash
+     * The plans the nodes are programmed with while {@code failed} is down and once it is healed.
+     *
+     * @param during the plan while failed: a standby's after a lease moved, or every other node's withdrawal
+     *               ({@link #withdrawn}); the plan itself when the failure withdraws nothing
+     * @param healed the plan after the heal: a lease that moved stays with its new holder when the old one comes
+     *               back (it returns as the standby); otherwise the plan itself
+     */
+    public record FailurePlans(ClusterSetPlan during, ClusterSetPlan healed) {
+    }
+
+    /**
      * @param failed   {@code cluster/node}
      * @param withdraw whether the failure makes the agents withdraw the node (every mode but {@code agent-stop})
-     * @param healed   whether the node is healed, so that {@code after} is predicted
      */
-    public static List<PredictedStream> of(ClusterSetPlan plan, Map<HostId, Integer> seeds, List<StreamFlow> streams, String failed,
-                                           boolean withdraw, boolean healed) {
+    public static FailurePlans plans(ClusterSetPlan plan, String failed, boolean withdraw) {
         Optional<ClusterSetPlan> elected = withdraw ? leaseTakenOver(plan, failed) : Optional.empty();
         ClusterSetPlan during = elected.orElseGet(() -> withdraw ? withdrawn(plan, tunnelAddresses(plan, failed), host(plan, failed)) : plan);
-        // A lease that moved stays with its new holder when the old one comes back (it returns as the standby).
-        ClusterSetPlan healedPlan = elected.orElse(plan);
-        KernelNexthopChoice upChoice = KernelNexthopChoice.programmed(plan, seeds.keySet(), seeds::get);
-        List<Set<String>> before = gateways(new Simulator(plan, upChoice), streams);
-        KernelNexthopChoice failedChoice = upChoice.after(during);
-        List<Set<String>> whileFailed = gateways(new Simulator(during, failedChoice), streams);
-        List<Set<String>> afterHeal = healed ? gateways(new Simulator(healedPlan, failedChoice.after(healedPlan)), streams) : null;
-        List<PredictedStream> predicted = new ArrayList<>();
-        for (int i = 0; i < streams.size(); i++) {
-            predicted.add(new PredictedStream(streams.get(i).id(), before.get(i), whileFailed.get(i), healed ? afterHeal.get(i) : Set.of()));
-        }
-        return predicted;
+        return new FailurePlans(during, elected.orElse(plan));
     }
 
     /**
@@ -148,61 +140,9 @@ public final class FailoverPrediction {
      * server answers it with a reset. A moved segment keeps the connection's addresses only if every
      * host that source-translates it (Globalnet's egress SNAT, a remote gateway's SNAT of DNATed
      * traffic) already knew the connection: a host that makes a new conntrack entry for it must give
-     * it a tuple no other entry holds ({@link #noFreshSnat}).
+     * it a tuple no other entry holds.
      */
     public record PredictedConnection(int id, Set<String> before, Set<String> during, boolean survives) {
-    }
-
-    /** Each connection's fate when {@code failed} fails and the agents withdraw it (a connection is one of {@code connections}' flows, source port included). */
-    public static List<PredictedConnection> connections(ClusterSetPlan plan, Map<HostId, Integer> seeds, List<StreamFlow> connections,
-                                                        String failed) {
-        ClusterSetPlan during = leaseTakenOver(plan, failed)
-                .orElseGet(() -> withdrawn(plan, tunnelAddresses(plan, failed), host(plan, failed)));
-        KernelNexthopChoice upChoice = KernelNexthopChoice.programmed(plan, seeds.keySet(), seeds::get);
-        Simulator up = new Simulator(plan, upChoice);
-        List<Set<String>> before = gateways(up, connections);
-        Simulator down = new Simulator(during, upChoice.after(during));
-        List<Set<String>> whileFailed = gateways(down, connections);
-        List<PredictedConnection> predicted = new ArrayList<>();
-        for (int i = 0; i < connections.size(); i++) {
-            ResolvedFlow flow = connections.get(i).flow();
-            Optional<PathTrace> established = delivered(up.trace(flow));
-            Optional<PathTrace> moved = delivered(down.traceMidStream(flow));
-            boolean survives = established.isPresent() && moved.isPresent()
-                    && atServer(established.get()).sameFlow(atServer(moved.get())) && noFreshSnat(established.get(), moved.get());
-            predicted.add(new PredictedConnection(connections.get(i).id(), before.get(i), whileFailed.get(i), survives));
-        }
-        return predicted;
-    }
-
-    private static Optional<PathTrace> delivered(List<PathTrace> paths) {
-        return paths.stream().filter(p -> p.disposition() == io.periscope.model.topology.Disposition.DELIVERED && !p.forward().isEmpty())
-                .findFirst();
-    }
-
-    /** The segment as the server receives it. */
-    private static Packet atServer(PathTrace path) {
-        return path.forward().getLast().arrive();
-    }
-
-    /**
-     * Whether every host that source-translates the moved segment translates it by the connection's
-     * own conntrack entry: the segment arrives there exactly as the connection's packets did. A host
-     * that sees it differently makes a new entry, and the translation it picks must differ from the
-     * one the connection's entry still holds (conntrack keeps every translated tuple unique, by
-     * another source port if need be), so the server would see a connection it does not know.
-     */
-    private static boolean noFreshSnat(PathTrace established, PathTrace moved) {
-        Map<HostId, Packet> arrived = new HashMap<>();
-        established.forward().forEach(hop -> arrived.putIfAbsent(hop.node(), hop.arrive()));
-        for (Hop hop : moved.forward()) {
-            boolean translates = hop.steps().stream().anyMatch(step -> step instanceof io.periscope.simulator.trace.Step.Snat);
-            Packet before = arrived.get(hop.node());
-            if (translates && (before == null || !before.sameFlow(hop.arrive()))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**
@@ -229,31 +169,6 @@ public final class FailoverPrediction {
     private static HostId host(ClusterSetPlan plan, String node) {
         return plan.hosts().keySet().stream().filter(h -> h.toString().equals(node)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException(node + " is no node of " + plan.clusterSet().name()));
-    }
-
-    /**
-     * The gateways each stream's packets reach that the lab's counters can see: {@link GatewayCounters}
-     * match a stream by its source address and port as it arrives, so a gateway the packets reach
-     * already translated (a remote gateway behind Globalnet's SNAT) counts nothing and is left out.
-     * Only the forward way counts, whatever becomes of the answer: the streams are one-way.
-     */
-    private static List<Set<String>> gateways(Simulator simulator, List<StreamFlow> streams) {
-        List<Set<String>> gateways = new ArrayList<>();
-        for (StreamFlow stream : streams) {
-            Set<String> seen = new LinkedHashSet<>();
-            for (PathTrace path : simulator.trace(stream.flow())) {
-                for (Hop hop : path.forward()) {
-                    boolean tunnel = hop.in().filter(i -> i.equals("vx-submariner") || i.equals("vxlan-tunnel")).isPresent()
-                            || hop.out().filter(o -> o.equals("vxlan-tunnel")).isPresent();
-                    if (tunnel && hop.arrive().sport() == stream.flow().sourcePort()
-                            && stream.flow().sourceIp().map(ip -> ip.equals(hop.arrive().src())).orElse(true)) {
-                        seen.add(hop.node().toString());
-                    }
-                }
-            }
-            gateways.add(seen);
-        }
-        return gateways;
     }
 
     /**

@@ -3,15 +3,13 @@ package io.periscope.lab.failover;
 import io.periscope.lab.LabRefusal;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.probe.ProbeTarget;
-import io.periscope.lab.probe.SimulatorFlows;
+import io.periscope.lab.probe.FlowSimulation;
 import io.periscope.lab.shell.Shell;
 import io.periscope.lab.trace.TracePath;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.Protocol;
 import io.periscope.planner.Planner;
-import io.periscope.simulator.Simulator;
 import io.periscope.plan.HostPlan;
-import io.periscope.simulator.ResolvedFlow;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,9 +59,12 @@ public final class LabFailover {
     }
 
     private final Shell shell;
+    private final FailoverSimulation simulation;
 
-    public LabFailover(Shell shell) {
+    /** @param simulation the simulator's side, which the measured streams are compared with */
+    public LabFailover(Shell shell, FailoverSimulation simulation) {
         this.shell = shell;
+        this.simulation = simulation;
     }
 
     public FailoverReport run(UpLab lab, Options options, Consumer<String> progress) {
@@ -78,20 +79,20 @@ public final class LabFailover {
             throw new LabRefusal(lab.file() + " has no flow with protocol: udp for the measured streams to follow; add one"
                     + " (for example to a UDP port of an exported service) under flows:");
         }
-        SimulatorFlows simulation = new SimulatorFlows(lab.plan());
+        FlowSimulation flows = simulation.flows(lab.plan());
         List<UdpStreams.Stream> streams = new ArrayList<>();
         List<ProbeTarget> targets = new ArrayList<>();
         Set<String> receiverNamespaces = new TreeSet<>();
         Set<Integer> receiverPorts = new TreeSet<>();
         for (int i = 0; i < options.flows(); i++) {
             Flow flow = udpFlows.get(i % udpFlows.size());
-            ProbeTarget target = resolve(simulation, flow);
+            ProbeTarget target = resolve(flows, flow);
             targets.add(target);
             HostNamespace source = lab.layout().host(target.source()).orElseThrow();
             int port = FIRST_UDP_PORT + i;
             streams.add(new UdpStreams.Stream(i, flow.name(), source.namespace(), sourceIp(target, source), port,
                     target.destination().toString(), target.port()));
-            ends(lab, simulation.paths(target, port), receiverNamespaces, receiverPorts);
+            ends(lab, flows.paths(target, port), receiverNamespaces, receiverPorts);
         }
         receiverPorts.addAll(streams.stream().map(UdpStreams.Stream::port).toList());
         List<TcpConnections.Connection> connections = new ArrayList<>();
@@ -100,12 +101,12 @@ public final class LabFailover {
         List<Flow> tcpFlows = lab.set().flows().stream().filter(f -> f.protocol() == Protocol.TCP).toList();
         for (int j = 0; j < options.tcp() && !tcpFlows.isEmpty(); j++) {
             Flow flow = tcpFlows.get(j % tcpFlows.size());
-            ProbeTarget target = resolve(simulation, flow);
+            ProbeTarget target = resolve(flows, flow);
             HostNamespace source = lab.layout().host(target.source()).orElseThrow();
             connections.add(new TcpConnections.Connection(j, flow.name(), source.namespace(), sourceIp(target, source),
                     target.destination().toString(), target.port()));
             tcpPorts.add(target.port());
-            ends(lab, simulation.paths(target, FIRST_TCP_PORT + j), tcpNamespaces, tcpPorts);
+            ends(lab, flows.paths(target, FIRST_TCP_PORT + j), tcpNamespaces, tcpPorts);
         }
         Map<String, String> gateways = new LinkedHashMap<>();
         // Every gateway node, the standbys of a single active gateway too: a lease failover moves the streams to one.
@@ -195,9 +196,9 @@ public final class LabFailover {
                 tcpResults, summary(surviving, options.fail()), summary(moved, options.fail()), prediction, udp.sendErrors(), achievedRate);
     }
 
-    private static ProbeTarget resolve(SimulatorFlows simulation, Flow flow) {
+    private static ProbeTarget resolve(FlowSimulation flows, Flow flow) {
         try {
-            return simulation.resolve(flow);
+            return flows.resolve(flow);
         } catch (IllegalArgumentException e) {
             throw new LabRefusal("flow " + flow.name() + " cannot be resolved: " + e.getMessage());
         }
@@ -229,17 +230,16 @@ public final class LabFailover {
      * The simulator's prediction for every stream's own 5-tuple ({@link FailoverPrediction}), before,
      * during and after, compared phase by phase with what the counters measured.
      */
-    private static FailoverReport.Prediction predict(UpLab lab, List<UdpStreams.Stream> streams, List<ProbeTarget> targets, Options options,
-                                                     List<FailoverReport.StreamResult> results) {
+    private FailoverReport.Prediction predict(UpLab lab, List<UdpStreams.Stream> streams, List<ProbeTarget> targets, Options options,
+                                              List<FailoverReport.StreamResult> results) {
         List<FailoverPrediction.StreamFlow> flows = new ArrayList<>();
         for (UdpStreams.Stream stream : streams) {
             ProbeTarget target = targets.get(stream.id());
-            flows.add(new FailoverPrediction.StreamFlow(stream.id(), new ResolvedFlow(target.source(), target.sourceIp(), target.destination(),
-                    target.port(), target.protocol(), stream.sourcePort())));
+            flows.add(FailoverPrediction.StreamFlow.of(stream.id(), target, stream.sourcePort()));
         }
         boolean healed = options.healAfter().isPresent();
-        List<FailoverPrediction.PredictedStream> predicted = FailoverPrediction.of(lab.plan(), lab.layout(), flows, options.fail(),
-                options.mode() != FailureMode.AGENT_STOP, healed);
+        List<FailoverPrediction.PredictedStream> predicted = simulation.streams(lab.plan(), FailoverPrediction.labSeeds(lab.layout()), flows,
+                options.fail(), options.mode() != FailureMode.AGENT_STOP, healed);
         Set<String> gatewaysBefore = new TreeSet<>();
         Set<String> gatewaysAfter = new TreeSet<>();
         predicted.forEach(p -> {

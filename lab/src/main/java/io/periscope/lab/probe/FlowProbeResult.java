@@ -1,7 +1,6 @@
 package io.periscope.lab.probe;
 
 import io.periscope.lab.trace.HopDifference;
-import io.periscope.simulator.trace.FlowTrace;
 
 import java.util.List;
 import java.util.Optional;
@@ -22,6 +21,9 @@ import java.util.TreeSet;
 public record FlowProbeResult(String name, String from, String to, String resolved, int simulatedPaths,
                               List<ObservedAttempt> attempts, Optional<String> problem, Optional<String> unanswered,
                               Optional<NameResolution> dns) {
+
+    /** What a flow resolves to when nobody answers its name: the text {@code trace --json} writes there. */
+    public static final String NO_ADDRESS = "no address";
 
     public FlowProbeResult {
         attempts = List.copyOf(attempts);
@@ -48,7 +50,7 @@ public record FlowProbeResult(String name, String from, String to, String resolv
      * @param why what Lighthouse lacks, e.g. "nothing answers 'x...': no cluster exports service ns/x"
      */
     public static FlowProbeResult unanswered(String name, String from, String to, String why) {
-        return new FlowProbeResult(name, from, to, FlowTrace.NO_ADDRESS, 1, List.of(), Optional.empty(), Optional.of(why));
+        return new FlowProbeResult(name, from, to, NO_ADDRESS, 1, List.of(), Optional.empty(), Optional.of(why));
     }
 
     public boolean matchesSimulation() {

@@ -6,6 +6,7 @@ import io.periscope.lab.TestLabs;
 import io.periscope.lab.failover.UpLab;
 import io.periscope.lab.shell.Invocation;
 import io.periscope.lab.shell.ProcessShell;
+import io.periscope.labsimulator.SimulatorBench;
 import io.periscope.plan.HostId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,8 +40,8 @@ class BenchMeasuresEachFlowOnThePredictedGateways {
         UpLab up = UpLab.of(Path.of(lab.set().name() + ".yaml"), lab.set(), lab.stateFile(), "bench");
         List<String> progress = new ArrayList<>();
 
-        BenchReport first = new LabBench(new ProcessShell()).run(up, new LabBench.Options(8, 3), progress::add);
-        BenchReport second = new LabBench(new ProcessShell()).run(up, new LabBench.Options(8, 3), progress::add);
+        BenchReport first = new LabBench(new ProcessShell(), new SimulatorBench()).run(up, new LabBench.Options(8, 3), progress::add);
+        BenchReport second = new LabBench(new ProcessShell(), new SimulatorBench()).run(up, new LabBench.Options(8, 3), progress::add);
 
         for (BenchReport report : List.of(first, second)) {
             assertThat(report.differences()).as(BenchReportText.render(report)).isEmpty();

@@ -3,7 +3,7 @@ package io.periscope.lab.bench;
 import io.periscope.lab.Examples;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
-import io.periscope.lab.probe.SimulatorFlows;
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;

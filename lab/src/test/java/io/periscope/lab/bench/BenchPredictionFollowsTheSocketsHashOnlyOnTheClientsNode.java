@@ -3,13 +3,13 @@ package io.periscope.lab.bench;
 import io.periscope.lab.Examples;
 import io.periscope.lab.failover.FailoverPrediction;
 import io.periscope.lab.layout.LabCables;
+import io.periscope.labsimulator.SimulatorBench;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;
 import io.periscope.planner.Planner;
-import io.periscope.simulator.ResolvedFlow;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -54,8 +54,8 @@ class BenchPredictionFollowsTheSocketsHashOnlyOnTheClientsNode {
         String[] parts = client.split("/");
         List<FailoverPrediction.StreamFlow> streams = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            streams.add(new FailoverPrediction.StreamFlow(i, new ResolvedFlow(HostId.pod(parts[0], parts[1], parts[2]), Optional.of(from), NGINX, 80,
-                    Protocol.TCP, 21000 + i)));
+            streams.add(new FailoverPrediction.StreamFlow(i, HostId.pod(parts[0], parts[1], parts[2]), Optional.of(from), NGINX, 80,
+                    Protocol.TCP, 21000 + i));
         }
         return streams;
     }
@@ -65,7 +65,7 @@ class BenchPredictionFollowsTheSocketsHashOnlyOnTheClientsNode {
         ClusterSetPlan plan = plan(magGlobalnet());
         List<FailoverPrediction.StreamFlow> streams = streams("cluster1/default/client", Ipv4Address.parse("10.0.128.4"), 16);
 
-        List<BenchPrediction.PredictedStream> predicted = BenchPrediction.of(plan, seeds(plan, 12345), streams);
+        List<BenchPrediction.PredictedStream> predicted = new SimulatorBench().streams(plan, seeds(plan, 12345), streams);
 
         Set<String> remotes = new HashSet<>();
         for (BenchPrediction.PredictedStream stream : predicted) {
@@ -81,14 +81,14 @@ class BenchPredictionFollowsTheSocketsHashOnlyOnTheClientsNode {
         }
         assertThat(remotes).as("16 streams' 5-tuples reach both remote gateways").containsExactlyInAnyOrder("cluster2/gw-3", "cluster2/gw-4");
         // The worker's seed plays no part: its choice is the socket's.
-        assertThat(BenchPrediction.of(plan, seeds(plan, 999), streams)).isEqualTo(predicted);
+        assertThat(new SimulatorBench().streams(plan, seeds(plan, 999), streams)).isEqualTo(predicted);
     }
 
     @Test
     void aClientOnAGatewayLeavesByItAndThrowsTheSocketsDiceForTheRemoteOne() throws Exception {
         ClusterSetPlan plan = plan(magGlobalnet().replace("node: worker-1, ip: 10.0.128.4", "node: gw-1, ip: 10.0.0.4"));
 
-        List<BenchPrediction.PredictedStream> predicted = BenchPrediction.of(plan, seeds(plan, 1),
+        List<BenchPrediction.PredictedStream> predicted = new SimulatorBench().streams(plan, seeds(plan, 1),
                 streams("cluster1/default/client", Ipv4Address.parse("10.0.0.4"), 4));
 
         assertThat(predicted).allSatisfy(stream -> {
@@ -103,7 +103,7 @@ class BenchPredictionFollowsTheSocketsHashOnlyOnTheClientsNode {
     void withOneActiveGatewayTheWorkerHasNoChoiceAndTheGatewayHashesTheFiveTuple() throws Exception {
         ClusterSetPlan plan = plan(magGlobalnet().replaceFirst("multiActiveGateways: true\n    clusterEgressIPs: 8", "multiActiveGateways: false"));
 
-        List<BenchPrediction.PredictedStream> predicted = BenchPrediction.of(plan, seeds(plan, 1),
+        List<BenchPrediction.PredictedStream> predicted = new SimulatorBench().streams(plan, seeds(plan, 1),
                 streams("cluster1/default/client", Ipv4Address.parse("10.0.128.4"), 16));
 
         Set<String> remotes = new HashSet<>();

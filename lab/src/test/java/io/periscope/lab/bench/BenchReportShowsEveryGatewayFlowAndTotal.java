@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.periscope.lab.Examples;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
-import io.periscope.lab.probe.SimulatorFlows;
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.planner.Planner;

@@ -12,6 +12,7 @@ import io.periscope.lab.shell.ShellResult;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.NodeFailure;
+import io.periscope.labsimulator.SimulatorBench;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.planner.Planner;
@@ -84,7 +85,7 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
         RecordingShell shell = samples(lab);
         List<String> progress = new ArrayList<>();
 
-        BenchReport report = new LabBench(shell).run(lab, new LabBench.Options(8, 3), progress::add);
+        BenchReport report = new LabBench(shell, new SimulatorBench()).run(lab, new LabBench.Options(8, 3), progress::add);
 
         List<String> order = shell.invocations().stream().map(LabBenchStartsServersThenClientsAndReadsTheGatewaysAround::program).toList();
         int firstDelete = order.indexOf("conntrack -D");
@@ -130,7 +131,7 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
         UpLab lab = lab(List.of(new NodeFailure("cluster1/gw-1", "blackhole", "ns", List.of(), "", false)));
         RecordingShell shell = samples(lab);
 
-        assertThatThrownBy(() -> new LabBench(shell).run(lab, new LabBench.Options(8, 3), line -> { }))
+        assertThatThrownBy(() -> new LabBench(shell, new SimulatorBench()).run(lab, new LabBench.Options(8, 3), line -> { }))
                 .isInstanceOf(LabRefusal.class).hasMessageContaining("cluster1/gw-1 (blackhole) is failed").hasMessageContaining("lab heal");
         assertThat(shell.invocations()).isEmpty();
     }
@@ -140,7 +141,7 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
         UpLab lab = lab(List.of());
         RecordingShell shell = samples(lab);
 
-        assertThatThrownBy(() -> new LabBench(shell).run(lab, new LabBench.Options(200, 3), line -> { }))
+        assertThatThrownBy(() -> new LabBench(shell, new SimulatorBench()).run(lab, new LabBench.Options(200, 3), line -> { }))
                 .isInstanceOf(LabRefusal.class).hasMessageContaining("at most 128 flows");
         assertThat(shell.invocations()).isEmpty();
     }
@@ -152,7 +153,7 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
                 ? new ShellResult(1, "", "iperf3: error - unable to start listener for connections: Address already in use")
                 : new ShellResult(0, "", ""));
 
-        assertThatThrownBy(() -> new LabBench(shell).run(lab, new LabBench.Options(4, 3), line -> { }))
+        assertThatThrownBy(() -> new LabBench(shell, new SimulatorBench()).run(lab, new LabBench.Options(4, 3), line -> { }))
                 .isInstanceOf(LabRefusal.class)
                 .hasMessageContaining("the iperf3 server of flow client-to-nginx on port 80 of cluster2/default/nginx-7d4f")
                 .hasMessageContaining("ended without listening: iperf3: error - unable to start listener for connections: Address already in use");

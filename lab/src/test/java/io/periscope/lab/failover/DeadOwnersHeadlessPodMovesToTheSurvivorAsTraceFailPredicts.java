@@ -7,11 +7,12 @@ import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.LabProbe;
 import io.periscope.lab.probe.ProbeReport;
-import io.periscope.lab.probe.SimulatorFlows;
 import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.supervisor.SupervisorStatus;
 import io.periscope.lab.trace.TraceHop;
 import io.periscope.lab.trace.TracePath;
+import io.periscope.labsimulator.SimulatorFailover;
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.model.globalnet.HeadlessPodOwners;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.net.Ipv4Address;
@@ -135,7 +136,7 @@ class DeadOwnersHeadlessPodMovesToTheSurvivorAsTraceFailPredicts {
         String owner = "cluster1/" + HeadlessPodOwners.ownerOf(cluster1, cache).orElseThrow();
         String survivor = owner.equals("cluster1/gw-1") ? "cluster1/gw-2" : "cluster1/gw-1";
 
-        FailoverReport report = new LabFailover(new ProcessShell()).run(SupervisedLab.upLab(lab),
+        FailoverReport report = new LabFailover(new ProcessShell(), new SimulatorFailover()).run(SupervisedLab.upLab(lab),
                 new LabFailover.Options(owner, FailureMode.BLACKHOLE, 4, 100, 8, Optional.of(Duration.ofSeconds(3))), line -> { });
 
         assertThat(report.streams()).hasSize(4).allSatisfy(s -> {

@@ -2,6 +2,7 @@ package io.periscope.lab.failover;
 
 import io.periscope.lab.Examples;
 import io.periscope.lab.layout.LabCables;
+import io.periscope.labsimulator.SimulatorFailover;
 import io.periscope.model.globalnet.HeadlessPodOwners;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
@@ -37,11 +38,11 @@ class PredictionMovesADeadOwnersHeadlessPodToTheSurvivor {
         ResolvedFlow flow = new Simulator(plan).resolver().resolve(set.flow("headless-pod-to-nginx").orElseThrow());
         List<FailoverPrediction.StreamFlow> streams = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
-            streams.add(new FailoverPrediction.StreamFlow(i, new ResolvedFlow(flow.source(), flow.sourceIp(), flow.destination(), flow.port(),
-                    flow.protocol(), 40000 + i)));
+            streams.add(new FailoverPrediction.StreamFlow(i, flow.source(), flow.sourceIp(), flow.destination(), flow.port(),
+                    flow.protocol(), 40000 + i));
         }
 
-        List<FailoverPrediction.PredictedStream> predicted = FailoverPrediction.of(plan, Map.of(), streams, owner, true, true);
+        List<FailoverPrediction.PredictedStream> predicted = new SimulatorFailover().streams(plan, Map.of(), streams, owner, true, true);
 
         assertThat(predicted).hasSize(8).allSatisfy(p -> {
             assertThat(p.before()).as("stream %d before", p.id()).containsExactly(owner);

@@ -9,6 +9,7 @@ import io.periscope.lab.failover.UpLab;
 import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.supervisor.SupervisorFiles;
 import io.periscope.lab.supervisor.SupervisorStatus;
+import io.periscope.labsimulator.SimulatorFailover;
 import io.periscope.model.topology.ClusterSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -80,7 +81,7 @@ class SingleActiveClusterFailsOverByLease {
         });
         FailoverReport report;
         try {
-            report = new LabFailover(new ProcessShell()).run(up,
+            report = new LabFailover(new ProcessShell(), new SimulatorFailover()).run(up,
                     new LabFailover.Options(ACTIVE, FailureMode.CRASH, 8, 200, 1, Optional.of(Duration.ofSeconds(6))), line -> { });
         } finally {
             watcher.interrupt();

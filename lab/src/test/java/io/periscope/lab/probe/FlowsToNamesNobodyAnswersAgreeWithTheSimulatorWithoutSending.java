@@ -2,10 +2,12 @@ package io.periscope.lab.probe;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Flow;
 import io.periscope.planner.Planner;
+import io.periscope.simulator.trace.FlowTrace;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -48,5 +50,12 @@ class FlowsToNamesNobodyAnswersAgreeWithTheSimulatorWithoutSending {
         assertThat(node.get("disposition").asText()).isEqualTo("unreachable");
         assertThat(node.get("matchesSimulation").asBoolean()).isTrue();
         assertThat(node.has("problem")).isFalse();
+    }
+
+    @Test
+    void theResultResolvesToWhatTheSimulatorsTraceWritesForAnUnansweredName() {
+        FlowProbeResult result = FlowProbeResult.unanswered("f", "cluster1/default/client", "nobody.default.svc.clusterset.local:80", "why");
+
+        assertThat(result.resolved()).isEqualTo(FlowTrace.NO_ADDRESS);
     }
 }

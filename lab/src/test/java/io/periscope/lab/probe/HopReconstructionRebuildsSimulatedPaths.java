@@ -12,6 +12,7 @@ import io.periscope.lab.trace.TraceEncap;
 import io.periscope.lab.trace.TraceHop;
 import io.periscope.lab.trace.TracePacket;
 import io.periscope.lab.trace.TracePath;
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;

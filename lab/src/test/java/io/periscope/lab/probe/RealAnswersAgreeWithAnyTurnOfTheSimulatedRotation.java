@@ -1,5 +1,6 @@
 package io.periscope.lab.probe;
 
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.topology.ClusterSet;

@@ -254,13 +254,9 @@ public final class TopologyValidator {
             checkLink(node, nodePath);
             if (node.tcpClampMss().isPresent()) {
                 int mss = node.tcpClampMss().getAsInt();
-                if (mss < Node.MIN_TCP_CLAMP_MSS || mss > Node.MAX_TCP_CLAMP_MSS) {
-                    // Upstream takes 0 for "not forced" and iptables refuses TCPMSS --set-mss above 65515.
-                    error(join(nodePath, "tcpClampMss"), "tcpClampMss " + mss + " is outside " + Node.MIN_TCP_CLAMP_MSS + ".."
-                                    + Node.MAX_TCP_CLAMP_MSS + ", the values iptables takes for TCPMSS --set-mss",
-                            mss < Node.MIN_TCP_CLAMP_MSS ? "leave tcpClampMss out for no forced MSS, or give a value such as 1200"
-                                    : "use at most " + Node.MAX_TCP_CLAMP_MSS + "; an MSS above the path MTU less 40 changes nothing");
-                }
+                tcpClampMssProblem(mss).ifPresent(problem -> error(join(nodePath, "tcpClampMss"), problem,
+                        mss < Node.MIN_TCP_CLAMP_MSS ? "leave tcpClampMss out for no forced MSS, or give a value such as 1200"
+                                : "use at most " + Node.MAX_TCP_CLAMP_MSS + "; an MSS above the path MTU less 40 changes nothing"));
             }
         }
         if (cluster.cni() == io.periscope.model.topology.Cni.OVN_KUBERNETES) {
@@ -290,6 +286,37 @@ public final class TopologyValidator {
         }
     }
 
+    // ---- rules other builders of a model check objects with (the Kubernetes model builder, on live objects) ----
+
+    /** Why a node cannot force {@code mss} (upstream takes 0 for "not forced", iptables refuses TCPMSS --set-mss above 65515); empty when it can. */
+    public static Optional<String> tcpClampMssProblem(int mss) {
+        if (mss >= Node.MIN_TCP_CLAMP_MSS && mss <= Node.MAX_TCP_CLAMP_MSS) {
+            return Optional.empty();
+        }
+        return Optional.of("tcpClampMss " + mss + " is outside " + Node.MIN_TCP_CLAMP_MSS + ".." + Node.MAX_TCP_CLAMP_MSS
+                + ", the values iptables takes for TCPMSS --set-mss");
+    }
+
+    /**
+     * Why a pod cannot run on {@code node}: it is none of {@code nodes}, those of cluster {@code cluster}; empty when it can.
+     *
+     * @param pod the pod's {@code namespace/name}
+     */
+    public static Optional<String> podNodeProblem(String cluster, List<Node> nodes, String pod, String node) {
+        if (nodes.stream().anyMatch(n -> n.name().equals(node))) {
+            return Optional.empty();
+        }
+        return Optional.of("pod '" + pod + "' runs on node '" + node + "', which is not a node of cluster '" + cluster + "'");
+    }
+
+    /** Why {@code pod}'s address does not belong to cluster {@code cluster} with {@code podCidrs}; empty when it does or the pod is on its node's network. */
+    public static Optional<String> podIpProblem(String cluster, List<Ipv4Prefix> podCidrs, Pod pod) {
+        if (pod.hostNetwork() || podCidrs.stream().anyMatch(c -> c.contains(pod.ip()))) {
+            return Optional.empty();
+        }
+        return Optional.of("pod ip " + pod.ip() + " is outside cluster '" + cluster + "''s podCIDRs " + podCidrs);
+    }
+
     private void checkPods(Cluster cluster, String path) {
         String listPath = join(path, "pods");
         Map<String, Integer> byName = new HashMap<>();
@@ -313,10 +340,10 @@ public final class TopologyValidator {
             duplicate(byName, pod.qualifiedName(), p, listPath, "name", "pod '" + pod.qualifiedName() + "' is already declared in cluster '"
                     + cluster.name() + "' by ", "give every pod of a namespace its own name");
             Optional<Node> node = cluster.node(pod.node());
-            if (node.isEmpty() && !incomplete.hasNode(cluster.name(), pod.node())) {
-                error(join(podPath, "node"), "pod '" + pod.qualifiedName() + "' runs on node '" + pod.node()
-                        + "', which is not a node of cluster '" + cluster.name() + "'", unknownNameFix("node", pod.node(),
-                        cluster.nodes().stream().map(Node::name).toList(), "add the node under the cluster's nodes"));
+            if (!incomplete.hasNode(cluster.name(), pod.node())) {
+                podNodeProblem(cluster.name(), cluster.nodes(), pod.qualifiedName(), pod.node()).ifPresent(problem -> error(join(podPath, "node"), problem,
+                        unknownNameFix("node", pod.node(), cluster.nodes().stream().map(Node::name).toList(),
+                                "add the node under the cluster's nodes")));
             }
             String ipPath = join(podPath, "ip");
             if (pod.hostNetwork()) {
@@ -327,9 +354,9 @@ public final class TopologyValidator {
                 }
                 continue;
             }
-            if (!incomplete.hasPodCidrs(cluster.name()) && cluster.podCidrs().stream().noneMatch(c -> c.contains(pod.ip()))) {
-                error(ipPath, "pod ip " + pod.ip() + " is outside cluster '" + cluster.name() + "''s podCIDRs " + cluster.podCidrs(),
-                        "use an address inside " + cluster.podCidrs() + ", or set hostNetwork: true for a pod on its node's network");
+            if (!incomplete.hasPodCidrs(cluster.name())) {
+                podIpProblem(cluster.name(), cluster.podCidrs(), pod).ifPresent(problem -> error(ipPath, problem,
+                        "use an address inside " + cluster.podCidrs() + ", or set hostNetwork: true for a pod on its node's network"));
             }
             duplicate(byIp, pod.ip(), p, listPath, "ip", "pod ip " + pod.ip() + " is already used in cluster '" + cluster.name() + "' by ",
                     "give every pod its own address (host-network pods are the exception: they share their node's)");

@@ -13,6 +13,7 @@ import io.periscope.kubernetes.crd.EndpointSpec;
 import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.SubmarinerCluster;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
+import io.periscope.model.load.TopologyValidator;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.selector.LabelSelector;
@@ -160,7 +161,7 @@ public final class ClusterModelBuilder {
         boolean multiActive = Boolean.TRUE.equals(spec.multiActiveGateways());
 
         List<Node> nodes = nodes(live, multiActive, problems);
-        List<Pod> pods = pods(live, podCidrs, nodes, problems);
+        List<Pod> pods = pods(live, id, podCidrs, nodes, problems);
         List<Service> services = services(live, problems);
         List<ServiceExport> exports = live.serviceExports().stream()
                 .map(e -> new ServiceExport(e.getMetadata().getNamespace(), e.getMetadata().getName()))
@@ -278,7 +279,7 @@ public final class ClusterModelBuilder {
         }
     }
 
-    private static List<Pod> pods(LiveObjects live, List<Ipv4Prefix> podCidrs, List<Node> nodes, List<ModelProblem> problems) {
+    private static List<Pod> pods(LiveObjects live, String clusterId, List<Ipv4Prefix> podCidrs, List<Node> nodes, List<ModelProblem> problems) {
         List<Pod> pods = new ArrayList<>();
         for (io.fabric8.kubernetes.api.model.Pod object : live.pods().stream()
                 .sorted(Comparator.comparing((io.fabric8.kubernetes.api.model.Pod p) -> p.getMetadata().getNamespace())
@@ -294,8 +295,11 @@ public final class ClusterModelBuilder {
                 // Pending: not scheduled or without an address yet; it joins the model once it has both.
                 continue;
             }
-            if (nodes.stream().noneMatch(n -> n.name().equals(nodeName))) {
-                problems.add(new ModelProblem(name, "runs on node " + nodeName + ", which is not in the model"));
+            // The topology file's rules, so that a live pod is left out for what a file's pod is refused for.
+            Optional<String> elsewhere = TopologyValidator.podNodeProblem(clusterId, nodes,
+                    object.getMetadata().getNamespace() + "/" + object.getMetadata().getName(), nodeName);
+            if (elsewhere.isPresent()) {
+                problems.add(new ModelProblem(name, elsewhere.get()));
                 continue;
             }
             boolean hostNetwork = Boolean.TRUE.equals(object.getSpec().getHostNetwork());
@@ -306,12 +310,14 @@ public final class ClusterModelBuilder {
                 problems.add(new ModelProblem(name, e.getMessage()));
                 continue;
             }
-            if (!hostNetwork && !podCidrs.isEmpty() && podCidrs.stream().noneMatch(c -> c.contains(ip))) {
-                problems.add(new ModelProblem(name, "address " + ip + " is outside the cluster's pod CIDRs " + podCidrs
-                        + "; fix cluster_cidr in the Cluster object"));
+            Pod pod = new Pod(object.getMetadata().getName(), object.getMetadata().getNamespace(), nodeName, ip, labelsOf(object), hostNetwork);
+            // A Cluster object without cluster_cidr says nothing of its pods' addresses: none is checked.
+            Optional<String> outside = podCidrs.isEmpty() ? Optional.empty() : TopologyValidator.podIpProblem(clusterId, podCidrs, pod);
+            if (outside.isPresent()) {
+                problems.add(new ModelProblem(name, outside.get() + "; fix cluster_cidr in the Cluster object"));
                 continue;
             }
-            pods.add(new Pod(object.getMetadata().getName(), object.getMetadata().getNamespace(), nodeName, ip, labelsOf(object), hostNetwork));
+            pods.add(pod);
         }
         return pods;
     }
@@ -487,9 +493,9 @@ public final class ClusterModelBuilder {
         if (value == 0) {
             return OptionalInt.empty();
         }
-        if (value < Node.MIN_TCP_CLAMP_MSS || value > Node.MAX_TCP_CLAMP_MSS) {
-            problems.add(new ModelProblem(where, value + " is outside " + Node.MIN_TCP_CLAMP_MSS + ".." + Node.MAX_TCP_CLAMP_MSS
-                    + ", which iptables refuses for TCPMSS --set-mss, so no MSS is forced"));
+        Optional<String> problem = TopologyValidator.tcpClampMssProblem(value);
+        if (problem.isPresent()) {
+            problems.add(new ModelProblem(where, problem.get() + ", so no MSS is forced"));
             return OptionalInt.empty();
         }
         return OptionalInt.of(value);

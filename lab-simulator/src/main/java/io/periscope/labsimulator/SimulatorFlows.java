@@ -1,5 +1,7 @@
-package io.periscope.lab.probe;
+package io.periscope.labsimulator;
 
+import io.periscope.lab.probe.FlowSimulation;
+import io.periscope.lab.probe.ProbeTarget;
 import io.periscope.lab.trace.TraceJsonReader;
 import io.periscope.lab.trace.TracePath;
 import io.periscope.model.net.Ipv4Address;
@@ -64,7 +66,7 @@ public final class SimulatorFlows implements FlowSimulation {
             return new ProbeTarget(resolved.source(), resolved.sourceIp(), resolved.destination(), resolved.port(), resolved.protocol(),
                     resolved.resolvedText(), resolved.size());
         } catch (NameNotAnswered e) {
-            throw new UnansweredName(e.answerMissing());
+            throw new FlowSimulation.UnansweredName(e.answerMissing());
         } catch (FlowResolutionException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
