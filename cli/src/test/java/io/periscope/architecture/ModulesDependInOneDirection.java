@@ -110,6 +110,9 @@ class ModulesDependInOneDirection {
     @ParameterizedTest
     @ValueSource(strings = {"model", "plan", "planner"})
     void noPackageCycleInsideTheSharedModel(String root) {
-        slices().matching("io.periscope." + root + ".(*)..").should().beFreeOfCycles().check(classes);
+        // The planner's classes all sit in io.periscope.planner today (its benchmark went to benchmarks/),
+        // so its rule has no slice to check yet; it holds for any package the planner gains.
+        slices().matching("io.periscope." + root + ".(*)..").should().beFreeOfCycles().allowEmptyShould(root.equals("planner"))
+                .check(classes);
     }
 }

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class LauncherSaysWhenItWaitsForAnotherBuild {
 
-    private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
+    private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();   // the module (cli/) is at the top level
 
     @Test
     void aSecondLaunchSaysItWaitsForTheBuildLock(@TempDir Path root) throws Exception {

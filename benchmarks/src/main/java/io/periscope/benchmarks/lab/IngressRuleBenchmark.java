@@ -1,4 +1,4 @@
-package io.periscope.lab.bench;
+package io.periscope.benchmarks.lab;
 
 import io.periscope.dataplane.command.Command;
 import io.periscope.dataplane.command.CommandResult;

@@ -1,4 +1,4 @@
-package io.periscope.lab.bench;
+package io.periscope.benchmarks.lab;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,6 +1,5 @@
-package io.periscope.lab.bench;
+package io.periscope.benchmarks.lab;
 
-import io.periscope.lab.Examples;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;
@@ -8,6 +7,7 @@ import io.periscope.planner.Planner;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,7 +37,7 @@ class HashThresholdMovesWhatTheKernelRecuts {
 
     @Test
     void theWorkerOfTheThreeGatewayExampleChoosesInFileOrder() throws Exception {
-        String yaml = Files.readString(Examples.file(Examples.MAG_3_GATEWAYS));
+        String yaml = Files.readString(Path.of("..", "examples", "mag-3-gateways.yaml"));
         HostId worker = HostId.node("cluster1", "worker-1");
         ClusterSetPlan multipath = Planner.plan(TopologyLoader.parse(yaml, "three.yaml"));
         HashThreshold.Expectation first = HashThreshold.of(multipath, worker, "cluster1/gw-1").orElseThrow();

@@ -1,11 +1,11 @@
-package io.periscope.lab.bench;
+package io.periscope.benchmarks.lab;
 
 import io.periscope.dataplane.election.LeaseTimings;
 import io.periscope.lab.failover.FailoverReport;
 import io.periscope.lab.failover.FailoverReportText;
-import io.periscope.lab.failover.FailoverSimulation;
 import io.periscope.lab.failover.FailureMode;
 import io.periscope.lab.failover.LabFailover;
+import io.periscope.labsimulator.SimulatorFailover;
 import io.periscope.lab.failover.UpLab;
 import io.periscope.lab.shell.ProcessShell;
 import io.periscope.lab.state.LabStateFile;
@@ -26,7 +26,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.Set;
 
 /**
@@ -73,10 +72,7 @@ public final class FailoverBenchmark {
         Path results = Path.of(args[6]);
         String label = args[7];
         ClusterSet set = TopologyLoader.load(file);
-        // The lab does not depend on the simulator: its predictions come from lab-simulator, which periscope.jar holds.
-        FailoverSimulation simulation = ServiceLoader.load(FailoverSimulation.class).findFirst()
-                .orElseThrow(() -> new IllegalStateException("no FailoverSimulation on the class path; run with cli/target/periscope.jar"));
-        LabFailover failover = new LabFailover(new ProcessShell(), simulation);
+        LabFailover failover = new LabFailover(new ProcessShell(), new SimulatorFailover());
         for (FailureMode mode : modes) {
             UpLab lab = UpLab.of(file, set, new LabStateFile(), "failover");
             Optional<HashThreshold.Expectation> expected = expectation(lab, node);

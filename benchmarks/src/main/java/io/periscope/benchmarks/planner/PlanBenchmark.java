@@ -1,4 +1,4 @@
-package io.periscope.planner.bench;
+package io.periscope.benchmarks.planner;
 
 import io.periscope.model.generate.SyntheticClusterSet;
 import io.periscope.model.topology.ClusterSet;

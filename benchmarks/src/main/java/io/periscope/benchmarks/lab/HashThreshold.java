@@ -1,4 +1,4 @@
-package io.periscope.lab.bench;
+package io.periscope.benchmarks.lab;
 
 import io.periscope.dataplane.health.HealthTargets;
 import io.periscope.model.net.Ipv4Address;

@@ -1,0 +1,44 @@
+# The benchmark programs' jar for scripts/benchmark-*; meant to be sourced after periscope_find_jdk.
+#
+# The benchmark programs live in the benchmarks/ module, outside the product: its jar holds only
+# their classes, and a script runs one with the jar next to cli/target/periscope.jar (shaded with
+# everything else), which `./periscope --version` builds first:
+#
+#   "$root/periscope" --version >/dev/null
+#   benchmarks=$(periscope_benchmarks_jar "$root") || exit 2
+#   java -cp "$root/cli/target/periscope.jar:$benchmarks" io.periscope.benchmarks.lab.X ...
+#
+# periscope_benchmarks_jar builds the jar when it is missing or older than a pom.xml or a file under
+# a src/ directory (as the launcher does for periscope.jar), offline first, then prints its path.
+
+periscope_benchmarks_jar() {
+    local root=$1
+    local jar=$root/benchmarks/target/periscope-benchmarks.jar
+    local state=$root/.periscope
+    local log=$state/benchmarks-build.log
+    local maven=(mvn -B -q -Dstyle.color=never package -DskipTests -pl benchmarks -am)
+    if [ -f "$jar" ] && [ -z "$(find "$root" \( -name target -o -name .git -o -name .periscope -o -name node_modules \) -prune -o \
+        -type f \( -name pom.xml -o -path '*/src/*' \) -newer "$jar" -print -quit)" ]; then
+        echo "$jar"
+        return 0
+    fi
+    mkdir -p "$state"
+    # The launcher's lock: two Maven builds in one tree would write over each other's target/.
+    (
+        if command -v flock >/dev/null 2>&1; then
+            flock 9
+        fi
+        echo "building the benchmarks' jar (log: $log)..." >&2
+        # Offline first, as the launcher: online only when offline lacked something.
+        if ! (cd "$root" && "${maven[@]}" -o) >"$log" 2>&1 </dev/null; then
+            if ! grep -q 'offline' "$log" || ! (cd "$root" && "${maven[@]}") >"$log" 2>&1 </dev/null; then
+                echo "the benchmarks' build failed (JDK: $JAVA_HOME); the end of $log:" >&2
+                tail -n 60 "$log" >&2
+                exit 2
+            fi
+        fi
+        # Maven may leave an up-to-date jar untouched; the timestamp is what the staleness check reads.
+        touch "$jar"
+    ) 9>"$state/build.lock" || return 2
+    echo "$jar"
+}
