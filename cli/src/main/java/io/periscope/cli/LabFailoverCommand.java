@@ -7,7 +7,7 @@ import io.periscope.lab.failover.FailoverReportText;
 import io.periscope.lab.failover.FailureMode;
 import io.periscope.lab.failover.LabFailover;
 import io.periscope.lab.failover.UpLab;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.topology.ClusterSet;
@@ -73,7 +73,7 @@ public final class LabFailoverCommand implements Callable<Integer> {
         FailoverReport report;
         try {
             UpLab lab = UpLab.of(topology.file(), set, new LabStateFile(), "failover");
-            report = new LabFailover(new ProcessShell()).run(lab, options, line -> spec.commandLine().getErr().println(line));
+            report = new LabFailover(ProcessCommandRunner.here()).run(lab, options, line -> spec.commandLine().getErr().println(line));
         } catch (LabRefusal refusal) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());
             return ExitStatus.BAD_INPUT;

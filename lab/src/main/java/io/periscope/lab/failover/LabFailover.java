@@ -4,7 +4,7 @@ import io.periscope.lab.LabRefusal;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.probe.ProbeTarget;
 import io.periscope.lab.probe.SimulatorFlows;
-import io.periscope.lab.shell.Shell;
+import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.lab.trace.TracePath;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.Protocol;
@@ -60,9 +60,9 @@ public final class LabFailover {
         }
     }
 
-    private final Shell shell;
+    private final CommandRunner shell;
 
-    public LabFailover(Shell shell) {
+    public LabFailover(CommandRunner shell) {
         this.shell = shell;
     }
 

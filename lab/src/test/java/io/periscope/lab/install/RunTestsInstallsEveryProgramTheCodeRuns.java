@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class RunTestsInstallsEveryProgramTheCodeRuns {
 
-    static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent().getParent();
+    static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();   // the module (lab/) is at the top level
     static final Path TABLE = REPOSITORY.resolve("scripts/program-packages.tsv");
     static final String PREREQUISITE = "prerequisite";
 

@@ -6,7 +6,7 @@ import io.periscope.lab.failover.FailoverReport;
 import io.periscope.lab.failover.FailureMode;
 import io.periscope.lab.failover.LabFailover;
 import io.periscope.lab.failover.UpLab;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.supervisor.SupervisorFiles;
 import io.periscope.lab.supervisor.SupervisorStatus;
 import io.periscope.model.topology.ClusterSet;
@@ -80,7 +80,7 @@ class SingleActiveClusterFailsOverByLease {
         });
         FailoverReport report;
         try {
-            report = new LabFailover(new ProcessShell()).run(up,
+            report = new LabFailover(ProcessCommandRunner.here()).run(up,
                     new LabFailover.Options(ACTIVE, FailureMode.CRASH, 8, 200, 1, Optional.of(Duration.ofSeconds(6))), line -> { });
         } finally {
             watcher.interrupt();
