@@ -2,7 +2,7 @@ package io.periscope.cli;
 
 import io.periscope.lab.capture.CaptureSession;
 import io.periscope.lab.probe.EchoServers;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import sun.misc.Signal;
 
 import java.io.PrintWriter;
@@ -46,7 +46,7 @@ final class Interruption {
         signal = received.getName();
         err.println("periscope: " + (signal.equals("INT") ? "interrupted" : "terminated") + " (SIG" + signal + ")");
         err.flush();
-        ProcessShell.stopRunning(command);
+        ProcessCommandRunner.stopRunning(command);
         // Closed here, in parallel: left to the exit, thousands of packet sockets close one by one.
         CaptureSession.closeEveryOpenSession();
         // The echo servers' threads wait in accept/receive, in native code, and the JVM's exit waits

@@ -6,7 +6,7 @@ import io.periscope.lab.bench.BenchReportJson;
 import io.periscope.lab.bench.BenchReportText;
 import io.periscope.lab.bench.LabBench;
 import io.periscope.lab.failover.UpLab;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.labsimulator.SimulatorBench;
 import io.periscope.model.load.TopologyException;
@@ -54,7 +54,7 @@ public final class LabBenchCommand implements Callable<Integer> {
         BenchReport report;
         try {
             UpLab lab = UpLab.of(topology.file(), set, new LabStateFile(), "bench");
-            report = new LabBench(new ProcessShell(), new SimulatorBench())
+            report = new LabBench(ProcessCommandRunner.here(), new SimulatorBench())
                     .run(lab, options, line -> spec.commandLine().getErr().println(line));
         } catch (LabRefusal refusal) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());

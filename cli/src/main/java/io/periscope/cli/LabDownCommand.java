@@ -2,7 +2,7 @@ package io.periscope.cli;
 
 import io.periscope.lab.LabRefusal;
 import io.periscope.lab.down.LabDown;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.topology.ClusterSet;
@@ -31,7 +31,7 @@ public final class LabDownCommand implements Callable<Integer> {
     public Integer call() throws TopologyException {
         ClusterSet set = topology.load();
         try {
-            new LabDown(new ProcessShell(), new LabStateFile()).run(topology.file(), set, force, line -> spec.commandLine().getErr().println(line));
+            new LabDown(ProcessCommandRunner.here(), new LabStateFile()).run(topology.file(), set, force, line -> spec.commandLine().getErr().println(line));
             return ExitStatus.OK;
         } catch (LabRefusal refusal) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());

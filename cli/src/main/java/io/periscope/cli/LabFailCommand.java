@@ -4,7 +4,7 @@ import io.periscope.lab.LabRefusal;
 import io.periscope.lab.failover.FailureMode;
 import io.periscope.lab.failover.LabFailure;
 import io.periscope.lab.failover.UpLab;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.topology.ClusterSet;
@@ -49,7 +49,7 @@ public final class LabFailCommand implements Callable<Integer> {
         ClusterSet set = topology.load();
         try {
             UpLab lab = UpLab.of(topology.file(), set, new LabStateFile(), "fail");
-            new LabFailure(new ProcessShell()).fail(lab, node.toString(), failure, line -> spec.commandLine().getErr().println(line));
+            new LabFailure(ProcessCommandRunner.here()).fail(lab, node.toString(), failure, line -> spec.commandLine().getErr().println(line));
             return ExitStatus.OK;
         } catch (LabRefusal refusal) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());

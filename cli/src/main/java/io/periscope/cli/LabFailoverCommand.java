@@ -7,7 +7,7 @@ import io.periscope.lab.failover.FailoverReportText;
 import io.periscope.lab.failover.FailureMode;
 import io.periscope.lab.failover.LabFailover;
 import io.periscope.lab.failover.UpLab;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.labsimulator.SimulatorFailover;
 import io.periscope.model.load.TopologyException;
@@ -74,7 +74,7 @@ public final class LabFailoverCommand implements Callable<Integer> {
         FailoverReport report;
         try {
             UpLab lab = UpLab.of(topology.file(), set, new LabStateFile(), "failover");
-            report = new LabFailover(new ProcessShell(), new SimulatorFailover())
+            report = new LabFailover(ProcessCommandRunner.here(), new SimulatorFailover())
                     .run(lab, options, line -> spec.commandLine().getErr().println(line));
         } catch (LabRefusal refusal) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());

@@ -3,7 +3,7 @@ package io.periscope.cli;
 import io.periscope.lab.LabRefusal;
 import io.periscope.lab.failover.LabFailure;
 import io.periscope.lab.failover.UpLab;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.topology.ClusterSet;
@@ -34,7 +34,7 @@ public final class LabHealCommand implements Callable<Integer> {
         ClusterSet set = topology.load();
         try {
             UpLab lab = UpLab.of(topology.file(), set, new LabStateFile(), "heal");
-            new LabFailure(new ProcessShell()).heal(lab, node.toString(), line -> spec.commandLine().getErr().println(line));
+            new LabFailure(ProcessCommandRunner.here()).heal(lab, node.toString(), line -> spec.commandLine().getErr().println(line));
             return ExitStatus.OK;
         } catch (LabRefusal refusal) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());

@@ -5,7 +5,7 @@ import io.periscope.lab.probe.LabProbe;
 import io.periscope.lab.probe.ProbeReport;
 import io.periscope.lab.probe.ProbeReportJson;
 import io.periscope.lab.probe.ProbeReportText;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.model.load.TopologyException;
@@ -42,7 +42,7 @@ public final class LabProbeCommand implements Callable<Integer> {
         ClusterSet set = topology.load();
         ProbeReport report;
         try {
-            report = new LabProbe(new ProcessShell(), new LabStateFile(), SimulatorFlows::new)
+            report = new LabProbe(ProcessCommandRunner.here(), new LabStateFile(), SimulatorFlows::new)
                     .run(topology.file(), set, Optional.ofNullable(flowName), line -> spec.commandLine().getErr().println(line));
         } catch (LabRefusal refusal) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());

@@ -1,7 +1,7 @@
 package io.periscope.cli;
 
 import io.periscope.lab.down.LabTeardown;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.supervisor.SupervisorLauncher;
 import io.periscope.model.topology.ClusterSet;
@@ -19,7 +19,7 @@ final class LabSupervision {
             new SupervisorLauncher(stateFile).start(set, hash, progress);
         } catch (RuntimeException e) {
             progress.accept("failed: the supervisor did not start; removing the lab");
-            stateFile.read(hash).ifPresent(state -> new LabTeardown(new ProcessShell(), stateFile).remove(state));
+            stateFile.read(hash).ifPresent(state -> new LabTeardown(ProcessCommandRunner.here(), stateFile).remove(state));
             throw e;
         }
     }

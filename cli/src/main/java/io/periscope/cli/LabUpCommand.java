@@ -2,7 +2,7 @@ package io.periscope.cli;
 
 import io.periscope.lab.LabRefusal;
 import io.periscope.lab.agent.ReconcilingAgents;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.up.LabUp;
 import io.periscope.lab.up.LabUpResult;
@@ -34,7 +34,7 @@ public final class LabUpCommand implements Callable<Integer> {
         ClusterSet set = topology.load();
         try {
             LabStateFile stateFile = new LabStateFile();
-            LabUpResult result = new LabUp(new ProcessShell(), stateFile, new ReconcilingAgents())
+            LabUpResult result = new LabUp(ProcessCommandRunner.here(), stateFile, new ReconcilingAgents())
                     .run(topology.file(), set, line -> spec.commandLine().getErr().println(line));
             LabSupervision.start(stateFile, set, result.layout().names().hash(), line -> spec.commandLine().getErr().println(line));
             return ExitStatus.OK;

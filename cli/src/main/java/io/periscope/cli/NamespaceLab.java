@@ -6,7 +6,7 @@ import io.periscope.lab.layout.LabNames;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.probe.LabProbe;
 import io.periscope.lab.probe.ProbeReportJson;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.TopologySource;
@@ -67,7 +67,7 @@ final class NamespaceLab implements Lab {
     @Override
     public ObjectNode probe(Path file, ClusterSet set, Optional<String> flow, Consumer<String> progress) {
         try {
-            return ProbeReportJson.tree(new LabProbe(new ProcessShell(), stateFile, SimulatorFlows::new).run(file, set, flow, progress));
+            return ProbeReportJson.tree(new LabProbe(ProcessCommandRunner.here(), stateFile, SimulatorFlows::new).run(file, set, flow, progress));
         } catch (LabRefusal refusal) {
             // The status said up a moment ago: what changed is what the status says now, or else the probe's own words.
             LabStatus now = status(file, set);

@@ -5,7 +5,7 @@ import io.periscope.lab.agent.LayerAgents;
 import io.periscope.lab.agent.ReconcilingAgents;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.netns.NetworkNamespaces;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.up.LabUp;
 import io.periscope.model.topology.ClusterSet;
 import org.junit.jupiter.api.Test;
@@ -58,7 +58,7 @@ class AFailedUpRemovesWhatItCreated {
         RunningLab lab = labs.planned(set);
         List<String> progress = new ArrayList<>();
 
-        assertThatThrownBy(() -> new LabUp(new ProcessShell(), lab.stateFile(), new FailingAgents())
+        assertThatThrownBy(() -> new LabUp(ProcessCommandRunner.here(), lab.stateFile(), new FailingAgents())
                 .run(Path.of("failing.yaml"), set, progress::add))
                 .hasMessageContaining("iptables-restore refused line 3");
 

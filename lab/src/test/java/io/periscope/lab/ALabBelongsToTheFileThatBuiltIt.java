@@ -5,7 +5,7 @@ import io.periscope.lab.down.LabDown;
 import io.periscope.lab.failover.UpLab;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.probe.LabProbe;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.up.LabUp;
 import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.model.load.TopologyLoader;
@@ -59,7 +59,7 @@ class ALabBelongsToTheFileThatBuiltIt {
         Path state = Files.createDirectories(directory.resolve("state"));
         lab = RunningLab.planned(set, state);
         List<String> progress = new ArrayList<>();
-        ProcessShell shell = new ProcessShell();
+        ProcessCommandRunner shell = ProcessCommandRunner.here();
         new LabUp(shell, lab.stateFile(), new ReconcilingAgents()).run(a, set, progress::add);
 
         assertThatThrownBy(() -> new LabDown(shell, lab.stateFile()).run(b, TopologyLoader.load(b), false, progress::add))

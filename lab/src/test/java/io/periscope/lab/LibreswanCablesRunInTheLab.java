@@ -2,8 +2,8 @@ package io.periscope.lab;
 
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.ProbeReport;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,15 +38,15 @@ class LibreswanCablesRunInTheLab {
      * namespace of its own, since {@code /proc/net/xfrm_stat} exists even where ESP does not.
      */
     static boolean kernelRunsEsp() {
-        ProcessShell shell = new ProcessShell();
+        ProcessCommandRunner shell = ProcessCommandRunner.here();
         String namespace = "psc-esp-probe-" + ProcessHandle.current().pid();
-        shell.run(Invocation.of("ip", "netns", "add", namespace));
+        shell.run(Command.of("ip", "netns", "add", namespace));
         try {
-            return shell.execute(Invocation.of("ip", "xfrm", "state", "add", "src", "192.0.2.1", "dst", "192.0.2.2", "proto", "esp",
+            return shell.execute(Command.of("ip", "xfrm", "state", "add", "src", "192.0.2.1", "dst", "192.0.2.2", "proto", "esp",
                     "spi", "0x100", "mode", "tunnel", "aead", "rfc4106(gcm(aes))", "0x0102030405060708090a0b0c0d0e0f1011121314", "128")
                     .inNamespace(namespace)).succeeded();
         } finally {
-            shell.run(Invocation.of("ip", "netns", "del", namespace));
+            shell.run(Command.of("ip", "netns", "del", namespace));
         }
     }
 

@@ -8,8 +8,8 @@ import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.probe.LabProbe;
 import io.periscope.lab.probe.ProbeReport;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.SupervisorProcess;
@@ -38,7 +38,7 @@ public final class RunningLab implements AutoCloseable {
 
     private final ClusterSet set;
     private final LabStateFile stateFile;
-    private final ProcessShell shell = new ProcessShell();
+    private final ProcessCommandRunner shell = ProcessCommandRunner.here();
     private final LabLayout layout;
     private final List<String> progress = new ArrayList<>();
 
@@ -156,12 +156,12 @@ public final class RunningLab implements AutoCloseable {
     }
 
     public String inNamespace(String namespace, String... argv) {
-        return shell.run(Invocation.of(argv).inNamespace(namespace));
+        return shell.run(Command.of(argv).inNamespace(namespace)).stdout();
     }
 
     /** Every namespace on the machine whose name starts with this lab's prefix. */
     public List<String> namespacesOnTheMachine() {
-        String listed = shell.run(Invocation.of("ip", "netns", "list"));
+        String listed = shell.run(Command.of("ip", "netns", "list")).stdout();
         return Arrays.stream(listed.split("\n")).map(line -> line.split(" ")[0]).filter(n -> n.startsWith(layout.names().prefix())).toList();
     }
 

@@ -4,7 +4,7 @@ import io.periscope.lab.agent.LayerAgent;
 import io.periscope.lab.agent.LayerAgents;
 import io.periscope.lab.agent.ReconcilingAgents;
 import io.periscope.lab.layout.HostNamespace;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.up.LabUp;
 
@@ -48,7 +48,7 @@ public final class SlowUp {
                 real.close();
             }
         };
-        new LabUp(new ProcessShell(), new LabStateFile(Path.of(args[0])), slow)
+        new LabUp(ProcessCommandRunner.here(), new LabStateFile(Path.of(args[0])), slow)
                 .run(Path.of(args[1] + ".yaml"), Examples.renamed(Examples.load(Examples.GLOBALNET_EGRESS), args[1]), line -> {
                     System.out.println(line);
                     System.out.flush();

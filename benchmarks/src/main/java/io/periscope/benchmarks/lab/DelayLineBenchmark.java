@@ -7,9 +7,9 @@ import io.periscope.lab.link.DelayLineStatus;
 import io.periscope.lab.link.DelayLines;
 import io.periscope.lab.link.HoldingSummary;
 import io.periscope.lab.netns.NetworkNamespaces;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.ProcessShell;
-import io.periscope.lab.shell.Shell;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.ProcessCommandRunner;
+import io.periscope.dataplane.command.CommandRunner;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -58,12 +58,12 @@ public final class DelayLineBenchmark {
         }
     }
 
-    private final Shell shell;
+    private final CommandRunner shell;
     private final String prefix = "pkbench" + ProcessHandle.current().pid() + "-";
     private final int seconds;
     private final Path work;
 
-    private DelayLineBenchmark(Shell shell, int seconds, Path work) {
+    private DelayLineBenchmark(CommandRunner shell, int seconds, Path work) {
         this.shell = shell;
         this.seconds = seconds;
         this.work = work;
@@ -76,7 +76,7 @@ public final class DelayLineBenchmark {
             System.exit(2);
         }
         Path work = Files.createTempDirectory("delay-line-benchmark");
-        DelayLineBenchmark benchmark = new DelayLineBenchmark(new ProcessShell(Duration.ofSeconds(seconds + 60L)), seconds, work);
+        DelayLineBenchmark benchmark = new DelayLineBenchmark(ProcessCommandRunner.here().withTimeout(Duration.ofSeconds(seconds + 60L)), seconds, work);
         try {
             benchmark.run();
         } finally {
@@ -89,12 +89,12 @@ public final class DelayLineBenchmark {
     }
 
     private String in(String name, String... argv) {
-        return shell.run(Invocation.of(argv).inNamespace(ns(name)));
+        return shell.run(Command.of(argv).inNamespace(ns(name))).stdout();
     }
 
     private void build() {
         for (String name : List.of("c", "r", "s")) {
-            shell.run(Invocation.of("ip", "netns", "add", ns(name)));
+            shell.run(Command.of("ip", "netns", "add", ns(name)));
             in(name, "ip", "link", "set", "lo", "up");
             in(name, "sysctl", "-qw", "net.ipv4.ip_forward=1");
         }
@@ -190,7 +190,7 @@ public final class DelayLineBenchmark {
         List<String> argv = new ArrayList<>(List.of("iperf3", "-c", "10.77.2.2", "-J"));
         argv.addAll(List.of(options));
         for (int attempt = 0; ; attempt++) {
-            var result = shell.execute(Invocation.of(argv).inNamespace(ns("c")));
+            var result = shell.execute(new Command(argv, "").inNamespace(ns("c")));
             JsonNode json = JSON.readTree(result.stdout().isBlank() ? "{}" : result.stdout());
             if (json.path("end").has("sum_received") || attempt == 20) {
                 if (!json.path("end").has("sum_received")) {
@@ -241,13 +241,13 @@ public final class DelayLineBenchmark {
         try {
             Path pidFile = work.resolve("iperf3.pid");
             if (Files.exists(pidFile)) {
-                shell.execute(Invocation.of("kill", Files.readString(pidFile).strip()));
+                shell.execute(Command.of("kill", Files.readString(pidFile).strip()));
             }
         } catch (IOException e) {
             // the server ends with its namespace's last process anyway
         }
         for (String name : List.of("c", "r", "s")) {
-            shell.execute(Invocation.of("ip", "netns", "del", ns(name)));
+            shell.execute(Command.of("ip", "netns", "del", ns(name)));
         }
         try (var files = Files.list(work)) {
             for (Path file : files.toList()) {

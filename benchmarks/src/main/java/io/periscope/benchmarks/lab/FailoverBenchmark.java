@@ -7,7 +7,7 @@ import io.periscope.lab.failover.FailureMode;
 import io.periscope.lab.failover.LabFailover;
 import io.periscope.labsimulator.SimulatorFailover;
 import io.periscope.lab.failover.UpLab;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
@@ -72,7 +72,7 @@ public final class FailoverBenchmark {
         Path results = Path.of(args[6]);
         String label = args[7];
         ClusterSet set = TopologyLoader.load(file);
-        LabFailover failover = new LabFailover(new ProcessShell(), new SimulatorFailover());
+        LabFailover failover = new LabFailover(ProcessCommandRunner.here(), new SimulatorFailover());
         for (FailureMode mode : modes) {
             UpLab lab = UpLab.of(file, set, new LabStateFile(), "failover");
             Optional<HashThreshold.Expectation> expected = expectation(lab, node);

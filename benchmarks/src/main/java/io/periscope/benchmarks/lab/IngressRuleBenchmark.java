@@ -234,10 +234,10 @@ public final class IngressRuleBenchmark {
         }
 
         @Override
-        public CommandResult run(Command command) {
+        public CommandResult execute(Command command) {
             long start = System.nanoTime();
             try {
-                return runner.run(command);
+                return runner.execute(command);
             } finally {
                 nanos.merge(command.argv().getFirst(), System.nanoTime() - start, Long::sum);
             }

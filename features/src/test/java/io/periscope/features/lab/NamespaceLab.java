@@ -9,7 +9,7 @@ import io.periscope.lab.failover.LabFailure;
 import io.periscope.lab.failover.UpLab;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.supervisor.SupervisorLauncher;
 import io.periscope.lab.up.LabUp;
@@ -35,7 +35,7 @@ import java.util.List;
  */
 public final class NamespaceLab implements LabDriver {
 
-    private final ProcessShell shell = new ProcessShell();
+    private final ProcessCommandRunner shell = ProcessCommandRunner.here();
     private final List<String> progress = new ArrayList<>();
     private ClusterSet up;
     private Path stateDirectory;

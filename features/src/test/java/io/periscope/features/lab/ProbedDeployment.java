@@ -19,9 +19,9 @@ import io.periscope.lab.probe.NameLookup;
 import io.periscope.lab.probe.NameResolution;
 import io.periscope.lab.probe.ObservedAttempt;
 import io.periscope.lab.probe.ProbeReport;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.Shell;
-import io.periscope.lab.shell.ShellResult;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandRunner;
+import io.periscope.dataplane.command.CommandResult;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.globalnet.GlobalnetAllocations;
@@ -93,7 +93,7 @@ import java.util.stream.Collectors;
 final class ProbedDeployment implements Deployment {
 
     private final ClusterSet set;
-    private final Shell shell;
+    private final CommandRunner shell;
     private final LabStateFile stateFile;
     private final Path file;
     private final ClusterSetPlan plan;
@@ -101,7 +101,7 @@ final class ProbedDeployment implements Deployment {
     private final LabLayout layout;
     private final List<ClusterDns> dns;
 
-    ProbedDeployment(ClusterSet set, Shell shell, LabStateFile stateFile, Path file) {
+    ProbedDeployment(ClusterSet set, CommandRunner shell, LabStateFile stateFile, Path file) {
         this.set = set;
         this.shell = shell;
         this.stateFile = stateFile;
@@ -262,7 +262,7 @@ final class ProbedDeployment implements Deployment {
             argv.add("@" + ClusterDns.of(dns, from.cluster()).orElseThrow().serviceAddress());
         }
         argv.addAll(List.of(name, type));
-        ShellResult result = shell.execute(Invocation.of(argv).inNamespace(asker.namespace()));
+        CommandResult result = shell.execute(new Command(argv, "").inNamespace(asker.namespace()));
         if (!result.succeeded() || !result.stdout().contains("status: ")) {
             throw new AssertionError("dig " + name + " " + type + " in " + asker.namespace() + " got no answer from the cluster's DNS server (exit "
                     + result.exitCode() + "): " + (result.stdout() + result.stderr()).strip());
@@ -380,8 +380,8 @@ final class ProbedDeployment implements Deployment {
         }
         HostNamespace source = asker(flow.from());
         // -W: a reply may wait out every delay on the way; -i 0.01 needs root, which the lab has.
-        ShellResult result = shell.execute(Invocation.of(List.of("ping", "-n", "-c", Integer.toString(count), "-i", "0.01", "-W", "3",
-                destination.toString())).inNamespace(source.namespace()));
+        CommandResult result = shell.execute(Command.of("ping", "-n", "-c", Integer.toString(count), "-i", "0.01", "-W", "3",
+                destination.toString()).inNamespace(source.namespace()));
         java.util.Map<Integer, Double> replies = new java.util.TreeMap<>();
         java.util.regex.Matcher reply = java.util.regex.Pattern.compile("icmp_seq=(\\d+) .*time=([0-9.]+) ms").matcher(result.stdout());
         while (reply.find()) {
@@ -406,8 +406,8 @@ final class ProbedDeployment implements Deployment {
             throw new AssertionError("the flow does not resolve: " + e.getMessage(), e);
         }
         HostNamespace source = asker(flow.from());
-        ShellResult result = shell.execute(Invocation.of(List.of("ping", "-q", "-n", "-c", Integer.toString(count), "-l", Integer.toString(count),
-                "-s", Integer.toString(size), "-W", "3", destination.toString())).inNamespace(source.namespace()));
+        CommandResult result = shell.execute(Command.of("ping", "-q", "-n", "-c", Integer.toString(count), "-l", Integer.toString(count),
+                "-s", Integer.toString(size), "-W", "3", destination.toString()).inNamespace(source.namespace()));
         java.util.regex.Matcher counts = java.util.regex.Pattern.compile("(\\d+) packets transmitted, (\\d+) received").matcher(result.stdout());
         if (!counts.find()) {
             throw new AssertionError("ping printed no summary (exit " + result.exitCode() + "): " + (result.stdout() + result.stderr()).strip());

@@ -1,8 +1,8 @@
 package io.periscope.features.lab;
 
 import io.periscope.lab.layout.HostNamespace;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.Shell;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.plan.HostId;
 import io.periscope.simulator.trace.RuleRef;
 
@@ -28,11 +28,11 @@ record RuleCounters(Map<HostId, Map<String, Long>> packets, Set<HostId> tracking
     private static final Pattern TRACKS_CONNECTIONS = Pattern.compile(
             "-j (SNAT|DNAT|MASQUERADE|REDIRECT|NETMAP|CONNMARK)\\b|-m (conntrack|state|connmark)\\b|-j CT (?!--notrack)");
 
-    static RuleCounters read(Shell shell, List<HostNamespace> nodes) {
+    static RuleCounters read(CommandRunner shell, List<HostNamespace> nodes) {
         Map<HostId, Map<String, Long>> packets = new HashMap<>();
         Set<HostId> tracking = new HashSet<>();
         for (HostNamespace node : nodes) {
-            String saved = shell.run(Invocation.of("iptables-save", "-c").inNamespace(node.namespace()));
+            String saved = shell.run(Command.of("iptables-save", "-c").inNamespace(node.namespace())).stdout();
             packets.put(node.host(), parse(saved));
             if (tracksConnections(saved)) {
                 tracking.add(node.host());

@@ -21,8 +21,8 @@ public final class NamespaceCommandRunner implements CommandRunner {
     }
 
     @Override
-    public CommandResult run(Command command) {
-        return thread.call(() -> here.run(command));
+    public CommandResult execute(Command command) {
+        return thread.call(() -> here.execute(command));
     }
 
     @Override

@@ -1,10 +1,10 @@
 package io.periscope.lab.bench;
 
 import io.periscope.lab.LabRefusal;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.RunningProgram;
-import io.periscope.lab.shell.Shell;
-import io.periscope.lab.shell.ShellResult;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.RunningProgram;
+import io.periscope.dataplane.command.CommandRunner;
+import io.periscope.dataplane.command.CommandResult;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,11 +29,11 @@ final class Iperf3Tests implements AutoCloseable {
     /** How long after its test a client may take to connect and report before it is stopped. */
     static final Duration CLIENT_MARGIN = Duration.ofSeconds(30);
 
-    private final Shell shell;
+    private final CommandRunner shell;
     private final Map<Integer, RunningProgram> servers = new LinkedHashMap<>();
     private final Map<Integer, RunningProgram> clients = new LinkedHashMap<>();
 
-    Iperf3Tests(Shell shell) {
+    Iperf3Tests(CommandRunner shell) {
         this.shell = shell;
     }
 
@@ -42,7 +42,7 @@ final class Iperf3Tests implements AutoCloseable {
         for (BenchPlan.Pair pair : pairs) {
             List<String> argv = new ArrayList<>(List.of("iperf3", "-4", "-s", "-1", "-p", Integer.toString(pair.serverPort())));
             argv.addAll(List.of("--idle-timeout", Long.toString(seconds + CLIENT_MARGIN.toSeconds())));
-            servers.put(pair.index(), shell.start(Invocation.of(argv).inNamespace(pair.serverNamespace())));
+            servers.put(pair.index(), shell.start(new Command(argv, "").inNamespace(pair.serverNamespace())));
         }
         for (BenchPlan.Pair pair : pairs) {
             awaitListening(pair);
@@ -53,14 +53,14 @@ final class Iperf3Tests implements AutoCloseable {
         long deadline = System.nanoTime() + LISTEN_WAIT.toNanos();
         RunningProgram server = servers.get(pair.index());
         while (true) {
-            String listening = shell.execute(Invocation.of("ss", "-H", "-t", "-l", "-n", "sport", "=", ":" + pair.serverPort())
+            String listening = shell.execute(Command.of("ss", "-H", "-t", "-l", "-n", "sport", "=", ":" + pair.serverPort())
                     .inNamespace(pair.serverNamespace())).stdout();
             if (!listening.isBlank()) {
                 return;
             }
             if (!server.running() || System.nanoTime() > deadline) {
                 boolean ended = !server.running();
-                ShellResult result = server.await(Duration.ofMillis(100));
+                CommandResult result = server.await(Duration.ofMillis(100));
                 String printed = (result.stderr() + result.stdout()).strip();
                 throw new LabRefusal("the iperf3 server of flow " + pair.flow() + " on port " + pair.serverPort() + " of " + pair.server()
                         + " (namespace " + pair.serverNamespace() + ") " + (ended ? "ended without listening" : "did not listen within "
@@ -78,7 +78,7 @@ final class Iperf3Tests implements AutoCloseable {
             if (own.isEmpty()) {
                 continue;
             }
-            clients.put(pair.index(), shell.start(Invocation.of(clientArgv(pair, own, seconds)).inNamespace(pair.sourceNamespace())));
+            clients.put(pair.index(), shell.start(new Command(clientArgv(pair, own, seconds), "").inNamespace(pair.sourceNamespace())));
         }
     }
 
@@ -96,7 +96,7 @@ final class Iperf3Tests implements AutoCloseable {
         Map<Integer, Iperf3Result> results = new LinkedHashMap<>();
         clients.forEach((pair, client) -> {
             Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-            ShellResult ended = client.await(left);
+            CommandResult ended = client.await(left);
             Iperf3Result result = Iperf3Result.parse(ended.stdout(), ended.stderr());
             if (result.error().isEmpty() && ended.exitCode() != 0 && result.streams().isEmpty()) {
                 result = Iperf3Result.failed("iperf3 exited with status " + ended.exitCode() + ": " + ended.stderr().strip());

@@ -6,8 +6,8 @@ import io.periscope.lab.failover.UpLab;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.SysctlSettings;
 import io.periscope.lab.probe.FlowSimulation;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.Shell;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Protocol;
@@ -69,11 +69,11 @@ public final class LabBench {
         }
     }
 
-    private final Shell shell;
+    private final CommandRunner shell;
     private final BenchSimulation simulation;
 
     /** @param simulation the simulator's side, which the bench's streams are compared with */
-    public LabBench(Shell shell, BenchSimulation simulation) {
+    public LabBench(CommandRunner shell, BenchSimulation simulation) {
         this.shell = shell;
         this.simulation = simulation;
     }
@@ -175,8 +175,8 @@ public final class LabBench {
     private Map<String, String> accountingOn(Map<String, HostNamespace> gateways) {
         Map<String, String> old = new LinkedHashMap<>();
         gateways.forEach((name, gateway) -> {
-            old.put(name, shell.run(Invocation.of("sysctl", "-n", ACCOUNTING).inNamespace(gateway.namespace())).strip());
-            shell.execute(Invocation.of("sysctl", "-q", "-w", ACCOUNTING + "=1").inNamespace(gateway.namespace()));
+            old.put(name, shell.run(Command.of("sysctl", "-n", ACCOUNTING).inNamespace(gateway.namespace())).stdout().strip());
+            shell.execute(Command.of("sysctl", "-q", "-w", ACCOUNTING + "=1").inNamespace(gateway.namespace()));
         });
         return old;
     }
@@ -185,7 +185,7 @@ public final class LabBench {
     private void restoreAccounting(Map<String, HostNamespace> gateways, Map<String, String> old) {
         old.forEach((name, value) -> {
             if (!value.equals("1") && !value.isEmpty()) {
-                shell.execute(Invocation.of("sysctl", "-q", "-w", ACCOUNTING + "=" + value).inNamespace(gateways.get(name).namespace()));
+                shell.execute(Command.of("sysctl", "-q", "-w", ACCOUNTING + "=" + value).inNamespace(gateways.get(name).namespace()));
             }
         });
     }
@@ -212,7 +212,7 @@ public final class LabBench {
                 if (!tuples.contains(o.dport() + "<" + o.sport()) && !tuples.contains(r.dport() + "<" + r.sport())) {
                     continue;
                 }
-                shell.execute(Invocation.of("conntrack", "-D", "-p", "tcp", "-s", o.src().toString(), "-d", o.dst().toString(),
+                shell.execute(Command.of("conntrack", "-D", "-p", "tcp", "-s", o.src().toString(), "-d", o.dst().toString(),
                         "--sport", Integer.toString(o.sport()), "--dport", Integer.toString(o.dport())).inNamespace(gateway.namespace()));
                 deleted++;
             }
@@ -221,7 +221,7 @@ public final class LabBench {
     }
 
     private List<ConntrackEntry> table(HostNamespace gateway) {
-        return ConntrackEntry.parse(shell.run(Invocation.of("conntrack", "-L", "-p", "tcp").inNamespace(gateway.namespace())));
+        return ConntrackEntry.parse(shell.run(Command.of("conntrack", "-L", "-p", "tcp").inNamespace(gateway.namespace())).stdout());
     }
 
     /**
@@ -269,7 +269,7 @@ public final class LabBench {
     private Map<String, LinkBytes> wanBytes(Map<String, HostNamespace> gateways) {
         Map<String, LinkBytes> bytes = new LinkedHashMap<>();
         gateways.forEach((name, gateway) -> bytes.put(name,
-                LinkBytes.parse(shell.run(Invocation.of("ip", "-j", "-s", "link", "show", "dev", Names.WAN).inNamespace(gateway.namespace())))));
+                LinkBytes.parse(shell.run(Command.of("ip", "-j", "-s", "link", "show", "dev", Names.WAN).inNamespace(gateway.namespace())).stdout())));
         return bytes;
     }
 

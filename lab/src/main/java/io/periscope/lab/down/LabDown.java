@@ -3,7 +3,7 @@ package io.periscope.lab.down;
 import io.periscope.lab.LabRefusal;
 import io.periscope.lab.layout.LabNames;
 import io.periscope.lab.netns.NetworkNamespaces;
-import io.periscope.lab.shell.Shell;
+import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.TopologySource;
@@ -23,10 +23,10 @@ import java.util.function.Consumer;
  */
 public final class LabDown {
 
-    private final Shell shell;
+    private final CommandRunner shell;
     private final LabStateFile stateFile;
 
-    public LabDown(Shell shell, LabStateFile stateFile) {
+    public LabDown(CommandRunner shell, LabStateFile stateFile) {
         this.shell = shell;
         this.stateFile = stateFile;
     }

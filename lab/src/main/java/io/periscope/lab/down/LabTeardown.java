@@ -3,8 +3,8 @@ package io.periscope.lab.down;
 import io.periscope.lab.dns.PodResolverFiles;
 import io.periscope.lab.layout.LabBatches;
 import io.periscope.lab.netns.NetworkNamespaces;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.Shell;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.WireGuardProcess;
@@ -28,15 +28,15 @@ import java.util.function.Consumer;
  */
 public final class LabTeardown {
 
-    private final Shell shell;
+    private final CommandRunner shell;
     private final LabStateFile stateFile;
     private final PodResolverFiles resolverFiles;
 
-    public LabTeardown(Shell shell, LabStateFile stateFile) {
+    public LabTeardown(CommandRunner shell, LabStateFile stateFile) {
         this(shell, stateFile, PodResolverFiles.SYSTEM);
     }
 
-    public LabTeardown(Shell shell, LabStateFile stateFile, PodResolverFiles resolverFiles) {
+    public LabTeardown(CommandRunner shell, LabStateFile stateFile, PodResolverFiles resolverFiles) {
         this.shell = shell;
         this.stateFile = stateFile;
         this.resolverFiles = resolverFiles;
@@ -74,7 +74,7 @@ public final class LabTeardown {
             progress.accept("down: deleting " + present.size() + " namespaces...");
         }
         if (!present.isEmpty()) {
-            shell.run(Invocation.of("ip", "-force", "-batch", "-").withStdin(LabBatches.deleteNamespaces(present)));
+            shell.run(Command.of("ip", "-force", "-batch", "-").withStdin(LabBatches.deleteNamespaces(present)));
         }
         // The pods' resolver files ('cluster dns' of up), which ip netns exec would still bind-mount
         // for a namespace of the same name; only the lab's own files, in its own namespaces' directories.
@@ -102,7 +102,7 @@ public final class LabTeardown {
         if (handle.isEmpty() || !handle.get().info().command().map(c -> c.endsWith("/wireguard-go")).orElse(false)) {
             return;
         }
-        String namespace = shell.execute(Invocation.of("ip", "netns", "identify", Long.toString(process.pid()))).stdout().strip();
+        String namespace = shell.execute(Command.of("ip", "netns", "identify", Long.toString(process.pid()))).stdout().strip();
         if (!namespace.equals(process.namespace())) {
             return;
         }

@@ -4,7 +4,7 @@ import io.periscope.lab.LabRefusal;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.probe.ProbeTarget;
 import io.periscope.lab.probe.FlowSimulation;
-import io.periscope.lab.shell.Shell;
+import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.lab.trace.TracePath;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.Protocol;
@@ -58,11 +58,11 @@ public final class LabFailover {
         }
     }
 
-    private final Shell shell;
+    private final CommandRunner shell;
     private final FailoverSimulation simulation;
 
     /** @param simulation the simulator's side, which the measured streams are compared with */
-    public LabFailover(Shell shell, FailoverSimulation simulation) {
+    public LabFailover(CommandRunner shell, FailoverSimulation simulation) {
         this.shell = shell;
         this.simulation = simulation;
     }

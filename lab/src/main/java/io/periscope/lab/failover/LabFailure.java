@@ -4,8 +4,8 @@ import io.periscope.lab.LabRefusal;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.VethEnd;
 import io.periscope.lab.layout.VethPair;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.Shell;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.NodeFailure;
 import io.periscope.lab.supervisor.SupervisorFiles;
@@ -45,9 +45,9 @@ public final class LabFailure {
     public static final String NFT_TABLE = "periscope_lab_fail";
     static final Duration SUPERVISOR_ANSWERS_WITHIN = Duration.ofSeconds(10);
 
-    private final Shell shell;
+    private final CommandRunner shell;
 
-    public LabFailure(Shell shell) {
+    public LabFailure(CommandRunner shell) {
         this.shell = shell;
     }
 
@@ -79,13 +79,13 @@ public final class LabFailure {
                 tellSupervisor(lab, reference, false);
             }
             if (!failure.nftTable().isEmpty()) {
-                shell.run(Invocation.of("nft", "-f", "-").inNamespace(node.namespace()).withStdin(blackholeTable()));
+                shell.run(Command.of("nft", "-f", "-").inNamespace(node.namespace()).withStdin(blackholeTable()));
             }
             for (NodeFailure.DownedLink link : failure.links()) {
                 if (!link.savedRoutes().isEmpty()) {
                     saveRoutes(link);
                 }
-                shell.run(Invocation.of("ip", "-n", link.namespace(), "link", "set", "dev", link.device(), "down"));
+                shell.run(Command.of("ip", "-n", link.namespace(), "link", "set", "dev", link.device(), "down"));
             }
         } catch (RuntimeException e) {
             progress.accept("fail: " + reference + " could not be failed whole (" + e.getMessage() + "); undoing what was done");
@@ -131,16 +131,16 @@ public final class LabFailure {
         List<NodeFailure.DownedLink> links = new ArrayList<>(failure.links());
         java.util.Collections.reverse(links);
         for (NodeFailure.DownedLink link : links) {
-            run(problems, () -> shell.run(Invocation.of("ip", "-n", link.namespace(), "link", "set", "dev", link.device(), "up")));
+            run(problems, () -> shell.run(Command.of("ip", "-n", link.namespace(), "link", "set", "dev", link.device(), "up")));
             if (!link.savedRoutes().isEmpty() && Files.exists(Path.of(link.savedRoutes()))) {
                 run(problems, () -> restoreRoutes(link));
             }
         }
         if (!failure.nftTable().isEmpty()) {
-            boolean present = shell.execute(Invocation.of("nft", "list", "table", "inet", failure.nftTable()).inNamespace(failure.namespace()))
+            boolean present = shell.execute(Command.of("nft", "list", "table", "inet", failure.nftTable()).inNamespace(failure.namespace()))
                     .succeeded();
             if (present) {
-                run(problems, () -> shell.run(Invocation.of("nft", "delete", "table", "inet", failure.nftTable()).inNamespace(failure.namespace())));
+                run(problems, () -> shell.run(Command.of("nft", "delete", "table", "inet", failure.nftTable()).inNamespace(failure.namespace())));
             }
         }
         if (failure.agentsStopped()) {

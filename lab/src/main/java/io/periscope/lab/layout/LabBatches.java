@@ -1,21 +1,19 @@
 package io.periscope.lab.layout;
 
+import io.periscope.dataplane.iproute.IpBatchRenderer;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.Interface;
 import io.periscope.plan.netfilter.Chain;
 import io.periscope.plan.netfilter.IptablesSyntax;
 import io.periscope.plan.netfilter.NetfilterTable;
-import io.periscope.plan.routing.Nexthop;
 import io.periscope.plan.routing.NexthopGroup;
 import io.periscope.plan.routing.NexthopObject;
 import io.periscope.plan.routing.PolicyRule;
 import io.periscope.plan.routing.Route;
-import io.periscope.plan.routing.RouteType;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -129,56 +127,26 @@ public final class LabBatches {
         return Optional.of(text.toString());
     }
 
-    /** The routing part of a plan layer as batch lines: nexthop objects, groups, routes, rules. */
+    /**
+     * The routing part of a plan layer as batch lines: nexthop objects, groups, routes, rules, in the
+     * agent's own words ({@link IpBatchRenderer}) for each entry. The verbs are the lab's: it builds a
+     * fresh namespace, so it adds; and it appends routes, so that where the plan lists two routes to one
+     * destination both are there and the kernel, like the plan, uses the first.
+     */
     public static List<String> routing(DataplanePlan layer) {
         List<String> lines = new ArrayList<>();
         for (NexthopObject object : layer.nexthops()) {
-            lines.add("nexthop add id " + object.id() + " via " + object.via() + " dev " + object.device() + (object.onlink() ? " onlink" : ""));
+            lines.add("nexthop add " + IpBatchRenderer.nexthop(object));
         }
         for (NexthopGroup group : layer.nexthopGroups()) {
-            lines.add("nexthop add id " + group.id() + " group " + group.members().stream()
-                    .map(m -> m.weight() == 1 ? String.valueOf(m.nexthopId()) : m.nexthopId() + "," + m.weight())
-                    .collect(Collectors.joining("/")) + (group.resilient() ? " type resilient buckets " + group.buckets() : ""));
+            lines.add("nexthop add " + IpBatchRenderer.group(group));
         }
         for (Route route : layer.routes()) {
-            lines.add("route append " + route(route));
+            lines.add("route append " + IpBatchRenderer.route(route));
         }
         for (PolicyRule rule : layer.rules()) {
-            lines.add("rule add " + rule(rule));
+            lines.add("rule add " + IpBatchRenderer.policyRule(rule));
         }
         return lines;
-    }
-
-    static String route(Route route) {
-        StringBuilder text = new StringBuilder();
-        if (route.type() != RouteType.UNICAST) {
-            text.append(route.type().name().toLowerCase(Locale.ROOT)).append(' ');
-        }
-        text.append(route.destination()).append(" table ").append(route.table()).append(" metric ").append(route.metric())
-                .append(" proto ").append(route.protocol().iprouteName());
-        route.source().ifPresent(src -> text.append(" src ").append(src));
-        if (route.nexthopId().isPresent()) {
-            text.append(" nhid ").append(route.nexthopId().getAsInt());
-        } else if (route.nexthops().size() == 1) {
-            text.append(' ').append(path(route.nexthops().getFirst()));
-        } else {
-            for (Nexthop nexthop : route.nexthops()) {
-                text.append(" nexthop ").append(path(nexthop)).append(" weight ").append(nexthop.weight());
-            }
-        }
-        return text.toString();
-    }
-
-    private static String path(Nexthop nexthop) {
-        return nexthop.via().map(v -> "via " + v + " ").orElse("") + "dev " + nexthop.device() + (nexthop.onlink() ? " onlink" : "");
-    }
-
-    static String rule(PolicyRule rule) {
-        StringBuilder text = new StringBuilder("pref ").append(rule.priority());
-        rule.from().ifPresent(f -> text.append(" from ").append(f));
-        rule.to().ifPresent(t -> text.append(" to ").append(t));
-        rule.fwmark().ifPresent(m -> text.append(" fwmark 0x").append(Integer.toHexString(m)));
-        rule.inInterface().ifPresent(i -> text.append(" iif ").append(i));
-        return text.append(" lookup ").append(rule.table()).toString();
     }
 }

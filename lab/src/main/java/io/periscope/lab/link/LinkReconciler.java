@@ -1,7 +1,7 @@
 package io.periscope.lab.link;
 
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.Shell;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandRunner;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -24,23 +24,23 @@ import java.util.Set;
  */
 public final class LinkReconciler {
 
-    private final Shell shell;
+    private final CommandRunner shell;
     /** Namespaces that may hold something of the link layer's: everything until the first pass found otherwise. */
     private final Set<String> mayHold = new HashSet<>();
     private boolean firstPass;
 
-    private LinkReconciler(Shell shell, boolean everythingMayHold) {
+    private LinkReconciler(CommandRunner shell, boolean everythingMayHold) {
         this.shell = shell;
         this.firstPass = everythingMayHold;
     }
 
     /** A reconciler of a running lab, which may hold anything of an earlier plan. */
-    public static LinkReconciler forRunningLab(Shell shell) {
+    public static LinkReconciler forRunningLab(CommandRunner shell) {
         return new LinkReconciler(shell, true);
     }
 
     /** A reconciler of a lab {@code up} has just built: nothing of the link layer is there yet. */
-    public static LinkReconciler forNewLab(Shell shell) {
+    public static LinkReconciler forNewLab(CommandRunner shell) {
         return new LinkReconciler(shell, false);
     }
 
@@ -61,7 +61,7 @@ public final class LinkReconciler {
         }
     }
 
-    /** Brings every namespace to {@code plan}. @throws io.periscope.lab.shell.ShellFailure when a program fails */
+    /** Brings every namespace to {@code plan}. @throws io.periscope.dataplane.command.CommandFailedException when a program fails */
     public synchronized Result reconcile(LinkPlan plan) {
         List<String> differences = new ArrayList<>();
         int programs = 0;
@@ -72,11 +72,11 @@ public final class LinkReconciler {
             Pass pass = compare(links);
             pass.differences().forEach(d -> differences.add(links.namespace() + ": " + d));
             if (!pass.tcBatch().isEmpty()) {
-                shell.run(Invocation.of("tc", "-n", links.namespace(), "-batch", "-").withStdin(String.join("\n", pass.tcBatch()) + "\n"));
+                shell.run(Command.of("tc", "-n", links.namespace(), "-batch", "-").withStdin(String.join("\n", pass.tcBatch()) + "\n"));
                 programs++;
             }
             if (!pass.restore().isEmpty()) {
-                shell.run(Invocation.of("iptables-restore", "-w", "--noflush").withStdin(pass.restore()).inNamespace(links.namespace()));
+                shell.run(Command.of("iptables-restore", "-w", "--noflush").withStdin(pass.restore()).inNamespace(links.namespace()));
                 programs++;
             }
             if (links.asksAnything()) {
@@ -105,15 +105,15 @@ public final class LinkReconciler {
 
     private Pass compare(NamespaceLinks links) {
         String namespace = links.namespace();
-        Map<String, TcReadBack.DeviceTc> devices = TcReadBack.qdiscs(shell.run(Invocation.of("tc", "-n", namespace, "-j", "qdisc", "show")));
+        Map<String, TcReadBack.DeviceTc> devices = TcReadBack.qdiscs(shell.run(Command.of("tc", "-n", namespace, "-j", "qdisc", "show")).stdout());
         List<String> differences = new ArrayList<>();
         List<String> batch = new ArrayList<>();
         for (ManagedDevice device : links.devices()) {
             TcReadBack.DeviceTc now = devices.getOrDefault(device.device(),
                     new TcReadBack.DeviceTc(device.device(), "", "", List.of()));
             if (now.labRoot()) {
-                now = now.withClasses(shell.run(Invocation.of("tc", "-n", namespace, "-d", "class", "show", "dev", device.device())),
-                        shell.run(Invocation.of("tc", "-n", namespace, "-j", "filter", "show", "dev", device.device(), "parent", TcShaping.HTB)));
+                now = now.withClasses(shell.run(Command.of("tc", "-n", namespace, "-d", "class", "show", "dev", device.device())).stdout(),
+                        shell.run(Command.of("tc", "-n", namespace, "-j", "filter", "show", "dev", device.device(), "parent", TcShaping.HTB)).stdout());
             }
             if (device.shaping().isPresent()) {
                 List<String> expected = TcShaping.expected(device);
@@ -132,7 +132,7 @@ public final class LinkReconciler {
         }
         String restore = "";
         if (links.node()) {
-            LinkChains.Saved saved = LinkChains.parse(shell.run(Invocation.of("iptables-save", "-t", "mangle").inNamespace(namespace)));
+            LinkChains.Saved saved = LinkChains.parse(shell.run(Command.of("iptables-save", "-t", "mangle").inNamespace(namespace)).stdout());
             List<String> chains = LinkChains.differences(saved, links.rules());
             if (!chains.isEmpty()) {
                 differences.addAll(chains);

@@ -2,8 +2,8 @@ package io.periscope.lab.machine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.Shell;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 
@@ -25,8 +25,8 @@ public record MachineNetwork(List<MachinePrefix> prefixes) {
     }
 
     /** Reads {@code ip -j addr} and {@code ip -j route} in the namespace the shell runs in (the machine's own). */
-    public static MachineNetwork read(Shell shell) {
-        return parse(shell.run(Invocation.of("ip", "-j", "-4", "addr", "show")), shell.run(Invocation.of("ip", "-j", "-4", "route", "show")));
+    public static MachineNetwork read(CommandRunner shell) {
+        return parse(shell.run(Command.of("ip", "-j", "-4", "addr", "show")).stdout(), shell.run(Command.of("ip", "-j", "-4", "route", "show")).stdout());
     }
 
     public static MachineNetwork parse(String addrJson, String routeJson) {

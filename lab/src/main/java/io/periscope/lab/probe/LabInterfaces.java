@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.periscope.lab.capture.CaptureTarget;
 import io.periscope.lab.capture.Direction;
 import io.periscope.lab.layout.HostNamespace;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.Shell;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.link.MacAddress;
 import io.periscope.plan.HostId;
@@ -27,11 +27,11 @@ final class LabInterfaces {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Shell shell;
+    private final CommandRunner shell;
     private final Map<HostId, List<CaptureTarget>> targets = new HashMap<>();
     private final Map<LabWiring.Port, MacAddress> macs = new HashMap<>();
 
-    LabInterfaces(Shell shell) {
+    LabInterfaces(CommandRunner shell) {
         this.shell = shell;
     }
 
@@ -47,7 +47,7 @@ final class LabInterfaces {
 
     private List<CaptureTarget> read(HostNamespace host) {
         List<CaptureTarget> found = new ArrayList<>();
-        String json = shell.run(Invocation.of("ip", "-n", host.namespace(), "-j", "link", "show"));
+        String json = shell.run(Command.of("ip", "-n", host.namespace(), "-j", "link", "show")).stdout();
         JsonNode links;
         try {
             links = JSON.readTree(json);

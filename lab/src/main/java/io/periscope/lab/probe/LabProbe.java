@@ -13,9 +13,9 @@ import io.periscope.lab.lease.LabLeases;
 import io.periscope.lab.machine.MachineCapacity;
 import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.lab.netns.NetworkNamespaces;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.Shell;
-import io.periscope.lab.shell.ShellResult;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandRunner;
+import io.periscope.dataplane.command.CommandResult;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.TopologySource;
@@ -80,17 +80,17 @@ public final class LabProbe {
     static final int FIRST_SOURCE_PORT = 40000;
     static final int FIRST_ICMP_SIZE = 56;
 
-    private final Shell shell;
+    private final CommandRunner shell;
     private final LabStateFile stateFile;
     private final Function<ClusterSetPlan, FlowSimulation> simulations;
     private final Supplier<MachineCapacity> capacity;
 
-    public LabProbe(Shell shell, LabStateFile stateFile, Function<ClusterSetPlan, FlowSimulation> simulations) {
+    public LabProbe(CommandRunner shell, LabStateFile stateFile, Function<ClusterSetPlan, FlowSimulation> simulations) {
         this(shell, stateFile, simulations, MachineCapacity::read);
     }
 
     /** With the machine's capacity as {@code capacity} reads it (a test's small machine). */
-    public LabProbe(Shell shell, LabStateFile stateFile, Function<ClusterSetPlan, FlowSimulation> simulations, Supplier<MachineCapacity> capacity) {
+    public LabProbe(CommandRunner shell, LabStateFile stateFile, Function<ClusterSetPlan, FlowSimulation> simulations, Supplier<MachineCapacity> capacity) {
         this.shell = shell;
         this.stateFile = stateFile;
         this.simulations = simulations;
@@ -423,7 +423,7 @@ public final class LabProbe {
      * simulator, which traces a first packet, sends it.
      */
     private void forgetPathMtu(String namespace) {
-        shell.execute(Invocation.of("ip", "-4", "route", "flush", "cache").inNamespace(namespace));
+        shell.execute(Command.of("ip", "-4", "route", "flush", "cache").inNamespace(namespace));
     }
 
     /**
@@ -432,7 +432,7 @@ public final class LabProbe {
      */
     private void forgetConnections(List<HostNamespace> nodes) {
         for (HostNamespace node : nodes) {
-            shell.execute(Invocation.of("conntrack", "-F").inNamespace(node.namespace()));
+            shell.execute(Command.of("conntrack", "-F").inNamespace(node.namespace()));
         }
     }
 
@@ -446,7 +446,7 @@ public final class LabProbe {
             List<String> argv = new ArrayList<>(List.of("ip", "-n", namespace.namespace(), "route", "get",
                     packet.dst().toString(), "from", packet.src().toString()));
             in.ifPresent(i -> argv.addAll(List.of("iif", i)));
-            ShellResult result = shell.execute(Invocation.of(argv));
+            CommandResult result = shell.execute(new Command(argv, ""));
             if (result.succeeded()) {
                 return Optional.empty();
             }

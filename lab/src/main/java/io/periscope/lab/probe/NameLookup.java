@@ -2,9 +2,9 @@ package io.periscope.lab.probe;
 
 import io.periscope.lab.dns.ClusterDns;
 import io.periscope.lab.layout.HostNamespace;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.Shell;
-import io.periscope.lab.shell.ShellResult;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandRunner;
+import io.periscope.dataplane.command.CommandResult;
 import io.periscope.model.net.Ipv4Address;
 
 import java.util.ArrayList;
@@ -25,9 +25,9 @@ public final class NameLookup {
     /** getent's exit status when the name has no address. */
     static final int GETENT_NOT_FOUND = 2;
 
-    private final Shell shell;
+    private final CommandRunner shell;
 
-    public NameLookup(Shell shell) {
+    public NameLookup(CommandRunner shell) {
         this.shell = shell;
     }
 
@@ -37,7 +37,7 @@ public final class NameLookup {
      */
     public List<Ipv4Address> addresses(HostNamespace host, Optional<ClusterDns> dns, String name) {
         if (!host.isNode()) {
-            ShellResult result = shell.execute(Invocation.of("getent", "ahostsv4", name).inNamespace(host.namespace()));
+            CommandResult result = shell.execute(Command.of("getent", "ahostsv4", name).inNamespace(host.namespace()));
             if (result.exitCode() == GETENT_NOT_FOUND) {
                 return List.of();
             }
@@ -49,7 +49,7 @@ public final class NameLookup {
             return parse(result.stdout().lines().filter(l -> l.contains("STREAM")).map(l -> l.split("\\s+")[0]).toList());
         }
         ClusterDns server = dns.orElseThrow(() -> new IllegalStateException("cluster " + host.host().cluster() + " has no DNS Service in the lab"));
-        ShellResult result = shell.execute(Invocation.of("dig", "+short", "+time=1", "+tries=2", "@" + server.serviceAddress(), name, "A")
+        CommandResult result = shell.execute(Command.of("dig", "+short", "+time=1", "+tries=2", "@" + server.serviceAddress(), name, "A")
                 .inNamespace(host.namespace()));
         if (!result.succeeded()) {
             throw new IllegalStateException("dig @" + server.serviceAddress() + " " + name + " in " + host.namespace() + " failed (exit "

@@ -1,9 +1,9 @@
 package io.periscope.lab.probe;
 
 import io.periscope.lab.netns.NamespaceThread;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.Shell;
-import io.periscope.lab.shell.ShellResult;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandRunner;
+import io.periscope.dataplane.command.CommandResult;
 import io.periscope.model.net.Ipv4Address;
 
 import java.io.IOException;
@@ -38,16 +38,16 @@ public final class ProbeTraffic {
      */
     static final Duration TIMEOUT = Duration.ofMillis(400);
 
-    private final Shell shell;
+    private final CommandRunner shell;
     private final String pingProgram;
     private final int timeoutMillis;
 
-    public ProbeTraffic(Shell shell) {
+    public ProbeTraffic(CommandRunner shell) {
         this(shell, TIMEOUT);
     }
 
     /** @param timeout how long an answer is waited for: {@link #TIMEOUT} plus what the links' delays add (see {@code LinkTimings}) */
-    public ProbeTraffic(Shell shell, Duration timeout) {
+    public ProbeTraffic(CommandRunner shell, Duration timeout) {
         this.shell = shell;
         this.pingProgram = findPing(shell);
         this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
@@ -139,7 +139,7 @@ public final class ProbeTraffic {
     public AttemptOutcome icmp(String sourceNamespace, ProbeTarget target, int size) {
         // A sized flow's echo goes out as `ping -M do`: Don't Fragment, and an error instead of fragments.
         String fragmentation = target.sized() ? "do" : "want";
-        Invocation ping = Invocation.of(pingProgram.equals("ping")
+        Command ping = Command.of(pingProgram.equals("ping")
                 ? new String[]{"ip", "netns", "exec", sourceNamespace, "ping", "-c", "1", "-W", pingWait(), "-M", fragmentation, "-s",
                 String.valueOf(size), target.destination().toString()}
                 : new String[]{"ip", "netns", "exec", sourceNamespace, "busybox", "ping", "-c", "1", "-W", pingWait(), "-s", String.valueOf(size),
@@ -148,7 +148,7 @@ public final class ProbeTraffic {
         // kernel's route lookup picks, which the capture cannot tell where the sending host itself
         // SNATs the echo (a Globalnet gateway's own ping), so it is asked before the ping.
         Optional<Ipv4Address> local = target.sourceIp().or(() -> routeSource(sourceNamespace, target.destination()));
-        ShellResult result = shell.execute(ping);
+        CommandResult result = shell.execute(ping);
         int length = size + ICMP_OVERHEAD;
         if (result.succeeded()) {
             return new AttemptOutcome(0, length, "", local, "delivered", Optional.empty());
@@ -167,7 +167,7 @@ public final class ProbeTraffic {
 
     /** The {@code src} of {@code ip -o route get DST} in the namespace: the address an unbound socket sends to DST from. */
     private Optional<Ipv4Address> routeSource(String namespace, Ipv4Address destination) {
-        ShellResult route = shell.execute(Invocation.of("ip", "-n", namespace, "-o", "route", "get", destination.toString()));
+        CommandResult route = shell.execute(Command.of("ip", "-n", namespace, "-o", "route", "get", destination.toString()));
         return route.succeeded() ? sourceOf(route.stdout()) : Optional.empty();
     }
 
@@ -186,8 +186,8 @@ public final class ProbeTraffic {
         return Optional.empty();
     }
 
-    private static String findPing(Shell shell) {
-        return shell.execute(Invocation.of("sh", "-c", "command -v ping")).succeeded() ? "ping" : "busybox";
+    private static String findPing(CommandRunner shell) {
+        return shell.execute(Command.of("sh", "-c", "command -v ping")).succeeded() ? "ping" : "busybox";
     }
 
     private static InetAddress bindAddress(ProbeTarget target) throws IOException {

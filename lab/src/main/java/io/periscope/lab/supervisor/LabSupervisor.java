@@ -19,7 +19,7 @@ import io.periscope.lab.link.DelayedLink;
 import io.periscope.lab.link.LinkPlan;
 import io.periscope.lab.link.LinkTimings;
 import io.periscope.lab.netns.NetworkNamespaces;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
@@ -206,7 +206,7 @@ public final class LabSupervisor implements AutoCloseable {
         Set<String> stopped = files.stoppedNodes();
         loops.values().forEach(loop -> loop.wanted(!stopped.contains(loop.name())));
         loops.values().forEach(NodeAgentLoop::start);
-        links = new LinkLoop(new ProcessShell(), current::get, LINK_RESYNC, LabSupervisor::log);
+        links = new LinkLoop(ProcessCommandRunner.here(), current::get, LINK_RESYNC, LabSupervisor::log);
         links.start();
         while (!closed) {
             if (stateFile.read(hash).isEmpty() || !NetworkNamespaces.exists(layout.namespaces().getFirst())) {

@@ -1,7 +1,7 @@
 package io.periscope.lab.supervisor;
 
 import io.periscope.lab.link.LinkReconciler;
-import io.periscope.lab.shell.Shell;
+import io.periscope.dataplane.command.CommandRunner;
 
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -30,7 +30,7 @@ final class LinkLoop implements AutoCloseable {
     private volatile String summary = "";
     private Thread thread;
 
-    LinkLoop(Shell shell, Supplier<SupervisedPlan> plans, Duration resync, Consumer<String> log) {
+    LinkLoop(CommandRunner shell, Supplier<SupervisedPlan> plans, Duration resync, Consumer<String> log) {
         // The supervisor starts right after up, which shaped the links; a restarted one finds them as they are.
         this.reconciler = LinkReconciler.forRunningLab(shell);
         this.plans = plans;

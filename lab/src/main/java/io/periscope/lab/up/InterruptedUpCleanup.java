@@ -1,7 +1,7 @@
 package io.periscope.lab.up;
 
 import io.periscope.lab.down.LabTeardown;
-import io.periscope.lab.shell.Shell;
+import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 
@@ -24,14 +24,14 @@ final class InterruptedUpCleanup {
     /** Removing a few thousand namespaces takes about a minute; a second caller waits that long. */
     private static final long WAIT_FOR_REMOVAL_SECONDS = 120;
 
-    private final Shell shell;
+    private final CommandRunner shell;
     private final LabStateFile stateFile;
     private final LabState state;
     private final ReentrantLock phaseLock = new ReentrantLock();
     private final AtomicBoolean started = new AtomicBoolean();
     private final CountDownLatch finished = new CountDownLatch(1);
 
-    InterruptedUpCleanup(Shell shell, LabStateFile stateFile, LabState state) {
+    InterruptedUpCleanup(CommandRunner shell, LabStateFile stateFile, LabState state) {
         this.shell = shell;
         this.stateFile = stateFile;
         this.state = state;

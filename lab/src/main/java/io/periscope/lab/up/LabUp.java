@@ -22,9 +22,9 @@ import io.periscope.lab.machine.MachineNetwork;
 import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.netns.SysctlWriter;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.Shell;
-import io.periscope.lab.shell.ShellResult;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandRunner;
+import io.periscope.dataplane.command.CommandResult;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.TopologySource;
@@ -68,26 +68,26 @@ import java.util.stream.Collectors;
  */
 public final class LabUp {
 
-    private final Shell shell;
+    private final CommandRunner shell;
     private final LabStateFile stateFile;
     private final LayerAgents agents;
     private final Supplier<Boolean> runningAsRoot;
     private final Supplier<MachineCapacity> capacity;
     private final PodResolverFiles resolverFiles;
 
-    public LabUp(Shell shell, LabStateFile stateFile, LayerAgents agents) {
+    public LabUp(CommandRunner shell, LabStateFile stateFile, LayerAgents agents) {
         this(shell, stateFile, agents, NetworkNamespaces::runningAsRoot, MachineCapacity::read);
     }
 
-    LabUp(Shell shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot) {
+    LabUp(CommandRunner shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot) {
         this(shell, stateFile, agents, runningAsRoot, MachineCapacity::read);
     }
 
-    LabUp(Shell shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot, Supplier<MachineCapacity> capacity) {
+    LabUp(CommandRunner shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot, Supplier<MachineCapacity> capacity) {
         this(shell, stateFile, agents, runningAsRoot, capacity, PodResolverFiles.SYSTEM);
     }
 
-    LabUp(Shell shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot, Supplier<MachineCapacity> capacity,
+    LabUp(CommandRunner shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot, Supplier<MachineCapacity> capacity,
           PodResolverFiles resolverFiles) {
         this.resolverFiles = resolverFiles;
         this.shell = shell;
@@ -229,7 +229,7 @@ public final class LabUp {
     private void build(ClusterSet set, LabLayout layout, List<ClusterDns> dns, LabState initial, Consumer<String> progress, InterruptedUpCleanup cleanup) {
         List<String> namespaces = layout.namespaces();
         phase(progress, cleanup, "namespaces", () -> {
-            shell.run(Invocation.of("ip", "-batch", "-").withStdin(LabBatches.addNamespaces(namespaces)));
+            shell.run(Command.of("ip", "-batch", "-").withStdin(LabBatches.addNamespaces(namespaces)));
             return namespaces.size() + " created";
         });
         phase(progress, cleanup, "sysctls", () -> {
@@ -252,9 +252,9 @@ public final class LabUp {
             return count + " set, a multipath hash seed per node";
         });
         phase(progress, cleanup, "veths", () -> {
-            shell.run(Invocation.of("ip", "-batch", "-").withStdin(LabBatches.veths(layout)));
+            shell.run(Command.of("ip", "-batch", "-").withStdin(LabBatches.veths(layout)));
             for (SwitchNamespace sw : layout.switches()) {
-                shell.run(Invocation.of("ip", "-n", sw.namespace(), "-batch", "-").withStdin(LabBatches.switchBatch(sw)));
+                shell.run(Command.of("ip", "-n", sw.namespace(), "-batch", "-").withStdin(LabBatches.switchBatch(sw)));
             }
             return layout.veths().size() + " veth pairs, " + layout.switches().size() + " bridges";
         });
@@ -265,7 +265,7 @@ public final class LabUp {
             for (HostNamespace host : layout.hosts()) {
                 tick(progress, "addresses and routes", hosts++, layout.hosts().size());
                 String batch = LabBatches.hostBatch(host);
-                shell.run(Invocation.of("ip", "-n", host.namespace(), "-batch", "-").withStdin(batch));
+                shell.run(Command.of("ip", "-n", host.namespace(), "-batch", "-").withStdin(batch));
                 lines += (int) batch.lines().count();
                 Map<String, String> late = SysctlSettings.afterInterfaces(host);
                 if (!late.isEmpty()) {
@@ -288,7 +288,7 @@ public final class LabUp {
             for (HostNamespace host : layout.hosts()) {
                 Optional<String> rules = LabBatches.environmentRules(host);
                 if (rules.isPresent()) {
-                    shell.run(Invocation.of("iptables-restore", "-w", "--noflush").withStdin(rules.get()).inNamespace(host.namespace()));
+                    shell.run(Command.of("iptables-restore", "-w", "--noflush").withStdin(rules.get()).inNamespace(host.namespace()));
                     hosts++;
                 }
             }
@@ -359,7 +359,7 @@ public final class LabUp {
         for (HostNamespace node : layout.nodes()) {
             Optional<ClusterDns> cluster = ClusterDns.of(dns, node.host().cluster());
             if (cluster.isPresent()) {
-                shell.run(Invocation.of("iptables-restore", "-w", "--noflush").withStdin(ClusterDnsRules.restore(cluster.get()))
+                shell.run(Command.of("iptables-restore", "-w", "--noflush").withStdin(ClusterDnsRules.restore(cluster.get()))
                         .inNamespace(node.namespace()));
                 nodes++;
             }
@@ -392,7 +392,7 @@ public final class LabUp {
         try {
             int ports = 0;
             for (SwitchNamespace sw : layout.switches()) {
-                ShellResult result = shell.execute(Invocation.of("tc", "-n", sw.namespace(), "-batch", "-")
+                CommandResult result = shell.execute(Command.of("tc", "-n", sw.namespace(), "-batch", "-")
                         .withStdin(WireBatches.hashReset(sw, program)));
                 if (!result.succeeded()) {
                     return "flow hashes cross the wires (tc could not attach the eBPF program: " + result.stderr().strip()

@@ -1,10 +1,10 @@
 package io.periscope.lab.wireguard;
 
 import io.periscope.lab.layout.HostNamespace;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.Shell;
-import io.periscope.lab.shell.ShellFailure;
-import io.periscope.lab.shell.ShellResult;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandRunner;
+import io.periscope.dataplane.command.CommandFailedException;
+import io.periscope.dataplane.command.CommandResult;
 import io.periscope.lab.state.WireGuardProcess;
 import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.cable.WireGuardPeer;
@@ -33,9 +33,9 @@ public final class WireGuardGateways {
 
     private static final String CONTROL_DIRECTORY = "/var/run/wireguard";
 
-    private final Shell shell;
+    private final CommandRunner shell;
 
-    public WireGuardGateways(Shell shell) {
+    public WireGuardGateways(CommandRunner shell) {
         this.shell = shell;
     }
 
@@ -70,8 +70,8 @@ public final class WireGuardGateways {
         for (HostNamespace gateway : gateways) {
             for (WireGuardDevice device : gateway.plan().submariner().wireGuardDevices()) {
                 keys.computeIfAbsent(device.privateKey(), id -> {
-                    String privateKey = shell.run(Invocation.of("wg", "genkey")).strip();
-                    String publicKey = shell.run(Invocation.of("wg", "pubkey").withStdin(privateKey + "\n")).strip();
+                    String privateKey = shell.run(Command.of("wg", "genkey")).stdout().strip();
+                    String publicKey = shell.run(Command.of("wg", "pubkey").withStdin(privateKey + "\n")).stdout().strip();
                     return new WireGuardKeyPair(privateKey, publicKey);
                 });
             }
@@ -85,7 +85,7 @@ public final class WireGuardGateways {
         for (HostNamespace gateway : gateways) {
             for (WireGuardDevice device : gateway.plan().submariner().wireGuardDevices()) {
                 for (WireGuardPeer peer : device.peers()) {
-                    keys.computeIfAbsent(peer.presharedKey(), id -> new WireGuardPresharedKey(shell.run(Invocation.of("wg", "genpsk")).strip()));
+                    keys.computeIfAbsent(peer.presharedKey(), id -> new WireGuardPresharedKey(shell.run(Command.of("wg", "genpsk")).stdout().strip()));
                 }
             }
         }
@@ -94,15 +94,15 @@ public final class WireGuardGateways {
 
     private void startDevice(HostNamespace gateway, WireGuardDevice device, Map<String, WireGuardKeyPair> keys,
                              Map<String, WireGuardPresharedKey> presharedKeys, Consumer<WireGuardProcess> started) {
-        Invocation invocation = Invocation.of("sh", "-s").inNamespace(gateway.namespace())
+        Command invocation = Command.of("sh", "-s").inNamespace(gateway.namespace())
                 .withStdin(script(device, keys, presharedKeys));
-        ShellResult result = shell.execute(invocation);
+        CommandResult result = shell.execute(invocation);
         String firstLine = result.stdout().lines().findFirst().orElse("").strip();
         if (firstLine.matches("\\d+")) {
             started.accept(new WireGuardProcess(gateway.namespace(), Long.parseLong(firstLine)));
         }
         if (!result.succeeded()) {
-            throw new ShellFailure(invocation, new ShellResult(result.exitCode(), "",
+            throw new CommandFailedException(invocation, new CommandResult(result.exitCode(), "",
                     "building WireGuard device " + device.name() + " on " + gateway.host() + ": " + result.stderr().strip()));
         }
     }

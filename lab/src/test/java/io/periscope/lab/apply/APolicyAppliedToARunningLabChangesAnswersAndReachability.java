@@ -7,9 +7,9 @@ import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.LabProbe;
 import io.periscope.lab.probe.ProbeReport;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.ProcessShell;
-import io.periscope.lab.shell.ShellResult;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.ProcessCommandRunner;
+import io.periscope.dataplane.command.CommandResult;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.supervisor.SupervisorFiles;
 import io.periscope.labsimulator.SimulatorFlows;
@@ -56,7 +56,7 @@ class APolicyAppliedToARunningLabChangesAnswersAndReachability {
     @TempDir
     static Path directory;
 
-    private final ProcessShell shell = new ProcessShell();
+    private final ProcessCommandRunner shell = ProcessCommandRunner.here();
     private RunningLab lab;
     private Path file;
     private String original;
@@ -98,7 +98,7 @@ class APolicyAppliedToARunningLabChangesAnswersAndReachability {
         AtomicBoolean asking = new AtomicBoolean(true);
         Thread asker = Thread.ofPlatform().start(() -> {
             while (asking.get()) {
-                ShellResult result = shell.execute(Invocation.of("getent", "ahostsv4", NGINX).inNamespace(this.asker.namespace()));
+                CommandResult result = shell.execute(Command.of("getent", "ahostsv4", NGINX).inNamespace(this.asker.namespace()));
                 answers.add(new Answer(System.nanoTime(), result.exitCode(), result.stdout()));
             }
         });
@@ -165,7 +165,7 @@ class APolicyAppliedToARunningLabChangesAnswersAndReachability {
         // Level-driven health checking of the new cables must not take west out again while the agents program them.
         long watchUntil = System.nanoTime() + 2_000_000_000L;
         while (System.nanoTime() < watchUntil) {
-            ShellResult result = shell.execute(Invocation.of("getent", "ahostsv4", NGINX).inNamespace(asker.namespace()));
+            CommandResult result = shell.execute(Command.of("getent", "ahostsv4", NGINX).inNamespace(asker.namespace()));
             assertThat(result.exitCode()).as("east's answer for " + NGINX + " after it came back").isZero();
         }
         ProbeReport report = probe();

@@ -4,8 +4,8 @@ import io.periscope.lab.Examples;
 import io.periscope.lab.RunningLab;
 import io.periscope.lab.TestLabs;
 import io.periscope.lab.failover.UpLab;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.labsimulator.SimulatorBench;
 import io.periscope.plan.HostId;
 import org.junit.jupiter.api.Test;
@@ -40,8 +40,8 @@ class BenchMeasuresEachFlowOnThePredictedGateways {
         UpLab up = UpLab.of(Path.of(lab.set().name() + ".yaml"), lab.set(), lab.stateFile(), "bench");
         List<String> progress = new ArrayList<>();
 
-        BenchReport first = new LabBench(new ProcessShell(), new SimulatorBench()).run(up, new LabBench.Options(8, 3), progress::add);
-        BenchReport second = new LabBench(new ProcessShell(), new SimulatorBench()).run(up, new LabBench.Options(8, 3), progress::add);
+        BenchReport first = new LabBench(ProcessCommandRunner.here(), new SimulatorBench()).run(up, new LabBench.Options(8, 3), progress::add);
+        BenchReport second = new LabBench(ProcessCommandRunner.here(), new SimulatorBench()).run(up, new LabBench.Options(8, 3), progress::add);
 
         for (BenchReport report : List.of(first, second)) {
             assertThat(report.differences()).as(BenchReportText.render(report)).isEmpty();
@@ -73,7 +73,7 @@ class BenchMeasuresEachFlowOnThePredictedGateways {
         assertThat(progress).anyMatch(line -> line.startsWith("bench: deleted ") && line.contains("an earlier run left"));
         for (HostId host : List.of(HostId.pod("cluster1", "default", "client"), HostId.pod("cluster2", "default", "nginx-7d4f"))) {
             String namespace = lab.layout().requireHost(host).namespace();
-            assertThat(new ProcessShell().run(Invocation.of("ip", "netns", "pids", namespace)).strip()).as("processes left in %s", host).isEmpty();
+            assertThat(ProcessCommandRunner.here().run(Command.of("ip", "netns", "pids", namespace)).stdout().strip()).as("processes left in %s", host).isEmpty();
         }
     }
 }

@@ -6,9 +6,9 @@ import io.periscope.lab.failover.UpLab;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.RecordingShell;
-import io.periscope.lab.shell.ShellResult;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.RecordingCommandRunner;
+import io.periscope.dataplane.command.CommandResult;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.NodeFailure;
@@ -51,30 +51,30 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
     }
 
     /** The real programs' output, by what is asked and of which gateway. */
-    private static RecordingShell samples(UpLab lab) {
+    private static RecordingCommandRunner samples(UpLab lab) {
         Map<String, String> gatewayOf = new HashMap<>();
         for (HostNamespace host : lab.layout().nodes()) {
             gatewayOf.put(host.namespace(), host.host().toString());
         }
         AtomicInteger wanReads = new AtomicInteger();
-        return new RecordingShell(invocation -> {
+        return new RecordingCommandRunner(invocation -> {
             List<String> argv = invocation.argv();
             String namespace = argv.get(3);
             List<String> program = argv.subList(4, argv.size());
             return switch (program.getFirst()) {
-                case "conntrack" -> program.get(1).equals("-L") ? new ShellResult(0, BenchSamples.conntrack(gatewayOf.get(namespace)), "")
-                        : new ShellResult(0, "", "conntrack v1.4.7 (conntrack-tools): 1 flow entries have been deleted.");
-                case "ip" -> new ShellResult(0, BenchSamples.wan(wanReads.getAndIncrement() < 4 ? "before" : "after", gatewayOf.get(namespace)), "");
-                case "sysctl" -> new ShellResult(0, program.get(1).equals("-n") ? "0\n" : "", "");
-                case "ss" -> new ShellResult(0, "LISTEN 0      4096   0.0.0.0:80 0.0.0.0:*\n", "");
-                case "iperf3" -> program.contains("-c") ? new ShellResult(0, BenchSamples.read("iperf3-client-8-streams.json"), "")
-                        : new ShellResult(0, "", "");
+                case "conntrack" -> program.get(1).equals("-L") ? new CommandResult(0, BenchSamples.conntrack(gatewayOf.get(namespace)), "")
+                        : new CommandResult(0, "", "conntrack v1.4.7 (conntrack-tools): 1 flow entries have been deleted.");
+                case "ip" -> new CommandResult(0, BenchSamples.wan(wanReads.getAndIncrement() < 4 ? "before" : "after", gatewayOf.get(namespace)), "");
+                case "sysctl" -> new CommandResult(0, program.get(1).equals("-n") ? "0\n" : "", "");
+                case "ss" -> new CommandResult(0, "LISTEN 0      4096   0.0.0.0:80 0.0.0.0:*\n", "");
+                case "iperf3" -> program.contains("-c") ? new CommandResult(0, BenchSamples.read("iperf3-client-8-streams.json"), "")
+                        : new CommandResult(0, "", "");
                 default -> throw new AssertionError("the bench ran " + argv);
             };
         });
     }
 
-    private static String program(Invocation invocation) {
+    private static String program(Command invocation) {
         List<String> argv = invocation.argv();
         return String.join(" ", argv.subList(4, Math.min(argv.size(), 6)));
     }
@@ -82,12 +82,12 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
     @Test
     void deletesLeftoverEntriesStartsServersThenClientsAndReadsAround() {
         UpLab lab = lab(List.of());
-        RecordingShell shell = samples(lab);
+        RecordingCommandRunner shell = samples(lab);
         List<String> progress = new ArrayList<>();
 
         BenchReport report = new LabBench(shell, new SimulatorBench()).run(lab, new LabBench.Options(8, 3), progress::add);
 
-        List<String> order = shell.invocations().stream().map(LabBenchStartsServersThenClientsAndReadsTheGatewaysAround::program).toList();
+        List<String> order = shell.commands().stream().map(LabBenchStartsServersThenClientsAndReadsTheGatewaysAround::program).toList();
         int firstDelete = order.indexOf("conntrack -D");
         int server = order.indexOf("iperf3 -4");
         int listening = order.indexOf("ss -H");
@@ -95,7 +95,7 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
         int client = order.lastIndexOf("iperf3 -4");
         int lastWan = order.lastIndexOf("ip -j");
         int lastTable = order.lastIndexOf("conntrack -L");
-        List<String> accounting = shell.invocations().stream().map(Invocation::argv).filter(a -> a.get(4).equals("sysctl") && a.contains("-w"))
+        List<String> accounting = shell.commands().stream().map(Command::argv).filter(a -> a.get(4).equals("sysctl") && a.contains("-w"))
                 .map(a -> a.getLast()).toList();
         // Accounting on in the 4 gateways before anything runs, set back to their 0 once the tables are read.
         assertThat(accounting).containsExactly("net.netfilter.nf_conntrack_acct=1", "net.netfilter.nf_conntrack_acct=1",
@@ -111,10 +111,10 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
         assertThat(lastWan).isLessThan(lastTable);
         // Every entry of the sample with one of the bench's tuples goes: 4 on each local gateway, 3 and 5 on the remote ones (not the control connection's).
         assertThat(order.stream().filter("conntrack -D"::equals)).hasSize(16);
-        assertThat(shell.invocations().get(client).argv().subList(4, shell.invocations().get(client).argv().size())).containsExactly("iperf3", "-4",
+        assertThat(shell.commands().get(client).argv().subList(4, shell.commands().get(client).argv().size())).containsExactly("iperf3", "-4",
                 "-c", report.pairs().getFirst().destination().toString(), "-p", "80", "-P", "8", "--cport", "21000", "-t", "3", "-J",
                 "--connect-timeout", "3000", "-B", "10.0.128.4");
-        assertThat(shell.invocations().get(server).argv().subList(4, shell.invocations().get(server).argv().size())).containsExactly("iperf3", "-4",
+        assertThat(shell.commands().get(server).argv().subList(4, shell.commands().get(server).argv().size())).containsExactly("iperf3", "-4",
                 "-s", "-1", "-p", "80", "--idle-timeout", "33");
         assertThat(progress).anyMatch(l -> l.startsWith("bench: deleted 16 connection entries"));
 
@@ -129,34 +129,34 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
     @Test
     void aFailedNodeIsRefusedBeforeAnythingRuns() {
         UpLab lab = lab(List.of(new NodeFailure("cluster1/gw-1", "blackhole", "ns", List.of(), "", false)));
-        RecordingShell shell = samples(lab);
+        RecordingCommandRunner shell = samples(lab);
 
         assertThatThrownBy(() -> new LabBench(shell, new SimulatorBench()).run(lab, new LabBench.Options(8, 3), line -> { }))
                 .isInstanceOf(LabRefusal.class).hasMessageContaining("cluster1/gw-1 (blackhole) is failed").hasMessageContaining("lab heal");
-        assertThat(shell.invocations()).isEmpty();
+        assertThat(shell.commands()).isEmpty();
     }
 
     @Test
     void moreStreamsThanAPairsClientRunsAreRefusedBeforeAnythingRuns() {
         UpLab lab = lab(List.of());
-        RecordingShell shell = samples(lab);
+        RecordingCommandRunner shell = samples(lab);
 
         assertThatThrownBy(() -> new LabBench(shell, new SimulatorBench()).run(lab, new LabBench.Options(200, 3), line -> { }))
                 .isInstanceOf(LabRefusal.class).hasMessageContaining("at most 128 flows");
-        assertThat(shell.invocations()).isEmpty();
+        assertThat(shell.commands()).isEmpty();
     }
 
     @Test
     void aServerThatEndsWithoutListeningStopsTheBenchWithWhatItPrinted() {
         UpLab lab = lab(List.of());
-        RecordingShell shell = new RecordingShell(invocation -> invocation.argv().contains("-s")
-                ? new ShellResult(1, "", "iperf3: error - unable to start listener for connections: Address already in use")
-                : new ShellResult(0, "", ""));
+        RecordingCommandRunner shell = new RecordingCommandRunner(invocation -> invocation.argv().contains("-s")
+                ? new CommandResult(1, "", "iperf3: error - unable to start listener for connections: Address already in use")
+                : new CommandResult(0, "", ""));
 
         assertThatThrownBy(() -> new LabBench(shell, new SimulatorBench()).run(lab, new LabBench.Options(4, 3), line -> { }))
                 .isInstanceOf(LabRefusal.class)
                 .hasMessageContaining("the iperf3 server of flow client-to-nginx on port 80 of cluster2/default/nginx-7d4f")
                 .hasMessageContaining("ended without listening: iperf3: error - unable to start listener for connections: Address already in use");
-        assertThat(shell.invocations()).noneMatch(i -> i.argv().contains("-c"));
+        assertThat(shell.commands()).noneMatch(i -> i.argv().contains("-c"));
     }
 }

@@ -6,9 +6,9 @@ import io.periscope.lab.failover.FailureMode;
 import io.periscope.lab.failover.LabFailure;
 import io.periscope.lab.failover.UpLab;
 import io.periscope.lab.layout.HostNamespace;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.ProcessShell;
-import io.periscope.lab.shell.ShellResult;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.ProcessCommandRunner;
+import io.periscope.dataplane.command.CommandResult;
 import io.periscope.lab.state.SupervisorProcess;
 import io.periscope.lab.supervisor.SupervisorStop;
 import io.periscope.model.net.Ipv4Address;
@@ -56,7 +56,7 @@ class PodsResolveThroughTheirClustersDnsServerInTheLab {
     @TempDir
     static Path state;
 
-    private final ProcessShell shell = new ProcessShell();
+    private final ProcessCommandRunner shell = ProcessCommandRunner.here();
     private RunningLab lab;
     private SupervisorProcess supervisor;
 
@@ -78,7 +78,7 @@ class PodsResolveThroughTheirClustersDnsServerInTheLab {
     }
 
     private Lookup getent(HostNamespace pod, String name) {
-        ShellResult result = shell.execute(Invocation.of("getent", "ahostsv4", name).inNamespace(pod.namespace()));
+        CommandResult result = shell.execute(Command.of("getent", "ahostsv4", name).inNamespace(pod.namespace()));
         return new Lookup(result.exitCode(), result.stdout().lines().filter(l -> l.contains("STREAM"))
                 .map(l -> Ipv4Address.parse(l.split("\\s+")[0])).toList());
     }

@@ -3,7 +3,7 @@ package io.periscope.lab.failover;
 import io.periscope.lab.supervisor.SupervisorStop;
 import io.periscope.lab.RunningLab;
 import io.periscope.lab.TestLabs;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.labsimulator.SimulatorFailover;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -47,7 +47,7 @@ class BlackholedGatewaysFlowsMoveAndSurvivorsLoseNothing {
         RunningLab lab = labs.up(SupervisedLab.magGlobalnetWithUdp("blackhole"));
         assertThat(SupervisorStop.running(SupervisedLab.supervisor(lab))).as("lab up leaves its supervisor running").isTrue();
 
-        FailoverReport report = new LabFailover(new ProcessShell(), new SimulatorFailover()).run(SupervisedLab.upLab(lab),
+        FailoverReport report = new LabFailover(ProcessCommandRunner.here(), new SimulatorFailover()).run(SupervisedLab.upLab(lab),
                 new LabFailover.Options(FAILED, FailureMode.BLACKHOLE, 16, 200, TCP_CONNECTIONS, Optional.of(Duration.ofSeconds(3))), line -> { });
 
         List<FailoverReport.StreamResult> surviving = report.streams().stream().filter(s -> s.before().equals(Set.of(SURVIVOR))).toList();

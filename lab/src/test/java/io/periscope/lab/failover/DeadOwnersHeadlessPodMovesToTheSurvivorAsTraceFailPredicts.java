@@ -7,7 +7,7 @@ import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.LabProbe;
 import io.periscope.lab.probe.ProbeReport;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.supervisor.SupervisorStatus;
 import io.periscope.lab.trace.TraceHop;
 import io.periscope.lab.trace.TracePath;
@@ -82,7 +82,7 @@ class DeadOwnersHeadlessPodMovesToTheSurvivorAsTraceFailPredicts {
             assertThat(gateways).as(flow + " as trace --fail predicts it").contains(survivor).doesNotContain(owner);
         }
 
-        LabFailure failure = new LabFailure(new ProcessShell());
+        LabFailure failure = new LabFailure(ProcessCommandRunner.here());
         failure.fail(up, owner, FailureMode.BLACKHOLE, line -> { });
         try {
             awaitThat("the worker and both remote gateways consider " + owner + " down and moved the pod", () -> {
@@ -136,7 +136,7 @@ class DeadOwnersHeadlessPodMovesToTheSurvivorAsTraceFailPredicts {
         String owner = "cluster1/" + HeadlessPodOwners.ownerOf(cluster1, cache).orElseThrow();
         String survivor = owner.equals("cluster1/gw-1") ? "cluster1/gw-2" : "cluster1/gw-1";
 
-        FailoverReport report = new LabFailover(new ProcessShell(), new SimulatorFailover()).run(SupervisedLab.upLab(lab),
+        FailoverReport report = new LabFailover(ProcessCommandRunner.here(), new SimulatorFailover()).run(SupervisedLab.upLab(lab),
                 new LabFailover.Options(owner, FailureMode.BLACKHOLE, 4, 100, 8, Optional.of(Duration.ofSeconds(3))), line -> { });
 
         assertThat(report.streams()).hasSize(4).allSatisfy(s -> {
@@ -157,7 +157,7 @@ class DeadOwnersHeadlessPodMovesToTheSurvivorAsTraceFailPredicts {
 
     private ProbeReport probe(ClusterSetPlan simulated) {
         List<String> progress = new ArrayList<>();
-        return new LabProbe(new ProcessShell(), lab.stateFile(), plan -> new SimulatorFlows(simulated))
+        return new LabProbe(ProcessCommandRunner.here(), lab.stateFile(), plan -> new SimulatorFlows(simulated))
                 .run(Path.of(lab.set().name() + ".yaml"), lab.set(), Optional.empty(), progress::add);
     }
 

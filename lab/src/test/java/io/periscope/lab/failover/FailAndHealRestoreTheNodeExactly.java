@@ -3,7 +3,7 @@ package io.periscope.lab.failover;
 import io.periscope.lab.supervisor.SupervisorStop;
 import io.periscope.lab.RunningLab;
 import io.periscope.lab.layout.HostNamespace;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.NodeFailure;
 import io.periscope.lab.supervisor.SupervisorFiles;
 import org.junit.jupiter.api.AfterAll;
@@ -63,7 +63,7 @@ class FailAndHealRestoreTheNodeExactly {
         List<String> namespaces = new ArrayList<>(List.of(node.namespace()));
         LabFailure.farEnds(up, node).forEach(end -> namespaces.add(end.namespace()));
         Map<String, String> before = snapshot(namespaces);
-        LabFailure failure = new LabFailure(new ProcessShell());
+        LabFailure failure = new LabFailure(ProcessCommandRunner.here());
 
         NodeFailure failed = failure.fail(up, GATEWAY, mode, line -> { });
 

@@ -2,7 +2,7 @@ package io.periscope.lab.failover;
 
 import io.periscope.lab.RunningLab;
 import io.periscope.lab.TestLabs;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.labsimulator.SimulatorFailover;
 import io.periscope.model.generate.RandomClusterSet;
 import io.periscope.model.topology.Cluster;
@@ -127,7 +127,7 @@ class GeneratedFailoversMoveThePredictedFlows {
         // Failure and recovery, for every option: a resilient group's recovery follows the buckets'
         // use as the kernel tracks it (KernelChoicesAreTheSimulatorsChoices).
         Optional<Duration> heal = Optional.of(Duration.ofSeconds(3));
-        FailoverReport report = new LabFailover(new ProcessShell(), new SimulatorFailover()).run(SupervisedLab.upLab(lab),
+        FailoverReport report = new LabFailover(ProcessCommandRunner.here(), new SimulatorFailover()).run(SupervisedLab.upLab(lab),
                 new LabFailover.Options(generated.failed(), FailureMode.BLACKHOLE, 12, 100, 0, heal), line -> { });
 
         TreeSet<Integer> moved = new TreeSet<>(report.streams().stream().filter(FailoverReport.StreamResult::moved)

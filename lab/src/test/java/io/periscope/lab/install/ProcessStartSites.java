@@ -52,7 +52,7 @@ import java.util.regex.Pattern;
  * Every place the Java sources (main and test) start a program, and which program each starts.
  * The sources are parsed with the JDK's own parser; a <em>start site</em> is a node that hands an
  * argv to something that runs it ({@link #STARTERS}): {@code new ProcessBuilder(...)}, the argv
- * records of the two runners ({@code Invocation}, {@code Command}), Selenium's driver and browser
+ * record of the command runner ({@code Command}), Selenium's driver and browser
  * paths. From each site the argv is followed back to where its program is written: through local
  * variables and the lists they are built from ({@code add}, {@code addAll}), fields, the returns of
  * methods of the same class, the callers of the method whose parameter it is (a helper such as
@@ -86,7 +86,6 @@ final class ProcessStartSites {
         PROCESS_BUILDER("ProcessBuilder", 0, true),
         RUNTIME_EXEC("exec", 0, true),
         PROCESS_BUILDER_COMMAND("command", 0, true),
-        INVOCATION("Invocation", 0, true),
         COMMAND("Command", 0, true),
         SELENIUM_DRIVER("usingDriverExecutable", 0, false),
         SELENIUM_BROWSER("setBinary", 0, false);
@@ -110,14 +109,10 @@ final class ProcessStartSites {
     }
 
     static final List<Review> REVIEWED = List.of(
-            new Review("lab/src/main/java/io/periscope/lab/shell/ProcessShell.java", "invocation.argv()", Set.of(),
-                    "ProcessShell runs an Invocation's argv; every Invocation is a start site of its own where it is built"),
             new Review("agents/dataplane/src/main/java/io/periscope/dataplane/command/ProcessCommandRunner.java", "command.argv()", Set.of(),
                     "ProcessCommandRunner runs a Command's argv; every Command is a start site of its own where it is built"),
-            new Review("lab/src/main/java/io/periscope/lab/shell/Invocation.java", "argv", Set.of(),
-                    "withStdin and inNamespace copy the argv of an Invocation that was a start site where it was built"),
             new Review("agents/dataplane/src/main/java/io/periscope/dataplane/command/Command.java", "argv", Set.of(),
-                    "withStdin copies the argv of a Command that was a start site where it was built"),
+                    "withStdin and inNamespace copy the argv of a Command that was a start site where it was built"),
             new Review("agents/dns/src/test/java/io/periscope/dns/DigAndKdigReadTheAnswers.java", "client", Set.of("dig", "kdig"),
                     "the client comes from the @MethodSource clients(): Arguments.of(\"dig\", ...) and Arguments.of(\"kdig\", ...)"));
 
@@ -209,7 +204,7 @@ final class ProcessStartSites {
                     String receiver = node.getMethodSelect() instanceof MemberSelectTree select ? select.getExpression().toString() : "";
                     for (Starter starter : Starter.values()) {
                         boolean matches = switch (starter) {
-                            case INVOCATION, COMMAND -> name.equals("of") && receiver.equals(starter.name);
+                            case COMMAND -> name.equals("of") && receiver.equals(starter.name);
                             case RUNTIME_EXEC -> name.equals("exec") && receiver.contains("Runtime");
                             // ProcessBuilder.command(...): a member call with arguments (the supervisor's static command(dir, hash) is no member call)
                             case PROCESS_BUILDER_COMMAND -> name.equals("command") && !receiver.isEmpty() && !node.getArguments().isEmpty()
@@ -235,10 +230,9 @@ final class ProcessStartSites {
         }
         List<Part> argv = new ArrayList<>();
         List<? extends ExpressionTree> rest = arguments.subList(starter.index, arguments.size());
-        // new ProcessBuilder(list) and Invocation.of(list) take a list, new Invocation(list, stdin) a list and more;
-        // new ProcessBuilder("ip", ...) and Invocation.of("ip", ...) take the programs' words one by one.
-        boolean oneList = starter == Starter.INVOCATION && path.getLeaf() instanceof NewClassTree
-                || starter == Starter.COMMAND && path.getLeaf() instanceof NewClassTree
+        // new ProcessBuilder(list) and Command.of(list) take a list, new Command(list, stdin) a list and more;
+        // new ProcessBuilder("ip", ...) and Command.of("ip", ...) take the programs' words one by one.
+        boolean oneList = starter == Starter.COMMAND && path.getLeaf() instanceof NewClassTree
                 || rest.size() == 1 && !isText(rest.getFirst(), unit, path);
         if (oneList) {
             argv.add(new Part(rest.getFirst(), unit, true));
@@ -614,7 +608,7 @@ final class ProcessStartSites {
                     || Pattern.compile("\\b" + Pattern.quote(className) + "\\b").matcher(caller.text()).find());
             int count = call.call().getArguments().size();
             boolean arity = varargs ? count >= params - 1 : count == params;
-            if (!inScope || !arity || call.call() == at || !compatible(call, index, parameter)) {
+            if (!inScope || !arity || call.call() == at || !compatible(call, index, parameter) || ofAnotherClass(call, className)) {
                 continue;
             }
             List<? extends ExpressionTree> arguments = call.call().getArguments();
@@ -636,6 +630,15 @@ final class ProcessStartSites {
     }
 
     /** Whether a call can be of the method (another overload or another class's method of the same name is skipped). */
+    /**
+     * A static call on another class ({@code List.of(x)} is no call of {@code Command.of}): since every
+     * lab and agent file names {@code Command}, following those would follow every {@code List.of}.
+     */
+    private static boolean ofAnotherClass(Call call, String className) {
+        return call.call().getMethodSelect() instanceof MemberSelectTree select && select.getExpression() instanceof IdentifierTree owner
+                && Character.isUpperCase(owner.getName().charAt(0)) && !owner.getName().contentEquals(className);
+    }
+
     private boolean compatible(Call call, int index, VariableTree parameter) {
         if (index >= call.call().getArguments().size()) {
             return true;
@@ -647,12 +650,12 @@ final class ProcessStartSites {
             String made = simpleName(created.getIdentifier());
             return wantsText ? made.equals("String") : !made.equals("String");
         }
-        // Command.of(...).withStdin(...), Invocation.of(...): a value of a type the sources' runners take, no word
+        // Command.of(...).withStdin(...), Command.of(...).inNamespace(...): a value of a type the sources' runners take, no word
         ExpressionTree root = argument;
         while (root instanceof MethodInvocationTree invocation && invocation.getMethodSelect() instanceof MemberSelectTree select) {
             root = select.getExpression();
         }
-        if (root != argument && root instanceof IdentifierTree owner && List.of("Invocation", "Command", "Path", "Duration").contains(owner.getName().toString())) {
+        if (root != argument && root instanceof IdentifierTree owner && List.of("Command", "Path", "Duration").contains(owner.getName().toString())) {
             return false;
         }
         if (argument instanceof LiteralTree literal) {

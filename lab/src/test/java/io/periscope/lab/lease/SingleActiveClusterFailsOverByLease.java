@@ -6,7 +6,7 @@ import io.periscope.lab.failover.FailoverReport;
 import io.periscope.lab.failover.FailureMode;
 import io.periscope.lab.failover.LabFailover;
 import io.periscope.lab.failover.UpLab;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.supervisor.SupervisorFiles;
 import io.periscope.lab.supervisor.SupervisorStatus;
 import io.periscope.labsimulator.SimulatorFailover;
@@ -81,7 +81,7 @@ class SingleActiveClusterFailsOverByLease {
         });
         FailoverReport report;
         try {
-            report = new LabFailover(new ProcessShell(), new SimulatorFailover()).run(up,
+            report = new LabFailover(ProcessCommandRunner.here(), new SimulatorFailover()).run(up,
                     new LabFailover.Options(ACTIVE, FailureMode.CRASH, 8, 200, 1, Optional.of(Duration.ofSeconds(6))), line -> { });
         } finally {
             watcher.interrupt();

@@ -2,7 +2,7 @@ package io.periscope.lab.link;
 
 import io.periscope.lab.RunningLab;
 import io.periscope.lab.TestLabs;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.HostId;
 import org.junit.jupiter.api.Test;
@@ -37,7 +37,7 @@ class ASmallQueueDropsABurstALargeOneHolds {
         Burst small = burst(lab, pod);
 
         ClusterSet larger = LinkedTopologies.twoClusters(name, "rate: 10mbit, queue: 1000", "", "");
-        LinkReconciler.Result changed = LinkReconciler.forRunningLab(new ProcessShell()).reconcile(LinkPlan.of(larger));
+        LinkReconciler.Result changed = LinkReconciler.forRunningLab(ProcessCommandRunner.here()).reconcile(LinkPlan.of(larger));
         assertThat(changed.differences()).hasSize(2).allMatch(d -> d.contains("wanted") && d.contains("limit 1000"));
         Burst large = burst(lab, pod);
         System.out.printf(Locale.ROOT, "100 pings of 1400 bytes at once through a 10mbit uplink: queue 5 lost %d (slowest %.1f ms),"

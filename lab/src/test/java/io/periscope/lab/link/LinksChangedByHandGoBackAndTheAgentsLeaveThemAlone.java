@@ -4,8 +4,8 @@ import io.periscope.lab.RunningLab;
 import io.periscope.lab.TestLabs;
 import io.periscope.lab.agent.ReconcilingAgents;
 import io.periscope.lab.layout.HostNamespace;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.ProcessShell;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.HostId;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,7 @@ class LinksChangedByHandGoBackAndTheAgentsLeaveThemAlone {
     @RegisterExtension
     final TestLabs labs = new TestLabs();
 
-    private final ProcessShell shell = new ProcessShell();
+    private final ProcessCommandRunner shell = ProcessCommandRunner.here();
 
     @Test
     void handChangesGoBackAgentsAndLinksLeaveEachOtherAlone() {
@@ -83,8 +83,8 @@ class LinksChangedByHandGoBackAndTheAgentsLeaveThemAlone {
 
     /** The machine's own qdiscs and mangle table (without iptables-save's dated comments). */
     private String machine() {
-        String qdiscs = shell.run(Invocation.of("tc", "qdisc", "show"));
-        String mangle = shell.run(Invocation.of("iptables-save", "-t", "mangle")).lines().filter(l -> !l.startsWith("#"))
+        String qdiscs = shell.run(Command.of("tc", "qdisc", "show")).stdout();
+        String mangle = shell.run(Command.of("iptables-save", "-t", "mangle")).stdout().lines().filter(l -> !l.startsWith("#"))
                 .reduce("", (a, b) -> a + b + "\n");
         return qdiscs + mangle;
     }

@@ -6,9 +6,9 @@ import io.periscope.lab.agent.LayerAgent;
 import io.periscope.lab.agent.LayerAgents;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabNames;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.RecordingShell;
-import io.periscope.lab.shell.ShellResult;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.RecordingCommandRunner;
+import io.periscope.dataplane.command.CommandResult;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.topology.ClusterSet;
@@ -45,14 +45,14 @@ class LabUpRefusesBeforeCreatingAnything {
     }
 
     /** A machine on 192.0.2.0/24, with one more route given as JSON. */
-    static RecordingShell machine(String extraRoute) {
-        return new RecordingShell(invocation -> {
+    static RecordingCommandRunner machine(String extraRoute) {
+        return new RecordingCommandRunner(invocation -> {
             String line = String.join(" ", invocation.argv());
             if (line.equals("ip -j -4 addr show")) {
-                return new ShellResult(0, "[{\"ifname\":\"eth0\",\"addr_info\":[{\"family\":\"inet\",\"local\":\"192.0.2.2\",\"prefixlen\":24}]}]", "");
+                return new CommandResult(0, "[{\"ifname\":\"eth0\",\"addr_info\":[{\"family\":\"inet\",\"local\":\"192.0.2.2\",\"prefixlen\":24}]}]", "");
             }
             if (line.equals("ip -j -4 route show")) {
-                return new ShellResult(0, "[{\"dst\":\"default\",\"gateway\":\"192.0.2.1\",\"dev\":\"eth0\"}" + extraRoute + "]", "");
+                return new CommandResult(0, "[{\"dst\":\"default\",\"gateway\":\"192.0.2.1\",\"dev\":\"eth0\"}" + extraRoute + "]", "");
             }
             throw new AssertionError("the refusal should have come before " + invocation);
         });
@@ -60,16 +60,16 @@ class LabUpRefusesBeforeCreatingAnything {
 
     @Test
     void withoutRootItSaysSoAndRunsNothing() {
-        RecordingShell shell = machine("");
+        RecordingCommandRunner shell = machine("");
 
         assertThatThrownBy(() -> new LabUp(shell, new LabStateFile(state), new NoAgents(), () -> false).run(Path.of("f.yaml"), set, line -> { }))
                 .isInstanceOf(LabRefusal.class).hasMessage("lab up needs root to create network namespaces; run it as root (for example with sudo)");
-        assertThat(shell.invocations()).isEmpty();
+        assertThat(shell.commands()).isEmpty();
     }
 
     @Test
     void anOvnKubernetesClusterIsRefusedRatherThanBuiltAsAKubeProxyOne() throws Exception {
-        RecordingShell shell = machine("");
+        RecordingCommandRunner shell = machine("");
         ClusterSet ovn = io.periscope.model.load.TopologyLoader.parse("""
                 clusters:
                   - name: east
@@ -83,20 +83,20 @@ class LabUpRefusesBeforeCreatingAnything {
                 .isInstanceOf(LabRefusal.class)
                 .hasMessageStartingWith("ovn.yaml: cluster east uses cni: ovn-kubernetes, which the lab cannot build")
                 .hasMessageContaining("periscope trace ovn.yaml");
-        assertThat(shell.invocations()).isEmpty();
+        assertThat(shell.commands()).isEmpty();
         assertThat(state.toFile().list()).isEmpty();
     }
 
     @Test
     void addressesTheMachineUsesAreRefusedWithTheFieldAndTheMachinesRoute() {
-        RecordingShell shell = machine(",{\"dst\":\"10.0.0.0/8\",\"gateway\":\"192.0.2.1\",\"dev\":\"eth0\"}");
+        RecordingCommandRunner shell = machine(",{\"dst\":\"10.0.0.0/8\",\"gateway\":\"192.0.2.1\",\"dev\":\"eth0\"}");
 
         assertThatThrownBy(() -> new LabUp(shell, new LabStateFile(state), new NoAgents(), () -> true).run(Path.of("f.yaml"), set, line -> { }))
                 .isInstanceOf(LabRefusal.class)
                 .hasMessageContaining("f.yaml: the topology uses addresses of this machine's own network:")
                 .hasMessageContaining("clusters[0] (cluster1).podCIDRs[0] = 10.0.0.0/16 overlaps the machine's route 10.0.0.0/8 via 192.0.2.1 dev eth0")
                 .hasMessageContaining("change these addresses in the file");
-        assertThat(shell.invocations()).extracting(Invocation::toString).containsExactly("ip -j -4 addr show", "ip -j -4 route show");
+        assertThat(shell.commands()).extracting(Command::toString).containsExactly("ip -j -4 addr show", "ip -j -4 route show");
         assertThat(state.toFile().list()).isEmpty();
     }
 

@@ -4,10 +4,10 @@ import io.periscope.lab.ClientServerOverVxlanAndWireguardMatchesTheSimulator;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
-import io.periscope.lab.shell.Invocation;
-import io.periscope.lab.shell.RecordingShell;
-import io.periscope.lab.shell.ShellFailure;
-import io.periscope.lab.shell.ShellResult;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.RecordingCommandRunner;
+import io.periscope.dataplane.command.CommandFailedException;
+import io.periscope.dataplane.command.CommandResult;
 import io.periscope.lab.state.WireGuardProcess;
 import io.periscope.planner.Planner;
 import org.junit.jupiter.api.Test;
@@ -24,27 +24,27 @@ class WireGuardGatewaysConfigureEveryPeerWithoutShowingKeys {
     private final LabLayout layout = LabLayout.of(Planner.plan(LabCables.of(ClientServerOverVxlanAndWireguardMatchesTheSimulator.topology()).set()));
 
     /** {@code wg genkey} answers PRIVATE-n, {@code wg genpsk} PSK-n, {@code wg pubkey} PUBLIC-of-(its input), the device script a pid. */
-    private static RecordingShell shell(int scriptStatus) {
+    private static RecordingCommandRunner shell(int scriptStatus) {
         AtomicInteger keys = new AtomicInteger();
         AtomicInteger pids = new AtomicInteger(4000);
-        return new RecordingShell(invocation -> {
+        return new RecordingCommandRunner(invocation -> {
             List<String> argv = invocation.argv();
             if (argv.equals(List.of("wg", "genkey"))) {
-                return new ShellResult(0, "PRIVATE-" + keys.incrementAndGet() + "\n", "");
+                return new CommandResult(0, "PRIVATE-" + keys.incrementAndGet() + "\n", "");
             }
             if (argv.equals(List.of("wg", "genpsk"))) {
-                return new ShellResult(0, "PSK-" + keys.incrementAndGet() + "\n", "");
+                return new CommandResult(0, "PSK-" + keys.incrementAndGet() + "\n", "");
             }
             if (argv.equals(List.of("wg", "pubkey"))) {
-                return new ShellResult(0, "PUBLIC-of-" + invocation.stdin().strip() + "\n", "");
+                return new CommandResult(0, "PUBLIC-of-" + invocation.stdin().strip() + "\n", "");
             }
-            return new ShellResult(scriptStatus, pids.incrementAndGet() + "\n", scriptStatus == 0 ? "" : "wg: Invalid argument");
+            return new CommandResult(scriptStatus, pids.incrementAndGet() + "\n", scriptStatus == 0 ? "" : "wg: Invalid argument");
         });
     }
 
     @Test
     void eachGatewayGetsItsDeviceWithItsOwnKeyAndEveryPeersPublicKey() {
-        RecordingShell shell = shell(0);
+        RecordingCommandRunner shell = shell(0);
         List<WireGuardProcess> started = new ArrayList<>();
 
         int devices = new WireGuardGateways(shell).start(layout.nodes(), started::add);
@@ -53,7 +53,7 @@ class WireGuardGatewaysConfigureEveryPeerWithoutShowingKeys {
         assertThat(gateways).extracting(h -> h.host().toString()).containsExactlyInAnyOrder("onprem2/onprem2-gw", "cloud/cloud-gw");
         assertThat(devices).isEqualTo(2);
         assertThat(started).extracting(WireGuardProcess::namespace).containsExactlyElementsOf(gateways.stream().map(HostNamespace::namespace).toList());
-        List<Invocation> scripts = shell.invocations().stream().filter(i -> i.argv().contains("sh")).toList();
+        List<Command> scripts = shell.commands().stream().filter(i -> i.argv().contains("sh")).toList();
         assertThat(scripts).hasSize(2);
         // Each script hands its own private key to wg and names the other gateway by its public key.
         String first = scripts.get(0).stdin();
@@ -65,24 +65,24 @@ class WireGuardGatewaysConfigureEveryPeerWithoutShowingKeys {
         assertThat(first).contains("listen-port " + device.listenPort()).contains("endpoint " + peer.endpoint())
                 .contains("persistent-keepalive " + peer.persistentKeepaliveSeconds())
                 .contains("ip link set submariner mtu " + device.mtu() + " up");
-        assertThat(shell.invocations()).allSatisfy(i -> assertThat(String.join(" ", i.argv()) + i).doesNotContain("PRIVATE-"));
+        assertThat(shell.commands()).allSatisfy(i -> assertThat(String.join(" ", i.argv()) + i).doesNotContain("PRIVATE-"));
     }
 
     @Test
     void bothEndsOfTheCableGetTheSamePresharedKeyFromAPrivateFileThatIsRemoved() {
-        RecordingShell shell = shell(0);
+        RecordingCommandRunner shell = shell(0);
 
         new WireGuardGateways(shell).start(layout.nodes(), p -> { });
 
         // One wg genpsk for the plan's one preshared-key id (upstream's: one for the cluster set).
-        assertThat(shell.invocations()).filteredOn(i -> i.argv().equals(List.of("wg", "genpsk"))).hasSize(1);
-        List<String> scripts = shell.invocations().stream().filter(i -> i.argv().contains("sh")).map(Invocation::stdin).toList();
+        assertThat(shell.commands()).filteredOn(i -> i.argv().equals(List.of("wg", "genpsk"))).hasSize(1);
+        List<String> scripts = shell.commands().stream().filter(i -> i.argv().contains("sh")).map(Command::stdin).toList();
         assertThat(scripts).hasSize(2).allSatisfy(script -> assertThat(script)
                 .contains("(umask 077; while read -r index key; do echo \"$key\" > /var/run/wireguard/psk-$index; done)"
                         + " <<'PERISCOPE_PSK'\n0 PSK-3\nPERISCOPE_PSK\n")
                 .contains(" preshared-key /var/run/wireguard/psk-0 endpoint ")
                 .contains("trap 'rm -f /var/run/wireguard/psk-*' EXIT"));
-        assertThat(shell.invocations()).allSatisfy(i -> assertThat(String.join(" ", i.argv()) + i).doesNotContain("PSK-"));
+        assertThat(shell.commands()).allSatisfy(i -> assertThat(String.join(" ", i.argv()) + i).doesNotContain("PSK-"));
     }
 
     @Test
@@ -90,7 +90,7 @@ class WireGuardGatewaysConfigureEveryPeerWithoutShowingKeys {
         List<WireGuardProcess> started = new ArrayList<>();
 
         assertThatThrownBy(() -> new WireGuardGateways(shell(1)).start(layout.nodes(), started::add))
-                .isInstanceOf(ShellFailure.class)
+                .isInstanceOf(CommandFailedException.class)
                 .hasMessageContaining("building WireGuard device submariner on")
                 .hasMessageContaining("wg: Invalid argument")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("PRIVATE-"));

@@ -1,10 +1,12 @@
 package io.periscope.dataplane.command;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * One program run: its arguments and the text fed to its standard input (batch input for
- * {@code ip -batch -}, {@code iptables-restore}, {@code ipset restore}; empty for the readers).
+ * {@code ip -batch -}, {@code iptables-restore}, {@code ipset restore}, a script for {@code sh -s};
+ * empty for the readers).
  */
 public record Command(List<String> argv, String stdin) {
 
@@ -23,6 +25,18 @@ public record Command(List<String> argv, String stdin) {
         return new Command(argv, text);
     }
 
+    /**
+     * The same program run inside a named network namespace ({@code ip netns exec NS ...}), written
+     * into its arguments: what is recorded and what a failure names is then the whole command line,
+     * which is what the lab wants to show. (A runner that puts every program into one namespace is
+     * {@link ProcessCommandRunner#inNamespace}.)
+     */
+    public Command inNamespace(String namespace) {
+        List<String> wrapped = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
+        wrapped.addAll(argv);
+        return new Command(wrapped, stdin);
+    }
+
     public String program() {
         return argv.getFirst();
     }
@@ -31,10 +45,6 @@ public record Command(List<String> argv, String stdin) {
     @Override
     public String toString() {
         String line = String.join(" ", argv);
-        if (stdin.isEmpty()) {
-            return line;
-        }
-        long lines = stdin.lines().count();
-        return line + " (with " + lines + (lines == 1 ? " line" : " lines") + " of input)";
+        return stdin.isEmpty() ? line : line + " (" + stdin.lines().count() + " lines of input)";
     }
 }

@@ -1,12 +1,15 @@
 package io.periscope.dataplane.command;
 
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A program exited with an error. The message names the command, its exit code, what it printed
- * on stderr and, for batch input, the input line it stopped at.
+ * A program did not succeed. The message names the command, its exit status and what it said on
+ * standard error, which is what a person needs to see (iproute2, iptables and ipset say which input
+ * line they refused); or, when it never gave an exit status, what went wrong (it could not start,
+ * gave no answer in time).
  */
 public final class CommandFailedException extends RuntimeException {
 
@@ -17,14 +20,19 @@ public final class CommandFailedException extends RuntimeException {
     private final transient Command command;
     private final CommandResult result;
 
+    /** The program exited with {@code result}'s status, which is not 0. */
     public CommandFailedException(Command command, CommandResult result) {
-        super(describe(command, result));
+        super(command + " exited with status " + result.exitCode()
+                + (result.stderr().isBlank() ? "" : ": " + result.stderr().strip()));
         this.command = command;
         this.result = result;
     }
 
-    public CommandFailedException(Command command, String reason) {
-        this(command, new CommandResult(-1, "", reason));
+    /** The program gave no exit status: {@code problem} says why. */
+    public CommandFailedException(Command command, String problem) {
+        super(command + ": " + problem);
+        this.command = command;
+        this.result = new CommandResult(-1, "", problem);
     }
 
     public Command command() {
@@ -41,21 +49,17 @@ public final class CommandFailedException extends RuntimeException {
         return matcher.find() ? OptionalInt.of(Integer.parseInt(matcher.group(1))) : OptionalInt.empty();
     }
 
-    private static String describe(Command command, CommandResult result) {
-        StringBuilder text = new StringBuilder("`").append(command).append("` failed");
-        if (result.exitCode() >= 0) {
-            text.append(" (exit ").append(result.exitCode()).append(')');
+    /**
+     * The batch input line the program stopped at, as {@code input line N: TEXT}, when it named one.
+     * Not part of the message: the input can hold what must not be shown (the lab's WireGuard script
+     * carries keys); the agent's reconcile, whose input is rules and routes, adds it to its own.
+     */
+    public Optional<String> failedInput() {
+        OptionalInt line = failedLine();
+        if (line.isEmpty() || command.stdin().isEmpty()) {
+            return Optional.empty();
         }
-        String stderr = result.stderr().strip();
-        if (!stderr.isEmpty()) {
-            text.append(": ").append(stderr);
-        }
-        OptionalInt line = FAILED_LINE.matcher(result.stderr()).results().findFirst()
-                .map(m -> OptionalInt.of(Integer.parseInt(m.group(1)))).orElse(OptionalInt.empty());
-        if (line.isPresent() && !command.stdin().isEmpty()) {
-            command.stdin().lines().skip(line.getAsInt() - 1L).findFirst()
-                    .ifPresent(input -> text.append("\n  at input line ").append(line.getAsInt()).append(": ").append(input));
-        }
-        return text.toString();
+        return command.stdin().lines().skip(line.getAsInt() - 1L).findFirst()
+                .map(input -> "input line " + line.getAsInt() + ": " + input);
     }
 }

@@ -41,12 +41,12 @@ public final class IpBatchRenderer {
                 case VxlanDeviceChange c -> link(c, lines);
                 case NeighbourChange c -> lines.add(c.after().map(IpBatchRenderer::neighbourReplace)
                         .orElseGet(() -> neighbourDelete(c.before().orElseThrow())));
-                case NexthopObjectChange c -> lines.add(c.after().map(IpBatchRenderer::nexthopReplace)
+                case NexthopObjectChange c -> lines.add(c.after().map(o -> "nexthop replace " + nexthop(o))
                         .orElseGet(() -> "nexthop del id " + c.id()));
-                case NexthopGroupChange c -> lines.add(c.after().map(IpBatchRenderer::groupReplace)
+                case NexthopGroupChange c -> lines.add(c.after().map(g -> "nexthop replace " + group(g))
                         .orElseGet(() -> "nexthop del id " + c.id()));
-                case RouteChange c -> lines.add(c.after().map(r -> "route replace " + route(r, true))
-                        .orElseGet(() -> "route del " + route(c.before().orElseThrow(), false)));
+                case RouteChange c -> lines.add(c.after().map(r -> "route replace " + route(r))
+                        .orElseGet(() -> "route del " + routeSelector(c.before().orElseThrow())));
                 case PolicyRuleChange c -> lines.add((c.isRemoval() ? "rule del " : "rule add ") + policyRule(c.rule()));
                 default -> {
                 }
@@ -93,23 +93,38 @@ public final class IpBatchRenderer {
         return "neigh del " + neighbour.address() + " dev " + neighbour.device();
     }
 
-    private static String nexthopReplace(NexthopObject object) {
-        return "nexthop replace id " + object.id() + " via " + object.via() + " dev " + object.device() + (object.onlink() ? " onlink" : "");
+    /**
+     * A nexthop object as {@code ip nexthop} arguments after the verb: {@code id N via A dev D [onlink]}.
+     * The lab writes its nodes' environment with these too, so the agent and the lab give the kernel
+     * the same words for the same plan entry.
+     */
+    public static String nexthop(NexthopObject object) {
+        return "id " + object.id() + " via " + object.via() + " dev " + object.device() + (object.onlink() ? " onlink" : "");
     }
 
-    private static String groupReplace(NexthopGroup group) {
+    /** A nexthop group as {@code ip nexthop} arguments after the verb: {@code id N group A,W/B [type resilient ...]}. */
+    public static String group(NexthopGroup group) {
         String members = group.members().stream()
                 .map(m -> m.weight() == 1 ? String.valueOf(m.nexthopId()) : m.nexthopId() + "," + m.weight())
                 .collect(Collectors.joining("/"));
-        return "nexthop replace id " + group.id() + " group " + members
+        return "id " + group.id() + " group " + members
                 + (group.resilient() ? " type resilient buckets " + group.buckets() + " idle_timer " + group.idleTimerSeconds() : "");
     }
 
+    /** A route as {@code ip route} arguments after the verb: its selector and how it forwards. */
+    public static String route(Route route) {
+        return route(route, true);
+    }
+
     /**
-     * A route's selector (type, destination, table, metric, protocol) and, when {@code withPath},
-     * how it forwards. Deletion gives the protocol too, so it can only remove a route of the
-     * protocol Periscope wrote.
+     * A route's selector (type, destination, table, metric, protocol): what deletion names. It gives the
+     * protocol too, so it can only remove a route of the protocol Periscope wrote.
      */
+    private static String routeSelector(Route route) {
+        return route(route, false);
+    }
+
+    /** The selector and, when {@code withPath}, how the route forwards (a blackhole or unreachable route does not). */
     private static String route(Route route, boolean withPath) {
         StringBuilder text = new StringBuilder();
         if (route.type() != RouteType.UNICAST) {
@@ -137,7 +152,8 @@ public final class IpBatchRenderer {
         return nexthop.via().map(v -> "via " + v + " ").orElse("") + "dev " + nexthop.device() + (nexthop.onlink() ? " onlink" : "");
     }
 
-    private static String policyRule(PolicyRule rule) {
+    /** A policy rule as {@code ip rule} arguments after the verb: {@code pref N [from] [to] [fwmark] [iif] lookup T}. */
+    public static String policyRule(PolicyRule rule) {
         StringBuilder text = new StringBuilder("pref ").append(rule.priority());
         rule.from().ifPresent(f -> text.append(" from ").append(f));
         rule.to().ifPresent(t -> text.append(" to ").append(t));

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * An OVN northbound database: the one side effect of {@link NorthboundProgrammer}. The real one is
- * {@link NbctlNorthbound}; unit tests use {@link RecordingNorthbound}.
+ * {@link NbctlNorthbound}; unit tests use the in-memory {@code RecordingNorthbound} of this module's test-jar.
  */
 public interface Northbound {
 

@@ -57,10 +57,15 @@ public final class ReconcileException extends RuntimeException {
     private static String message(CommandFailedException failure, List<Command> applied, DataplaneDiff restore,
                                   Optional<CommandFailedException> rollbackFailure) {
         String outcome = rollbackFailure
-                .map(f -> "rolling back failed too, so the node may hold part of the change: " + f.getMessage())
+                .map(f -> "rolling back failed too, so the node may hold part of the change: " + withInput(f))
                 .orElse(applied.isEmpty() && restore.isEmpty()
                         ? "nothing had been changed"
                         : "the node was restored to its state before the reconcile (" + restore.changes().size() + " changes undone)");
-        return "reconcile failed: " + failure.getMessage() + "\n" + outcome;
+        return "reconcile failed: " + withInput(failure) + "\n" + outcome;
+    }
+
+    /** The failure and the line of the batch (rules, sets, routes) the program stopped at, when it named one. */
+    private static String withInput(CommandFailedException failure) {
+        return failure.getMessage() + failure.failedInput().map(input -> "\n  at " + input).orElse("");
     }
 }
