@@ -1,25 +1,38 @@
 # The benchmark programs' jar for scripts/benchmark-*; meant to be sourced after periscope_find_jdk.
 #
 # The benchmark programs live in the benchmarks/ module, outside the product: its jar holds only
-# their classes, and a script runs one with the jar next to cli/target/periscope.jar (shaded with
-# everything else), which `./periscope --version` builds first:
+# their classes, and a script runs one with the jar, and the model's test-jar with the topology
+# generators (io.periscope.model.generate), next to cli/target/periscope.jar (shaded with everything
+# else), which `./periscope --version` builds first:
 #
 #   "$root/periscope" --version >/dev/null
 #   benchmarks=$(periscope_benchmarks_jar "$root") || exit 2
 #   java -cp "$root/cli/target/periscope.jar:$benchmarks" io.periscope.benchmarks.lab.X ...
 #
-# periscope_benchmarks_jar builds the jar when it is missing or older than a pom.xml or a file under
-# a src/ directory (as the launcher does for periscope.jar), offline first, then prints its path.
+# periscope_benchmarks_jar builds the jars when the benchmarks' is missing or older than a pom.xml or
+# a file under a src/ directory (as the launcher does for periscope.jar), offline first, then prints
+# both as a class path.
+
+# The model's test-jar (the topology generators), or nothing when it is not built yet.
+periscope_generators_jar() {
+    local f found=""
+    for f in "$1"/model/target/periscope-model-*-tests.jar; do
+        if [ -f "$f" ]; then found=$f; fi
+    done
+    echo "$found"
+}
 
 periscope_benchmarks_jar() {
     local root=$1
     local jar=$root/benchmarks/target/periscope-benchmarks.jar
+    local generators
+    generators=$(periscope_generators_jar "$root")
     local state=$root/.periscope
     local log=$state/benchmarks-build.log
     local maven=(mvn -B -q -Dstyle.color=never package -DskipTests -pl benchmarks -am)
-    if [ -f "$jar" ] && [ -z "$(find "$root" \( -name target -o -name .git -o -name .periscope -o -name node_modules \) -prune -o \
+    if [ -f "$jar" ] && [ -n "$generators" ] && [ -z "$(find "$root" \( -name target -o -name .git -o -name .periscope -o -name node_modules \) -prune -o \
         -type f \( -name pom.xml -o -path '*/src/*' \) -newer "$jar" -print -quit)" ]; then
-        echo "$jar"
+        echo "$jar:$generators"
         return 0
     fi
     mkdir -p "$state"
@@ -40,5 +53,5 @@ periscope_benchmarks_jar() {
         # Maven may leave an up-to-date jar untouched; the timestamp is what the staleness check reads.
         touch "$jar"
     ) 9>"$state/build.lock" || return 2
-    echo "$jar"
+    echo "$jar:$(periscope_generators_jar "$root")"
 }
