@@ -19,10 +19,8 @@ final class LinkLoop implements AutoCloseable {
 
     private final LinkReconciler reconciler;
     private final Supplier<SupervisedPlan> plans;
-    private final Duration resync;
     private final Consumer<String> log;
-    private final Object signal = new Object();
-    private boolean signalled = true;
+    private final Wakeup wakeup;
     private volatile boolean closed;
     private volatile long passes;
     private volatile String lastError = "";
@@ -34,7 +32,7 @@ final class LinkLoop implements AutoCloseable {
         // The supervisor starts right after up, which shaped the links; a restarted one finds them as they are.
         this.reconciler = LinkReconciler.forRunningLab(shell);
         this.plans = plans;
-        this.resync = resync;
+        this.wakeup = new Wakeup(resync);
         this.log = log;
     }
 
@@ -44,23 +42,13 @@ final class LinkLoop implements AutoCloseable {
 
     /** Makes the loop look again at once (the topology changed). */
     void poke() {
-        synchronized (signal) {
-            signalled = true;
-            signal.notifyAll();
-        }
+        wakeup.poke();
     }
 
     private void loop() {
         while (!closed) {
-            synchronized (signal) {
-                if (!signalled) {
-                    try {
-                        signal.wait(resync.toMillis());
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-                signalled = false;
+            if (!wakeup.await()) {
+                return;
             }
             if (!closed) {
                 pass();

@@ -39,10 +39,8 @@ final class NodeAgentLoop implements AutoCloseable {
     private final Supplier<SupervisedPlan> plans;
     private final Optional<Supplier<LeaseCandidate>> candidacy;
     private final HealthSettings settings;
-    private final Duration resync;
     private final Consumer<String> log;
-    private final Object signal = new Object();
-    private boolean signalled = true;
+    private final Wakeup wakeup;
     private volatile boolean stopRequested;
     private volatile boolean closed;
     private volatile boolean running;
@@ -65,7 +63,7 @@ final class NodeAgentLoop implements AutoCloseable {
         this.plans = plans;
         this.candidacy = candidacy;
         this.settings = settings;
-        this.resync = resync;
+        this.wakeup = new Wakeup(resync);
         this.log = log;
     }
 
@@ -98,23 +96,13 @@ final class NodeAgentLoop implements AutoCloseable {
     }
 
     private void signal() {
-        synchronized (signal) {
-            signalled = true;
-            signal.notifyAll();
-        }
+        wakeup.poke();
     }
 
     private void loop() {
         while (!closed) {
-            synchronized (signal) {
-                if (!signalled) {
-                    try {
-                        signal.wait(resync.toMillis());
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                }
-                signalled = false;
+            if (!wakeup.await()) {
+                return;
             }
             if (closed) {
                 break;
