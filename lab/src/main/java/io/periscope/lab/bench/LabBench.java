@@ -37,10 +37,10 @@ import java.util.stream.Collectors;
  * <p>The flows are spread round-robin over the pod pairs ({@link BenchPlan}); each pair runs one
  * iperf3 test with all its streams at once, each stream from a source port chosen beforehand, so
  * the simulator predicts each stream's gateways for its own 5-tuple before anything runs
- * ({@link BenchPrediction}). While the tests run, nothing is read; around them, every gateway's WAN
- * device counters (bytes each way) are read before and after, and once the tests ended, every
- * gateway's connection table, whose byte counters say which gateways carried each stream's forward
- * bytes ({@link GatewayPassage}). Connection accounting ({@value #ACCOUNTING}) is turned on in every
+ * ({@link BenchPrediction}). Around the tests, every gateway's WAN device counters (bytes each way)
+ * are read before and after; while they run and once they ended, every gateway's connection table,
+ * whose byte counters say which gateways carried each stream's forward bytes ({@link GatewayPassage};
+ * why during, not only after: {@link ConnectionTables}). Connection accounting ({@value #ACCOUNTING}) is turned on in every
  * gateway's namespace before the connections start (only entries created while it is on count) and
  * set back to what it was once the tables are read. Connection entries an earlier run left with the
  * same tuples (either direction) are deleted first, on the gateways only, so that only this run's
