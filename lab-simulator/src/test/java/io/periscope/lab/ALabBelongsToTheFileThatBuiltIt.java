@@ -59,10 +59,10 @@ class ALabBelongsToTheFileThatBuiltIt {
         Path state = Files.createDirectories(directory.resolve("state"));
         lab = RunningLab.planned(set, state);
         List<String> progress = new ArrayList<>();
-        ProcessCommandRunner shell = ProcessCommandRunner.here();
-        new LabUp(shell, lab.stateFile(), new ReconcilingAgents()).run(a, set, progress::add);
+        ProcessCommandRunner runner = ProcessCommandRunner.here();
+        new LabUp(runner, lab.stateFile(), new ReconcilingAgents()).run(a, set, progress::add);
 
-        assertThatThrownBy(() -> new LabDown(shell, lab.stateFile()).run(b, TopologyLoader.load(b), false, progress::add))
+        assertThatThrownBy(() -> new LabDown(runner, lab.stateFile()).run(b, TopologyLoader.load(b), false, progress::add))
                 .isInstanceOf(LabRefusal.class)
                 .hasMessageContaining("was built from " + a.toAbsolutePath())
                 .hasMessageContaining("nothing was removed")
@@ -70,7 +70,7 @@ class ALabBelongsToTheFileThatBuiltIt {
                 .hasMessageContaining("--force");
         assertThat(lab.layout().namespaces()).allMatch(NetworkNamespaces::exists);
 
-        assertThatThrownBy(() -> new LabProbe(shell, lab.stateFile(), SimulatorFlows::new)
+        assertThatThrownBy(() -> new LabProbe(runner, lab.stateFile(), SimulatorFlows::new)
                 .run(b, TopologyLoader.load(b), Optional.empty(), progress::add))
                 .isInstanceOf(LabRefusal.class)
                 .hasMessageContaining("was built from " + a.toAbsolutePath());
@@ -95,14 +95,14 @@ class ALabBelongsToTheFileThatBuiltIt {
                     .hasMessageContaining("has changed since 'lab up'")
                     .hasMessageContaining("'lab down " + a + "', then 'lab up " + a + "'");
         }
-        assertThatThrownBy(() -> new LabProbe(shell, lab.stateFile(), SimulatorFlows::new)
+        assertThatThrownBy(() -> new LabProbe(runner, lab.stateFile(), SimulatorFlows::new)
                 .run(a, TopologyLoader.load(a), Optional.empty(), progress::add))
                 .isInstanceOf(LabRefusal.class)
                 .hasMessageContaining("has changed since 'lab up'")
                 .hasMessageContaining("'lab down " + a + "', then 'lab up " + a + "'");
         assertThat(lab.layout().namespaces()).allMatch(NetworkNamespaces::exists);
 
-        List<String> removed = new LabDown(shell, lab.stateFile()).run(b, TopologyLoader.load(b), true, progress::add);
+        List<String> removed = new LabDown(runner, lab.stateFile()).run(b, TopologyLoader.load(b), true, progress::add);
 
         assertThat(removed).containsExactlyInAnyOrderElementsOf(lab.layout().namespaces());
         assertThat(lab.namespacesOnTheMachine()).isEmpty();

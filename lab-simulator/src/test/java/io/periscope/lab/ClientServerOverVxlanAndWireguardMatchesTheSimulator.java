@@ -1,5 +1,6 @@
 package io.periscope.lab;
 
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.SwitchNamespace;
 import io.periscope.lab.netns.NamespaceThread;
@@ -10,9 +11,6 @@ import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.WireGuardProcess;
 import io.periscope.lab.trace.TraceEncap;
 import io.periscope.lab.trace.TraceHop;
-import io.periscope.model.load.TopologyException;
-import io.periscope.model.load.TopologyLoader;
-import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Flow;
 import io.periscope.plan.cable.WireGuardDevice;
@@ -43,30 +41,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 public class ClientServerOverVxlanAndWireguardMatchesTheSimulator {
 
-    static final Path TOPOLOGY = Path.of("src", "test", "resources", "topologies", "client-server-vxlan-wireguard.yaml");
-
     @RegisterExtension
     final TestLabs labs = new TestLabs();
 
     private RunningLab lab;
 
-    public static ClusterSet topology() {
-        try {
-            return TopologyLoader.load(TOPOLOGY);
-        } catch (TopologyException e) {
-            throw new IllegalStateException("the test topology does not load: " + e.getMessage(), e);
-        }
-    }
-
     @Test
     void allowedFlowsAreDeliveredAsSimulatedAndForbiddenOnesGetNothingThrough() {
-        lab = labs.up(RunningLab.forTest(topology(), "cswg"));
+        lab = labs.up(RunningLab.forTest(TestTopologies.clientServerOverVxlanAndWireguard(), "cswg"));
         LabState up = lab.stateFile().read(lab.layout().names().hash()).orElseThrow();
         assertThat(up.wireGuard()).extracting(WireGuardProcess::namespace)
                 .containsExactlyInAnyOrder(namespaceOf("onprem2/onprem2-gw"), namespaceOf("cloud/cloud-gw"));
         assertThat(lab.progress()).noneMatch(line -> line.startsWith("cables:"));
 
-        ProbeReport report = lab.probe(Optional.empty());
+        ProbeReport report = lab.probe(Optional.empty(), SimulatorFlows::new);
 
         assertThat(report.flows()).hasSameSizeAs(lab.set().flows());
         for (FlowProbeResult flow : report.flows()) {
@@ -110,7 +98,7 @@ public class ClientServerOverVxlanAndWireguardMatchesTheSimulator {
 
     @Test
     void theWanCarriesThePayloadInClearOverVxlanAndEncryptedOverWireguard() throws Exception {
-        lab = labs.up(RunningLab.forTest(topology(), "cswgwan"));
+        lab = labs.up(RunningLab.forTest(TestTopologies.clientServerOverVxlanAndWireguard(), "cswgwan"));
         String overVxlan = "PERISCOPE-CLEAR-" + ProcessHandle.current().pid() + "-vxlan";
         String overWireGuard = "PERISCOPE-SECRET-" + ProcessHandle.current().pid() + "-wireguard";
         WireGuardDevice cloud = lab.plan().hosts().values().stream().filter(h -> h.id().toString().equals("cloud/cloud-gw"))

@@ -97,7 +97,7 @@ class CniMasqueradeAgreesWithTheKernel {
         ClusterSet set = example.withFlows(List.of(TO_THE_REMOTE_POD, TO_A_NODE));
         RunningLab lab = labs.up(RunningLab.forTest(set, "cnimasq"));
 
-        ProbeReport report = lab.probe(Optional.empty());
+        ProbeReport report = lab.probe(Optional.empty(), SimulatorFlows::new);
 
         assertThat(matched(report, TO_THE_REMOTE_POD.name())).allSatisfy(a -> {
             assertThat(a.outcome().disposition()).isEqualTo("delivered");
@@ -115,7 +115,7 @@ class CniMasqueradeAgreesWithTheKernel {
         ClusterSet set = masquerading(Examples.load(Examples.GLOBALNET_EGRESS));
         RunningLab lab = labs.up(RunningLab.forTest(set, "cnimasq-gn"));
 
-        ProbeReport report = lab.probe(Optional.of("web-to-nginx"));
+        ProbeReport report = lab.probe(Optional.of("web-to-nginx"), SimulatorFlows::new);
 
         assertThat(matched(report, "web-to-nginx")).allSatisfy(a -> {
             assertThat(a.outcome().disposition()).isEqualTo("delivered");

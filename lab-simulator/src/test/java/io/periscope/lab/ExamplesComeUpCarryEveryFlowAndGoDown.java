@@ -1,5 +1,6 @@
 package io.periscope.lab;
 
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.lab.agent.ReconcilingAgents;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.netns.NetworkNamespaces;
@@ -38,7 +39,7 @@ class ExamplesComeUpCarryEveryFlowAndGoDown {
             }
         }
 
-        ProbeReport report = lab.probe(Optional.empty());
+        ProbeReport report = lab.probe(Optional.empty(), SimulatorFlows::new);
 
         assertThat(report.flows()).hasSameSizeAs(lab.set().flows());
         for (FlowProbeResult flow : report.flows()) {

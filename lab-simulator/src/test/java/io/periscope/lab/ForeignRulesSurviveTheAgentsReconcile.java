@@ -1,5 +1,6 @@
 package io.periscope.lab;
 
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.lab.agent.LayerAgent;
 import io.periscope.lab.agent.ReconcilingAgents;
 import io.periscope.lab.layout.HostNamespace;
@@ -55,6 +56,6 @@ class ForeignRulesSurviveTheAgentsReconcile {
         assertThat(filter).contains(":FOREIGN-AUDIT", "-A FOREIGN-AUDIT -d 198.51.100.7/32 -j DROP", "-A FORWARD -j FOREIGN-AUDIT");
         assertThat(lab.inNamespace(ns, "ip", "route", "show", "198.51.100.0/24")).contains("198.51.100.0/24 dev eth0");
 
-        assertThat(lab.probe(Optional.of("web-to-nginx")).matchesSimulation()).isTrue();
+        assertThat(lab.probe(Optional.of("web-to-nginx"), SimulatorFlows::new).matchesSimulation()).isTrue();
     }
 }

@@ -1,5 +1,6 @@
 package io.periscope.lab;
 
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.model.generate.RandomClusterSet;
 import io.periscope.model.topology.ClusterSet;
@@ -58,7 +59,7 @@ class GeneratedTopologiesAgreeWithTheSimulator {
     private List<String> disagreements(List<Flow> sample, java.util.function.Consumer<FlowProbeResult> alsoCheck) {
         List<String> disagreements = new ArrayList<>();
         for (Flow flow : sample) {
-            FlowProbeResult result = lab.probe(Optional.of(flow.name())).flows().getFirst();
+            FlowProbeResult result = lab.probe(Optional.of(flow.name()), SimulatorFlows::new).flows().getFirst();
             assertThat(result.problem()).as(flow.name()).isEmpty();
             if (!result.matchesSimulation()) {
                 disagreements.add(flow.name() + ": " + result.firstDifference().map(d -> d.describe()).orElse("no connection matched"));

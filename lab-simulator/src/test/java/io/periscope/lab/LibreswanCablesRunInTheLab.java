@@ -1,5 +1,6 @@
 package io.periscope.lab;
 
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.ProbeReport;
 import io.periscope.dataplane.command.Command;
@@ -38,15 +39,15 @@ class LibreswanCablesRunInTheLab {
      * namespace of its own, since {@code /proc/net/xfrm_stat} exists even where ESP does not.
      */
     static boolean kernelRunsEsp() {
-        ProcessCommandRunner shell = ProcessCommandRunner.here();
+        ProcessCommandRunner runner = ProcessCommandRunner.here();
         String namespace = "psc-esp-probe-" + ProcessHandle.current().pid();
-        shell.run(Command.of("ip", "netns", "add", namespace));
+        runner.run(Command.of("ip", "netns", "add", namespace));
         try {
-            return shell.execute(Command.of("ip", "xfrm", "state", "add", "src", "192.0.2.1", "dst", "192.0.2.2", "proto", "esp",
+            return runner.execute(Command.of("ip", "xfrm", "state", "add", "src", "192.0.2.1", "dst", "192.0.2.2", "proto", "esp",
                     "spi", "0x100", "mode", "tunnel", "aead", "rfc4106(gcm(aes))", "0x0102030405060708090a0b0c0d0e0f1011121314", "128")
                     .inNamespace(namespace)).succeeded();
         } finally {
-            shell.run(Command.of("ip", "netns", "del", namespace));
+            runner.run(Command.of("ip", "netns", "del", namespace));
         }
     }
 
@@ -55,7 +56,7 @@ class LibreswanCablesRunInTheLab {
         lab = labs.up(RunningLab.forTest(Examples.load(Examples.CLIENT_SERVER), "libreswan"));
 
         assertThat(lab.progress()).noneMatch(line -> line.startsWith("cables:"));
-        ProbeReport report = lab.probe(Optional.empty());
+        ProbeReport report = lab.probe(Optional.empty(), SimulatorFlows::new);
         for (FlowProbeResult flow : report.flows()) {
             assertThat(flow.matchesSimulation()).as("%s: %s", flow.name(), flow.firstDifference()).isTrue();
         }

@@ -1,5 +1,6 @@
 package io.periscope.lab;
 
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.ProbeReport;
 import io.periscope.model.topology.Cluster;
@@ -50,7 +51,7 @@ class NodeEnvironmentsAgreeWithTheSimulator {
         ClusterSet set = withEnvironment(Examples.load(example), new NodeEnvironment(rpFilter, masquerade));
         RunningLab lab = labs.up(RunningLab.forTest(set, "env-" + example.replace(".yaml", "") + "-" + rpFilter.yamlName()));
 
-        ProbeReport report = lab.probe(Optional.empty());
+        ProbeReport report = lab.probe(Optional.empty(), SimulatorFlows::new);
 
         List<String> disagreements = new ArrayList<>();
         for (FlowProbeResult flow : report.flows()) {

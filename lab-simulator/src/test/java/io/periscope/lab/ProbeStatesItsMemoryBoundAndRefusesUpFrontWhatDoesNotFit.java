@@ -1,5 +1,6 @@
 package io.periscope.lab;
 
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.lab.machine.MachineCapacity;
 import io.periscope.model.topology.ClusterSet;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class ProbeStatesItsMemoryBoundAndRefusesUpFrontWhatDoesNotFit {
         RunningLab lab = labs.up(set);
         MachineCapacity small = new MachineCapacity(OptionalLong.of(50 * 1024), OptionalLong.empty(), 0, OptionalLong.empty(), 0);
 
-        assertThatThrownBy(() -> lab.probe(Optional.empty(), () -> small))
+        assertThatThrownBy(() -> lab.probe(Optional.empty(), SimulatorFlows::new, () -> small))
                 .isInstanceOf(LabRefusal.class)
                 .hasMessageContaining("nothing was captured")
                 .hasMessageContaining("memory: the probe would hold up to")
@@ -43,7 +44,7 @@ class ProbeStatesItsMemoryBoundAndRefusesUpFrontWhatDoesNotFit {
         }
 
         int before = lab.progress().size();
-        lab.probe(Optional.empty(), MachineCapacity::read);
+        lab.probe(Optional.empty(), SimulatorFlows::new, MachineCapacity::read);
         List<String> lines = lab.progress().subList(before, lab.progress().size());
         String sized = lines.stream().filter(l -> l.startsWith("probe: ")).findFirst().orElseThrow();
         Matcher bound = Pattern.compile("memory bound [0-9.]+ MiB: heap committed \\(it holds the plan\\) [0-9.]+ MiB \\+ the largest flow, client-to-nginx,"

@@ -1,5 +1,6 @@
 package io.periscope.lab;
 
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.ProbeReport;
 import io.periscope.model.load.TopologyException;
@@ -36,7 +37,7 @@ class ProtocolsAndSourcesMatchTheSimulator {
 
     @Test
     void everyFlowTakesTheSimulatedPathAndEndsAsSimulated() {
-        ProbeReport report = lab.probe(Optional.empty());
+        ProbeReport report = lab.probe(Optional.empty(), SimulatorFlows::new);
 
         Map<String, FlowProbeResult> flows = report.flows().stream().collect(Collectors.toMap(FlowProbeResult::name, f -> f));
         assertThat(flows).containsOnlyKeys("udp-to-remote-service", "icmp-to-remote-pod", "tcp-from-a-node", "tcp-inside-the-cluster",

@@ -1,5 +1,6 @@
 package io.periscope.lab;
 
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.ObservedAttempt;
 import io.periscope.lab.trace.TraceHop;
@@ -61,7 +62,7 @@ class RepliesThatCrossGatewaysAgreeWithTheSimulator {
         List<String> disagreements = new ArrayList<>();
         Map<Protocol, List<String>> crossed = new LinkedHashMap<>();
         for (Flow flow : chosen.flows()) {
-            FlowProbeResult result = lab.probe(Optional.of(flow.name())).flows().getFirst();
+            FlowProbeResult result = lab.probe(Optional.of(flow.name()), SimulatorFlows::new).flows().getFirst();
             assertThat(result.problem()).as(flow.name()).isEmpty();
             for (ObservedAttempt attempt : result.attempts()) {
                 if (!attempt.match().matches()) {

@@ -5,7 +5,9 @@ import io.periscope.lab.down.LabDown;
 import io.periscope.lab.down.LabTeardown;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
+import io.periscope.lab.machine.MachineCapacity;
 import io.periscope.lab.netns.NetworkNamespaces;
+import io.periscope.lab.probe.FlowSimulation;
 import io.periscope.lab.probe.LabProbe;
 import io.periscope.lab.probe.ProbeReport;
 import io.periscope.dataplane.command.Command;
@@ -15,7 +17,6 @@ import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.SupervisorProcess;
 import io.periscope.lab.supervisor.SupervisorLauncher;
 import io.periscope.lab.up.LabUp;
-import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.planner.Planner;
@@ -26,6 +27,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A lab brought up by a test, under a name of the test's own (so it never meets a lab someone
@@ -38,7 +41,7 @@ public final class RunningLab implements AutoCloseable {
 
     private final ClusterSet set;
     private final LabStateFile stateFile;
-    private final ProcessCommandRunner shell = ProcessCommandRunner.here();
+    private final ProcessCommandRunner runner = ProcessCommandRunner.here();
     private final LabLayout layout;
     private final List<String> progress = new ArrayList<>();
 
@@ -80,7 +83,7 @@ public final class RunningLab implements AutoCloseable {
     public static RunningLab upFrom(Path file, ClusterSet set, Path stateDirectory) {
         RunningLab lab = new RunningLab(set, stateDirectory);
         try {
-            new LabUp(lab.shell, lab.stateFile, new ReconcilingAgents()).run(file, set, lab.progress::add);
+            new LabUp(lab.runner, lab.stateFile, new ReconcilingAgents()).run(file, set, lab.progress::add);
             new SupervisorLauncher(lab.stateFile).start(set, lab.layout.names().hash(), lab.progress::add);
         } catch (RuntimeException e) {
             lab.close();
@@ -93,7 +96,7 @@ public final class RunningLab implements AutoCloseable {
     public static RunningLab upWithoutSupervisor(ClusterSet set, Path stateDirectory) {
         RunningLab lab = new RunningLab(set, stateDirectory);
         try {
-            new LabUp(lab.shell, lab.stateFile, new ReconcilingAgents()).run(Path.of(set.name() + ".yaml"), set, lab.progress::add);
+            new LabUp(lab.runner, lab.stateFile, new ReconcilingAgents()).run(Path.of(set.name() + ".yaml"), set, lab.progress::add);
         } catch (RuntimeException e) {
             lab.close();
             throw e;
@@ -133,35 +136,32 @@ public final class RunningLab implements AutoCloseable {
         return List.copyOf(progress);
     }
 
-    public ProbeReport probe(Optional<String> flow) {
-        return new LabProbe(shell, stateFile, SimulatorFlows::new).run(Path.of(set.name() + ".yaml"), set, flow, progress::add);
-    }
-
     /**
-     * A probe whose reference is {@code simulations}' simulator of the lab's plan: for a test that
-     * changed the lab's kernel state on purpose and simulates the plan changed the same way.
+     * A probe of the running lab whose reference is {@code simulations}: the lab's tests pass the
+     * simulator's (lab-simulator's {@code SimulatorFlows::new}), or a simulator of the plan changed
+     * the way the test changed the kernel's state on purpose.
      */
-    public ProbeReport probe(Optional<String> flow, java.util.function.Function<io.periscope.plan.ClusterSetPlan,
-            io.periscope.lab.probe.FlowSimulation> simulations) {
-        return new LabProbe(shell, stateFile, simulations).run(Path.of(set.name() + ".yaml"), set, flow, progress::add);
+    public ProbeReport probe(Optional<String> flow, Function<ClusterSetPlan, FlowSimulation> simulations) {
+        return new LabProbe(runner, stateFile, simulations).run(Path.of(set.name() + ".yaml"), set, flow, progress::add);
     }
 
-    /** A probe on a machine whose capacity is {@code machine}'s. */
-    public ProbeReport probe(Optional<String> flow, java.util.function.Supplier<io.periscope.lab.machine.MachineCapacity> machine) {
-        return new LabProbe(shell, stateFile, SimulatorFlows::new, machine).run(Path.of(set.name() + ".yaml"), set, flow, progress::add);
+    /** The same, on a machine whose capacity is {@code machine}'s. */
+    public ProbeReport probe(Optional<String> flow, Function<ClusterSetPlan, FlowSimulation> simulations,
+            Supplier<MachineCapacity> machine) {
+        return new LabProbe(runner, stateFile, simulations, machine).run(Path.of(set.name() + ".yaml"), set, flow, progress::add);
     }
 
     public List<String> down() {
-        return new LabDown(shell, stateFile).run(Path.of(set.name() + ".yaml"), set, false, progress::add);
+        return new LabDown(runner, stateFile).run(Path.of(set.name() + ".yaml"), set, false, progress::add);
     }
 
     public String inNamespace(String namespace, String... argv) {
-        return shell.run(Command.of(argv).inNamespace(namespace)).stdout();
+        return runner.run(Command.of(argv).inNamespace(namespace)).stdout();
     }
 
     /** Every namespace on the machine whose name starts with this lab's prefix. */
     public List<String> namespacesOnTheMachine() {
-        String listed = shell.run(Command.of("ip", "netns", "list")).stdout();
+        String listed = runner.run(Command.of("ip", "netns", "list")).stdout();
         return Arrays.stream(listed.split("\n")).map(line -> line.split(" ")[0]).filter(n -> n.startsWith(layout.names().prefix())).toList();
     }
 
@@ -169,6 +169,6 @@ public final class RunningLab implements AutoCloseable {
     public void close() {
         Optional<LabState> state = stateFile.read(layout.names().hash());
         LabState toRemove = state.orElseGet(() -> new LabState(set.name(), "", layout.names().hash(), layout.namespaces(), LabState.BUILDING));
-        new LabTeardown(shell, stateFile).remove(toRemove);
+        new LabTeardown(runner, stateFile).remove(toRemove);
     }
 }

@@ -58,13 +58,13 @@ public final class DelayLineBenchmark {
         }
     }
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
     private final String prefix = "pkbench" + ProcessHandle.current().pid() + "-";
     private final int seconds;
     private final Path work;
 
-    private DelayLineBenchmark(CommandRunner shell, int seconds, Path work) {
-        this.shell = shell;
+    private DelayLineBenchmark(CommandRunner runner, int seconds, Path work) {
+        this.runner = runner;
         this.seconds = seconds;
         this.work = work;
     }
@@ -89,12 +89,12 @@ public final class DelayLineBenchmark {
     }
 
     private String in(String name, String... argv) {
-        return shell.run(Command.of(argv).inNamespace(ns(name))).stdout();
+        return runner.run(Command.of(argv).inNamespace(ns(name))).stdout();
     }
 
     private void build() {
         for (String name : List.of("c", "r", "s")) {
-            shell.run(Command.of("ip", "netns", "add", ns(name)));
+            runner.run(Command.of("ip", "netns", "add", ns(name)));
             in(name, "ip", "link", "set", "lo", "up");
             in(name, "sysctl", "-qw", "net.ipv4.ip_forward=1");
         }
@@ -190,7 +190,7 @@ public final class DelayLineBenchmark {
         List<String> argv = new ArrayList<>(List.of("iperf3", "-c", "10.77.2.2", "-J"));
         argv.addAll(List.of(options));
         for (int attempt = 0; ; attempt++) {
-            var result = shell.execute(new Command(argv, "").inNamespace(ns("c")));
+            var result = runner.execute(new Command(argv, "").inNamespace(ns("c")));
             JsonNode json = JSON.readTree(result.stdout().isBlank() ? "{}" : result.stdout());
             if (json.path("end").has("sum_received") || attempt == 20) {
                 if (!json.path("end").has("sum_received")) {
@@ -241,13 +241,13 @@ public final class DelayLineBenchmark {
         try {
             Path pidFile = work.resolve("iperf3.pid");
             if (Files.exists(pidFile)) {
-                shell.execute(Command.of("kill", Files.readString(pidFile).strip()));
+                runner.execute(Command.of("kill", Files.readString(pidFile).strip()));
             }
         } catch (IOException e) {
             // the server ends with its namespace's last process anyway
         }
         for (String name : List.of("c", "r", "s")) {
-            shell.execute(Command.of("ip", "netns", "del", ns(name)));
+            runner.execute(Command.of("ip", "netns", "del", ns(name)));
         }
         try (var files = Files.list(work)) {
             for (Path file : files.toList()) {

@@ -35,7 +35,7 @@ import java.util.List;
  */
 public final class NamespaceLab implements LabDriver {
 
-    private final ProcessCommandRunner shell = ProcessCommandRunner.here();
+    private final ProcessCommandRunner runner = ProcessCommandRunner.here();
     private final List<String> progress = new ArrayList<>();
     private ClusterSet up;
     private Path stateDirectory;
@@ -55,17 +55,17 @@ public final class NamespaceLab implements LabDriver {
             throw new UncheckedIOException("cannot create the lab's state directory", e);
         }
         stateFile = new LabStateFile(stateDirectory);
-        LabUpResult result = new LabUp(shell, stateFile, new ReconcilingAgents()).run(file(set), set, progress::add);
+        LabUpResult result = new LabUp(runner, stateFile, new ReconcilingAgents()).run(file(set), set, progress::add);
         String hash = result.layout().names().hash();
         try {
             new SupervisorLauncher(stateFile).start(set, hash, progress::add);
         } catch (RuntimeException e) {
             // As 'lab up' does: never half up.
-            stateFile.read(hash).ifPresent(state -> new LabTeardown(shell, stateFile).remove(state, progress::add));
+            stateFile.read(hash).ifPresent(state -> new LabTeardown(runner, stateFile).remove(state, progress::add));
             throw e;
         }
         up = set;
-        return new ProbedDeployment(set, shell, stateFile, file(set));
+        return new ProbedDeployment(set, runner, stateFile, file(set));
     }
 
     @Override
@@ -76,7 +76,7 @@ public final class NamespaceLab implements LabDriver {
         stateFile.read(LabLayout.of(Planner.plan(LabCables.of(up).set())).names().hash()).ifPresent(state -> {
             if (!state.failures().isEmpty()) {
                 UpLab lab = UpLab.of(file(up), up, stateFile, "acceptance");
-                state.failures().forEach(failure -> new LabFailure(shell).heal(lab, failure.node(), progress::add));
+                state.failures().forEach(failure -> new LabFailure(runner).heal(lab, failure.node(), progress::add));
             }
         });
     }
@@ -86,7 +86,7 @@ public final class NamespaceLab implements LabDriver {
         if (up != null) {
             ClusterSet going = up;
             up = null;
-            new LabDown(shell, stateFile).run(file(going), going, false, progress::add);
+            new LabDown(runner, stateFile).run(file(going), going, false, progress::add);
         }
         if (stateDirectory != null) {
             // Left only when empty: a state file still there names namespaces down could not remove.

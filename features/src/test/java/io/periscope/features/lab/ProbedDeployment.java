@@ -93,7 +93,7 @@ import java.util.stream.Collectors;
 final class ProbedDeployment implements Deployment {
 
     private final ClusterSet set;
-    private final CommandRunner shell;
+    private final CommandRunner runner;
     private final LabStateFile stateFile;
     private final Path file;
     private final ClusterSetPlan plan;
@@ -101,9 +101,9 @@ final class ProbedDeployment implements Deployment {
     private final LabLayout layout;
     private final List<ClusterDns> dns;
 
-    ProbedDeployment(ClusterSet set, CommandRunner shell, LabStateFile stateFile, Path file) {
+    ProbedDeployment(ClusterSet set, CommandRunner runner, LabStateFile stateFile, Path file) {
         this.set = set;
-        this.shell = shell;
+        this.runner = runner;
         this.stateFile = stateFile;
         this.file = file;
         this.plan = Planner.plan(LabCables.of(set).set());
@@ -128,10 +128,10 @@ final class ProbedDeployment implements Deployment {
         ResolvedFlow resolved = simulator.resolver().resolve(flow);
         Flow named = new Flow(unusedName(flow), flow.from(), flow.to(), flow.protocol(), flow.expect());
         ClusterSet withFlow = set.withFlows(append(set.flows(), named));
-        RuleCounters before = RuleCounters.read(shell, layout.nodes());
-        ProbeReport report = new LabProbe(shell, stateFile, SimulatorFlows::new)
+        RuleCounters before = RuleCounters.read(runner, layout.nodes());
+        ProbeReport report = new LabProbe(runner, stateFile, SimulatorFlows::new)
                 .run(file, withFlow, Optional.of(named.name()), line -> { });
-        RuleCounters after = RuleCounters.read(shell, layout.nodes());
+        RuleCounters after = RuleCounters.read(runner, layout.nodes());
         FlowProbeResult result = report.flows().getFirst();
         result.problem().ifPresent(problem -> {
             throw new AssertionError("the lab could not probe " + describe(flow) + ": " + problem);
@@ -243,7 +243,7 @@ final class ProbedDeployment implements Deployment {
     @Override
     public Ipv4Address resolve(FlowSource from, String dnsName) throws FlowResolutionException {
         HostNamespace asker = asker(from);
-        List<Ipv4Address> answer = new NameLookup(shell).addresses(asker, ClusterDns.of(dns, from.cluster()), dnsName);
+        List<Ipv4Address> answer = new NameLookup(runner).addresses(asker, ClusterDns.of(dns, from.cluster()), dnsName);
         if (answer.isEmpty()) {
             throw new FlowResolutionException("nothing answers '" + dnsName + "' in " + asker.host() + " (the cluster's DNS server in the lab)");
         }
@@ -262,7 +262,7 @@ final class ProbedDeployment implements Deployment {
             argv.add("@" + ClusterDns.of(dns, from.cluster()).orElseThrow().serviceAddress());
         }
         argv.addAll(List.of(name, type));
-        CommandResult result = shell.execute(new Command(argv, "").inNamespace(asker.namespace()));
+        CommandResult result = runner.execute(new Command(argv, "").inNamespace(asker.namespace()));
         if (!result.succeeded() || !result.stdout().contains("status: ")) {
             throw new AssertionError("dig " + name + " " + type + " in " + asker.namespace() + " got no answer from the cluster's DNS server (exit "
                     + result.exitCode() + "): " + (result.stdout() + result.stderr()).strip());
@@ -353,7 +353,7 @@ final class ProbedDeployment implements Deployment {
         ClusterSet measured = set.withFlows(List.of(new Flow("failover-udp", udp.from(), udp.to(), udp.protocol(), udp.expect()),
                 new Flow("failover-tcp", tcpFlow.from(), tcpFlow.to(), tcpFlow.protocol(), tcpFlow.expect())));
         UpLab lab = UpLab.of(file, measured, stateFile, "acceptance");
-        FailoverReport report = new LabFailover(shell, new SimulatorFailover()).run(lab,
+        FailoverReport report = new LabFailover(runner, new SimulatorFailover()).run(lab,
                 new LabFailover.Options(node, FailureMode.BLACKHOLE, streams, RATE, tcp, Optional.of(HEAL_AFTER)), line -> { });
         List<GatewayFailover.Stream> measuredStreams = report.streams().stream().map(r -> new GatewayFailover.Stream(r.id(), r.before(),
                 r.during(), r.after(), r.lostOnFailure(), r.lostOnHeal())).toList();
@@ -380,7 +380,7 @@ final class ProbedDeployment implements Deployment {
         }
         HostNamespace source = asker(flow.from());
         // -W: a reply may wait out every delay on the way; -i 0.01 needs root, which the lab has.
-        CommandResult result = shell.execute(Command.of("ping", "-n", "-c", Integer.toString(count), "-i", "0.01", "-W", "3",
+        CommandResult result = runner.execute(Command.of("ping", "-n", "-c", Integer.toString(count), "-i", "0.01", "-W", "3",
                 destination.toString()).inNamespace(source.namespace()));
         java.util.Map<Integer, Double> replies = new java.util.TreeMap<>();
         java.util.regex.Matcher reply = java.util.regex.Pattern.compile("icmp_seq=(\\d+) .*time=([0-9.]+) ms").matcher(result.stdout());
@@ -406,7 +406,7 @@ final class ProbedDeployment implements Deployment {
             throw new AssertionError("the flow does not resolve: " + e.getMessage(), e);
         }
         HostNamespace source = asker(flow.from());
-        CommandResult result = shell.execute(Command.of("ping", "-q", "-n", "-c", Integer.toString(count), "-l", Integer.toString(count),
+        CommandResult result = runner.execute(Command.of("ping", "-q", "-n", "-c", Integer.toString(count), "-l", Integer.toString(count),
                 "-s", Integer.toString(size), "-W", "3", destination.toString()).inNamespace(source.namespace()));
         java.util.regex.Matcher counts = java.util.regex.Pattern.compile("(\\d+) packets transmitted, (\\d+) received").matcher(result.stdout());
         if (!counts.find()) {
@@ -424,7 +424,7 @@ final class ProbedDeployment implements Deployment {
     public Throughput connections(Flow flow, int connections, int seconds) {
         ClusterSet measured = set.withFlows(List.of(new Flow("bench", flow.from(), flow.to(), flow.protocol(), flow.expect())));
         UpLab lab = UpLab.of(file, measured, stateFile, "acceptance");
-        BenchReport report = new LabBench(shell, new SimulatorBench()).run(lab, new LabBench.Options(connections, seconds), line -> { });
+        BenchReport report = new LabBench(runner, new SimulatorBench()).run(lab, new LabBench.Options(connections, seconds), line -> { });
         // Not every stream's gateways are checked against the prediction here: on a shaped link TCP
         // retransmits after a timeout, and the kernel then draws the socket a new hash
         // (sk_rethink_txhash), which can move the connection to another gateway mid-run. What the

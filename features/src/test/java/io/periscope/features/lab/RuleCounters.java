@@ -28,11 +28,11 @@ record RuleCounters(Map<HostId, Map<String, Long>> packets, Set<HostId> tracking
     private static final Pattern TRACKS_CONNECTIONS = Pattern.compile(
             "-j (SNAT|DNAT|MASQUERADE|REDIRECT|NETMAP|CONNMARK)\\b|-m (conntrack|state|connmark)\\b|-j CT (?!--notrack)");
 
-    static RuleCounters read(CommandRunner shell, List<HostNamespace> nodes) {
+    static RuleCounters read(CommandRunner runner, List<HostNamespace> nodes) {
         Map<HostId, Map<String, Long>> packets = new HashMap<>();
         Set<HostId> tracking = new HashSet<>();
         for (HostNamespace node : nodes) {
-            String saved = shell.run(Command.of("iptables-save", "-c").inNamespace(node.namespace())).stdout();
+            String saved = runner.run(Command.of("iptables-save", "-c").inNamespace(node.namespace())).stdout();
             packets.put(node.host(), parse(saved));
             if (tracksConnections(saved)) {
                 tracking.add(node.host());

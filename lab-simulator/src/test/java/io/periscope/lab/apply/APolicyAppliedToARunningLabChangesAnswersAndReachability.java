@@ -56,7 +56,7 @@ class APolicyAppliedToARunningLabChangesAnswersAndReachability {
     @TempDir
     static Path directory;
 
-    private final ProcessCommandRunner shell = ProcessCommandRunner.here();
+    private final ProcessCommandRunner runner = ProcessCommandRunner.here();
     private RunningLab lab;
     private Path file;
     private String original;
@@ -98,7 +98,7 @@ class APolicyAppliedToARunningLabChangesAnswersAndReachability {
         AtomicBoolean asking = new AtomicBoolean(true);
         Thread asker = Thread.ofPlatform().start(() -> {
             while (asking.get()) {
-                CommandResult result = shell.execute(Command.of("getent", "ahostsv4", NGINX).inNamespace(this.asker.namespace()));
+                CommandResult result = runner.execute(Command.of("getent", "ahostsv4", NGINX).inNamespace(this.asker.namespace()));
                 answers.add(new Answer(System.nanoTime(), result.exitCode(), result.stdout()));
             }
         });
@@ -123,7 +123,7 @@ class APolicyAppliedToARunningLabChangesAnswersAndReachability {
     }
 
     private ProbeReport probe() throws Exception {
-        return new LabProbe(shell, lab.stateFile(), SimulatorFlows::new).run(file, TopologyLoader.load(file), Optional.empty(), line -> { });
+        return new LabProbe(runner, lab.stateFile(), SimulatorFlows::new).run(file, TopologyLoader.load(file), Optional.empty(), line -> { });
     }
 
     private static FlowProbeResult flow(ProbeReport report, String name) {
@@ -165,7 +165,7 @@ class APolicyAppliedToARunningLabChangesAnswersAndReachability {
         // Level-driven health checking of the new cables must not take west out again while the agents program them.
         long watchUntil = System.nanoTime() + 2_000_000_000L;
         while (System.nanoTime() < watchUntil) {
-            CommandResult result = shell.execute(Command.of("getent", "ahostsv4", NGINX).inNamespace(asker.namespace()));
+            CommandResult result = runner.execute(Command.of("getent", "ahostsv4", NGINX).inNamespace(asker.namespace()));
             assertThat(result.exitCode()).as("east's answer for " + NGINX + " after it came back").isZero();
         }
         ProbeReport report = probe();

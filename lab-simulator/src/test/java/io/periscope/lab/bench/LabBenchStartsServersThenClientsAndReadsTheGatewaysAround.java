@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@code lab bench}'s sequence, without root, against a shell that answers with what the real
+ * {@code lab bench}'s sequence, without root, against a runner that answers with what the real
  * programs printed in a run on mag-globalnet's lab: the connection entries an earlier run left with
  * the bench's tuples deleted on the gateways, the servers started and listening before the WAN
  * counters are read and the clients start, the counters and the connection tables read after
@@ -82,12 +82,12 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
     @Test
     void deletesLeftoverEntriesStartsServersThenClientsAndReadsAround() {
         UpLab lab = lab(List.of());
-        RecordingCommandRunner shell = samples(lab);
+        RecordingCommandRunner runner = samples(lab);
         List<String> progress = new ArrayList<>();
 
-        BenchReport report = new LabBench(shell, new SimulatorBench()).run(lab, new LabBench.Options(8, 3), progress::add);
+        BenchReport report = new LabBench(runner, new SimulatorBench()).run(lab, new LabBench.Options(8, 3), progress::add);
 
-        List<String> order = shell.commands().stream().map(LabBenchStartsServersThenClientsAndReadsTheGatewaysAround::program).toList();
+        List<String> order = runner.commands().stream().map(LabBenchStartsServersThenClientsAndReadsTheGatewaysAround::program).toList();
         int firstDelete = order.indexOf("conntrack -D");
         int server = order.indexOf("iperf3 -4");
         int listening = order.indexOf("ss -H");
@@ -95,7 +95,7 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
         int client = order.lastIndexOf("iperf3 -4");
         int lastWan = order.lastIndexOf("ip -j");
         int lastTable = order.lastIndexOf("conntrack -L");
-        List<String> accounting = shell.commands().stream().map(Command::argv).filter(a -> a.get(4).equals("sysctl") && a.contains("-w"))
+        List<String> accounting = runner.commands().stream().map(Command::argv).filter(a -> a.get(4).equals("sysctl") && a.contains("-w"))
                 .map(a -> a.getLast()).toList();
         // Accounting on in the 4 gateways before anything runs, set back to their 0 once the tables are read.
         assertThat(accounting).containsExactly("net.netfilter.nf_conntrack_acct=1", "net.netfilter.nf_conntrack_acct=1",
@@ -111,10 +111,10 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
         assertThat(lastWan).isLessThan(lastTable);
         // Every entry of the sample with one of the bench's tuples goes: 4 on each local gateway, 3 and 5 on the remote ones (not the control connection's).
         assertThat(order.stream().filter("conntrack -D"::equals)).hasSize(16);
-        assertThat(shell.commands().get(client).argv().subList(4, shell.commands().get(client).argv().size())).containsExactly("iperf3", "-4",
+        assertThat(runner.commands().get(client).argv().subList(4, runner.commands().get(client).argv().size())).containsExactly("iperf3", "-4",
                 "-c", report.pairs().getFirst().destination().toString(), "-p", "80", "-P", "8", "--cport", "21000", "-t", "3", "-J",
                 "--connect-timeout", "3000", "-B", "10.0.128.4");
-        assertThat(shell.commands().get(server).argv().subList(4, shell.commands().get(server).argv().size())).containsExactly("iperf3", "-4",
+        assertThat(runner.commands().get(server).argv().subList(4, runner.commands().get(server).argv().size())).containsExactly("iperf3", "-4",
                 "-s", "-1", "-p", "80", "--idle-timeout", "33");
         assertThat(progress).anyMatch(l -> l.startsWith("bench: deleted 16 connection entries"));
 
@@ -129,34 +129,34 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
     @Test
     void aFailedNodeIsRefusedBeforeAnythingRuns() {
         UpLab lab = lab(List.of(new NodeFailure("cluster1/gw-1", "blackhole", "ns", List.of(), "", false)));
-        RecordingCommandRunner shell = samples(lab);
+        RecordingCommandRunner runner = samples(lab);
 
-        assertThatThrownBy(() -> new LabBench(shell, new SimulatorBench()).run(lab, new LabBench.Options(8, 3), line -> { }))
+        assertThatThrownBy(() -> new LabBench(runner, new SimulatorBench()).run(lab, new LabBench.Options(8, 3), line -> { }))
                 .isInstanceOf(LabRefusal.class).hasMessageContaining("cluster1/gw-1 (blackhole) is failed").hasMessageContaining("lab heal");
-        assertThat(shell.commands()).isEmpty();
+        assertThat(runner.commands()).isEmpty();
     }
 
     @Test
     void moreStreamsThanAPairsClientRunsAreRefusedBeforeAnythingRuns() {
         UpLab lab = lab(List.of());
-        RecordingCommandRunner shell = samples(lab);
+        RecordingCommandRunner runner = samples(lab);
 
-        assertThatThrownBy(() -> new LabBench(shell, new SimulatorBench()).run(lab, new LabBench.Options(200, 3), line -> { }))
+        assertThatThrownBy(() -> new LabBench(runner, new SimulatorBench()).run(lab, new LabBench.Options(200, 3), line -> { }))
                 .isInstanceOf(LabRefusal.class).hasMessageContaining("at most 128 flows");
-        assertThat(shell.commands()).isEmpty();
+        assertThat(runner.commands()).isEmpty();
     }
 
     @Test
     void aServerThatEndsWithoutListeningStopsTheBenchWithWhatItPrinted() {
         UpLab lab = lab(List.of());
-        RecordingCommandRunner shell = new RecordingCommandRunner(invocation -> invocation.argv().contains("-s")
+        RecordingCommandRunner runner = new RecordingCommandRunner(invocation -> invocation.argv().contains("-s")
                 ? new CommandResult(1, "", "iperf3: error - unable to start listener for connections: Address already in use")
                 : new CommandResult(0, "", ""));
 
-        assertThatThrownBy(() -> new LabBench(shell, new SimulatorBench()).run(lab, new LabBench.Options(4, 3), line -> { }))
+        assertThatThrownBy(() -> new LabBench(runner, new SimulatorBench()).run(lab, new LabBench.Options(4, 3), line -> { }))
                 .isInstanceOf(LabRefusal.class)
                 .hasMessageContaining("the iperf3 server of flow client-to-nginx on port 80 of cluster2/default/nginx-7d4f")
                 .hasMessageContaining("ended without listening: iperf3: error - unable to start listener for connections: Address already in use");
-        assertThat(shell.commands()).noneMatch(i -> i.argv().contains("-c"));
+        assertThat(runner.commands()).noneMatch(i -> i.argv().contains("-c"));
     }
 }

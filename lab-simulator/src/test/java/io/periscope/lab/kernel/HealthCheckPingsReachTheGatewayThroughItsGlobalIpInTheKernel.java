@@ -1,5 +1,6 @@
 package io.periscope.lab.kernel;
 
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.lab.Examples;
 import io.periscope.lab.RunningLab;
 import io.periscope.lab.TestLabs;
@@ -91,7 +92,7 @@ class HealthCheckPingsReachTheGatewayThroughItsGlobalIpInTheKernel {
             assertThat(tracked).as("%s's conntrack: the reply comes from the CNI address", pair[1]).contains("src=" + cni);
         }
 
-        ProbeReport report = lab.probe(Optional.empty());
+        ProbeReport report = lab.probe(Optional.empty(), SimulatorFlows::new);
         assertThat(report.flows()).hasSize(pairs.size()).allSatisfy((FlowProbeResult flow) -> {
             assertThat(flow.matchesSimulation()).as("%s: %s %s", flow.name(), flow.problem(), flow.firstDifference()).isTrue();
             assertThat(flow.attempts()).allSatisfy(a -> assertThat(a.observed().disposition()).isEqualTo("delivered"));

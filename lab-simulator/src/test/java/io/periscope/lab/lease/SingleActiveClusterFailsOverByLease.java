@@ -1,5 +1,6 @@
 package io.periscope.lab.lease;
 
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.dataplane.election.LeaseTimings;
 import io.periscope.lab.RunningLab;
 import io.periscope.lab.failover.FailoverReport;
@@ -109,7 +110,7 @@ class SingleActiveClusterFailsOverByLease {
         assertThat(new String(Files.readAllBytes(files.log()))).contains("gateway lease changed hands: cluster1 -> gw-2");
 
         // lab probe plans with the holder too: real packets take gw-2, as the simulation of the lab now says.
-        io.periscope.lab.probe.ProbeReport probed = lab.probe(Optional.of("client-to-nginx"));
+        io.periscope.lab.probe.ProbeReport probed = lab.probe(Optional.of("client-to-nginx"), SimulatorFlows::new);
         assertThat(probed.matchesSimulation()).as(probed.flows().toString()).isTrue();
         assertThat(probed.flows().getFirst().attempts()).isNotEmpty().allSatisfy(a -> assertThat(a.outcome().disposition()).isEqualTo("delivered"));
     }

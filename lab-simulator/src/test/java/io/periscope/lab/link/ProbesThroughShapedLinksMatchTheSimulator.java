@@ -1,5 +1,6 @@
 package io.periscope.lab.link;
 
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.lab.Examples;
 import io.periscope.lab.RunningLab;
 import io.periscope.lab.TestLabs;
@@ -45,7 +46,7 @@ class ProbesThroughShapedLinksMatchTheSimulator {
         RunningLab lab = labs.up(RunningLab.forTest(shaped, "shapedprobe"));
         assertThat(lab.progress()).anyMatch(line -> line.startsWith("links: 20 devices shaped in 9 namespaces (4 cable classes); loss on 6 uplinks and 1 cable; delay on none"));
 
-        ProbeReport report = lab.probe(Optional.empty());
+        ProbeReport report = lab.probe(Optional.empty(), SimulatorFlows::new);
 
         assertThat(report.flows()).isNotEmpty().allSatisfy(flow -> {
             assertThat(flow.problem()).as(flow.name()).isEmpty();

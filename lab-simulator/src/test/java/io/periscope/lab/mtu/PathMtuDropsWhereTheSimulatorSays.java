@@ -1,5 +1,6 @@
 package io.periscope.lab.mtu;
 
+import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.lab.Examples;
 import io.periscope.lab.RunningLab;
 import io.periscope.lab.TestLabs;
@@ -115,7 +116,7 @@ class PathMtuDropsWhereTheSimulatorSays {
     void labProbeSendsEachFlowAtItsSizeAndSeesWhatTheSimulatorSays() {
         RunningLab lab = labs.up(RunningLab.forTest(Examples.load("path-mtu.yaml"), "mtu-probe"));
 
-        io.periscope.lab.probe.ProbeReport report = lab.probe(Optional.empty());
+        io.periscope.lab.probe.ProbeReport report = lab.probe(Optional.empty(), SimulatorFlows::new);
 
         assertThat(report.flows()).hasSize(4).allSatisfy(flow -> {
             assertThat(flow.problem()).as(flow.name()).isEmpty();

@@ -1,6 +1,6 @@
 package io.periscope.lab.probe;
 
-import io.periscope.lab.ClientServerOverVxlanAndWireguardMatchesTheSimulator;
+import io.periscope.lab.TestTopologies;
 import io.periscope.lab.Examples;
 import io.periscope.lab.capture.CapturedFrame;
 import io.periscope.lab.layout.LabCables;
@@ -45,7 +45,7 @@ class HopReconstructionRebuildsSimulatedPaths {
     @ParameterizedTest
     @ValueSource(strings = {Examples.MAG_GLOBALNET, Examples.GLOBALNET_EGRESS, "mag-vanilla.yaml", VXLAN_AND_WIREGUARD})
     void everyForwardAndReplyIsRebuiltFromItsSightings(String example) {
-        ClusterSet set = example.equals(VXLAN_AND_WIREGUARD) ? ClientServerOverVxlanAndWireguardMatchesTheSimulator.topology()
+        ClusterSet set = example.equals(VXLAN_AND_WIREGUARD) ? TestTopologies.clientServerOverVxlanAndWireguard()
                 : Examples.load(example);
         ClusterSetPlan plan = Planner.plan(LabCables.of(set).set());
         LabWiring wiring = LabWiring.planned(plan);

@@ -17,7 +17,7 @@ import java.util.Map;
  * listening on the port its packets arrive on, for one test ({@code -s -1}); and a client per pair in
  * the namespace where the flow starts, running all the pair's streams at once ({@code -P}) from
  * consecutive source ports ({@code --cport}), printing JSON. Every program is started from the
- * calling thread through the lab's shell, so an interrupted command stops them all (its shell kills
+ * calling thread through the lab's command runner, so an interrupted command stops them all (the runner kills
  * every program still running); closing stops whatever still runs. A server also ends by itself when
  * no client came for a while ({@code --idle-timeout}), should the JVM end without stopping it.
  */
@@ -29,12 +29,12 @@ final class Iperf3Tests implements AutoCloseable {
     /** How long after its test a client may take to connect and report before it is stopped. */
     static final Duration CLIENT_MARGIN = Duration.ofSeconds(30);
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
     private final Map<Integer, RunningProgram> servers = new LinkedHashMap<>();
     private final Map<Integer, RunningProgram> clients = new LinkedHashMap<>();
 
-    Iperf3Tests(CommandRunner shell) {
-        this.shell = shell;
+    Iperf3Tests(CommandRunner runner) {
+        this.runner = runner;
     }
 
     /** Starts every pair's server and returns once each listens. @throws LabRefusal naming a server that does not */
@@ -42,7 +42,7 @@ final class Iperf3Tests implements AutoCloseable {
         for (BenchPlan.Pair pair : pairs) {
             List<String> argv = new ArrayList<>(List.of("iperf3", "-4", "-s", "-1", "-p", Integer.toString(pair.serverPort())));
             argv.addAll(List.of("--idle-timeout", Long.toString(seconds + CLIENT_MARGIN.toSeconds())));
-            servers.put(pair.index(), shell.start(new Command(argv, "").inNamespace(pair.serverNamespace())));
+            servers.put(pair.index(), runner.start(new Command(argv, "").inNamespace(pair.serverNamespace())));
         }
         for (BenchPlan.Pair pair : pairs) {
             awaitListening(pair);
@@ -53,7 +53,7 @@ final class Iperf3Tests implements AutoCloseable {
         long deadline = System.nanoTime() + LISTEN_WAIT.toNanos();
         RunningProgram server = servers.get(pair.index());
         while (true) {
-            String listening = shell.execute(Command.of("ss", "-H", "-t", "-l", "-n", "sport", "=", ":" + pair.serverPort())
+            String listening = runner.execute(Command.of("ss", "-H", "-t", "-l", "-n", "sport", "=", ":" + pair.serverPort())
                     .inNamespace(pair.serverNamespace())).stdout();
             if (!listening.isBlank()) {
                 return;
@@ -78,7 +78,7 @@ final class Iperf3Tests implements AutoCloseable {
             if (own.isEmpty()) {
                 continue;
             }
-            clients.put(pair.index(), shell.start(new Command(clientArgv(pair, own, seconds), "").inNamespace(pair.sourceNamespace())));
+            clients.put(pair.index(), runner.start(new Command(clientArgv(pair, own, seconds), "").inNamespace(pair.sourceNamespace())));
         }
     }
 

@@ -69,12 +69,12 @@ public final class LabBench {
         }
     }
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
     private final BenchSimulation simulation;
 
     /** @param simulation the simulator's side, which the bench's streams are compared with */
-    public LabBench(CommandRunner shell, BenchSimulation simulation) {
-        this.shell = shell;
+    public LabBench(CommandRunner runner, BenchSimulation simulation) {
+        this.runner = runner;
         this.simulation = simulation;
     }
 
@@ -125,7 +125,7 @@ public final class LabBench {
         long started;
         long ended;
         Map<String, String> accounting = accountingOn(gateways);
-        try (Iperf3Tests tests = new Iperf3Tests(shell)) {
+        try (Iperf3Tests tests = new Iperf3Tests(runner)) {
             int forgotten = forgetEarlierConnections(gateways, pairs, streams);
             if (forgotten > 0) {
                 progress.accept("bench: deleted " + forgotten + " connection entries an earlier run left on the gateways with these flows' tuples");
@@ -175,8 +175,8 @@ public final class LabBench {
     private Map<String, String> accountingOn(Map<String, HostNamespace> gateways) {
         Map<String, String> old = new LinkedHashMap<>();
         gateways.forEach((name, gateway) -> {
-            old.put(name, shell.run(Command.of("sysctl", "-n", ACCOUNTING).inNamespace(gateway.namespace())).stdout().strip());
-            shell.execute(Command.of("sysctl", "-q", "-w", ACCOUNTING + "=1").inNamespace(gateway.namespace()));
+            old.put(name, runner.run(Command.of("sysctl", "-n", ACCOUNTING).inNamespace(gateway.namespace())).stdout().strip());
+            runner.execute(Command.of("sysctl", "-q", "-w", ACCOUNTING + "=1").inNamespace(gateway.namespace()));
         });
         return old;
     }
@@ -185,7 +185,7 @@ public final class LabBench {
     private void restoreAccounting(Map<String, HostNamespace> gateways, Map<String, String> old) {
         old.forEach((name, value) -> {
             if (!value.equals("1") && !value.isEmpty()) {
-                shell.execute(Command.of("sysctl", "-q", "-w", ACCOUNTING + "=" + value).inNamespace(gateways.get(name).namespace()));
+                runner.execute(Command.of("sysctl", "-q", "-w", ACCOUNTING + "=" + value).inNamespace(gateways.get(name).namespace()));
             }
         });
     }
@@ -212,7 +212,7 @@ public final class LabBench {
                 if (!tuples.contains(o.dport() + "<" + o.sport()) && !tuples.contains(r.dport() + "<" + r.sport())) {
                     continue;
                 }
-                shell.execute(Command.of("conntrack", "-D", "-p", "tcp", "-s", o.src().toString(), "-d", o.dst().toString(),
+                runner.execute(Command.of("conntrack", "-D", "-p", "tcp", "-s", o.src().toString(), "-d", o.dst().toString(),
                         "--sport", Integer.toString(o.sport()), "--dport", Integer.toString(o.dport())).inNamespace(gateway.namespace()));
                 deleted++;
             }
@@ -221,7 +221,7 @@ public final class LabBench {
     }
 
     private List<ConntrackEntry> table(HostNamespace gateway) {
-        return ConntrackEntry.parse(shell.run(Command.of("conntrack", "-L", "-p", "tcp").inNamespace(gateway.namespace())).stdout());
+        return ConntrackEntry.parse(runner.run(Command.of("conntrack", "-L", "-p", "tcp").inNamespace(gateway.namespace())).stdout());
     }
 
     /**
@@ -269,7 +269,7 @@ public final class LabBench {
     private Map<String, LinkBytes> wanBytes(Map<String, HostNamespace> gateways) {
         Map<String, LinkBytes> bytes = new LinkedHashMap<>();
         gateways.forEach((name, gateway) -> bytes.put(name,
-                LinkBytes.parse(shell.run(Command.of("ip", "-j", "-s", "link", "show", "dev", Names.WAN).inNamespace(gateway.namespace())).stdout())));
+                LinkBytes.parse(runner.run(Command.of("ip", "-j", "-s", "link", "show", "dev", Names.WAN).inNamespace(gateway.namespace())).stdout())));
         return bytes;
     }
 

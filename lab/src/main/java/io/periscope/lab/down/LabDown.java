@@ -23,11 +23,11 @@ import java.util.function.Consumer;
  */
 public final class LabDown {
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
     private final LabStateFile stateFile;
 
-    public LabDown(CommandRunner shell, LabStateFile stateFile) {
-        this.shell = shell;
+    public LabDown(CommandRunner runner, LabStateFile stateFile) {
+        this.runner = runner;
         this.stateFile = stateFile;
     }
 
@@ -68,7 +68,7 @@ public final class LabDown {
         source.changedSince(state.get()).ifPresent(changed -> progress.accept("down: note: " + changed
                 + "; removing what 'lab up' created then, as its state lists it"));
         long start = System.nanoTime();
-        List<String> removed = new LabTeardown(shell, stateFile).remove(state.get(), progress);
+        List<String> removed = new LabTeardown(runner, stateFile).remove(state.get(), progress);
         progress.accept("down: " + removed.size() + " namespaces of " + topology + " removed ("
                 + (System.nanoTime() - start) / 1_000_000 + " ms)");
         return removed;

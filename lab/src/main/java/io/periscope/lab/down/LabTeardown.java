@@ -28,16 +28,16 @@ import java.util.function.Consumer;
  */
 public final class LabTeardown {
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
     private final LabStateFile stateFile;
     private final PodResolverFiles resolverFiles;
 
-    public LabTeardown(CommandRunner shell, LabStateFile stateFile) {
-        this(shell, stateFile, PodResolverFiles.SYSTEM);
+    public LabTeardown(CommandRunner runner, LabStateFile stateFile) {
+        this(runner, stateFile, PodResolverFiles.SYSTEM);
     }
 
-    public LabTeardown(CommandRunner shell, LabStateFile stateFile, PodResolverFiles resolverFiles) {
-        this.shell = shell;
+    public LabTeardown(CommandRunner runner, LabStateFile stateFile, PodResolverFiles resolverFiles) {
+        this.runner = runner;
         this.stateFile = stateFile;
         this.resolverFiles = resolverFiles;
     }
@@ -74,7 +74,7 @@ public final class LabTeardown {
             progress.accept("down: deleting " + present.size() + " namespaces...");
         }
         if (!present.isEmpty()) {
-            shell.run(Command.of("ip", "-force", "-batch", "-").withStdin(LabBatches.deleteNamespaces(present)));
+            runner.run(Command.of("ip", "-force", "-batch", "-").withStdin(LabBatches.deleteNamespaces(present)));
         }
         // The pods' resolver files ('cluster dns' of up), which ip netns exec would still bind-mount
         // for a namespace of the same name; only the lab's own files, in its own namespaces' directories.
@@ -102,7 +102,7 @@ public final class LabTeardown {
         if (handle.isEmpty() || !handle.get().info().command().map(c -> c.endsWith("/wireguard-go")).orElse(false)) {
             return;
         }
-        String namespace = shell.execute(Command.of("ip", "netns", "identify", Long.toString(process.pid()))).stdout().strip();
+        String namespace = runner.execute(Command.of("ip", "netns", "identify", Long.toString(process.pid()))).stdout().strip();
         if (!namespace.equals(process.namespace())) {
             return;
         }

@@ -25,14 +25,14 @@ final class GatewayCounters implements AutoCloseable {
     static final String TABLE = "periscope_lab_count";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
     private final Map<String, String> gateways;
     private final List<UdpStreams.Stream> streams;
     private int tcpSlots;
 
     /** @param gateways namespace of each gateway, by {@code cluster/node} */
-    GatewayCounters(CommandRunner shell, Map<String, String> gateways, List<UdpStreams.Stream> streams) {
-        this.shell = shell;
+    GatewayCounters(CommandRunner runner, Map<String, String> gateways, List<UdpStreams.Stream> streams) {
+        this.runner = runner;
         this.gateways = new LinkedHashMap<>(gateways);
         this.streams = List.copyOf(streams);
     }
@@ -46,7 +46,7 @@ final class GatewayCounters implements AutoCloseable {
         }
         table.append("  }\n}\n");
         for (String namespace : gateways.values()) {
-            shell.run(Command.of("nft", "-f", "-").inNamespace(namespace).withStdin(table.toString()));
+            runner.run(Command.of("nft", "-f", "-").inNamespace(namespace).withStdin(table.toString()));
         }
     }
 
@@ -68,7 +68,7 @@ final class GatewayCounters implements AutoCloseable {
             return;
         }
         for (String namespace : gateways.values()) {
-            shell.run(Command.of("nft", "-f", "-").inNamespace(namespace).withStdin(rules.toString()));
+            runner.run(Command.of("nft", "-f", "-").inNamespace(namespace).withStdin(rules.toString()));
         }
     }
 
@@ -81,7 +81,7 @@ final class GatewayCounters implements AutoCloseable {
         Map<String, long[]> counts = new HashMap<>();
         gateways.forEach((gateway, namespace) -> {
             long[] perStream = new long[streams.size() + tcpSlots];
-            String json = shell.run(Command.of("nft", "-j", "list", "table", "inet", TABLE).inNamespace(namespace)).stdout();
+            String json = runner.run(Command.of("nft", "-j", "list", "table", "inet", TABLE).inNamespace(namespace)).stdout();
             try {
                 for (JsonNode item : JSON.readTree(json).path("nftables")) {
                     JsonNode rule = item.path("rule");
@@ -121,7 +121,7 @@ final class GatewayCounters implements AutoCloseable {
     @Override
     public void close() {
         for (String namespace : gateways.values()) {
-            shell.execute(Command.of("nft", "delete", "table", "inet", TABLE).inNamespace(namespace));
+            runner.execute(Command.of("nft", "delete", "table", "inet", TABLE).inNamespace(namespace));
         }
     }
 }

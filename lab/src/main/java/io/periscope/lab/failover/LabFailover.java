@@ -58,12 +58,12 @@ public final class LabFailover {
         }
     }
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
     private final FailoverSimulation simulation;
 
     /** @param simulation the simulator's side, which the measured streams are compared with */
-    public LabFailover(CommandRunner shell, FailoverSimulation simulation) {
-        this.shell = shell;
+    public LabFailover(CommandRunner runner, FailoverSimulation simulation) {
+        this.runner = runner;
         this.simulation = simulation;
     }
 
@@ -113,7 +113,7 @@ public final class LabFailover {
         lab.layout().nodes().stream().filter(n -> lab.set().requireCluster(n.host().cluster()).requireNode(n.host().name()).gateway())
                 .forEach(n -> gateways.put(n.host().toString(), n.namespace()));
 
-        LabFailure failure = new LabFailure(shell);
+        LabFailure failure = new LabFailure(runner);
         long[] marks = new long[6];
         List<Map<String, long[]>> readings = new ArrayList<>();
         int[] failSequence;
@@ -123,7 +123,7 @@ public final class LabFailover {
         Long healedAfter = null;
         UdpStreams udp = new UdpStreams(streams, options.rate());
         TcpConnections tcp = new TcpConnections(connections);
-        GatewayCounters counters = new GatewayCounters(shell, gateways, streams);
+        GatewayCounters counters = new GatewayCounters(runner, gateways, streams);
         boolean nodeFailed = false;
         try (udp; tcp; counters) {
             counters.install();

@@ -45,10 +45,10 @@ public final class LabFailure {
     public static final String NFT_TABLE = "periscope_lab_fail";
     static final Duration SUPERVISOR_ANSWERS_WITHIN = Duration.ofSeconds(10);
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
 
-    public LabFailure(CommandRunner shell) {
-        this.shell = shell;
+    public LabFailure(CommandRunner runner) {
+        this.runner = runner;
     }
 
     public NodeFailure fail(UpLab lab, String reference, FailureMode mode, Consumer<String> progress) {
@@ -79,13 +79,13 @@ public final class LabFailure {
                 tellSupervisor(lab, reference, false);
             }
             if (!failure.nftTable().isEmpty()) {
-                shell.run(Command.of("nft", "-f", "-").inNamespace(node.namespace()).withStdin(blackholeTable()));
+                runner.run(Command.of("nft", "-f", "-").inNamespace(node.namespace()).withStdin(blackholeTable()));
             }
             for (NodeFailure.DownedLink link : failure.links()) {
                 if (!link.savedRoutes().isEmpty()) {
                     saveRoutes(link);
                 }
-                shell.run(Command.of("ip", "-n", link.namespace(), "link", "set", "dev", link.device(), "down"));
+                runner.run(Command.of("ip", "-n", link.namespace(), "link", "set", "dev", link.device(), "down"));
             }
         } catch (RuntimeException e) {
             progress.accept("fail: " + reference + " could not be failed whole (" + e.getMessage() + "); undoing what was done");
@@ -131,16 +131,16 @@ public final class LabFailure {
         List<NodeFailure.DownedLink> links = new ArrayList<>(failure.links());
         java.util.Collections.reverse(links);
         for (NodeFailure.DownedLink link : links) {
-            run(problems, () -> shell.run(Command.of("ip", "-n", link.namespace(), "link", "set", "dev", link.device(), "up")));
+            run(problems, () -> runner.run(Command.of("ip", "-n", link.namespace(), "link", "set", "dev", link.device(), "up")));
             if (!link.savedRoutes().isEmpty() && Files.exists(Path.of(link.savedRoutes()))) {
                 run(problems, () -> restoreRoutes(link));
             }
         }
         if (!failure.nftTable().isEmpty()) {
-            boolean present = shell.execute(Command.of("nft", "list", "table", "inet", failure.nftTable()).inNamespace(failure.namespace()))
+            boolean present = runner.execute(Command.of("nft", "list", "table", "inet", failure.nftTable()).inNamespace(failure.namespace()))
                     .succeeded();
             if (present) {
-                run(problems, () -> shell.run(Command.of("nft", "delete", "table", "inet", failure.nftTable()).inNamespace(failure.namespace())));
+                run(problems, () -> runner.run(Command.of("nft", "delete", "table", "inet", failure.nftTable()).inNamespace(failure.namespace())));
             }
         }
         if (failure.agentsStopped()) {

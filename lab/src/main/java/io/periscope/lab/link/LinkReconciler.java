@@ -24,24 +24,24 @@ import java.util.Set;
  */
 public final class LinkReconciler {
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
     /** Namespaces that may hold something of the link layer's: everything until the first pass found otherwise. */
     private final Set<String> mayHold = new HashSet<>();
     private boolean firstPass;
 
-    private LinkReconciler(CommandRunner shell, boolean everythingMayHold) {
-        this.shell = shell;
+    private LinkReconciler(CommandRunner runner, boolean everythingMayHold) {
+        this.runner = runner;
         this.firstPass = everythingMayHold;
     }
 
     /** A reconciler of a running lab, which may hold anything of an earlier plan. */
-    public static LinkReconciler forRunningLab(CommandRunner shell) {
-        return new LinkReconciler(shell, true);
+    public static LinkReconciler forRunningLab(CommandRunner runner) {
+        return new LinkReconciler(runner, true);
     }
 
     /** A reconciler of a lab {@code up} has just built: nothing of the link layer is there yet. */
-    public static LinkReconciler forNewLab(CommandRunner shell) {
-        return new LinkReconciler(shell, false);
+    public static LinkReconciler forNewLab(CommandRunner runner) {
+        return new LinkReconciler(runner, false);
     }
 
     /**
@@ -72,11 +72,11 @@ public final class LinkReconciler {
             Pass pass = compare(links);
             pass.differences().forEach(d -> differences.add(links.namespace() + ": " + d));
             if (!pass.tcBatch().isEmpty()) {
-                shell.run(Command.of("tc", "-n", links.namespace(), "-batch", "-").withStdin(String.join("\n", pass.tcBatch()) + "\n"));
+                runner.run(Command.of("tc", "-n", links.namespace(), "-batch", "-").withStdin(String.join("\n", pass.tcBatch()) + "\n"));
                 programs++;
             }
             if (!pass.restore().isEmpty()) {
-                shell.run(Command.of("iptables-restore", "-w", "--noflush").withStdin(pass.restore()).inNamespace(links.namespace()));
+                runner.run(Command.of("iptables-restore", "-w", "--noflush").withStdin(pass.restore()).inNamespace(links.namespace()));
                 programs++;
             }
             if (links.asksAnything()) {
@@ -105,15 +105,15 @@ public final class LinkReconciler {
 
     private Pass compare(NamespaceLinks links) {
         String namespace = links.namespace();
-        Map<String, TcReadBack.DeviceTc> devices = TcReadBack.qdiscs(shell.run(Command.of("tc", "-n", namespace, "-j", "qdisc", "show")).stdout());
+        Map<String, TcReadBack.DeviceTc> devices = TcReadBack.qdiscs(runner.run(Command.of("tc", "-n", namespace, "-j", "qdisc", "show")).stdout());
         List<String> differences = new ArrayList<>();
         List<String> batch = new ArrayList<>();
         for (ManagedDevice device : links.devices()) {
             TcReadBack.DeviceTc now = devices.getOrDefault(device.device(),
                     new TcReadBack.DeviceTc(device.device(), "", "", List.of()));
             if (now.labRoot()) {
-                now = now.withClasses(shell.run(Command.of("tc", "-n", namespace, "-d", "class", "show", "dev", device.device())).stdout(),
-                        shell.run(Command.of("tc", "-n", namespace, "-j", "filter", "show", "dev", device.device(), "parent", TcShaping.HTB)).stdout());
+                now = now.withClasses(runner.run(Command.of("tc", "-n", namespace, "-d", "class", "show", "dev", device.device())).stdout(),
+                        runner.run(Command.of("tc", "-n", namespace, "-j", "filter", "show", "dev", device.device(), "parent", TcShaping.HTB)).stdout());
             }
             if (device.shaping().isPresent()) {
                 List<String> expected = TcShaping.expected(device);
@@ -132,7 +132,7 @@ public final class LinkReconciler {
         }
         String restore = "";
         if (links.node()) {
-            LinkChains.Saved saved = LinkChains.parse(shell.run(Command.of("iptables-save", "-t", "mangle").inNamespace(namespace)).stdout());
+            LinkChains.Saved saved = LinkChains.parse(runner.run(Command.of("iptables-save", "-t", "mangle").inNamespace(namespace)).stdout());
             List<String> chains = LinkChains.differences(saved, links.rules());
             if (!chains.isEmpty()) {
                 differences.addAll(chains);

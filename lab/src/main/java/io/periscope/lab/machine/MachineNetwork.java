@@ -24,9 +24,9 @@ public record MachineNetwork(List<MachinePrefix> prefixes) {
         prefixes = List.copyOf(prefixes);
     }
 
-    /** Reads {@code ip -j addr} and {@code ip -j route} in the namespace the shell runs in (the machine's own). */
-    public static MachineNetwork read(CommandRunner shell) {
-        return parse(shell.run(Command.of("ip", "-j", "-4", "addr", "show")).stdout(), shell.run(Command.of("ip", "-j", "-4", "route", "show")).stdout());
+    /** Reads {@code ip -j addr} and {@code ip -j route} in the namespace the runner runs in (the machine's own). */
+    public static MachineNetwork read(CommandRunner runner) {
+        return parse(runner.run(Command.of("ip", "-j", "-4", "addr", "show")).stdout(), runner.run(Command.of("ip", "-j", "-4", "route", "show")).stdout());
     }
 
     public static MachineNetwork parse(String addrJson, String routeJson) {

@@ -27,12 +27,12 @@ final class LabInterfaces {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
     private final Map<HostId, List<CaptureTarget>> targets = new HashMap<>();
     private final Map<LabWiring.Port, MacAddress> macs = new HashMap<>();
 
-    LabInterfaces(CommandRunner shell) {
-        this.shell = shell;
+    LabInterfaces(CommandRunner runner) {
+        this.runner = runner;
     }
 
     /** What to capture on in {@code host}: every interface with a MAC but {@code lo}, and each WireGuard device once per direction. */
@@ -47,7 +47,7 @@ final class LabInterfaces {
 
     private List<CaptureTarget> read(HostNamespace host) {
         List<CaptureTarget> found = new ArrayList<>();
-        String json = shell.run(Command.of("ip", "-n", host.namespace(), "-j", "link", "show")).stdout();
+        String json = runner.run(Command.of("ip", "-n", host.namespace(), "-j", "link", "show")).stdout();
         JsonNode links;
         try {
             links = JSON.readTree(json);

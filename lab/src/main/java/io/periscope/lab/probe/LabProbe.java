@@ -80,18 +80,18 @@ public final class LabProbe {
     static final int FIRST_SOURCE_PORT = 40000;
     static final int FIRST_ICMP_SIZE = 56;
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
     private final LabStateFile stateFile;
     private final Function<ClusterSetPlan, FlowSimulation> simulations;
     private final Supplier<MachineCapacity> capacity;
 
-    public LabProbe(CommandRunner shell, LabStateFile stateFile, Function<ClusterSetPlan, FlowSimulation> simulations) {
-        this(shell, stateFile, simulations, MachineCapacity::read);
+    public LabProbe(CommandRunner runner, LabStateFile stateFile, Function<ClusterSetPlan, FlowSimulation> simulations) {
+        this(runner, stateFile, simulations, MachineCapacity::read);
     }
 
     /** With the machine's capacity as {@code capacity} reads it (a test's small machine). */
-    public LabProbe(CommandRunner shell, LabStateFile stateFile, Function<ClusterSetPlan, FlowSimulation> simulations, Supplier<MachineCapacity> capacity) {
-        this.shell = shell;
+    public LabProbe(CommandRunner runner, LabStateFile stateFile, Function<ClusterSetPlan, FlowSimulation> simulations, Supplier<MachineCapacity> capacity) {
+        this.runner = runner;
         this.stateFile = stateFile;
         this.simulations = simulations;
         this.capacity = capacity;
@@ -146,7 +146,7 @@ public final class LabProbe {
         });
         Set<Integer> vxlanPorts = new TreeSet<>();
         current.hosts().values().forEach(h -> h.submariner().vxlanDevices().forEach(d -> vxlanPorts.add(d.port())));
-        LabInterfaces interfaces = new LabInterfaces(shell);
+        LabInterfaces interfaces = new LabInterfaces(runner);
         long readStart = System.nanoTime();
         List<HostNamespace> nodes = layout.nodes();
         nodes.forEach(interfaces::of);
@@ -267,7 +267,7 @@ public final class LabProbe {
         }
         try {
             return Optional.of(new RealAnswer.Addresses(target.name(), asker.get(),
-                    new NameLookup(shell).addresses(asker.get(), ClusterDns.of(dns, flow.from().cluster()), target.name())));
+                    new NameLookup(runner).addresses(asker.get(), ClusterDns.of(dns, flow.from().cluster()), target.name())));
         } catch (IllegalStateException e) {
             return Optional.of(new RealAnswer.LookupFailed(e.getMessage()));
         }
@@ -373,7 +373,7 @@ public final class LabProbe {
         progress.accept("capturing on " + setup.targets().size() + " interfaces of " + setup.watched().size() + " hosts, " + simulatedPaths
                 + " simulated path" + (simulatedPaths == 1 ? "" : "s"));
         forgetConnections(lab.nodes());
-        ProbeTraffic traffic = new ProbeTraffic(shell, lab.timings().patience(ProbeTraffic.TIMEOUT));
+        ProbeTraffic traffic = new ProbeTraffic(runner, lab.timings().patience(ProbeTraffic.TIMEOUT));
         List<ObservedAttempt> attempts = new ArrayList<>();
         Set<Integer> seen = new TreeSet<>();
         try (EchoServers servers = EchoServers.start(setup.watched(), setup.tcpPorts(), setup.udpPorts());
@@ -423,7 +423,7 @@ public final class LabProbe {
      * simulator, which traces a first packet, sends it.
      */
     private void forgetPathMtu(String namespace) {
-        shell.execute(Command.of("ip", "-4", "route", "flush", "cache").inNamespace(namespace));
+        runner.execute(Command.of("ip", "-4", "route", "flush", "cache").inNamespace(namespace));
     }
 
     /**
@@ -432,7 +432,7 @@ public final class LabProbe {
      */
     private void forgetConnections(List<HostNamespace> nodes) {
         for (HostNamespace node : nodes) {
-            shell.execute(Command.of("conntrack", "-F").inNamespace(node.namespace()));
+            runner.execute(Command.of("conntrack", "-F").inNamespace(node.namespace()));
         }
     }
 
@@ -446,7 +446,7 @@ public final class LabProbe {
             List<String> argv = new ArrayList<>(List.of("ip", "-n", namespace.namespace(), "route", "get",
                     packet.dst().toString(), "from", packet.src().toString()));
             in.ifPresent(i -> argv.addAll(List.of("iif", i)));
-            CommandResult result = shell.execute(new Command(argv, ""));
+            CommandResult result = runner.execute(new Command(argv, ""));
             if (result.succeeded()) {
                 return Optional.empty();
             }

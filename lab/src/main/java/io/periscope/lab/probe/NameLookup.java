@@ -25,10 +25,10 @@ public final class NameLookup {
     /** getent's exit status when the name has no address. */
     static final int GETENT_NOT_FOUND = 2;
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
 
-    public NameLookup(CommandRunner shell) {
-        this.shell = shell;
+    public NameLookup(CommandRunner runner) {
+        this.runner = runner;
     }
 
     /**
@@ -37,7 +37,7 @@ public final class NameLookup {
      */
     public List<Ipv4Address> addresses(HostNamespace host, Optional<ClusterDns> dns, String name) {
         if (!host.isNode()) {
-            CommandResult result = shell.execute(Command.of("getent", "ahostsv4", name).inNamespace(host.namespace()));
+            CommandResult result = runner.execute(Command.of("getent", "ahostsv4", name).inNamespace(host.namespace()));
             if (result.exitCode() == GETENT_NOT_FOUND) {
                 return List.of();
             }
@@ -49,7 +49,7 @@ public final class NameLookup {
             return parse(result.stdout().lines().filter(l -> l.contains("STREAM")).map(l -> l.split("\\s+")[0]).toList());
         }
         ClusterDns server = dns.orElseThrow(() -> new IllegalStateException("cluster " + host.host().cluster() + " has no DNS Service in the lab"));
-        CommandResult result = shell.execute(Command.of("dig", "+short", "+time=1", "+tries=2", "@" + server.serviceAddress(), name, "A")
+        CommandResult result = runner.execute(Command.of("dig", "+short", "+time=1", "+tries=2", "@" + server.serviceAddress(), name, "A")
                 .inNamespace(host.namespace()));
         if (!result.succeeded()) {
             throw new IllegalStateException("dig @" + server.serviceAddress() + " " + name + " in " + host.namespace() + " failed (exit "

@@ -38,18 +38,18 @@ public final class ProbeTraffic {
      */
     static final Duration TIMEOUT = Duration.ofMillis(400);
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
     private final String pingProgram;
     private final int timeoutMillis;
 
-    public ProbeTraffic(CommandRunner shell) {
-        this(shell, TIMEOUT);
+    public ProbeTraffic(CommandRunner runner) {
+        this(runner, TIMEOUT);
     }
 
     /** @param timeout how long an answer is waited for: {@link #TIMEOUT} plus what the links' delays add (see {@code LinkTimings}) */
-    public ProbeTraffic(CommandRunner shell, Duration timeout) {
-        this.shell = shell;
-        this.pingProgram = findPing(shell);
+    public ProbeTraffic(CommandRunner runner, Duration timeout) {
+        this.runner = runner;
+        this.pingProgram = findPing(runner);
         this.timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
     }
 
@@ -148,7 +148,7 @@ public final class ProbeTraffic {
         // kernel's route lookup picks, which the capture cannot tell where the sending host itself
         // SNATs the echo (a Globalnet gateway's own ping), so it is asked before the ping.
         Optional<Ipv4Address> local = target.sourceIp().or(() -> routeSource(sourceNamespace, target.destination()));
-        CommandResult result = shell.execute(ping);
+        CommandResult result = runner.execute(ping);
         int length = size + ICMP_OVERHEAD;
         if (result.succeeded()) {
             return new AttemptOutcome(0, length, "", local, "delivered", Optional.empty());
@@ -167,7 +167,7 @@ public final class ProbeTraffic {
 
     /** The {@code src} of {@code ip -o route get DST} in the namespace: the address an unbound socket sends to DST from. */
     private Optional<Ipv4Address> routeSource(String namespace, Ipv4Address destination) {
-        CommandResult route = shell.execute(Command.of("ip", "-n", namespace, "-o", "route", "get", destination.toString()));
+        CommandResult route = runner.execute(Command.of("ip", "-n", namespace, "-o", "route", "get", destination.toString()));
         return route.succeeded() ? sourceOf(route.stdout()) : Optional.empty();
     }
 
@@ -186,8 +186,8 @@ public final class ProbeTraffic {
         return Optional.empty();
     }
 
-    private static String findPing(CommandRunner shell) {
-        return shell.execute(Command.of("sh", "-c", "command -v ping")).succeeded() ? "ping" : "busybox";
+    private static String findPing(CommandRunner runner) {
+        return runner.execute(Command.of("sh", "-c", "command -v ping")).succeeded() ? "ping" : "busybox";
     }
 
     private static InetAddress bindAddress(ProbeTarget target) throws IOException {

@@ -28,9 +28,9 @@ final class LinkLoop implements AutoCloseable {
     private volatile String summary = "";
     private Thread thread;
 
-    LinkLoop(CommandRunner shell, Supplier<SupervisedPlan> plans, Duration resync, Consumer<String> log) {
+    LinkLoop(CommandRunner runner, Supplier<SupervisedPlan> plans, Duration resync, Consumer<String> log) {
         // The supervisor starts right after up, which shaped the links; a restarted one finds them as they are.
-        this.reconciler = LinkReconciler.forRunningLab(shell);
+        this.reconciler = LinkReconciler.forRunningLab(runner);
         this.plans = plans;
         this.wakeup = new Wakeup(resync);
         this.log = log;

@@ -24,15 +24,15 @@ final class InterruptedUpCleanup {
     /** Removing a few thousand namespaces takes about a minute; a second caller waits that long. */
     private static final long WAIT_FOR_REMOVAL_SECONDS = 120;
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
     private final LabStateFile stateFile;
     private final LabState state;
     private final ReentrantLock phaseLock = new ReentrantLock();
     private final AtomicBoolean started = new AtomicBoolean();
     private final CountDownLatch finished = new CountDownLatch(1);
 
-    InterruptedUpCleanup(CommandRunner shell, LabStateFile stateFile, LabState state) {
-        this.shell = shell;
+    InterruptedUpCleanup(CommandRunner runner, LabStateFile stateFile, LabState state) {
+        this.runner = runner;
         this.stateFile = stateFile;
         this.state = state;
     }
@@ -84,7 +84,7 @@ final class InterruptedUpCleanup {
         try {
             System.err.println("lab up interrupted: removing " + state.namespaces().size() + " namespaces of " + state.topology());
             // The file, not the state first written: it also lists the wireguard-go daemons started since.
-            new LabTeardown(shell, stateFile).remove(stateFile.read(state.hash()).orElse(state));
+            new LabTeardown(runner, stateFile).remove(stateFile.read(state.hash()).orElse(state));
         } finally {
             if (locked) {
                 phaseLock.unlock();

@@ -68,29 +68,29 @@ import java.util.stream.Collectors;
  */
 public final class LabUp {
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
     private final LabStateFile stateFile;
     private final LayerAgents agents;
     private final Supplier<Boolean> runningAsRoot;
     private final Supplier<MachineCapacity> capacity;
     private final PodResolverFiles resolverFiles;
 
-    public LabUp(CommandRunner shell, LabStateFile stateFile, LayerAgents agents) {
-        this(shell, stateFile, agents, NetworkNamespaces::runningAsRoot, MachineCapacity::read);
+    public LabUp(CommandRunner runner, LabStateFile stateFile, LayerAgents agents) {
+        this(runner, stateFile, agents, NetworkNamespaces::runningAsRoot, MachineCapacity::read);
     }
 
-    LabUp(CommandRunner shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot) {
-        this(shell, stateFile, agents, runningAsRoot, MachineCapacity::read);
+    LabUp(CommandRunner runner, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot) {
+        this(runner, stateFile, agents, runningAsRoot, MachineCapacity::read);
     }
 
-    LabUp(CommandRunner shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot, Supplier<MachineCapacity> capacity) {
-        this(shell, stateFile, agents, runningAsRoot, capacity, PodResolverFiles.SYSTEM);
+    LabUp(CommandRunner runner, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot, Supplier<MachineCapacity> capacity) {
+        this(runner, stateFile, agents, runningAsRoot, capacity, PodResolverFiles.SYSTEM);
     }
 
-    LabUp(CommandRunner shell, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot, Supplier<MachineCapacity> capacity,
+    LabUp(CommandRunner runner, LabStateFile stateFile, LayerAgents agents, Supplier<Boolean> runningAsRoot, Supplier<MachineCapacity> capacity,
           PodResolverFiles resolverFiles) {
         this.resolverFiles = resolverFiles;
-        this.shell = shell;
+        this.runner = runner;
         this.stateFile = stateFile;
         this.agents = agents;
         this.runningAsRoot = runningAsRoot;
@@ -128,7 +128,7 @@ public final class LabUp {
 
         LabState state = new LabState(set.name(), TopologySource.of(file), layout.names().hash(), layout.namespaces(), LabState.BUILDING);
         stateFile.write(state);
-        InterruptedUpCleanup cleanup = new InterruptedUpCleanup(shell, stateFile, state);
+        InterruptedUpCleanup cleanup = new InterruptedUpCleanup(runner, stateFile, state);
         Thread hook = Thread.ofPlatform().unstarted(cleanup::run);
         Runtime.getRuntime().addShutdownHook(hook);
         boolean built = false;
@@ -183,7 +183,7 @@ public final class LabUp {
     }
 
     private void refuseOverlaps(Path file, ClusterSetPlan plan) {
-        List<AddressConflict> conflicts = AddressSpaceCheck.conflicts(plan, MachineNetwork.read(shell));
+        List<AddressConflict> conflicts = AddressSpaceCheck.conflicts(plan, MachineNetwork.read(runner));
         if (conflicts.isEmpty()) {
             return;
         }
@@ -229,7 +229,7 @@ public final class LabUp {
     private void build(ClusterSet set, LabLayout layout, List<ClusterDns> dns, LabState initial, Consumer<String> progress, InterruptedUpCleanup cleanup) {
         List<String> namespaces = layout.namespaces();
         phase(progress, cleanup, "namespaces", () -> {
-            shell.run(Command.of("ip", "-batch", "-").withStdin(LabBatches.addNamespaces(namespaces)));
+            runner.run(Command.of("ip", "-batch", "-").withStdin(LabBatches.addNamespaces(namespaces)));
             return namespaces.size() + " created";
         });
         phase(progress, cleanup, "sysctls", () -> {
@@ -252,9 +252,9 @@ public final class LabUp {
             return count + " set, a multipath hash seed per node";
         });
         phase(progress, cleanup, "veths", () -> {
-            shell.run(Command.of("ip", "-batch", "-").withStdin(LabBatches.veths(layout)));
+            runner.run(Command.of("ip", "-batch", "-").withStdin(LabBatches.veths(layout)));
             for (SwitchNamespace sw : layout.switches()) {
-                shell.run(Command.of("ip", "-n", sw.namespace(), "-batch", "-").withStdin(LabBatches.switchBatch(sw)));
+                runner.run(Command.of("ip", "-n", sw.namespace(), "-batch", "-").withStdin(LabBatches.switchBatch(sw)));
             }
             return layout.veths().size() + " veth pairs, " + layout.switches().size() + " bridges";
         });
@@ -265,7 +265,7 @@ public final class LabUp {
             for (HostNamespace host : layout.hosts()) {
                 tick(progress, "addresses and routes", hosts++, layout.hosts().size());
                 String batch = LabBatches.hostBatch(host);
-                shell.run(Command.of("ip", "-n", host.namespace(), "-batch", "-").withStdin(batch));
+                runner.run(Command.of("ip", "-n", host.namespace(), "-batch", "-").withStdin(batch));
                 lines += (int) batch.lines().count();
                 Map<String, String> late = SysctlSettings.afterInterfaces(host);
                 if (!late.isEmpty()) {
@@ -278,7 +278,7 @@ public final class LabUp {
         // The agents route into the WireGuard devices ("dev submariner") but do not build them.
         if (!WireGuardGateways.withDevices(layout.nodes()).isEmpty()) {
             phase(progress, cleanup, "wireguard", () -> {
-                int devices = new WireGuardGateways(shell).start(layout.nodes(), started ->
+                int devices = new WireGuardGateways(runner).start(layout.nodes(), started ->
                         stateFile.write(recorded.updateAndGet(s -> s.withWireGuard(started))));
                 return devices + " devices (wireguard-go in each gateway's namespace, keys generated for this lab)";
             });
@@ -288,7 +288,7 @@ public final class LabUp {
             for (HostNamespace host : layout.hosts()) {
                 Optional<String> rules = LabBatches.environmentRules(host);
                 if (rules.isPresent()) {
-                    shell.run(Command.of("iptables-restore", "-w", "--noflush").withStdin(rules.get()).inNamespace(host.namespace()));
+                    runner.run(Command.of("iptables-restore", "-w", "--noflush").withStdin(rules.get()).inNamespace(host.namespace()));
                     hosts++;
                 }
             }
@@ -336,7 +336,7 @@ public final class LabUp {
         if (!links.asksAnything()) {
             return summary;
         }
-        LinkReconciler reconciler = LinkReconciler.forNewLab(shell);
+        LinkReconciler reconciler = LinkReconciler.forNewLab(runner);
         LinkReconciler.Result result = reconciler.reconcile(links);
         List<String> left = reconciler.differences(links);
         if (!left.isEmpty()) {
@@ -359,7 +359,7 @@ public final class LabUp {
         for (HostNamespace node : layout.nodes()) {
             Optional<ClusterDns> cluster = ClusterDns.of(dns, node.host().cluster());
             if (cluster.isPresent()) {
-                shell.run(Command.of("iptables-restore", "-w", "--noflush").withStdin(ClusterDnsRules.restore(cluster.get()))
+                runner.run(Command.of("iptables-restore", "-w", "--noflush").withStdin(ClusterDnsRules.restore(cluster.get()))
                         .inNamespace(node.namespace()));
                 nodes++;
             }
@@ -392,7 +392,7 @@ public final class LabUp {
         try {
             int ports = 0;
             for (SwitchNamespace sw : layout.switches()) {
-                CommandResult result = shell.execute(Command.of("tc", "-n", sw.namespace(), "-batch", "-")
+                CommandResult result = runner.execute(Command.of("tc", "-n", sw.namespace(), "-batch", "-")
                         .withStdin(WireBatches.hashReset(sw, program)));
                 if (!result.succeeded()) {
                     return "flow hashes cross the wires (tc could not attach the eBPF program: " + result.stderr().strip()

@@ -33,10 +33,10 @@ public final class WireGuardGateways {
 
     private static final String CONTROL_DIRECTORY = "/var/run/wireguard";
 
-    private final CommandRunner shell;
+    private final CommandRunner runner;
 
-    public WireGuardGateways(CommandRunner shell) {
-        this.shell = shell;
+    public WireGuardGateways(CommandRunner runner) {
+        this.runner = runner;
     }
 
     /** The gateways of {@code hosts} that have a WireGuard device, in order. */
@@ -70,8 +70,8 @@ public final class WireGuardGateways {
         for (HostNamespace gateway : gateways) {
             for (WireGuardDevice device : gateway.plan().submariner().wireGuardDevices()) {
                 keys.computeIfAbsent(device.privateKey(), id -> {
-                    String privateKey = shell.run(Command.of("wg", "genkey")).stdout().strip();
-                    String publicKey = shell.run(Command.of("wg", "pubkey").withStdin(privateKey + "\n")).stdout().strip();
+                    String privateKey = runner.run(Command.of("wg", "genkey")).stdout().strip();
+                    String publicKey = runner.run(Command.of("wg", "pubkey").withStdin(privateKey + "\n")).stdout().strip();
                     return new WireGuardKeyPair(privateKey, publicKey);
                 });
             }
@@ -85,7 +85,7 @@ public final class WireGuardGateways {
         for (HostNamespace gateway : gateways) {
             for (WireGuardDevice device : gateway.plan().submariner().wireGuardDevices()) {
                 for (WireGuardPeer peer : device.peers()) {
-                    keys.computeIfAbsent(peer.presharedKey(), id -> new WireGuardPresharedKey(shell.run(Command.of("wg", "genpsk")).stdout().strip()));
+                    keys.computeIfAbsent(peer.presharedKey(), id -> new WireGuardPresharedKey(runner.run(Command.of("wg", "genpsk")).stdout().strip()));
                 }
             }
         }
@@ -96,7 +96,7 @@ public final class WireGuardGateways {
                              Map<String, WireGuardPresharedKey> presharedKeys, Consumer<WireGuardProcess> started) {
         Command invocation = Command.of("sh", "-s").inNamespace(gateway.namespace())
                 .withStdin(script(device, keys, presharedKeys));
-        CommandResult result = shell.execute(invocation);
+        CommandResult result = runner.execute(invocation);
         String firstLine = result.stdout().lines().findFirst().orElse("").strip();
         if (firstLine.matches("\\d+")) {
             started.accept(new WireGuardProcess(gateway.namespace(), Long.parseLong(firstLine)));

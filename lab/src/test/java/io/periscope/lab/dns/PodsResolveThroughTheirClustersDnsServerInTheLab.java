@@ -56,7 +56,7 @@ class PodsResolveThroughTheirClustersDnsServerInTheLab {
     @TempDir
     static Path state;
 
-    private final ProcessCommandRunner shell = ProcessCommandRunner.here();
+    private final ProcessCommandRunner runner = ProcessCommandRunner.here();
     private RunningLab lab;
     private SupervisorProcess supervisor;
 
@@ -78,7 +78,7 @@ class PodsResolveThroughTheirClustersDnsServerInTheLab {
     }
 
     private Lookup getent(HostNamespace pod, String name) {
-        CommandResult result = shell.execute(Command.of("getent", "ahostsv4", name).inNamespace(pod.namespace()));
+        CommandResult result = runner.execute(Command.of("getent", "ahostsv4", name).inNamespace(pod.namespace()));
         return new Lookup(result.exitCode(), result.stdout().lines().filter(l -> l.contains("STREAM"))
                 .map(l -> Ipv4Address.parse(l.split("\\s+")[0])).toList());
     }
@@ -122,7 +122,7 @@ class PodsResolveThroughTheirClustersDnsServerInTheLab {
         HostNamespace asker = host("east/default/web");
         Ipv4Address nginx = getent(asker, NGINX).addresses().getFirst();
         UpLab up = UpLab.of(Path.of(lab.set().name() + ".yaml"), lab.set(), lab.stateFile(), "test");
-        LabFailure failure = new LabFailure(shell);
+        LabFailure failure = new LabFailure(runner);
         List<FailureMode> modes = new ArrayList<>(List.of(FailureMode.CRASH));
         if (Files.isExecutable(Path.of("/usr/sbin/nft"))) {
             modes.add(FailureMode.BLACKHOLE);

@@ -28,7 +28,7 @@ class LinksChangedByHandGoBackAndTheAgentsLeaveThemAlone {
     @RegisterExtension
     final TestLabs labs = new TestLabs();
 
-    private final ProcessCommandRunner shell = ProcessCommandRunner.here();
+    private final ProcessCommandRunner runner = ProcessCommandRunner.here();
 
     @Test
     void handChangesGoBackAgentsAndLinksLeaveEachOtherAlone() {
@@ -37,7 +37,7 @@ class LinksChangedByHandGoBackAndTheAgentsLeaveThemAlone {
                 "rate: 20mbit, delay: 5ms, loss: 1%", "rate: 50mbit", "rate: 10mbit, loss: 0.5%");
         RunningLab lab = labs.upWithoutSupervisor(set);
         LinkPlan plan = LinkPlan.of(set);
-        LinkReconciler links = LinkReconciler.forRunningLab(shell);
+        LinkReconciler links = LinkReconciler.forRunningLab(runner);
         assertThat(links.differences(plan)).as("up read its links back").isEmpty();
 
         try (ReconcilingAgents agents = new ReconcilingAgents()) {
@@ -83,8 +83,8 @@ class LinksChangedByHandGoBackAndTheAgentsLeaveThemAlone {
 
     /** The machine's own qdiscs and mangle table (without iptables-save's dated comments). */
     private String machine() {
-        String qdiscs = shell.run(Command.of("tc", "qdisc", "show")).stdout();
-        String mangle = shell.run(Command.of("iptables-save", "-t", "mangle")).stdout().lines().filter(l -> !l.startsWith("#"))
+        String qdiscs = runner.run(Command.of("tc", "qdisc", "show")).stdout();
+        String mangle = runner.run(Command.of("iptables-save", "-t", "mangle")).stdout().lines().filter(l -> !l.startsWith("#"))
                 .reduce("", (a, b) -> a + b + "\n");
         return qdiscs + mangle;
     }

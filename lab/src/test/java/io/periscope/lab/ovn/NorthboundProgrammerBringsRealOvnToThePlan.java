@@ -34,9 +34,9 @@ class NorthboundProgrammerBringsRealOvnToThePlan {
     @BeforeAll
     static void plans() throws Exception {
         Optional<String> unavailable = OvnSandbox.unavailable();
-        Assumptions.assumeTrue(unavailable.isEmpty(), () -> RealOvnRoutesLikeTheSimulator.SKIP + unavailable.orElse(""));
-        globalnetEast = Planner.plan(TopologyLoader.parse(RealOvnRoutesLikeTheSimulator.GLOBALNET, "g.yaml")).ovn("east").orElseThrow();
-        vanillaEast = Planner.plan(TopologyLoader.parse(RealOvnRoutesLikeTheSimulator.VANILLA, "v.yaml")).ovn("east").orElseThrow();
+        Assumptions.assumeTrue(unavailable.isEmpty(), () -> OvnTestTopologies.SKIP + unavailable.orElse(""));
+        globalnetEast = Planner.plan(TopologyLoader.parse(OvnTestTopologies.GLOBALNET, "g.yaml")).ovn("east").orElseThrow();
+        vanillaEast = Planner.plan(TopologyLoader.parse(OvnTestTopologies.VANILLA, "v.yaml")).ovn("east").orElseThrow();
     }
 
     private static Set<NbRow> rows(NbctlNorthbound northbound) {

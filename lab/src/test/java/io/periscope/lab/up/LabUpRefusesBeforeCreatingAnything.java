@@ -60,16 +60,16 @@ class LabUpRefusesBeforeCreatingAnything {
 
     @Test
     void withoutRootItSaysSoAndRunsNothing() {
-        RecordingCommandRunner shell = machine("");
+        RecordingCommandRunner runner = machine("");
 
-        assertThatThrownBy(() -> new LabUp(shell, new LabStateFile(state), new NoAgents(), () -> false).run(Path.of("f.yaml"), set, line -> { }))
+        assertThatThrownBy(() -> new LabUp(runner, new LabStateFile(state), new NoAgents(), () -> false).run(Path.of("f.yaml"), set, line -> { }))
                 .isInstanceOf(LabRefusal.class).hasMessage("lab up needs root to create network namespaces; run it as root (for example with sudo)");
-        assertThat(shell.commands()).isEmpty();
+        assertThat(runner.commands()).isEmpty();
     }
 
     @Test
     void anOvnKubernetesClusterIsRefusedRatherThanBuiltAsAKubeProxyOne() throws Exception {
-        RecordingCommandRunner shell = machine("");
+        RecordingCommandRunner runner = machine("");
         ClusterSet ovn = io.periscope.model.load.TopologyLoader.parse("""
                 clusters:
                   - name: east
@@ -79,24 +79,24 @@ class LabUpRefusesBeforeCreatingAnything {
                     nodes: [{name: gw, ip: 172.20.1.2, cniIP: 10.1.0.1, gateway: true}]
                 """, "ovn.yaml");
 
-        assertThatThrownBy(() -> new LabUp(shell, new LabStateFile(state), new NoAgents(), () -> true).run(Path.of("ovn.yaml"), ovn, line -> { }))
+        assertThatThrownBy(() -> new LabUp(runner, new LabStateFile(state), new NoAgents(), () -> true).run(Path.of("ovn.yaml"), ovn, line -> { }))
                 .isInstanceOf(LabRefusal.class)
                 .hasMessageStartingWith("ovn.yaml: cluster east uses cni: ovn-kubernetes, which the lab cannot build")
                 .hasMessageContaining("periscope trace ovn.yaml");
-        assertThat(shell.commands()).isEmpty();
+        assertThat(runner.commands()).isEmpty();
         assertThat(state.toFile().list()).isEmpty();
     }
 
     @Test
     void addressesTheMachineUsesAreRefusedWithTheFieldAndTheMachinesRoute() {
-        RecordingCommandRunner shell = machine(",{\"dst\":\"10.0.0.0/8\",\"gateway\":\"192.0.2.1\",\"dev\":\"eth0\"}");
+        RecordingCommandRunner runner = machine(",{\"dst\":\"10.0.0.0/8\",\"gateway\":\"192.0.2.1\",\"dev\":\"eth0\"}");
 
-        assertThatThrownBy(() -> new LabUp(shell, new LabStateFile(state), new NoAgents(), () -> true).run(Path.of("f.yaml"), set, line -> { }))
+        assertThatThrownBy(() -> new LabUp(runner, new LabStateFile(state), new NoAgents(), () -> true).run(Path.of("f.yaml"), set, line -> { }))
                 .isInstanceOf(LabRefusal.class)
                 .hasMessageContaining("f.yaml: the topology uses addresses of this machine's own network:")
                 .hasMessageContaining("clusters[0] (cluster1).podCIDRs[0] = 10.0.0.0/16 overlaps the machine's route 10.0.0.0/8 via 192.0.2.1 dev eth0")
                 .hasMessageContaining("change these addresses in the file");
-        assertThat(shell.commands()).extracting(Command::toString).containsExactly("ip -j -4 addr show", "ip -j -4 route show");
+        assertThat(runner.commands()).extracting(Command::toString).containsExactly("ip -j -4 addr show", "ip -j -4 route show");
         assertThat(state.toFile().list()).isEmpty();
     }
 

@@ -1,6 +1,6 @@
 package io.periscope.lab.wireguard;
 
-import io.periscope.lab.ClientServerOverVxlanAndWireguardMatchesTheSimulator;
+import io.periscope.lab.TestTopologies;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
@@ -21,10 +21,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class WireGuardGatewaysConfigureEveryPeerWithoutShowingKeys {
 
-    private final LabLayout layout = LabLayout.of(Planner.plan(LabCables.of(ClientServerOverVxlanAndWireguardMatchesTheSimulator.topology()).set()));
+    private final LabLayout layout = LabLayout.of(Planner.plan(LabCables.of(TestTopologies.clientServerOverVxlanAndWireguard()).set()));
 
     /** {@code wg genkey} answers PRIVATE-n, {@code wg genpsk} PSK-n, {@code wg pubkey} PUBLIC-of-(its input), the device script a pid. */
-    private static RecordingCommandRunner shell(int scriptStatus) {
+    private static RecordingCommandRunner runner(int scriptStatus) {
         AtomicInteger keys = new AtomicInteger();
         AtomicInteger pids = new AtomicInteger(4000);
         return new RecordingCommandRunner(invocation -> {
@@ -44,16 +44,16 @@ class WireGuardGatewaysConfigureEveryPeerWithoutShowingKeys {
 
     @Test
     void eachGatewayGetsItsDeviceWithItsOwnKeyAndEveryPeersPublicKey() {
-        RecordingCommandRunner shell = shell(0);
+        RecordingCommandRunner runner = runner(0);
         List<WireGuardProcess> started = new ArrayList<>();
 
-        int devices = new WireGuardGateways(shell).start(layout.nodes(), started::add);
+        int devices = new WireGuardGateways(runner).start(layout.nodes(), started::add);
 
         List<HostNamespace> gateways = WireGuardGateways.withDevices(layout.nodes());
         assertThat(gateways).extracting(h -> h.host().toString()).containsExactlyInAnyOrder("onprem2/onprem2-gw", "cloud/cloud-gw");
         assertThat(devices).isEqualTo(2);
         assertThat(started).extracting(WireGuardProcess::namespace).containsExactlyElementsOf(gateways.stream().map(HostNamespace::namespace).toList());
-        List<Command> scripts = shell.commands().stream().filter(i -> i.argv().contains("sh")).toList();
+        List<Command> scripts = runner.commands().stream().filter(i -> i.argv().contains("sh")).toList();
         assertThat(scripts).hasSize(2);
         // Each script hands its own private key to wg and names the other gateway by its public key.
         String first = scripts.get(0).stdin();
@@ -65,31 +65,31 @@ class WireGuardGatewaysConfigureEveryPeerWithoutShowingKeys {
         assertThat(first).contains("listen-port " + device.listenPort()).contains("endpoint " + peer.endpoint())
                 .contains("persistent-keepalive " + peer.persistentKeepaliveSeconds())
                 .contains("ip link set submariner mtu " + device.mtu() + " up");
-        assertThat(shell.commands()).allSatisfy(i -> assertThat(String.join(" ", i.argv()) + i).doesNotContain("PRIVATE-"));
+        assertThat(runner.commands()).allSatisfy(i -> assertThat(String.join(" ", i.argv()) + i).doesNotContain("PRIVATE-"));
     }
 
     @Test
     void bothEndsOfTheCableGetTheSamePresharedKeyFromAPrivateFileThatIsRemoved() {
-        RecordingCommandRunner shell = shell(0);
+        RecordingCommandRunner runner = runner(0);
 
-        new WireGuardGateways(shell).start(layout.nodes(), p -> { });
+        new WireGuardGateways(runner).start(layout.nodes(), p -> { });
 
         // One wg genpsk for the plan's one preshared-key id (upstream's: one for the cluster set).
-        assertThat(shell.commands()).filteredOn(i -> i.argv().equals(List.of("wg", "genpsk"))).hasSize(1);
-        List<String> scripts = shell.commands().stream().filter(i -> i.argv().contains("sh")).map(Command::stdin).toList();
+        assertThat(runner.commands()).filteredOn(i -> i.argv().equals(List.of("wg", "genpsk"))).hasSize(1);
+        List<String> scripts = runner.commands().stream().filter(i -> i.argv().contains("sh")).map(Command::stdin).toList();
         assertThat(scripts).hasSize(2).allSatisfy(script -> assertThat(script)
                 .contains("(umask 077; while read -r index key; do echo \"$key\" > /var/run/wireguard/psk-$index; done)"
                         + " <<'PERISCOPE_PSK'\n0 PSK-3\nPERISCOPE_PSK\n")
                 .contains(" preshared-key /var/run/wireguard/psk-0 endpoint ")
                 .contains("trap 'rm -f /var/run/wireguard/psk-*' EXIT"));
-        assertThat(shell.commands()).allSatisfy(i -> assertThat(String.join(" ", i.argv()) + i).doesNotContain("PSK-"));
+        assertThat(runner.commands()).allSatisfy(i -> assertThat(String.join(" ", i.argv()) + i).doesNotContain("PSK-"));
     }
 
     @Test
     void aDeviceThatFailsIsStillRecordedAndItsErrorCarriesNoKey() {
         List<WireGuardProcess> started = new ArrayList<>();
 
-        assertThatThrownBy(() -> new WireGuardGateways(shell(1)).start(layout.nodes(), started::add))
+        assertThatThrownBy(() -> new WireGuardGateways(runner(1)).start(layout.nodes(), started::add))
                 .isInstanceOf(CommandFailedException.class)
                 .hasMessageContaining("building WireGuard device submariner on")
                 .hasMessageContaining("wg: Invalid argument")
