@@ -32,9 +32,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * {@code lab bench}'s sequence, without root, against a runner that answers with what the real
  * programs printed in a run on mag-globalnet's lab: the connection entries an earlier run left with
- * the bench's tuples deleted on the gateways, the servers started and listening before the WAN
- * counters are read and the clients start, the counters and the connection tables read after
- * the clients ended; and what it refuses before starting anything.
+ * the bench's tuples deleted on the gateways, the gateways' deletion events listened to, the servers
+ * started and listening before the WAN counters are read and the clients start, the counters and the
+ * connection tables read after the clients ended; and what it refuses before starting anything.
  */
 class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
 
@@ -62,8 +62,11 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
             String namespace = argv.get(3);
             List<String> program = argv.subList(4, argv.size());
             return switch (program.getFirst()) {
-                case "conntrack" -> program.get(1).equals("-L") ? new CommandResult(0, BenchSamples.conntrack(gatewayOf.get(namespace)), "")
-                        : new CommandResult(0, "", "conntrack v1.4.7 (conntrack-tools): 1 flow entries have been deleted.");
+                case "conntrack" -> switch (program.get(1)) {
+                    case "-L" -> new CommandResult(0, BenchSamples.conntrack(gatewayOf.get(namespace)), "");
+                    case "-E" -> new CommandResult(137, "", "");
+                    default -> new CommandResult(0, "", "conntrack v1.4.7 (conntrack-tools): 1 flow entries have been deleted.");
+                };
                 case "ip" -> new CommandResult(0, BenchSamples.wan(wanReads.getAndIncrement() < 4 ? "before" : "after", gatewayOf.get(namespace)), "");
                 case "sysctl" -> new CommandResult(0, program.get(1).equals("-n") ? "0\n" : "", "");
                 case "ss" -> new CommandResult(0, "LISTEN 0      4096   0.0.0.0:80 0.0.0.0:*\n", "");
@@ -89,6 +92,8 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
 
         List<String> order = runner.commands().stream().map(LabBenchStartsServersThenClientsAndReadsTheGatewaysAround::program).toList();
         int firstDelete = order.indexOf("conntrack -D");
+        int lastDelete = order.lastIndexOf("conntrack -D");
+        int firstListener = order.indexOf("conntrack -E");
         int server = order.indexOf("iperf3 -4");
         int listening = order.indexOf("ss -H");
         int firstWan = order.indexOf("ip -j");
@@ -104,6 +109,9 @@ class LabBenchStartsServersThenClientsAndReadsTheGatewaysAround {
         assertThat(order.indexOf("sysctl -q")).isLessThan(firstDelete);
         assertThat(order.lastIndexOf("sysctl -q")).isGreaterThan(lastTable);
         assertThat(firstDelete).isPositive().isLessThan(server);
+        // The deletion listeners start after the leftovers went (their deletions are not this run's), one per gateway, before the servers.
+        assertThat(firstListener).isGreaterThan(lastDelete).isLessThan(server);
+        assertThat(order.stream().filter("conntrack -E"::equals)).hasSize(4);
         assertThat(server).isLessThan(listening);
         assertThat(listening).isLessThan(firstWan);
         assertThat(firstWan).isLessThan(client);

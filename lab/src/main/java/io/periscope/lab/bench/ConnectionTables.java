@@ -16,7 +16,9 @@ import java.util.Map;
  * forward bytes on one side or the answers on the other, so a table read after the run has lost
  * most of what says which gateways the connection crossed. Readings during the run keep them, with
  * their counters as last seen; an entry read again replaces its earlier reading, whose counters
- * can only be lower.
+ * can only be lower. The entries the kernel deleted while the gateways' event listeners ran
+ * ({@link EndedConnections}) come last, with their final counters: they hold even a connection that
+ * lived and ended between two readings.
  */
 final class ConnectionTables {
 
@@ -28,13 +30,22 @@ final class ConnectionTables {
 
     /** Adds one reading of every gateway's table. */
     synchronized void add(Map<String, List<ConntrackEntry>> reading) {
-        reading.forEach((gateway, entries) -> {
+        keep(reading);
+        readings++;
+    }
+
+    /** Adds the entries deleted during the run, as their deletion events gave them: each replaces what a reading held. */
+    synchronized void addEnded(Map<String, List<ConntrackEntry>> ended) {
+        keep(ended);
+    }
+
+    private void keep(Map<String, List<ConntrackEntry>> entriesByGateway) {
+        entriesByGateway.forEach((gateway, entries) -> {
             Map<Key, ConntrackEntry> seen = byGateway.computeIfAbsent(gateway, g -> new LinkedHashMap<>());
             for (ConntrackEntry entry : entries) {
                 seen.put(new Key(entry.protocol(), entry.original(), entry.reply()), entry);
             }
         });
-        readings++;
     }
 
     /** How many readings were added. */

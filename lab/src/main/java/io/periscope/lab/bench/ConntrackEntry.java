@@ -3,6 +3,7 @@ package io.periscope.lab.bench;
 import io.periscope.model.net.Ipv4Address;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -56,7 +57,10 @@ public record ConntrackEntry(String protocol, Optional<String> state, Tuple orig
         return reply.reversed();
     }
 
-    /** Every TCP or UDP entry of {@code conntrack -L}'s output; lines of other protocols, or without ports, are left out. */
+    /**
+     * Every TCP or UDP entry of {@code conntrack -L}'s output, or of {@code conntrack -E}'s events; lines of other protocols, or
+     * without ports, are left out.
+     */
     public static List<ConntrackEntry> parse(String listing) {
         List<ConntrackEntry> entries = new ArrayList<>();
         for (String line : listing.split("\n")) {
@@ -68,9 +72,10 @@ public record ConntrackEntry(String protocol, Optional<String> state, Tuple orig
     /**
      * {@code tcp 6 119 TIME_WAIT src=A dst=B sport=P dport=Q [packets=N bytes=M] src=B' dst=A' sport=Q' dport=P' [packets=N' bytes=M']
      * [ASSURED] mark=0 use=1}: the first {@code src dst sport dport} (and counters) are the original direction's, the second the reply's.
+     * An event of {@code conntrack -E} is the same line after its type ({@code [DESTROY] tcp 6 120 CLOSE src=...}).
      */
     static Optional<ConntrackEntry> parseLine(String line) {
-        String[] words = line.strip().split("\\s+");
+        String[] words = withoutEventType(line.strip().split("\\s+"));
         if (words.length < 4 || !(words[0].equals("tcp") || words[0].equals("udp"))) {
             return Optional.empty();
         }
@@ -81,11 +86,12 @@ public record ConntrackEntry(String protocol, Optional<String> state, Tuple orig
         List<String> packets = new ArrayList<>();
         List<String> bytes = new ArrayList<>();
         Optional<String> state = Optional.empty();
-        for (int i = 3; i < words.length; i++) {
+        // words[1] is the protocol's number; then the timeout and the TCP state, which events may leave out
+        for (int i = 2; i < words.length; i++) {
             String word = words[i];
             int equals = word.indexOf('=');
             if (equals < 0) {
-                if (i == 3 && !word.startsWith("[")) {
+                if (state.isEmpty() && src.isEmpty() && !word.startsWith("[") && !word.chars().allMatch(Character::isDigit)) {
                     state = Optional.of(word);
                 }
                 continue;
@@ -116,5 +122,14 @@ public record ConntrackEntry(String protocol, Optional<String> state, Tuple orig
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
+    }
+
+    /** The words of a line less an event's type ({@code [NEW]}, {@code [UPDATE]}, {@code [DESTROY]}) before the protocol. */
+    private static String[] withoutEventType(String[] words) {
+        int first = 0;
+        while (first < words.length && words[first].startsWith("[")) {
+            first++;
+        }
+        return first == 0 ? words : Arrays.copyOfRange(words, first, words.length);
     }
 }

@@ -40,7 +40,8 @@ import java.util.stream.Collectors;
  * ({@link BenchPrediction}). Around the tests, every gateway's WAN device counters (bytes each way)
  * are read before and after; while they run and once they ended, every gateway's connection table,
  * whose byte counters say which gateways carried each stream's forward bytes ({@link GatewayPassage};
- * why during, not only after: {@link ConnectionTables}). Connection accounting ({@value #ACCOUNTING}) is turned on in every
+ * why during, not only after: {@link ConnectionTables}), and the entries the kernel deleted
+ * meanwhile, heard as it deleted them ({@link EndedConnections}). Connection accounting ({@value #ACCOUNTING}) is turned on in every
  * gateway's namespace before the connections start (only entries created while it is on count) and
  * set back to what it was once the tables are read. Connection entries an earlier run left with the
  * same tuples (either direction) are deleted first, on the gateways only, so that only this run's
@@ -130,18 +131,23 @@ public final class LabBench {
             if (forgotten > 0) {
                 progress.accept("bench: deleted " + forgotten + " connection entries an earlier run left on the gateways with these flows' tuples");
             }
-            tests.startServers(pairs, options.seconds());
-            before = wanBytes(gateways);
-            started = System.nanoTime();
-            tests.startClients(pairs, streams, options.seconds());
-            progress.accept("bench: running " + pairs.size() + " iperf3 client" + (pairs.size() == 1 ? "" : "s") + " for " + options.seconds() + " s");
             ConnectionTables seen = new ConnectionTables();
-            try (TableReadings readings = new TableReadings(() -> seen.add(connectionTables(gateways)))) {
-                results = tests.awaitClients(Duration.ofSeconds(options.seconds()).plus(Iperf3Tests.CLIENT_MARGIN));
+            // Listening from before the servers start, so that the listeners have joined when the first connection comes,
+            // and after the leftovers' deletion, whose events are not this run's.
+            try (EndedConnections deletions = EndedConnections.listen(runner, gateways, progress)) {
+                tests.startServers(pairs, options.seconds());
+                before = wanBytes(gateways);
+                started = System.nanoTime();
+                tests.startClients(pairs, streams, options.seconds());
+                progress.accept("bench: running " + pairs.size() + " iperf3 client" + (pairs.size() == 1 ? "" : "s") + " for " + options.seconds() + " s");
+                try (TableReadings readings = new TableReadings(() -> seen.add(connectionTables(gateways)))) {
+                    results = tests.awaitClients(Duration.ofSeconds(options.seconds()).plus(Iperf3Tests.CLIENT_MARGIN));
+                }
+                ended = System.nanoTime();
+                after = wanBytes(gateways);
+                seen.add(connectionTables(gateways));
+                seen.addEnded(deletions.stop(progress));
             }
-            ended = System.nanoTime();
-            after = wanBytes(gateways);
-            seen.add(connectionTables(gateways));
             tables = seen.entries();
         } finally {
             restoreAccounting(gateways, accounting);

@@ -14,7 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * SYN left through cluster1/gw-3, its answers came back through cluster1/gw-2, and its forward bytes
  * crossed cluster2/gw-3. When the streams end the kernel kills at once the entries that never saw a
  * reply and then see a reset, so a reading after the run lost the answers' entry and the remote
- * gateway's entry went to CLOSE; readings during the run kept them.
+ * gateway's entry went to CLOSE; readings during the run kept them. The kernel's deletion events
+ * ({@code conntrack -E -e DESTROY}) keep them too, even between two readings.
  */
 class EntriesTheClosingResetKillsStillSayWhichGatewaysCarried {
 
@@ -69,5 +70,35 @@ class EntriesTheClosingResetKillsStillSayWhichGatewaysCarried {
 
         assertThat(local.entries().get("cluster1/gw-2")).isEmpty();
         assertThat(GatewayPassage.of(SENT, local.entries(), Map.of()).localBytes()).containsExactly(Map.entry("cluster1/gw-3", 60L));
+    }
+
+    /** {@code conntrack -E -e DESTROY} as it printed a connection refused with a reset (the entry the kernel kills at once). */
+    private static final String RESET_KILLED = "[DESTROY] tcp      6 120 CLOSE src=10.1.100.4 dst=10.2.100.5 sport=21001 dport=5201 packets=1"
+            + " bytes=60 [UNREPLIED] src=10.2.100.5 dst=10.1.100.4 sport=5201 dport=21001 packets=1 bytes=40";
+    private static final String ANSWERS_DELETED = "[DESTROY] tcp      6 src=10.2.100.5 dst=10.1.100.4 sport=5201 dport=21001 packets=1300"
+            + " bytes=67600 [UNREPLIED] src=10.1.100.4 dst=10.2.100.5 sport=21001 dport=5201 packets=0 bytes=0";
+
+    @Test
+    void aDeletionEventReadsAsTheTablesLineWithItsFinalCounters() {
+        ConntrackEntry killed = ConntrackEntry.parse(RESET_KILLED).getFirst();
+
+        assertThat(killed.original()).isEqualTo(SENT);
+        assertThat(killed.state()).contains("CLOSE");
+        assertThat(killed.originalCounters()).contains(new ConntrackEntry.Counters(1, 60));
+        assertThat(killed.replyCounters()).contains(new ConntrackEntry.Counters(1, 40));
+        assertThat(ConntrackEntry.parse(ANSWERS_DELETED)).as("an event without timeout and state").singleElement()
+                .satisfies(e -> assertThat(e.state()).isEmpty())
+                .satisfies(e -> assertThat(e.originalCounters()).contains(new ConntrackEntry.Counters(1300, 67_600)));
+    }
+
+    @Test
+    void anEntryNoReadingHeldIsKnownByItsDeletion() {
+        ConnectionTables local = new ConnectionTables();
+        local.add(reading("", SYN_ONLY));
+        local.addEnded(Map.of("cluster1/gw-2", ConntrackEntry.parse(ANSWERS_DELETED)));
+
+        assertThat(local.entries().get("cluster1/gw-2")).as("the answers' entry, deleted between two readings").singleElement()
+                .satisfies(e -> assertThat(e.originalCounters()).contains(new ConntrackEntry.Counters(1300, 67_600)));
+        assertThat(local.readings()).as("a deletion is not a reading").isEqualTo(1);
     }
 }
