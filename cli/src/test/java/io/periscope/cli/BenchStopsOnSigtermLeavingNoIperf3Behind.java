@@ -84,20 +84,26 @@ class BenchStopsOnSigtermLeavingNoIperf3Behind {
                 .noneMatch(l -> l.contains("internal error"));
         // Killed processes take a moment to be reaped.
         long reaped = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!iperf3In(lab).isEmpty() && System.nanoTime() < reaped) {
+        while (!(iperf3In(lab).isEmpty() && programIn(lab, "conntrack").isEmpty()) && System.nanoTime() < reaped) {
             Thread.sleep(50);
         }
         assertThat(iperf3In(lab)).as("iperf3 left in the lab's namespaces").isEmpty();
+        assertThat(programIn(lab, "conntrack")).as("the gateways' connection event listeners left").isEmpty();
         assertThat(labNamespaces(LabNames.of(topology))).as("the lab stays up").containsExactlyInAnyOrderElementsOf(lab);
     }
 
     /** The iperf3 processes in the lab's namespaces, as {@code namespace:pid}. */
     private static List<String> iperf3In(List<String> namespaces) throws IOException, InterruptedException {
+        return programIn(namespaces, "iperf3");
+    }
+
+    /** The processes of {@code program} in the lab's namespaces, as {@code namespace:pid}. */
+    private static List<String> programIn(List<String> namespaces, String program) throws IOException, InterruptedException {
         List<String> found = new java.util.ArrayList<>();
         for (String namespace : namespaces) {
             for (String pid : output("ip", "netns", "pids", namespace).split("\n")) {
                 Path comm = Path.of("/proc", pid.strip(), "comm");
-                if (!pid.isBlank() && Files.exists(comm) && readOrEmpty(comm).strip().equals("iperf3")) {
+                if (!pid.isBlank() && Files.exists(comm) && readOrEmpty(comm).strip().equals(program)) {
                     found.add(namespace + ":" + pid.strip());
                 }
             }
