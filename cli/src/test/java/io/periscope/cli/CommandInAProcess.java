@@ -1,0 +1,95 @@
+package io.periscope.cli;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.stream.Stream;
+
+/**
+ * {@code periscope ARGS} in a JVM of its own, as a user runs it, for the tests that signal it: its
+ * standard output and error as one stream of lines, read as they come (a test may act on a line:
+ * signal the command once it said how far it got).
+ */
+final class CommandInAProcess {
+
+    private final Process process;
+    private final List<String> output = new CopyOnWriteArrayList<>();
+    private final Thread reader;
+
+    private CommandInAProcess(BiConsumer<CommandInAProcess, String> onLine, String... args) throws IOException {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        List<String> argv = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), PeriscopeCommand.class.getName()));
+        argv.addAll(List.of(args));
+        process = new ProcessBuilder(argv).redirectErrorStream(true).start();
+        reader = Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                    output.add(line);
+                    onLine.accept(this, line);
+                }
+            } catch (IOException e) {
+                output.add("reading the command's output failed: " + e);
+            }
+        });
+    }
+
+    static CommandInAProcess start(String... args) throws IOException {
+        return new CommandInAProcess((command, line) -> { }, args);
+    }
+
+    /** The same, calling {@code onLine} with the command and each line as it comes, on the thread that reads them. */
+    static CommandInAProcess start(BiConsumer<CommandInAProcess, String> onLine, String... args) throws IOException {
+        return new CommandInAProcess(onLine, args);
+    }
+
+    /** Sends {@code signal} ({@code INT}, {@code TERM}) as a terminal or a service manager would. */
+    void signal(String signal) {
+        try {
+            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start().waitFor();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot signal the command: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether it ended within {@code timeout}; its output is then read to the end. */
+    boolean ends(Duration timeout) throws InterruptedException {
+        boolean ended = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (ended) {
+            reader.join(10_000);
+        }
+        return ended;
+    }
+
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    int exitValue() {
+        return process.exitValue();
+    }
+
+    /** The lines so far. */
+    List<String> output() {
+        return List.copyOf(output);
+    }
+
+    boolean said(String start) {
+        return output.stream().anyMatch(l -> l.startsWith(start));
+    }
+
+    Stream<String> lines() {
+        return output.stream();
+    }
+}

@@ -1,0 +1,100 @@
+package io.periscope.cli;
+
+import io.periscope.lab.layout.LabNames;
+import io.periscope.lab.state.LabState;
+import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.state.SupervisorProcess;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/** What a lab has on the machine, as the command-line tests look at it from outside: namespaces, processes, sockets. */
+final class LabOnTheMachine {
+
+    private LabOnTheMachine() {
+    }
+
+    /** The network namespaces of the lab these names belong to. */
+    static List<String> namespaces(LabNames names) throws IOException, InterruptedException {
+        return Arrays.stream(output("ip", "netns", "list").split("\n")).map(l -> l.split(" ")[0])
+                .filter(n -> n.startsWith(names.prefix())).toList();
+    }
+
+    /** The processes of {@code program} in these namespaces, as {@code namespace:pid}. */
+    static List<String> program(List<String> namespaces, String program) throws IOException, InterruptedException {
+        List<String> found = new ArrayList<>();
+        for (String namespace : namespaces) {
+            for (String pid : pids(namespace)) {
+                Path comm = Path.of("/proc", pid, "comm");
+                if (Files.exists(comm) && readOrEmpty(comm).strip().equals(program)) {
+                    found.add(namespace + ":" + pid);
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * The processes in the namespaces of the lab these names belong to that its supervisor did not start, as
+     * {@code namespace:pid command line}. The supervisor, which {@code lab up} leaves running, runs its agents' programs
+     * (ip, ipset, iptables-restore, tc) in the nodes' namespaces at any time; a process that ended before it was looked at
+     * is not left either.
+     */
+    static List<String> processesTheSupervisorDidNotStart(LabNames names, List<String> namespaces) throws IOException, InterruptedException {
+        long supervisor = new LabStateFile().read(names.hash()).map(LabState::supervisor).map(SupervisorProcess::pid).orElse(-1L);
+        List<String> found = new ArrayList<>();
+        for (String namespace : namespaces) {
+            for (String pid : pids(namespace)) {
+                Optional<ProcessHandle> process = ProcessHandle.of(Long.parseLong(pid));
+                if (process.isPresent() && process.get().isAlive() && !descendsFrom(process.get(), supervisor)) {
+                    found.add(namespace + ":" + pid + " " + process.get().info().commandLine().orElse("(command line unknown)"));
+                }
+            }
+        }
+        return found;
+    }
+
+    /** Packet sockets open in these namespaces: /proc/net/packet lists its reader's namespace's, so each is read from inside. */
+    static long packetSockets(List<String> namespaces) throws IOException, InterruptedException {
+        long sockets = 0;
+        for (String namespace : namespaces) {
+            sockets += output("ip", "netns", "exec", namespace, "cat", "/proc/net/packet").lines().skip(1).filter(l -> !l.isBlank()).count();
+        }
+        return sockets;
+    }
+
+    /** By pid, from the lab's state file: the supervisor's command line, with the whole class path, is too long to read back. */
+    private static boolean descendsFrom(ProcessHandle process, long ancestor) {
+        for (Optional<ProcessHandle> up = process.parent(); up.isPresent(); up = up.get().parent()) {
+            if (up.get().pid() == ancestor) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<String> pids(String namespace) throws IOException, InterruptedException {
+        return output("ip", "netns", "pids", namespace).lines().map(String::strip).filter(p -> !p.isEmpty()).toList();
+    }
+
+    private static String readOrEmpty(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static String output(String... argv) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(argv).redirectErrorStream(true).start();
+        String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        process.waitFor();
+        return text;
+    }
+}
