@@ -1,12 +1,10 @@
 package io.periscope.cli;
 
-import io.periscope.lab.layout.LabNames;
 import io.periscope.lab.netns.NetworkNamespaces;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,31 +22,18 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class BenchStopsOnSigtermLeavingNoIperf3Behind {
 
-    private static final Path EXAMPLE = Path.of("..", "examples", "mag-globalnet.yaml");
+    @RegisterExtension
+    final ExampleLabOfATest example = new ExampleLabOfATest();
 
     @TempDir
     Path directory;
 
-    private Path file;
-
-    @AfterEach
-    void labDown() {
-        if (file != null) {
-            PeriscopeRun.of("lab", "down", file.toString());
-        }
-    }
-
     @Test
     void sigtermWhileTheTestsRunExits143AndStopsEveryIperf3() throws Exception {
         assumeTrue(NetworkNamespaces.runningAsRoot(), "needs root to create network namespaces");
-        String topology = "clitest-benchterm-" + ProcessHandle.current().pid();
-        file = Files.writeString(directory.resolve("lab.yaml"), Files.readString(EXAMPLE).replace("name: mag-globalnet", "name: " + topology));
-        PeriscopeRun up = PeriscopeRun.of("lab", "up", file.toString());
-        assertThat(up.status()).as(up.err()).isZero();
-        List<String> lab = LabOnTheMachine.namespaces(LabNames.of(topology));
-        assertThat(lab).isNotEmpty();
+        List<String> lab = example.up(directory, "clitest-benchterm");
 
-        CommandInAProcess bench = CommandInAProcess.start("lab", "bench", file.toString(), "--flows", "4", "--seconds", "60");
+        CommandInAProcess bench = CommandInAProcess.start("lab", "bench", example.file().toString(), "--flows", "4", "--seconds", "60");
         // Signalled once its clients run: a server and a client are then in the lab's namespaces.
         boolean running = false;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -71,6 +56,6 @@ class BenchStopsOnSigtermLeavingNoIperf3Behind {
         }
         assertThat(LabOnTheMachine.program(lab, "iperf3")).as("iperf3 left in the lab's namespaces").isEmpty();
         assertThat(LabOnTheMachine.program(lab, "conntrack")).as("the gateways' connection event listeners left").isEmpty();
-        assertThat(LabOnTheMachine.namespaces(LabNames.of(topology))).as("the lab stays up").containsExactlyInAnyOrderElementsOf(lab);
+        assertThat(LabOnTheMachine.namespaces(example.names())).as("the lab stays up").containsExactlyInAnyOrderElementsOf(lab);
     }
 }

@@ -1,12 +1,10 @@
 package io.periscope.cli;
 
-import io.periscope.lab.layout.LabNames;
 import io.periscope.lab.netns.NetworkNamespaces;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,33 +22,19 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class ProbeStopsOnSigtermLeavingNothingBehind {
 
-    private static final Path EXAMPLE = Path.of("..", "examples", "mag-globalnet.yaml");
+    @RegisterExtension
+    final ExampleLabOfATest example = new ExampleLabOfATest();
 
     @TempDir
     Path directory;
 
-    private Path file;
-
-    @AfterEach
-    void labDown() {
-        if (file != null) {
-            PeriscopeRun.of("lab", "down", file.toString());
-        }
-    }
-
     @Test
     void sigtermWhileCapturingExits143AndLeavesNothingBehind() throws Exception {
         assumeTrue(NetworkNamespaces.runningAsRoot(), "needs root to create network namespaces");
-        String topology = "clitest-probeterm-" + ProcessHandle.current().pid();
-        String text = Files.readString(EXAMPLE).replace("name: mag-globalnet", "name: " + topology);
-        file = Files.writeString(directory.resolve("lab.yaml"), text);
-        PeriscopeRun up = PeriscopeRun.of("lab", "up", file.toString());
-        assertThat(up.status()).as(up.err()).isZero();
-        List<String> lab = LabOnTheMachine.namespaces(LabNames.of(topology));
-        assertThat(lab).isNotEmpty();
+        List<String> lab = example.up(directory, "clitest-probeterm");
         assertThat(LabOnTheMachine.packetSockets(lab)).as("no capture before the probe").isZero();
 
-        CommandInAProcess probe = CommandInAProcess.start("lab", "probe", file.toString());
+        CommandInAProcess probe = CommandInAProcess.start("lab", "probe", example.file().toString());
         // Signalled while its captures are open in the lab (its echo servers with them), so that
         // what it must close on the signal is there to be closed.
         boolean capturing = false;
@@ -64,11 +48,11 @@ class ProbeStopsOnSigtermLeavingNothingBehind {
         assertThat(probe.exitValue()).as("%s", probe.output()).isEqualTo(143);
         assertThat(probe.output()).as("%s", probe.output()).anyMatch(l -> l.contains("periscope: terminated (SIGTERM)"))
                 .noneMatch(l -> l.contains("internal error"));
-        assertThat(LabOnTheMachine.processesTheSupervisorDidNotStart(LabNames.of(topology), lab)).as("processes left in the lab's namespaces").isEmpty();
+        assertThat(LabOnTheMachine.processesTheSupervisorDidNotStart(example.names(), lab)).as("processes left in the lab's namespaces").isEmpty();
         assertThat(LabOnTheMachine.packetSockets(lab)).as("packet sockets left in the lab's namespaces").isZero();
-        assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains(file.toString())))
+        assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains(example.file().toString())))
                 .as("a program of the probe's still running").isEmpty();
-        assertThat(LabOnTheMachine.namespaces(LabNames.of(topology))).as("the lab stays up, as lab up left it")
+        assertThat(LabOnTheMachine.namespaces(example.names())).as("the lab stays up, as lab up left it")
                 .containsExactlyInAnyOrderElementsOf(lab);
     }
 }
