@@ -6,6 +6,7 @@ import io.periscope.plan.HostId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,15 +17,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  * An uplink with {@code loss: 10%} loses a tenth of what crosses it, each way on its own: 2000 pings
  * from a pod on the lossy node to its gateway cross the uplink leaving and their answers cross it
  * arriving, so a ping comes back with probability 0.9 x 0.9 and the count lost falls in the 99.9%
- * range of Binomial(2000, 0.19). The link chains' counters tell the two ways apart: every ping
- * lost was dropped by one of the two rules, the requests' drops fall in the range of
- * Binomial(2000, 0.1) and the answers' in that of Binomial(requests that got through, 0.1).
+ * range of Binomial(2000, 0.19). The link chains' counters tell the two ways apart: the requests'
+ * drops fall in the range of Binomial(2000, 0.1) and the answers' in that of Binomial(answers the
+ * gateway sent, 0.1).
+ *
+ * <p>Every count is the kernel's: the pod's and the gateway's ICMP counters ({@code /proc/net/snmp}
+ * in their namespaces) and the rules' packet counters, not ping's summary (ping gives up two round
+ * trips after its last request, so on a busy machine it can count a late answer lost). The counters
+ * split the pings lost into requests that never reached the gateway and answers that never reached
+ * the pod, and the link's rules must account for each side. A real kernel may still lose a ping on
+ * a veth or a neighbour entry of a machine that a CI run keeps busy (one in 2000, once in about
+ * thirty runs); the test allows one in a thousand of those, names the side and fails beyond it.
  */
 class LossyLinksLoseTheirShareEachWayInTheKernel {
 
     private static final int PINGS = 2000;
     private static final double LOSS = 0.10;
     private static final double CONFIDENCE = 0.999;
+    private static final int LOST_ELSEWHERE_PER_THOUSAND = 1;
 
     @RegisterExtension
     final TestLabs labs = new TestLabs();
@@ -35,31 +45,99 @@ class LossyLinksLoseTheirShareEachWayInTheKernel {
                 "loss: 10%", "", ""));
         String pod = lab.layout().requireHost(HostId.pod("east", "default", "client")).namespace();
         String worker = lab.layout().requireHost(HostId.node("east", "east-worker")).namespace();
+        String gateway = lab.layout().requireHost(HostId.node("east", "east-gw")).namespace();
 
+        IcmpCounters podBefore = IcmpCounters.of(lab, pod);
+        IcmpCounters gatewayBefore = IcmpCounters.of(lab, gateway);
         String ping = lab.inNamespace(pod, "ping", "-q", "-n", "-c", String.valueOf(PINGS), "-i", "0.002", "-W", "2", "172.31.41.2");
-        Matcher summary = Pattern.compile("(\\d+) packets transmitted, (\\d+) received").matcher(ping);
-        assertThat(summary.find()).as(ping).isTrue();
-        int sent = Integer.parseInt(summary.group(1));
-        int lost = sent - Integer.parseInt(summary.group(2));
-        double roundTrip = 1 - (1 - LOSS) * (1 - LOSS);
-        Binomial.Range expected = new Binomial(sent, roundTrip).central(CONFIDENCE);
+        assertThat(ping).contains(PINGS + " packets transmitted");
 
-        String counters = lab.inNamespace(worker, "iptables-save", "-c", "-t", "mangle");
-        long droppedLeaving = counter(counters, "-A LAB-LINK-OUT -o eth0 -m statistic");
-        long droppedArriving = counter(counters, "-A LAB-LINK-IN -i eth0 -m statistic");
-        // Every request leaves by eth0; every answer to a request that got through arrives by it.
-        long leaving = sent;
-        long arriving = sent - droppedLeaving;
+        // An answer still on its way when ping gave up arrives within milliseconds: read until the
+        // counters add up or three seconds have passed.
+        long deadline = System.nanoTime() + 3_000_000_000L;
+        Tally tally;
+        do {
+            String rules = lab.inNamespace(worker, "iptables-save", "-c", "-t", "mangle");
+            tally = new Tally(IcmpCounters.of(lab, pod).minus(podBefore), IcmpCounters.of(lab, gateway).minus(gatewayBefore),
+                    counter(rules, "-A LAB-LINK-OUT -o eth0 -m statistic"), counter(rules, "-A LAB-LINK-IN -i eth0 -m statistic"));
+        } while (tally.lostElsewhere() != 0 && System.nanoTime() < deadline && pause());
+
+        long sent = tally.pod().echoRequestsSent();
+        long lost = sent - tally.pod().echoAnswersReceived();
+        double roundTrip = 1 - (1 - LOSS) * (1 - LOSS);
+        Binomial.Range expected = new Binomial((int) sent, roundTrip).central(CONFIDENCE);
+        long answersSent = tally.gateway().echoAnswersSent();
         System.out.printf(Locale.ROOT, "loss 10%% each way: %d of %d pings lost (%.2f%%; 99.9%% range for %.0f%%: %d..%d);"
-                        + " leaving %d of %d dropped (%.2f%%), arriving %d of %d (%.2f%%)%n", lost, sent, 100.0 * lost / sent, 100 * roundTrip,
-                expected.low(), expected.high(), droppedLeaving, leaving, 100.0 * droppedLeaving / leaving, droppedArriving, arriving,
-                100.0 * droppedArriving / arriving);
+                        + " leaving %d of %d dropped (%.2f%%), arriving %d of %d (%.2f%%); lost elsewhere: %d%n",
+                lost, sent, 100.0 * lost / sent, 100 * roundTrip, expected.low(), expected.high(),
+                tally.droppedLeaving(), sent, 100.0 * tally.droppedLeaving() / sent,
+                tally.droppedArriving(), answersSent, 100.0 * tally.droppedArriving() / answersSent, tally.lostElsewhere());
 
         assertThat(sent).isEqualTo(PINGS);
         assertThat(expected.contains(lost)).as(lost + " lost of " + sent + ", the 99.9% range is " + expected).isTrue();
-        assertThat(new Binomial((int) leaving, LOSS).central(CONFIDENCE).contains(droppedLeaving)).as("leaving").isTrue();
-        assertThat(new Binomial((int) arriving, LOSS).central(CONFIDENCE).contains(droppedArriving)).as("arriving").isTrue();
-        assertThat(droppedLeaving + droppedArriving).as("every ping lost was dropped by the link's rules, and nothing else was").isEqualTo(lost);
+        assertThat(new Binomial((int) sent, LOSS).central(CONFIDENCE).contains(tally.droppedLeaving())).as("leaving").isTrue();
+        assertThat(new Binomial((int) answersSent, LOSS).central(CONFIDENCE).contains(tally.droppedArriving())).as("arriving").isTrue();
+        assertThat(tally.requestsLostElsewhere()).as("requests that neither reached the gateway nor were dropped by LAB-LINK-OUT: " + tally)
+                .isBetween(0L, sent * LOST_ELSEWHERE_PER_THOUSAND / 1000);
+        assertThat(tally.answersLostElsewhere()).as("answers that neither reached the pod nor were dropped by LAB-LINK-IN: " + tally)
+                .isBetween(0L, sent * LOST_ELSEWHERE_PER_THOUSAND / 1000);
+        assertThat(tally.lostElsewhere()).as("pings lost outside the link's rules: " + tally)
+                .isLessThanOrEqualTo(sent * LOST_ELSEWHERE_PER_THOUSAND / 1000);
+    }
+
+    /** The counters read after the pings, each as the difference from before them. */
+    record Tally(IcmpCounters pod, IcmpCounters gateway, long droppedLeaving, long droppedArriving) {
+
+        long requestsLostElsewhere() {
+            return pod.echoRequestsSent() - gateway.echoRequestsReceived() - droppedLeaving;
+        }
+
+        long answersLostElsewhere() {
+            return gateway.echoAnswersSent() - pod.echoAnswersReceived() - droppedArriving;
+        }
+
+        long lostElsewhere() {
+            return requestsLostElsewhere() + answersLostElsewhere();
+        }
+    }
+
+    /** A namespace's echo counters from the Icmp lines of {@code /proc/net/snmp}, which every network namespace keeps its own. */
+    record IcmpCounters(long echoRequestsSent, long echoRequestsReceived, long echoAnswersSent, long echoAnswersReceived) {
+
+        static IcmpCounters of(RunningLab lab, String namespace) {
+            String snmp = lab.inNamespace(namespace, "cat", "/proc/net/snmp");
+            List<String> names = null;
+            for (String line : snmp.split("\n")) {
+                if (!line.startsWith("Icmp: ")) {
+                    continue;
+                }
+                List<String> fields = List.of(line.substring("Icmp: ".length()).trim().split("\\s+"));
+                if (names == null) {
+                    names = fields;
+                } else {
+                    List<String> header = names;
+                    java.util.function.ToLongFunction<String> field = name -> Long.parseLong(fields.get(header.indexOf(name)));
+                    return new IcmpCounters(field.applyAsLong("OutEchos"), field.applyAsLong("InEchos"),
+                            field.applyAsLong("OutEchoReps"), field.applyAsLong("InEchoReps"));
+                }
+            }
+            throw new AssertionError("no Icmp counters in /proc/net/snmp of " + namespace + ":\n" + snmp);
+        }
+
+        IcmpCounters minus(IcmpCounters earlier) {
+            return new IcmpCounters(echoRequestsSent - earlier.echoRequestsSent, echoRequestsReceived - earlier.echoRequestsReceived,
+                    echoAnswersSent - earlier.echoAnswersSent, echoAnswersReceived - earlier.echoAnswersReceived);
+        }
+    }
+
+    private static boolean pause() {
+        try {
+            Thread.sleep(100);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** The packet count {@code iptables-save -c} shows in front of the first rule that starts with {@code rule}. */
