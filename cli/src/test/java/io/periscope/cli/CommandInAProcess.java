@@ -26,7 +26,10 @@ final class CommandInAProcess {
 
     private CommandInAProcess(BiConsumer<CommandInAProcess, String> onLine, String... args) throws IOException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> argv = new ArrayList<>(List.of(java.toString(), "--enable-native-access=ALL-UNNAMED", "-cp",
+        // env --default-signal=INT: a shell without job control starts a background job ("./run-tests &",
+        // nohup) with SIGINT ignored, its children inherit that, and a JVM leaves an ignored SIGINT
+        // ignored, as POSIX asks. A user's Ctrl-C reaches a command whose SIGINT is at its default.
+        List<String> argv = new ArrayList<>(List.of("env", "--default-signal=INT", java.toString(), "--enable-native-access=ALL-UNNAMED", "-cp",
                 System.getProperty("java.class.path"), PeriscopeCommand.class.getName()));
         argv.addAll(List.of(args));
         process = new ProcessBuilder(argv).redirectErrorStream(true).start();

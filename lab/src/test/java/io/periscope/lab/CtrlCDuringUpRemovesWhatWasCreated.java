@@ -30,7 +30,10 @@ class CtrlCDuringUpRemovesWhatWasCreated {
         ClusterSet set = RunningLab.forTest(Examples.load(Examples.GLOBALNET_EGRESS), "interrupted");
         RunningLab lab = labs.planned(set);
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process up = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+        // env --default-signal=INT: a shell without job control starts a background job ("./run-tests &",
+        // nohup) with SIGINT ignored, its children inherit that, and a JVM leaves an ignored SIGINT
+        // ignored, as POSIX asks. A user's Ctrl-C reaches a command whose SIGINT is at its default.
+        Process up = new ProcessBuilder("env", "--default-signal=INT", java.toString(), "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 SlowUp.class.getName(), labs.state().toString(), set.name()).redirectErrorStream(true).start();
         List<String> output = new ArrayList<>();
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(up.getInputStream(), StandardCharsets.UTF_8))) {
