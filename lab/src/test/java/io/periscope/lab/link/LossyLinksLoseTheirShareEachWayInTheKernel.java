@@ -8,6 +8,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,7 +42,7 @@ class LossyLinksLoseTheirShareEachWayInTheKernel {
     final TestLabs labs = new TestLabs();
 
     @Test
-    void tenPercentEachWayLosesNineteenPercentOfRoundTrips() {
+    void tenPercentEachWayLosesNineteenPercentOfRoundTrips() throws InterruptedException {
         RunningLab lab = labs.upWithoutSupervisor(LinkedTopologies.twoClusters("labtest-loss-" + ProcessHandle.current().pid(),
                 "loss: 10%", "", ""));
         String pod = lab.layout().requireHost(HostId.pod("east", "default", "client")).namespace();
@@ -54,13 +56,17 @@ class LossyLinksLoseTheirShareEachWayInTheKernel {
 
         // An answer still on its way when ping gave up arrives within milliseconds: read until the
         // counters add up or three seconds have passed.
-        long deadline = System.nanoTime() + 3_000_000_000L;
-        Tally tally;
-        do {
+        Supplier<Tally> read = () -> {
             String rules = lab.inNamespace(worker, "iptables-save", "-c", "-t", "mangle");
-            tally = new Tally(IcmpCounters.of(lab, pod).minus(podBefore), IcmpCounters.of(lab, gateway).minus(gatewayBefore),
+            return new Tally(IcmpCounters.of(lab, pod).minus(podBefore), IcmpCounters.of(lab, gateway).minus(gatewayBefore),
                     counter(rules, "-A LAB-LINK-OUT -o eth0 -m statistic"), counter(rules, "-A LAB-LINK-IN -i eth0 -m statistic"));
-        } while (tally.lostElsewhere() != 0 && System.nanoTime() < deadline && pause());
+        };
+        long deadline = System.nanoTime() + 3_000_000_000L;
+        Tally tally = read.get();
+        while (tally.lostElsewhere() != 0 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            tally = read.get();
+        }
 
         long sent = tally.pod().echoRequestsSent();
         long lost = sent - tally.pod().echoAnswersReceived();
@@ -116,7 +122,7 @@ class LossyLinksLoseTheirShareEachWayInTheKernel {
                     names = fields;
                 } else {
                     List<String> header = names;
-                    java.util.function.ToLongFunction<String> field = name -> Long.parseLong(fields.get(header.indexOf(name)));
+                    ToLongFunction<String> field = name -> Long.parseLong(fields.get(header.indexOf(name)));
                     return new IcmpCounters(field.applyAsLong("OutEchos"), field.applyAsLong("InEchos"),
                             field.applyAsLong("OutEchoReps"), field.applyAsLong("InEchoReps"));
                 }
@@ -127,16 +133,6 @@ class LossyLinksLoseTheirShareEachWayInTheKernel {
         IcmpCounters minus(IcmpCounters earlier) {
             return new IcmpCounters(echoRequestsSent - earlier.echoRequestsSent, echoRequestsReceived - earlier.echoRequestsReceived,
                     echoAnswersSent - earlier.echoAnswersSent, echoAnswersReceived - earlier.echoAnswersReceived);
-        }
-    }
-
-    private static boolean pause() {
-        try {
-            Thread.sleep(100);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
         }
     }
 
