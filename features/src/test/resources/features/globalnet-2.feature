@@ -60,8 +60,8 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | object                                             | addresses           | status  |
         | ClusterGlobalEgressIP cluster-egress.submariner.io | 242.1.0.1-242.1.0.8 | Success |
       And the nat table of east/east-gw has:
-        | chain                | rule                                                                            |
-        | SM-GN-EGRESS-CLUSTER | -s 10.244.0.0/16 -m mark --mark 0xc0000 -j SNAT --to-source 242.0.0.1-242.0.0.8 |
+        | chain                | rule                                                                                    |
+        | SM-GN-EGRESS-CLUSTER | -s 10.244.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.0.0.1-242.0.0.8 |
 
     Scenario: A pod without any GlobalEgressIP reaches an exported service of another cluster right away
       The cluster's egress IPs serve every pod at once (section "Caveats"): no per-pod address has to
@@ -70,12 +70,12 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
       Then the destination is 242.1.255.254:8080
       And the connection is delivered
       And the packet goes:
-        | node                 | step    | detail                                                                     | SRC                 | DST                |
-        | east/default/web     | arrive  |                                                                            | 10.244.1.10         | 242.1.255.254:8080 |
-        | east/east-gw         | mark    | SUBMARINER-GN-MARK: -d 242.1.0.0/16 -j MARK --set-xmark 0xc0000/0xffffffff | 10.244.1.10         | 242.1.255.254:8080 |
-        | east/east-gw         | snat    | SM-GN-EGRESS-CLUSTER: ... --to-source 242.0.0.1-242.0.0.8                  | 242.0.0.1-242.0.0.8 | 242.1.255.254:8080 |
-        | west/west-gw         | dnat    | KUBE-SEP-... --to-destination 10.244.1.10:8080                             | 242.0.0.1-242.0.0.8 | 10.244.1.10:8080   |
-        | west/default/nginx-1 | deliver |                                                                            | 242.0.0.1-242.0.0.8 | 10.244.1.10:8080   |
+        | node                 | step    | detail                                                                  | SRC                 | DST                |
+        | east/default/web     | arrive  |                                                                         | 10.244.1.10         | 242.1.255.254:8080 |
+        | east/east-gw         | mark    | SUBMARINER-GN-MARK: -d 242.1.0.0/16 -j MARK --set-xmark 0xc0000/0xc0000 | 10.244.1.10         | 242.1.255.254:8080 |
+        | east/east-gw         | snat    | SM-GN-EGRESS-CLUSTER: ... --to-source 242.0.0.1-242.0.0.8               | 242.0.0.1-242.0.0.8 | 242.1.255.254:8080 |
+        | west/west-gw         | dnat    | KUBE-SEP-... --to-destination 10.244.1.10:8080                          | 242.0.0.1-242.0.0.8 | 10.244.1.10:8080   |
+        | west/default/nginx-1 | deliver |                                                                         | 242.0.0.1-242.0.0.8 | 10.244.1.10:8080   |
       And the reply goes:
         | node             | step    | SRC                | DST                 |
         | west/west-gw     | undnat  | 242.1.255.254:8080 | 242.0.0.1-242.0.0.8 |
@@ -180,16 +180,16 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
     Scenario: The egress chains are tried in precedence order and use ipsets
       When the cluster set is deployed
       Then the nat table of east/east-gw has:
-        | chain                  | rule                                                                                                                   |
-        | POSTROUTING            | -j SUBMARINER-POSTROUTING                                                                                              |
-        | SUBMARINER-POSTROUTING | -j SUBMARINER-GN-EGRESS                                                                                                |
-        | SUBMARINER-GN-EGRESS   | -j SUBMARINER-GN-MARK                                                                                                  |
-        | SUBMARINER-GN-EGRESS   | -j SM-GN-EGRESS-PODS                                                                                                   |
-        | SUBMARINER-GN-EGRESS   | -j SM-GN-EGRESS-HDLS-PODS                                                                                              |
-        | SUBMARINER-GN-EGRESS   | -j SM-GN-EGRESS-NS                                                                                                     |
-        | SUBMARINER-GN-EGRESS   | -j SM-GN-EGRESS-CLUSTER                                                                                                |
-        | SM-GN-EGRESS-PODS      | -m mark --mark 0xc0000 -m set --match-set SM-GN-KOSF2JYAXQXSCLY3CSZKA232H src -j SNAT --to-source 242.0.0.9-242.0.0.10 |
-        | SM-GN-EGRESS-NS        | -m mark --mark 0xc0000 -m set --match-set SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ src -j SNAT --to-source 242.0.255.254        |
+        | chain                  | rule                                                                                                                           |
+        | POSTROUTING            | -j SUBMARINER-POSTROUTING                                                                                                      |
+        | SUBMARINER-POSTROUTING | -j SUBMARINER-GN-EGRESS                                                                                                        |
+        | SUBMARINER-GN-EGRESS   | -j SUBMARINER-GN-MARK                                                                                                          |
+        | SUBMARINER-GN-EGRESS   | -j SM-GN-EGRESS-PODS                                                                                                           |
+        | SUBMARINER-GN-EGRESS   | -j SM-GN-EGRESS-HDLS-PODS                                                                                                      |
+        | SUBMARINER-GN-EGRESS   | -j SM-GN-EGRESS-NS                                                                                                             |
+        | SUBMARINER-GN-EGRESS   | -j SM-GN-EGRESS-CLUSTER                                                                                                        |
+        | SM-GN-EGRESS-PODS      | -m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-KOSF2JYAXQXSCLY3CSZKA232H src -j SNAT --to-source 242.0.0.9-242.0.0.10 |
+        | SM-GN-EGRESS-NS        | -m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ src -j SNAT --to-source 242.0.255.254        |
 
   Rule: An exported ClusterIP service gets a global IP for ingress (user story "GlobalIP for exported ClusterIP service")
 

@@ -47,12 +47,12 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
       ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then the nat table of east/east-gw has:
-        | chain                  | rule                                                                            |
-        | PREROUTING             | -j SUBMARINER-GN-INGRESS                                                        |
-        | POSTROUTING            | -j SUBMARINER-POSTROUTING                                                       |
-        | SUBMARINER-POSTROUTING | -j SUBMARINER-GN-EGRESS                                                         |
-        | SUBMARINER-GN-MARK     | -d 242.1.0.0/16 -j MARK --set-xmark 0xc0000/0xffffffff                          |
-        | SM-GN-EGRESS-CLUSTER   | -s 10.244.0.0/16 -m mark --mark 0xc0000 -j SNAT --to-source 242.0.0.1-242.0.0.8 |
+        | chain                  | rule                                                                                    |
+        | PREROUTING             | -j SUBMARINER-GN-INGRESS                                                                |
+        | POSTROUTING            | -j SUBMARINER-POSTROUTING                                                               |
+        | SUBMARINER-POSTROUTING | -j SUBMARINER-GN-EGRESS                                                                 |
+        | SUBMARINER-GN-MARK     | -d 242.1.0.0/16 -j MARK --set-xmark 0xc0000/0xc0000                                     |
+        | SM-GN-EGRESS-CLUSTER   | -s 10.244.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.0.0.1-242.0.0.8 |
       And the global IPs of cluster west include:
         | object                            | addresses     | status  |
         | GlobalIngressIP default/svc-nginx | 242.1.255.254 | Success |

@@ -187,20 +187,20 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
     Scenario: Globalnet creates its chains on the gateway
       When the cluster set is deployed
       Then the nat table of east/east-gw has:
-        | chain                  | rule                                                     |
-        | PREROUTING             | -j SUBMARINER-GN-INGRESS                                 |
-        | POSTROUTING            | -j SUBMARINER-POSTROUTING                                |
-        | SUBMARINER-POSTROUTING | -j SUBMARINER-GN-EGRESS                                  |
-        | SUBMARINER-GN-EGRESS   | -j SUBMARINER-GN-MARK                                    |
-        | SUBMARINER-GN-MARK     | -d 169.254.1.0/24 -j MARK --set-xmark 0xc0000/0xffffffff |
+        | chain                  | rule                                                  |
+        | PREROUTING             | -j SUBMARINER-GN-INGRESS                              |
+        | POSTROUTING            | -j SUBMARINER-POSTROUTING                             |
+        | SUBMARINER-POSTROUTING | -j SUBMARINER-GN-EGRESS                               |
+        | SUBMARINER-GN-EGRESS   | -j SUBMARINER-GN-MARK                                 |
+        | SUBMARINER-GN-MARK     | -d 169.254.1.0/24 -j MARK --set-xmark 0xc0000/0xc0000 |
       And the nat table of east/east-worker has no chain SUBMARINER-GN-INGRESS
       And the nat table of east/east-worker has no chain SUBMARINER-GN-EGRESS
 
     Scenario: A pod with a global IP gets an egress SNAT rule on the gateway
       When the cluster set is deployed
       Then the nat table of east/east-gw has:
-        | chain                | rule                                                                       |
-        | SUBMARINER-GN-EGRESS | -s 10.244.1.10/32 -m mark --mark 0xc0000 -j SNAT --to-source 169.254.0.254 |
+        | chain                | rule                                                                               |
+        | SUBMARINER-GN-EGRESS | -s 10.244.1.10/32 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 169.254.0.254 |
 
     Scenario: An exported service with a global IP gets an ingress rule into its kube-proxy chain
       When the cluster set is deployed

@@ -405,15 +405,15 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
     Scenario: Each gateway SNATs cluster egress to its own range; cluster-wide GlobalEgressIPs are on every gateway
       When the cluster set is deployed
       Then the nat table of cluster1/gw-1 has:
-        | chain                | rule                                                                                  |
-        | SUBMARINER-GN-MARK   | -d 242.254.2.0/24 -j MARK --set-xmark 0xc0000/0xffffffff                              |
-        | SM-GN-EGRESS-NS      | ... --match-set SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ src -j SNAT --to-source 242.254.1.254 |
-        | SM-GN-EGRESS-CLUSTER | -s 10.0.0.0/16 -m mark --mark 0xc0000 -j SNAT --to-source 242.254.1.1-242.254.1.8     |
+        | chain                | rule                                                                                      |
+        | SUBMARINER-GN-MARK   | -d 242.254.2.0/24 -j MARK --set-xmark 0xc0000/0xc0000                                     |
+        | SM-GN-EGRESS-NS      | ... --match-set SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ src -j SNAT --to-source 242.254.1.254     |
+        | SM-GN-EGRESS-CLUSTER | -s 10.0.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.254.1.1-242.254.1.8 |
       And the nat table of cluster1/gw-2 has:
-        | chain                | rule                                                                                  |
-        | SUBMARINER-GN-MARK   | -d 242.254.2.0/24 -j MARK --set-xmark 0xc0000/0xffffffff                              |
-        | SM-GN-EGRESS-NS      | ... --match-set SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ src -j SNAT --to-source 242.254.1.254 |
-        | SM-GN-EGRESS-CLUSTER | -s 10.0.0.0/16 -m mark --mark 0xc0000 -j SNAT --to-source 242.254.1.9-242.254.1.16    |
+        | chain                | rule                                                                                       |
+        | SUBMARINER-GN-MARK   | -d 242.254.2.0/24 -j MARK --set-xmark 0xc0000/0xc0000                                      |
+        | SM-GN-EGRESS-NS      | ... --match-set SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ src -j SNAT --to-source 242.254.1.254      |
+        | SM-GN-EGRESS-CLUSTER | -s 10.0.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.254.1.9-242.254.1.16 |
 
     Scenario: The Endpoints carry each gateway's ClusterGlobalEgressIPs to the other clusters
       When the cluster set is deployed
@@ -472,7 +472,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | doc | node                        | step    | detail                                                                                                                                                                              | SRC                      | DST              |
         | 1   | cluster1/worker-1           | route   | table main: 242.254.2.0/24 proto static nexthop via 240.18.0.6 dev vx-submariner weight 1 nexthop via 240.18.0.8 dev vx-submariner weight 1 -> via 240.18.0.8                       | 10.0.128.4               | 242.254.2.254:80 |
         | 2b  | cluster1/gw-2               | route   | table 100: 242.254.2.0/24 proto static src 10.0.64.1 metric 100 nexthop via 241.18.0.4 dev vxlan-tunnel weight 1 nexthop via 241.18.0.9 dev vxlan-tunnel weight 1 -> via 241.18.0.9 | 10.0.128.4               | 242.254.2.254:80 |
-        | 2a  | cluster1/gw-2               | snat    | SM-GN-EGRESS-CLUSTER: -s 10.0.0.0/16 -m mark --mark 0xc0000 -j SNAT --to-source 242.254.1.9-242.254.1.16                                                                            | 242.254.1.9-242.254.1.16 | 242.254.2.254:80 |
+        | 2a  | cluster1/gw-2               | snat    | SM-GN-EGRESS-CLUSTER: -s 10.0.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.254.1.9-242.254.1.16                                                                    | 242.254.1.9-242.254.1.16 | 242.254.2.254:80 |
         | 3   | cluster2/gw-4               | arrive  | in vxlan-tunnel                                                                                                                                                                     | 242.254.1.9-242.254.1.16 | 242.254.2.254:80 |
         | 3a  | cluster2/gw-4               | dnat    | KUBE-SEP-...: -p tcp -m comment --comment "default/submariner-..." -j DNAT --to-destination 10.0.128.5:80                                                                           | 242.254.1.9-242.254.1.16 | 10.0.128.5:80    |
         | 3b  | cluster2/gw-4               | snat    | SUBMARINER-POSTROUTING: ... --ctstate DNAT -j SNAT --to-source 10.0.192.1                                                                                                           | 10.0.192.1               | 10.0.128.5:80    |

@@ -129,7 +129,7 @@ class TraceCheckAndPlanRunTheShippedExamples {
         PeriscopeRun run = PeriscopeRun.of("plan", MAG, "--node", "cluster2/gw-4");
         assertThat(run.status()).isZero();
         assertThat(run.out()).contains("=== cluster2/gw-4 (gateway)").contains("# iptables-restore --noflush").contains("*nat")
-                .contains("-A SM-GN-EGRESS-CLUSTER -s 10.0.0.0/16 -m mark --mark 0xc0000 -j SNAT --to-source 242.254.2.9-242.254.2.16")
+                .contains("-A SM-GN-EGRESS-CLUSTER -s 10.0.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.254.2.9-242.254.2.16")
                 .contains("route replace 242.254.1.1/32 table 100 metric 98 proto static via 241.18.0.6 dev vxlan-tunnel")
                 .contains("fdb append 00:00:00:00:00:00 dev vxlan-tunnel dst 172.18.0.6 self permanent");
         assertThat(PeriscopeRun.of("plan", MAG, "--node", "cluster2/nope").status()).isEqualTo(2);

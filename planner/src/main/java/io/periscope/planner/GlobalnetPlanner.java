@@ -71,10 +71,10 @@ final class GlobalnetPlanner {
         // Declared even when no policy connects this cluster to any other: the jump needs the chain.
         plan.chain(Table.NAT, Names.GN_MARK);
         for (Ipv4Prefix remote : remoteGlobalCidrs) {
-            // Upstream's --set-mark 0xC0000: the whole mark replaced (iptables-save prints the mask
-            // 0xffffffff), so kube-proxy's 0x4000 is cleared and KUBE-POSTROUTING will not masquerade
-            // what Globalnet leaves untranslated.
-            plan.rule(Table.NAT, Names.GN_MARK, Rule.of(new Target.SetMark(Names.GLOBALNET_MARK, ALL_BITS),
+            // Upstream's packetfilter writes --set-mark 0xC0000/0xC0000 (pkg/packetfilter/iptables,
+            // since 0.18), as the seeds' README does: only Globalnet's two bits are set, the rest of
+            // the mark (kube-proxy's 0x4000 among it) is left as it was.
+            plan.rule(Table.NAT, Names.GN_MARK, Rule.of(new Target.SetMark(Names.GLOBALNET_MARK, Names.GLOBALNET_MARK),
                     new Match.Destination(remote)));
         }
         // Upstream's node controller (started before the other controllers, so its rule comes
@@ -218,15 +218,12 @@ final class GlobalnetPlanner {
     }
 
     /**
-     * Upstream's {@code -m mark --mark 0xc0000}: the whole mark must be Globalnet's, as
-     * SUBMARINER-GN-MARK leaves it (a packet marked otherwise too is not Globalnet's to SNAT).
+     * Upstream's {@code -m mark --mark 0xC0000/0xC0000} (pkg/packetfilter/iptables since 0.18, and
+     * the seeds' README): Globalnet's two bits set, whatever else the mark carries.
      */
     private static Match globalnetMarked() {
-        return new Match.MarkIs(Names.GLOBALNET_MARK, ALL_BITS, false);
+        return new Match.MarkIs(Names.GLOBALNET_MARK, Names.GLOBALNET_MARK, false);
     }
-
-    /** A mark mask of all 32 bits: the mark as a whole. */
-    private static final int ALL_BITS = 0xffffffff;
 
     /** Allocations are contiguous blocks; an empty list means nothing was allocated. */
     static Optional<Ipv4Range> range(List<Ipv4Address> addresses) {

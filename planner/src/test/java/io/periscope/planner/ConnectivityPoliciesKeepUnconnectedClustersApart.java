@@ -70,14 +70,14 @@ class ConnectivityPoliciesKeepUnconnectedClustersApart {
                   - {name: client-server-policy, leftClusterSelector: {database-role: server}, rightClusterSelector: {database-role: client}}
                 """));
         DataplanePlan client1 = submariner(plan, "client1", "gw");
-        assertThat(rules(client1, Table.NAT, "SUBMARINER-GN-MARK")).containsExactly("-d 242.0.0.0/16 -j MARK --set-xmark 0xc0000/0xffffffff");
+        assertThat(rules(client1, Table.NAT, "SUBMARINER-GN-MARK")).containsExactly("-d 242.0.0.0/16 -j MARK --set-xmark 0xc0000/0xc0000");
         assertThat(client1.routesIn(100)).extracting(Route::destination).containsExactly(net("242.0.0.0/16"));
         assertThat(unreachable(client1)).singleElement().satisfies(r -> {
             assertThat(r.destination()).isEqualTo(net("242.2.0.0/16"));
             assertThat(r.reason()).contains("no ClusterConnectivityPolicy connects client1 and client2");
         });
         assertThat(rules(submariner(plan, "server", "gw"), Table.NAT, "SUBMARINER-GN-MARK")).containsExactly(
-                "-d 242.1.0.0/16 -j MARK --set-xmark 0xc0000/0xffffffff", "-d 242.2.0.0/16 -j MARK --set-xmark 0xc0000/0xffffffff");
+                "-d 242.1.0.0/16 -j MARK --set-xmark 0xc0000/0xc0000", "-d 242.2.0.0/16 -j MARK --set-xmark 0xc0000/0xc0000");
     }
 
     @Test

@@ -24,7 +24,7 @@ class GlobalnetEgressPlanFollowsSeed002 {
                 "-j SUBMARINER-GN-MARK", "-j SM-GN-EGRESS-PODS", "-j SM-GN-EGRESS-HDLS-PODS", "-j SM-GN-EGRESS-HDLS-EPS", "-j SM-GN-EGRESS-NS",
                 "-j SM-GN-EGRESS-CLUSTER");
         assertThat(rules(gateway, Table.NAT, "SUBMARINER-GN-MARK"))
-                .containsExactly("-d 242.1.0.0/16 -j MARK --set-xmark 0xc0000/0xffffffff");
+                .containsExactly("-d 242.1.0.0/16 -j MARK --set-xmark 0xc0000/0xc0000");
     }
 
     @Test
@@ -33,9 +33,9 @@ class GlobalnetEgressPlanFollowsSeed002 {
         // Upstream's names (getIPSetName): SM-GN- and 25 characters of base32(sha256("namespace/name")),
         // computed here with Python's hashlib/base64, and no comment: upstream's rules carry none.
         assertThat(rules(gateway, Table.NAT, "SM-GN-EGRESS-NS")).containsExactly(
-                "-m mark --mark 0xc0000 -m set --match-set SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ src -j SNAT --to-source 242.0.255.254");
+                "-m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ src -j SNAT --to-source 242.0.255.254");
         assertThat(rules(gateway, Table.NAT, "SM-GN-EGRESS-PODS")).containsExactly(
-                "-m mark --mark 0xc0000 -m set --match-set SM-GN-KOSF2JYAXQXSCLY3CSZKA232H src -j SNAT --to-source 242.0.0.9-242.0.0.10");
+                "-m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-KOSF2JYAXQXSCLY3CSZKA232H src -j SNAT --to-source 242.0.0.9-242.0.0.10");
         IpSet nsSet = gateway.ipsets().stream().filter(s -> s.name().equals("SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ")).findFirst().orElseThrow();
         assertThat(nsSet.type()).isEqualTo(IpSetType.HASH_IP);
         assertThat(nsSet.members()).extracting(Object::toString).containsExactly("10.244.1.11/32", "10.244.1.12/32");
@@ -48,8 +48,8 @@ class GlobalnetEgressPlanFollowsSeed002 {
     void clusterEgressCoversThePodAndTheServiceCidr() {
         // Upstream's ClusterGlobalEgressIP controller SNATs from every local subnet: the service CIDR too.
         assertThat(rules(submariner(plan, "east", "east-gw"), Table.NAT, "SM-GN-EGRESS-CLUSTER")).containsExactly(
-                "-s 10.244.0.0/16 -m mark --mark 0xc0000 -j SNAT --to-source 242.0.0.1-242.0.0.8",
-                "-s 10.96.0.0/16 -m mark --mark 0xc0000 -j SNAT --to-source 242.0.0.1-242.0.0.8");
+                "-s 10.244.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.0.0.1-242.0.0.8",
+                "-s 10.96.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.0.0.1-242.0.0.8");
     }
 
     @Test
@@ -76,7 +76,7 @@ class GlobalnetEgressPlanFollowsSeed002 {
                 "-d 242.1.255.253/32 -j DNAT --to-destination 10.244.1.20",
                 "-d 242.1.255.252/32 -j DNAT --to-destination 10.244.0.21");
         assertThat(rules(gateway, Table.NAT, "SM-GN-EGRESS-HDLS-PODS")).hasSize(2)
-                .allMatch(r -> r.matches("-s 10\\.244\\.\\d+\\.\\d+/32 -m mark --mark 0xc0000 -j SNAT --to-source 242\\.1\\.255\\.\\d+"));
+                .allMatch(r -> r.matches("-s 10\\.244\\.\\d+\\.\\d+/32 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242\\.1\\.255\\.\\d+"));
         assertThat(plan.serviceRecords()).extracting(r -> r.pod().orElse("-")).contains("http-0", "http-1");
     }
 }

@@ -78,7 +78,7 @@ class HeadlessPodEgressFollowsSeed002Precedence {
                 """));
         assertThat(rules(gateway, Table.NAT, "SM-GN-EGRESS-HDLS-PODS")).isEmpty();
         assertThat(rules(gateway, Table.NAT, "SM-GN-EGRESS-NS")).singleElement().asString()
-                .isEqualTo("-m mark --mark 0xc0000 -m set --match-set SM-GN-KKS7BTRXU25X5KSG5NAEPXWYQ src -j SNAT --to-source 242.1.255.254");
+                .isEqualTo("-m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-KKS7BTRXU25X5KSG5NAEPXWYQ src -j SNAT --to-source 242.1.255.254");
         assertThat(ipsetMembers(gateway, "SM-GN-KKS7BTRXU25X5KSG5NAEPXWYQ")).containsExactly("10.244.0.20/32", "10.244.0.21/32", "10.244.0.30/32");
         // The pods keep their own global IPs for ingress.
         assertThat(rules(gateway, Table.NAT, "SUBMARINER-GN-INGRESS")).filteredOn(r -> !r.contains("-p icmp")).hasSize(2)
@@ -97,7 +97,7 @@ class HeadlessPodEgressFollowsSeed002Precedence {
                       - {name: http-pods, namespace: myproject, podSelector: {matchLabels: {app: http}}, numberOfIPs: 1}
                 """));
         assertThat(rules(gateway, Table.NAT, "SM-GN-EGRESS-PODS")).singleElement().asString()
-                .isEqualTo("-m mark --mark 0xc0000 -m set --match-set SM-GN-R7TDBYO36KZWAP4Q7CK7HIAOL src -j SNAT --to-source 242.1.255.254");
+                .isEqualTo("-m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-R7TDBYO36KZWAP4Q7CK7HIAOL src -j SNAT --to-source 242.1.255.254");
         assertThat(ipsetMembers(gateway, "SM-GN-R7TDBYO36KZWAP4Q7CK7HIAOL")).containsExactly("10.244.0.20/32", "10.244.0.21/32");
         // SM-GN-EGRESS-PODS comes first, so the pods' own rules behind it are never reached for them.
         assertThat(rules(gateway, Table.NAT, "SUBMARINER-GN-EGRESS").indexOf("-j SM-GN-EGRESS-PODS"))

@@ -66,11 +66,11 @@ class MultiActiveGatewayPlanFollowsSeed004 {
     @Test
     void eachGatewaySnatsToItsOwnClusterEgressRange() {
         assertThat(rules(submariner(plan, "cluster1", "gw-1"), Table.NAT, "SM-GN-EGRESS-CLUSTER"))
-                .containsExactly("-s 10.0.0.0/16 -m mark --mark 0xc0000 -j SNAT --to-source 242.254.1.1-242.254.1.8",
-                        "-s 100.0.0.0/16 -m mark --mark 0xc0000 -j SNAT --to-source 242.254.1.1-242.254.1.8");
+                .containsExactly("-s 10.0.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.254.1.1-242.254.1.8",
+                        "-s 100.0.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.254.1.1-242.254.1.8");
         assertThat(rules(submariner(plan, "cluster1", "gw-2"), Table.NAT, "SM-GN-EGRESS-CLUSTER"))
-                .containsExactly("-s 10.0.0.0/16 -m mark --mark 0xc0000 -j SNAT --to-source 242.254.1.9-242.254.1.16",
-                        "-s 100.0.0.0/16 -m mark --mark 0xc0000 -j SNAT --to-source 242.254.1.9-242.254.1.16");
+                .containsExactly("-s 10.0.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.254.1.9-242.254.1.16",
+                        "-s 100.0.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.254.1.9-242.254.1.16");
     }
 
     @Test

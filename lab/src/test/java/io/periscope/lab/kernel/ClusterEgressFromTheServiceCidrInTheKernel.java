@@ -33,7 +33,7 @@ class ClusterEgressFromTheServiceCidrInTheKernel {
         rig.in("r", "iptables", "-t", "nat", "-I", "POSTROUTING", "1", "-j", "SUBMARINER-GN-EGRESS");
         rig.in("r", "iptables", "-t", "nat", "-A", "SUBMARINER-GN-EGRESS", "-j", "SUBMARINER-GN-MARK");
         rig.in("r", "iptables", "-t", "nat", "-A", "SUBMARINER-GN-EGRESS", "-j", "SM-GN-EGRESS-CLUSTER");
-        rig.in("r", "iptables", "-t", "nat", "-A", "SUBMARINER-GN-MARK", "-d", "10.77.2.0/24", "-j", "MARK", "--set-xmark", "0xc0000/0xffffffff");
+        rig.in("r", "iptables", "-t", "nat", "-A", "SUBMARINER-GN-MARK", "-d", "10.77.2.0/24", "-j", "MARK", "--set-xmark", "0xc0000/0xc0000");
         clusterSnatFrom("10.77.1.0/24");
     }
 
@@ -45,7 +45,7 @@ class ClusterEgressFromTheServiceCidrInTheKernel {
     }
 
     private void clusterSnatFrom(String subnet) {
-        rig.in("r", "iptables", "-t", "nat", "-A", "SM-GN-EGRESS-CLUSTER", "-s", subnet, "-m", "mark", "--mark", "0xc0000",
+        rig.in("r", "iptables", "-t", "nat", "-A", "SM-GN-EGRESS-CLUSTER", "-s", subnet, "-m", "mark", "--mark", "0xc0000/0xc0000",
                 "-j", "SNAT", "--to-source", "242.0.0.1-242.0.0.8");
     }
 

@@ -82,7 +82,7 @@ class SingleActiveGatewayCrudTest {
 
         assertThatEventually("gw-1 programmed Globalnet 2.0", () -> {
             String nat = gw1Kernel.inputTo("iptables-restore");
-            assertThat(nat).contains("-A SM-GN-EGRESS-CLUSTER -s 10.0.0.0/16 -m mark --mark 0xc0000 -j SNAT --to-source 242.254.1.1-242.254.1.8");
+            assertThat(nat).contains("-A SM-GN-EGRESS-CLUSTER -s 10.0.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.254.1.1-242.254.1.8");
             assertThat(nat).contains("--to-source 242.254.1.9-242.254.1.10").contains("--to-source 242.254.1.254");
             // Precedence is the order of the jumps: the first SNAT that matches wins.
             assertThat(nat.indexOf("-A SUBMARINER-GN-EGRESS -j SM-GN-EGRESS-PODS"))
@@ -125,7 +125,7 @@ class SingleActiveGatewayCrudTest {
             assertThat(endpoint("gw-2")).isPresent();
             assertThat(endpoint("gw-1")).isEmpty();
             assertThat(gw2Kernel.inputTo("iptables-restore"))
-                    .contains("-A SM-GN-EGRESS-CLUSTER -s 10.0.0.0/16 -m mark --mark 0xc0000 -j SNAT --to-source 242.254.1.1-242.254.1.8");
+                    .contains("-A SM-GN-EGRESS-CLUSTER -s 10.0.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.254.1.1-242.254.1.8");
             assertThat(gateway("gw-2").map(g -> g.getStatus().haStatus())).contains(GatewayStatus.ACTIVE);
             // The gateway global IP moves with the lease, as upstream's node controller on the new gateway releases the old node's.
             assertThat(endpoint("gw-2").orElseThrow().getSpec().healthCheckIP()).isEqualTo("242.254.1.253");

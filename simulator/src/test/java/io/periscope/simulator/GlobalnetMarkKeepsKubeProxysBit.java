@@ -23,17 +23,16 @@ import static io.periscope.simulator.TwoNodeCluster.N1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What the lab's {@code GlobalnetMarkReplacesKubeProxysMarkInTheKernel} shows, predicted. On n1, a
- * packet kube-proxy marked for masquerade (0x4000, as KUBE-MARK-MASQ does in nat PREROUTING) heads for
+ * What the lab's {@code GlobalnetMarkKeepsKubeProxysBitInTheKernel} shows, predicted. On n1, a packet
+ * kube-proxy marked for masquerade (0x4000, as KUBE-MARK-MASQ does in nat PREROUTING) heads for
  * 10.0.2.0/24, standing for a remote global CIDR. nat POSTROUTING runs Globalnet's chains before
- * KUBE-POSTROUTING, as upstream orders them. Upstream's {@code --set-xmark 0xc0000/0xffffffff}
- * replaces the whole mark: the packet leaves SUBMARINER-GN-MARK with 0xc0000, 0x4000 gone, so
- * {@code -m mark --mark 0xc0000} matches it and it is SNATed to the global IP; from a source no
- * Globalnet rule covers it leaves untranslated, since KUBE-POSTROUTING no longer sees 0x4000. With the
- * masked mark Periscope used to write, kube-proxy's bit stayed (0xc4000) and masquerading took the
- * packet instead.
+ * KUBE-POSTROUTING, as upstream orders them. Globalnet's {@code --set-xmark 0xc0000/0xc0000} (the
+ * seeds' README, upstream's packetfilter since 0.18) adds its bits and keeps kube-proxy's: the packet
+ * carries 0xc4000, {@code -m mark --mark 0xc0000/0xc0000} matches it and the SNAT to the global IP ends
+ * nat POSTROUTING; from a source no Globalnet rule covers, KUBE-POSTROUTING still sees 0x4000 and
+ * masquerades it.
  */
-class GlobalnetMarkReplacesKubeProxysMark {
+class GlobalnetMarkKeepsKubeProxysBit {
 
     private static final int KUBE_MASQ = 0x4000;
     private static final int GLOBALNET = 0xc0000;
@@ -68,27 +67,18 @@ class GlobalnetMarkReplacesKubeProxysMark {
     }
 
     @Test
-    void upstreamsMarkReplacesKubeProxysAndGlobalnetSnatsToTheGlobalIp() {
-        PathTrace path = trace(gateway(0xffffffff, 0xffffffff, "10.0.1.0/24"));
+    void globalnetAddsItsBitsAndSnatsToTheGlobalIp() {
+        PathTrace path = trace(gateway(GLOBALNET, GLOBALNET, "10.0.1.0/24"));
 
-        assertThat(marks(path)).containsExactly(KUBE_MASQ, GLOBALNET);
+        assertThat(marks(path)).containsExactly(KUBE_MASQ, GLOBALNET | KUBE_MASQ);
         assertThat(snatBy(path)).isEqualTo("SM-GN-EGRESS-CLUSTER");
         assertThat(delivered(path.forward()).src()).isEqualTo(ip("242.0.0.1"));
         assertThat(path.disposition()).isEqualTo(io.periscope.model.topology.Disposition.DELIVERED);
     }
 
     @Test
-    void untranslatedByGlobalnetThePacketIsNotMasqueradedEither() {
-        // The SNAT covers another subnet than the client's: nothing translates the packet any more.
-        PathTrace path = trace(gateway(0xffffffff, 0xffffffff, "10.0.9.0/24"));
-
-        assertThat(marks(path)).containsExactly(KUBE_MASQ, GLOBALNET);
-        assertThat(steps(List.of(hopAt(path.forward(), N1)), Step.Snat.class)).isEmpty();
-        assertThat(delivered(path.forward()).src()).isEqualTo(ip("10.0.1.4"));
-    }
-
-    @Test
-    void theMaskedMarkKeptKubeProxysBitAndMasqueradingTookThePacket() {
+    void untranslatedByGlobalnetThePacketIsMasqueradedByKubeProxy() {
+        // The SNAT covers another subnet than the client's: kube-proxy's bit is still set.
         PathTrace path = trace(gateway(GLOBALNET, GLOBALNET, "10.0.9.0/24"));
 
         assertThat(marks(path)).containsExactly(KUBE_MASQ, GLOBALNET | KUBE_MASQ);
