@@ -112,6 +112,11 @@ final class PlanBuilder {
         return this;
     }
 
+    /** Whether a route of this plan has several nexthops, or forwards through a group of several. */
+    boolean spreadsOverSeveralNexthops() {
+        return routes.stream().anyMatch(Route::multipath) || groups.stream().anyMatch(g -> g.members().size() > 1);
+    }
+
     DataplanePlan build() {
         List<NetfilterTable> netfilter = new ArrayList<>();
         tables.forEach((table, chains) -> netfilter.add(new NetfilterTable(table,

@@ -147,6 +147,7 @@ public final class Planner {
                         OvnRouteAgentPlanner.gatewayPostrouting(host);
                     }
                 }
+                RouteAgentPlanner.planMultipathSysctls(planned);
             }
         }
 

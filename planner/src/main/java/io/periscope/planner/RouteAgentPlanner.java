@@ -58,6 +58,29 @@ final class RouteAgentPlanner {
     record RefusedCluster(String name, List<Ipv4Prefix> subnets) {
     }
 
+    /**
+     * The node-wide multipath sysctls, only on a node whose plan spreads a destination over several
+     * nexthops (seed 004's multiple active gateways, here or in a connected cluster). Upstream sets
+     * neither, and both change how every connection of the host is hashed and routed, so a node
+     * with one way to each remote cluster keeps its own. Called once the node's routes are planned.
+     */
+    static void planMultipathSysctls(HostContext context) {
+        PlanBuilder plan = context.plan();
+        if (!plan.spreadsOverSeveralNexthops()) {
+            return;
+        }
+        // The cluster's multipath hash policy (L4 unless the file says otherwise: seed 004 spreads one pod
+        // pair's connections over the active gateways); policy 3 reads its fields from a second key.
+        MultipathHashPolicy hash = context.cluster().environment().multipathHash();
+        plan.sysctl("net.ipv4.fib_multipath_hash_policy", Integer.toString(hash.kernelValue()));
+        if (hash.hashFields() != 0) {
+            // Decimal, as the kernel reads the value back (0x0df7 is 3575), so the agents find no difference.
+            plan.sysctl("net.ipv4.fib_multipath_hash_fields", Integer.toString(hash.hashFields()));
+        }
+        // Old-style multipath routes keep a nexthop whose device went down unless this is set first.
+        plan.sysctl("net.ipv4.conf.all.ignore_routes_with_linkdown", "1");
+    }
+
     /** The route agent's part of a node's plan, gateway or not. */
     static void plan(HostContext context) {
         Cluster cluster = context.cluster();
@@ -77,16 +100,6 @@ final class RouteAgentPlanner {
             plan.sysctl("net.ipv4.conf." + Names.CNI_BRIDGE + ".rp_filter", LOOSE_RP_FILTER);
             plan.sysctl("net.ipv4.conf." + Names.VX_SUBMARINER + ".rp_filter", LOOSE_RP_FILTER);
         }
-        // The cluster's multipath hash policy (L4 unless the file says otherwise: seed 004 spreads one pod
-        // pair's connections over the active gateways); policy 3 reads its fields from a second key.
-        MultipathHashPolicy hash = cluster.environment().multipathHash();
-        plan.sysctl("net.ipv4.fib_multipath_hash_policy", Integer.toString(hash.kernelValue()));
-        if (hash.hashFields() != 0) {
-            // Decimal, as the kernel reads the value back (0x0df7 is 3575), so the agents find no difference.
-            plan.sysctl("net.ipv4.fib_multipath_hash_fields", Integer.toString(hash.hashFields()));
-        }
-        plan.sysctl("net.ipv4.conf.all.ignore_routes_with_linkdown", "1");
-
         // Clusters the connectivity policies keep apart get no tunnel and no route (upstream would have
         // none either, and a default route would carry the packets off to the underlay). Periscope
         // makes the refusal explicit: an unreachable route fails the connection at once, and its
