@@ -224,11 +224,16 @@ final class YamlNodeReader {
         }
         visiting.remove(node);
         // Own pairs first; a merged pair only when no earlier pair (own, or merged before it) has its key.
+        // The keys taken so far are a set: a mapping merging many mappings costs one look-up per pair, not a scan.
         List<NodeTuple> all = new ArrayList<>(own);
+        Set<String> taken = new HashSet<>();
+        for (NodeTuple tuple : own) {
+            if (tuple.getKeyNode() instanceof ScalarNode key) {
+                taken.add(key.getValue());
+            }
+        }
         for (NodeTuple tuple : merged) {
-            boolean taken = tuple.getKeyNode() instanceof ScalarNode key && all.stream().anyMatch(
-                    o -> o.getKeyNode() instanceof ScalarNode k && k.getValue().equals(key.getValue()));
-            if (!taken) {
+            if (!(tuple.getKeyNode() instanceof ScalarNode key) || taken.add(key.getValue())) {
                 all.add(tuple);
             }
         }
