@@ -1,6 +1,5 @@
 package io.periscope.visualizer.session;
 
-import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyFileLimits;
 
 import java.io.IOException;
@@ -85,8 +84,11 @@ public final class TopologyWatch implements AutoCloseable {
             if (workspace.reload()) {
                 Workspace.State state = workspace.state();
                 switch (state) {
-                    case Workspace.Invalid invalid -> say.accept(new TopologyException(invalid.errors()).report()
-                            + "revision " + state.revision() + ": the page shows these errors until a save fixes them\n");
+                    case Workspace.Invalid invalid -> {
+                        StringBuilder text = new StringBuilder();
+                        invalid.errors().forEach(error -> text.append(error.format()).append('\n'));
+                        say.accept(text + "revision " + state.revision() + ": the page shows these errors until a save fixes them\n");
+                    }
                     case Workspace.Ready ready when wasInvalid -> say.accept(workspace.file() + " loads again; the page draws revision "
                             + ready.revision() + "\n");
                     case Workspace.Ready ready -> {

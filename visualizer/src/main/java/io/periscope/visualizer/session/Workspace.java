@@ -94,11 +94,11 @@ public final class Workspace {
             text = TopologyLoader.read(file);
         } catch (TopologyException e) {
             // Missing, unreadable, too large or not a file: an error to show, which the next good save replaces.
-            if (state instanceof Invalid invalid && lastDigest == null && invalid.errors().equals(e.errors())) {
+            if (state instanceof Invalid invalid && lastDigest == null && invalid.errors().equals(e.errorsWithOmittedCount())) {
                 return false;
             }
             lastDigest = null;
-            return invalid(e.errors());
+            return invalid(e.errorsWithOmittedCount());
         }
         byte[] digest = digest(text);
         if (!lastFailed && Arrays.equals(digest, lastDigest)) {
@@ -118,7 +118,7 @@ public final class Workspace {
         } catch (TopologyException e) {
             lastDigest = digest;
             lastFailed = false;
-            return invalid(e.errors());
+            return invalid(e.errorsWithOmittedCount());
         } catch (RuntimeException | Error e) {
             // Not the file's mistake but Periscope's, in reading, planning or drawing: said on the page,
             // and retried on the next save even when its text is the same. Any Error too (a stack overflow,
