@@ -45,7 +45,7 @@ public final class TopologyException extends Exception {
             return errors;
         }
         List<TopologyError> all = new ArrayList<>(errors);
-        all.add(new TopologyError(errors.getFirst().file(), 0, 0, "", "... and " + count(omitted) + " more, not listed",
+        all.add(new TopologyError(errors.getFirst().file(), 0, 0, "", "... and " + more(omitted),
                 "fix the errors above (the rest are often the same mistake repeated) and load the file again"));
         return List.copyOf(all);
     }
@@ -57,10 +57,15 @@ public final class TopologyException extends Exception {
             text.append(error.format()).append('\n');
         }
         if (omitted > 0) {
-            text.append("... and ").append(count(omitted)).append(" more, not listed\n");
+            text.append("... and ").append(more(omitted)).append('\n');
         }
         text.append(getMessage()).append('\n');
         return text.toString();
+    }
+
+    /** "3,958 more errors, not listed" */
+    private static String more(int omitted) {
+        return String.format(Locale.ROOT, "%,d more %s, not listed", omitted, omitted == 1 ? "error" : "errors");
     }
 
     private static String count(int errors) {
