@@ -46,16 +46,7 @@ class YamlLimitsAdmitLargeFilesAndRefuseBombs {
 
     @Test
     void aBillionLaughsDocumentIsRefusedNamingTheExpansionLimit() {
-        StringBuilder text = new StringBuilder("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
-        for (int level = 1; level <= 9; level++) {
-            text.append('a').append(level).append(": &a").append(level).append(" [");
-            for (int i = 0; i < 10; i++) {
-                text.append(i == 0 ? "" : ", ").append("*a").append(level - 1);
-            }
-            text.append("]\n");
-        }
-
-        TopologyError error = onlyError(text.toString());
+        TopologyError error = onlyError(billionLaughs());
 
         assertThat(error.problem()).contains("expand to more than " + TopologyFileLimits.MAX_EXPANDED_NODES);
         assertThat(error.fix()).contains("Limits");
@@ -94,17 +85,8 @@ class YamlLimitsAdmitLargeFilesAndRefuseBombs {
 
     @Test
     void aBillionLaughsErrorNamesTheLineOfTheAnchorThatPassesTheLimit() {
-        StringBuilder text = new StringBuilder("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
-        for (int level = 1; level <= 9; level++) {
-            text.append('a').append(level).append(": &a").append(level).append(" [");
-            for (int i = 0; i < 10; i++) {
-                text.append(i == 0 ? "" : ", ").append("*a").append(level - 1);
-            }
-            text.append("]\n");
-        }
-
         // a6 expands to 10^7 values, the first anchor over 5,000,000; it is written on line 7.
-        assertThat(onlyError(text.toString()).line()).isEqualTo(7);
+        assertThat(onlyError(billionLaughs()).line()).isEqualTo(7);
     }
 
     @Test
@@ -141,6 +123,19 @@ class YamlLimitsAdmitLargeFilesAndRefuseBombs {
         text.append("]\n");
 
         assertThat(onlyError(text.toString()).problem()).contains("more than " + TopologyFileLimits.MAX_ALIASES + " aliases");
+    }
+
+    /** Ten levels of anchors, each a list of ten aliases of the one before: 10^10 values once expanded. */
+    private static String billionLaughs() {
+        StringBuilder text = new StringBuilder("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for (int level = 1; level <= 9; level++) {
+            text.append('a').append(level).append(": &a").append(level).append(" [");
+            for (int i = 0; i < 10; i++) {
+                text.append(i == 0 ? "" : ", ").append("*a").append(level - 1);
+            }
+            text.append("]\n");
+        }
+        return text.toString();
     }
 
     private static TopologyError onlyError(String text) {
