@@ -1,15 +1,21 @@
 package io.periscope.model.load;
 
 import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.Deque;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * How big a topology file may be, and how much its anchors may expand. Documented in docs/topology.md
@@ -77,38 +83,104 @@ public final class TopologyFileLimits {
     }
 
     /**
-     * Refuses a document whose aliases expand beyond {@link #MAX_EXPANDED_NODES}. Counted over the shared
-     * node graph with memoisation, so the count itself costs one visit per distinct node.
+     * Refuses a document whose aliases make it endless or too large once expanded: an anchor whose own
+     * content uses it ({@code clusters: &c [*c]}), which every reader of the nodes would follow forever,
+     * and aliases that expand beyond {@link #MAX_EXPANDED_NODES} ("billion laughs"). One depth-first walk
+     * over the shared node graph with memoisation, so the check costs one visit per distinct node, and
+     * with its own stack, so a deep chain of aliases cannot overflow the thread's.
      */
-    static Optional<TopologyError> expansionTooLarge(String fileName, Node root) {
-        long expanded = expandedSize(root, new IdentityHashMap<>());
-        if (expanded <= MAX_EXPANDED_NODES) {
-            return Optional.empty();
+    static Optional<TopologyError> aliasesTooLarge(String fileName, Node root) {
+        Map<Node, Long> sizes = new IdentityHashMap<>();
+        Set<Node> open = Collections.newSetFromMap(new IdentityHashMap<>());
+        Deque<Visit> stack = new ArrayDeque<>();
+        stack.push(new Visit(root, children(root)));
+        open.add(root);
+        while (!stack.isEmpty()) {
+            Visit visit = stack.peek();
+            if (visit.children().hasNext()) {
+                Node child = visit.children().next();
+                Long known = sizes.get(child);
+                if (known != null) {
+                    visit.add(known);
+                } else if (open.contains(child)) {
+                    return Optional.of(selfReference(fileName, child));
+                } else {
+                    open.add(child);
+                    stack.push(new Visit(child, children(child)));
+                }
+                continue;
+            }
+            stack.pop();
+            open.remove(visit.node());
+            if (visit.total() > MAX_EXPANDED_NODES) {
+                // The first node to pass the limit is the smallest that does: the anchor to rewrite.
+                return Optional.of(expansion(fileName, visit.node()));
+            }
+            sizes.put(visit.node(), visit.total());
+            if (!stack.isEmpty()) {
+                stack.peek().add(visit.total());
+            }
         }
-        return Optional.of(new TopologyError(fileName, 0, 0, "",
-                "its aliases (*name) expand to more than " + MAX_EXPANDED_NODES + " values, the limit for one topology file"
-                        + " (aliases of lists of aliases multiply)",
-                "use each anchor for what it names once per place, not in lists of aliases of aliases; see \"Limits\" in docs/topology.md"));
+        return Optional.empty();
     }
 
-    private static long expandedSize(Node node, Map<Node, Long> known) {
-        Long size = known.get(node);
-        if (size != null) {
-            return size;
+    /** A node being expanded: the children still to visit and the size of those visited. */
+    private static final class Visit {
+        private final Node node;
+        private final Iterator<Node> children;
+        private long total = 1;
+
+        Visit(Node node, Iterator<Node> children) {
+            this.node = node;
+            this.children = children;
         }
-        long total = 1;
+
+        Node node() {
+            return node;
+        }
+
+        Iterator<Node> children() {
+            return children;
+        }
+
+        long total() {
+            return total;
+        }
+
+        void add(long size) {
+            total = cappedSum(total, size);
+        }
+    }
+
+    private static Iterator<Node> children(Node node) {
         if (node instanceof MappingNode mapping) {
-            for (NodeTuple tuple : mapping.getValue()) {
-                total = cappedSum(total, expandedSize(tuple.getKeyNode(), known));
-                total = cappedSum(total, expandedSize(tuple.getValueNode(), known));
-            }
-        } else if (node instanceof SequenceNode sequence) {
-            for (Node each : sequence.getValue()) {
-                total = cappedSum(total, expandedSize(each, known));
-            }
+            return mapping.getValue().stream().flatMap(t -> Stream.of(t.getKeyNode(), t.getValueNode())).iterator();
         }
-        known.put(node, total);
-        return total;
+        if (node instanceof SequenceNode sequence) {
+            return sequence.getValue().iterator();
+        }
+        return Collections.emptyIterator();
+    }
+
+    private static TopologyError selfReference(String fileName, Node anchored) {
+        String anchor = anchored.getAnchor() == null ? "an anchor" : "anchor &" + anchored.getAnchor();
+        String alias = anchored.getAnchor() == null ? "an alias of it" : "*" + anchored.getAnchor();
+        return at(fileName, anchored, anchor + " is used inside itself (" + alias + " within what it names), so the document never ends",
+                "an alias may only repeat something written elsewhere; write the inner part out instead of " + alias);
+    }
+
+    private static TopologyError expansion(String fileName, Node node) {
+        String what = node.getAnchor() == null ? "its aliases (*name)" : "the aliases in anchor &" + node.getAnchor();
+        return at(fileName, node, what + " expand to more than " + MAX_EXPANDED_NODES + " values, the limit for one topology file"
+                        + " (aliases of lists of aliases multiply)",
+                "use each anchor for what it names once per place, not in lists of aliases of aliases; see \"Limits\" in docs/topology.md");
+    }
+
+    private static TopologyError at(String fileName, Node node, String problem, String fix) {
+        Mark mark = node.getStartMark();
+        int line = mark == null ? 0 : mark.getLine() + 1;
+        int column = mark == null ? 0 : mark.getColumn() + 1;
+        return new TopologyError(fileName, line, column, "", problem, fix);
     }
 
     /** Sums saturate just above the limit: the exact figure of a bomb does not matter, and it would overflow. */

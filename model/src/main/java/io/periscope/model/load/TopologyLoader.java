@@ -2,14 +2,16 @@ package io.periscope.model.load;
 
 import io.periscope.model.topology.ClusterSet;
 
-import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.parser.ParserImpl;
 import org.yaml.snakeyaml.reader.ReaderException;
+import org.yaml.snakeyaml.resolver.Resolver;
 
-import java.io.StringReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -92,7 +94,8 @@ public final class TopologyLoader {
     private static ClusterSet parse(String yamlText, String fileName, boolean validate) throws TopologyException {
         Node root;
         try {
-            root = new Yaml(TopologyFileLimits.loaderOptions()).compose(new StringReader(yamlText));
+            LoaderOptions options = TopologyFileLimits.loaderOptions();
+            root = new Composer(new ParserImpl(new InMemoryStreamReader(yamlText), options), new Resolver(), options).getSingleNode();
         } catch (MarkedYAMLException e) {
             Optional<TopologyError> limit = TopologyFileLimits.limitHit(fileName, e.getMessage());
             if (limit.isPresent()) {
@@ -111,7 +114,7 @@ public final class TopologyLoader {
         if (root == null) {
             throw failure(fileName, "the file is empty", "describe the cluster set: name, globalnet, clusters, flows (see docs/topology.md)");
         }
-        Optional<TopologyError> expansion = TopologyFileLimits.expansionTooLarge(fileName, root);
+        Optional<TopologyError> expansion = TopologyFileLimits.aliasesTooLarge(fileName, root);
         if (expansion.isPresent()) {
             throw new TopologyException(List.of(expansion.get()));
         }

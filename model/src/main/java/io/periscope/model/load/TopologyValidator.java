@@ -4,6 +4,7 @@ import io.periscope.model.globalnet.GlobalCidrAllocator;
 import io.periscope.model.globalnet.GlobalCidrFailure;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.net.Ipv4PrefixIndex;
 import io.periscope.model.policy.CablePorts;
 import io.periscope.model.policy.ClusterGraph;
 import io.periscope.model.topology.CableDriver;
@@ -184,14 +185,14 @@ public final class TopologyValidator {
     }
 
     private void checkOverlapsWithin(List<Ipv4Prefix> prefixes, String listPath, String field) {
+        Ipv4PrefixIndex<Integer> earlier = new Ipv4PrefixIndex<>();
         for (int a = 0; a < prefixes.size(); a++) {
-            for (int b = 0; b < a; b++) {
-                if (prefixes.get(a).overlaps(prefixes.get(b))) {
-                    error(positions.element(listPath, a), field + " entry " + prefixes.get(a) + " overlaps entry " + prefixes.get(b)
-                            + lineOf(positions.element(listPath, b)), "list each network once, without overlaps");
-                    break;
-                }
+            Optional<Integer> b = earlier.overlapping(prefixes.get(a));
+            if (b.isPresent()) {
+                error(positions.element(listPath, a), field + " entry " + prefixes.get(a) + " overlaps entry " + prefixes.get(b.get())
+                        + lineOf(positions.element(listPath, b.get())), "list each network once, without overlaps");
             }
+            earlier.add(prefixes.get(a), a);
         }
     }
 
@@ -477,16 +478,21 @@ public final class TopologyValidator {
         }
     }
 
-    /** Without Globalnet, packets are routed by their real addresses, so no two clusters may share any. */
+    /**
+     * Without Globalnet, packets are routed by their real addresses, so no two clusters may share any.
+     * Each entry is checked against an index of the earlier clusters' entries, not against each of them.
+     */
     private void checkCidrsBetweenClusters() {
         if (set.globalnet().enabled() || !globalnetKnown()) {
             return;
         }
-        for (int i = 1; i < set.clusters().size(); i++) {
+        Ipv4PrefixIndex<String> earlier = new Ipv4PrefixIndex<>();
+        for (int i = 0; i < set.clusters().size(); i++) {
+            Cluster cluster = set.clusters().get(i);
             for (String field : List.of("podCIDRs", "serviceCIDRs")) {
-                List<Ipv4Prefix> mine = field.equals("podCIDRs") ? set.clusters().get(i).podCidrs() : set.clusters().get(i).serviceCidrs();
+                List<Ipv4Prefix> mine = field.equals("podCIDRs") ? cluster.podCidrs() : cluster.serviceCidrs();
                 for (int k = 0; k < mine.size(); k++) {
-                    Optional<String> clash = earlierClusterCidrClash(i, mine.get(k));
+                    Optional<String> clash = earlier.overlapping(mine.get(k));
                     if (clash.isPresent()) {
                         error(positions.element(join(clusterPath(i), field), k), field + " entry " + mine.get(k) + " overlaps " + clash.get()
                                         + ", and Globalnet is off",
@@ -494,23 +500,14 @@ public final class TopologyValidator {
                     }
                 }
             }
-        }
-    }
-
-    private Optional<String> earlierClusterCidrClash(int clusterIndex, Ipv4Prefix prefix) {
-        for (int j = 0; j < clusterIndex; j++) {
-            Cluster other = set.clusters().get(j);
             for (String field : List.of("podCIDRs", "serviceCIDRs")) {
-                List<Ipv4Prefix> theirs = field.equals("podCIDRs") ? other.podCidrs() : other.serviceCidrs();
-                for (int k = 0; k < theirs.size(); k++) {
-                    if (theirs.get(k).overlaps(prefix)) {
-                        return Optional.of("cluster '" + other.name() + "''s " + field + " entry " + theirs.get(k)
-                                + lineOf(positions.element(join(clusterPath(j), field), k)));
-                    }
+                List<Ipv4Prefix> mine = field.equals("podCIDRs") ? cluster.podCidrs() : cluster.serviceCidrs();
+                for (int k = 0; k < mine.size(); k++) {
+                    earlier.add(mine.get(k), "cluster '" + cluster.name() + "''s " + field + " entry " + mine.get(k)
+                            + lineOf(positions.element(join(clusterPath(i), field), k)));
                 }
             }
         }
-        return Optional.empty();
     }
 
     private void checkGlobalCidrs() {
@@ -518,6 +515,7 @@ public final class TopologyValidator {
             return;
         }
         Ipv4Prefix range = set.globalnet().cidr();
+        Ipv4PrefixIndex<String> earlierGlobalCidrs = new Ipv4PrefixIndex<>();
         for (int i = 0; i < set.clusters().size(); i++) {
             Cluster cluster = set.clusters().get(i);
             for (String field : List.of("podCIDRs", "serviceCIDRs")) {
@@ -539,14 +537,11 @@ public final class TopologyValidator {
                 error(path, "globalCIDR " + global + " is outside the global range " + range + " (globalnet.cidr)",
                         "pick a block inside " + range + ", or widen globalnet.cidr");
             }
-            for (int j = 0; j < i; j++) {
-                Optional<Ipv4Prefix> other = set.clusters().get(j).globalCidr();
-                if (other.isPresent() && other.get().overlaps(global)) {
-                    error(path, "globalCIDR " + global + " overlaps cluster '" + set.clusters().get(j).name() + "''s globalCIDR " + other.get()
-                            + lineOf(join(clusterPath(j), "globalCIDR")), "give every cluster a globalCIDR of its own");
-                    break;
-                }
+            Optional<String> clash = earlierGlobalCidrs.overlapping(global);
+            if (clash.isPresent()) {
+                error(path, "globalCIDR " + global + " overlaps " + clash.get(), "give every cluster a globalCIDR of its own");
             }
+            earlierGlobalCidrs.add(global, "cluster '" + cluster.name() + "''s globalCIDR " + global + lineOf(path));
         }
     }
 

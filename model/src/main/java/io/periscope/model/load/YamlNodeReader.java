@@ -2,6 +2,7 @@ package io.periscope.model.load;
 
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.net.ReservedRange;
 
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.nodes.MappingNode;
@@ -224,11 +225,16 @@ final class YamlNodeReader {
         }
         visiting.remove(node);
         // Own pairs first; a merged pair only when no earlier pair (own, or merged before it) has its key.
+        // The keys taken so far are a set: a mapping merging many mappings costs one look-up per pair, not a scan.
         List<NodeTuple> all = new ArrayList<>(own);
+        Set<String> taken = new HashSet<>();
+        for (NodeTuple tuple : own) {
+            if (tuple.getKeyNode() instanceof ScalarNode key) {
+                taken.add(key.getValue());
+            }
+        }
         for (NodeTuple tuple : merged) {
-            boolean taken = tuple.getKeyNode() instanceof ScalarNode key && all.stream().anyMatch(
-                    o -> o.getKeyNode() instanceof ScalarNode k && k.getValue().equals(key.getValue()));
-            if (!taken) {
+            if (!(tuple.getKeyNode() instanceof ScalarNode key) || taken.add(key.getValue())) {
                 all.add(tuple);
             }
         }
@@ -369,8 +375,9 @@ final class YamlNodeReader {
         if (text.isEmpty()) {
             return Optional.empty();
         }
+        Ipv4Address address;
         try {
-            return Optional.of(Ipv4Address.parse(text.get().trim()));
+            address = Ipv4Address.parse(text.get().trim());
         } catch (IllegalArgumentException e) {
             String fix = text.get().contains("/")
                     ? "write the address without a prefix length, e.g. " + text.get().substring(0, text.get().indexOf('/'))
@@ -378,6 +385,33 @@ final class YamlNodeReader {
             error(node, path, e.getMessage(), fix);
             return Optional.empty();
         }
+        if (leadingZero(node, path, text.get().trim(), address.toString())) {
+            return Optional.empty();
+        }
+        // Every address field of a topology names a host (a node, a pod, a service): none can be in a reserved range.
+        Optional<ReservedRange> reserved = ReservedRange.of(address);
+        if (reserved.isPresent()) {
+            error(node, path, address + " cannot be a host's address: it is " + reserved.get().description(),
+                    "give the host a unicast address of its network, e.g. 172.18.0.5 for a node or one inside the cluster's CIDRs");
+            return Optional.empty();
+        }
+        return Optional.of(address);
+    }
+
+    /**
+     * Whether an octet is written with a leading zero ({@code 172.018.0.2}), reported if so: inet_aton and
+     * many tools read such an octet as octal (018 is no number there, 010 is 8), so the address a reader
+     * sees would not be the one meant.
+     */
+    private boolean leadingZero(Node node, String path, String written, String canonical) {
+        for (String octet : written.split("[./]", -1)) {
+            if (octet.length() > 1 && octet.charAt(0) == '0') {
+                error(node, path, "'" + written + "' writes octet " + octet + " with a leading zero, which some tools read as octal",
+                        "write " + canonical + " if the octets are decimal");
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A CIDR; unlike {@link Ipv4Prefix#parse} a bare address is refused, since a /32 pod or service CIDR is never meant. */
@@ -410,6 +444,16 @@ final class YamlNodeReader {
         if (!masked.network().equals(network)) {
             error(node, path, "'" + text + "' has host bits set: the network of " + network + " with length " + length + " is " + masked,
                     "write " + masked + " (or a longer prefix length if you meant a smaller network)");
+            return Optional.empty();
+        }
+        if (leadingZero(node, path, text, masked.toString())) {
+            return Optional.empty();
+        }
+        // Every CIDR of a topology is a network of hosts (pods, services, global IPs).
+        Optional<ReservedRange> reserved = ReservedRange.overlapping(masked);
+        if (reserved.isPresent()) {
+            error(node, path, masked + " cannot be a network of hosts: it holds addresses of " + reserved.get().description(),
+                    "use a private network such as 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16, or 100.64.0.0/10 for global IPs");
             return Optional.empty();
         }
         return Optional.of(masked);

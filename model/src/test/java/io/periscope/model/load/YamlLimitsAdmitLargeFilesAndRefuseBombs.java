@@ -46,16 +46,7 @@ class YamlLimitsAdmitLargeFilesAndRefuseBombs {
 
     @Test
     void aBillionLaughsDocumentIsRefusedNamingTheExpansionLimit() {
-        StringBuilder text = new StringBuilder("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
-        for (int level = 1; level <= 9; level++) {
-            text.append('a').append(level).append(": &a").append(level).append(" [");
-            for (int i = 0; i < 10; i++) {
-                text.append(i == 0 ? "" : ", ").append("*a").append(level - 1);
-            }
-            text.append("]\n");
-        }
-
-        TopologyError error = onlyError(text.toString());
+        TopologyError error = onlyError(billionLaughs());
 
         assertThat(error.problem()).contains("expand to more than " + TopologyFileLimits.MAX_EXPANDED_NODES);
         assertThat(error.fix()).contains("Limits");
@@ -76,6 +67,46 @@ class YamlLimitsAdmitLargeFilesAndRefuseBombs {
     }
 
     @Test
+    void anAnchorUsedInsideItselfIsRefusedAtItsLine() {
+        TopologyError error = onlyError("name: r\nclusters: &c [*c]\n");
+
+        assertThat(error.line()).isEqualTo(2);
+        assertThat(error.problem()).contains("&c").contains("inside itself");
+        assertThat(error.fix()).contains("*c");
+    }
+
+    @Test
+    void anAnchorReachingItselfThroughAnotherIsRefused() {
+        TopologyError error = onlyError("name: r\na: &a {b: &b [{c: *a}]}\nclusters: [*b]\n");
+
+        assertThat(error.line()).isEqualTo(2);
+        assertThat(error.problem()).contains("inside itself");
+    }
+
+    @Test
+    void aBillionLaughsErrorNamesTheLineOfTheAnchorThatPassesTheLimit() {
+        // a6 expands to 10^7 values, the first anchor over 5,000,000; it is written on line 7.
+        assertThat(onlyError(billionLaughs()).line()).isEqualTo(7);
+    }
+
+    @Test
+    void aLongChainOfNestedAliasesIsCountedWithoutOverflowingTheStack() {
+        // Each anchor nests the previous one 190 levels deep: 150 anchors reach 28,500 levels once expanded,
+        // far past what a recursive walk of the nodes survives, in about 2,200,000 values, within the limit.
+        StringBuilder text = new StringBuilder("l0: &l0 [x]\n");
+        int depth = 190;
+        for (int level = 1; level <= 150; level++) {
+            text.append('l').append(level).append(": &l").append(level).append(' ')
+                    .append("[".repeat(depth)).append("*l").append(level - 1).append("]".repeat(depth)).append('\n');
+        }
+
+        TopologyException failure = catchThrowableOfType(TopologyException.class, () -> TopologyLoader.parse(text.toString(), "deep.yaml"));
+
+        assertThat(failure).as("a file without a name and clusters is refused, not a crash").isNotNull();
+        assertThat(failure.report()).contains("clusters");
+    }
+
+    @Test
     void nestingBeyondTheLimitIsRefusedNamingTheLimit() {
         int depth = TopologyFileLimits.MAX_NESTING_DEPTH + 10;
         String text = "name: " + "[".repeat(depth) + "]".repeat(depth) + "\n";
@@ -92,6 +123,19 @@ class YamlLimitsAdmitLargeFilesAndRefuseBombs {
         text.append("]\n");
 
         assertThat(onlyError(text.toString()).problem()).contains("more than " + TopologyFileLimits.MAX_ALIASES + " aliases");
+    }
+
+    /** Ten levels of anchors, each a list of ten aliases of the one before: 10^10 values once expanded. */
+    private static String billionLaughs() {
+        StringBuilder text = new StringBuilder("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for (int level = 1; level <= 9; level++) {
+            text.append('a').append(level).append(": &a").append(level).append(" [");
+            for (int i = 0; i < 10; i++) {
+                text.append(i == 0 ? "" : ", ").append("*a").append(level - 1);
+            }
+            text.append("]\n");
+        }
+        return text.toString();
     }
 
     private static TopologyError onlyError(String text) {

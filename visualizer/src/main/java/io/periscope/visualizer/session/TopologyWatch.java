@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 
 /**
@@ -34,14 +35,24 @@ public final class TopologyWatch implements AutoCloseable {
 
     private final Workspace workspace;
     private final LongConsumer onRevision;
+    private final Consumer<String> say;
     private final ScheduledExecutorService timer;
     private Object lastSeen;
     private byte[] lastContent;
 
     /** @param onRevision told each new revision, from the watch's thread */
     public TopologyWatch(Workspace workspace, LongConsumer onRevision) {
+        this(workspace, onRevision, System.err::print);
+    }
+
+    /**
+     * @param say told, from the watch's thread, the errors of each save that cannot be drawn and when a
+     *            save draws again: the terminal that runs {@code serve} learns what the page shows
+     */
+    public TopologyWatch(Workspace workspace, LongConsumer onRevision, Consumer<String> say) {
         this.workspace = workspace;
         this.onRevision = onRevision;
+        this.say = say;
         this.lastSeen = fingerprint(workspace.file());
         this.lastContent = content(workspace.file());
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -69,12 +80,26 @@ public final class TopologyWatch implements AutoCloseable {
                 lastSeen = seen;
                 lastContent = content(file);
             }
+            boolean wasInvalid = workspace.state() instanceof Workspace.Invalid;
             if (workspace.reload()) {
-                onRevision.accept(workspace.state().revision());
+                Workspace.State state = workspace.state();
+                switch (state) {
+                    case Workspace.Invalid invalid -> {
+                        StringBuilder text = new StringBuilder();
+                        invalid.errors().forEach(error -> text.append(error.format()).append('\n'));
+                        say.accept(text + "revision " + state.revision() + ": the page shows these errors until a save fixes them\n");
+                    }
+                    case Workspace.Ready ready when wasInvalid -> say.accept(workspace.file() + " loads again; the page draws revision "
+                            + ready.revision() + "\n");
+                    case Workspace.Ready ready -> {
+                    }
+                }
+                onRevision.accept(state.revision());
             }
-        } catch (RuntimeException e) {
-            // A failure of one look must not stop the watch; the next save tries again.
-            System.err.println("periscope serve: reloading " + workspace.file() + " failed: " + e);
+        } catch (RuntimeException | Error e) {
+            // A failure of one look must not stop the watch: a scheduled task that throws is never run
+            // again, and no later save would be drawn. The next look tries again.
+            say.accept("periscope serve: reloading " + workspace.file() + " failed: " + e + "\n");
         }
     }
 

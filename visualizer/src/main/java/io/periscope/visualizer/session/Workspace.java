@@ -94,26 +94,19 @@ public final class Workspace {
             text = TopologyLoader.read(file);
         } catch (TopologyException e) {
             // Missing, unreadable, too large or not a file: an error to show, which the next good save replaces.
-            if (state instanceof Invalid invalid && lastDigest == null && invalid.errors().equals(e.errors())) {
+            if (state instanceof Invalid invalid && lastDigest == null && invalid.errors().equals(e.errorsWithOmittedCount())) {
                 return false;
             }
             lastDigest = null;
-            return invalid(e.errors());
+            return invalid(e.errorsWithOmittedCount());
         }
         byte[] digest = digest(text);
         if (!lastFailed && Arrays.equals(digest, lastDigest)) {
             return false;
         }
-        ClusterSet set;
-        try {
-            set = TopologyLoader.parse(text, file.toString());
-        } catch (TopologyException e) {
-            lastDigest = digest;
-            lastFailed = false;
-            return invalid(e.errors());
-        }
         long revision = nextRevision();
         try {
+            ClusterSet set = TopologyLoader.parse(text, file.toString());
             Scenario healthy = scenarios.apply(set);
             // Each cluster stays where the last revision drew it: the edit a user just saved moves only what it changed.
             SceneLayout.Placement placement = TopologyScene.layout(set, healthy.plan(), lastPlacement);
@@ -122,16 +115,21 @@ public final class Workspace {
             state = new Ready(revision, set, healthy, document, placement);
             lastPlacement = placement;
             lastFailed = false;
-        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-            // Not the file's mistake but Periscope's: said on the page, and retried on the next save even
-            // when its text is the same.
+        } catch (TopologyException e) {
+            lastDigest = digest;
+            lastFailed = false;
+            return invalid(e.errorsWithOmittedCount());
+        } catch (RuntimeException | Error e) {
+            // Not the file's mistake but Periscope's, in reading, planning or drawing: said on the page,
+            // and retried on the next save even when its text is the same. Any Error too (a stack overflow,
+            // an assertion): one escaping here would end the watch, and no later save would be drawn.
             if (lastFailed && Arrays.equals(digest, lastDigest)) {
                 return false;
             }
             lastFailed = true;
             lastDigest = digest;
             return invalid(List.of(new TopologyError(file.toString(), 0, 0, "",
-                    "Periscope failed while planning and tracing this file: " + e,
+                    "Periscope failed while reading, planning and tracing this file: " + e,
                     "this is a bug in Periscope; please report it with the file. Saving the file again retries")));
         }
         lastDigest = digest;
