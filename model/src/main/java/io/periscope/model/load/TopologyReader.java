@@ -163,7 +163,7 @@ final class TopologyReader {
     private GlobalnetConfig readGlobalnet(YamlMapping globalnet) {
         int before = yaml.errorCount();
         boolean enabled = yaml.optionalBool(globalnet, "enabled").orElse(false);
-        Ipv4Prefix cidr = yaml.optionalPrefix(globalnet, "cidr").orElse(GlobalnetConfig.DEFAULT_CIDR);
+        Ipv4Prefix cidr = yaml.optionalGlobalPrefix(globalnet, "cidr").orElse(GlobalnetConfig.DEFAULT_CIDR);
         int clusterSize = yaml.optionalInt(globalnet, "clusterSize").orElse(GlobalnetConfig.DEFAULT_CLUSTER_SIZE);
         GlobalnetMode mode = yaml.optionalChoice(globalnet, "mode", GlobalnetMode.values(), GlobalnetMode::yamlName, false)
                 .orElse(GlobalnetMode.V2);
@@ -189,7 +189,7 @@ final class TopologyReader {
                 () -> incomplete.podCidrs(key));
         List<Ipv4Prefix> serviceCidrs = cidrList(cluster, "serviceCIDRs", "the cluster's service network, e.g. [10.96.0.0/16]",
                 () -> incomplete.serviceCidrs(key));
-        Optional<Ipv4Prefix> globalCidr = yaml.optionalPrefix(cluster, "globalCIDR");
+        Optional<Ipv4Prefix> globalCidr = yaml.optionalGlobalPrefix(cluster, "globalCIDR");
         Cni cni = yaml.optionalChoice(cluster, "cni", Cni.values(), Cni::yamlName, false).orElse(Cni.KUBE_PROXY);
         boolean multiActive = yaml.optionalBool(cluster, "multiActiveGateways").orElse(false);
         int clusterEgressIPs = yaml.optionalInt(cluster, "clusterEgressIPs").orElse(Cluster.DEFAULT_CLUSTER_EGRESS_IPS);

@@ -284,7 +284,16 @@ final class YamlNodeReader {
     }
 
     Optional<Ipv4Prefix> optionalPrefix(YamlMapping mapping, String field) {
-        return mapping.value(field).flatMap(node -> prefix(node, mapping.path(field)));
+        return mapping.value(field).flatMap(node -> prefix(node, mapping.path(field), false));
+    }
+
+    /**
+     * A Globalnet CIDR: as {@link #optionalPrefix}, but link-local is allowed, since seed 000's Global
+     * Private Network is 169.254.0.0/16. Global IPs live only in the gateways' NAT rules and the tunnels
+     * carry them inside their own packets, so the reason link-local cannot address a host does not hold.
+     */
+    Optional<Ipv4Prefix> optionalGlobalPrefix(YamlMapping mapping, String field) {
+        return mapping.value(field).flatMap(node -> prefix(node, mapping.path(field), true));
     }
 
     /** One of a fixed set of words, e.g. a CNI or a cable driver; suggests the closest on a typo. */
@@ -416,6 +425,10 @@ final class YamlNodeReader {
 
     /** A CIDR; unlike {@link Ipv4Prefix#parse} a bare address is refused, since a /32 pod or service CIDR is never meant. */
     Optional<Ipv4Prefix> prefix(Node node, String path) {
+        return prefix(node, path, false);
+    }
+
+    private Optional<Ipv4Prefix> prefix(Node node, String path, boolean linkLocalAllowed) {
         Optional<String> read = text(node, path);
         if (read.isEmpty()) {
             return Optional.empty();
@@ -450,7 +463,8 @@ final class YamlNodeReader {
             return Optional.empty();
         }
         // Every CIDR of a topology is a network of hosts (pods, services, global IPs).
-        Optional<ReservedRange> reserved = ReservedRange.overlapping(masked);
+        Optional<ReservedRange> reserved = ReservedRange.overlapping(masked)
+                .filter(range -> !(linkLocalAllowed && range == ReservedRange.LINK_LOCAL && ReservedRange.LINK_LOCAL.range().contains(masked)));
         if (reserved.isPresent()) {
             error(node, path, masked + " cannot be a network of hosts: it holds addresses of " + reserved.get().description(),
                     "use a private network such as 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16, or 100.64.0.0/10 for global IPs");

@@ -1,5 +1,6 @@
 package io.periscope.model.load;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -33,6 +34,7 @@ class AddressesNoHostCanHaveAreRefused {
             "podCIDRs: [10.0.0.0/16]|podCIDRs: [127.0.0.0/16]|clusters[0].podCIDRs[0]|loopback",
             "serviceCIDRs: [100.0.0.0/16]|serviceCIDRs: [224.0.0.0/16]|clusters[0].serviceCIDRs[0]|multicast",
             "globalCIDR: 242.254.1.0/24|globalCIDR: 0.0.0.0/0|clusters[0].globalCIDR|'this network'",
+            "globalCIDR: 242.254.1.0/24|globalCIDR: 169.0.0.0/8|clusters[0].globalCIDR|link-local",
     })
     void theFieldIsNamedWithTheReason(String valid, String invalid, String path, String reason) throws IOException {
         String text = Files.readString(EXAMPLE);
@@ -53,5 +55,18 @@ class AddressesNoHostCanHaveAreRefused {
 
     private static int lineOf(String text, String written) {
         return text.substring(0, text.indexOf(written)).split("\n", -1).length;
+    }
+
+    /** Seed 000's Global Private Network is 169.254.0.0/16: Globalnet's CIDRs may be link-local, hosts' networks not. */
+    @Test
+    void globalnetCidrsMayBeLinkLocalAsSeed000Writes() throws IOException, TopologyException {
+        String text = Files.readString(EXAMPLE);
+        String linkLocal = text.replaceFirst("cidr: 242.254.0.0/16", "cidr: 169.254.0.0/16")
+                .replaceFirst("globalCIDR: 242.254.1.0/24", "globalCIDR: 169.254.1.0/24")
+                .replaceFirst("globalCIDR: 242.254.2.0/24", "globalCIDR: 169.254.2.0/24");
+        assertThat(linkLocal).contains("169.254.1.0/24", "169.254.2.0/24");
+
+        assertThat(TopologyLoader.parse(linkLocal, "t.yaml").clusters()).extracting(c -> c.globalCidr().orElseThrow().toString())
+                .contains("169.254.1.0/24", "169.254.2.0/24");
     }
 }
