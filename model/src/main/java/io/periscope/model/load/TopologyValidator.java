@@ -264,9 +264,9 @@ public final class TopologyValidator {
                 Node node = cluster.nodes().get(n);
                 Integer other = byCniIp.get(node.cniIp().plus(1));
                 if (other != null) {
-                    error(join(positions.element(listPath, n), "cniIP"), "on ovn-kubernetes node '" + node.name() + "''s port on ovn_cluster_router"
-                            + " takes the address after its cniIP, " + node.cniIp().plus(1) + ", which is node '"
-                            + cluster.nodes().get(other).name() + "''s cniIP", "leave the address after every node's cniIP free");
+                    error(join(positions.element(listPath, n), "cniIP"), "on ovn-kubernetes node " + node.name() + "'s port on ovn_cluster_router"
+                            + " takes the address after its cniIP, " + node.cniIp().plus(1) + ", which is node "
+                            + cluster.nodes().get(other).name() + "'s cniIP", "leave the address after every node's cniIP free");
                 }
             }
         }
@@ -314,7 +314,7 @@ public final class TopologyValidator {
         if (pod.hostNetwork() || podCidrs.stream().anyMatch(c -> c.contains(pod.ip()))) {
             return Optional.empty();
         }
-        return Optional.of("pod ip " + pod.ip() + " is outside cluster '" + cluster + "''s podCIDRs " + podCidrs);
+        return Optional.of("pod ip " + pod.ip() + " is outside cluster " + cluster + "'s podCIDRs " + podCidrs);
     }
 
     private void checkPods(Cluster cluster, String path) {
@@ -362,11 +362,11 @@ public final class TopologyValidator {
                     "give every pod its own address (host-network pods are the exception: they share their node's)");
             Node owner = nodeByCniIp.get(pod.ip());
             if (owner != null) {
-                error(ipPath, "pod ip " + pod.ip() + " is node '" + owner.name() + "''s cniIP", "give the pod an address of its own");
+                error(ipPath, "pod ip " + pod.ip() + " is node " + owner.name() + "'s cniIP", "give the pod an address of its own");
             }
             Node routed = nodeByRouterPort.get(pod.ip());
             if (routed != null) {
-                error(ipPath, "pod ip " + pod.ip() + " is the address of node '" + routed.name() + "''s port on ovn_cluster_router"
+                error(ipPath, "pod ip " + pod.ip() + " is the address of node " + routed.name() + "'s port on ovn_cluster_router"
                         + " (on ovn-kubernetes the address after the node's cniIP " + routed.cniIp() + " is its pods' gateway)",
                         "give the pod another address");
             }
@@ -397,8 +397,8 @@ public final class TopologyValidator {
                 Ipv4Address ip = service.clusterIp().get();
                 String ipPath = join(servicePath, "clusterIP");
                 if (!incomplete.hasServiceCidrs(cluster.name()) && cluster.serviceCidrs().stream().noneMatch(c -> c.contains(ip))) {
-                    error(ipPath, "clusterIP " + ip + " of service '" + service.qualifiedName() + "' is outside cluster '" + cluster.name()
-                            + "''s serviceCIDRs " + cluster.serviceCidrs(), "use an address inside " + cluster.serviceCidrs());
+                    error(ipPath, "clusterIP " + ip + " of service '" + service.qualifiedName() + "' is outside cluster " + cluster.name()
+                            + "'s serviceCIDRs " + cluster.serviceCidrs(), "use an address inside " + cluster.serviceCidrs());
                 }
                 duplicate(byIp, ip, s, listPath, "clusterIP", "clusterIP " + ip + " is already used in cluster '" + cluster.name() + "' by ",
                         "give every service its own clusterIP");
@@ -504,7 +504,7 @@ public final class TopologyValidator {
                 List<Ipv4Prefix> theirs = field.equals("podCIDRs") ? other.podCidrs() : other.serviceCidrs();
                 for (int k = 0; k < theirs.size(); k++) {
                     if (theirs.get(k).overlaps(prefix)) {
-                        return Optional.of("cluster '" + other.name() + "''s " + field + " entry " + theirs.get(k)
+                        return Optional.of("cluster " + other.name() + "'s " + field + " entry " + theirs.get(k)
                                 + lineOf(positions.element(join(clusterPath(j), field), k)));
                     }
                 }
@@ -542,7 +542,7 @@ public final class TopologyValidator {
             for (int j = 0; j < i; j++) {
                 Optional<Ipv4Prefix> other = set.clusters().get(j).globalCidr();
                 if (other.isPresent() && other.get().overlaps(global)) {
-                    error(path, "globalCIDR " + global + " overlaps cluster '" + set.clusters().get(j).name() + "''s globalCIDR " + other.get()
+                    error(path, "globalCIDR " + global + " overlaps cluster " + set.clusters().get(j).name() + "'s globalCIDR " + other.get()
                             + lineOf(join(clusterPath(j), "globalCIDR")), "give every cluster a globalCIDR of its own");
                     break;
                 }
@@ -653,8 +653,8 @@ public final class TopologyValidator {
                     }
                     error(join(nodePath, field), "node '" + cluster.name() + "/" + node.name() + "' has " + field + " " + address
                                     + ", the address gateway '" + gateway.cluster() + "/" + gateway.node() + "' is reached at ("
-                                    + gateway.path() + positionSuffix(gateway.path()) + "); cluster '" + cluster.name()
-                                    + "''s gateways would route " + address + " both to this node and over the WAN",
+                                    + gateway.path() + positionSuffix(gateway.path()) + "); cluster " + cluster.name()
+                                    + "'s gateways would route " + address + " both to this node and over the WAN",
                             "give the node an address no gateway of another cluster is reached at (or give that gateway a publicIP)");
                 }
             }
