@@ -53,8 +53,8 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
       When the cluster set is deployed
       Then the cluster set is refused with:
         | field                    | problem                                    |
-        | clusters[1].podCIDRs[0]     | overlaps cluster 'east''s podCIDRs ... Globalnet is off |
-        | clusters[1].serviceCIDRs[0] | overlaps cluster 'east''s serviceCIDRs ... Globalnet is off |
+        | clusters[1].podCIDRs[0]     | overlaps cluster east's podCIDRs ... Globalnet is off |
+        | clusters[1].serviceCIDRs[0] | overlaps cluster east's serviceCIDRs ... Globalnet is off |
 
     Scenario: The same clusters are accepted with Globalnet
       When the cluster set is deployed

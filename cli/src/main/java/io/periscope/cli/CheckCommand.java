@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.periscope.model.globalnet.SharedEgressGap;
 import io.periscope.model.load.TopologyException;
+import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.simulator.reachability.MatrixProgress;
 import io.periscope.simulator.spread.GatewaySpread;
@@ -18,6 +19,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -63,9 +65,14 @@ public final class CheckCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--spread " + spread + ": give 1 to " + GatewaySpread.MAX_CONNECTIONS
                     + " connections (one per port of the ephemeral range 32768-60999 at most)");
         }
-        ClusterSet clusterSet = topology.load();
-        // The gap seed 004 leaves open: said on standard error, so the report and its JSON stay as they are.
-        SharedEgressGap.warnings(clusterSet).forEach(w -> spec.commandLine().getErr().println("warning: " + w));
+        TopologyLoader.Loaded loaded = topology.loadWithWarnings();
+        ClusterSet clusterSet = loaded.set();
+        // Said on standard error, so the text report stays as it is, and listed in the JSON's warnings:
+        // what the file says but hardly means (a selector matching no cluster), and the gap seed 004 leaves open.
+        List<String> warnings = new ArrayList<>();
+        loaded.warnings().forEach(w -> warnings.add(w.format()));
+        warnings.addAll(SharedEgressGap.warnings(clusterSet));
+        warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
         Simulation simulation = Simulation.of(spec.commandLine(), clusterSet, failedNodes, false);
         TopologySummary summary = TopologySummary.of(clusterSet, simulation.simulator().plan().allocations(), failedNodes);
         Progress progress = Progress.onStandardError(spec.commandLine().getErr());
@@ -76,7 +83,7 @@ public final class CheckCommand implements Callable<Integer> {
                 : Optional.of(SpreadReport.of(simulation.simulator(), clusterSet.flows(), spread));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(JSON.writeValueAsString(new CheckReport.Json(summary, report, spreadReport.map(SpreadReport.Json::of).orElse(null))));
+            out.println(JSON.writeValueAsString(new CheckReport.Json(summary, report, spreadReport.map(SpreadReport.Json::of).orElse(null), warnings)));
         } else {
             out.print(summary.toText());
             out.println();

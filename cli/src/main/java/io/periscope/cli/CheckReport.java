@@ -112,16 +112,16 @@ record CheckReport(List<FlowResult> flows, List<AllocationFailure> allocationFai
     /** The JSON document: the file's summary and the report. */
     record Json(TopologySummary topology, List<FlowResult> flows, List<AllocationFailure> allocationFailures,
                 Map<String, Map<String, String>> connections, ReachabilityJson reachability, boolean passed,
-                @JsonInclude(JsonInclude.Include.NON_NULL) SpreadReport.Json spread) {
+                @JsonInclude(JsonInclude.Include.NON_NULL) SpreadReport.Json spread, List<String> warnings) {
 
         Json(TopologySummary topology, CheckReport report) {
-            this(topology, report, null);
+            this(topology, report, null, List.of());
         }
 
-        /** With {@code spread} (null without {@code --spread}, and then left out). */
-        Json(TopologySummary topology, CheckReport report, SpreadReport.Json spread) {
+        /** With {@code spread} (null without {@code --spread}, and then left out) and the warnings said on standard error. */
+        Json(TopologySummary topology, CheckReport report, SpreadReport.Json spread, List<String> warnings) {
             this(topology, report.flows(), report.allocationFailures(), report.connectionMap(), ReachabilityJson.of(report.matrix()),
-                    report.allExpectationsHold(), spread);
+                    report.allExpectationsHold(), spread, warnings);
         }
     }
 

@@ -11,6 +11,7 @@ import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.dns.ClusterVerdict;
 import io.periscope.plan.dns.DnsAnswer;
+import io.periscope.plan.dns.DnsNameSyntax;
 import io.periscope.plan.dns.DnsRecord;
 import io.periscope.plan.dns.GatewayHealth;
 import io.periscope.plan.dns.Rcode;
@@ -108,6 +109,11 @@ public final class DnsCommand implements Callable<Integer> {
             return serve(discovery, asking, out);
         }
         int code = recordType();
+        Optional<String> malformed = DnsNameSyntax.problem(name);
+        if (malformed.isPresent()) {
+            throw new ParameterException(spec.commandLine(), "'" + name + "' is not a DNS name: " + malformed.get()
+                    + "; ask e.g. nginx.default.svc." + ServiceDiscovery.ZONE);
+        }
         DnsAnswer answer = discovery.answer(name, code, Optional.of(asking), Rotation.FIRST);
         if (answer.rcode() == Rcode.REFUSED) {
             throw new ParameterException(spec.commandLine(), "'" + name + "' is not in " + ServiceDiscovery.ZONE

@@ -102,7 +102,7 @@ final class ExitCodeHelp {
             case "lab failover" -> BAD_INPUT + "; or not root, " + NO_LAB + ", a node already failed, or the file has no UDP flow";
             case "lab bench" -> BAD_INPUT + "; or not root, " + NO_LAB + ", a node failed, or the file has no TCP flow between"
                     + " clusters that the bench can run";
-            case "dns" -> BAD_INPUT + "; or a name outside clusterset.local, an unknown --from cluster or --type,"
+            case "dns" -> BAD_INPUT + "; or a malformed name or one outside clusterset.local, an unknown --from cluster or --type,"
                     + " or a --serve address that cannot be bound";
             case "serve" -> BAD_INPUT + " (a file with mistakes is served, showing them); or a --port or --bind that cannot be listened on";
             case "snapshot" -> "bad arguments, or a kubeconfig or cluster that cannot be read";

@@ -25,6 +25,11 @@ public final class TopologyInput {
     }
 
     public ClusterSet load() throws TopologyException {
+        return loadWithWarnings().set();
+    }
+
+    /** {@link #load}, with the file's warnings (each with its place in the file). */
+    public TopologyLoader.Loaded loadWithWarnings() throws TopologyException {
         // Checked here as well as in the loader: the message can then say where a relative path was
         // looked for, which is what goes wrong when the launcher is called from another directory.
         if (!Files.exists(file)) {
@@ -36,7 +41,7 @@ public final class TopologyInput {
         if (!Files.isReadable(file)) {
             throw problem("cannot be read (permission denied)", "make the file readable by the user running periscope");
         }
-        return TopologyLoader.load(file);
+        return TopologyLoader.loadWithWarnings(file);
     }
 
     private TopologyException problem(String problem, String fix) {

@@ -68,6 +68,11 @@ public final class TraceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws TopologyException {
+        if (json && (html != null || dot != null)) {
+            // Both replace the text: one would be dropped silently (and --dot - shares standard output).
+            throw new ParameterException(spec.commandLine(), "--json cannot be combined with " + (html != null ? "--html" : "--dot")
+                    + ": both replace the text output; give --json for the traces as JSON, or --html/--dot for the picture");
+        }
         ClusterSet set = topology.load();
         List<Flow> flows = FlowSelection.select(spec.commandLine(), set,
                 flowChoice == null ? null : flowChoice.flowName,

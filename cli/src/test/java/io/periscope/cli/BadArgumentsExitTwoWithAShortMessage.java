@@ -51,6 +51,17 @@ class BadArgumentsExitTwoWithAShortMessage {
     }
 
     @Test
+    void jsonBesideHtmlOrDotIsRefusedRatherThanIgnored() {
+        for (String picture : List.of("--html", "--dot")) {
+            PeriscopeRun run = PeriscopeRun.of("trace", "../examples/mag-globalnet.yaml", "--json", picture, "-");
+
+            assertThat(run.status()).isEqualTo(ExitStatus.BAD_INPUT);
+            assertThat(run.err()).startsWith("periscope trace: --json cannot be combined with " + picture + ": both replace the text output");
+            assertThat(run.out()).isEmpty();
+        }
+    }
+
+    @Test
     void aNamedFlowAndAnAdHocFlowCannotBeCombined() {
         PeriscopeRun run = PeriscopeRun.of("trace", "topology.yaml", "--flow", "f", "--from", "c1/default/a", "--to", "1.2.3.4:80");
 

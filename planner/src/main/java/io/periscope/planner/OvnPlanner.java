@@ -139,9 +139,9 @@ final class OvnPlanner {
         for (Ipv4Prefix local : localCidrs(cluster)) {
             submarinerRoutes.add(StaticRoute.toward(local, Names.OVN_CLUSTER_SUBMARINER_IP, Names.SUBMARINER_JOIN_PORT));
         }
-        Node chassis = chassis(cluster);
+        Optional<Node> chassis = chassis(cluster);
         LogicalRouter submarinerRouter = new LogicalRouter(Names.SUBMARINER_ROUTER, submarinerPorts, List.of(), submarinerRoutes,
-                Optional.of(chassis.name()), List.of(Names.CLUSTER_LB_GROUP));
+                chassis.map(Node::name), List.of(Names.CLUSTER_LB_GROUP));
 
         switches.add(new LogicalSwitch(Names.SUBMARINER_JOIN, List.of(
                 new LogicalSwitch.SwitchPort("submariner_j_lsp", LogicalSwitch.Kind.ROUTER, Names.SUBMARINER_ROUTER + "/" + Names.SUBMARINER_JOIN_PORT),
@@ -153,14 +153,20 @@ final class OvnPlanner {
 
         // submariner_gateway's localnet port is br-submariner on every node, but only the chassis the
         // router is bound to carries its traffic: that node's ovn-k8s-sub0 is the one on the segment.
-        HostId chassisId = HostId.node(cluster.name(), chassis.name());
-        switches.add(new LogicalSwitch(Names.SUBMARINER_GATEWAY, List.of(
-                new LogicalSwitch.SwitchPort("submariner_up_lsp", LogicalSwitch.Kind.ROUTER, Names.SUBMARINER_ROUTER + "/" + Names.SUBMARINER_UPSTREAM_PORT),
-                new LogicalSwitch.SwitchPort(Names.SUBMARINER_LOCALNET_PORT, LogicalSwitch.Kind.LOCALNET,
-                        chassisId + " " + Names.OVN_K8S_SUB0)), List.of()));
-        segments.add(new Segment(OvnTopology.segmentName(cluster.name(), Names.SUBMARINER_GATEWAY), Segment.SegmentKind.BRIDGE, List.of(
-                new Segment.Attachment(submarinerRouterId, Names.SUBMARINER_UPSTREAM_PORT),
-                new Segment.Attachment(chassisId, Names.OVN_K8S_SUB0))));
+        // With every gateway failed the router is bound to no chassis and nothing is behind the switch.
+        List<LogicalSwitch.SwitchPort> gatewayPorts = new ArrayList<>(List.of(new LogicalSwitch.SwitchPort("submariner_up_lsp",
+                LogicalSwitch.Kind.ROUTER, Names.SUBMARINER_ROUTER + "/" + Names.SUBMARINER_UPSTREAM_PORT)));
+        List<Segment.Attachment> gatewayAttachments = new ArrayList<>(List.of(
+                new Segment.Attachment(submarinerRouterId, Names.SUBMARINER_UPSTREAM_PORT)));
+        chassis.ifPresent(node -> {
+            HostId chassisId = HostId.node(cluster.name(), node.name());
+            gatewayPorts.add(new LogicalSwitch.SwitchPort(Names.SUBMARINER_LOCALNET_PORT, LogicalSwitch.Kind.LOCALNET,
+                    chassisId + " " + Names.OVN_K8S_SUB0));
+            gatewayAttachments.add(new Segment.Attachment(chassisId, Names.OVN_K8S_SUB0));
+        });
+        switches.add(new LogicalSwitch(Names.SUBMARINER_GATEWAY, gatewayPorts, List.of()));
+        segments.add(new Segment(OvnTopology.segmentName(cluster.name(), Names.SUBMARINER_GATEWAY), Segment.SegmentKind.BRIDGE,
+                gatewayAttachments));
 
         List<OvsBridge> bridges = cluster.nodes().stream().map(n -> new OvsBridge(n.name(), Names.BR_SUBMARINER, Names.OVN_K8S_SUB0,
                 Names.OVN_K8S_SUB0_IP, Names.OVN_LINK_PREFIX_LENGTH, Names.SUBMARINER_GATEWAY)).toList();
@@ -170,10 +176,11 @@ final class OvnPlanner {
     /**
      * submariner_router is bound to one chassis, the (first) active gateway's. Upstream never had
      * several active gateways; with them, only this one has OVN behind its ovn-k8s-sub0, and traces
-     * through the others show where that leaves their traffic.
+     * through the others show where that leaves their traffic. With every gateway failed (a what-if)
+     * there is no chassis: the router is still there but leads nowhere.
      */
-    static Node chassis(Cluster cluster) {
-        return cluster.activeGateways().getFirst();
+    static Optional<Node> chassis(Cluster cluster) {
+        return cluster.activeGateways().stream().findFirst();
     }
 
     /** What traffic from remote clusters is addressed to once the gateway has translated it: the pod and service CIDRs. */

@@ -55,7 +55,7 @@ final class OvnRouteAgentPlanner {
         HostDraft host = context.host();
         List<Ipv4Prefix> remoteSubnets = context.remoteSubnets();
         PlanBuilder plan = context.plan();
-        boolean chassis = OvnPlanner.chassis(cluster).equals(node);
+        boolean chassis = OvnPlanner.chassis(cluster).filter(node::equals).isPresent();
         host.interfaces.add(new Interface(Names.OVN_K8S_SUB0, List.of(Names.OVN_K8S_SUB0_IP), Macs.of(Macs.OVN_K8S_SUB0, node.ip()),
                 chassis ? OvnTopology.segmentName(cluster.name(), Names.SUBMARINER_GATEWAY) : "", Interface.DEFAULT_MTU));
         Ipv4Prefix gatewayNet = Ipv4Prefix.containing(Names.OVN_K8S_SUB0_IP, Names.OVN_LINK_PREFIX_LENGTH);

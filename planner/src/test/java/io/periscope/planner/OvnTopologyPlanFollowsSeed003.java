@@ -117,6 +117,17 @@ class OvnTopologyPlanFollowsSeed003 {
     }
 
     @Test
+    void withEveryGatewayFailedSubmarinerRouterIsBoundToNoChassisAndNoHostIsBehindSubmarinerGateway() {
+        ClusterSetPlan plan = Planner.planWithout(globalnet().clusterSet(), List.of("east/east-gw"));
+        assertThat(router(plan, "east", "submariner_router").chassis()).isEmpty();
+        assertThat(plan.segment("east/ovn/submariner_gateway").orElseThrow().attachments())
+                .containsExactly(new Segment.Attachment(HostId.node("east", "submariner_router"), "submariner_up_lrp"));
+        assertThat(plan.ovn("east").orElseThrow().switches()).filteredOn(s -> s.name().equals("submariner_gateway"))
+                .singleElement().satisfies(s -> assertThat(s.ports()).extracting(p -> p.name()).containsExactly("submariner_up_lsp"));
+        assertThat(router(plan, "west", "submariner_router").chassis()).contains("west-gw");
+    }
+
+    @Test
     void onlyTheChassisGatewaysOvnK8sSub0MeetsSubmarinerRouterOnSubmarinerGateway() {
         ClusterSetPlan plan = globalnet();
         Segment gateway = plan.segment("east/ovn/submariner_gateway").orElseThrow();

@@ -8,6 +8,7 @@ import io.netty.handler.codec.dns.DnsResponse;
 import io.netty.handler.codec.dns.DnsResponseCode;
 import io.netty.handler.codec.dns.DnsSection;
 import io.periscope.plan.dns.DnsAnswer;
+import io.periscope.plan.dns.DnsNameSyntax;
 import io.periscope.plan.dns.DnsRecord;
 import io.periscope.plan.dns.Rcode;
 
@@ -56,6 +57,11 @@ final class QueryResponder {
             return payload;
         }
         DnsQuestion question = query.recordAt(DnsSection.QUESTION);
+        if (!DnsNameSyntax.fitsTheWireFormat(question.name())) {
+            // netty reads a label of 64 to 191 octets (reserved label types) and names beyond 255 octets without complaint.
+            response.setCode(DnsResponseCode.FORMERR);
+            return payload;
+        }
         response.addRecord(DnsSection.QUESTION, question);
         if (edns && version != 0) {
             response.addRecord(DnsSection.ADDITIONAL, new ExtendedDns(BADVERS >> 4));

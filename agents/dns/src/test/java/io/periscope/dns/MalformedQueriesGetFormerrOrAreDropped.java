@@ -56,6 +56,17 @@ class MalformedQueriesGetFormerrOrAreDropped {
     }
 
     @Test
+    void aLabelBeyond63OctetsAndANameBeyond255GetFormerr() throws Exception {
+        // The length byte 64 is a reserved label type on the wire, which netty reads as a length.
+        formerr(query(0x4455, "a".repeat(64) + ".default.svc.clusterset.local", WireClient.A, Optional.empty()));
+        String longName = String.join(".", java.util.Collections.nCopies(4, "b".repeat(60))) + ".svc.clusterset.local";
+        formerr(query(0x4456, longName, WireClient.A, Optional.empty()));
+        // Right at the limits it is a name like any other: not in the zone's services, so NXDOMAIN.
+        assertThat(served.client.udp(query(0x4457, "a".repeat(63) + ".default.svc.clusterset.local", WireClient.A, Optional.empty()))
+                .rcode()).isEqualTo(3);
+    }
+
+    @Test
     void twoQuestionsGetFormerrAndAResponseIsNeverAnswered() throws Exception {
         byte[] one = query(0x6666, "web.default.svc.clusterset.local", WireClient.A, Optional.empty());
         byte[] question = Arrays.copyOfRange(one, 12, one.length);

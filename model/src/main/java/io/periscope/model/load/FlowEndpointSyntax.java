@@ -16,6 +16,7 @@ public final class FlowEndpointSyntax {
     public static final String SOURCE_FORMS = "cluster/namespace/pod (a pod) or cluster/node (a node's own network)";
 
     public static final String TARGET_FORMS = "service.namespace.svc.clusterset.local:port (an exported service), "
+            + "cluster.service.namespace.svc.clusterset.local:port (one cluster's export of it), "
             + "pod.cluster.service.namespace.svc.clusterset.local:port (a pod of an exported headless service), "
             + "cluster/namespace/pod:port, or a.b.c.d:port (leave out ':port' for icmp)";
 
@@ -74,19 +75,28 @@ public final class FlowEndpointSyntax {
                 throw new IllegalArgumentException("'" + text + "' is not a service's clusterset name: those end in " + CLUSTERSET_DOMAIN.substring(1));
             }
             String[] labels = host.substring(0, host.length() - CLUSTERSET_DOMAIN.length()).split("\\.", -1);
-            if ((labels.length != 2 && labels.length != 4) || !allNonEmpty(labels)) {
+            if (labels.length < 2 || labels.length > 4 || !allNonEmpty(labels)) {
                 throw new IllegalArgumentException("'" + text + "' is not a service's clusterset name: expected service.namespace"
-                        + CLUSTERSET_DOMAIN + " or pod.cluster.service.namespace" + CLUSTERSET_DOMAIN);
+                        + CLUSTERSET_DOMAIN + ", cluster.service.namespace" + CLUSTERSET_DOMAIN + " or pod.cluster.service.namespace"
+                        + CLUSTERSET_DOMAIN);
             }
             return new FlowTarget.DnsTarget(host, port);
         }
         throw new IllegalArgumentException("'" + text + "' is not a flow target");
     }
 
-    /** The cluster a per-pod headless name ({@code pod.cluster.service.namespace.svc.clusterset.local}) names, if it is one. */
+    /**
+     * The cluster a name asks for by name, if it does: {@code cluster.service.namespace.svc.clusterset.local}
+     * (one cluster's export, the name the reachability matrix asks) or a per-pod headless name
+     * ({@code pod.cluster.service.namespace.svc.clusterset.local}).
+     */
     public static Optional<String> clusterOf(FlowTarget.DnsTarget target) {
         String[] labels = target.name().substring(0, target.name().length() - CLUSTERSET_DOMAIN.length()).split("\\.", -1);
-        return labels.length == 4 ? Optional.of(labels[1]) : Optional.empty();
+        return switch (labels.length) {
+            case 3 -> Optional.of(labels[0]);
+            case 4 -> Optional.of(labels[1]);
+            default -> Optional.empty();
+        };
     }
 
     private static int parsePort(String text, String digits) {

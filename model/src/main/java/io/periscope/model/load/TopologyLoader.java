@@ -91,7 +91,28 @@ public final class TopologyLoader {
         return parse(read(file), file.toString(), false);
     }
 
+    /** A file that loaded, with what it says that is allowed but hardly meant (a selector matching no cluster). */
+    public record Loaded(ClusterSet set, List<TopologyError> warnings) {
+
+        public Loaded {
+            warnings = List.copyOf(warnings);
+        }
+    }
+
+    /** {@link #load}, and the file's warnings, each with its place in the file as an error has. */
+    public static Loaded loadWithWarnings(Path file) throws TopologyException {
+        String fileName = file.toString();
+        MappedTopology mapped = parsed(read(file), fileName, true);
+        ClusterSet set = mapped.clusterSet().orElseThrow();
+        return new Loaded(set, TopologyWarnings.of(set, mapped.positions(), fileName));
+    }
+
     private static ClusterSet parse(String yamlText, String fileName, boolean validate) throws TopologyException {
+        return parsed(yamlText, fileName, validate).clusterSet().orElseThrow();
+    }
+
+    /** The file as read, with the positions of its parts; throws when it cannot be used. */
+    private static MappedTopology parsed(String yamlText, String fileName, boolean validate) throws TopologyException {
         Node root;
         try {
             LoaderOptions options = TopologyFileLimits.loaderOptions();
@@ -129,7 +150,7 @@ public final class TopologyLoader {
                     .thenComparingInt(TopologyError::column));
             throw new TopologyException(errors);
         }
-        return mapped.clusterSet().orElseThrow();
+        return mapped;
     }
 
     private static TopologyException failure(String fileName, String problem, String fix) {

@@ -423,7 +423,7 @@ final class TopologyReader {
         }
         String[] parts = text.get().trim().split("/", -1);
         if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
-            String fix = parts.length == 1 && !parts[0].isEmpty()
+            String fix = parts.length == 1 && KubernetesNames.isDnsLabel(parts[0])
                     ? "write namespace/name, e.g. " + DEFAULT_NAMESPACE + "/" + parts[0]
                     : "write namespace/name of a service of this cluster, e.g. default/nginx";
             yaml.error(node, path, "export '" + text.get() + "' is not namespace/name", fix);

@@ -265,9 +265,9 @@ public final class TopologyValidator {
                 Node node = cluster.nodes().get(n);
                 Integer other = byCniIp.get(node.cniIp().plus(1));
                 if (other != null) {
-                    error(join(positions.element(listPath, n), "cniIP"), "on ovn-kubernetes node '" + node.name() + "''s port on ovn_cluster_router"
-                            + " takes the address after its cniIP, " + node.cniIp().plus(1) + ", which is node '"
-                            + cluster.nodes().get(other).name() + "''s cniIP", "leave the address after every node's cniIP free");
+                    error(join(positions.element(listPath, n), "cniIP"), "on ovn-kubernetes node " + node.name() + "'s port on ovn_cluster_router"
+                            + " takes the address after its cniIP, " + node.cniIp().plus(1) + ", which is node "
+                            + cluster.nodes().get(other).name() + "'s cniIP", "leave the address after every node's cniIP free");
                 }
             }
         }
@@ -315,7 +315,7 @@ public final class TopologyValidator {
         if (pod.hostNetwork() || podCidrs.stream().anyMatch(c -> c.contains(pod.ip()))) {
             return Optional.empty();
         }
-        return Optional.of("pod ip " + pod.ip() + " is outside cluster '" + cluster + "''s podCIDRs " + podCidrs);
+        return Optional.of("pod ip " + pod.ip() + " is outside cluster " + cluster + "'s podCIDRs " + podCidrs);
     }
 
     private void checkPods(Cluster cluster, String path) {
@@ -363,11 +363,11 @@ public final class TopologyValidator {
                     "give every pod its own address (host-network pods are the exception: they share their node's)");
             Node owner = nodeByCniIp.get(pod.ip());
             if (owner != null) {
-                error(ipPath, "pod ip " + pod.ip() + " is node '" + owner.name() + "''s cniIP", "give the pod an address of its own");
+                error(ipPath, "pod ip " + pod.ip() + " is node " + owner.name() + "'s cniIP", "give the pod an address of its own");
             }
             Node routed = nodeByRouterPort.get(pod.ip());
             if (routed != null) {
-                error(ipPath, "pod ip " + pod.ip() + " is the address of node '" + routed.name() + "''s port on ovn_cluster_router"
+                error(ipPath, "pod ip " + pod.ip() + " is the address of node " + routed.name() + "'s port on ovn_cluster_router"
                         + " (on ovn-kubernetes the address after the node's cniIP " + routed.cniIp() + " is its pods' gateway)",
                         "give the pod another address");
             }
@@ -398,8 +398,8 @@ public final class TopologyValidator {
                 Ipv4Address ip = service.clusterIp().get();
                 String ipPath = join(servicePath, "clusterIP");
                 if (!incomplete.hasServiceCidrs(cluster.name()) && cluster.serviceCidrs().stream().noneMatch(c -> c.contains(ip))) {
-                    error(ipPath, "clusterIP " + ip + " of service '" + service.qualifiedName() + "' is outside cluster '" + cluster.name()
-                            + "''s serviceCIDRs " + cluster.serviceCidrs(), "use an address inside " + cluster.serviceCidrs());
+                    error(ipPath, "clusterIP " + ip + " of service '" + service.qualifiedName() + "' is outside cluster " + cluster.name()
+                            + "'s serviceCIDRs " + cluster.serviceCidrs(), "use an address inside " + cluster.serviceCidrs());
                 }
                 duplicate(byIp, ip, s, listPath, "clusterIP", "clusterIP " + ip + " is already used in cluster '" + cluster.name() + "' by ",
                         "give every service its own clusterIP");
@@ -503,7 +503,7 @@ public final class TopologyValidator {
             for (String field : List.of("podCIDRs", "serviceCIDRs")) {
                 List<Ipv4Prefix> mine = field.equals("podCIDRs") ? cluster.podCidrs() : cluster.serviceCidrs();
                 for (int k = 0; k < mine.size(); k++) {
-                    earlier.add(mine.get(k), "cluster '" + cluster.name() + "''s " + field + " entry " + mine.get(k)
+                    earlier.add(mine.get(k), "cluster " + cluster.name() + "'s " + field + " entry " + mine.get(k)
                             + lineOf(positions.element(join(clusterPath(i), field), k)));
                 }
             }
@@ -541,7 +541,7 @@ public final class TopologyValidator {
             if (clash.isPresent()) {
                 error(path, "globalCIDR " + global + " overlaps " + clash.get(), "give every cluster a globalCIDR of its own");
             }
-            earlierGlobalCidrs.add(global, "cluster '" + cluster.name() + "''s globalCIDR " + global + lineOf(path));
+            earlierGlobalCidrs.add(global, "cluster " + cluster.name() + "'s globalCIDR " + global + lineOf(path));
         }
     }
 
@@ -648,8 +648,8 @@ public final class TopologyValidator {
                     }
                     error(join(nodePath, field), "node '" + cluster.name() + "/" + node.name() + "' has " + field + " " + address
                                     + ", the address gateway '" + gateway.cluster() + "/" + gateway.node() + "' is reached at ("
-                                    + gateway.path() + positionSuffix(gateway.path()) + "); cluster '" + cluster.name()
-                                    + "''s gateways would route " + address + " both to this node and over the WAN",
+                                    + gateway.path() + positionSuffix(gateway.path()) + "); cluster " + cluster.name()
+                                    + "'s gateways would route " + address + " both to this node and over the WAN",
                             "give the node an address no gateway of another cluster is reached at (or give that gateway a publicIP)");
                 }
             }

@@ -388,9 +388,13 @@ final class YamlNodeReader {
         try {
             address = Ipv4Address.parse(text.get().trim());
         } catch (IllegalArgumentException e) {
-            String fix = text.get().contains("/")
-                    ? "write the address without a prefix length, e.g. " + text.get().substring(0, text.get().indexOf('/'))
-                    : "write a dotted-quad IPv4 address such as 10.0.1.5";
+            // A hint shows a valid address: the part before the slash only when it is one.
+            Optional<String> beforeSlash = text.get().contains("/")
+                    ? Optional.of(text.get().trim().substring(0, text.get().trim().indexOf('/'))).filter(YamlNodeReader::isAddress)
+                    : Optional.empty();
+            String fix = beforeSlash.map(a -> "write the address without a prefix length, e.g. " + a)
+                    .orElse(text.get().contains("/") ? "write the address without a prefix length, e.g. 10.0.1.5"
+                            : "write a dotted-quad IPv4 address such as 10.0.1.5");
             error(node, path, e.getMessage(), fix);
             return Optional.empty();
         }
@@ -436,8 +440,9 @@ final class YamlNodeReader {
         String text = read.get().trim();
         int slash = text.indexOf('/');
         if (slash < 0) {
-            error(node, path, "'" + text + "' is not a CIDR: it has no prefix length",
-                    "write network/length, e.g. " + text + "/24 (check the length you mean)");
+            error(node, path, "'" + text + "' is not a CIDR: it has no prefix length", isAddress(text)
+                    ? "write network/length, e.g. " + text + "/24 (check the length you mean)"
+                    : "write network/length with a dotted-quad network, e.g. 10.244.0.0/16");
             return Optional.empty();
         }
         Ipv4Address network;
@@ -471,6 +476,15 @@ final class YamlNodeReader {
             return Optional.empty();
         }
         return Optional.of(masked);
+    }
+
+    private static boolean isAddress(String text) {
+        try {
+            Ipv4Address.parse(text);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** How a node looks, for messages: the value itself for scalars, "a list" or "a mapping" otherwise. */

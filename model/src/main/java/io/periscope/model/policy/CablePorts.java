@@ -103,7 +103,7 @@ public final class CablePorts {
             if (holder != null) {
                 conflicts.putIfAbsent(driver + " " + wanted.policyIndex() + " " + wanted.port() + " " + holder, new Conflict(
                         wanted.policyIndex(), cluster, "udp-port " + wanted.port() + " is already the " + holder.yamlName()
-                        + " cable's port on cluster '" + cluster + "''s gateways",
+                        + " cable's port on cluster " + cluster + "'s gateways",
                         "pick another udp-port; a gateway needs one UDP port per cable driver"));
                 continue;
             }

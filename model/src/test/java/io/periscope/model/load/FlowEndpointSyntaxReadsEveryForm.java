@@ -39,6 +39,14 @@ class FlowEndpointSyntaxReadsEveryForm {
         assertThat(FlowEndpointSyntax.clusterOf(service)).isEmpty();
     }
 
+    @Test
+    void aClusterSpecificServiceNameTellsItsClusterAsAfterTo() {
+        FlowTarget.DnsTarget export = (FlowTarget.DnsTarget) FlowEndpointSyntax.parseTarget("west.nginx.default.svc.clusterset.local:80");
+
+        assertThat(export.port()).isEqualTo(80);
+        assertThat(FlowEndpointSyntax.clusterOf(export)).contains("west");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"east", "east/", "a/b/c/d", "east/default/client:80"})
     void malformedSourcesAreRefusedNamingTheText(String text) {
@@ -46,7 +54,7 @@ class FlowEndpointSyntaxReadsEveryForm {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"example.com:80", "nginx.clusterset.local:80", "a.b.c.svc.clusterset.local:80", "west/nginx:80",
+    @ValueSource(strings = {"example.com:80", "nginx.clusterset.local:80", "a.b.c.d.e.svc.clusterset.local:80", "west/nginx:80",
             "10.0.0.300:80", "10.0.0.1:0", "10.0.0.1:65536", "10.0.0.1:", "west/default/nginx:http"})
     void malformedTargetsAreRefusedNamingTheText(String text) {
         assertThatIllegalArgumentException().isThrownBy(() -> FlowEndpointSyntax.parseTarget(text)).withMessageContaining(text);

@@ -43,7 +43,7 @@ class TopologyLoaderReportsEveryMistakeAtOnce {
                 org.assertj.core.groups.Tuple.tuple(9, "clusters[0].pods[0].ip"),
                 org.assertj.core.groups.Tuple.tuple(11, "flows[0].to"));
         assertThat(failure.errors().get(0).problem()).contains("unknown field 'gatway'");
-        assertThat(failure.errors().get(1).problem()).contains("outside cluster 'east''s podCIDRs");
+        assertThat(failure.errors().get(1).problem()).contains("outside cluster east's podCIDRs");
         assertThat(failure.errors().get(2).problem()).contains("has no destination port");
         assertThat(failure.getMessage()).isEqualTo("3 errors in topology.yaml");
     }

@@ -22,7 +22,7 @@ import java.util.Set;
 /**
  * Answers one request: the page ({@code /}, {@code /assets/NAME}), the JSON API ({@code /api/...}),
  * the event stream ({@code /events}). Every refusal is a status and a one-line reason; none closes
- * the server, and none shows a stack trace.
+ * the server, and none shows a stack trace. A failure of the server itself is a 500 with its message.
  */
 final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
 
@@ -84,6 +84,9 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
             send(context, request, HttpResponseStatus.BAD_REQUEST, JSON, error(e.getMessage()), true);
         } catch (IllegalStateException e) {
             send(context, request, HttpResponseStatus.CONFLICT, JSON, error(e.getMessage()), true);
+        } catch (RuntimeException e) {
+            // Anything else is the server's fault; unanswered, the page would wait for its timeout.
+            send(context, request, HttpResponseStatus.INTERNAL_SERVER_ERROR, JSON, error(serverError(e)), true);
         }
     }
 
@@ -161,6 +164,11 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private static void send(ChannelHandlerContext context, FullHttpRequest request, LabRoutes.Answer answer) {
         send(context, request, answer.status(), JSON, answer.json(), true);
+    }
+
+    /** "internal error: java.util.NoSuchElementException: no gateway" (the class says what broke when the message is thin). */
+    private static String serverError(RuntimeException e) {
+        return "internal error: " + e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 
     private static String error(String message) {

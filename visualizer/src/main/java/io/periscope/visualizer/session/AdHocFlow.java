@@ -23,27 +23,6 @@ public final class AdHocFlow {
     private AdHocFlow() {
     }
 
-    /**
-     * {@code cluster.service.namespace.svc.clusterset.local:port}: one cluster's export of a service, the
-     * name the reachability matrix asks (Lighthouse answers it), which the file's syntax leaves out.
-     */
-    private static Optional<FlowTarget> clusterSpecific(ClusterSet set, String text) {
-        int colon = text.lastIndexOf(':');
-        if (colon < 0 || !text.substring(0, colon).endsWith(FlowEndpointSyntax.CLUSTERSET_DOMAIN)) {
-            return Optional.empty();
-        }
-        String host = text.substring(0, colon);
-        String[] labels = host.substring(0, host.length() - FlowEndpointSyntax.CLUSTERSET_DOMAIN.length()).split("\\.", -1);
-        if (labels.length != 3 || set.cluster(labels[0]).isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(new FlowTarget.DnsTarget(host, Integer.parseInt(text.substring(colon + 1))));
-        } catch (NumberFormatException e) {
-            return Optional.empty();
-        }
-    }
-
     /** @throws IllegalArgumentException naming which of {@code from}, {@code to} is wrong, how, and what would do */
     public static Flow parse(ClusterSet set, String from, String to, Protocol protocol) {
         FlowSource source;
@@ -54,7 +33,7 @@ public final class AdHocFlow {
             throw new IllegalArgumentException("--from " + from + ": " + e.getMessage(), e);
         }
         try {
-            target = clusterSpecific(set, to).orElseGet(() -> FlowEndpointSyntax.parseTarget(to));
+            target = FlowEndpointSyntax.parseTarget(to);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--to " + to + ": " + e.getMessage(), e);
         }
