@@ -4,6 +4,7 @@ import io.periscope.lab.LabRefusal;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.probe.ProbeTarget;
 import io.periscope.lab.probe.FlowSimulation;
+import io.periscope.lab.rollback.LabRollback;
 import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.lab.trace.TracePath;
 import io.periscope.model.topology.Flow;
@@ -124,47 +125,55 @@ public final class LabFailover {
         UdpStreams udp = new UdpStreams(streams, options.rate());
         TcpConnections tcp = new TcpConnections(connections);
         GatewayCounters counters = new GatewayCounters(runner, gateways, streams);
-        boolean nodeFailed = false;
-        try (udp; tcp; counters) {
-            counters.install();
-            udp.open(List.copyOf(receiverNamespaces), receiverPorts);
-            tcp.open(List.copyOf(tcpNamespaces), tcpPorts);
-            counters.addTcp(connections, tcp.connectedPorts());
-            progress.accept("failover: " + streams.size() + " UDP streams at " + options.rate() + " pps each over " + udpFlows.size()
-                    + " flow(s), " + connections.size() + " TCP connections; failing " + options.fail() + " (" + options.mode() + ") in "
-                    + WARM_UP.toSeconds() + " s");
-            udp.start();
-            sleep(SETTLE);
-            readings.add(counters.read());
-            sleep(WARM_UP.minus(SETTLE));
-            readings.add(counters.read());
-            long failedAt = System.nanoTime();
-            failSequence = udp.sentSoFar();
-            failure.fail(lab, options.fail(), options.mode(), progress);
-            nodeFailed = true;
-            sleep(SETTLE);
-            readings.add(counters.read());
-            Duration failedFor = options.healAfter().orElse(OBSERVE);
-            sleep(failedFor.minus(Duration.ofNanos(System.nanoTime() - failedAt)));
-            readings.add(counters.read());
-            long healAt = System.nanoTime();
-            healSequence = udp.sentSoFar();
-            if (options.healAfter().isPresent()) {
-                failure.heal(lab, options.fail(), progress);
-                nodeFailed = false;
-                healedAfter = (healAt - failedAt) / 1_000_000;
-                sleep(HOLD_DOWN.plus(SETTLE));
-                readings.add(counters.read());
-                sleep(SETTLE.plus(SETTLE));
-                readings.add(counters.read());
+        // Whatever ends the measurement (Ctrl-C, SIGTERM, a failure), the node is healed and the counters go.
+        LabRollback rollback = LabRollback.arm(why -> restore(lab, options.fail(), failure, counters, why, progress), progress,
+                "heal it with 'lab heal " + lab.file() + " " + options.fail() + "', or remove the lab with 'lab down " + lab.file() + "'");
+        try (rollback) {
+            try (udp; tcp) {
+                rollback.run(counters::install);
+                udp.open(List.copyOf(receiverNamespaces), receiverPorts);
+                tcp.open(List.copyOf(tcpNamespaces), tcpPorts);
+                rollback.run(() -> counters.addTcp(connections, tcp.connectedPorts()));
+                progress.accept("failover: " + streams.size() + " UDP streams at " + options.rate() + " pps each over " + udpFlows.size()
+                        + " flow(s), " + connections.size() + " TCP connections; failing " + options.fail() + " (" + options.mode() + ") in "
+                        + WARM_UP.toSeconds() + " s");
+                udp.start();
+                sleep(SETTLE);
+                readings.add(rollback.step(counters::read));
+                sleep(WARM_UP.minus(SETTLE));
+                readings.add(rollback.step(counters::read));
+                long failedAt = System.nanoTime();
+                failSequence = udp.sentSoFar();
+                rollback.step(() -> failure.fail(lab, options.fail(), options.mode(), progress));
+                sleep(SETTLE);
+                readings.add(rollback.step(counters::read));
+                Duration failedFor = options.healAfter().orElse(OBSERVE);
+                sleep(failedFor.minus(Duration.ofNanos(System.nanoTime() - failedAt)));
+                readings.add(rollback.step(counters::read));
+                long healAt = System.nanoTime();
+                healSequence = udp.sentSoFar();
+                if (options.healAfter().isPresent()) {
+                    rollback.step(() -> failure.heal(lab, options.fail(), progress));
+                    healedAfter = (healAt - failedAt) / 1_000_000;
+                    sleep(HOLD_DOWN.plus(SETTLE));
+                    readings.add(rollback.step(counters::read));
+                    sleep(SETTLE.plus(SETTLE));
+                    readings.add(rollback.step(counters::read));
+                }
+                tcpOutcomes = tcp.outcomes(1500);
+                achievedRate = udp.achievedRate();
+                udp.stop(Duration.ofMillis(300));
             }
-            tcpOutcomes = tcp.outcomes(1500);
-            achievedRate = udp.achievedRate();
-            udp.stop(Duration.ofMillis(300));
-        } finally {
-            if (nodeFailed) {
-                failure.heal(lab, options.fail(), progress);
-            }
+            // Left failed until the end without --heal-after: healed now, as every failover ends.
+            rollback.finish(() -> {
+                if (lab.current().failure(options.fail()).isPresent()) {
+                    failure.heal(lab, options.fail(), progress);
+                }
+                counters.close();
+            });
+        } catch (RuntimeException e) {
+            rollback.undoNow();
+            throw e;
         }
         List<FailoverReport.StreamResult> results = new ArrayList<>();
         for (UdpStreams.Stream stream : streams) {
@@ -194,6 +203,17 @@ public final class LabFailover {
         List<FailoverReport.StreamResult> moved = results.stream().filter(r -> r.crossedFailed(options.fail())).toList();
         return new FailoverReport(lab.set().name(), options.fail(), options.mode().text(), options.rate(), healedAfter, results,
                 tcpResults, summary(surviving, options.fail()), summary(moved, options.fail()), prediction, udp.sendErrors(), achievedRate);
+    }
+
+    /** The undo of an unfinished failover: the node healed if the state still lists it failed, the counting tables removed. */
+    private static void restore(UpLab lab, String node, LabFailure failure, GatewayCounters counters, String why, Consumer<String> progress) {
+        boolean failed = lab.current().failure(node).isPresent();
+        progress.accept("lab failover " + why + ": "
+                + (failed ? "healing " + node + " and " : "") + "removing the gateways' counters");
+        if (failed) {
+            failure.heal(lab, node, progress);
+        }
+        counters.close();
     }
 
     private static ProbeTarget resolve(FlowSimulation flows, Flow flow) {

@@ -89,8 +89,13 @@ public final class LabFailure {
             }
         } catch (RuntimeException e) {
             progress.accept("fail: " + reference + " could not be failed whole (" + e.getMessage() + "); undoing what was done");
-            undo(lab, failure, true);
-            lab.stateFile().write(lab.current().withoutFailure(reference));
+            List<String> left = undo(lab, failure, true);
+            if (left.isEmpty()) {
+                lab.stateFile().write(lab.current().withoutFailure(reference));
+            } else {
+                // An interrupted fail cannot run programs any more: what it did stays recorded for the heal that follows.
+                progress.accept("fail: could not undo everything (" + String.join("; ", left) + "); the failure stays recorded for 'lab heal'");
+            }
             throw e;
         }
         progress.accept("fail: " + reference + " " + describe(failure));
@@ -123,10 +128,9 @@ public final class LabFailure {
 
     /**
      * Undoes a failure in reverse order. When undoing a failure that went wrong half-way
-     * ({@code lenient}), steps that had not happened yet fail and are skipped; when healing, every
-     * step must succeed.
+     * ({@code lenient}), steps that fail are skipped and returned; when healing, every step must succeed.
      */
-    private void undo(UpLab lab, NodeFailure failure, boolean lenient) {
+    private List<String> undo(UpLab lab, NodeFailure failure, boolean lenient) {
         List<String> problems = new ArrayList<>();
         List<NodeFailure.DownedLink> links = new ArrayList<>(failure.links());
         java.util.Collections.reverse(links);
@@ -150,6 +154,7 @@ public final class LabFailure {
             throw new IllegalStateException("could not undo everything " + failure.mode() + " changed on " + failure.node() + ": "
                     + String.join("; ", problems) + "; the failure stays recorded, run 'lab heal' again or 'lab down'");
         }
+        return problems;
     }
 
     private static void run(List<String> problems, Runnable step) {

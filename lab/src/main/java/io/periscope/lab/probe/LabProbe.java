@@ -116,22 +116,19 @@ public final class LabProbe {
         ClusterSet set = cables.set();
         ClusterSetPlan plan = Planner.plan(set);
         LabLayout layout = LabLayout.of(plan);
-        Optional<LabState> state = stateFile.read(layout.names().hash());
-        if (state.isEmpty() || !state.get().state().equals(LabState.CONVERGED)) {
-            throw new LabRefusal("no lab of topology '" + set.name() + "' is up; run 'lab up " + file + "' first");
-        }
+        LabState state = stateFile.requireUp(layout.names().hash(), set.name(), file);
         // The lab must be the one this file describes: another file of the same name, or this one
         // edited since, would send packets through namespaces the plan does not describe.
         TopologySource source = TopologySource.of(file);
-        source.otherFile(state.get()).ifPresent(other -> {
-            throw new LabRefusal(other + ".\nProbe it with 'lab probe " + state.get().file() + "', or replace it: 'lab down "
-                    + state.get().file() + "', then 'lab up " + file + "'");
+        source.otherFile(state).ifPresent(other -> {
+            throw new LabRefusal(other + ".\nProbe it with 'lab probe " + state.file() + "', or replace it: 'lab down "
+                    + state.file() + "', then 'lab up " + file + "'");
         });
-        source.changedSince(state.get()).ifPresent(changed -> {
+        source.changedSince(state).ifPresent(changed -> {
             throw new LabRefusal(changed + "; the lab no longer matches it.\nRebuild it: 'lab down " + file + "', then 'lab up " + file + "'");
         });
         // Single-active clusters: the agents program the lease holders as active gateways (see LabLeases).
-        Map<String, String> holders = LabLeases.holders(stateFile.directoryFor(state.get().hash()), set);
+        Map<String, String> holders = LabLeases.holders(stateFile.directoryFor(state.hash()), set);
         ClusterSetPlan current = holders.isEmpty() ? plan : Planner.plan(LabLeases.withHolders(set, holders));
         List<Flow> flows = flowName.map(name -> List.of(set.flow(name).orElseThrow(() -> new LabRefusal("no flow named '" + name
                 + "' in " + file + "; its flows are: " + set.flows().stream().map(Flow::name).collect(Collectors.joining(", "))))))
