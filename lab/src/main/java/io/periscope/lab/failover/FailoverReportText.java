@@ -13,7 +13,7 @@ public final class FailoverReportText {
         StringBuilder text = new StringBuilder();
         text.append("failover of ").append(report.failed()).append(" (").append(report.mode()).append(") in ").append(report.topology())
                 .append(": ").append(report.streams().size()).append(" UDP streams at ").append(report.rate()).append(" pps")
-                .append(report.healedAfterMillis() == null ? ", not healed during the run" : ", healed after " + report.healedAfterMillis() + " ms")
+                .append(report.healedAfterMillis() == null ? ", healed once the streams ended (no --heal-after)" : ", healed after " + report.healedAfterMillis() + " ms")
                 .append('\n');
         text.append(String.format(Locale.ROOT, "  %-6s %-6s %8s %8s %6s %10s %6s %10s  %s%n", "stream", "port", "sent", "recvd", "lost",
                 "window ms", "lost", "heal ms", "gateways before -> during -> after"));

@@ -120,10 +120,18 @@ public final class LabFailure {
     static String describe(NodeFailure failure) {
         return switch (FailureMode.parse(failure.mode())) {
             case CRASH -> "crashed: agents stopped, " + failure.links().size() + " links down ("
-                    + failure.links().stream().map(l -> l.device()).collect(Collectors.joining(", ")) + ")";
+                    + failure.links().stream().map(LabFailure::describe).collect(Collectors.joining(", ")) + ")";
             case BLACKHOLE -> "blackholed: nftables table " + failure.nftTable() + " drops everything but loopback in " + failure.namespace();
             case AGENT_STOP -> "agents stopped; its datapath keeps forwarding";
         };
+    }
+
+    /**
+     * A link by its far end: the switch port is named after the node on every switch it plugs into, so the
+     * device alone says "gw-1" for each; its namespace without the lab's prefix says which switch (or pod).
+     */
+    static String describe(NodeFailure.DownedLink link) {
+        return link.device() + " in " + link.namespace().replaceFirst("^psc-[0-9a-f]{6}-", "");
     }
 
     /**

@@ -50,10 +50,27 @@ public final class LabStateFile {
         if (state.isEmpty()) {
             throw new io.periscope.lab.LabRefusal("no lab of topology '" + topology + "' is up; run 'lab up " + file + "' first");
         }
+        collision(state.get(), topology, file).ifPresent(collision -> {
+            throw new io.periscope.lab.LabRefusal(collision);
+        });
         if (!state.get().state().equals(LabState.CONVERGED)) {
             throw new io.periscope.lab.LabRefusal(halfBuilt(state.get()));
         }
         return state.get();
+    }
+
+    /**
+     * The lab found under a topology's hash is another topology's when their names hash alike (six hex
+     * digits of SHA-256, so one pair in about sixteen million): each is named for what it is.
+     */
+    public Optional<String> collision(LabState found, String topology, Path file) {
+        if (found.topology().equals(topology)) {
+            return Optional.empty();
+        }
+        return Optional.of("the lab in " + pathFor(found.hash()) + " is of another topology, '" + found.topology() + "' (built from "
+                + found.file() + "), whose name hashes like '" + topology + "' of " + file + " (both labs' namespaces would be psc-"
+                + found.hash() + "-*), so the two cannot be up together; nothing was done.\nRename topology '" + topology + "' (its name: in "
+                + file + "), or remove the other lab first: 'lab down " + found.file() + "'");
     }
 
     /**
@@ -67,6 +84,19 @@ public final class LabStateFile {
                 + " (it is still running, or it was killed before it could clean up); " + present + " of its " + state.namespaces().size()
                 + " namespaces exist (state in " + pathFor(state.hash()) + ").\nIf no 'lab up' is running, remove what is left with 'lab down "
                 + state.file() + "'";
+    }
+
+    /** Every lab recorded here, built or half built, in the order of their hashes. */
+    public java.util.List<LabState> all() {
+        if (!Files.isDirectory(directory)) {
+            return java.util.List.of();
+        }
+        try (var files = Files.list(directory)) {
+            return files.map(f -> f.getFileName().toString()).filter(n -> n.matches("lab-[0-9a-f]+\\.json")).sorted()
+                    .map(n -> read(n.substring("lab-".length(), n.length() - ".json".length()))).flatMap(Optional::stream).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the labs' state files in " + directory + ": " + e.getMessage(), e);
+        }
     }
 
     public Optional<LabState> read(String hash) {

@@ -225,6 +225,10 @@ public final class LabUp {
         if (up.isPresent()) {
             // Name the file that built it: 'lab down' of this file would refuse when another one did.
             String builtFrom = up.get().file();
+            Optional<String> collision = stateFile.collision(up.get(), layout.names().topologyName(), file);
+            if (collision.isPresent()) {
+                throw new LabRefusal(collision.get());
+            }
             if (up.get().state().equals(LabState.BUILDING)) {
                 throw new LabRefusal(stateFile.halfBuilt(up.get()));
             }
