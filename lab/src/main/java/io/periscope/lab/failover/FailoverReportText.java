@@ -32,8 +32,8 @@ public final class FailoverReportText {
             }
         }
         text.append("summary (loss window on failure, ms):\n");
-        text.append(line("surviving gateways' streams", report.surviving()));
-        text.append(line("failed gateway's streams", report.moved()));
+        text.append(line(report.failedGateway() ? "surviving gateways' streams" : "streams not through it", report.surviving()));
+        text.append(line(report.failedGateway() ? "failed gateway's streams" : "streams through the worker", report.moved()));
         if (report.achievedRate() < report.rate() * 0.95) {
             text.append(String.format(Locale.ROOT, "  note: the senders kept up %.0f of %d pps per stream on this machine; windows are measured in sending time%n",
                     report.achievedRate(), report.rate()));
