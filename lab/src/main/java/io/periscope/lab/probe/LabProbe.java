@@ -429,7 +429,7 @@ public final class LabProbe {
      * agents withdraw them; a node whose agents alone stopped still forwards), as {@code trace --fail}
      * plans it. Said on the progress line, so a reader knows which simulation a difference is from.
      */
-    private static ClusterSetPlan simulated(ClusterSet set, Map<String, String> holders, ClusterSetPlan current, LabState state,
+    static ClusterSetPlan simulated(ClusterSet set, Map<String, String> holders, ClusterSetPlan current, LabState state,
                                             Consumer<String> progress) {
         if (state.failures().isEmpty()) {
             return current;
