@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -250,7 +249,7 @@ class InterruptedLabUpAndFailoverLeaveNothingBehind {
     private static List<String> tables(List<String> namespaces) throws IOException, InterruptedException {
         List<String> found = new ArrayList<>();
         for (String namespace : namespaces) {
-            String tables = output("ip", "netns", "exec", namespace, "nft", "list", "tables");
+            String tables = LabOnTheMachine.output("ip", "netns", "exec", namespace, "nft", "list", "tables");
             for (String table : List.of("periscope_lab_count", "periscope_lab_fail")) {
                 if (tables.contains(table)) {
                     found.add(namespace + ": table " + table);
@@ -264,7 +263,7 @@ class InterruptedLabUpAndFailoverLeaveNothingBehind {
     private static Set<String> linksDown(List<String> namespaces) throws IOException, InterruptedException {
         Set<String> down = new TreeSet<>();
         for (String namespace : namespaces) {
-            for (String line : output("ip", "-n", namespace, "-o", "link", "show").split("\n")) {
+            for (String line : LabOnTheMachine.output("ip", "-n", namespace, "-o", "link", "show").split("\n")) {
                 // "7: eth0@if8: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 ..."
                 String[] fields = line.split(": ", 3);
                 if (fields.length == 3 && fields[2].startsWith("<")
@@ -274,12 +273,5 @@ class InterruptedLabUpAndFailoverLeaveNothingBehind {
             }
         }
         return down;
-    }
-
-    private static String output(String... argv) throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(argv).redirectErrorStream(true).start();
-        String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        process.waitFor();
-        return text;
     }
 }

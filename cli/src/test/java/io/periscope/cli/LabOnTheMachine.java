@@ -140,7 +140,8 @@ final class LabOnTheMachine {
         }
     }
 
-    private static String output(String... argv) throws IOException, InterruptedException {
+    /** What a program printed, both streams. */
+    static String output(String... argv) throws IOException, InterruptedException {
         Process process = new ProcessBuilder(argv).redirectErrorStream(true).start();
         String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         process.waitFor();
