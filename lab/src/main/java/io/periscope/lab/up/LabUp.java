@@ -147,10 +147,11 @@ public final class LabUp {
                 + (System.nanoTime() - start) / 1_000_000 + " ms)");
 
         LabState state = new LabState(set.name(), TopologySource.of(file), layout.names().hash(), layout.namespaces(), LabState.BUILDING);
-        stateFile.write(state);
+        // Armed before the first write: a signal between the two would otherwise leave a state file of nothing.
         try (LabRollback rollback = LabRollback.arm(why -> removeWhatWasCreated(state, why, progress), progress,
                 "remove what is left with 'lab down " + file + "'")) {
             try {
+                rollback.run(() -> stateFile.write(state));
                 try {
                     build(set, layout, dns, state, progress, rollback);
                 } finally {
