@@ -12,6 +12,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.nio.file.Files;
 import java.util.concurrent.Callable;
 
 /** {@code periscope lab down}: removes what {@code lab up} created for this file, and nothing else. */
@@ -29,9 +30,15 @@ public final class LabDownCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws TopologyException {
-        ClusterSet set = topology.load();
         try {
-            new LabDown(ProcessCommandRunner.here(), new LabStateFile()).run(topology.file(), set, force, line -> spec.commandLine().getErr().println(line));
+            LabDown down = new LabDown(ProcessCommandRunner.here(), new LabStateFile());
+            if (!Files.exists(topology.file())) {
+                // Moved or deleted since 'lab up': the lab's state still says which file built it.
+                down.runWithoutFile(topology.file(), line -> spec.commandLine().getErr().println(line));
+                return ExitStatus.OK;
+            }
+            ClusterSet set = topology.load();
+            down.run(topology.file(), set, force, line -> spec.commandLine().getErr().println(line));
             return ExitStatus.OK;
         } catch (LabRefusal refusal) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());

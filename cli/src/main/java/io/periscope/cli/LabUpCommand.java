@@ -4,8 +4,8 @@ import io.periscope.lab.LabRefusal;
 import io.periscope.lab.agent.ReconcilingAgents;
 import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.state.LabStateFile;
+import io.periscope.lab.supervisor.SupervisorLauncher;
 import io.periscope.lab.up.LabUp;
-import io.periscope.lab.up.LabUpResult;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.topology.ClusterSet;
 import picocli.CommandLine.Command;
@@ -34,9 +34,8 @@ public final class LabUpCommand implements Callable<Integer> {
         ClusterSet set = topology.load();
         try {
             LabStateFile stateFile = new LabStateFile();
-            LabUpResult result = new LabUp(ProcessCommandRunner.here(), stateFile, new ReconcilingAgents())
-                    .run(topology.file(), set, line -> spec.commandLine().getErr().println(line));
-            LabSupervision.start(stateFile, set, result.layout().names().hash(), line -> spec.commandLine().getErr().println(line));
+            new LabUp(ProcessCommandRunner.here(), stateFile, new ReconcilingAgents())
+                    .run(topology.file(), set, line -> spec.commandLine().getErr().println(line), new SupervisorLauncher(stateFile)::start);
             return ExitStatus.OK;
         } catch (LabRefusal refusal) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + refusal.getMessage());

@@ -24,7 +24,7 @@ final class CommandInAProcess {
     private final List<String> output = new CopyOnWriteArrayList<>();
     private final Thread reader;
 
-    private CommandInAProcess(BiConsumer<CommandInAProcess, String> onLine, String... args) throws IOException {
+    private CommandInAProcess(boolean ownGroup, BiConsumer<CommandInAProcess, String> onLine, String... args) throws IOException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         // env --default-signal=INT: a shell without job control starts a background job ("./run-tests &",
         // nohup) with SIGINT ignored, its children inherit that, and a JVM leaves an ignored SIGINT
@@ -32,6 +32,10 @@ final class CommandInAProcess {
         List<String> argv = new ArrayList<>(List.of("env", "--default-signal=INT", java.toString(), "--enable-native-access=ALL-UNNAMED", "-cp",
                 System.getProperty("java.class.path"), PeriscopeCommand.class.getName()));
         argv.addAll(List.of(args));
+        if (ownGroup) {
+            // setsid execs in place (this child leads no group yet), so the command's pid also names its process group
+            argv.addFirst("setsid");
+        }
         process = new ProcessBuilder(argv).redirectErrorStream(true).start();
         reader = Thread.ofPlatform().daemon().start(() -> {
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -47,12 +51,20 @@ final class CommandInAProcess {
     }
 
     static CommandInAProcess start(String... args) throws IOException {
-        return new CommandInAProcess((command, line) -> { }, args);
+        return new CommandInAProcess(false, (command, line) -> { }, args);
     }
 
     /** The same, calling {@code onLine} with the command and each line as it comes, on the thread that reads them. */
     static CommandInAProcess start(BiConsumer<CommandInAProcess, String> onLine, String... args) throws IOException {
-        return new CommandInAProcess(onLine, args);
+        return new CommandInAProcess(false, onLine, args);
+    }
+
+    /**
+     * The same in a process group of its own, as a shell's job: {@link #signalGroup} then reaches the programs it
+     * runs too, as a terminal's Ctrl-C does.
+     */
+    static CommandInAProcess startInItsOwnGroup(BiConsumer<CommandInAProcess, String> onLine, String... args) throws IOException {
+        return new CommandInAProcess(true, onLine, args);
     }
 
     /** Sends {@code signal} ({@code INT}, {@code TERM}) as a terminal or a service manager would. */
@@ -64,6 +76,21 @@ final class CommandInAProcess {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Sends {@code signal} to the command's whole process group, as a terminal's Ctrl-C does (for {@link #startInItsOwnGroup}). */
+    void signalGroup(String signal) {
+        try {
+            new ProcessBuilder("kill", "-" + signal, "--", "-" + process.pid()).start().waitFor();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot signal the command: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    long pid() {
+        return process.pid();
     }
 
     /** Whether it ended within {@code timeout}; its output is then read to the end. */

@@ -60,6 +60,55 @@ final class LabOnTheMachine {
         return found;
     }
 
+    /**
+     * Everything of the lab these names belong to that is still on the machine, described: namespaces, state files
+     * (a temporary one too) and the lab's directory, the pods' resolver files under /etc/netns, the supervisor (its delay
+     * lines and DNS servers are its threads), and the {@code wireguard-go} daemons that were not running in {@code before}
+     * (a daemon whose namespace is gone can no longer be told apart by it).
+     */
+    static List<String> leftBehind(LabNames names, java.util.Set<Long> wireGuardBefore) throws IOException, InterruptedException {
+        List<String> left = new ArrayList<>();
+        namespaces(names).forEach(n -> left.add("namespace " + n));
+        Path state = new LabStateFile().pathFor(names.hash()).getParent();
+        if (Files.isDirectory(state)) {
+            try (var files = Files.list(state)) {
+                files.filter(f -> f.getFileName().toString().startsWith("lab-" + names.hash())).forEach(f -> left.add("state " + f));
+            }
+        }
+        Path etcNetns = Path.of("/etc/netns");
+        if (Files.isDirectory(etcNetns)) {
+            try (var files = Files.list(etcNetns)) {
+                files.filter(f -> f.getFileName().toString().startsWith(names.prefix())).forEach(f -> left.add("resolver files " + f));
+            }
+        }
+        ProcessHandle.allProcesses().forEach(process -> {
+            String commandLine = commandLine(process.pid());
+            if (commandLine.contains("LabSupervisor") && commandLine.contains(names.hash())) {
+                left.add("supervisor pid " + process.pid());
+            }
+            if (readOrEmpty(Path.of("/proc", Long.toString(process.pid()), "comm")).strip().equals("wireguard-go")
+                    && !wireGuardBefore.contains(process.pid())) {
+                left.add("wireguard-go pid " + process.pid());
+            }
+        });
+        return left;
+    }
+
+    /** The {@code wireguard-go} daemons running now, by pid. */
+    static java.util.Set<Long> wireGuardDaemons() {
+        return ProcessHandle.allProcesses().filter(p -> readOrEmpty(Path.of("/proc", Long.toString(p.pid()), "comm")).strip().equals("wireguard-go"))
+                .map(ProcessHandle::pid).collect(java.util.stream.Collectors.toSet());
+    }
+
+    /** The whole command line, which {@link ProcessHandle.Info} may cut short. */
+    private static String commandLine(long pid) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")), StandardCharsets.UTF_8).replace('\0', ' ');
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
     /** Packet sockets open in these namespaces: /proc/net/packet lists its reader's namespace's, so each is read from inside. */
     static long packetSockets(List<String> namespaces) throws IOException, InterruptedException {
         long sockets = 0;
@@ -91,7 +140,8 @@ final class LabOnTheMachine {
         }
     }
 
-    private static String output(String... argv) throws IOException, InterruptedException {
+    /** What a program printed, both streams. */
+    static String output(String... argv) throws IOException, InterruptedException {
         Process process = new ProcessBuilder(argv).redirectErrorStream(true).start();
         String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         process.waitFor();

@@ -62,7 +62,7 @@ class AFailedUpRemovesWhatItCreated {
                 .run(Path.of("failing.yaml"), set, progress::add))
                 .hasMessageContaining("iptables-restore refused line 3");
 
-        assertThat(progress).contains("failed: removing what was created");
+        assertThat(progress).anyMatch(l -> l.startsWith("lab up failed: removing what it created"));
         assertThat(lab.layout().namespaces()).noneMatch(NetworkNamespaces::exists);
         assertThat(lab.namespacesOnTheMachine()).isEmpty();
         assertThat(lab.stateFile().read(lab.layout().names().hash())).isEmpty();

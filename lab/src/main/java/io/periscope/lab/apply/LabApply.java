@@ -74,9 +74,7 @@ public final class LabApply {
         }
         long start = System.nanoTime();
         LabLayout layout = LabLayout.of(Planner.plan(LabCables.of(topology).set()));
-        LabState state = stateFile.read(layout.names().hash())
-                .filter(s -> s.state().equals(LabState.CONVERGED))
-                .orElseThrow(() -> new LabRefusal("no lab of topology '" + topology.name() + "' is up; run 'lab up " + file + "' first"));
+        LabState state = stateFile.requireUp(layout.names().hash(), topology.name(), file);
         TopologySource source = TopologySource.of(file);
         source.otherFile(state).ifPresent(other -> {
             throw new LabRefusal(other + "; nothing was applied.\nApply that file instead ('lab apply " + state.file()

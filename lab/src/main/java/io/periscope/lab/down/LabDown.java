@@ -56,19 +56,55 @@ public final class LabDown {
             return List.of();
         }
         TopologySource source = TopologySource.of(file);
-        Optional<String> otherFile = source.otherFile(state.get());
-        if (otherFile.isPresent()) {
+        Optional<String> otherFile = stateFile.collision(state.get(), topology, file).or(() -> source.otherFile(state.get()));
+        if (otherFile.isPresent() && movedHere(state.get(), source)) {
+            progress.accept("down: the lab was built from " + state.get().file() + ", which is gone; " + file + " has the same content");
+        } else if (otherFile.isPresent()) {
             if (!force) {
                 throw new LabRefusal(otherFile.get() + "; nothing was removed.\nTo remove that lab, run 'lab down " + state.get().file()
                         + "' (or 'lab down --force " + file + "', which removes the namespaces its state lists)");
             }
             progress.accept("down: --force: " + otherFile.get() + "; removing what its state lists");
         }
+        return remove(state.get(), source, progress);
+    }
+
+    /**
+     * {@code lab down FILE} of a file that no longer exists (moved, deleted): the lab whose state says it was
+     * built from that path, found without reading the file.
+     *
+     * @throws LabRefusal when not root, or when no lab's state names the file (the message lists the labs that are up)
+     */
+    public List<String> runWithoutFile(Path file, Consumer<String> progress) {
+        if (!NetworkNamespaces.runningAsRoot()) {
+            throw new LabRefusal("lab down needs root to delete the lab's network namespaces; run it as root (for example with sudo)");
+        }
+        TopologySource source = TopologySource.of(file);
+        List<LabState> built = stateFile.all().stream().filter(s -> source.otherFile(s).isEmpty()).toList();
+        if (built.isEmpty()) {
+            List<LabState> labs = stateFile.all();
+            throw new LabRefusal(file + ": no such file, and no lab's state says it was built from it; "
+                    + (labs.isEmpty() ? "no lab is up (" + stateFile.pathFor("*").getParent() + " lists none)"
+                    : "the labs up were built from: " + labs.stream().map(s -> s.file() + " (topology '" + s.topology() + "')")
+                    .collect(java.util.stream.Collectors.joining(", ")) + "; name one of those files"));
+        }
+        progress.accept("down: " + file + " is gone; removing the lab of topology '" + built.getFirst().topology() + "' that its state says was built from it");
+        return remove(built.getFirst(), source, progress);
+    }
+
+    /** A file moved: the lab's own is gone, and this one has the bytes it was built from. */
+    private static boolean movedHere(LabState state, TopologySource source) {
+        return !java.nio.file.Files.exists(Path.of(state.file())) && !source.sha256().isEmpty()
+                && source.sha256().equals(state.sourceSha256());
+    }
+
+    private List<String> remove(LabState state, TopologySource source, Consumer<String> progress) {
+        String topology = state.topology();
         // The same file edited since: the state still lists exactly what up created, so that is removed.
-        source.changedSince(state.get()).ifPresent(changed -> progress.accept("down: note: " + changed
+        source.changedSince(state).ifPresent(changed -> progress.accept("down: note: " + changed
                 + "; removing what 'lab up' created then, as its state lists it"));
         long start = System.nanoTime();
-        List<String> removed = new LabTeardown(runner, stateFile).remove(state.get(), progress);
+        List<String> removed = new LabTeardown(runner, stateFile).remove(state, progress);
         progress.accept("down: " + removed.size() + " namespaces of " + topology + " removed ("
                 + (System.nanoTime() - start) / 1_000_000 + " ms)");
         return removed;

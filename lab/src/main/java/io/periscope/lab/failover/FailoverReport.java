@@ -18,10 +18,19 @@ import java.util.Set;
  * @param prediction  the simulator's {@code --fail} prediction, compared stream by stream
  * @param sendErrors  datagrams the kernel refused to send (no route), lost like the others
  * @param achievedRate datagrams per second per stream actually sent (below {@code rate} when the machine could not keep up)
+ * @param failedGateway whether the failed node is a gateway; for a worker, {@code moved} holds the streams whose paths cross it
+ *                    (a pod of theirs runs there) and {@code surviving} the others
  */
 public record FailoverReport(String topology, String failed, String mode, int rate, Long healedAfterMillis,
                              List<StreamResult> streams, List<TcpResult> tcp, Summary surviving, Summary moved,
-                             Prediction prediction, int sendErrors, double achievedRate) {
+                             Prediction prediction, int sendErrors, double achievedRate, boolean failedGateway) {
+
+    /** A report of a gateway's failure. */
+    public FailoverReport(String topology, String failed, String mode, int rate, Long healedAfterMillis,
+                          List<StreamResult> streams, List<TcpResult> tcp, Summary surviving, Summary moved,
+                          Prediction prediction, int sendErrors, double achievedRate) {
+        this(topology, failed, mode, rate, healedAfterMillis, streams, tcp, surviving, moved, prediction, sendErrors, achievedRate, true);
+    }
 
     /**
      * One UDP stream.

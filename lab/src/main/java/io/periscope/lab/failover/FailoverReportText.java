@@ -13,7 +13,7 @@ public final class FailoverReportText {
         StringBuilder text = new StringBuilder();
         text.append("failover of ").append(report.failed()).append(" (").append(report.mode()).append(") in ").append(report.topology())
                 .append(": ").append(report.streams().size()).append(" UDP streams at ").append(report.rate()).append(" pps")
-                .append(report.healedAfterMillis() == null ? ", not healed during the run" : ", healed after " + report.healedAfterMillis() + " ms")
+                .append(report.healedAfterMillis() == null ? ", healed once the streams ended (no --heal-after)" : ", healed after " + report.healedAfterMillis() + " ms")
                 .append('\n');
         text.append(String.format(Locale.ROOT, "  %-6s %-6s %8s %8s %6s %10s %6s %10s  %s%n", "stream", "port", "sent", "recvd", "lost",
                 "window ms", "lost", "heal ms", "gateways before -> during -> after"));
@@ -32,8 +32,8 @@ public final class FailoverReportText {
             }
         }
         text.append("summary (loss window on failure, ms):\n");
-        text.append(line("surviving gateways' streams", report.surviving()));
-        text.append(line("failed gateway's streams", report.moved()));
+        text.append(line(report.failedGateway() ? "surviving gateways' streams" : "streams not through it", report.surviving()));
+        text.append(line(report.failedGateway() ? "failed gateway's streams" : "streams through the worker", report.moved()));
         if (report.achievedRate() < report.rate() * 0.95) {
             text.append(String.format(Locale.ROOT, "  note: the senders kept up %.0f of %d pps per stream on this machine; windows are measured in sending time%n",
                     report.achievedRate(), report.rate()));

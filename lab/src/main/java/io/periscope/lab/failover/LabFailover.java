@@ -4,6 +4,7 @@ import io.periscope.lab.LabRefusal;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.probe.ProbeTarget;
 import io.periscope.lab.probe.FlowSimulation;
+import io.periscope.lab.rollback.LabRollback;
 import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.lab.trace.TracePath;
 import io.periscope.model.topology.Flow;
@@ -81,6 +82,10 @@ public final class LabFailover {
         }
         FlowSimulation flows = simulation.flows(lab.plan());
         List<UdpStreams.Stream> streams = new ArrayList<>();
+        // The streams whose simulated paths cross the failed node: for a worker (a stream's pod on it),
+        // the ones its failure cuts; gateway counters cannot say, since the worker is no gateway.
+        Set<Integer> throughFailed = new TreeSet<>();
+        boolean failedGateway = lab.set().requireCluster(failed.host().cluster()).requireNode(failed.host().name()).gateway();
         List<ProbeTarget> targets = new ArrayList<>();
         Set<String> receiverNamespaces = new TreeSet<>();
         Set<Integer> receiverPorts = new TreeSet<>();
@@ -92,7 +97,11 @@ public final class LabFailover {
             int port = FIRST_UDP_PORT + i;
             streams.add(new UdpStreams.Stream(i, flow.name(), source.namespace(), sourceIp(target, source), port,
                     target.destination().toString(), target.port()));
-            ends(lab, flows.paths(target, port), receiverNamespaces, receiverPorts);
+            List<TracePath> paths = flows.paths(target, port);
+            ends(lab, paths, receiverNamespaces, receiverPorts);
+            if (paths.stream().anyMatch(path -> path.forward().stream().anyMatch(hop -> hop.node().equals(options.fail())))) {
+                throughFailed.add(i);
+            }
         }
         receiverPorts.addAll(streams.stream().map(UdpStreams.Stream::port).toList());
         List<TcpConnections.Connection> connections = new ArrayList<>();
@@ -124,49 +133,58 @@ public final class LabFailover {
         UdpStreams udp = new UdpStreams(streams, options.rate());
         TcpConnections tcp = new TcpConnections(connections);
         GatewayCounters counters = new GatewayCounters(runner, gateways, streams);
-        boolean nodeFailed = false;
-        try (udp; tcp; counters) {
-            counters.install();
-            udp.open(List.copyOf(receiverNamespaces), receiverPorts);
-            tcp.open(List.copyOf(tcpNamespaces), tcpPorts);
-            counters.addTcp(connections, tcp.connectedPorts());
-            progress.accept("failover: " + streams.size() + " UDP streams at " + options.rate() + " pps each over " + udpFlows.size()
-                    + " flow(s), " + connections.size() + " TCP connections; failing " + options.fail() + " (" + options.mode() + ") in "
-                    + WARM_UP.toSeconds() + " s");
-            udp.start();
-            sleep(SETTLE);
-            readings.add(counters.read());
-            sleep(WARM_UP.minus(SETTLE));
-            readings.add(counters.read());
-            long failedAt = System.nanoTime();
-            failSequence = udp.sentSoFar();
-            failure.fail(lab, options.fail(), options.mode(), progress);
-            nodeFailed = true;
-            sleep(SETTLE);
-            readings.add(counters.read());
-            Duration failedFor = options.healAfter().orElse(OBSERVE);
-            sleep(failedFor.minus(Duration.ofNanos(System.nanoTime() - failedAt)));
-            readings.add(counters.read());
-            long healAt = System.nanoTime();
-            healSequence = udp.sentSoFar();
-            if (options.healAfter().isPresent()) {
-                failure.heal(lab, options.fail(), progress);
-                nodeFailed = false;
-                healedAfter = (healAt - failedAt) / 1_000_000;
-                sleep(HOLD_DOWN.plus(SETTLE));
-                readings.add(counters.read());
-                sleep(SETTLE.plus(SETTLE));
-                readings.add(counters.read());
+        // Whatever ends the measurement (Ctrl-C, SIGTERM, a failure), the node is healed and the counters go.
+        LabRollback rollback = LabRollback.arm(why -> restore(lab, options.fail(), failure, counters, why, progress), progress,
+                "heal it with 'lab heal " + lab.file() + " " + options.fail() + "', or remove the lab with 'lab down " + lab.file() + "'");
+        try (rollback) {
+            try (udp; tcp) {
+                rollback.run(counters::install);
+                udp.open(List.copyOf(receiverNamespaces), receiverPorts);
+                tcp.open(List.copyOf(tcpNamespaces), tcpPorts);
+                rollback.run(() -> counters.addTcp(connections, tcp.connectedPorts()));
+                progress.accept("failover: " + streams.size() + " UDP streams at " + options.rate() + " pps each over " + udpFlows.size()
+                        + " flow(s), " + connections.size() + " TCP connections; failing " + options.fail() + " (" + options.mode() + ") in "
+                        + WARM_UP.toSeconds() + " s");
+                udp.start();
+                sleep(SETTLE);
+                readings.add(rollback.step(counters::read));
+                sleep(WARM_UP.minus(SETTLE));
+                readings.add(rollback.step(counters::read));
+                long failedAt = System.nanoTime();
+                failSequence = udp.sentSoFar();
+                rollback.step(() -> failure.fail(lab, options.fail(), options.mode(), progress));
+                sleep(SETTLE);
+                readings.add(rollback.step(counters::read));
+                Duration failedFor = options.healAfter().orElse(OBSERVE);
+                sleep(failedFor.minus(Duration.ofNanos(System.nanoTime() - failedAt)));
+                readings.add(rollback.step(counters::read));
+                long healAt = System.nanoTime();
+                healSequence = udp.sentSoFar();
+                if (options.healAfter().isPresent()) {
+                    rollback.step(() -> failure.heal(lab, options.fail(), progress));
+                    healedAfter = (healAt - failedAt) / 1_000_000;
+                    sleep(HOLD_DOWN.plus(SETTLE));
+                    readings.add(rollback.step(counters::read));
+                    sleep(SETTLE.plus(SETTLE));
+                    readings.add(rollback.step(counters::read));
+                }
+                tcpOutcomes = tcp.outcomes(1500);
+                achievedRate = udp.achievedRate();
+                udp.stop(Duration.ofMillis(300));
             }
-            tcpOutcomes = tcp.outcomes(1500);
-            achievedRate = udp.achievedRate();
-            udp.stop(Duration.ofMillis(300));
-        } finally {
-            if (nodeFailed) {
-                failure.heal(lab, options.fail(), progress);
-            }
+            // Left failed until the end without --heal-after: healed now, as every failover ends.
+            rollback.finish(() -> {
+                if (lab.current().failure(options.fail()).isPresent()) {
+                    failure.heal(lab, options.fail(), progress);
+                }
+                counters.close();
+            });
+        } catch (RuntimeException e) {
+            rollback.undoNow();
+            throw e;
         }
         List<FailoverReport.StreamResult> results = new ArrayList<>();
+        List<String> workerDifferences = new ArrayList<>();
         for (UdpStreams.Stream stream : streams) {
             SequencedStream record = udp.record(stream.id());
             int sent = record.sent();
@@ -182,6 +200,10 @@ public final class LabFailover {
             Set<String> after = readings.size() > 5 ? GatewayCounters.crossed(readings.get(4), readings.get(5), stream.id()) : Set.of();
             results.add(new FailoverReport.StreamResult(stream.id(), stream.flow(), stream.sourcePort(), sent, received, lostOnFailure,
                     failureWindow, lostOnHeal, healWindow, before, during, after));
+            if (!failedGateway) {
+                workerFailure(stream, throughFailed.contains(stream.id()), options, healedAtSequence - failedAtSequence, lostOnFailure)
+                        .ifPresent(workerDifferences::add);
+            }
         }
         List<FailoverReport.TcpResult> tcpResults = new ArrayList<>();
         for (TcpConnections.Outcome outcome : tcpOutcomes) {
@@ -189,11 +211,48 @@ public final class LabFailover {
             tcpResults.add(new FailoverReport.TcpResult(outcome, GatewayCounters.crossed(readings.get(0), readings.get(1), index),
                     GatewayCounters.crossed(readings.get(2), readings.get(3), index)));
         }
-        FailoverReport.Prediction prediction = predict(lab, streams, targets, options, results);
-        List<FailoverReport.StreamResult> surviving = results.stream().filter(r -> !r.crossedFailed(options.fail())).toList();
-        List<FailoverReport.StreamResult> moved = results.stream().filter(r -> r.crossedFailed(options.fail())).toList();
+        FailoverReport.Prediction prediction = predict(lab, streams, targets, options, results, workerDifferences);
+        // A gateway's streams are the ones its counters saw before the failure; a worker's, the ones whose paths cross it.
+        java.util.function.Predicate<FailoverReport.StreamResult> throughTheFailedNode = failedGateway
+                ? r -> r.crossedFailed(options.fail()) : r -> throughFailed.contains(r.id());
+        List<FailoverReport.StreamResult> surviving = results.stream().filter(throughTheFailedNode.negate()).toList();
+        List<FailoverReport.StreamResult> moved = results.stream().filter(throughTheFailedNode).toList();
         return new FailoverReport(lab.set().name(), options.fail(), options.mode().text(), options.rate(), healedAfter, results,
-                tcpResults, summary(surviving, options.fail()), summary(moved, options.fail()), prediction, udp.sendErrors(), achievedRate);
+                tcpResults, summary(surviving, options.fail()), summary(moved, options.fail()), prediction, udp.sendErrors(), achievedRate,
+                failedGateway);
+    }
+
+    /** The undo of an unfinished failover: the node healed if the state still lists it failed, the counting tables removed. */
+    private static void restore(UpLab lab, String node, LabFailure failure, GatewayCounters counters, String why, Consumer<String> progress) {
+        boolean failed = lab.current().failure(node).isPresent();
+        progress.accept("lab failover " + why + ": "
+                + (failed ? "healing " + node + " and " : "") + "removing the gateways' counters");
+        if (failed) {
+            failure.heal(lab, node, progress);
+        }
+        counters.close();
+    }
+
+    /**
+     * A failed worker is on no stream's gateways, so the gateways' comparison cannot see it: a crashed or
+     * blackholed worker cuts exactly the streams whose simulated paths cross it (a pod of theirs runs on it),
+     * and a worker whose agents alone stopped still forwards. A stream that fared otherwise is a difference.
+     */
+    static Optional<String> workerFailure(UdpStreams.Stream stream, boolean through, Options options, int sentWhileFailed, int lostWhileFailed) {
+        if (sentWhileFailed <= 0) {
+            return Optional.empty();
+        }
+        String name = "stream " + stream.id() + " (port " + stream.sourcePort() + "): ";
+        boolean cut = through && options.mode() != FailureMode.AGENT_STOP;
+        if (cut && lostWhileFailed < sentWhileFailed) {
+            return Optional.of(name + "its path crosses the failed " + options.fail() + ", yet " + (sentWhileFailed - lostWhileFailed) + " of "
+                    + sentWhileFailed + " datagrams sent while it was failed arrived");
+        }
+        if (!cut && lostWhileFailed == sentWhileFailed) {
+            return Optional.of(name + (through ? options.fail() + " only had its agents stopped" : "its path does not cross " + options.fail())
+                    + ", yet all " + sentWhileFailed + " datagrams sent while it was failed were lost");
+        }
+        return Optional.empty();
     }
 
     private static ProbeTarget resolve(FlowSimulation flows, Flow flow) {
@@ -231,7 +290,7 @@ public final class LabFailover {
      * during and after, compared phase by phase with what the counters measured.
      */
     private FailoverReport.Prediction predict(UpLab lab, List<UdpStreams.Stream> streams, List<ProbeTarget> targets, Options options,
-                                              List<FailoverReport.StreamResult> results) {
+                                              List<FailoverReport.StreamResult> results, List<String> workerDifferences) {
         List<FailoverPrediction.StreamFlow> flows = new ArrayList<>();
         for (UdpStreams.Stream stream : streams) {
             ProbeTarget target = targets.get(stream.id());
@@ -257,6 +316,7 @@ public final class LabFailover {
             }
         }
         differences.addAll(FailoverPrediction.differences(predicted, results, healed));
+        differences.addAll(workerDifferences);
         return new FailoverReport.Prediction(gatewaysBefore, gatewaysAfter, basis, predicted, differences);
     }
 

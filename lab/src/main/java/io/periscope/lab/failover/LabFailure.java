@@ -89,8 +89,13 @@ public final class LabFailure {
             }
         } catch (RuntimeException e) {
             progress.accept("fail: " + reference + " could not be failed whole (" + e.getMessage() + "); undoing what was done");
-            undo(lab, failure, true);
-            lab.stateFile().write(lab.current().withoutFailure(reference));
+            List<String> left = undo(lab, failure, true);
+            if (left.isEmpty()) {
+                lab.stateFile().write(lab.current().withoutFailure(reference));
+            } else {
+                // An interrupted fail cannot run programs any more: what it did stays recorded for the heal that follows.
+                progress.accept("fail: could not undo everything (" + String.join("; ", left) + "); the failure stays recorded for 'lab heal'");
+            }
             throw e;
         }
         progress.accept("fail: " + reference + " " + describe(failure));
@@ -115,18 +120,25 @@ public final class LabFailure {
     static String describe(NodeFailure failure) {
         return switch (FailureMode.parse(failure.mode())) {
             case CRASH -> "crashed: agents stopped, " + failure.links().size() + " links down ("
-                    + failure.links().stream().map(l -> l.device()).collect(Collectors.joining(", ")) + ")";
+                    + failure.links().stream().map(LabFailure::describe).collect(Collectors.joining(", ")) + ")";
             case BLACKHOLE -> "blackholed: nftables table " + failure.nftTable() + " drops everything but loopback in " + failure.namespace();
             case AGENT_STOP -> "agents stopped; its datapath keeps forwarding";
         };
     }
 
     /**
-     * Undoes a failure in reverse order. When undoing a failure that went wrong half-way
-     * ({@code lenient}), steps that had not happened yet fail and are skipped; when healing, every
-     * step must succeed.
+     * A link by its far end: the switch port is named after the node on every switch it plugs into, so the
+     * device alone says "gw-1" for each; its namespace without the lab's prefix says which switch (or pod).
      */
-    private void undo(UpLab lab, NodeFailure failure, boolean lenient) {
+    static String describe(NodeFailure.DownedLink link) {
+        return link.device() + " in " + link.namespace().replaceFirst("^psc-[0-9a-f]{6}-", "");
+    }
+
+    /**
+     * Undoes a failure in reverse order. When undoing a failure that went wrong half-way
+     * ({@code lenient}), steps that fail are skipped and returned; when healing, every step must succeed.
+     */
+    private List<String> undo(UpLab lab, NodeFailure failure, boolean lenient) {
         List<String> problems = new ArrayList<>();
         List<NodeFailure.DownedLink> links = new ArrayList<>(failure.links());
         java.util.Collections.reverse(links);
@@ -150,6 +162,7 @@ public final class LabFailure {
             throw new IllegalStateException("could not undo everything " + failure.mode() + " changed on " + failure.node() + ": "
                     + String.join("; ", problems) + "; the failure stays recorded, run 'lab heal' again or 'lab down'");
         }
+        return problems;
     }
 
     private static void run(List<String> problems, Runnable step) {

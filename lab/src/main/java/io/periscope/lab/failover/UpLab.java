@@ -37,9 +37,7 @@ public record UpLab(Path file, ClusterSet set, ClusterSetPlan plan, LabLayout la
         ClusterSet set = LabCables.of(topology).set();
         ClusterSetPlan plan = Planner.plan(set);
         LabLayout layout = LabLayout.of(plan);
-        LabState state = stateFile.read(layout.names().hash())
-                .filter(s -> s.state().equals(LabState.CONVERGED))
-                .orElseThrow(() -> new LabRefusal("no lab of topology '" + set.name() + "' is up; run 'lab up " + file + "' first"));
+        LabState state = stateFile.requireUp(layout.names().hash(), set.name(), file);
         // The lab is found by the topology's name alone: without these checks, another file of the same
         // name (or this one edited) would fail, heal and measure nodes of a lab it did not build.
         TopologySource source = TopologySource.of(file);

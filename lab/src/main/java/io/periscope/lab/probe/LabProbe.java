@@ -116,27 +116,24 @@ public final class LabProbe {
         ClusterSet set = cables.set();
         ClusterSetPlan plan = Planner.plan(set);
         LabLayout layout = LabLayout.of(plan);
-        Optional<LabState> state = stateFile.read(layout.names().hash());
-        if (state.isEmpty() || !state.get().state().equals(LabState.CONVERGED)) {
-            throw new LabRefusal("no lab of topology '" + set.name() + "' is up; run 'lab up " + file + "' first");
-        }
+        LabState state = stateFile.requireUp(layout.names().hash(), set.name(), file);
         // The lab must be the one this file describes: another file of the same name, or this one
         // edited since, would send packets through namespaces the plan does not describe.
         TopologySource source = TopologySource.of(file);
-        source.otherFile(state.get()).ifPresent(other -> {
-            throw new LabRefusal(other + ".\nProbe it with 'lab probe " + state.get().file() + "', or replace it: 'lab down "
-                    + state.get().file() + "', then 'lab up " + file + "'");
+        source.otherFile(state).ifPresent(other -> {
+            throw new LabRefusal(other + ".\nProbe it with 'lab probe " + state.file() + "', or replace it: 'lab down "
+                    + state.file() + "', then 'lab up " + file + "'");
         });
-        source.changedSince(state.get()).ifPresent(changed -> {
+        source.changedSince(state).ifPresent(changed -> {
             throw new LabRefusal(changed + "; the lab no longer matches it.\nRebuild it: 'lab down " + file + "', then 'lab up " + file + "'");
         });
         // Single-active clusters: the agents program the lease holders as active gateways (see LabLeases).
-        Map<String, String> holders = LabLeases.holders(stateFile.directoryFor(state.get().hash()), set);
+        Map<String, String> holders = LabLeases.holders(stateFile.directoryFor(state.hash()), set);
         ClusterSetPlan current = holders.isEmpty() ? plan : Planner.plan(LabLeases.withHolders(set, holders));
         List<Flow> flows = flowName.map(name -> List.of(set.flow(name).orElseThrow(() -> new LabRefusal("no flow named '" + name
                 + "' in " + file + "; its flows are: " + set.flows().stream().map(Flow::name).collect(Collectors.joining(", "))))))
                 .orElse(set.flows());
-        FlowSimulation simulation = simulations.apply(current);
+        FlowSimulation simulation = simulations.apply(simulated(set, holders, current, state, progress));
         List<ClusterDns> dns = clusterDns(set, layout);
         Map<HostId, HostNamespace> hosts = new HashMap<>();
         Map<String, HostNamespace> named = new HashMap<>();
@@ -424,6 +421,27 @@ public final class LabProbe {
      */
     private void forgetPathMtu(String namespace) {
         runner.execute(Command.of("ip", "-4", "route", "flush", "cache").inNamespace(namespace));
+    }
+
+    /**
+     * The plan the probe's packets are compared with: the lab as its agents program it, and, while
+     * {@code lab fail} has nodes failed, without those it took out (a crash or a blackhole: the other
+     * agents withdraw them; a node whose agents alone stopped still forwards), as {@code trace --fail}
+     * plans it. Said on the progress line, so a reader knows which simulation a difference is from.
+     */
+    static ClusterSetPlan simulated(ClusterSet set, Map<String, String> holders, ClusterSetPlan current, LabState state,
+                                            Consumer<String> progress) {
+        if (state.failures().isEmpty()) {
+            return current;
+        }
+        List<String> withdrawn = state.failures().stream().filter(f -> !f.mode().equals("agent-stop")).map(f -> f.node()).toList();
+        progress.accept("probe: comparing with the simulation of the lab as 'lab fail' left it: "
+                + state.failures().stream().map(f -> f.node() + " (" + f.mode() + ")").collect(Collectors.joining(", "))
+                + (withdrawn.isEmpty() ? "; its datapath still forwards, so the simulation is the all-up one" : " failed, as 'trace --fail' plans it"));
+        if (withdrawn.isEmpty()) {
+            return current;
+        }
+        return Planner.planWithout(holders.isEmpty() ? set : LabLeases.withHolders(set, holders), withdrawn);
     }
 
     /**

@@ -76,8 +76,9 @@ public final class SupervisorLauncher {
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {
+                // up is being undone (Ctrl-C): the undo stops the supervisor with the rest of the lab
                 Thread.currentThread().interrupt();
-                break;
+                throw new IllegalStateException("interrupted while the lab's supervisor started", e);
             }
         }
         new SupervisorStop().stop(supervisor, progress);

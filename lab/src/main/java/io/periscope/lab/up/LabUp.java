@@ -25,6 +25,8 @@ import io.periscope.lab.netns.SysctlWriter;
 import io.periscope.dataplane.command.Command;
 import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.dataplane.command.CommandResult;
+import io.periscope.lab.down.LabTeardown;
+import io.periscope.lab.rollback.LabRollback;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.TopologySource;
@@ -108,8 +110,26 @@ public final class LabUp {
         return run(file, TopologyLoader.load(file), progress);
     }
 
-    /** The same, for a topology already loaded from {@code file}. */
+    /** The same, for a topology already loaded from {@code file}, leaving no supervisor (the lab's own tests drive the agents). */
     public LabUpResult run(Path file, ClusterSet topology, Consumer<String> progress) {
+        return run(file, topology, progress, Supervision.NONE);
+    }
+
+    /**
+     * What keeps the agents running once the lab converged: the last step of {@code up}, so that a lab
+     * whose supervisor did not start, or that was interrupted while it started, is removed like any
+     * half-built one.
+     */
+    @FunctionalInterface
+    public interface Supervision {
+
+        Supervision NONE = (set, hash, progress) -> { };
+
+        void start(ClusterSet set, String hash, Consumer<String> progress);
+    }
+
+    /** The same, starting {@code supervisor} as the last step. */
+    public LabUpResult run(Path file, ClusterSet topology, Consumer<String> progress, Supervision supervisor) {
         refuseOvn(file, topology);
         refuseNonRoot();
         long start = System.nanoTime();
@@ -127,29 +147,36 @@ public final class LabUp {
                 + (System.nanoTime() - start) / 1_000_000 + " ms)");
 
         LabState state = new LabState(set.name(), TopologySource.of(file), layout.names().hash(), layout.namespaces(), LabState.BUILDING);
-        stateFile.write(state);
-        InterruptedUpCleanup cleanup = new InterruptedUpCleanup(runner, stateFile, state);
-        Thread hook = Thread.ofPlatform().unstarted(cleanup::run);
-        Runtime.getRuntime().addShutdownHook(hook);
-        boolean built = false;
-        try {
+        // Armed before the first write: a signal between the two would otherwise leave a state file of nothing.
+        try (LabRollback rollback = LabRollback.arm(why -> removeWhatWasCreated(state, why, progress), progress,
+                "remove what is left with 'lab down " + file + "'")) {
             try {
-                build(set, layout, dns, state, progress, cleanup);
-            } finally {
-                agents.close();
-            }
-            stateFile.write(stateFile.read(state.hash()).orElse(state).withState(LabState.CONVERGED));
-            built = true;
-        } finally {
-            removeHook(hook);
-            if (!built && !cleanup.started()) {
-                progress.accept("failed: removing what was created");
-                cleanup.run();
+                rollback.run(() -> stateFile.write(state));
+                try {
+                    build(set, layout, dns, state, progress, rollback);
+                } finally {
+                    agents.close();
+                }
+                rollback.run(() -> stateFile.write(stateFile.read(state.hash()).orElse(state).withState(LabState.CONVERGED)));
+                rollback.run(() -> supervisor.start(set, state.hash(), progress));
+                // The last line is printed as the last step: a lab that said it is up stays up, one that did not is removed.
+                rollback.finish(() -> progress.accept("up: " + set.name() + " converged in " + (System.nanoTime() - start) / 1_000_000 + " ms"));
+            } catch (RuntimeException e) {
+                rollback.undoNow();
+                throw e;
             }
         }
-        long millis = (System.nanoTime() - start) / 1_000_000;
-        progress.accept("up: " + set.name() + " converged in " + millis + " ms");
-        return new LabUpResult(layout, millis);
+        return new LabUpResult(layout, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    /**
+     * What an unfinished {@code up} created, as the state file lists it by now (the {@code wireguard-go}
+     * daemons and the supervisor started since the first write), removed; the teardown skips what is
+     * already gone, so it can be repeated.
+     */
+    private void removeWhatWasCreated(LabState first, String why, Consumer<String> progress) {
+        progress.accept("lab up " + why + ": removing what it created, " + first.namespaces().size() + " namespaces of " + first.topology());
+        new LabTeardown(runner, stateFile).remove(stateFile.read(first.hash()).orElse(first), progress);
     }
 
     /**
@@ -171,14 +198,6 @@ public final class LabUp {
     private void refuseNonRoot() {
         if (!runningAsRoot.get()) {
             throw new LabRefusal("lab up needs root to create network namespaces; run it as root (for example with sudo)");
-        }
-    }
-
-    private static void removeHook(Thread hook) {
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            // Ctrl-C arrived: the hook is running or about to, and it cleans up.
         }
     }
 
@@ -207,6 +226,13 @@ public final class LabUp {
         if (up.isPresent()) {
             // Name the file that built it: 'lab down' of this file would refuse when another one did.
             String builtFrom = up.get().file();
+            Optional<String> collision = stateFile.collision(up.get(), layout.names().topologyName(), file);
+            if (collision.isPresent()) {
+                throw new LabRefusal(collision.get());
+            }
+            if (up.get().state().equals(LabState.BUILDING)) {
+                throw new LabRefusal(stateFile.halfBuilt(up.get()));
+            }
             throw new LabRefusal("a lab of topology '" + layout.names().topologyName() + "' is already up, built from " + builtFrom
                     + " (state in " + stateFile.pathFor(layout.names().hash()) + "); run 'lab down " + builtFrom + "' first");
         }
@@ -226,13 +252,13 @@ public final class LabUp {
         }
     }
 
-    private void build(ClusterSet set, LabLayout layout, List<ClusterDns> dns, LabState initial, Consumer<String> progress, InterruptedUpCleanup cleanup) {
+    private void build(ClusterSet set, LabLayout layout, List<ClusterDns> dns, LabState initial, Consumer<String> progress, LabRollback rollback) {
         List<String> namespaces = layout.namespaces();
-        phase(progress, cleanup, "namespaces", () -> {
+        phase(progress, rollback, "namespaces", () -> {
             runner.run(Command.of("ip", "-batch", "-").withStdin(LabBatches.addNamespaces(namespaces)));
             return namespaces.size() + " created";
         });
-        phase(progress, cleanup, "sysctls", () -> {
+        phase(progress, rollback, "sysctls", () -> {
             int count = 0;
             int hosts = 0;
             for (HostNamespace host : layout.hosts()) {
@@ -251,15 +277,15 @@ public final class LabUp {
             }
             return count + " set, a multipath hash seed per node";
         });
-        phase(progress, cleanup, "veths", () -> {
+        phase(progress, rollback, "veths", () -> {
             runner.run(Command.of("ip", "-batch", "-").withStdin(LabBatches.veths(layout)));
             for (SwitchNamespace sw : layout.switches()) {
                 runner.run(Command.of("ip", "-n", sw.namespace(), "-batch", "-").withStdin(LabBatches.switchBatch(sw)));
             }
             return layout.veths().size() + " veth pairs, " + layout.switches().size() + " bridges";
         });
-        phase(progress, cleanup, "wires", () -> installHashReset(layout));
-        phase(progress, cleanup, "addresses and routes", () -> {
+        phase(progress, rollback, "wires", () -> installHashReset(layout));
+        phase(progress, rollback, "addresses and routes", () -> {
             int lines = 0;
             int hosts = 0;
             for (HostNamespace host : layout.hosts()) {
@@ -277,13 +303,13 @@ public final class LabUp {
         AtomicReference<LabState> recorded = new AtomicReference<>(initial);
         // The agents route into the WireGuard devices ("dev submariner") but do not build them.
         if (!WireGuardGateways.withDevices(layout.nodes()).isEmpty()) {
-            phase(progress, cleanup, "wireguard", () -> {
+            phase(progress, rollback, "wireguard", () -> {
                 int devices = new WireGuardGateways(runner).start(layout.nodes(), started ->
                         stateFile.write(recorded.updateAndGet(s -> s.withWireGuard(started))));
                 return devices + " devices (wireguard-go in each gateway's namespace, keys generated for this lab)";
             });
         }
-        phase(progress, cleanup, "node environment rules", () -> {
+        phase(progress, rollback, "node environment rules", () -> {
             int hosts = 0;
             for (HostNamespace host : layout.hosts()) {
                 Optional<String> rules = LabBatches.environmentRules(host);
@@ -295,15 +321,15 @@ public final class LabUp {
             return hosts == 0 ? "none (no cluster's CNI masquerades)" : hosts + " hosts (the CNI's rules, before the agents')";
         });
         List<HostNamespace> nodes = layout.nodes();
-        phase(progress, cleanup, "kube-proxy", () -> {
+        phase(progress, rollback, "kube-proxy", () -> {
             List<List<String>> ran = onEveryNode(nodes, node -> agents.kubeProxy(node).reconcile());
             return programs(ran) + " programs on " + nodes.size() + " nodes";
         });
-        phase(progress, cleanup, "agents", () -> {
+        phase(progress, rollback, "agents", () -> {
             List<List<String>> ran = onEveryNode(nodes, node -> agents.submariner(node).reconcile());
             return programs(ran) + " programs on " + nodes.size() + " nodes";
         });
-        phase(progress, cleanup, "converged", () -> {
+        phase(progress, rollback, "converged", () -> {
             List<String> pending = new ArrayList<>();
             List<List<String>> left = onEveryNode(nodes, node -> {
                 List<String> lines = new ArrayList<>();
@@ -318,9 +344,9 @@ public final class LabUp {
             }
             return "every node's agents report no difference";
         });
-        phase(progress, cleanup, "links", () -> links(set, layout, recorded));
+        phase(progress, rollback, "links", () -> links(set, layout, recorded));
         // After convergence: the kube-proxy stand-in's check above knows only the plan's services.
-        phase(progress, cleanup, "cluster dns", () -> clusterDns(layout, dns));
+        phase(progress, rollback, "cluster dns", () -> clusterDns(layout, dns));
     }
 
     /**
@@ -460,9 +486,9 @@ public final class LabUp {
         }
     }
 
-    private static void phase(Consumer<String> progress, InterruptedUpCleanup cleanup, String name, Supplier<String> work) {
+    private static void phase(Consumer<String> progress, LabRollback rollback, String name, Supplier<String> work) {
         long start = System.nanoTime();
-        String outcome = cleanup.whileNotInterrupted(work);
+        String outcome = rollback.step(work);
         progress.accept(name + ": " + outcome + " (" + (System.nanoTime() - start) / 1_000_000 + " ms)");
     }
 }

@@ -141,6 +141,11 @@ public final class ProcessCommandRunner implements CommandRunner {
         return stopped;
     }
 
+    /** Whether {@code thread} is the command {@link #stopRunning(Thread)} stopped: what fails on it now is the signal's doing. */
+    public static boolean stopped(Thread thread) {
+        return thread == refused;
+    }
+
     /** A program started and not waited for yet; its output drained from the start. */
     private static final class Started implements RunningProgram {
 
