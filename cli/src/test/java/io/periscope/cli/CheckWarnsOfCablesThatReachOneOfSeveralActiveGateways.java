@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -20,6 +21,13 @@ class CheckWarnsOfCablesThatReachOneOfSeveralActiveGateways {
 
     private static final Path EXAMPLE = Path.of("..", "examples", "mag-vanilla.yaml");
 
+    /** The example with another default cable driver, written into {@code dir}. */
+    private static Path withCable(Path dir, String driver) throws IOException {
+        Path file = dir.resolve(driver + ".yaml");
+        Files.writeString(file, Files.readString(EXAMPLE).replace("cableDriver: vxlan", "cableDriver: " + driver));
+        return file;
+    }
+
     @Test
     void severalActiveGatewaysWithTheVxlanCableWarnOfNothing() {
         PeriscopeRun check = PeriscopeRun.of("check", EXAMPLE.toString(), "--no-matrix");
@@ -29,8 +37,7 @@ class CheckWarnsOfCablesThatReachOneOfSeveralActiveGateways {
 
     @Test
     void severalActiveGatewaysWithWireGuardNameTheClustersTheCableAndTheFlow(@TempDir Path dir) throws Exception {
-        Path wireGuard = dir.resolve("wireguard.yaml");
-        Files.writeString(wireGuard, Files.readString(EXAMPLE).replace("cableDriver: vxlan", "cableDriver: wireguard"));
+        Path wireGuard = withCable(dir, "wireguard");
 
         PeriscopeRun check = PeriscopeRun.of("check", wireGuard.toString(), "--no-matrix");
 
@@ -46,8 +53,7 @@ class CheckWarnsOfCablesThatReachOneOfSeveralActiveGateways {
 
     @Test
     void libreswanIsWarnedOfAsWell(@TempDir Path dir) throws Exception {
-        Path libreswan = dir.resolve("libreswan.yaml");
-        Files.writeString(libreswan, Files.readString(EXAMPLE).replace("cableDriver: vxlan", "cableDriver: libreswan"));
+        Path libreswan = withCable(dir, "libreswan");
 
         PeriscopeRun check = PeriscopeRun.of("check", libreswan.toString(), "--no-matrix");
 
@@ -57,9 +63,8 @@ class CheckWarnsOfCablesThatReachOneOfSeveralActiveGateways {
 
     @Test
     void oneActiveGatewayPerClusterWithWireGuardWarnsOfNothing(@TempDir Path dir) throws Exception {
-        Path single = dir.resolve("single.yaml");
-        Files.writeString(single, Files.readString(EXAMPLE).replace("cableDriver: vxlan", "cableDriver: wireguard")
-                .replace("    multiActiveGateways: true\n", ""));
+        Path single = withCable(dir, "wireguard");
+        Files.writeString(single, Files.readString(single).replace("    multiActiveGateways: true\n", ""));
         assertThat(Files.readString(single)).doesNotContain("multiActiveGateways");
 
         PeriscopeRun check = PeriscopeRun.of("check", single.toString(), "--no-matrix");
