@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.periscope.model.globalnet.SharedEgressGap;
+import io.periscope.model.policy.SingleGatewayCables;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
@@ -68,10 +69,12 @@ public final class CheckCommand implements Callable<Integer> {
         TopologyLoader.Loaded loaded = topology.loadWithWarnings();
         ClusterSet clusterSet = loaded.set();
         // Said on standard error, so the text report stays as it is, and listed in the JSON's warnings:
-        // what the file says but hardly means (a selector matching no cluster), and the gap seed 004 leaves open.
+        // what the file says but hardly means (a selector matching no cluster), the gap seed 004 leaves open,
+        // and the cables seed 004 rules out with several active gateways.
         List<String> warnings = new ArrayList<>();
         loaded.warnings().forEach(w -> warnings.add(w.format()));
         warnings.addAll(SharedEgressGap.warnings(clusterSet));
+        warnings.addAll(SingleGatewayCables.warnings(clusterSet));
         warnings.forEach(w -> spec.commandLine().getErr().println("warning: " + w));
         Simulation simulation = Simulation.of(spec.commandLine(), clusterSet, failedNodes, false);
         TopologySummary summary = TopologySummary.of(clusterSet, simulation.simulator().plan().allocations(), failedNodes);

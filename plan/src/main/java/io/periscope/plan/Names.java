@@ -81,7 +81,6 @@ public final class Names {
     /** The MSS clamp's sets (upstream's MTU handler): the local and the remote clusters' endpoint subnets. */
     public static final String LOCAL_CIDRS_SET = "SUBMARINER-LOCALCIDRS";
     public static final String REMOTE_CIDRS_SET = "SUBMARINER-REMOTECIDRS";
-    public static final String RAW = "SUBMARINER-RAW";
     public static final String MANGLE_PREROUTING = "SUBMARINER-PREROUTING";
     public static final String GN_INGRESS = "SUBMARINER-GN-INGRESS";
     public static final String GN_EGRESS = "SUBMARINER-GN-EGRESS";

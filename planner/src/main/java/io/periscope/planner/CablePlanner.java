@@ -6,7 +6,6 @@ import io.periscope.model.policy.CablePorts;
 import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.Node;
-import io.periscope.model.topology.Protocol;
 import io.periscope.plan.Names;
 import io.periscope.plan.netfilter.CtState;
 import io.periscope.plan.netfilter.Match;
@@ -23,7 +22,8 @@ import java.util.Set;
  * The cables of an active gateway: one tunnel per connected remote cluster, with the pair's cable
  * driver, several drivers side by side (seed 001). Every driver routes the remote subnets in table
  * 100, which {@code ip rule pref 100} consults before main; each driver has its own UDP port
- * ({@link CablePorts}), whose packets need no connection tracking and are let in.
+ * ({@link CablePorts}). As upstream, no rule opens those ports or keeps them out of conntrack: the
+ * node's own INPUT policy decides.
  */
 final class CablePlanner {
 
@@ -38,7 +38,6 @@ final class CablePlanner {
         }
         Cluster cluster = context.cluster();
         Node node = context.node();
-        CablePorts ports = context.ports();
         PlanBuilder plan = context.plan();
         plan.policyRule(PolicyRule.lookup(Names.CABLE_RULE_PRIORITY, Names.CABLE_TABLE));
         VxlanCablePlanner.plan(context, using(remotes, CableDriver.VXLAN));
@@ -53,14 +52,6 @@ final class CablePlanner {
                 devices.add(Names.WIREGUARD_DEVICE);
             }
             returnThroughThisGateway(cluster, node, plan, devices);
-        }
-        // The route agent already covers the NAT-T port every gateway has; a gateway running several
-        // drivers listens on more.
-        for (int port : ports.ports(cluster.name())) {
-            if (port != CablePorts.NAT_T_PORT) {
-                plan.rule(Table.RAW, Names.RAW, Rule.of(new Target.NoTrack(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(port)));
-                plan.rule(Table.FILTER, Names.INPUT, Rule.of(Target.accept(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(port)));
-            }
         }
     }
 

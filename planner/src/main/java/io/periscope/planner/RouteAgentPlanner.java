@@ -31,8 +31,7 @@ import java.util.OptionalInt;
  * node routes the remote clusters' subnets over it to the active gateways (several at once with
  * multiple active gateways: seed 004's multipath route), and a gateway has FDB entries back to every
  * other node. It also owns the chains every node has: SUBMARINER-POSTROUTING (no NAT for traffic to
- * remote clusters without Globalnet), SUBMARINER-FORWARD, SUBMARINER-INPUT, the MSS clamp and the
- * raw-table notrack for tunnel ports. On an OVN-Kubernetes cluster OVN carries remote traffic to the
+ * remote clusters without Globalnet), SUBMARINER-FORWARD, SUBMARINER-INPUT and the MSS clamp. On an OVN-Kubernetes cluster OVN carries remote traffic to the
  * gateway instead of vx-submariner, and the route agent's OVN handler connects the host to it
  * ({@link OvnRouteAgentPlanner}).
  */
@@ -86,7 +85,6 @@ final class RouteAgentPlanner {
         Cluster cluster = context.cluster();
         List<Ipv4Prefix> remoteSubnets = context.remoteSubnets();
         PlanBuilder plan = context.plan();
-        boolean gateway = context.host().role == HostRole.GATEWAY;
 
         boolean ovn = cluster.cni() == Cni.OVN_KUBERNETES;
         if (ovn) {
@@ -111,31 +109,21 @@ final class RouteAgentPlanner {
             }
         }
 
-        // Jumps from built-in chains, in the order they must run.
-        plan.rule(Table.RAW, "PREROUTING", Rule.of(Target.jump(Names.RAW)));
-        plan.rule(Table.RAW, "OUTPUT", Rule.of(Target.jump(Names.RAW)));
+        // Jumps from built-in chains, in the order they must run. Upstream's kube-proxy handler hooks
+        // SUBMARINER-INPUT for UDP only; its chain opens vx-submariner's port and nothing else: the
+        // cable ports are left to the node's own INPUT policy, and no tunnel port is kept out of
+        // conntrack.
         plan.rule(Table.NAT, "POSTROUTING", Rule.of(Target.jump(Names.POSTROUTING)));
-        plan.rule(Table.FILTER, "INPUT", Rule.of(Target.jump(Names.INPUT)));
+        plan.rule(Table.FILTER, "INPUT", Rule.of(Target.jump(Names.INPUT), new Match.ProtocolIs(Protocol.UDP)));
         if (ovn) {
             plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.MSS_CLAMP)));
         }
         plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.FORWARD)));
-
-        // Tunnel packets need no connection tracking, and tracking them would fill the table.
-        // OVN-Kubernetes clusters have no vx-submariner: OVN carries the traffic to the gateway.
-        List<Integer> tunnelPorts = new ArrayList<>();
-        if (!ovn) {
-            tunnelPorts.add(Names.VX_SUBMARINER_PORT);
-        }
-        if (gateway) {
-            tunnelPorts.add(Names.VXLAN_TUNNEL_PORT);
-        }
-        // Declared even without tunnel ports (a non-gateway node of an OVN-Kubernetes cluster): the jumps need them.
-        plan.chain(Table.RAW, Names.RAW);
+        // Declared on OVN-Kubernetes nodes too, which have no vx-submariner: the jump needs it.
         plan.chain(Table.FILTER, Names.INPUT);
-        for (int port : tunnelPorts) {
-            plan.rule(Table.RAW, Names.RAW, Rule.of(new Target.NoTrack(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(port)));
-            plan.rule(Table.FILTER, Names.INPUT, Rule.of(Target.accept(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(port)));
+        if (!ovn) {
+            plan.rule(Table.FILTER, Names.INPUT, Rule.of(Target.accept(), new Match.ProtocolIs(Protocol.UDP),
+                    new Match.DestinationPort(Names.VX_SUBMARINER_PORT)));
         }
 
         // Traffic between local pods and remote clusters keeps its addresses: accept it in nat

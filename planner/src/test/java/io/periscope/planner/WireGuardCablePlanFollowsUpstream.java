@@ -81,15 +81,6 @@ class WireGuardCablePlanFollowsUpstream {
     }
 
     @Test
-    void theSecondCablePortNeedsNoConnectionTrackingAndIsLetIn() {
-        DataplanePlan onprem1 = submariner(plan, "onprem1", "onprem1-gw");
-        assertThat(rules(onprem1, Table.RAW, "SUBMARINER-RAW")).contains("-p udp -m udp --dport 4500 -j CT --notrack",
-                "-p udp -m udp --dport 4501 -j CT --notrack");
-        assertThat(rules(onprem1, Table.FILTER, "SUBMARINER-INPUT")).contains("-p udp -m udp --dport 4501 -j ACCEPT");
-        assertThat(rules(submariner(plan, "cloud", "cloud-gw"), Table.RAW, "SUBMARINER-RAW")).noneMatch(r -> r.contains("4501"));
-    }
-
-    @Test
     void aRemoteClusterWithSeveralActiveGatewaysHasItsSubnetsOnTheFirstOnesPeerAndItsEgressAddressesOnEach() {
         ClusterSetPlan wireGuard = Planner.plan(PlannedExamples.withDefaultDriver(PlannedExamples.load("mag-globalnet.yaml"),
                 CableDriver.WIREGUARD));

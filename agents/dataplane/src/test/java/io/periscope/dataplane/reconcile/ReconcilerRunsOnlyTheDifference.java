@@ -1,11 +1,14 @@
 package io.periscope.dataplane.reconcile;
 
 import io.periscope.dataplane.Captured;
+import io.periscope.dataplane.change.BuiltinChainChange;
 import io.periscope.dataplane.change.ChainChange;
+import io.periscope.dataplane.change.DataplaneChange;
 import io.periscope.dataplane.command.Command;
 import io.periscope.dataplane.command.RecordingCommandRunner;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.ipset.IpSet;
+import io.periscope.plan.netfilter.Table;
 import io.periscope.plan.routing.Nexthop;
 import io.periscope.plan.routing.Route;
 import io.periscope.plan.routing.RouteProtocol;
@@ -120,5 +123,30 @@ class ReconcilerRunsOnlyTheDifference {
         assertThat(writes()).containsExactly(
                 Command.of("ip", "-batch", "-").withStdin("route replace 10.66.0.0/16 table 100 metric 0 proto static via 241.18.0.4 dev vxlan-tunnel\n"),
                 Command.of("ipset", "restore").withStdin("destroy SUBMARINER-LOCALIPS\n"));
+    }
+
+    /**
+     * Periscope once kept tunnel ports out of conntrack in raw SUBMARINER-RAW; upstream has no such
+     * chain and neither do today's plans. A node upgraded from then still holds it: the chain is
+     * Submariner's by its prefix, so the reconcile removes it with its jumps, and nothing else.
+     */
+    @Test
+    void aChainTheAgentsNoLongerPlanIsRemovedWithItsJumpsOnUpgrade() {
+        DataplanePlan state = nodeState();
+        assertThat(state.table(Table.RAW)).isPresent();
+        DataplanePlan desired = new DataplanePlan(state.netfilter().stream().filter(t -> t.table() != Table.RAW).toList(), state.ipsets(),
+                state.vxlanDevices(), state.fdb(), state.neighbours(), state.nexthops(), state.nexthopGroups(), state.routes(), state.rules(),
+                state.sysctls());
+        node.clear();
+
+        ReconcileResult result = new Reconciler(node, ownership).reconcile(desired);
+
+        assertThat(result.diff().changes()).allMatch(DataplaneChange::isRemoval).map(c -> switch (c) {
+            case ChainChange chain -> chain.table() + " " + chain.name();
+            case BuiltinChainChange builtin -> builtin.table() + " " + builtin.chain();
+            default -> c.toString();
+        }).containsExactlyInAnyOrder("RAW PREROUTING", "RAW OUTPUT", "RAW SUBMARINER-RAW");
+        assertThat(writes()).singleElement().satisfies(c -> assertThat(c.stdin()).contains("*raw", "-D PREROUTING -j SUBMARINER-RAW",
+                "-D OUTPUT -j SUBMARINER-RAW", "-X SUBMARINER-RAW").doesNotContain("*filter", "*nat", "*mangle"));
     }
 }
