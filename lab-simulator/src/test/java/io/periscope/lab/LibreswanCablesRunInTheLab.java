@@ -4,6 +4,7 @@ import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.ProbeReport;
 import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandResult;
 import io.periscope.dataplane.command.ProcessCommandRunner;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LibreswanCablesRunInTheLab {
 
-    static final String NO_XFRM = "Libreswan needs XFRM, which this kernel lacks";
+    /** The AEAD Libreswan negotiates for the lab's cables, as {@code ip xfrm} names it. */
+    static final String AEAD = "rfc4106(gcm(aes))";
 
     @RegisterExtension
     final TestLabs labs = new TestLabs();
@@ -31,21 +33,26 @@ class LibreswanCablesRunInTheLab {
 
     @BeforeEach
     void needsRootAndXfrm() {
-        Assumptions.assumeTrue(kernelRunsEsp(), NO_XFRM);
+        Optional<String> refused = espRefusal();
+        Assumptions.assumeTrue(refused.isEmpty(), () -> "Libreswan's cables need the kernel's XFRM to hold an ESP tunnel state with "
+                + AEAD + " (kernel modules xfrm_user, esp4 and an AES-GCM implementation); this kernel refused one: " + refused.orElse(""));
     }
 
     /**
-     * Whether the kernel's XFRM can hold an ESP state with the AEAD Libreswan negotiates: tried in a
-     * namespace of its own, since {@code /proc/net/xfrm_stat} exists even where ESP does not.
+     * Why the kernel's XFRM cannot hold an ESP state with the AEAD Libreswan negotiates, or nothing
+     * when it can: tried in a namespace of its own, since {@code /proc/net/xfrm_stat} exists even
+     * where ESP does not.
      */
-    static boolean kernelRunsEsp() {
+    static Optional<String> espRefusal() {
         ProcessCommandRunner runner = ProcessCommandRunner.here();
         String namespace = "psc-esp-probe-" + ProcessHandle.current().pid();
         runner.run(Command.of("ip", "netns", "add", namespace));
         try {
-            return runner.execute(Command.of("ip", "xfrm", "state", "add", "src", "192.0.2.1", "dst", "192.0.2.2", "proto", "esp",
-                    "spi", "0x100", "mode", "tunnel", "aead", "rfc4106(gcm(aes))", "0x0102030405060708090a0b0c0d0e0f1011121314", "128")
-                    .inNamespace(namespace)).succeeded();
+            CommandResult added = runner.execute(Command.of("ip", "xfrm", "state", "add", "src", "192.0.2.1", "dst", "192.0.2.2", "proto", "esp",
+                    "spi", "0x100", "mode", "tunnel", "aead", AEAD, "0x0102030405060708090a0b0c0d0e0f1011121314", "128")
+                    .inNamespace(namespace));
+            return added.succeeded() ? Optional.empty()
+                    : Optional.of("'ip xfrm state add ... proto esp ... aead " + AEAD + "' said: " + (added.stderr() + added.stdout()).strip());
         } finally {
             runner.run(Command.of("ip", "netns", "del", namespace));
         }
