@@ -114,7 +114,11 @@ final class ProcessStartSites {
             new Review("agents/dataplane/src/main/java/io/periscope/dataplane/command/Command.java", "argv", Set.of(),
                     "withStdin and inNamespace copy the argv of a Command that was a start site where it was built"),
             new Review("agents/dns/src/test/java/io/periscope/dns/DigAndKdigReadTheAnswers.java", "client", Set.of("dig", "kdig"),
-                    "the client comes from the @MethodSource clients(): Arguments.of(\"dig\", ...) and Arguments.of(\"kdig\", ...)"));
+                    "the client comes from the @MethodSource clients(): Arguments.of(\"dig\", ...) and Arguments.of(\"kdig\", ...)"),
+            new Review("cli/src/test/java/io/periscope/cli/CommandInAProcess.java", "argv.addFirst(\"setsid\")", Set.of("setsid"),
+                    "a command in a process group of its own starts under setsid, put in front of the env ... java argv built above it"),
+            new Review("cli/src/test/java/io/periscope/cli/GenerateTopologyAnswersHelpAndRefusesUnknownOptions.java", "SCRIPT.toString()", Set.of(),
+                    "the project's own scripts/generate-topology, whose programs the scan reads in the script itself"));
 
     /** Methods that look a program up by the name they are given: a call of one names its argument's program. */
     static final Map<String, String> LOOKUPS = Map.of(
