@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.LabelSelectorRequirementBuilder;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -110,11 +112,10 @@ class GlobalnetAnswersEveryStatusReasonCrudTest {
         assertThat(clusterEgress(client, "my-own-egress").orElseThrow().getStatus().conditions().getFirst().getMessage())
                 .contains("cluster-egress.submariner.io");
         // The controller is still working: a fixed request is answered.
+        // A merge patch of the spec alone, as `kubectl patch --type merge` sends: the controller may be writing
+        // the object's status right now, and edit() would then fail with 409 Conflict on the version it read.
         client.resources(GlobalEgressIPResource.class).inNamespace("ns1").withName("too-many")
-                .edit(o -> {
-                    o.setSpec(new GlobalEgressIPSpec(2, null));
-                    return o;
-                });
+                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\": {\"numberOfIPs\": 2}}");
         assertThatEventually("the corrected object is allocated", () ->
                 assertThat(egress(client, "ns1", "too-many").orElseThrow().getStatus().allocatedIPs()).hasSize(2));
         assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(8 + 1 + 2 + 1);

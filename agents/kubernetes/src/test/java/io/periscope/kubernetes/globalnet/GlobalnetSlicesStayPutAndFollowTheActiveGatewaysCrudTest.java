@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.periscope.kubernetes.crd.AllocationStatus;
 import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.SubmarinerApi;
@@ -164,11 +166,11 @@ class GlobalnetSlicesStayPutAndFollowTheActiveGatewaysCrudTest {
                 assertThat(slices("ns1", "ns-egressip")).extracting(AllocationStatus.GatewaySlice::gateway).containsExactly("gw-1", "gw-2", "gw-3"));
         Map<String, List<String>> before = byGateway(slices("ns1", "ns-egressip"));
 
-        // A patch, not an update: the controller may be annotating the node with its global IP right now.
-        client.nodes().withName("gw-3").edit(gw3 -> {
-            gw3.getMetadata().getLabels().remove(SubmarinerApi.GATEWAY_LABEL);
-            return gw3;
-        });
+        // A JSON patch that carries no resourceVersion, as `kubectl label node gw-3 submariner.io/gateway-` sends:
+        // the controller may be annotating the node with its global IP right now, and edit() would then
+        // fail with 409 Conflict on the version it read.
+        client.nodes().withName("gw-3").patch(PatchContext.of(PatchType.JSON),
+                "[{\"op\": \"remove\", \"path\": \"/metadata/labels/" + SubmarinerApi.GATEWAY_LABEL.replace("/", "~1") + "\"}]");
 
         assertThatEventually("the departed gateway's slice is gone from status", () ->
                 assertThat(slices("ns1", "ns-egressip")).extracting(AllocationStatus.GatewaySlice::gateway).containsExactly("gw-1", "gw-2"));
