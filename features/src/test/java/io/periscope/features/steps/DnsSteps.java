@@ -44,7 +44,7 @@ public final class DnsSteps {
     }
 
     /** NOERROR without records: what Lighthouse answers for a service it knows when no cluster is left to answer. */
-    @Then("the answer is empty")
+    @Then("the name exists with no records")
     public void answerIsEmpty() {
         List<String> actual = answer.orElseThrow(() -> new AssertionError("the name does not exist (NXDOMAIN), expected an empty NOERROR"));
         if (!actual.isEmpty()) {
