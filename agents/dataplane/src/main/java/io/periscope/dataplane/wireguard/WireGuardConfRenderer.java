@@ -4,6 +4,7 @@ import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.cable.WireGuardPeer;
 
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -22,13 +23,13 @@ public final class WireGuardConfRenderer {
 
     public static String render(WireGuardDevice device, WireGuardKeys keys) {
         StringBuilder text = new StringBuilder("[Interface]\n");
-        text.append("PrivateKey = ").append(keys.privateKey(device.privateKey())).append('\n');
+        text.append("PrivateKey = ").append(keys.privateKey().apply(device.privateKey())).append('\n');
         text.append("ListenPort = ").append(device.listenPort()).append('\n');
         for (WireGuardPeer peer : device.peers()) {
             text.append("\n# ").append(peer.remote()).append('\n');
             text.append("[Peer]\n");
-            text.append("PublicKey = ").append(keys.publicKey(peer.publicKey())).append('\n');
-            text.append("PresharedKey = ").append(keys.presharedKey(peer.presharedKey())).append('\n');
+            text.append("PublicKey = ").append(keys.publicKey().apply(peer.publicKey())).append('\n');
+            text.append("PresharedKey = ").append(keys.presharedKey().apply(peer.presharedKey())).append('\n');
             text.append("Endpoint = ").append(peer.endpoint()).append('\n');
             text.append("AllowedIPs = ").append(peer.allowedIps().stream().map(Ipv4Prefix::toString).collect(Collectors.joining(", "))).append('\n');
             text.append("PersistentKeepalive = ").append(peer.persistentKeepaliveSeconds()).append('\n');
@@ -36,31 +37,12 @@ public final class WireGuardConfRenderer {
         return text.toString();
     }
 
-    /** What stands in the configuration for each key id of the plan. */
-    public interface WireGuardKeys {
+    /** What stands in the configuration for each key id of the plan: the private half, the public half, the preshared key. */
+    public record WireGuardKeys(Function<String, String> privateKey, Function<String, String> publicKey,
+                                Function<String, String> presharedKey) {
 
         /** Key ids in angle brackets, for people: the plan shows which key goes where, never a key. */
-        WireGuardKeys NAMED = new WireGuardKeys() {
-            @Override
-            public String privateKey(String id) {
-                return "<private key of " + id + ">";
-            }
-
-            @Override
-            public String publicKey(String id) {
-                return "<public key of " + id + ">";
-            }
-
-            @Override
-            public String presharedKey(String id) {
-                return "<preshared key " + id + ">";
-            }
-        };
-
-        String privateKey(String id);
-
-        String publicKey(String id);
-
-        String presharedKey(String id);
+        public static final WireGuardKeys NAMED = new WireGuardKeys(id -> "<private key of " + id + ">",
+                id -> "<public key of " + id + ">", id -> "<preshared key " + id + ">");
     }
 }

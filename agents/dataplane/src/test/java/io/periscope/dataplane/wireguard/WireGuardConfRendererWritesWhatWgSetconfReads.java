@@ -35,22 +35,8 @@ class WireGuardConfRendererWritesWhatWgSetconfReads {
 
     @Test
     void realKeysComeFromTheCallerById() {
-        WireGuardConfRenderer.WireGuardKeys keys = new WireGuardConfRenderer.WireGuardKeys() {
-            @Override
-            public String privateKey(String id) {
-                return "PRIV(" + id + ")";
-            }
-
-            @Override
-            public String publicKey(String id) {
-                return "PUB(" + id + ")";
-            }
-
-            @Override
-            public String presharedKey(String id) {
-                return "PSK(" + id + ")";
-            }
-        };
+        WireGuardConfRenderer.WireGuardKeys keys = new WireGuardConfRenderer.WireGuardKeys(id -> "PRIV(" + id + ")", id -> "PUB(" + id + ")",
+                id -> "PSK(" + id + ")");
         assertThat(WireGuardConfRenderer.render(DEVICE, keys))
                 .contains("PrivateKey = PRIV(east/gw)\n", "PublicKey = PUB(west/gw)\n", "PresharedKey = PSK(clusterset-psk)\n");
     }
