@@ -337,14 +337,23 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
       Then the answer is 0 50 80 http-0.west.http.myproject.svc.clusterset.local., 0 50 80 http-1.west.http.myproject.svc.clusterset.local.
 
     Scenario: A cluster the connectivity policy keeps apart from the asking cluster is left out
-      The spokes west and north have no connection: west's pods get NXDOMAIN for north's database,
-      where Lighthouse would answer with an address they cannot reach. The hub still gets it.
+      The spokes west and north have no connection: Periscope leaves north out of west's answers
+      (its own check; Lighthouse knows no connectivity policy and would answer with an address west
+      cannot reach). With no cluster left, the answer is empty with NOERROR, as Lighthouse answers a
+      service it knows but cannot answer for; a service nobody exports is NXDOMAIN. The hub still
+      gets the database, and so does a name naming north.
       When west/default/client asks its cluster's DNS server for db.ns1.svc.clusterset.local
+      Then the name exists with no records
+      When west/default/client asks its cluster's DNS server for north.db.ns1.svc.clusterset.local
+      Then the name exists with no records
+      When west/default/client asks its cluster's DNS server for nosuch.ns1.svc.clusterset.local
       Then the name does not exist
       When east/default/client asks its cluster's DNS server for db.ns1.svc.clusterset.local
+      Then the answer is 242.2.255.254
+      When east/default/client asks its cluster's DNS server for north.db.ns1.svc.clusterset.local
       Then the answer is 242.2.255.254
 
     Scenario: A cluster whose gateways have all failed is left out
       When the node north/north-gw is removed from the cluster set
       And east/default/client asks its cluster's DNS server for db.ns1.svc.clusterset.local
-      Then the name does not exist
+      Then the name exists with no records

@@ -205,7 +205,8 @@ public final class DnsCommand implements Callable<Integer> {
         StringBuilder text = new StringBuilder();
         text.append(answer.name()).append(' ').append(typeName(answer.type())).append(", asked by a pod of cluster ").append(asking)
                 .append(from == null ? " (the file's first cluster; --from to choose)" : "").append('\n');
-        text.append(answer.rcode()).append(answer.noData() ? " (NODATA: the name exists, without records of this type)" : "")
+        text.append(answer.rcode()).append(answer.nobodyLeft() ? " (empty: the service exists, but no cluster is left to answer)"
+                        : answer.noData() ? " (NODATA: the name exists, without records of this type)" : "")
                 .append(", TTL ").append(ServiceDiscovery.TTL).append('\n');
         section(text, "answer", answer.answers());
         section(text, "authority", answer.authority());
@@ -216,7 +217,13 @@ public final class DnsCommand implements Callable<Integer> {
             for (ClusterVerdict c : answer.clusters()) {
                 text.append("  ").append(String.format("%-" + width + "s", c.cluster())).append("  ")
                         .append(c.answers() ? "answers" : c.verdict().eligible() ? "not chosen: " + c.verdict().reason()
+                                : c.verdict().periscopesOwn() ? "left out by Periscope: " + c.verdict().reason()
                                 : "left out: " + c.verdict().reason()).append('\n');
+            }
+            if (answer.clusters().stream().anyMatch(c -> c.verdict().periscopesOwn())) {
+                text.append("(\"left out by Periscope\": Periscope's own check, from the plan's connectivity policy and gateway health;\n"
+                        + " Lighthouse knows no connectivity policy, and skips only clusters its Gateway does not report connected,\n"
+                        + " never for a cluster-qualified name. See docs/dns.md.)\n");
             }
         }
         answer.note().ifPresent(n -> text.append("why: ").append(n).append('\n'));
@@ -248,6 +255,7 @@ public final class DnsCommand implements Callable<Integer> {
             v.put("verdict", c.verdict().name().toLowerCase(Locale.ROOT).replace('_', '-'));
             v.put("answers", c.answers());
             v.put("leftOut", !c.verdict().eligible());
+            v.put("periscopesOwn", c.verdict().periscopesOwn());
             v.put("reason", c.verdict().reason());
             clusters.add(v);
         }

@@ -3,13 +3,19 @@ package io.periscope.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.periscope.dataplane.diff.DataplaneDiff;
+import io.periscope.dataplane.ipsec.IpsecConfRenderer;
+import io.periscope.dataplane.wireguard.WireGuardConfRenderer;
 import io.periscope.dataplane.reconcile.ChangeCommands;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostPlan;
+import io.periscope.plan.cable.IpsecConnection;
+import io.periscope.plan.cable.WireGuardDevice;
+import io.periscope.plan.cable.WireGuardPeer;
 import io.periscope.dataplane.ovn.NorthboundFromScratch;
 import io.periscope.plan.ovn.BridgeSyntax;
 import io.periscope.planner.Planner;
@@ -32,8 +38,9 @@ import java.util.concurrent.Callable;
 /** {@code periscope plan}: what the agents would program on each node, in the kernel tools' own input formats. */
 @Command(name = "plan",
         description = "Print what the agents would program on each node (or one): iptables-restore and ipset restore input, "
-                + "routes, rules, nexthops, VXLAN devices and FDB entries; for an OVN-Kubernetes cluster also its OVN logical "
-                + "network as ovn-nbctl commands.")
+                + "routes, rules, nexthops, VXLAN devices and FDB entries; on gateways the WireGuard device with its peers and "
+                + "the Libreswan connections (keys by name only, never key material); for an OVN-Kubernetes cluster also its "
+                + "OVN logical network as ovn-nbctl commands.")
 public final class PlanCommand implements Callable<Integer> {
 
     @Spec
@@ -51,8 +58,42 @@ public final class PlanCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    /** One node's program: the commands an agent on a fresh node runs, in order, with their input. */
-    record NodeProgram(String node, String role, List<ProgramStep> commands) {
+    /**
+     * One node's program: the commands an agent on a fresh node runs, in order, with their input, and
+     * a gateway's encrypted cables, which the agents' diff does not carry: the WireGuard device and
+     * the Libreswan connections are configured through their own tools (wg, pluto), with keys.
+     */
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    record NodeProgram(String node, String role, List<ProgramStep> commands, List<WireGuardProgram> wireGuard,
+                       List<LibreswanProgram> libreswan) {
+    }
+
+    /** A WireGuard device; every key by the id the plan gives it, as the lab's or an agent's key store knows it. */
+    record WireGuardProgram(String device, int listenPort, int mtu, String privateKeyId, List<WireGuardPeerProgram> peers, String conf) {
+        static WireGuardProgram of(WireGuardDevice d) {
+            return new WireGuardProgram(d.name(), d.listenPort(), d.mtu(), d.privateKey(), d.peers().stream().map(WireGuardPeerProgram::of).toList(),
+                    WireGuardConfRenderer.render(d, WireGuardConfRenderer.WireGuardKeys.NAMED));
+        }
+    }
+
+    record WireGuardPeerProgram(String remote, String publicKeyId, String presharedKeyId, String endpoint, List<String> allowedIps,
+                                int persistentKeepaliveSeconds) {
+        static WireGuardPeerProgram of(WireGuardPeer p) {
+            return new WireGuardPeerProgram(p.remote(), p.publicKey(), p.presharedKey(), p.endpoint(),
+                    p.allowedIps().stream().map(Object::toString).toList(), p.persistentKeepaliveSeconds());
+        }
+    }
+
+    /** One Libreswan connection; the pre-shared key by its id; proposals only where a connection policy set them. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record LibreswanProgram(String name, String left, String leftId, String leftSubnet, int leftIkePort, String right, String rightId,
+                            String rightSubnet, int rightIkePort, String pskId, boolean forceEncapsulation,
+                            String ike, String esp) {
+        static LibreswanProgram of(IpsecConnection c) {
+            return new LibreswanProgram(c.name(), c.left().toString(), c.leftId().toString(), c.leftSubnet().toString(), c.leftIkePort(),
+                    c.right().toString(), c.rightId().toString(), c.rightSubnet().toString(), c.rightIkePort(), c.psk(),
+                    c.forceEncapsulation(), c.ike().orElse(null), c.esp().orElse(null));
+        }
     }
 
     record ProgramStep(String command, String input) {
@@ -77,6 +118,7 @@ public final class PlanCommand implements Callable<Integer> {
         }
         ClusterSetPlan plan = Planner.plan(set);
         List<NodeProgram> programs = new ArrayList<>();
+        Map<NodeProgram, DataplanePlan> planOf = new java.util.IdentityHashMap<>();
         for (HostPlan host : plan.hosts().values()) {
             if (host.role() == HostPlan.HostRole.POD
                     || node != null && !(host.id().cluster().equals(node.cluster()) && host.id().name().equals(node.node()))) {
@@ -86,7 +128,10 @@ public final class PlanCommand implements Callable<Integer> {
             // nothing to the plan, rendered by the agents' own renderers.
             List<io.periscope.dataplane.command.Command> commands = ChangeCommands.of(DataplaneDiff.between(DataplanePlan.EMPTY, host.submariner()), Map.of());
             programs.add(new NodeProgram(host.id().toString(), host.role().name().toLowerCase(Locale.ROOT),
-                    commands.stream().map(c -> new ProgramStep(String.join(" ", c.argv()), c.stdin())).toList()));
+                    commands.stream().map(c -> new ProgramStep(String.join(" ", c.argv()), c.stdin())).toList(),
+                    host.submariner().wireGuardDevices().stream().map(WireGuardProgram::of).toList(),
+                    host.submariner().ipsecConnections().stream().map(LibreswanProgram::of).toList()));
+            planOf.put(programs.getLast(), host.submariner());
         }
         // OVN-Kubernetes clusters (in scope): their logical network, as the agents' own northbound
         // transaction from an empty database (OVN-Kubernetes' part and Submariner's together).
@@ -109,6 +154,7 @@ public final class PlanCommand implements Callable<Integer> {
                         out.print(step.input().endsWith("\n") ? step.input() : step.input() + "\n");
                     }
                 }
+                printCables(out, planOf.get(program));
                 out.println();
             }
             for (OvnProgram program : ovn) {
@@ -121,6 +167,25 @@ public final class PlanCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitStatus.OK;
+    }
+
+    /**
+     * A gateway's WireGuard device as {@code wg setconf} input and its Libreswan connections as
+     * {@code ipsec.conf}, keys by name: the agent (or the lab) generates them and never prints them.
+     */
+    private static void printCables(PrintWriter out, DataplanePlan plan) {
+        for (WireGuardDevice device : plan.wireGuardDevices()) {
+            out.println("# ip link add " + device.name() + " type wireguard");
+            out.println("# wg setconf " + device.name() + " (keys by name; the agent generates them and never prints them)");
+            out.print(WireGuardConfRenderer.render(device, WireGuardConfRenderer.WireGuardKeys.NAMED));
+            out.println("# ip link set " + device.name() + " mtu " + device.mtu() + " up");
+        }
+        if (!plan.ipsecConnections().isEmpty()) {
+            out.println("# ipsec.conf (Libreswan; pluto gets the same through whack)");
+            out.print(IpsecConfRenderer.render(plan.ipsecConnections()));
+            out.println("# ipsec.secrets: %any %any : PSK <pre-shared key "
+                    + String.join(", ", plan.ipsecConnections().stream().map(IpsecConnection::psk).distinct().toList()) + ">");
+        }
     }
 
     /** {@code ovn-nbctl} and its arguments for a shell, one {@code --} command per line. */

@@ -18,11 +18,14 @@ class DnsAnswersANameWithWhy {
     private static final String GLOBALNET = "../examples/globalnet-egress.yaml";
 
     @Test
-    void aClusterThePolicyKeepsApartIsLeftOutWithItsReason() {
+    void aClusterThePolicyKeepsApartIsLeftOutByPeriscopeAndTheAnswerIsAnEmptyNoerror() {
         PeriscopeRun run = PeriscopeRun.of("dns", CLIENT_SERVER, "shop.shop.svc.clusterset.local", "--from", "client2");
 
         assertThat(run.status()).isEqualTo(ExitStatus.OK);
-        assertThat(run.out()).contains("NXDOMAIN, TTL 5\n", "  client1  left out: the connectivity policy keeps it apart from the asking cluster\n");
+        assertThat(run.out()).contains("NOERROR (empty: the service exists, but no cluster is left to answer), TTL 5\n",
+                        "  client1  left out by Periscope: the connectivity policy keeps it apart from the asking cluster\n",
+                        "Periscope's own check", "why: no cluster is left to answer")
+                .doesNotContain("NXDOMAIN").doesNotContain("\nanswer:");
         assertThat(PeriscopeRun.of("dns", CLIENT_SERVER, "shop.shop.svc.clusterset.local", "--from", "server").out())
                 .contains("shop.shop.svc.clusterset.local. 5 IN A 100.11.0.30\n", "  client1  answers\n");
     }
@@ -52,7 +55,29 @@ class DnsAnswersANameWithWhy {
     void aFailedGatewayLeavesItsClusterOut() {
         PeriscopeRun run = PeriscopeRun.of("dns", GLOBALNET, "nginx.default.svc.clusterset.local", "--from", "east", "--fail", "west/west-gw");
 
-        assertThat(run.out()).contains("NXDOMAIN", "  west  left out: all of its gateways are down\n");
+        assertThat(run.out()).contains("NOERROR (empty", "  west  left out by Periscope: all of its gateways are down\n");
+    }
+
+    @Test
+    void aServiceNobodyExportsIsNxdomainWithoutClusters() {
+        PeriscopeRun run = PeriscopeRun.of("dns", CLIENT_SERVER, "nope.shop.svc.clusterset.local", "--from", "client2");
+
+        assertThat(run.status()).isEqualTo(ExitStatus.OK);
+        assertThat(run.out()).contains("NXDOMAIN, TTL 5\n").doesNotContain("clusters considered").doesNotContain("left out by Periscope");
+    }
+
+    @Test
+    void aClusterQualifiedNameOfAClusterThePolicyKeepsApartIsEmptyAndOfAClusterNotExportingItIsNxdomain() throws Exception {
+        PeriscopeRun apart = PeriscopeRun.of("dns", CLIENT_SERVER, "client1.shop.shop.svc.clusterset.local", "--from", "client2", "--json");
+        JsonNode answer = new ObjectMapper().readTree(apart.out());
+        assertThat(answer.get("rcode").asText()).isEqualTo("NOERROR");
+        assertThat(answer.get("answers")).isEmpty();
+        assertThat(answer.get("clusters").get(0).get("verdict").asText()).isEqualTo("kept-apart");
+        assertThat(answer.get("clusters").get(0).get("periscopesOwn").asBoolean()).isTrue();
+
+        PeriscopeRun notExporting = PeriscopeRun.of("dns", CLIENT_SERVER, "server.shop.shop.svc.clusterset.local", "--from", "client1");
+        assertThat(notExporting.status()).isEqualTo(ExitStatus.OK);
+        assertThat(notExporting.out()).contains("NXDOMAIN", "cluster server does not export shop/shop");
     }
 
     @Test

@@ -83,6 +83,8 @@ class JsonOutputFollowsTheDocumentedSchemas {
         Schema schema = schema("plan.schema.json");
         valid(schema, PeriscopeRun.of("plan", EXAMPLES.resolve("mag-vanilla.yaml").toString(), "--json"), "mag-vanilla");
         valid(schema, PeriscopeRun.of("plan", EXAMPLES.resolve("globalnet-ovn.yaml").toString(), "--json"), "globalnet-ovn");
+        valid(schema, PeriscopeRun.of("plan", EXAMPLES.resolve("on-premise-vxlan-cloud-wireguard.yaml").toString(), "--json"), "WireGuard");
+        valid(schema, PeriscopeRun.of("plan", EXAMPLES.resolve("client-server.yaml").toString(), "--json"), "Libreswan");
     }
 
     /**

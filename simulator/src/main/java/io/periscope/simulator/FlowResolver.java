@@ -88,7 +88,7 @@ public final class FlowResolver {
      * The address a client in {@code sourceCluster} gets for {@code name}: the first A record of the
      * cluster set's resolver ({@link ServiceDiscovery}, the same one the DNS server answers from),
      * rotation at its first turn. When the resolver leaves every cluster out (the connectivity policy
-     * keeps them apart, or their gateways are down) the client would get NXDOMAIN; a trace then follows
+     * keeps them apart, or their gateways are down) the client would get an empty answer; a trace then follows
      * the address Lighthouse itself would have answered, so that it still shows what the network does
      * to such a packet.
      */

@@ -43,6 +43,15 @@ public final class DnsSteps {
         }
     }
 
+    /** NOERROR without records: what Lighthouse answers for a service it knows when no cluster is left to answer. */
+    @Then("the name exists with no records")
+    public void answerIsEmpty() {
+        List<String> actual = answer.orElseThrow(() -> new AssertionError("the name does not exist (NXDOMAIN), expected an empty NOERROR"));
+        if (!actual.isEmpty()) {
+            throw new AssertionError("the answer is " + actual + ", expected an empty NOERROR");
+        }
+    }
+
     @Then("the name does not exist")
     public void nameDoesNotExist() {
         answer.ifPresent(records -> {

@@ -137,7 +137,7 @@ class APolicyAppliedToARunningLabChangesAnswersAndReachability {
 
         long[] gone = applyWhileAsking(apart(), a -> a.status() == 2);
 
-        System.out.println("dns after lab apply of a policy keeping east and west apart: NXDOMAIN " + gone[0]
+        System.out.println("dns after lab apply of a policy keeping east and west apart: no address (empty NOERROR) " + gone[0]
                 + " ms after the hand-over to the supervisor, " + gone[1] + " ms after apply returned (apply took " + gone[2] + " ms)");
         assertThat(gone[0]).isLessThan(PATIENCE_MILLIS);
         ProbeReport report = probe();

@@ -139,7 +139,7 @@ class PodsResolveThroughTheirClustersDnsServerInTheLab {
                 back.add(until(asker, l -> l.status() == 0 && l.addresses().equals(List.of(nginx)), healed,
                         mode + ": east does not get west's " + NGINX + " back"));
             }
-            System.out.println("dns after " + mode + " of " + WEST_GATEWAY + " (" + CYCLES + " cycles): NXDOMAIN after " + gone
+            System.out.println("dns after " + mode + " of " + WEST_GATEWAY + " (" + CYCLES + " cycles): no address (empty NOERROR) after " + gone
                     + " ms, the address back after the heal after " + back + " ms");
         }
         assertThat(lab.inNamespace(asker.namespace(), "getent", "ahostsv4", NGINX)).contains(nginx.toString());

@@ -17,7 +17,7 @@ public record DnsAnswer(String name, int type, Rcode rcode, List<DnsRecord> answ
         clusters = List.copyOf(clusters);
     }
 
-    /** NOERROR with no answer: the name exists but has no record of the asked type. */
+    /** NOERROR with no answer: the name exists but has no record of the asked type, or no cluster is left to answer. */
     public boolean noData() {
         return rcode == Rcode.NOERROR && answers.isEmpty();
     }
@@ -25,6 +25,11 @@ public record DnsAnswer(String name, int type, Rcode rcode, List<DnsRecord> answ
     /** The A records' addresses, in answer order. */
     public List<io.periscope.model.net.Ipv4Address> addresses() {
         return answers.stream().filter(r -> r instanceof DnsRecord.Address).map(r -> ((DnsRecord.Address) r).address()).toList();
+    }
+
+    /** Whether clusters export the name's service but none is left to answer: empty, though no type was missing. */
+    public boolean nobodyLeft() {
+        return rcode == Rcode.NOERROR && answers.isEmpty() && !clusters.isEmpty() && clusters.stream().noneMatch(c -> c.verdict().eligible());
     }
 
     /** Whether some cluster exported the service but was left out (by policy or health). */

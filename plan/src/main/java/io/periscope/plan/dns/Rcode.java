@@ -2,9 +2,12 @@ package io.periscope.plan.dns;
 
 /** The response codes the resolver gives (RFC 1035 section 4.1.1). */
 public enum Rcode {
-    /** The name exists; the answer may still be empty (NODATA: the name has no record of the asked type). */
+    /**
+     * The name exists; the answer may still be empty: NODATA (the name has no record of the asked type), or a
+     * service no cluster is left to answer for, which Lighthouse also answers empty with NOERROR.
+     */
     NOERROR(0),
-    /** The name does not exist in the zone, or every cluster that could answer for it was left out. */
+    /** The name does not exist in the zone: nothing exported has it. */
     NXDOMAIN(3),
     /** The name is outside {@code clusterset.local}: this server answers for that zone only. */
     REFUSED(5);

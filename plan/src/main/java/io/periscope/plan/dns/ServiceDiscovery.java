@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
  *
  * <p>Beyond Lighthouse, it leaves out a cluster whose gateways are all down or which the connectivity
  * policy keeps apart from the asking cluster, and keeps the reason ({@link ClusterVerdict}); when no
- * cluster is left the name does not exist for that client (NXDOMAIN). {@link #upstream()} is the
+ * cluster is left the answer is empty with NOERROR, as Lighthouse answers a service it knows but
+ * cannot answer for (NXDOMAIN stays for names of nothing exported). {@link #upstream()} is the
  * same resolver without those two checks, which is what Lighthouse itself would answer. Like
  * Lighthouse, both leave out a cluster whose ClusterSetIP export has no ready backend there (the
  * asking cluster's own included); only a live cluster's {@link PodReadiness} can say so.
@@ -41,6 +42,12 @@ public final class ServiceDiscovery {
     static final int SRV_WEIGHT = 50;
     private static final String SERVICES = "svc." + ZONE;
     private static final int LISTED = 12;
+    /**
+     * Why a known service answers nothing. Lighthouse's handler (coredns/plugin/handler.go, getDNSRecord) answers a
+     * service it knows but has no record for, no cluster connected or with ready endpoints, with an empty,
+     * authoritative NOERROR, not NXDOMAIN; so does Periscope, also when its own checks left every cluster out.
+     */
+    static final String NOBODY_LEFT = "no cluster is left to answer; the service exists, so the answer is empty (NOERROR), as Lighthouse's";
 
     /** One cluster's export of a service: its address (ClusterIP) or its pods' (headless), and its ports. */
     record ClusterExport(String cluster, boolean headless, Optional<Ipv4Address> address, List<PodAddress> pods,
@@ -335,10 +342,10 @@ public final class ServiceDiscovery {
                 return q.nxdomain(List.of(), exported.qualifiedName() + " of cluster " + export.cluster() + " has no headless pod '" + pod.get()
                         + "' (pods: " + listed(export.pods().stream().map(PodAddress::pod).toList()) + ")");
             }
-            Verdict verdict = verdict(exported, export, q.asking());
+            Verdict verdict = verdict(exported, export, q.asking(), true);
             List<ClusterVerdict> verdicts = List.of(new ClusterVerdict(export.cluster(), verdict));
             if (!verdict.eligible()) {
-                return q.nxdomain(verdicts, "every cluster that could answer was left out");
+                return q.noData(verdicts, Optional.of(NOBODY_LEFT));
             }
             return q.type() == DnsRecord.A || q.type() == DnsRecord.ANY
                     ? positive(q, verdicts, List.of(new DnsRecord.Address(q.owner(), TTL, match.get().address())), List.of())
@@ -354,11 +361,11 @@ public final class ServiceDiscovery {
         }
         Map<ClusterExport, Verdict> verdicts = new LinkedHashMap<>();
         for (ClusterExport export : candidates) {
-            verdicts.put(export, verdict(exported, export, q.asking()));
+            verdicts.put(export, verdict(exported, export, q.asking(), cluster.isPresent()));
         }
         List<ClusterExport> eligible = candidates.stream().filter(e -> verdicts.get(e).eligible()).toList();
         if (eligible.isEmpty()) {
-            return q.nxdomain(verdicts(verdicts), "every cluster that could answer was left out");
+            return q.noData(verdicts(verdicts), Optional.of(NOBODY_LEFT));
         }
         Optional<ClusterExport> own = eligible.stream().filter(e -> q.asking().isPresent() && e.cluster().equals(q.asking().get())).findFirst();
         ClusterExport preferred = own.orElse(eligible.getFirst());
@@ -424,8 +431,15 @@ public final class ServiceDiscovery {
         return verdicts.entrySet().stream().map(e -> new ClusterVerdict(e.getKey().cluster(), e.getValue())).toList();
     }
 
-    /** Whether the asking cluster can use this cluster's export at all; {@link Verdict#ANSWERS} when nothing keeps it out. */
-    private Verdict verdict(ExportedService service, ClusterExport export, Optional<String> asking) {
+    /**
+     * Whether the asking cluster can use this cluster's export at all; {@link Verdict#ANSWERS} when nothing keeps it out.
+     *
+     * @param clusterQualified the name named the cluster ({@code cluster.service.namespace...}): Lighthouse then answers
+     *                         that cluster's record whether or not its endpoints are ready (resolver.go,
+     *                         getClusterIPRecord: "If a clusterID is specified, we supply it even if the service is not
+     *                         healthy"), so only Periscope's own checks of policy and gateways apply
+     */
+    private Verdict verdict(ExportedService service, ClusterExport export, Optional<String> asking, boolean clusterQualified) {
         boolean own = asking.isPresent() && asking.get().equals(export.cluster());
         if (policyAndHealthAware && !own) {
             if (asking.isPresent() && gatewaysDown.contains(asking.get())) {
@@ -447,7 +461,8 @@ public final class ServiceDiscovery {
         }
         // Lighthouse answers a ClusterSetIP service from the clusters where it has a ready endpoint only, its own too:
         // an address with nothing ready behind it would take the client's connection nowhere.
-        boolean ready = export.headless() || !unready.contains(key(service.name(), service.namespace()) + "@" + export.cluster());
+        boolean ready = export.headless() || clusterQualified
+                || !unready.contains(key(service.name(), service.namespace()) + "@" + export.cluster());
         return ready ? Verdict.ANSWERS : Verdict.NO_READY_ENDPOINTS;
     }
 

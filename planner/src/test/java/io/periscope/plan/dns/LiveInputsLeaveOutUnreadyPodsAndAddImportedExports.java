@@ -42,7 +42,8 @@ class LiveInputsLeaveOutUnreadyPodsAndAddImportedExports {
         PodReadiness westNotReady = (cluster, namespace, service, pod) -> !cluster.equals("west");
         DnsAnswer answer = ask(ServiceDiscovery.of(f.plan, GatewayHealth.ALL_UP, westNotReady, List.of()), "west",
                 "west.http.myproject.svc.clusterset.local", DnsRecord.A);
-        assertThat(answer.rcode()).isEqualTo(Rcode.NXDOMAIN);
+        assertThat(answer.rcode()).as("the cluster is known with no records: Lighthouse's empty NOERROR").isEqualTo(Rcode.NOERROR);
+        assertThat(answer.answers()).isEmpty();
         assertThat(answer.clusters()).containsExactly(new ClusterVerdict("west", Verdict.NO_ADDRESS));
     }
 
@@ -73,7 +74,11 @@ class LiveInputsLeaveOutUnreadyPodsAndAddImportedExports {
                 new ClusterVerdict("west", Verdict.ANSWERS), new ClusterVerdict("north", Verdict.NOT_THIS_TURN));
         assertThat(ask(discovery.upstream(), "east", "nginx.default.svc.clusterset.local", DnsRecord.A).addresses())
                 .as("Lighthouse leaves it out too").doesNotContain(f.service("east", "default", "nginx"));
-        assertThat(ask(discovery, "east", "east.nginx.default.svc.clusterset.local", DnsRecord.A).rcode()).isEqualTo(Rcode.NXDOMAIN);
+        assertThat(ask(discovery, "east", "east.nginx.default.svc.clusterset.local", DnsRecord.A).addresses())
+                .as("a cluster-qualified name gets that cluster's record even with no ready endpoint, as Lighthouse's resolver gives it")
+                .containsExactly(f.service("east", "default", "nginx"));
+        assertThat(ask(discovery, "west", "_http._tcp.east.nginx.default.svc.clusterset.local", DnsRecord.SRV).answers())
+                .extracting(r -> ((DnsRecord.Location) r).target()).containsExactly("east.nginx.default.svc.clusterset.local");
         assertThat(ask(discovery, "east", "_http._tcp.nginx.default.svc.clusterset.local", DnsRecord.SRV).answers())
                 .extracting(r -> ((DnsRecord.Location) r).target()).doesNotContain("east.nginx.default.svc.clusterset.local");
         assertThat(ask(discovery, "west", "api.default.svc.clusterset.local", DnsRecord.A).addresses())
@@ -81,10 +86,11 @@ class LiveInputsLeaveOutUnreadyPodsAndAddImportedExports {
     }
 
     @Test
-    void theOnlyExportWithNoReadyEndpointMakesTheNameNotExist() {
+    void theOnlyExportWithNoReadyEndpointLeavesTheAnswerEmpty() {
         ServiceDiscovery discovery = ServiceDiscovery.of(f.plan, GatewayHealth.ALL_UP, serviceNotReadyIn("north", "ns1", "db"), List.of());
         DnsAnswer db = ask(discovery, "east", "db.ns1.svc.clusterset.local", DnsRecord.A);
-        assertThat(db.rcode()).isEqualTo(Rcode.NXDOMAIN);
+        assertThat(db.rcode()).isEqualTo(Rcode.NOERROR);
+        assertThat(db.answers()).isEmpty();
         assertThat(db.clusters()).containsExactly(new ClusterVerdict("north", Verdict.NO_READY_ENDPOINTS));
         assertThat(ask(ServiceDiscovery.of(f.plan), "east", "db.ns1.svc.clusterset.local", DnsRecord.A).addresses())
                 .as("a topology file's services are all ready").containsExactly(f.service("north", "ns1", "db"));
@@ -96,7 +102,8 @@ class LiveInputsLeaveOutUnreadyPodsAndAddImportedExports {
                 List.of(), List.of(new ServicePort(6379, 6379, Protocol.TCP)));
         DnsAnswer answer = ask(ServiceDiscovery.of(f.plan, GatewayHealth.ALL_UP, PodReadiness.ALL, List.of(cache)), "east",
                 "cache.default.svc.clusterset.local", DnsRecord.A);
-        assertThat(answer.rcode()).isEqualTo(Rcode.NXDOMAIN);
+        assertThat(answer.rcode()).isEqualTo(Rcode.NOERROR);
+        assertThat(answer.answers()).isEmpty();
         assertThat(answer.clusters()).containsExactly(new ClusterVerdict("west", Verdict.NO_READY_ENDPOINTS));
     }
 
@@ -114,7 +121,7 @@ class LiveInputsLeaveOutUnreadyPodsAndAddImportedExports {
         assertThat(ask(discovery, "north", "cache.default.svc.clusterset.local", DnsRecord.A).clusters())
                 .as("the policy still applies to imported exports").containsExactly(new ClusterVerdict("west", Verdict.KEPT_APART));
         assertThat(ask(ServiceDiscovery.of(f.plan, new GatewayHealth(java.util.Set.of("west")), PodReadiness.ALL, List.of(cache)),
-                "east", "cache.default.svc.clusterset.local", DnsRecord.A).rcode()).isEqualTo(Rcode.NXDOMAIN);
+                "east", "cache.default.svc.clusterset.local", DnsRecord.A).addresses()).isEmpty();
     }
 
     @Test

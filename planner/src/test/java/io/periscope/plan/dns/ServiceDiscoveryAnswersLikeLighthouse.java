@@ -112,9 +112,11 @@ class ServiceDiscoveryAnswersLikeLighthouse {
     }
 
     @Test
-    void aClusterThePolicyKeepsApartIsLeftOutAndNxdomainWhenNoneIsLeft() {
+    void aClusterThePolicyKeepsApartIsLeftOutAndTheAnswerIsAnEmptyNoerrorWhenNoneIsLeft() {
         DnsAnswer db = ask("west", "db.ns1.svc.clusterset.local", DnsRecord.A);
-        assertThat(db.rcode()).isEqualTo(Rcode.NXDOMAIN);
+        assertThat(db.rcode()).as("Lighthouse answers a known service it cannot answer for with an empty NOERROR").isEqualTo(Rcode.NOERROR);
+        assertThat(db.answers()).isEmpty();
+        assertThat(db.nobodyLeft()).isTrue();
         assertThat(db.clusters()).containsExactly(new ClusterVerdict("north", Verdict.KEPT_APART));
         assertThat(ask("east", "db.ns1.svc.clusterset.local", DnsRecord.A).addresses()).containsExactly(f.service("north", "ns1", "db"));
         DnsAnswer http = ask("west", "http.myproject.svc.clusterset.local", DnsRecord.A);
@@ -137,8 +139,22 @@ class ServiceDiscoveryAnswersLikeLighthouse {
 
         DiscoveryFixture failed = new DiscoveryFixture(DiscoveryFixture.load().withoutNodes(List.of("north/north-gw")));
         DnsAnswer db = ServiceDiscovery.of(failed.plan).answer("db.ns1.svc.clusterset.local", DnsRecord.A, Optional.of("east"), Rotation.FIRST);
-        assertThat(db.rcode()).isEqualTo(Rcode.NXDOMAIN);
+        assertThat(db.rcode()).isEqualTo(Rcode.NOERROR);
+        assertThat(db.answers()).isEmpty();
         assertThat(db.clusters()).containsExactly(new ClusterVerdict("north", Verdict.GATEWAYS_DOWN));
+    }
+
+    @Test
+    void aClusterQualifiedNameOfAClusterKeptApartIsEmptyAndOfAClusterNotExportingTheServiceIsNxdomain() {
+        DnsAnswer apart = ask("west", "north.db.ns1.svc.clusterset.local", DnsRecord.A);
+        assertThat(apart.rcode()).isEqualTo(Rcode.NOERROR);
+        assertThat(apart.answers()).isEmpty();
+        assertThat(apart.clusters()).containsExactly(new ClusterVerdict("north", Verdict.KEPT_APART));
+        assertThat(apart.clusters().getFirst().verdict().periscopesOwn()).isTrue();
+        assertThat(discovery.upstream().answer("north.db.ns1.svc.clusterset.local", DnsRecord.A, Optional.of("west"), Rotation.FIRST)
+                .addresses()).as("Lighthouse answers the named cluster whatever the policy").containsExactly(f.service("north", "ns1", "db"));
+        assertThat(ask("east", "east.db.ns1.svc.clusterset.local", DnsRecord.A).rcode())
+                .as("the resolver finds no such cluster of the service (resolver.go, getClusterIPRecord)").isEqualTo(Rcode.NXDOMAIN);
     }
 
     @Test
