@@ -21,7 +21,7 @@ public final class FlowEndpointSyntax {
             + "cluster/namespace/pod:port, or a.b.c.d:port (leave out ':port' for icmp)";
 
     /** What every clusterset DNS name ends with (the Multi-Cluster Services API's domain). */
-    public static final String CLUSTERSET_DOMAIN = ".svc.clusterset.local";
+    public static final String CLUSTERSET_DOMAIN = FlowTarget.DnsTarget.CLUSTERSET_DOMAIN;
 
     private FlowEndpointSyntax() {
     }
@@ -91,12 +91,7 @@ public final class FlowEndpointSyntax {
      * ({@code pod.cluster.service.namespace.svc.clusterset.local}).
      */
     public static Optional<String> clusterOf(FlowTarget.DnsTarget target) {
-        String[] labels = target.name().substring(0, target.name().length() - CLUSTERSET_DOMAIN.length()).split("\\.", -1);
-        return switch (labels.length) {
-            case 3 -> Optional.of(labels[0]);
-            case 4 -> Optional.of(labels[1]);
-            default -> Optional.empty();
-        };
+        return target.askedCluster();
     }
 
     private static int parsePort(String text, String digits) {

@@ -1,6 +1,5 @@
 package io.periscope.model.policy;
 
-import io.periscope.model.load.FlowEndpointSyntax;
 import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
@@ -86,8 +85,8 @@ public final class SingleGatewayCables {
 
     /** A clusterset name the cluster answers: it exports the service, and the name asks for it or for any cluster. */
     private static boolean exportsTheName(Cluster cluster, FlowTarget.DnsTarget target) {
-        String[] labels = target.name().substring(0, target.name().length() - FlowEndpointSyntax.CLUSTERSET_DOMAIN.length()).split("\\.");
-        boolean asked = FlowEndpointSyntax.clusterOf(target).map(cluster.name()::equals).orElse(true);
+        String[] labels = target.labels();
+        boolean asked = target.askedCluster().map(cluster.name()::equals).orElse(true);
         return asked && cluster.service(labels[labels.length - 1], labels[labels.length - 2]).map(cluster::isExported).orElse(false);
     }
 }
