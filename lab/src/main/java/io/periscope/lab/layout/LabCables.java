@@ -46,7 +46,7 @@ public record LabCables(ClusterSet set, List<String> substitutions) {
             return new LabCables(original, List.of());
         }
         ClusterSet built = new ClusterSet(original.name(), original.globalnet(), defaultDriver, original.clusters(),
-                original.connectivityPolicies(), policies, original.flows(), original.cables());
+                original.connectivityPolicies(), policies, original.flows(), original.cables(), original.behaviour());
         return new LabCables(built, substitutions);
     }
 

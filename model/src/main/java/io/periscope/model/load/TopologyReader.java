@@ -5,6 +5,7 @@ import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.selector.LabelSelector;
 import io.periscope.model.selector.LabelSelectorRequirement;
 import io.periscope.model.selector.SelectorOperator;
+import io.periscope.model.topology.Behaviour;
 import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.CableDriverSpec;
 import io.periscope.model.topology.CableLink;
@@ -61,7 +62,7 @@ import java.util.function.Function;
 final class TopologyReader {
 
     static final List<String> TOPOLOGY_FIELDS =
-            List.of("name", "globalnet", "defaults", "clusters", "connectivityPolicies", "connectionPolicies", "cables", "flows");
+            List.of("name", "behaviour", "globalnet", "defaults", "clusters", "connectivityPolicies", "connectionPolicies", "cables", "flows");
     static final List<String> GLOBALNET_FIELDS = List.of("enabled", "cidr", "clusterSize", "mode");
     static final List<String> DEFAULTS_FIELDS = List.of("cableDriver");
     static final List<String> CLUSTER_FIELDS = List.of("name", "labels", "podCIDRs", "serviceCIDRs", "globalCIDR", "cni",
@@ -131,7 +132,8 @@ final class TopologyReader {
                 yaml.list(top, "connectionPolicies", "connectionPolicies"), "connectionPolicies", this::readConnectionPolicy);
         List<Flow> flows = readEntries(yaml.list(top, "flows", "flows"), "flows", this::readFlow);
         List<CableLink> cables = readEntries(yaml.list(top, "cables", "cables"), "cables", this::readCable);
-        return new ClusterSet(name, globalnet, defaultDriver, clusters, connectivity, connection, flows, cables);
+        Behaviour behaviour = yaml.optionalChoice(top, "behaviour", Behaviour.values(), Behaviour::yamlName, false).orElse(Behaviour.SEEDS);
+        return new ClusterSet(name, globalnet, defaultDriver, clusters, connectivity, connection, flows, cables, behaviour);
     }
 
     /** Reads each entry of a list, keeping those that could be built and noting which file entries they were. */

@@ -2,6 +2,7 @@ package io.periscope.model.load;
 
 import io.periscope.model.selector.LabelSelector;
 import io.periscope.model.selector.LabelSelectorRequirement;
+import io.periscope.model.topology.Behaviour;
 import io.periscope.model.topology.CableLink;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterConnectionPolicy;
@@ -50,6 +51,9 @@ public final class TopologyWriter {
     public static String write(ClusterSet set, String header) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("name", set.name());
+        if (set.behaviour() != Behaviour.SEEDS) {
+            root.put("behaviour", set.behaviour().yamlName());
+        }
         Map<String, Object> globalnet = new LinkedHashMap<>();
         globalnet.put("enabled", set.globalnet().enabled());
         globalnet.put("cidr", set.globalnet().cidr().toString());

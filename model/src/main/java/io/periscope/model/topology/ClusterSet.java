@@ -17,7 +17,15 @@ public record ClusterSet(
         List<ClusterConnectivityPolicy> connectivityPolicies,
         List<ClusterConnectionPolicy> connectionPolicies,
         List<Flow> flows,
-        List<CableLink> cables) {
+        List<CableLink> cables,
+        Behaviour behaviour) {
+
+    /** A cluster set that follows the seeds where they and upstream disagree. */
+    public ClusterSet(String name, GlobalnetConfig globalnet, CableDriver defaultCableDriver, List<Cluster> clusters,
+                      List<ClusterConnectivityPolicy> connectivityPolicies, List<ClusterConnectionPolicy> connectionPolicies,
+                      List<Flow> flows, List<CableLink> cables) {
+        this(name, globalnet, defaultCableDriver, clusters, connectivityPolicies, connectionPolicies, flows, cables, Behaviour.SEEDS);
+    }
 
     /** A cluster set whose cables are unshaped. */
     public ClusterSet(String name, GlobalnetConfig globalnet, CableDriver defaultCableDriver, List<Cluster> clusters,
@@ -32,6 +40,11 @@ public record ClusterSet(
         connectivityPolicies = List.copyOf(connectivityPolicies);
         connectionPolicies = List.copyOf(connectionPolicies);
         flows = List.copyOf(flows);
+        java.util.Objects.requireNonNull(behaviour, "behaviour");
+    }
+
+    public ClusterSet withBehaviour(Behaviour newBehaviour) {
+        return new ClusterSet(name, globalnet, defaultCableDriver, clusters, connectivityPolicies, connectionPolicies, flows, cables, newBehaviour);
     }
 
     public Optional<Cluster> cluster(String clusterName) {
@@ -53,7 +66,7 @@ public record ClusterSet(
     }
 
     public ClusterSet withFlows(List<Flow> newFlows) {
-        return new ClusterSet(name, globalnet, defaultCableDriver, clusters, connectivityPolicies, connectionPolicies, newFlows, cables);
+        return new ClusterSet(name, globalnet, defaultCableDriver, clusters, connectivityPolicies, connectionPolicies, newFlows, cables, behaviour);
     }
 
     /**
@@ -76,6 +89,6 @@ public record ClusterSet(
     }
 
     public ClusterSet withClusters(List<Cluster> newClusters) {
-        return new ClusterSet(name, globalnet, defaultCableDriver, newClusters, connectivityPolicies, connectionPolicies, flows, cables);
+        return new ClusterSet(name, globalnet, defaultCableDriver, newClusters, connectivityPolicies, connectionPolicies, flows, cables, behaviour);
     }
 }
