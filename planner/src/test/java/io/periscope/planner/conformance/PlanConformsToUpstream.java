@@ -1,0 +1,115 @@
+package io.periscope.planner.conformance;
+
+import io.periscope.model.load.TopologyException;
+import io.periscope.model.load.TopologyLoader;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.HostPlan;
+import io.periscope.planner.Planner;
+import io.periscope.planner.conformance.ConformanceFixture.Block;
+import io.periscope.planner.conformance.ConformanceFixture.BlockKind;
+import io.periscope.planner.conformance.ConformanceFixture.NodeSection;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Each conformance fixture (planner/src/test/resources/conformance) holds what upstream Submariner
+ * v0.19.0-rc3 would program on every node of one example, written from upstream's code, and each
+ * difference Periscope has from it. Periscope's plan of the example must be exactly upstream's with
+ * those differences applied, chain order included; every difference is either mandated by a seed
+ * (and its docs/plan.md row says which) or listed in docs/plan.md as open.
+ */
+class PlanConformsToUpstream {
+
+    static final Path FIXTURES = Path.of("src", "test", "resources", "conformance");
+    static final Path EXAMPLES = Path.of("..", "examples");
+
+    static Stream<Path> fixtures() throws IOException {
+        try (Stream<Path> files = Files.list(FIXTURES)) {
+            List<Path> all = files.filter(f -> f.toString().endsWith(".conf")).sorted().toList();
+            assertThat(all).as("conformance fixtures in %s", FIXTURES).isNotEmpty();
+            return all.stream();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixtures")
+    void everyNodesPlanIsUpstreamsWithTheListedDifferences(Path file) throws IOException, TopologyException {
+        ConformanceFixture fixture = ConformanceFixture.read(file);
+        ClusterSetPlan plan = Planner.plan(TopologyLoader.load(EXAMPLES.resolve(fixture.example())));
+        List<String> failures = new ArrayList<>();
+        for (NodeSection section : fixture.nodes()) {
+            HostPlan host = plan.hosts().values().stream().filter(h -> h.role() != HostPlan.HostRole.POD
+                    && h.id().toString().equals(section.node())).findFirst().orElse(null);
+            if (host == null) {
+                failures.add("[" + section.node() + "] is no node of " + fixture.example());
+                continue;
+            }
+            List<String> expected = CanonicalPlan.normalised(section.expected());
+            List<String> actual = CanonicalPlan.normalised(CanonicalPlan.of(host.submariner()));
+            if (!expected.equals(actual)) {
+                failures.add("[" + section.node() + "] differs (- the fixture: upstream with the listed differences, + Periscope's plan):\n"
+                        + LineDiff.unified(expected, actual));
+            }
+        }
+        assertThat(failures).as("%s against the plan of examples/%s", fixture.name(), fixture.example()).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixtures")
+    void everyNodeOfTheExampleHasASection(Path file) throws IOException, TopologyException {
+        ConformanceFixture fixture = ConformanceFixture.read(file);
+        ClusterSetPlan plan = Planner.plan(TopologyLoader.load(EXAMPLES.resolve(fixture.example())));
+        Set<String> nodes = new TreeSet<>();
+        plan.hosts().values().stream().filter(h -> h.role() != HostPlan.HostRole.POD).forEach(h -> nodes.add(h.id().toString()));
+        assertThat(fixture.nodes().stream().map(NodeSection::node).toList()).as("sections of %s", fixture.name())
+                .containsExactlyInAnyOrderElementsOf(nodes);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fixtures")
+    void everyDifferenceIsSeedMandatedOrListedAsOpen(Path file) throws IOException {
+        ConformanceFixture fixture = ConformanceFixture.read(file);
+        List<String> problems = new ArrayList<>();
+        for (NodeSection section : fixture.nodes()) {
+            for (Block block : section.blocks()) {
+                String where = fixture.name() + ":" + block.lineNumber() + " [" + section.node() + "]";
+                switch (block.kind()) {
+                    case BlockKind.Upstream u -> {
+                        if (!u.file().endsWith(".go") || u.function().isEmpty()) {
+                            problems.add(where + ": an upstream block names the Go file and the function it was read in");
+                        }
+                    }
+                    case BlockKind.SeedMandated s -> {
+                        List<String> row = PlanDocument.upstreamTableRow(s.place());
+                        if (row == null) {
+                            problems.add(where + ": no row of docs/plan.md's 'Upstream vs Periscope' table is '" + s.place() + "'");
+                        } else if (!row.getLast().startsWith("deliberate:") || !row.getLast().contains("seed " + s.seed())) {
+                            problems.add(where + ": the row '" + s.place() + "' does not say 'deliberate:' with seed " + s.seed()
+                                    + ", so the difference is not seed-mandated (head it '# open:' and list it)");
+                        }
+                    }
+                    case BlockKind.Open o -> {
+                        if (!PlanDocument.openDifferences().contains(o.title())) {
+                            problems.add(where + ": '" + o.title() + "' is not listed in docs/plan.md's open differences");
+                        }
+                    }
+                }
+                if (block.lines().isEmpty()) {
+                    problems.add(where + ": an empty block");
+                }
+            }
+        }
+        assertThat(problems).isEmpty();
+    }
+}
