@@ -160,8 +160,11 @@ public final class PlanCommand implements Callable<Integer> {
             for (OvnProgram program : ovn) {
                 out.println("=== " + program.cluster() + " OVN northbound database (one ovn-nbctl transaction)");
                 out.println(shellLines(program.nbctl()));
-                out.println("# br-submariner on the nodes");
-                program.bridges().forEach(out::println);
+                // Upstream's design (behaviour: upstream) has no br-submariner.
+                if (!program.bridges().isEmpty()) {
+                    out.println("# br-submariner on the nodes");
+                    program.bridges().forEach(out::println);
+                }
                 out.println();
             }
         }

@@ -69,6 +69,27 @@ class PlanAndTraceShowTheOvnLogicalNetwork {
     }
 
     @Test
+    void withBehaviourUpstreamPlanAndTraceRerouteToTheGatewaysManagementPortWithoutSubmarinerRouterOrBridges() throws Exception {
+        Path file = Path.of(topology());
+        Files.writeString(file, "behaviour: upstream\n" + Files.readString(file));
+        PeriscopeRun text = PeriscopeRun.of("plan", file.toString());
+        assertThat(text.status()).isZero();
+        assertThat(text.out()).contains("-- lr-policy-add ovn_cluster_router 20000 'ip4.dst == 10.20.0.0/16' reroute 10.10.0.1")
+                .contains("-- --policy=dst-ip lr-route-add ovn_cluster_router 10.20.0.0/16 10.10.0.1")
+                .doesNotContain("submariner_router").doesNotContain("br-submariner");
+
+        PeriscopeRun json = PeriscopeRun.of("trace", file.toString(), "--from", "east/default/web", "--to", "west/default/nginx:80", "--json");
+        assertThat(json.status()).isZero();
+        JsonNode hops = new ObjectMapper().readTree(json.out()).get("flows").get(0).get("paths").get(0).get("forward").get("hops");
+        JsonNode step = hops.get(1).get("steps").get(0);
+        assertThat(step.get("table").asText()).isEqualTo("ovn policy");
+        assertThat(step.get("via").asText()).isEqualTo("10.10.0.1");
+        assertThat(step.get("dev").asText()).isEqualTo("rtos-east-gw");
+        assertThat(hops.get(2).get("node").asText()).isEqualTo("east/east-gw");
+        assertThat(hops.get(2).get("in").asText()).isEqualTo("ovn-k8s-mp0");
+    }
+
+    @Test
     void traceJsonNamesTheLogicalRoutersAsHopsWithTheirRouteSteps() throws Exception {
         PeriscopeRun json = PeriscopeRun.of("trace", topology(), "--from", "east/default/web", "--to", "west/default/nginx:80", "--json");
         assertThat(json.status()).isZero();

@@ -20,8 +20,6 @@ import io.periscope.plan.ovn.LoadBalancerGroup;
 import io.periscope.plan.ovn.LogicalRouter;
 import io.periscope.plan.ovn.LogicalSwitch;
 import io.periscope.plan.ovn.OvnTopology;
-import io.periscope.plan.ovn.OvsBridge;
-import io.periscope.plan.ovn.RouterPolicy;
 import io.periscope.plan.ovn.RouterPort;
 import io.periscope.plan.ovn.StaticRoute;
 
@@ -34,21 +32,10 @@ import java.util.OptionalInt;
 /**
  * The OVN logical network of an OVN-Kubernetes cluster: what OVN-Kubernetes builds (a logical
  * switch per node with its pods and management port, {@code ovn_cluster_router} joining them, the
- * {@code clusterLBGroup} of every ClusterIP service) and what Submariner's network plugin syncer adds
- * (seed 003, "Network Plugin Syncer"): {@code submariner_router}, bound to the active gateway's
- * chassis and given {@code clusterLBGroup}; {@code submariner_join} between it and
- * {@code ovn_cluster_router}; {@code submariner_gateway}, whose localnet port is {@code br-submariner}
- * on the nodes; reroute policies on {@code ovn_cluster_router} for the remote clusters' CIDRs; and
- * static routes on {@code submariner_router}.
- *
- * <p>Addresses are upstream's: {@code submariner_join} is 169.254.254.0/29 (submariner_router .1,
- * ovn_cluster_router .2) and {@code submariner_gateway} 169.254.254.8/29 (submariner_router .9,
- * ovn-k8s-sub0 .10 on every node). A node's router port takes the address after its CNI address.
- *
- * <p>{@code submariner_router}'s static routes follow the fix "Fix logical routes programmed in
- * submariner_router": the remote clusters' CIDRs (their global CIDRs with Globalnet) go up to the
- * gateway's host, and the local pod and service CIDRs (what the gateway's DNAT leaves as destination,
- * with or without Globalnet) down to {@code ovn_cluster_router}.
+ * {@code clusterLBGroup} of every ClusterIP service), then what Submariner adds, which depends on
+ * the cluster set's {@code behaviour} ({@link OvnArchitecture}): seed 003's {@code submariner_router}
+ * or upstream's reroute to the gateway's management port. A node's router port takes the address
+ * after its CNI address.
  */
 final class OvnPlanner {
 
@@ -59,10 +46,8 @@ final class OvnPlanner {
     static OvnTopology plan(ClusterContext context, List<Segment> segments) {
         Cluster cluster = context.cluster();
         ClusterIndex index = context.index();
-        List<Ipv4Prefix> remoteSubnets = context.remoteSubnets();
         Map<String, List<Ipv4Prefix>> blocks = PodBlocks.of(cluster);
         HostId clusterRouter = HostId.node(cluster.name(), Names.OVN_CLUSTER_ROUTER);
-        HostId submarinerRouterId = HostId.node(cluster.name(), Names.SUBMARINER_ROUTER);
         List<LoadBalancerGroup> groups = List.of(new LoadBalancerGroup(Names.CLUSTER_LB_GROUP, loadBalancers(cluster, index)));
 
         // OVN-Kubernetes: one switch per node, joined by ovn_cluster_router.
@@ -117,70 +102,16 @@ final class OvnPlanner {
         segments.add(new Segment(OvnTopology.segmentName(cluster.name(), Names.OVN_JOIN), Segment.SegmentKind.BRIDGE,
                 List.of(new Segment.Attachment(clusterRouter, Names.OVN_JOIN_ROUTER_PORT))));
 
-        // Submariner: submariner_join between the two routers.
-        Ipv4Prefix joinNet = Ipv4Prefix.containing(Names.SUBMARINER_JOIN_IP, Names.OVN_LINK_PREFIX_LENGTH);
-        Ipv4Prefix gatewayNet = Ipv4Prefix.containing(Names.SUBMARINER_UPSTREAM_IP, Names.OVN_LINK_PREFIX_LENGTH);
-        clusterPorts.add(new RouterPort(Names.OVN_CLUSTER_SUBMARINER_PORT, Macs.of(Macs.OVN_ROUTER_PORT, Names.OVN_CLUSTER_SUBMARINER_IP),
-                Names.OVN_CLUSTER_SUBMARINER_IP, joinNet, Names.SUBMARINER_JOIN));
-        List<RouterPolicy> policies = remoteSubnets.stream()
-                .map(remote -> RouterPolicy.reroute(Names.OVN_REROUTE_PRIORITY, remote, Names.SUBMARINER_JOIN_IP)).toList();
-        LogicalRouter ovnClusterRouter = new LogicalRouter(Names.OVN_CLUSTER_ROUTER, clusterPorts, policies, clusterRoutes,
-                Optional.empty(), List.of());
-
-        List<RouterPort> submarinerPorts = List.of(
-                new RouterPort(Names.SUBMARINER_JOIN_PORT, Macs.of(Macs.OVN_ROUTER_PORT, Names.SUBMARINER_JOIN_IP), Names.SUBMARINER_JOIN_IP,
-                        joinNet, Names.SUBMARINER_JOIN),
-                new RouterPort(Names.SUBMARINER_UPSTREAM_PORT, Macs.of(Macs.OVN_ROUTER_PORT, Names.SUBMARINER_UPSTREAM_IP),
-                        Names.SUBMARINER_UPSTREAM_IP, gatewayNet, Names.SUBMARINER_GATEWAY));
-        List<StaticRoute> submarinerRoutes = new ArrayList<>();
-        for (Ipv4Prefix remote : remoteSubnets) {
-            submarinerRoutes.add(StaticRoute.toward(remote, Names.OVN_K8S_SUB0_IP, Names.SUBMARINER_UPSTREAM_PORT));
-        }
-        for (Ipv4Prefix local : localCidrs(cluster)) {
-            submarinerRoutes.add(StaticRoute.toward(local, Names.OVN_CLUSTER_SUBMARINER_IP, Names.SUBMARINER_JOIN_PORT));
-        }
-        Optional<Node> chassis = chassis(cluster);
-        LogicalRouter submarinerRouter = new LogicalRouter(Names.SUBMARINER_ROUTER, submarinerPorts, List.of(), submarinerRoutes,
-                chassis.map(Node::name), List.of(Names.CLUSTER_LB_GROUP));
-
-        switches.add(new LogicalSwitch(Names.SUBMARINER_JOIN, List.of(
-                new LogicalSwitch.SwitchPort("submariner_j_lsp", LogicalSwitch.Kind.ROUTER, Names.SUBMARINER_ROUTER + "/" + Names.SUBMARINER_JOIN_PORT),
-                new LogicalSwitch.SwitchPort("ovn_cluster_subm_lsp", LogicalSwitch.Kind.ROUTER,
-                        Names.OVN_CLUSTER_ROUTER + "/" + Names.OVN_CLUSTER_SUBMARINER_PORT)), List.of()));
-        segments.add(new Segment(OvnTopology.segmentName(cluster.name(), Names.SUBMARINER_JOIN), Segment.SegmentKind.BRIDGE, List.of(
-                new Segment.Attachment(submarinerRouterId, Names.SUBMARINER_JOIN_PORT),
-                new Segment.Attachment(clusterRouter, Names.OVN_CLUSTER_SUBMARINER_PORT))));
-
-        // submariner_gateway's localnet port is br-submariner on every node, but only the chassis the
-        // router is bound to carries its traffic: that node's ovn-k8s-sub0 is the one on the segment.
-        // With every gateway failed the router is bound to no chassis and nothing is behind the switch.
-        List<LogicalSwitch.SwitchPort> gatewayPorts = new ArrayList<>(List.of(new LogicalSwitch.SwitchPort("submariner_up_lsp",
-                LogicalSwitch.Kind.ROUTER, Names.SUBMARINER_ROUTER + "/" + Names.SUBMARINER_UPSTREAM_PORT)));
-        List<Segment.Attachment> gatewayAttachments = new ArrayList<>(List.of(
-                new Segment.Attachment(submarinerRouterId, Names.SUBMARINER_UPSTREAM_PORT)));
-        chassis.ifPresent(node -> {
-            HostId chassisId = HostId.node(cluster.name(), node.name());
-            gatewayPorts.add(new LogicalSwitch.SwitchPort(Names.SUBMARINER_LOCALNET_PORT, LogicalSwitch.Kind.LOCALNET,
-                    chassisId + " " + Names.OVN_K8S_SUB0));
-            gatewayAttachments.add(new Segment.Attachment(chassisId, Names.OVN_K8S_SUB0));
-        });
-        switches.add(new LogicalSwitch(Names.SUBMARINER_GATEWAY, gatewayPorts, List.of()));
-        segments.add(new Segment(OvnTopology.segmentName(cluster.name(), Names.SUBMARINER_GATEWAY), Segment.SegmentKind.BRIDGE,
-                gatewayAttachments));
-
-        List<OvsBridge> bridges = cluster.nodes().stream().map(n -> new OvsBridge(n.name(), Names.BR_SUBMARINER, Names.OVN_K8S_SUB0,
-                Names.OVN_K8S_SUB0_IP, Names.OVN_LINK_PREFIX_LENGTH, Names.SUBMARINER_GATEWAY)).toList();
-        return new OvnTopology(cluster.name(), List.of(ovnClusterRouter, submarinerRouter), switches, groups, bridges);
-    }
-
-    /**
-     * submariner_router is bound to one chassis, the (first) active gateway's. Upstream never had
-     * several active gateways; with them, only this one has OVN behind its ovn-k8s-sub0, and traces
-     * through the others show where that leaves their traffic. With every gateway failed (a what-if)
-     * there is no chassis: the router is still there but leads nowhere.
-     */
-    static Optional<Node> chassis(Cluster cluster) {
-        return cluster.activeGateways().stream().findFirst();
+        // Submariner's rows, by the architecture the cluster set's behaviour chooses.
+        OvnArchitecture.SubmarinerRows submariner = OvnArchitecture.of(context.set()).logicalRows(context, segments);
+        clusterPorts.addAll(submariner.clusterRouterPorts());
+        clusterRoutes.addAll(submariner.clusterRouterRoutes());
+        LogicalRouter ovnClusterRouter = new LogicalRouter(Names.OVN_CLUSTER_ROUTER, clusterPorts, submariner.clusterRouterPolicies(),
+                clusterRoutes, Optional.empty(), List.of());
+        List<LogicalRouter> routers = new ArrayList<>(List.of(ovnClusterRouter));
+        routers.addAll(submariner.routers());
+        switches.addAll(submariner.switches());
+        return new OvnTopology(cluster.name(), routers, switches, groups, submariner.bridges());
     }
 
     /** What traffic from remote clusters is addressed to once the gateway has translated it: the pod and service CIDRs. */

@@ -144,7 +144,7 @@ public final class Planner {
                     }
                     CablePlanner.plan(planned);
                     if (cluster.cni() == Cni.OVN_KUBERNETES) {
-                        OvnRouteAgentPlanner.gatewayPostrouting(host);
+                        OvnArchitecture.of(set).gatewayPostrouting(planned);
                     }
                 }
                 RouteAgentPlanner.planMultipathSysctls(planned);

@@ -32,8 +32,8 @@ import java.util.OptionalInt;
  * multiple active gateways: seed 004's multipath route), and a gateway has FDB entries back to every
  * other node. It also owns the chains every node has: SUBMARINER-POSTROUTING (no NAT for traffic to
  * remote clusters without Globalnet), SUBMARINER-FORWARD, SUBMARINER-INPUT and the MSS clamp. On an OVN-Kubernetes cluster OVN carries remote traffic to the
- * gateway instead of vx-submariner, and the route agent's OVN handler connects the host to it
- * ({@link OvnRouteAgentPlanner}).
+ * gateway instead of vx-submariner, and the route agent's OVN handler connects the host to it, as
+ * the cluster set's {@code behaviour} chooses ({@link OvnArchitecture}).
  */
 final class RouteAgentPlanner {
 
@@ -88,7 +88,7 @@ final class RouteAgentPlanner {
 
         boolean ovn = cluster.cni() == Cni.OVN_KUBERNETES;
         if (ovn) {
-            OvnRouteAgentPlanner.plan(context);
+            OvnArchitecture.of(context.set()).routeAgent(context);
         } else {
             planVxSubmariner(context);
         }
@@ -140,12 +140,8 @@ final class RouteAgentPlanner {
         }
 
         if (ovn) {
-            // Seed 003: the OVN handler has a clamp of its own in filter FORWARD, besides the MTU handler's.
-            List<Rule> mss = plan.chain(Table.FILTER, Names.MSS_CLAMP);
-            for (Ipv4Prefix remote : remoteSubnets) {
-                mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Destination(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
-                mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Source(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
-            }
+            // The OVN handler has a clamp of its own in filter FORWARD, besides the MTU handler's.
+            OvnArchitecture.of(context.set()).forwardChains(context);
         }
         // Upstream's kube-proxy handler puts this first in SUBMARINER-FORWARD: whatever the node sends
         // into vx-submariner is accepted, so a FORWARD policy of DROP (Docker, firewalld) cannot stop
