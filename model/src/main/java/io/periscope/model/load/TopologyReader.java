@@ -62,7 +62,7 @@ import java.util.function.Function;
 final class TopologyReader {
 
     static final List<String> TOPOLOGY_FIELDS =
-            List.of("name", "behaviour", "globalnet", "defaults", "clusters", "connectivityPolicies", "connectionPolicies", "cables", "flows");
+            List.of("name", "globalnet", "defaults", "clusters", "connectivityPolicies", "connectionPolicies", "cables", "flows", "behaviour");
     static final List<String> GLOBALNET_FIELDS = List.of("enabled", "cidr", "clusterSize", "mode");
     static final List<String> DEFAULTS_FIELDS = List.of("cableDriver");
     static final List<String> CLUSTER_FIELDS = List.of("name", "labels", "podCIDRs", "serviceCIDRs", "globalCIDR", "cni",
