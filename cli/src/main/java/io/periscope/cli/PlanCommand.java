@@ -84,15 +84,19 @@ public final class PlanCommand implements Callable<Integer> {
         }
     }
 
-    /** One Libreswan connection; the pre-shared key by its id; proposals only where a connection policy set them. */
+    /**
+     * One Libreswan connection; the pre-shared key by its id; {@code forceEncapsulation} is whack's
+     * {@code --forceencaps} and {@code encapsulation} says why ESP goes inside UDP or as IP protocol 50;
+     * proposals only where a connection policy set them.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record LibreswanProgram(String name, String left, String leftId, String leftSubnet, int leftIkePort, String right, String rightId,
-                            String rightSubnet, int rightIkePort, String pskId, boolean forceEncapsulation,
+                            String rightSubnet, int rightIkePort, String pskId, boolean forceEncapsulation, String encapsulation,
                             String ike, String esp) {
         static LibreswanProgram of(IpsecConnection c) {
             return new LibreswanProgram(c.name(), c.left().toString(), c.leftId().toString(), c.leftSubnet().toString(), c.leftIkePort(),
                     c.right().toString(), c.rightId().toString(), c.rightSubnet().toString(), c.rightIkePort(), c.psk(),
-                    c.forceEncapsulation(), c.ike().orElse(null), c.esp().orElse(null));
+                    c.forceEncapsulation(), c.encapsulation().why(), c.ike().orElse(null), c.esp().orElse(null));
         }
     }
 

@@ -211,7 +211,7 @@ public final class TraceCommand implements Callable<Integer> {
     static final class ProtocolConverter implements ITypeConverter<Protocol> {
         @Override
         public Protocol convert(String value) {
-            return Protocol.parse(value).orElseThrow(() -> new TypeConversionException("'" + value + "' is not tcp, udp or icmp"));
+            return Protocol.parseFlow(value).orElseThrow(() -> new TypeConversionException("'" + value + "' is not tcp, udp or icmp"));
         }
     }
 }

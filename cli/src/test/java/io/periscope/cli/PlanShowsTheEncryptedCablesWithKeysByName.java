@@ -84,7 +84,8 @@ class PlanShowsTheEncryptedCablesWithKeysByName {
                 \trightid=172.30.11.2
                 \trightsubnet=10.11.0.0/16
                 \trightikeport=4500
-                \tencapsulation=yes
+                \t# ESP (IP protocol 50): no NAT between the endpoints (neither gateway has a publicIP other than its ip) and forceUDPEncapsulation is not set
+                \tencapsulation=auto
                 """, "# ipsec.secrets: %any %any : PSK <pre-shared key submariner-psk>\n")
                 .doesNotContain("[Interface]")
                 .doesNotMatch(KEY_MATERIAL);
@@ -92,9 +93,10 @@ class PlanShowsTheEncryptedCablesWithKeysByName {
         JsonNode node = JSON.readTree(PeriscopeRun.of("plan", file, "--node", "server/server-gw", "--json").out()).get("nodes").get(0);
         List<String> connections = new ArrayList<>();
         node.get("libreswan").forEach(c -> connections.add(c.get("leftSubnet").asText() + " -> " + c.get("rightSubnet").asText()
-                + " via " + c.get("right").asText() + " psk " + c.get("pskId").asText()));
-        assertThat(connections).contains("10.10.0.0/16 -> 10.11.0.0/16 via 172.30.11.2 psk submariner-psk",
-                "10.10.0.0/16 -> 10.12.0.0/16 via 172.30.12.2 psk submariner-psk");
+                + " via " + c.get("right").asText() + " psk " + c.get("pskId").asText() + " forceencaps " + c.get("forceEncapsulation").asBoolean()));
+        assertThat(connections).contains("10.10.0.0/16 -> 10.11.0.0/16 via 172.30.11.2 psk submariner-psk forceencaps false",
+                "10.10.0.0/16 -> 10.12.0.0/16 via 172.30.12.2 psk submariner-psk forceencaps false");
+        assertThat(node.get("libreswan").get(0).get("encapsulation").asText()).startsWith("ESP (IP protocol 50): no NAT");
         assertThat(node.has("wireGuard")).isFalse();
     }
 

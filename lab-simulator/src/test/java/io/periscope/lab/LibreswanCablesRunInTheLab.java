@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The client/server example over its default Libreswan cables, as the lab would run them with IPsec
  * in the kernel: built as planned (no {@code cables:} substitution) and matching the simulator's
- * {@code esp-in-udp} hops. Libreswan needs the kernel's XFRM; where it is missing the test is skipped
+ * ESP hops ({@code esp}, IP protocol 50, since the example's gateways have no publicIP). Libreswan needs the kernel's XFRM; where it is missing the test is skipped
  * with that reason and the lab runs those cables as vxlan instead, saying so.
  */
 class LibreswanCablesRunInTheLab {

@@ -2,6 +2,7 @@ package io.periscope.planner;
 
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.policy.CablePorts;
+import io.periscope.model.policy.EspEncapsulation;
 import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.Node;
@@ -19,10 +20,10 @@ import java.util.OptionalInt;
 /**
  * The Libreswan cable driver on an active gateway: the connections upstream's driver whacks into
  * pluto, one per local subnet x remote subnet, named after the remote Endpoint's cable, from this
- * gateway's endpoint address to the remote gateway's, ESP in UDP on the NAT-T ports, pre-shared key,
+ * gateway's endpoint address to the remote gateway's, IKE on the NAT-T ports, pre-shared key,
  * proposals left to Libreswan unless the connection policy's {@code ike} / {@code esp} options set
- * them. Periscope always forces UDP encapsulation (upstream does when NAT is involved or
- * {@code ceIPSecForceUDPEncaps} is set), so ESP crosses the same firewall rules as the other cables.
+ * them. ESP goes inside UDP only where upstream's would: NAT between the gateways or the policy's
+ * {@code forceUDPEncapsulation} ({@link EspEncapsulation}); otherwise it is IP protocol 50.
  *
  * <p>Table 100 routes each remote subnet out of the WAN interface with the gateway's CNI address as
  * source, as upstream's route agent does for host networking on a libreswan gateway; the XFRM policy
@@ -56,10 +57,11 @@ final class LibreswanCablePlanner {
             int rightPort = ports.port(remote.cluster().name(), CableDriver.LIBRESWAN);
             Optional<String> ike = Optional.ofNullable(remote.cable().options().get("ike"));
             Optional<String> esp = Optional.ofNullable(remote.cable().options().get("esp"));
+            EspEncapsulation encapsulation = EspEncapsulation.between(node, peer, remote.cable());
             for (int l = 0; l < local.size(); l++) {
                 for (int r = 0; r < remote.subnets().size(); r++) {
                     plan.ipsec(new IpsecConnection(cable + "-" + l + "-" + r, node.endpointIp(), node.ip(), local.get(l), leftPort,
-                            peer.endpointIp(), peer.ip(), remote.subnets().get(r), rightPort, Names.IPSEC_PSK, true, ike, esp));
+                            peer.endpointIp(), peer.ip(), remote.subnets().get(r), rightPort, Names.IPSEC_PSK, encapsulation, ike, esp));
                 }
             }
             for (Ipv4Prefix subnet : remote.subnets()) {

@@ -2,11 +2,13 @@ package io.periscope.planner;
 
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.policy.EspEncapsulation;
 import io.periscope.model.selector.LabelSelector;
 import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.CableDriverSpec;
 import io.periscope.model.topology.ClusterConnectionPolicy;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Node;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.cable.IpsecConnection;
@@ -49,7 +51,7 @@ class LibreswanCablePlanFollowsUpstream {
         assertThat(connections.get(1)).isEqualTo(new IpsecConnection("submariner-cable-client1-172-30-11-2-0-1",
                 ip("172.30.10.2"), ip("172.30.10.2"), net("10.10.0.0/16"), 4500,
                 ip("172.30.11.2"), ip("172.30.11.2"), net("100.11.0.0/16"), 4500,
-                "submariner-psk", true, Optional.empty(), Optional.empty()));
+                "submariner-psk", new EspEncapsulation.Bare(), Optional.empty(), Optional.empty()));
     }
 
     @Test
@@ -88,6 +90,39 @@ class LibreswanCablePlanFollowsUpstream {
             assertThat(c.esp()).contains("aes256-sha2_256");
         });
         assertThat(submariner(plan, "server", "server-gw").ipsecConnections()).allSatisfy(c -> assertThat(c.ike()).isEmpty());
+    }
+
+    /**
+     * Upstream gives whack {@code --forceencaps} when NAT discovery finds NAT or the driver is told to
+     * force it: client-server's gateways have no publicIP (bare ESP); give the server's one and both
+     * ends of its connections encapsulate, naming it; the policy's option forces it everywhere.
+     */
+    @Test
+    void udpEncapsulationOnlyWhereAGatewayIsBehindNatOrThePolicyForcesIt() {
+        assertThat(submariner(plan, "client2", "client2-gw").ipsecConnections()).allSatisfy(c -> {
+            assertThat(c.forceEncapsulation()).isFalse();
+            assertThat(c.encapsulation()).isEqualTo(new EspEncapsulation.Bare());
+        });
+
+        ClusterSet base = PlannedExamples.load("client-server.yaml");
+        ClusterSet serverBehindNat = base.withClusters(base.clusters().stream().map(c -> !c.name().equals("server") ? c
+                : c.withNodes(c.nodes().stream().map(n -> !n.gateway() ? n : new Node(n.name(), n.ip(), n.cniIp(), true,
+                        Optional.of(ip("198.51.100.10")))).toList())).toList());
+        ClusterSetPlan natted = Planner.plan(serverBehindNat);
+        EspEncapsulation nat = new EspEncapsulation.NatTraversal(List.of("server-gw (publicIP 198.51.100.10, ip 172.30.10.2)"));
+        assertThat(submariner(natted, "client1", "client1-gw").ipsecConnections()).isNotEmpty().allSatisfy(c -> {
+            assertThat(c.right()).isEqualTo(ip("198.51.100.10"));
+            assertThat(c.forceEncapsulation()).isTrue();
+            assertThat(c.encapsulation()).isEqualTo(nat);
+        });
+        assertThat(submariner(natted, "server", "server-gw").ipsecConnections()).isNotEmpty()
+                .allSatisfy(c -> assertThat(c.encapsulation()).isEqualTo(nat));
+
+        ClusterSet forced = new ClusterSet(base.name(), base.globalnet(), base.defaultCableDriver(), base.clusters(),
+                base.connectivityPolicies(), List.of(new ClusterConnectionPolicy(LabelSelector.EVERYTHING, LabelSelector.EVERYTHING,
+                new CableDriverSpec(CableDriver.LIBRESWAN, Map.of("forceUDPEncapsulation", "true")))), base.flows());
+        assertThat(submariner(Planner.plan(forced), "server", "server-gw").ipsecConnections()).isNotEmpty()
+                .allSatisfy(c -> assertThat(c.encapsulation()).isEqualTo(new EspEncapsulation.Forced()));
     }
 
     @Test

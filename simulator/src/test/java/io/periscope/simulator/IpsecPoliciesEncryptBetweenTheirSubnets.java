@@ -1,6 +1,12 @@
 package io.periscope.simulator;
 
+import io.periscope.model.policy.EspEncapsulation;
 import io.periscope.model.topology.Disposition;
+import io.periscope.model.topology.Protocol;
+import io.periscope.plan.netfilter.Match;
+import io.periscope.plan.netfilter.Rule;
+import io.periscope.plan.netfilter.Table;
+import io.periscope.plan.netfilter.Target;
 import io.periscope.plan.cable.IpsecConnection;
 import io.periscope.simulator.trace.Encapsulation;
 import io.periscope.simulator.trace.Hop;
@@ -30,8 +36,20 @@ class IpsecPoliciesEncryptBetweenTheirSubnets {
 
     private static IpsecConnection connection(String name, String left, String leftSubnet, int leftPort, String right,
                                               String rightSubnet, int rightPort) {
+        return connection(name, left, leftSubnet, leftPort, right, rightSubnet, rightPort, new EspEncapsulation.Forced());
+    }
+
+    private static IpsecConnection connection(String name, String left, String leftSubnet, int leftPort, String right,
+                                              String rightSubnet, int rightPort, EspEncapsulation encapsulation) {
         return new IpsecConnection(name, ip(left), ip(left), net(leftSubnet), leftPort, ip(right), ip(right), net(rightSubnet),
-                rightPort, "psk", true, Optional.empty(), Optional.empty());
+                rightPort, "psk", encapsulation, Optional.empty(), Optional.empty());
+    }
+
+    /** Both ends' connections, ESP in UDP on 4500 or bare as {@code encapsulation} says. */
+    private TwoGatewaysOverTheWan connected(EspEncapsulation encapsulation) {
+        routed().g1.ipsec(connection("to-c2-0-0", "198.51.100.1", "10.1.0.0/16", 4500, "198.51.100.2", "10.2.0.0/16", 4500, encapsulation));
+        wan.g2.ipsec(connection("to-c1-0-0", "198.51.100.2", "10.2.0.0/16", 4500, "198.51.100.1", "10.1.0.0/16", 4500, encapsulation));
+        return wan;
     }
 
     TwoGatewaysOverTheWan routed() {
@@ -99,5 +117,33 @@ class IpsecPoliciesEncryptBetweenTheirSubnets {
 
         assertThat(path.disposition()).isEqualTo(Disposition.DELIVERED);
         assertThat(steps(path.forward(), Step.Encap.class)).singleElement().satisfies(e -> assertThat(e.device()).isEqualTo("narrow"));
+    }
+
+    /**
+     * A firewall rule for the NAT-T port sees ESP in UDP and not bare ESP, which only a {@code -p esp}
+     * rule matches: the receiver's INPUT decides before XFRM opens either.
+     */
+    @Test
+    void aRuleForUdp4500TakesEspInUdpButNotBareEspWhichOnlyAProtocol50RuleMatches() {
+        Rule dropNatT = Rule.of(new Target.Drop(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(4500));
+        connected(new EspEncapsulation.Forced()).g2.append(Table.FILTER, "INPUT", dropNatT);
+        PathTrace inUdp = wan.simulator().trace(tcp(CLIENT, "10.1.0.5", "10.2.0.5", 5432)).getFirst();
+        assertThat(inUdp.disposition()).isEqualTo(Disposition.DROPPED);
+        assertThat(inUdp.forward().getLast().node()).isEqualTo(G2);
+
+        TwoGatewaysOverTheWan bare = new IpsecPoliciesEncryptBetweenTheirSubnets().connected(new EspEncapsulation.Bare());
+        bare.g2.append(Table.FILTER, "INPUT", dropNatT);
+        PathTrace esp = bare.simulator().trace(tcp(CLIENT, "10.1.0.5", "10.2.0.5", 5432)).getFirst();
+        assertThat(esp.disposition()).as(esp.reason().orElse("")).isEqualTo(Disposition.DELIVERED);
+        Step.Encap encap = steps(List.of(hopAt(esp.forward(), G1)), Step.Encap.class).getFirst();
+        assertThat(encap.encapsulation()).isEqualTo(Encapsulation.ESP);
+        assertThat(encap.packet().protocol()).isEqualTo(Protocol.ESP);
+        assertThat(steps(List.of(hopAt(esp.forward(), G2)), Step.Decap.class).getFirst().encapsulation()).isEqualTo(Encapsulation.ESP);
+
+        TwoGatewaysOverTheWan blocked = new IpsecPoliciesEncryptBetweenTheirSubnets().connected(new EspEncapsulation.Bare());
+        blocked.g2.append(Table.FILTER, "INPUT", Rule.of(new Target.Drop(), new Match.ProtocolIs(Protocol.ESP)));
+        PathTrace dropped = blocked.simulator().trace(tcp(CLIENT, "10.1.0.5", "10.2.0.5", 5432)).getFirst();
+        assertThat(dropped.disposition()).isEqualTo(Disposition.DROPPED);
+        assertThat(dropped.forward().getLast().node()).isEqualTo(G2);
     }
 }

@@ -5,6 +5,7 @@ import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Flow;
+import io.periscope.model.topology.Protocol;
 import io.periscope.planner.Planner;
 import io.periscope.simulator.trace.Encapsulation;
 import io.periscope.simulator.trace.FlowTrace;
@@ -101,15 +102,17 @@ class PlannedCablesCarryOnlyWhatThePoliciesAllow {
         });
     }
 
+    /** client-server's gateways have no publicIP, so, as upstream, ESP crosses between them as IP protocol 50. */
     @Test
-    void libreswanPairsEncryptEspInUdpBetweenTheGatewaysEndpoints() {
+    void libreswanPairsEncryptBareEspBetweenTheGatewaysEndpointsWhenNoNatSeparatesThem() {
         PathTrace path = trace(example("client-server.yaml"), "client1-to-db").paths().getFirst();
         assertThat(betweenClusters(path.forward())).singleElement().satisfies(e -> {
-            assertThat(e.encapsulation()).isEqualTo(Encapsulation.ESP_IN_UDP);
+            assertThat(e.encapsulation()).isEqualTo(Encapsulation.ESP);
             assertThat(e.device()).isEqualTo("submariner-cable-server-172-30-10-2-0-1");
             assertThat(e.encrypted()).isTrue();
-            assertThat(e.packet().sport()).isEqualTo(4500);
-            assertThat(e.packet().dport()).isEqualTo(4500);
+            assertThat(e.packet().protocol()).isEqualTo(Protocol.ESP);
+            assertThat(e.packet().src().toString()).isEqualTo("172.30.11.2");
+            assertThat(e.packet().dst().toString()).isEqualTo("172.30.10.2");
         });
     }
 

@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * Which cable carried a packet from one cluster to another, as its last encapsulation on the sending
- * gateway shows it: VXLAN is the vxlan driver's cable, WireGuard the wireguard driver's, ESP in UDP
- * the libreswan driver's.
+ * gateway shows it: VXLAN is the vxlan driver's cable, WireGuard the wireguard driver's, ESP (in UDP
+ * or as IP protocol 50) the libreswan driver's.
  */
 final class CableSeen {
 
@@ -24,7 +24,7 @@ final class CableSeen {
         return switch (last.encapsulation()) {
             case VXLAN -> "vxlan";
             case WIREGUARD -> "wireguard";
-            case ESP_IN_UDP -> "libreswan";
+            case ESP_IN_UDP, ESP -> "libreswan";
         };
     }
 }

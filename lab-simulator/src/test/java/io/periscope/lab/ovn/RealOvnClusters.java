@@ -180,6 +180,7 @@ final class RealOvnClusters implements AutoCloseable {
             case TCP, UDP -> packet.protocol().lowerName() + " && " + packet.protocol().lowerName() + ".src == " + packet.sport() + " && "
                     + packet.protocol().lowerName() + ".dst == " + packet.dport();
             case ICMP -> "icmp4 && icmp4.type == 8";
+            case ESP -> "ip.proto == 50";
         };
         return "inport == \"" + inport + "\" && eth.src == " + ethSrc + " && eth.dst == " + ethDst + " && ip4.src == " + packet.src()
                 + " && ip4.dst == " + packet.dst() + " && ip.ttl == " + packet.ttl() + " && " + l4;

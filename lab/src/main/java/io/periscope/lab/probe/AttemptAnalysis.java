@@ -42,6 +42,8 @@ public final class AttemptAnalysis {
             case TCP -> tcp(outcome, deliveries);
             case UDP -> udp(outcome, deliveries);
             case ICMP -> icmp(outcome);
+            // Flows are TCP, UDP or ICMP (the loader refuses others); ESP is only a cable's outer packet.
+            case ESP -> throw new IllegalArgumentException("the probe sends no ESP flows");
         };
     }
 

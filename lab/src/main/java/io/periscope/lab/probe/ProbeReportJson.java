@@ -122,7 +122,10 @@ public final class ProbeReportJson {
                 if (e.encapsulation().equals(TraceEncap.VXLAN)) {
                     step.put("vni", e.vni());
                 }
-                step.put("port", e.port());
+                // Bare ESP (IP protocol 50) has no port, as the simulator writes it.
+                if (!e.encapsulation().equals(TraceEncap.ESP)) {
+                    step.put("port", e.port());
+                }
                 step.put("outerSrc", e.outerSrc().toString());
                 step.put("outerDst", e.outerDst().toString());
                 step.put("underlay", e.underlay());

@@ -605,7 +605,7 @@ final class TopologyReader {
                 .flatMap(text -> endpoint(flow, "from", text, FlowEndpointSyntax::parseSource, FlowEndpointSyntax.SOURCE_FORMS));
         Optional<FlowTarget> to = yaml.requiredText(flow, "to", FlowEndpointSyntax.TARGET_FORMS)
                 .flatMap(text -> endpoint(flow, "to", text, FlowEndpointSyntax::parseTarget, FlowEndpointSyntax.TARGET_FORMS));
-        Protocol protocol = yaml.optionalChoice(flow, "protocol", Protocol.values(), Protocol::lowerName, true).orElse(Protocol.TCP);
+        Protocol protocol = yaml.optionalChoice(flow, "protocol", Protocol.flowProtocols(), Protocol::lowerName, true).orElse(Protocol.TCP);
         Optional<Disposition> expect = yaml.optionalChoice(flow, "expect", Disposition.values(), Disposition::yamlName, false);
         Optional<Integer> size = yaml.optionalInt(flow, "size");
         if (yaml.errorCount() != before) {

@@ -7,6 +7,7 @@ import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.net.Ipv4PrefixIndex;
 import io.periscope.model.policy.CablePorts;
 import io.periscope.model.policy.ClusterGraph;
+import io.periscope.model.policy.EspEncapsulation;
 import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.CableDriverSpec;
 import io.periscope.model.topology.CableLink;
@@ -685,7 +686,7 @@ public final class TopologyValidator {
     static final Map<CableDriver, List<String>> CABLE_OPTIONS = Map.of(
             CableDriver.VXLAN, List.of(),
             CableDriver.WIREGUARD, List.of(CablePorts.UDP_PORT_OPTION),
-            CableDriver.LIBRESWAN, List.of(CablePorts.UDP_PORT_OPTION, "ike", "esp"));
+            CableDriver.LIBRESWAN, List.of(CablePorts.UDP_PORT_OPTION, "ike", "esp", EspEncapsulation.FORCE_UDP_ENCAPSULATION_OPTION));
 
     private void checkConnectionPolicies() {
         boolean optionsUsable = true;
@@ -704,6 +705,9 @@ public final class TopologyValidator {
                 } else if (option.getKey().equals(CablePorts.UDP_PORT_OPTION) && CablePorts.explicitPort(driver).isEmpty()) {
                     optionsUsable = false;
                     error(path, "udp-port '" + option.getValue() + "' is not a port number", "use a port number from 1 to 65535");
+                } else if (option.getKey().equals(EspEncapsulation.FORCE_UDP_ENCAPSULATION_OPTION) && EspEncapsulation.forced(driver).isEmpty()) {
+                    error(path, EspEncapsulation.FORCE_UDP_ENCAPSULATION_OPTION + " '" + option.getValue() + "' is not true or false",
+                            "write true to send ESP inside UDP even without NAT (upstream's ceIPSecForceUDPEncaps), or false (the default)");
                 }
             }
         }

@@ -2,6 +2,7 @@ package io.periscope.plan.cable;
 
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.policy.EspEncapsulation;
 
 import java.util.Optional;
 
@@ -13,16 +14,21 @@ import java.util.Optional;
  * {@code rightSubnet} are encrypted to {@code right}, and the mirror image is expected from it.
  *
  * @param leftId        IKE identity; upstream uses the gateways' private (node) addresses
- * @param leftIkePort   this gateway's IKE / NAT-T port, where ESP-in-UDP arrives
+ * @param leftIkePort   this gateway's IKE / NAT-T port (upstream makes them one), where ESP-in-UDP arrives
  * @param rightIkePort  the remote gateway's
  * @param psk           the id of the pre-shared key (upstream has one for the whole cluster set); never the key
- * @param forceEncapsulation ESP inside UDP even without NAT ({@code encapsulation=yes}, whack's {@code --forceencaps})
+ * @param encapsulation whether ESP travels inside UDP on the NAT-T ports or as IP protocol 50, and why
  * @param ike           IKE proposals; empty leaves Libreswan's defaults, as upstream does
  * @param esp           ESP proposals; empty leaves Libreswan's defaults, as upstream does
  */
 public record IpsecConnection(String name, Ipv4Address left, Ipv4Address leftId, Ipv4Prefix leftSubnet, int leftIkePort,
                               Ipv4Address right, Ipv4Address rightId, Ipv4Prefix rightSubnet, int rightIkePort,
-                              String psk, boolean forceEncapsulation, Optional<String> ike, Optional<String> esp) {
+                              String psk, EspEncapsulation encapsulation, Optional<String> ike, Optional<String> esp) {
+
+    /** Whack's {@code --forceencaps} ({@code encapsulation=yes}): upstream gives it exactly when ESP is to go inside UDP. */
+    public boolean forceEncapsulation() {
+        return encapsulation.inUdp();
+    }
 
     /** Whether the outbound policy takes this packet: from the left subnet to the right one. */
     public boolean coversOutbound(Ipv4Address source, Ipv4Address destination) {

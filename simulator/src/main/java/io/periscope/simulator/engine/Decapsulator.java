@@ -3,6 +3,7 @@ package io.periscope.simulator.engine;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Disposition;
+import io.periscope.model.topology.Protocol;
 import io.periscope.plan.cable.IpsecConnection;
 import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.cable.WireGuardPeer;
@@ -93,13 +94,15 @@ final class Decapsulator {
     }
 
     /**
-     * ESP-in-UDP reaches the IKE daemon's NAT-T socket, which hands it to XFRM: the SA must be one the
-     * receiver has the other end of, and the inner packet must match that SA's inbound policy. Tunnel
-     * mode keeps the input device, so the inner packet enters from the interface the outer one came by.
+     * ESP-in-UDP reaches the IKE daemon's NAT-T socket, which hands it to XFRM; bare ESP (IP protocol
+     * 50) goes to XFRM by its protocol, no socket involved. Either way the SA must be one the receiver
+     * has the other end of, and the inner packet must match that SA's inbound policy. Tunnel mode keeps
+     * the input device, so the inner packet enters from the interface the outer one came by.
      */
     private CableEntry esp(Visit v, Tunnel.Esp tunnel) {
         Packet outer = v.packet;
-        if (!net.ipsec.listens(v.host.index, outer.dport())) {
+        boolean inUdp = outer.protocol() == Protocol.UDP;
+        if (inUdp && !net.ipsec.listens(v.host.index, outer.dport())) {
             return new CableEntry.Refused(Disposition.DROPPED, v.host.name + " has no IPsec NAT-T socket on UDP port " + outer.dport());
         }
         IpsecConnection connection = net.ipsec.peerOf(v.host.index, tunnel.sender());
@@ -115,9 +118,9 @@ final class Decapsulator {
                     + connection.rightSubnet() + " -> " + connection.leftSubnet() + " does not cover " + inner.src() + " -> " + inner.dst());
         }
         String in = arrivedBy(v);
-        v.step(new Step.Decap(Encapsulation.ESP_IN_UDP, connection.name(), OptionalInt.empty(), outer.dport(), outer.src(), outer.dst(),
-                in, "SA " + connection.name() + ": policy in " + connection.rightSubnet() + " -> " + connection.leftSubnet() + " holds "
-                + inner.src() + " -> " + inner.dst(), true, inner));
+        v.step(new Step.Decap(inUdp ? Encapsulation.ESP_IN_UDP : Encapsulation.ESP, connection.name(), OptionalInt.empty(),
+                inUdp ? outer.dport() : 0, outer.src(), outer.dst(), in, "SA " + connection.name() + ": policy in " + connection.rightSubnet()
+                + " -> " + connection.leftSubnet() + " holds " + inner.src() + " -> " + inner.dst(), true, inner));
         return new CableEntry.Unwrapped(in, tunnel);
     }
 

@@ -24,8 +24,8 @@ import java.util.OptionalInt;
  * The sending end of a cable, after routing and POSTROUTING chose how a packet leaves: a VXLAN device
  * as the output sends from the device's {@code local} address to the FDB's destination; a WireGuard
  * device as the output encrypts for the peer whose allowed IPs hold the destination; an IPsec outbound
- * policy covering the packet, whatever the output device, encrypts it into ESP-in-UDP to the
- * connection's remote end. Each records its step in the hop and says what the walker sends next
+ * policy covering the packet, whatever the output device, encrypts it into ESP to the connection's
+ * remote end, inside UDP or as IP protocol 50 as the connection says. Each records its step in the hop and says what the walker sends next
  * ({@link CableExit}); {@link Decapsulator} is the receiving end.
  */
 final class Encapsulator {
@@ -36,6 +36,8 @@ final class Encapsulator {
     static final int WIREGUARD_OVERHEAD = 60;
     /** Outer IPv4 (20), UDP (8), ESP header (8) and AES-GCM's IV (8); then the trailer (2) and ICV (16). */
     static final int ESP_IN_UDP_HEADERS = 44;
+    /** The same without the UDP header: ESP as IP protocol 50. */
+    static final int ESP_HEADERS = ESP_IN_UDP_HEADERS - 8;
     static final int ESP_TRAILER = 2;
     static final int ESP_ICV = 16;
 
@@ -133,18 +135,28 @@ final class Encapsulator {
         return new CableExit.Wrapped(outer, new Tunnel.WireGuard(device.privateKey(), peer.presharedKey(), inner, v.tunnel), null);
     }
 
-    /** Tunnel-mode ESP in UDP from the connection's left address and NAT-T port to the right ones; the sk_buff keeps its mark. */
+    /**
+     * Tunnel-mode ESP from the connection's left address to its right one: inside UDP from the left
+     * NAT-T port to the right one when the connection encapsulates (NAT between the gateways, or
+     * forced), else as IP protocol 50 with no UDP header, as upstream's Libreswan sends it. The
+     * sk_buff keeps its mark.
+     */
     private static CableExit esp(Visit v, IpsecConnection connection, String routedDevice) {
         Packet inner = v.packet;
         OuterRoute route = outerRoute(v, connection.right());
         departBy(v, routedDevice);
+        boolean inUdp = connection.encapsulation().inUdp();
         // Tunnel-mode ESP copies the inner Don't Fragment bit to the outer header.
-        Packet outer = new Packet(connection.left(), connection.right(), connection.leftIkePort(), connection.rightIkePort(), Protocol.UDP,
-                Packet.DEFAULT_TTL, inner.length() == Packet.SMALL ? Packet.SMALL
-                : ESP_IN_UDP_HEADERS + roundUp(inner.length() + ESP_TRAILER, 4) + ESP_ICV, inner.df());
-        v.step(new Step.Encap(Encapsulation.ESP_IN_UDP, connection.name(), OptionalInt.empty(), connection.rightIkePort(),
-                connection.left(), connection.right(), route == null ? routedDevice : route.device(), "policy out "
-                + connection.leftSubnet() + " -> " + connection.rightSubnet() + " holds " + inner.src() + " -> " + inner.dst(), true, outer));
+        int length = inner.length() == Packet.SMALL ? Packet.SMALL
+                : (inUdp ? ESP_IN_UDP_HEADERS : ESP_HEADERS) + roundUp(inner.length() + ESP_TRAILER, 4) + ESP_ICV;
+        Packet outer = inUdp
+                ? new Packet(connection.left(), connection.right(), connection.leftIkePort(), connection.rightIkePort(), Protocol.UDP,
+                        Packet.DEFAULT_TTL, length, inner.df())
+                : new Packet(connection.left(), connection.right(), 0, 0, Protocol.ESP, Packet.DEFAULT_TTL, length, inner.df());
+        v.step(new Step.Encap(inUdp ? Encapsulation.ESP_IN_UDP : Encapsulation.ESP, connection.name(), OptionalInt.empty(),
+                inUdp ? connection.rightIkePort() : 0, connection.left(), connection.right(), route == null ? routedDevice : route.device(),
+                "policy out " + connection.leftSubnet() + " -> " + connection.rightSubnet() + " holds " + inner.src() + " -> " + inner.dst()
+                + "; " + connection.encapsulation().why(), true, outer));
         return new CableExit.Wrapped(outer, new Tunnel.Esp(connection, inner, v.tunnel), null);
     }
 

@@ -7,7 +7,12 @@ public enum Encapsulation {
     /** WireGuard in UDP, from the device's listen port to the peer's endpoint; encrypted. */
     WIREGUARD("wireguard"),
     /** IPsec tunnel-mode ESP inside UDP (NAT-T), by an XFRM policy of a Libreswan connection; encrypted. */
-    ESP_IN_UDP("esp-in-udp");
+    ESP_IN_UDP("esp-in-udp"),
+    /**
+     * IPsec tunnel-mode ESP as IP protocol 50, no UDP header: a Libreswan connection without NAT between
+     * its gateways and without {@code forceUDPEncapsulation}, as upstream sends it; encrypted.
+     */
+    ESP("esp");
 
     private final String jsonName;
 
@@ -17,5 +22,10 @@ public enum Encapsulation {
 
     public String jsonName() {
         return jsonName;
+    }
+
+    /** Whether the outer packet is UDP, with a destination port a step names; bare ESP has none. */
+    public boolean inUdp() {
+        return this != ESP;
     }
 }

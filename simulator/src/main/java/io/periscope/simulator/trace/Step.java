@@ -100,9 +100,10 @@ public sealed interface Step {
     }
 
     /**
-     * A cable wraps the packet; {@code packet} is the outer UDP packet. {@code device} is the VXLAN or
-     * WireGuard device, or, for ESP, which has no device, the Libreswan connection whose XFRM policy
-     * took the packet. {@code vni} is VXLAN's only. {@code port} is the outer destination port.
+     * A cable wraps the packet; {@code packet} is the outer packet (UDP, or ESP as IP protocol 50).
+     * {@code device} is the VXLAN or WireGuard device, or, for ESP, which has no device, the Libreswan
+     * connection whose XFRM policy took the packet. {@code vni} is VXLAN's only. {@code port} is the
+     * outer UDP destination port (0 for bare ESP, which has none).
      * {@code resolution} says how the outer destination was found: neighbour and FDB entries (VXLAN),
      * the peer whose allowed IPs hold the destination (WireGuard), the policy that matched (ESP).
      */

@@ -192,7 +192,9 @@ public final class TraceJson {
         node.put("encapsulation", encapsulation.jsonName());
         node.put("device", device);
         vni.ifPresent(n -> node.put("vni", n));
-        node.put("port", port);
+        if (encapsulation.inUdp()) {
+            node.put("port", port);
+        }
         node.put("outerSrc", src);
         node.put("outerDst", dst);
         node.put("underlay", underlay);

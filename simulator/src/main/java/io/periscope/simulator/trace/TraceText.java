@@ -1,5 +1,6 @@
 package io.periscope.simulator.trace;
 
+import io.periscope.model.topology.Protocol;
 import io.periscope.plan.netfilter.IptablesSyntax;
 
 import java.util.List;
@@ -88,9 +89,13 @@ public final class TraceText {
         }
     }
 
-    /** {@code vxlan vxlan-tunnel vni 1000 udp/4500}, {@code wireguard submariner udp/4500}, {@code esp-in-udp <connection> udp/4500}. */
+    /**
+     * {@code vxlan vxlan-tunnel vni 1000 udp/4500}, {@code wireguard submariner udp/4500},
+     * {@code esp-in-udp <connection> udp/4500}, {@code esp <connection> proto 50}.
+     */
     private static String tunnel(Encapsulation encapsulation, String device, OptionalInt vni, int port) {
-        return encapsulation.jsonName() + " " + device + (vni.isPresent() ? " vni " + vni.getAsInt() : "") + " udp/" + port;
+        return encapsulation.jsonName() + " " + device + (vni.isPresent() ? " vni " + vni.getAsInt() : "")
+                + (encapsulation.inUdp() ? " udp/" + port : " proto " + Protocol.ESP.number());
     }
 
     /** One step as a line, without the packet. */

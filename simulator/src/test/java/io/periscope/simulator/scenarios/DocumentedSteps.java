@@ -72,8 +72,9 @@ final class DocumentedSteps {
         return lines;
     }
 
-    /** The tunnels' own UDP packets (VXLAN on 4800 and 4500). */
+    /** The tunnels' own packets: UDP on 4800 and 4500 (VXLAN, ESP in UDP), and a Libreswan cable's bare ESP. */
     private static boolean isOuter(Packet packet) {
-        return packet.protocol() == io.periscope.model.topology.Protocol.UDP && (packet.dport() == 4800 || packet.dport() == 4500);
+        return packet.protocol() == io.periscope.model.topology.Protocol.UDP && (packet.dport() == 4800 || packet.dport() == 4500)
+                || packet.protocol() == io.periscope.model.topology.Protocol.ESP;
     }
 }

@@ -49,7 +49,7 @@ record ApiRequest(String from, String to, Protocol protocol, List<String> fail) 
         String from = text(root, "from", needsFlow);
         String to = text(root, "to", needsFlow);
         String protocolName = root.path("protocol").asText("tcp");
-        Protocol protocol = Protocol.parse(protocolName)
+        Protocol protocol = Protocol.parseFlow(protocolName)
                 .orElseThrow(() -> new BadRequest("\"protocol\": '" + protocolName + "' is not tcp, udp or icmp"));
         return new ApiRequest(from, to, protocol, fail);
     }

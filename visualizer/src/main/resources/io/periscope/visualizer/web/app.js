@@ -344,6 +344,11 @@
     return el("div", {"class": "kv"}, el("b", {text: label + " "}), value);
   }
 
+  // A cable's outer UDP port; bare ESP (IP protocol 50, a Libreswan cable without NAT) has none.
+  function outerPort(step) {
+    return step.port !== undefined ? `, port ${step.port}` : ", IP protocol 50";
+  }
+
   function stepCard(step, before) {
     const card = el("div", {"class": "step", "data-kind": step.kind}, el("span", {"class": `kind ${step.kind}`, text: step.kind}));
     if (step.rule) {
@@ -371,7 +376,7 @@
         break;
       case "encap": case "decap":
         card.append(kv("encapsulation", `${step.encapsulation} on ${step.device}` + (step.vni !== undefined ? `, VNI ${step.vni}` : "")
-          + `, port ${step.port}` + (step.encrypted ? ", encrypted" : "")));
+          + outerPort(step) + (step.encrypted ? ", encrypted" : "")));
         card.append(kv("outer", `${step.outerSrc} → ${step.outerDst} via ${step.underlay}`));
         if (step.resolution) card.append(kv("resolved by", step.resolution));
         if (step.check) card.append(kv("checked", step.check));
@@ -916,7 +921,7 @@
     for (const step of hop.steps || []) {
       if (step.kind === "encap") {
         section.append(el("div", {"class": "step", "data-kind": "encap"}, el("span", {"class": "kind encap", text: "encap"}),
-          kv("encapsulation", `${step.encapsulation} on ${step.device}` + (step.vni !== undefined ? `, VNI ${step.vni}` : "") + `, port ${step.port}`
+          kv("encapsulation", `${step.encapsulation} on ${step.device}` + (step.vni !== undefined ? `, VNI ${step.vni}` : "") + outerPort(step)
             + (step.encrypted ? ", encrypted" : "")),
           kv("outer", `${step.outerSrc} → ${step.outerDst} via ${step.underlay}`)));
       }

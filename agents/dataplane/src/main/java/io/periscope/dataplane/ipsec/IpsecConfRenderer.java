@@ -10,7 +10,8 @@ import java.util.function.Function;
 /**
  * A gateway's Libreswan connections as {@code ipsec.conf} text, one {@code conn} section each, saying
  * what upstream's driver says to pluto through whack: {@code --psk} ({@code authby=secret}),
- * {@code --encrypt} (tunnel-mode ESP), {@code --forceencaps} ({@code encapsulation=yes}), the ids,
+ * {@code --encrypt} (tunnel-mode ESP), {@code --forceencaps} ({@code encapsulation=yes}) when upstream
+ * passes it (NAT, or forced) and otherwise nothing (Libreswan's {@code encapsulation=auto}), the ids,
  * hosts, clients and IKE ports of both ends, then {@code --route} and {@code --initiate}
  * ({@code auto=start}). Proposals appear only when a connection policy set them; otherwise Libreswan's
  * defaults apply, as upstream leaves them. Pure text: writing the file and running pluto are the
@@ -39,6 +40,8 @@ public final class IpsecConfRenderer {
             option(text, "rightid", c.rightId().toString());
             option(text, "rightsubnet", c.rightSubnet().toString());
             option(text, "rightikeport", Integer.toString(c.rightIkePort()));
+            // Why, beside the setting: bare ESP (IP protocol 50) and ESP in UDP cross firewalls differently.
+            text.append("\t# ").append(c.encapsulation().why()).append('\n');
             option(text, "encapsulation", c.forceEncapsulation() ? "yes" : "auto");
             c.ike().ifPresent(ike -> option(text, "ike", ike));
             c.esp().ifPresent(esp -> option(text, "esp", esp));
