@@ -70,8 +70,8 @@ public final class GlobalnetFixture {
     }
 
     /**
-     * Every address held in status by any Globalnet object, and every gateway node's own global IP
-     * (its annotation), with repeats: a repeat is a double allocation.
+     * Every address held in status by any Globalnet object, and every gateway's own global IP (its
+     * Gateway object's annotation), with repeats: a repeat is a double allocation.
      */
     public static List<String> everyAllocatedAddress(KubernetesClient client) {
         List<String> addresses = new ArrayList<>();
