@@ -114,7 +114,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
       Then the global IPs of cluster east are:
         | object                                             | addresses           |
         | ClusterGlobalEgressIP cluster-egress.submariner.io | 242.0.0.1-242.0.0.2 |
-        | Node east-gw                                       | 242.0.255.254       |
+        | Gateway east-gw                                    | 242.0.255.254       |
 
     Scenario: Further ClusterGlobalEgressIP objects are marked with an error
       When the cluster set is deployed
@@ -335,7 +335,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | GlobalEgressIP ns1/ns-egressip                     | 242.0.255.254        |
         | GlobalEgressIP ns1/db-pods                         | 242.0.0.9-242.0.0.10 |
         | GlobalIngressIP default/svc-api                    | 242.0.255.253        |
-        | Node east-gw                                       | 242.0.255.252        |
+        | Gateway east-gw                                    | 242.0.255.252        |
       And every global IP of cluster east lies inside its global CIDR but is neither its network nor its broadcast address
       And no global IP of cluster east is held twice
       And every global IP of cluster west lies inside its global CIDR but is neither its network nor its broadcast address
@@ -365,7 +365,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | object                                             | addresses           | status                 |
         | ClusterGlobalEgressIP cluster-egress.submariner.io | 242.0.0.1-242.0.0.8 | Success                |
         | GlobalEgressIP ns1/db-pods                         |                     | IPPoolAllocationFailed |
-        | Node east-gw                                       | 242.0.0.14          | Success                |
+        | Gateway east-gw                                    | 242.0.0.14          | Success                |
       And the status message of "GlobalEgressIP ns1/db-pods" in cluster east says "10"
       And the nat table of east/east-gw has no rule like '... --match-set SM-GN-KOSF2JYAXQXSCLY3CSZKA232H src ...'
 
@@ -415,10 +415,10 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
       When the cluster set is deployed
       Then the global IPs of cluster east include:
         | object       | addresses     | status  |
-        | Node east-gw | 242.0.255.252 | Success |
+        | Gateway east-gw | 242.0.255.252 | Success |
       And the global IPs of cluster west include:
         | object       | addresses     | status  |
-        | Node west-gw | 242.1.255.251 | Success |
+        | Gateway west-gw | 242.1.255.251 | Success |
       And the Endpoints are:
         | cluster | gateway | subnets      | allocatedIPs | healthCheckIP |
         | east    | east-gw | 242.0.0.0/16 |              | 242.0.255.252 |

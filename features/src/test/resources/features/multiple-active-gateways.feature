@@ -391,15 +391,15 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | ClusterGlobalEgressIP gw-1-cluster-egress.submariner.io | 242.254.1.1-242.254.1.8   | Success |
         | ClusterGlobalEgressIP gw-2-cluster-egress.submariner.io | 242.254.1.9-242.254.1.16  | Success |
         | GlobalEgressIP ns1/ns-egressip                          | 242.254.1.254             | Success |
-        | Node gw-1                                               | 242.254.1.253             | Success |
-        | Node gw-2                                               | 242.254.1.252             | Success |
+        | Gateway gw-1                                            | 242.254.1.253             | Success |
+        | Gateway gw-2                                            | 242.254.1.252             | Success |
       And the global IPs of cluster cluster2 are:
         | object                                                  | addresses                 | status  |
         | ClusterGlobalEgressIP gw-3-cluster-egress.submariner.io | 242.254.2.1-242.254.2.8   | Success |
         | ClusterGlobalEgressIP gw-4-cluster-egress.submariner.io | 242.254.2.9-242.254.2.16  | Success |
         | GlobalIngressIP default/svc-nginx                       | 242.254.2.254             | Success |
-        | Node gw-3                                               | 242.254.2.253             | Success |
-        | Node gw-4                                               | 242.254.2.252             | Success |
+        | Gateway gw-3                                            | 242.254.2.253             | Success |
+        | Gateway gw-4                                            | 242.254.2.252             | Success |
       And no global IP of cluster cluster1 is held twice
 
     Scenario: Each gateway SNATs cluster egress to its own range; cluster-wide GlobalEgressIPs are on every gateway

@@ -24,7 +24,8 @@ import java.util.Optional;
 /**
  * A cluster set planned and ready to trace, optionally after some nodes failed (they and their pods
  * are gone; the remaining gateways take over, as leader election or multiple active gateways would).
- * Nobody's global IPs change: a Globalnet controller hands out nothing again when a node fails
+ * Nobody's global IPs change, as a Globalnet controller hands out nothing again when a node fails,
+ * except that a gateway that takes the lease gets a health-check global IP of its own
  * ({@link Planner#planWithout}).
  */
 record Simulation(CommandLine commandLine, ClusterSet original, Collection<NodeReference> failed, boolean hash,

@@ -108,7 +108,13 @@ public final class TraceCommand implements Callable<Integer> {
             out.print(TraceText.render(traces));
             if (!failedNodes.isEmpty()) {
                 out.println();
-                out.print(FailoverReport.compare(simulation.withoutFailures().trace(flows), traces).toText());
+                Simulation healthy = simulation.withoutFailures();
+                out.print(FailoverReport.compare(healthy.trace(flows), traces).toText());
+                HealthCheckIpChanges healthChecks = HealthCheckIpChanges.of(healthy.simulator().plan(), simulation.simulator().plan());
+                if (!healthChecks.isEmpty()) {
+                    out.println();
+                    out.print(healthChecks.toText());
+                }
                 List<MovedConnections> any = moved.stream().flatMap(Optional::stream).toList();
                 if (!any.isEmpty()) {
                     out.println();

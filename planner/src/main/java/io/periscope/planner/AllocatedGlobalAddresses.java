@@ -48,7 +48,7 @@ public record AllocatedGlobalAddresses(GlobalnetAllocations allocations) impleme
 
     @Override
     public Optional<Ipv4Address> gatewayGlobalIp(String cluster, String node) {
-        return allocations.gatewayNodeIp(cluster, node);
+        return allocations.gatewayGlobalIp(cluster, node);
     }
 
     @Override

@@ -36,9 +36,9 @@ public interface GlobalAddresses {
     Optional<Ipv4Address> headlessPodIngress(String cluster, String namespace, String pod);
 
     /**
-     * Globalnet 2.0: an active gateway node's own global IP (upstream's {@code submariner.io/globalIp}
-     * annotation of the gateway node), which remote health checks ping and the gateway DNATs to its
-     * CNI address. Empty when none was allocated: the gateway then programs no such rule.
+     * Globalnet 2.0: an active gateway's own global IP (upstream's {@code submariner.io/globalIp}
+     * annotation of the gateway's Gateway object), which remote health checks ping and the gateway
+     * DNATs to its CNI address. Empty when none was allocated: the gateway then programs no such rule.
      */
     default Optional<Ipv4Address> gatewayGlobalIp(String cluster, String node) {
         return Optional.empty();

@@ -77,11 +77,13 @@ final class GlobalnetPlanner {
             plan.rule(Table.NAT, Names.GN_MARK, Rule.of(new Target.SetMark(Names.GLOBALNET_MARK, Names.GLOBALNET_MARK),
                     new Match.Destination(remote)));
         }
-        // Upstream's node controller (started before the other controllers, so its rule comes
-        // first; the legacy controller does the same for the gateway's own node): the gateway
-        // node's own global IP, which remote gateways' health checks ping as the Endpoint's
-        // healthCheckIP, is DNATed to the node's CNI address, where the kernel answers the echo
-        // request; conntrack turns the reply's source back into the global IP.
+        // Upstream's Gateway controller (the legacy controller does the same for the gateway's own
+        // node): the gateway's own global IP, which remote gateways' health checks ping as the
+        // Endpoint's healthCheckIP, is DNATed to the node's CNI address, where the kernel answers
+        // the echo request; conntrack turns the reply's source back into the global IP. Upstream
+        // appends it when that controller handles the local Gateway, racing the controllers that
+        // append the headless pods' rules; Periscope puts it first. Their destinations differ, so
+        // the order decides nothing.
         global.gatewayGlobalIp(cluster.name(), gateway.name()).ifPresent(ip ->
                 plan.rule(Table.NAT, Names.GN_INGRESS, new Rule(List.of(new Match.Destination(Ipv4Prefix.host(ip)),
                         new Match.ProtocolIs(Protocol.ICMP)), new Target.Dnat(gateway.cniIp(), OptionalInt.empty()), Optional.empty())));

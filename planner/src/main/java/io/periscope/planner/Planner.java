@@ -68,9 +68,10 @@ public final class Planner {
      * The cluster set after the {@code failed} nodes went down (they and their pods are gone), as
      * {@code trace --fail} and the what-if views trace it. The addresses are those of the whole set:
      * a Globalnet controller hands out nothing again when a node fails, so the survivors keep their
-     * ClusterGlobalEgressIPs, slices and pods' global IPs, and a dead gateway's stay held. The one
-     * exception is a single-active cluster's gateway global IP: the gateway that takes the lease gets
-     * it, as upstream's node controller on the new gateway gives its node one.
+     * ClusterGlobalEgressIPs, slices and pods' global IPs, and a dead gateway's stay held, its own
+     * global IP too (its Gateway object keeps it). The one addition is in a single-active cluster
+     * whose gateway failed: the gateway that takes the lease gets a global IP of its own, as
+     * upstream's Gateway controller on the new gateway gives its Gateway one.
      */
     public static ClusterSetPlan planWithout(ClusterSet set, java.util.Collection<String> failedClusterSlashNode) {
         ClusterSet survivors = set.withoutNodes(failedClusterSlashNode);

@@ -18,10 +18,11 @@ import static io.periscope.planner.PlannedExamples.submariner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Upstream's node controller programs {@code -p icmp -d <global IP> -j DNAT --to <CNI IP>} in
- * SUBMARINER-GN-INGRESS on the active gateway (iptables-save prints it {@code -d <ip>/32 -p icmp ...
- * --to-destination}), and the gateway publishes the global IP as its Endpoint's healthCheckIP, which
- * remote gateways ping. Without Globalnet the healthCheckIP is the CNI address itself.
+ * Upstream's Gateway controller programs {@code -p icmp -d <global IP> -j DNAT --to <CNI IP>} in
+ * SUBMARINER-GN-INGRESS on the active gateway ({@code AddIngressRulesForHealthCheck}; iptables-save
+ * prints it {@code -d <ip>/32 -p icmp ... --to-destination}), and the gateway publishes its Gateway
+ * object's global IP as its Endpoint's healthCheckIP, which remote gateways ping. Without Globalnet
+ * the healthCheckIP is the CNI address itself.
  */
 class GatewayGlobalIpIsDnatedToTheCniAddressForHealthChecks {
 
@@ -49,7 +50,7 @@ class GatewayGlobalIpIsDnatedToTheCniAddressForHealthChecks {
 
         assertThat(plan.endpoints()).extracting(e -> e.hostname() + " " + e.healthCheckIp().map(Object::toString).orElse("-"))
                 .containsExactly("gw-1 242.254.1.254", "gw-2 242.254.1.253", "gw-3 242.254.2.253", "gw-4 242.254.2.252");
-        assertThat(plan.allocations().gatewayNodeIp("cluster2", "gw-3")).isEqualTo(healthCheckIp(plan, "cluster2", "gw-3"));
+        assertThat(plan.allocations().gatewayGlobalIp("cluster2", "gw-3")).isEqualTo(healthCheckIp(plan, "cluster2", "gw-3"));
     }
 
     @Test
@@ -76,7 +77,7 @@ class GatewayGlobalIpIsDnatedToTheCniAddressForHealthChecks {
     }
 
     @Test
-    void afterASingleActiveGatewayFailsItsSuccessorDnatsTheSameAddress() {
+    void afterASingleActiveGatewayFailsItsSuccessorPublishesAndDnatsAnAddressOfItsOwn() {
         ClusterSetPlan whole = Planner.plan(PlannedExamples.parse("""
                 name: standby
                 globalnet: {enabled: true, cidr: 242.0.0.0/8, clusterSize: 65536}
@@ -99,8 +100,10 @@ class GatewayGlobalIpIsDnatedToTheCniAddressForHealthChecks {
 
         ClusterSetPlan without = Planner.planWithout(whole.clusterSet(), List.of("west/west-gw-a"));
 
-        assertThat(healthCheckIp(without, "west", "west-gw-b")).contains(address);
+        // The failed gateway's Gateway object still holds 242.1.255.254; the successor gets the next one down.
+        assertThat(healthCheckIp(without, "west", "west-gw-b")).contains(Ipv4Address.parse("242.1.255.253"));
+        assertThat(without.allocations().gatewayGlobalIp("west", "west-gw-a")).contains(address);
         assertThat(rules(submariner(without, "west", "west-gw-b"), Table.NAT, "SUBMARINER-GN-INGRESS"))
-                .containsExactly("-d 242.1.255.254/32 -p icmp -j DNAT --to-destination 10.244.1.1");
+                .containsExactly("-d 242.1.255.253/32 -p icmp -j DNAT --to-destination 10.244.1.1");
     }
 }

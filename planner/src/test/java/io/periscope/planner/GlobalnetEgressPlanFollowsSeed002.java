@@ -70,7 +70,7 @@ class GlobalnetEgressPlanFollowsSeed002 {
     @Test
     void headlessPodsAreDnatedOnIngressAndUseTheirOwnAddressOnEgress() {
         DataplanePlan gateway = submariner(plan, "west", "west-gw");
-        // The gateway's own health-check DNAT first (upstream's node controller starts first), then the pods'.
+        // The gateway's own health-check DNAT first (Periscope's order; upstream's controllers race), then the pods'.
         assertThat(rules(gateway, Table.NAT, "SUBMARINER-GN-INGRESS")).containsExactly(
                 "-d 242.1.255.251/32 -p icmp -j DNAT --to-destination 10.244.0.1",
                 "-d 242.1.255.253/32 -j DNAT --to-destination 10.244.1.20",

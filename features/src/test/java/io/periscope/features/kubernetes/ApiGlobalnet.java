@@ -3,6 +3,7 @@ package io.periscope.features.kubernetes;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
+import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.crd.SubmarinerApi;
@@ -12,7 +13,7 @@ import java.util.Optional;
 
 /**
  * A Globalnet object as the API holds it, named as the scenarios and the IPAM name it ({@code GlobalEgressIP
- * ns1/ns-egressip}), or a gateway node's own global IP ({@code Node gw-1}, its annotation).
+ * ns1/ns-egressip}), or a gateway's own global IP ({@code Gateway gw-1}, its Gateway object's annotation).
  */
 public record ApiGlobalnet(String requester, List<String> addresses, List<Condition> conditions) {
 
@@ -37,17 +38,18 @@ public record ApiGlobalnet(String requester, List<String> addresses, List<Condit
             case "GlobalIngressIP" -> Optional.ofNullable(client.resources(GlobalIngressIPResource.class).inNamespace(namespace).withName(object).get())
                     .map(o -> new ApiGlobalnet(requester, o.getStatus() == null || o.getStatus().allocatedIP() == null ? List.of()
                             : List.of(o.getStatus().allocatedIP()), o.getStatus() == null ? List.of() : o.getStatus().conditions()));
-            // A gateway node's own global IP is its annotation; upstream's node controller writes no
-            // condition, so one that holds an address reads as allocated, one without as no status.
-            case "Node" -> Optional.ofNullable(client.nodes().withName(object).get()).map(n -> {
-                String annotated = n.getMetadata().getAnnotations() == null ? null
-                        : n.getMetadata().getAnnotations().get(SubmarinerApi.GLOBAL_IP_ANNOTATION);
-                return annotated == null ? new ApiGlobalnet(requester, List.of(), List.of())
-                        : new ApiGlobalnet(requester, List.of(annotated), List.of(new io.fabric8.kubernetes.api.model.ConditionBuilder()
-                                .withType(SubmarinerApi.ALLOCATED_CONDITION).withStatus("True").withReason("Success").build()));
-            });
+            // A gateway's own global IP is its Gateway object's annotation; upstream's Gateway
+            // controller writes no condition, so one that holds an address reads as allocated, one without as no status.
+            case "Gateway" -> Optional.ofNullable(client.resources(Gateway.class).inNamespace(KubernetesControlPlane.NAMESPACE).withName(object).get())
+                    .map(g -> {
+                        String annotated = g.getMetadata().getAnnotations() == null ? null
+                                : g.getMetadata().getAnnotations().get(SubmarinerApi.GLOBAL_IP_ANNOTATION);
+                        return annotated == null ? new ApiGlobalnet(requester, List.of(), List.of())
+                                : new ApiGlobalnet(requester, List.of(annotated), List.of(new io.fabric8.kubernetes.api.model.ConditionBuilder()
+                                        .withType(SubmarinerApi.ALLOCATED_CONDITION).withStatus("True").withReason("Success").build()));
+                    });
             default -> throw new IllegalArgumentException("'" + kind + "' is not a Globalnet kind (ClusterGlobalEgressIP, GlobalEgressIP,"
-                    + " GlobalIngressIP) or Node");
+                    + " GlobalIngressIP) or Gateway");
         };
     }
 

@@ -14,8 +14,8 @@ import java.util.Optional;
  * {@code allocatedIPs} are the gateway's ClusterGlobalEgressIP addresses, which seed 004 adds so that
  * remote gateways can route replies back to the gateway that did the SNAT. {@code healthCheckIp} is
  * the address remote gateways' health checks ping, as upstream fills it: the gateway's CNI address
- * without Globalnet, the gateway node's own global IP with it (DNATed to the CNI address on the
- * gateway), empty while the node has none.
+ * without Globalnet, the gateway's own global IP with it (upstream keeps it on the gateway's Gateway
+ * object; DNATed to the CNI address on the gateway), empty while the gateway has none.
  */
 public record Endpoint(
         String clusterId,

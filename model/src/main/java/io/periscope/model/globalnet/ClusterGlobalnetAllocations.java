@@ -3,7 +3,7 @@ package io.periscope.model.globalnet;
 import io.periscope.model.globalnet.GlobalIpAllocation.ClusterEgress;
 import io.periscope.model.globalnet.GlobalIpAllocation.Egress;
 import io.periscope.model.globalnet.GlobalIpAllocation.EgressSlice;
-import io.periscope.model.globalnet.GlobalIpAllocation.GatewayNode;
+import io.periscope.model.globalnet.GlobalIpAllocation.Gateway;
 import io.periscope.model.globalnet.GlobalIpAllocation.Ingress;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyNode;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyPod;
@@ -55,7 +55,7 @@ public final class ClusterGlobalnetAllocations {
             case Ingress i -> i.object().target() == GlobalIngressTarget.CLUSTER_IP_SERVICE
                     ? "svc\0" + i.object().namespace() + "\0" + i.object().serviceName()
                     : "pod\0" + i.object().namespace() + "\0" + i.object().podName().orElse("");
-            case GatewayNode g -> "gateway-node\0" + g.node().name();
+            case Gateway g -> "gateway\0" + g.node().name();
             case LegacyService s -> "legacy-svc\0" + s.service().namespace() + "\0" + s.service().name();
             case LegacyPod p -> "legacy-pod\0" + p.pod().namespace() + "\0" + p.pod().name();
             case LegacyNode n -> "legacy-node\0" + n.node().name();
@@ -152,19 +152,19 @@ public final class ClusterGlobalnetAllocations {
         return lookup(Ingress.class, "pod\0" + namespace + "\0" + pod);
     }
 
-    /** Globalnet 2.0: an active gateway node's own global IP (its health-check address). */
-    public Optional<GatewayNode> gatewayNode(String node) {
-        return lookup(GatewayNode.class, "gateway-node\0" + node);
+    /** Globalnet 2.0: the global IP the gateway on {@code node} holds on its Gateway object (its health-check address). */
+    public Optional<Gateway> gateway(String node) {
+        return lookup(Gateway.class, "gateway\0" + node);
     }
 
     /**
-     * A gateway node's own global IP, its Endpoint's {@code healthCheckIP}: its Globalnet 2.0
-     * allocation, or with legacy Globalnet the node's annotation (every node has one there, and
+     * A gateway's own global IP, its Endpoint's {@code healthCheckIP}: its Gateway object's
+     * (Globalnet 2.0), or with legacy Globalnet the node's annotation (every node has one there, and
      * upstream's legacy controller uses the active gateway's for health checks too). Asked only
-     * for active gateways.
+     * for active gateways; a failed gateway still holds its own (see {@link GlobalnetAllocator}).
      */
-    public Optional<Ipv4Address> gatewayNodeIp(String node) {
-        return gatewayNode(node).flatMap(GlobalIpAllocation::address).or(() -> legacyNodeIp(node));
+    public Optional<Ipv4Address> gatewayGlobalIp(String node) {
+        return gateway(node).flatMap(GlobalIpAllocation::address).or(() -> legacyNodeIp(node));
     }
 
     public Optional<LegacyService> legacyService(String namespace, String service) {

@@ -13,7 +13,7 @@ import java.util.Optional;
 /**
  * One object that asked a cluster's pool for global IPs, what it got and the status condition
  * Globalnet would write on it. The first kinds are Globalnet 2.0's objects (seed 002, with seed
- * 004's per-gateway ClusterGlobalEgressIP) and its gateway nodes' own global IPs; the
+ * 004's per-gateway ClusterGlobalEgressIP) and the gateways' own global IPs; the
  * {@code Legacy*} kinds are the first design's {@code submariner.io/globalIp} annotations (seed 000).
  */
 public sealed interface GlobalIpAllocation {
@@ -117,14 +117,18 @@ public sealed interface GlobalIpAllocation {
     }
 
     /**
-     * Globalnet 2.0: an active gateway node's own global IP, upstream's node controller's
-     * {@code submariner.io/globalIp} annotation of the gateway node. Remote gateways' health checks
-     * ping it (it is the node's Endpoint {@code healthCheckIP}), and the gateway DNATs ICMP to it to
-     * its CNI address in {@code SUBMARINER-GN-INGRESS}.
+     * Globalnet 2.0: a gateway's own global IP, its health-check address. Upstream (0.18 on) keeps it
+     * in the {@code submariner.io/globalIp} annotation of the gateway's {@code Gateway} object (named
+     * after its node): the Globalnet controller on the active gateway gives its own Gateway one
+     * ({@code pkg/globalnet/controllers/gateway_controller.go}, {@code allocateIP}), DNATs ICMP to it
+     * to its CNI address in {@code SUBMARINER-GN-INGRESS}, and the gateway copies it into its
+     * Endpoint's {@code healthCheckIP}, which remote gateways' health checks ping
+     * ({@code pkg/controllers/datastoresyncer/gateway_handler.go}). A Gateway keeps it whatever its
+     * HA status, until the object is deleted.
      */
-    record GatewayNode(Node node, List<Ipv4Address> addresses, AllocationCondition condition)
+    record Gateway(Node node, List<Ipv4Address> addresses, AllocationCondition condition)
             implements GlobalIpAllocation {
-        public GatewayNode {
+        public Gateway {
             addresses = List.copyOf(addresses);
         }
 
@@ -133,9 +137,9 @@ public sealed interface GlobalIpAllocation {
             return requesterName(node);
         }
 
-        /** As the Kubernetes controller names the object it annotates: kind and name. */
+        /** As upstream's object is named: kind {@code Gateway}, named after the gateway's node. */
         public static String requesterName(Node node) {
-            return "Node " + node.name();
+            return "Gateway " + node.name();
         }
     }
 

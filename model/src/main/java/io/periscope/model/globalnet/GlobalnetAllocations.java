@@ -60,9 +60,9 @@ public record GlobalnetAllocations(Map<String, ClusterGlobalnetAllocations> clus
         return in(cluster, c -> c.ingressForPod(namespace, pod));
     }
 
-    /** Globalnet 2.0: an active gateway node's own global IP, the Endpoint's {@code healthCheckIP}. */
-    public Optional<Ipv4Address> gatewayNodeIp(String cluster, String node) {
-        return in(cluster, c -> c.gatewayNodeIp(node));
+    /** A gateway's own global IP, the Endpoint's {@code healthCheckIP}: see {@link ClusterGlobalnetAllocations#gatewayGlobalIp}. */
+    public Optional<Ipv4Address> gatewayGlobalIp(String cluster, String node) {
+        return in(cluster, c -> c.gatewayGlobalIp(node));
     }
 
     public Optional<Ipv4Address> legacyPodIp(String cluster, String namespace, String pod) {

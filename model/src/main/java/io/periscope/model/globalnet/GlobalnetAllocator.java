@@ -3,7 +3,7 @@ package io.periscope.model.globalnet;
 import io.periscope.model.globalnet.GlobalIpAllocation.ClusterEgress;
 import io.periscope.model.globalnet.GlobalIpAllocation.Egress;
 import io.periscope.model.globalnet.GlobalIpAllocation.EgressSlice;
-import io.periscope.model.globalnet.GlobalIpAllocation.GatewayNode;
+import io.periscope.model.globalnet.GlobalIpAllocation.Gateway;
 import io.periscope.model.globalnet.GlobalIpAllocation.Ingress;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyNode;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyPod;
@@ -40,16 +40,18 @@ import java.util.Set;
  *       gateway in node order, all of them or none;</li>
  *   <li>for each export in export order, a GlobalIngressIP for a ClusterIP service, or one per pod
  *       of a headless service, in pod order (host-network pods are never endpoints);</li>
- *   <li>each active gateway node's own global IP, in node order: upstream's node controller
- *       annotates the gateway node with it, and remote gateways' health checks ping it.</li>
+ *   <li>each active gateway's own global IP, in node order: upstream (0.18 on) annotates the
+ *       gateway's {@code Gateway} object with it, and remote gateways' health checks ping it.</li>
  * </ol>
  *
- * <p>The gateway nodes come last on purpose. Upstream starts its node controller before the others,
- * so on a fresh cluster the gateway's single address usually takes the top of the pool; but seed
- * 004 documents the exported service of its Globalnet flow at {@code 242.254.2.254}, the top of its
- * cluster's pool, which it only gets when nothing single was allocated before it. The seeds' addresses
- * are the specification, so the gateways take the next single addresses down from the top after
- * every object (and no other object's address depends on them).
+ * <p>The gateways come last as upstream starts them: {@code startControllers} in
+ * {@code pkg/globalnet/controllers/gateway_monitor.go} creates and starts the Gateway controller
+ * after the ClusterGlobalEgressIP, GlobalEgressIP, GlobalIngressIP, ServiceExport and Service
+ * controllers. Upstream's controllers then run side by side, so on a fresh cluster an exported
+ * service's address and the gateway's race for the top of the pool; Periscope takes the order they
+ * are started in, which is also the one seed 004 needs: it documents the exported service of its
+ * Globalnet flow at {@code 242.254.2.254}, the top of its cluster's pool, and the seeds' addresses
+ * are the specification. No other object's address depends on the gateways'.
  *
  * <p>With {@link GlobalnetMode#LEGACY} (seed 000) there are no Globalnet 2.0 objects: each exported
  * ClusterIP service gets one address, then each pod that is not on the host network, then each node
@@ -79,16 +81,27 @@ public final class GlobalnetAllocator {
     /**
      * The allocations of {@code clusterSet} after some of its nodes failed, {@code survivors} being
      * the set without them: every object keeps what it got in the whole set (a controller hands out
-     * nothing again when a node fails), except that a single-active cluster whose gateway failed has
-     * a new active gateway, and upstream's node controller on it gives its node the gateway global IP
-     * (releasing the failed node's first, so it is the same address).
+     * nothing again when a node fails). A gateway's own global IP is per gateway: the failed
+     * gateway's Gateway object keeps its address (upstream's Gateway controller reserves every
+     * Gateway's, active or passive, when it starts: {@code NewGatewayController}; the object goes
+     * only when the new active gateway deletes it as stale, {@code cleanupStaleGatewayEntries} in
+     * {@code pkg/cableengine/syncer/syncer.go}), and a gateway that takes the lease and had none
+     * gets one of its own, the next single address down from the top ({@code allocateIP}).
      */
     public static GlobalnetAllocations allocate(ClusterSet clusterSet, Map<String, Ipv4Prefix> globalCidrs, ClusterSet survivors) {
-        return allocate(clusterSet, globalCidrs, cluster -> cluster.multiActiveGateways() ? cluster.activeGateways()
-                : survivors.cluster(cluster.name()).map(Cluster::activeGateways).orElse(List.of()));
+        return allocate(clusterSet, globalCidrs, cluster -> holdersAfterFailover(cluster.activeGateways(),
+                survivors.cluster(cluster.name()).map(Cluster::activeGateways).orElse(List.of())));
     }
 
-    /** @param gateways each cluster's active gateways whose nodes get a global IP of their own */
+    /** The whole set's active gateways, which keep theirs, then the survivors' active gateways that had none. */
+    private static List<Node> holdersAfterFailover(List<Node> before, List<Node> after) {
+        List<Node> holders = new ArrayList<>(before);
+        Set<String> held = new HashSet<>(before.stream().map(Node::name).toList());
+        after.stream().filter(gateway -> !held.contains(gateway.name())).forEach(holders::add);
+        return holders;
+    }
+
+    /** @param gateways each cluster's gateways that hold a global IP of their own, in the order they ask for it */
     private static GlobalnetAllocations allocate(ClusterSet clusterSet, Map<String, Ipv4Prefix> globalCidrs,
                                                  java.util.function.Function<Cluster, List<Node>> gateways) {
         if (!clusterSet.globalnet().enabled()) {
@@ -111,7 +124,7 @@ public final class GlobalnetAllocator {
         return allocate(cluster, globalCidr, mode, cluster.activeGateways());
     }
 
-    /** @param gateways the active gateways whose nodes get a global IP of their own (Globalnet 2.0) */
+    /** @param gateways the gateways that hold a global IP of their own (Globalnet 2.0), in the order they ask for it */
     private static ClusterGlobalnetAllocations allocate(Cluster cluster, Ipv4Prefix globalCidr, GlobalnetMode mode, List<Node> gateways) {
         GlobalIpPool pool = new GlobalIpPool(globalCidr);
         List<GlobalIpAllocation> allocations = switch (mode) {
@@ -165,8 +178,8 @@ public final class GlobalnetAllocator {
         }
         // Last: see the class comment. One address each, from the top of what is left.
         for (Node gateway : gateways) {
-            Outcome outcome = request(pool, GatewayNode.requesterName(gateway), 1);
-            allocations.add(new GatewayNode(gateway, outcome.addresses(), outcome.condition()));
+            Outcome outcome = request(pool, Gateway.requesterName(gateway), 1);
+            allocations.add(new Gateway(gateway, outcome.addresses(), outcome.condition()));
         }
         return allocations;
     }

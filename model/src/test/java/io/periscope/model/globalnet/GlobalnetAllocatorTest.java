@@ -2,7 +2,7 @@ package io.periscope.model.globalnet;
 
 import io.periscope.model.globalnet.GlobalIpAllocation.ClusterEgress;
 import io.periscope.model.globalnet.GlobalIpAllocation.Egress;
-import io.periscope.model.globalnet.GlobalIpAllocation.GatewayNode;
+import io.periscope.model.globalnet.GlobalIpAllocation.Gateway;
 import io.periscope.model.globalnet.GlobalIpAllocation.Ingress;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyNode;
 import io.periscope.model.globalnet.GlobalIpAllocation.LegacyPod;
@@ -110,7 +110,7 @@ class GlobalnetAllocatorTest {
                 "GlobalEgressIP ns1/ns-egressip",
                 "GlobalEgressIP ns1/db-pods",
                 "GlobalIngressIP default/svc-nginx",
-                "Node east-gw");
+                "Gateway east-gw");
         assertThat(east.allocations()).extracting(GlobalIpAllocation::addresses).containsExactly(
                 range("242.0.0.1-242.0.0.8"),
                 List.of(ip("242.0.255.254")),
@@ -146,7 +146,7 @@ class GlobalnetAllocatorTest {
 
         GlobalnetAllocations allocations = allocate(set);
 
-        assertThat(allocations.cluster("c").orElseThrow().allocations()).filteredOn(a -> !(a instanceof GatewayNode))
+        assertThat(allocations.cluster("c").orElseThrow().allocations()).filteredOn(a -> !(a instanceof Gateway))
                 .allSatisfy(a -> {
                     assertThat(a.condition().reason()).isEqualTo(AllocationReason.INVALID_INPUT);
                     assertThat(a.condition().message()).startsWith(a.requester()).contains("0..20");
@@ -179,9 +179,9 @@ class GlobalnetAllocatorTest {
         assertThat(c.condition().reason()).isEqualTo(AllocationReason.IP_POOL_ALLOCATION_FAILED);
         assertThat(c.condition().message()).startsWith("GlobalIngressIP default/svc-c").contains("only 0 free");
         // The gateway's own global IP comes last and finds the pool empty too: reported on the node.
-        GatewayNode gw = allocations.cluster("small").orElseThrow().gatewayNode("gw").orElseThrow();
+        Gateway gw = allocations.cluster("small").orElseThrow().gateway("gw").orElseThrow();
         assertThat(gw.condition().reason()).isEqualTo(AllocationReason.IP_POOL_ALLOCATION_FAILED);
-        assertThat(gw.condition().message()).startsWith("Node gw").contains("only 0 free");
+        assertThat(gw.condition().message()).startsWith("Gateway gw").contains("only 0 free");
         assertThat(allocations.failures()).containsExactly(big, c, gw);
     }
 

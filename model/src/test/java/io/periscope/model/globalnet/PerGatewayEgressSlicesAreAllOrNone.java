@@ -68,14 +68,14 @@ class PerGatewayEgressSlicesAreAllOrNone {
 
     /** The failures of the egress objects; the gateway nodes', which come after them, are asserted apart. */
     private static List<GlobalIpAllocation> egressFailures(ClusterGlobalnetAllocations east) {
-        return east.failures().stream().filter(f -> !(f instanceof GlobalIpAllocation.GatewayNode)).toList();
+        return east.failures().stream().filter(f -> !(f instanceof GlobalIpAllocation.Gateway)).toList();
     }
 
     private static void assertGatewaysFoundThePoolEmpty(ClusterGlobalnetAllocations east) {
-        assertThat(east.allocations()).filteredOn(a -> a instanceof GlobalIpAllocation.GatewayNode)
+        assertThat(east.allocations()).filteredOn(a -> a instanceof GlobalIpAllocation.Gateway)
                 .extracting(a -> a.requester() + ": " + a.condition().reason())
-                .containsExactly("Node gw-1: " + AllocationReason.IP_POOL_ALLOCATION_FAILED, "Node gw-2: " + AllocationReason.IP_POOL_ALLOCATION_FAILED,
-                        "Node gw-3: " + AllocationReason.IP_POOL_ALLOCATION_FAILED);
+                .containsExactly("Gateway gw-1: " + AllocationReason.IP_POOL_ALLOCATION_FAILED, "Gateway gw-2: " + AllocationReason.IP_POOL_ALLOCATION_FAILED,
+                        "Gateway gw-3: " + AllocationReason.IP_POOL_ALLOCATION_FAILED);
     }
 
     @Test
@@ -99,7 +99,7 @@ class PerGatewayEgressSlicesAreAllOrNone {
                 .containsExactly("GlobalEgressIP ns1/ns-egressip: " + AllocationReason.ZERO_INPUT, "GlobalEgressIP ns1/reports: " + AllocationReason.INVALID_INPUT);
         // The 6 left over, less one global IP of its own per gateway.
         assertThat(east.freeCount()).isEqualTo(3);
-        assertThat(east.gatewayNodeIp("gw-1")).contains(Ipv4Address.parse("242.254.1.30"));
-        assertThat(east.gatewayNodeIp("gw-3")).contains(Ipv4Address.parse("242.254.1.28"));
+        assertThat(east.gatewayGlobalIp("gw-1")).contains(Ipv4Address.parse("242.254.1.30"));
+        assertThat(east.gatewayGlobalIp("gw-3")).contains(Ipv4Address.parse("242.254.1.28"));
     }
 }

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Upstream's gateway health check: a gateway pings each remote Endpoint's healthCheckIP, with
- * Globalnet the remote gateway node's own global IP. The ping leaves the pinging gateway from its CNI
+ * Globalnet the remote gateway's own global IP. The ping leaves the pinging gateway from its CNI
  * address and is SNATed to a ClusterGlobalEgressIP like any host traffic to a remote cluster; the
  * remote gateway DNATs it ({@code SUBMARINER-GN-INGRESS -d <global IP>/32 -p icmp -j DNAT
  * --to-destination <CNI IP>}) to its own CNI address and answers it. The lab's

@@ -11,7 +11,7 @@ import java.util.Map;
  * Upstream's Endpoint spec, snake_case as upstream writes it, with seed 004's {@code allocated_ips}:
  * the gateway's ClusterGlobalEgressIP addresses, so remote gateways can route replies back to it.
  * {@code healthCheckIP} is what remote gateways' health checks ping, as upstream fills it: the
- * gateway's CNI address, or with Globalnet the gateway node's own global IP (its
+ * gateway's CNI address, or with Globalnet the gateway's own global IP (its Gateway object's
  * {@code submariner.io/globalIp} annotation, DNATed to the CNI address on the gateway). Read from a
  * remote cluster, a CNI address is taken as the gateway's; a global IP is not.
  */

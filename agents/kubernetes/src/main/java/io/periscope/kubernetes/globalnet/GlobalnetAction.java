@@ -25,8 +25,9 @@ public sealed interface GlobalnetAction {
     }
 
     /**
-     * Legacy Globalnet: sets the {@code submariner.io/globalIp} annotation of a Service, Pod or Node
-     * (or removes it when {@code address} is empty), only while the object still has {@code uid}.
+     * Sets the {@code submariner.io/globalIp} annotation of a Gateway (its own global IP), or with
+     * legacy Globalnet of a Service, Pod or Node (or removes it when {@code address} is empty), only
+     * while the object still has {@code uid}.
      */
     record Annotate(ObjectKey key, String uid, java.util.Optional<Ipv4Address> address) implements GlobalnetAction {
     }

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.periscope.kubernetes.crd.AllocationStatus;
 import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
 import io.periscope.kubernetes.crd.ClusterGlobalEgressIPSpec;
+import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPSpec;
@@ -58,7 +59,7 @@ public final class GlobalnetPass {
     private static final String CLUSTER_EGRESS = "ClusterGlobalEgressIP";
     private static final String EGRESS = "GlobalEgressIP";
     private static final String INGRESS = "GlobalIngressIP";
-    private static final String NODE = "Node";
+    private static final String GATEWAY = "Gateway";
 
     private GlobalnetPass() {
     }
@@ -98,22 +99,28 @@ public final class GlobalnetPass {
                     actions.add(new GlobalnetAction.WriteIngressStatus(ObjectKey.of(object), uid(object), new GlobalIngressIPStatus(
                             merge(object.getStatus().conditions(), condition), null))));
         }
-        // Gateway nodes' own global IPs, recorded in their annotation as upstream's node controller
-        // does. Every annotated node's is taken back, so that none is handed out twice; a pass then
-        // clears those of nodes that are no longer active gateways.
-        for (io.fabric8.kubernetes.api.model.Node node : byAge(live.nodes())) {
-            Optional<Ipv4Address> held = StatusGlobalAddresses.annotated(node);
-            if (held.isPresent() && book.restore(nodeKey(node.getMetadata().getName()), uid(node), List.of(held.get()))
+        // Gateways' own global IPs, in their Gateway objects' annotation as upstream (0.18 on) keeps
+        // them. Every annotated Gateway's is taken back, active or passive, as upstream's Gateway
+        // controller reserves them all when it starts (NewGatewayController), so that none is handed
+        // out twice. (A Node's annotation, where upstream kept it before 0.18, is not: passes clear it.)
+        for (Gateway gateway : byAge(live.gateways())) {
+            Optional<Ipv4Address> held = StatusGlobalAddresses.annotated(gateway);
+            if (held.isPresent() && book.restore(gatewayKey(gateway), uid(gateway), List.of(held.get()))
                     instanceof AllocationResult.Failed) {
-                actions.add(new GlobalnetAction.Annotate(nodeKey(node.getMetadata().getName()), uid(node), Optional.empty()));
+                actions.add(new GlobalnetAction.Annotate(gatewayKey(gateway), uid(gateway), Optional.empty()));
             }
         }
         return actions;
     }
 
-    /** The book's key of a gateway node's own global IP (the object annotated is the Node). */
-    static ObjectKey nodeKey(String node) {
-        return new ObjectKey(NODE, "", node);
+    /** The book's key of a gateway's own global IP: its Gateway object, which holds it in its annotation. */
+    static ObjectKey gatewayKey(Gateway gateway) {
+        return new ObjectKey(GATEWAY, gateway.getMetadata().getNamespace(), gateway.getMetadata().getName());
+    }
+
+    /** The book's key of a Node's {@code submariner.io/globalIp} annotation, which Globalnet 2.0 no longer writes. */
+    private static ObjectKey nodeKey(io.fabric8.kubernetes.api.model.Node node) {
+        return new ObjectKey("Node", "", node.getMetadata().getName());
     }
 
     private static Optional<Condition> restoreOne(AllocationBook book, HasMetadata object, List<String> held, Instant now) {
@@ -193,12 +200,12 @@ public final class GlobalnetPass {
         live.clusterGlobalEgressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
         live.globalEgressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
         live.globalIngressIPs().forEach(o -> seen.put(ObjectKey.of(o), uid(o)));
-        Set<String> activeGateways = new HashSet<>(cluster.activeGateways().stream().map(Node::name).toList());
-        // A gateway node's global IP is held while the node is an active gateway (upstream's node
-        // controller on the active gateway releases every other node's).
-        live.nodes().stream().filter(n -> activeGateways.contains(n.getMetadata().getName()))
-                .forEach(n -> seen.put(nodeKey(n.getMetadata().getName()), uid(n)));
         Set<String> gatewayNodes = live.gatewayNodes();
+        // A gateway's global IP is held while its Gateway object stands, whatever its HA status (a
+        // failed or passive gateway keeps its own, as upstream's do), but not once its node is
+        // deleted or unlabelled, or the pool would shrink with every gateway that ever left.
+        live.gateways().stream().filter(g -> gatewayNodes.contains(g.getMetadata().getName()))
+                .forEach(g -> seen.put(gatewayKey(g), uid(g)));
         for (ObjectKey key : book.holders()) {
             Optional<SliceOf> slice = sliceOf(key);
             ObjectKey object = slice.map(SliceOf::object).orElse(key);
@@ -307,42 +314,43 @@ public final class GlobalnetPass {
         // The gateway nodes come after every other object, as in the topology file's IPAM: not
         // while an ingress object this pass creates (or the informer has not shown yet) still waits
         // for its address.
-        actions.addAll(gatewayNodes(book, live, activeGateways, cluster, !ingressMissing));
+        actions.addAll(gateways(book, live, cluster, !ingressMissing));
         return actions;
     }
 
     /**
-     * Upstream's node controller: each active gateway node gets one global IP of its own, in its
+     * Upstream's Gateway controller ({@code pkg/globalnet/controllers/gateway_controller.go}): each
+     * active gateway's Gateway object gets one global IP of its own in its
      * {@code submariner.io/globalIp} annotation (its Endpoint's healthCheckIP, DNATed to its CNI
-     * address by the gateway), after every other object as the topology file's IPAM gives them;
-     * every other node's annotation is removed. A full pool leaves the node without one until a
-     * later pass finds an address free, as upstream requeues the node.
+     * address by the gateway), after every other object as the topology file's IPAM gives them. A
+     * Gateway that has one keeps it, active or not; one whose node is no gateway node any more loses
+     * it. A gateway without a Gateway object yet (its agent writes it) waits for it, and a full pool
+     * leaves it without one until a later pass finds an address free, as upstream requeues it. Every
+     * Node's annotation is removed: upstream before 0.18 kept the address there.
      */
-    private static List<GlobalnetAction> gatewayNodes(AllocationBook book, LiveObjects live, Set<String> activeGateways, Cluster cluster,
-                                                      boolean allocate) {
+    private static List<GlobalnetAction> gateways(AllocationBook book, LiveObjects live, Cluster cluster, boolean allocate) {
         List<GlobalnetAction> actions = new ArrayList<>();
-        Map<String, io.fabric8.kubernetes.api.model.Node> nodes = new LinkedHashMap<>();
-        live.nodes().forEach(n -> nodes.put(n.getMetadata().getName(), n));
-        for (Node gateway : cluster.activeGateways()) {
-            io.fabric8.kubernetes.api.model.Node object = nodes.get(gateway.name());
-            if (object == null) {
-                continue;
-            }
-            ObjectKey key = nodeKey(gateway.name());
+        Map<String, Gateway> objects = new LinkedHashMap<>();
+        live.gateways().forEach(g -> objects.put(g.getMetadata().getName(), g));
+        Set<String> activeGateways = new HashSet<>(cluster.activeGateways().stream().map(Node::name).toList());
+        // The active gateways ask in node order, as the topology file's IPAM asks.
+        List<Gateway> order = new ArrayList<>();
+        cluster.activeGateways().stream().map(g -> objects.get(g.name())).filter(java.util.Objects::nonNull).forEach(order::add);
+        objects.values().stream().filter(g -> !activeGateways.contains(g.getMetadata().getName())).forEach(order::add);
+        for (Gateway object : order) {
+            ObjectKey key = gatewayKey(object);
             Optional<Ipv4Address> address = book.holding(key).map(h -> h.addresses().getFirst());
-            if (address.isEmpty() && !allocate) {
-                continue;
-            }
-            if (address.isEmpty() && book.allocate(key, uid(object), 1) instanceof AllocationResult.Allocated allocated) {
+            if (address.isEmpty() && allocate && activeGateways.contains(object.getMetadata().getName())
+                    && book.allocate(key, uid(object), 1) instanceof AllocationResult.Allocated allocated) {
                 address = Optional.of(allocated.addresses().getFirst());
             }
             if (!address.equals(StatusGlobalAddresses.annotated(object))) {
                 actions.add(new GlobalnetAction.Annotate(key, uid(object), address));
             }
         }
-        for (io.fabric8.kubernetes.api.model.Node object : nodes.values()) {
-            if (!activeGateways.contains(object.getMetadata().getName()) && StatusGlobalAddresses.annotated(object).isPresent()) {
-                actions.add(new GlobalnetAction.Annotate(nodeKey(object.getMetadata().getName()), uid(object), Optional.empty()));
+        for (io.fabric8.kubernetes.api.model.Node node : live.nodes()) {
+            if (StatusGlobalAddresses.annotated(node).isPresent()) {
+                actions.add(new GlobalnetAction.Annotate(nodeKey(node), uid(node), Optional.empty()));
             }
         }
         return actions;

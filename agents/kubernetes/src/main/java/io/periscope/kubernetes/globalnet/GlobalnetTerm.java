@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
+import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.crd.SubmarinerApi;
@@ -114,12 +115,16 @@ final class GlobalnetTerm implements Controller {
         };
     }
 
-    /** Legacy Globalnet: the {@code submariner.io/globalIp} annotation of a Service, Pod or Node set, or removed. */
+    /**
+     * The {@code submariner.io/globalIp} annotation set or removed: of a Gateway (a gateway's own
+     * global IP), or with legacy Globalnet of a Service, Pod or Node.
+     */
     private static Action annotate(GlobalnetAction.Annotate annotate) {
         ObjectKey key = annotate.key();
         return switch (key.kind()) {
             case "Service" -> new Action.Edit<>(Service.class, key.namespace(), key.name(), annotate.uid(), annotated(annotate));
             case "Pod" -> new Action.Edit<>(Pod.class, key.namespace(), key.name(), annotate.uid(), annotated(annotate));
+            case "Gateway" -> new Action.Edit<>(Gateway.class, key.namespace(), key.name(), annotate.uid(), annotated(annotate));
             default -> new Action.Edit<>(Node.class, "", key.name(), annotate.uid(), annotated(annotate));
         };
     }

@@ -221,7 +221,7 @@ public final class ClusterModelBuilder {
 
     /**
      * A remote gateway's CNI address, from its Endpoint's {@code healthCheckIP}. Upstream writes the
-     * gateway's CNI address there without Globalnet, and the gateway node's global IP with it (the
+     * gateway's CNI address there without Globalnet, and the gateway's own global IP with it (the
      * address remote health checks ping, DNATed to the CNI address on the gateway). A global IP is no
      * CNI address: the gateway is then taken at its private IP, as when the field is empty.
      */

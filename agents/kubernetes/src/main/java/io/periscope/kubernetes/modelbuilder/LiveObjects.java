@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.periscope.kubernetes.crd.ClusterConnectionPolicies;
 import io.periscope.kubernetes.crd.ClusterConnectivityPolicyResource;
 import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
+import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.crd.ServiceExportResource;
@@ -26,6 +27,9 @@ import java.util.Optional;
  * @param activeGateways the gateways holding a fresh gateway lease (the cluster's lease, or with
  *                       multiple active gateways each its own); empty when no gateway lease exists
  *                       at all (a cluster without Periscope's agents), so labels alone decide
+ * @param gateways       the Gateway objects in the Submariner namespace, one per gateway node that
+ *                       ran a gateway agent: their status, and with Globalnet the gateway's own
+ *                       global IP in their {@code submariner.io/globalIp} annotation
  */
 public record LiveObjects(
         String clusterId,
@@ -41,7 +45,8 @@ public record LiveObjects(
         List<SubmarinerEndpoint> endpoints,
         List<ClusterConnectivityPolicyResource> connectivityPolicies,
         List<ClusterConnectionPolicies> connectionPolicies,
-        Optional<java.util.Set<String>> activeGateways) {
+        Optional<java.util.Set<String>> activeGateways,
+        List<Gateway> gateways) {
 
     public LiveObjects {
         nodes = List.copyOf(nodes);
@@ -57,6 +62,7 @@ public record LiveObjects(
         connectivityPolicies = List.copyOf(connectivityPolicies);
         connectionPolicies = List.copyOf(connectionPolicies);
         activeGateways = activeGateways.map(java.util.Set::copyOf);
+        gateways = List.copyOf(gateways);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.periscope.kubernetes.crd.ClusterConnectionPolicies;
 import io.periscope.kubernetes.crd.ClusterConnectivityPolicyResource;
 import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
+import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.crd.ServiceExportResource;
@@ -50,7 +51,8 @@ public final class LiveObjectsReader {
                 listOrEmpty(() -> client.resources(SubmarinerEndpoint.class).inNamespace(submarinerNamespace).list().getItems()),
                 listOrEmpty(() -> client.resources(ClusterConnectivityPolicyResource.class).inNamespace(submarinerNamespace).list().getItems()),
                 listOrEmpty(() -> client.resources(ClusterConnectionPolicies.class).inNamespace(submarinerNamespace).list().getItems()),
-                activeGateways(leases, java.time.Instant.now()));
+                activeGateways(leases, java.time.Instant.now()),
+                listOrEmpty(() -> client.resources(Gateway.class).inNamespace(submarinerNamespace).list().getItems()));
     }
 
     /** The lease of the single active gateway, or with multiple active gateways each gateway's own. */

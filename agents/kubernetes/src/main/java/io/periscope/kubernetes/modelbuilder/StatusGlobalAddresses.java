@@ -25,7 +25,8 @@ import java.util.Optional;
  * Endpoints, and global CIDRs from Cluster objects. An object without a successful allocation
  * answers empty, so the planner programs nothing for it, as upstream does. With the first design
  * (legacy) the addresses are the {@code submariner.io/globalIp} annotations of pods, nodes and
- * exported services; in both designs a gateway node's own global IP is its annotation.
+ * exported services. A gateway's own global IP is its Gateway object's annotation (Globalnet 2.0,
+ * where upstream keeps it from 0.18 on) or its node's (legacy).
  */
 public final class StatusGlobalAddresses implements GlobalAddresses {
 
@@ -38,6 +39,8 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
     private final Map<String, Ipv4Address> legacyPods = new HashMap<>();
     private final Map<String, Ipv4Address> legacyNodes = new HashMap<>();
     private final Map<String, Ipv4Address> legacyServices = new HashMap<>();
+    /** Local gateways' own global IPs, from their Gateway objects' annotation. */
+    private final Map<String, Ipv4Address> gateways = new HashMap<>();
     /** Remote gateways' own global IPs, from their Endpoints' healthCheckIP. */
     private final Map<String, Ipv4Address> remoteGatewayIps = new HashMap<>();
 
@@ -76,6 +79,9 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
             }
             for (var node : live.nodes()) {
                 annotated(node).ifPresent(ip -> addresses.legacyNodes.put(key(cluster, node.getMetadata().getName()), ip));
+            }
+            for (var gateway : live.gateways()) {
+                annotated(gateway).ifPresent(ip -> addresses.gateways.put(key(cluster, gateway.getMetadata().getName()), ip));
             }
             for (var service : live.services()) {
                 annotated(service).ifPresent(ip -> addresses.legacyServices.put(
@@ -118,7 +124,7 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
         return conditions.stream().anyMatch(c -> SubmarinerApi.ALLOCATED_CONDITION.equals(c.getType()) && "True".equals(c.getStatus()));
     }
 
-    /** The legacy design's annotation, when it holds an address. */
+    /** The {@code submariner.io/globalIp} annotation (a Gateway's, or legacy Globalnet's on pods, nodes and services), when it holds an address. */
     public static Optional<Ipv4Address> annotated(io.fabric8.kubernetes.api.model.HasMetadata object) {
         Map<String, String> annotations = object.getMetadata().getAnnotations();
         String text = annotations == null ? null : annotations.get(SubmarinerApi.GLOBAL_IP_ANNOTATION);
@@ -186,13 +192,15 @@ public final class StatusGlobalAddresses implements GlobalAddresses {
     }
 
     /**
-     * A local gateway node's {@code submariner.io/globalIp} annotation (the Globalnet controller
-     * writes the active gateways' global IPs there; with legacy Globalnet, every node's), or a remote
-     * gateway's healthCheckIP from its Endpoint.
+     * A local gateway's {@code submariner.io/globalIp} annotation: its Gateway object's (the
+     * Globalnet controller writes each active gateway's there, and a gateway keeps it when it stops
+     * being active), with legacy Globalnet its node's; or a remote gateway's healthCheckIP from its
+     * Endpoint.
      */
     @Override
     public Optional<Ipv4Address> gatewayGlobalIp(String cluster, String node) {
-        return Optional.ofNullable(legacyNodes.get(key(cluster, node))).or(() -> Optional.ofNullable(remoteGatewayIps.get(key(cluster, node))));
+        return Optional.ofNullable(gateways.get(key(cluster, node))).or(() -> Optional.ofNullable(legacyNodes.get(key(cluster, node))))
+                .or(() -> Optional.ofNullable(remoteGatewayIps.get(key(cluster, node))));
     }
 
     @Override

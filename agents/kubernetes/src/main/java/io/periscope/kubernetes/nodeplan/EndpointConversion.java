@@ -20,8 +20,8 @@ public final class EndpointConversion {
 
     /**
      * Upstream's cable name: {@code submariner-cable-<cluster>-<private IP with dashes>}; upstream's
-     * {@code healthCheckIP}: the CNI address, or with Globalnet the gateway node's global IP (absent
-     * until the Globalnet controller has annotated the node with one).
+     * {@code healthCheckIP}: the CNI address, or with Globalnet the gateway's own global IP (absent
+     * until the Globalnet controller has annotated the gateway's Gateway object with one).
      */
     public static EndpointSpec toSpec(Endpoint endpoint) {
         return new EndpointSpec(endpoint.clusterId(),

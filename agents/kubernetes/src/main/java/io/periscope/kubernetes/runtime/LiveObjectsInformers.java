@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.periscope.kubernetes.crd.ClusterConnectionPolicies;
 import io.periscope.kubernetes.crd.ClusterConnectivityPolicyResource;
 import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
+import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.crd.ServiceExportResource;
@@ -44,6 +45,7 @@ final class LiveObjectsInformers implements AutoCloseable {
     private final SharedIndexInformer<ClusterConnectivityPolicyResource> connectivityPolicies;
     private final SharedIndexInformer<ClusterConnectionPolicies> connectionPolicies;
     private final SharedIndexInformer<Lease> leases;
+    private final SharedIndexInformer<Gateway> gateways;
 
     /** Starts every informer and returns once all caches hold the initial lists. */
     LiveObjectsInformers(KubernetesClient client, String submarinerNamespace, String clusterId, Runnable onChange) {
@@ -64,6 +66,7 @@ final class LiveObjectsInformers implements AutoCloseable {
             connectionPolicies = keep(client.resources(ClusterConnectionPolicies.class).inNamespace(submarinerNamespace)
                     .inform(new SignalOnChange<>(onChange)));
             leases = keep(client.resources(Lease.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
+            gateways = keep(client.resources(Gateway.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -81,7 +84,8 @@ final class LiveObjectsInformers implements AutoCloseable {
         return new LiveObjects(clusterId, nodes.getStore().list(), pods.getStore().list(), services.getStore().list(),
                 endpointSlices.getStore().list(), serviceExports.getStore().list(), clusterGlobalEgressIPs.getStore().list(),
                 globalEgressIPs.getStore().list(), globalIngressIPs.getStore().list(), clusters.getStore().list(),
-                endpoints.getStore().list(), connectivityPolicies.getStore().list(), connectionPolicies.getStore().list(), holders);
+                endpoints.getStore().list(), connectivityPolicies.getStore().list(), connectionPolicies.getStore().list(), holders,
+                gateways.getStore().list());
     }
 
     @Override

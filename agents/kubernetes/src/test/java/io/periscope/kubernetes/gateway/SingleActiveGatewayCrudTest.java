@@ -90,7 +90,7 @@ class SingleActiveGatewayCrudTest {
                     .isLessThan(nat.indexOf("-A SUBMARINER-GN-EGRESS -j SM-GN-EGRESS-NS"));
             assertThat(nat.indexOf("-A SUBMARINER-GN-EGRESS -j SM-GN-EGRESS-NS")).isLessThan(nat.indexOf("-A SUBMARINER-GN-EGRESS -j SM-GN-EGRESS-CLUSTER"));
             assertThat(gw1Kernel.inputTo("ipset")).contains("10.0.128.4");
-            // Upstream's node controller: the gateway node's own global IP, after the egress objects, DNATed for health checks.
+            // Upstream's Gateway controller: the gateway's own global IP, after the egress objects, DNATed for health checks.
             assertThat(nat).contains("-A SUBMARINER-GN-INGRESS -d 242.254.1.253/32 -p icmp -j DNAT --to-destination 10.0.0.1");
         });
         assertThatEventually("gw-1 published its Endpoint and Gateway status", () -> {
@@ -99,8 +99,10 @@ class SingleActiveGatewayCrudTest {
             assertThat(endpoint.getSpec().subnets()).containsExactly("242.254.1.0/24");
             assertThat(endpoint.getSpec().privateIp()).isEqualTo("172.18.0.6");
             assertThat(endpoint.getSpec().backend()).isEqualTo("vxlan");
-            assertThat(endpoint.getSpec().healthCheckIP()).as("the node's global IP, which remote health checks ping").isEqualTo("242.254.1.253");
-            assertThat(client.nodes().withName("gw-1").get().getMetadata().getAnnotations()).containsEntry("submariner.io/globalIp", "242.254.1.253");
+            assertThat(endpoint.getSpec().healthCheckIP()).as("the gateway's global IP, which remote health checks ping").isEqualTo("242.254.1.253");
+            assertThat(GlobalnetFixture.gatewayGlobalIp(client, "gw-1")).as("kept on its Gateway object, as upstream 0.18 on keeps it")
+                    .contains("242.254.1.253");
+            assertThat(client.nodes().withName("gw-1").get().getMetadata().getAnnotations()).doesNotContainKey("submariner.io/globalIp");
             assertThat(gateway("gw-1").map(g -> g.getStatus().haStatus())).contains(GatewayStatus.ACTIVE);
             assertThat(gateway("gw-1").orElseThrow().getStatus().connections()).singleElement()
                     .satisfies(c -> assertThat(c.endpoint().hostname()).isEqualTo("gw-3"));
@@ -127,11 +129,14 @@ class SingleActiveGatewayCrudTest {
             assertThat(gw2Kernel.inputTo("iptables-restore"))
                     .contains("-A SM-GN-EGRESS-CLUSTER -s 10.0.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.254.1.1-242.254.1.8");
             assertThat(gateway("gw-2").map(g -> g.getStatus().haStatus())).contains(GatewayStatus.ACTIVE);
-            // The gateway global IP moves with the lease, as upstream's node controller on the new gateway releases the old node's.
-            assertThat(endpoint("gw-2").orElseThrow().getSpec().healthCheckIP()).isEqualTo("242.254.1.253");
+            // The health-check global IP is per gateway: gw-1's Gateway keeps its own, and gw-2 gets
+            // one of its own, which its Endpoint publishes and its kernel DNATs.
+            assertThat(GlobalnetFixture.gatewayGlobalIp(client, "gw-2")).contains("242.254.1.252");
+            assertThat(GlobalnetFixture.gatewayGlobalIp(client, "gw-1")).contains("242.254.1.253");
+            assertThat(endpoint("gw-2").orElseThrow().getSpec().healthCheckIP()).isEqualTo("242.254.1.252");
             assertThat(gw2Kernel.inputTo("iptables-restore"))
-                    .contains("-A SUBMARINER-GN-INGRESS -d 242.254.1.253/32 -p icmp -j DNAT --to-destination 10.0.64.1");
-            assertThat(client.nodes().withName("gw-1").get().getMetadata().getAnnotations()).doesNotContainKey("submariner.io/globalIp");
+                    .contains("-A SUBMARINER-GN-INGRESS -d 242.254.1.252/32 -p icmp -j DNAT --to-destination 10.0.64.1")
+                    .doesNotContain("-d 242.254.1.253/32");
         });
     }
 

@@ -19,6 +19,7 @@ import static io.periscope.kubernetes.testing.Eventually.await;
 import static io.periscope.kubernetes.testing.GlobalnetFixture.clusterEgress;
 import static io.periscope.kubernetes.testing.GlobalnetFixture.egress;
 import static io.periscope.kubernetes.testing.GlobalnetFixture.everyAllocatedAddress;
+import static io.periscope.kubernetes.testing.GlobalnetFixture.gatewayGlobalIp;
 import static io.periscope.kubernetes.testing.GlobalnetFixture.ingress;
 import static io.periscope.kubernetes.testing.GlobalnetFixture.reason;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,6 +40,7 @@ class GlobalnetAllocatesAddressesCrudTest {
         objects.cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", "242.254.1.0/24", false, 8, Map.of());
         objects.node("gw-1", "172.18.0.6", "10.0.0.0/18", true);
         objects.node("worker-1", "172.18.0.10", "10.0.128.0/17", false);
+        objects.gateway("gw-1");
         objects.pod("default", "nginx-1", "worker-1", "10.0.128.5", Map.of("app", "nginx"));
         objects.pod("default", "db-0", "worker-1", "10.0.128.6", Map.of("app", "db"));
         objects.pod("default", "db-1", "worker-1", "10.0.128.7", Map.of("app", "db"));
@@ -85,10 +87,10 @@ class GlobalnetAllocatesAddressesCrudTest {
         });
         assertThat(reason(clusterEgress(client, "cluster-egress.submariner.io").orElseThrow())).contains("Success");
         assertThat(reason(ingress(client, "default", "svc-nginx").orElseThrow())).contains("Success");
-        // Upstream's node controller's annotation: the gateway's own global IP, after every object as the topology file's IPAM gives it.
-        assertThatEventually("the gateway node has its own global IP, the next single address", () ->
-                assertThat(client.nodes().withName("gw-1").get().getMetadata().getAnnotations())
-                        .containsEntry("submariner.io/globalIp", "242.254.1.250"));
+        // Upstream's Gateway controller's annotation: the gateway's own global IP, after every object as the topology file's IPAM gives it.
+        assertThatEventually("the gateway has its own global IP on its Gateway object, the next single address", () ->
+                assertThat(gatewayGlobalIp(client, "gw-1")).contains("242.254.1.250"));
+        assertThat(client.nodes().withName("gw-1").get().getMetadata().getAnnotations()).doesNotContainKey("submariner.io/globalIp");
         assertThat(client.nodes().withName("worker-1").get().getMetadata().getAnnotations()).doesNotContainKey("submariner.io/globalIp");
         assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(15);
     }

@@ -56,6 +56,7 @@ class GlobalnetAnswersEveryStatusReasonCrudTest {
         objects = new LiveObjectsFactory(client);
         objects.cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", "242.254.9.0/28", false, 8, Map.of());
         objects.node("gw-1", "172.18.0.6", "10.0.0.0/18", true);
+        objects.gateway("gw-1");
     }
 
     @AfterEach
@@ -104,7 +105,7 @@ class GlobalnetAnswersEveryStatusReasonCrudTest {
         assertThat(tooMany.getStatus().allocatedIPs()).isEmpty();
         assertThat(tooMany.getStatus().conditions().getFirst().getStatus()).isEqualTo("False");
         assertThat(tooMany.getStatus().conditions().getFirst().getMessage()).contains("21", "0..20");
-        // 14 less the cluster's 8, good's 1 and the gateway node's own global IP, which it gets after them.
+        // 14 less the cluster's 8, good's 1 and the gateway's own global IP (on its Gateway), which it gets after them.
         assertThatEventually("the pool's shortfall as it stands", () ->
                 assertThat(egress(client, "ns1", "pool-too-small").orElseThrow().getStatus().conditions().getFirst().getMessage())
                         .contains("asked for 10", "4 free"));

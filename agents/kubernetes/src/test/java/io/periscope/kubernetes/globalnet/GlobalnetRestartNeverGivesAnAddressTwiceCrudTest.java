@@ -5,7 +5,6 @@ import io.periscope.kubernetes.crd.AllocationStatus;
 import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.crd.ServiceExportResource;
-import io.periscope.kubernetes.crd.SubmarinerApi;
 import io.periscope.kubernetes.testing.GlobalnetFixture;
 import io.periscope.kubernetes.testing.LiveObjectsFactory;
 import io.periscope.kubernetes.testing.MockCluster;
@@ -49,6 +48,7 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
         objects = new LiveObjectsFactory(client);
         objects.cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", "242.254.1.0/24", false, 8, Map.of());
         objects.node("gw-1", "172.18.0.6", "10.0.0.0/18", true);
+        objects.gateway("gw-1");
     }
 
     @AfterEach
@@ -95,7 +95,7 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
         before.forEach((name, address) -> assertThat(after).containsEntry(name, address));
         assertThat(clusterEgress(client, "cluster-egress.submariner.io").orElseThrow().getStatus().allocatedIPs()).isEqualTo(clusterEgressBefore);
         assertThat(egress(client, "ns1", "ns-egress").orElseThrow().getStatus().allocatedIPs()).isEqualTo(egressBefore);
-        assertThat(gatewayGlobalIp()).as("the gateway node's annotation is taken back, not handed out again").isEqualTo(gatewayBefore);
+        assertThat(gatewayGlobalIp()).as("the Gateway's annotation is taken back, not handed out again").isEqualTo(gatewayBefore);
         assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(8 + 4 + 4 + 7 + 1);
     }
 
@@ -165,6 +165,8 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
         objects.perGatewayEgress("cluster1");
         objects.node("gw-2", "172.18.0.8", "10.0.64.0/18", true);
         objects.node("gw-3", "172.18.0.7", "10.0.32.0/19", true);
+        objects.gateway("gw-2");
+        objects.gateway("gw-3");
         objects.node("worker-1", "172.18.0.10", "10.0.128.0/17", false);
         objects.service("default", "cache", null, Map.of("app", "cache"), 6379);
         objects.export("default", "cache");
@@ -233,7 +235,7 @@ class GlobalnetRestartNeverGivesAnAddressTwiceCrudTest {
     }
 
     private String gatewayGlobalIp() {
-        return client.nodes().withName("gw-1").get().getMetadata().getAnnotations().get(SubmarinerApi.GLOBAL_IP_ANNOTATION);
+        return GlobalnetFixture.gatewayGlobalIp(client, "gw-1").orElse(null);
     }
 
     /** A watcher that hands every object it sees to {@code seen}. */

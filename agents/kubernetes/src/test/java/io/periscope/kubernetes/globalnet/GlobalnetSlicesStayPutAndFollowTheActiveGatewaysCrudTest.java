@@ -63,6 +63,7 @@ class GlobalnetSlicesStayPutAndFollowTheActiveGatewaysCrudTest {
         objects.perGatewayEgress("cluster1");
         for (int i = 1; i <= gateways; i++) {
             objects.node("gw-" + i, "172.18.0." + (5 + i), "10.0." + (i * 32) + ".0/19", true);
+            objects.gateway("gw-" + i);
         }
         objects.node("worker-1", "172.18.0.20", "10.0.128.0/17", false);
     }
@@ -116,8 +117,9 @@ class GlobalnetSlicesStayPutAndFollowTheActiveGatewaysCrudTest {
     void aGatewayWithoutALeaseKeepsItsSliceAcrossARestartUntilItsNodeIsDeleted() {
         // A /28: 14 addresses. 3 cluster egress IPs (one per gateway, .14 to .12), slices of 2 (.1 to
         // .6), the gateways' own global IPs (.11 to .9): .7 and .8 left. When gw-3 loses its lease its
-        // ClusterGlobalEgressIP and global IP go (4 free) but its slice (2) stays: an object needing
-        // 2 x 2 finds one block of 2, not two, until gw-3's node is deleted.
+        // ClusterGlobalEgressIP goes (3 free) but its slice (2) and its Gateway's global IP stay: an
+        // object needing 2 x 2 finds one block of 2, not two, until gw-3's node is deleted and its
+        // slice (.5, .6) comes back.
         perGatewayCluster("242.254.1.0/28", 1, 3);
         for (int i = 1; i <= 3; i++) {
             gatewayLease("gw-" + i);
@@ -144,6 +146,8 @@ class GlobalnetSlicesStayPutAndFollowTheActiveGatewaysCrudTest {
         assertThat(slices("ns1", "ns-egressip")).as("the held slice after a restart").isEqualTo(before);
         assertThat(egress(client, "ns2", "needs-the-room").flatMap(GlobalnetFixture::reason)).contains("IPPoolAllocationFailed");
         assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates();
+        // Its two singles (.12 and .8) go back: .7, .8 and .12 free, still one block of 2.
+        client.resources(GlobalEgressIPResource.class).inNamespace("ns3").withName("after-restart").delete();
 
         client.nodes().withName("gw-3").delete();
         assertThatEventually("a deleted gateway's slice is given back and serves the waiting object", () -> {
@@ -167,8 +171,8 @@ class GlobalnetSlicesStayPutAndFollowTheActiveGatewaysCrudTest {
         Map<String, List<String>> before = byGateway(slices("ns1", "ns-egressip"));
 
         // A JSON patch that carries no resourceVersion, as `kubectl label node gw-3 submariner.io/gateway-` sends:
-        // the controller may be annotating the node with its global IP right now, and edit() would then
-        // fail with 409 Conflict on the version it read.
+        // the controller may be writing the node right now, and edit() would then fail with 409
+        // Conflict on the version it read.
         client.nodes().withName("gw-3").patch(PatchContext.of(PatchType.JSON),
                 "[{\"op\": \"remove\", \"path\": \"/metadata/labels/" + SubmarinerApi.GATEWAY_LABEL.replace("/", "~1") + "\"}]");
 

@@ -35,6 +35,7 @@ class OneGlobalnetReplicaLeadsAtATimeCrudTest {
         objects = new LiveObjectsFactory(client);
         objects.cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", "242.254.1.0/24", false, 8, Map.of());
         objects.node("gw-1", "172.18.0.6", "10.0.0.0/18", true);
+        objects.gateway("gw-1");
     }
 
     @AfterEach
@@ -49,9 +50,9 @@ class OneGlobalnetReplicaLeadsAtATimeCrudTest {
         first = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-a");
         await("the first replica leads", first::leading);
         second = GlobalnetFixture.controller(cluster.newClient(), "cluster1", "globalnet-b");
-        // The gateway node is there first and takes the top address (its own global IP); the export comes later.
-        assertThatEventually("the gateway node has its own global IP", () ->
-                assertThat(client.nodes().withName("gw-1").get().getMetadata().getAnnotations()).containsEntry("submariner.io/globalIp", "242.254.1.254"));
+        // The gateway is there first and takes the top address (its own global IP); the export comes later.
+        assertThatEventually("the gateway has its own global IP", () ->
+                assertThat(GlobalnetFixture.gatewayGlobalIp(client, "gw-1")).contains("242.254.1.254"));
         objects.service("default", "web", "100.0.0.10", Map.of("app", "web"), 80);
         objects.export("default", "web");
         assertThatEventually("the leader allocated", () -> assertThat(ingress(client, "default", "svc-web").orElseThrow().getStatus().allocatedIP())
@@ -68,7 +69,7 @@ class OneGlobalnetReplicaLeadsAtATimeCrudTest {
         assertThatEventually("the new leader allocates the next address", () ->
                 assertThat(ingress(client, "default", "svc-api").orElseThrow().getStatus().allocatedIP()).isEqualTo("242.254.1.252"));
         assertThat(ingress(client, "default", "svc-web").orElseThrow().getStatus().allocatedIP()).isEqualTo("242.254.1.253");
-        assertThat(client.nodes().withName("gw-1").get().getMetadata().getAnnotations()).containsEntry("submariner.io/globalIp", "242.254.1.254");
+        assertThat(GlobalnetFixture.gatewayGlobalIp(client, "gw-1")).contains("242.254.1.254");
         assertThat(everyAllocatedAddress(client)).doesNotHaveDuplicates().hasSize(11);
     }
 

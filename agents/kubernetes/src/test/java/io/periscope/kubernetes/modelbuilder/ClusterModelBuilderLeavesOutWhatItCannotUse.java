@@ -49,7 +49,7 @@ class ClusterModelBuilderLeavesOutWhatItCannotUse {
                         node("gw-a", "172.18.0.2", true, Map.of(ClusterModelBuilder.CNI_IP_ANNOTATION, "not-an-address")),
                         node("worker", "172.18.0.4", false, Map.of())),
                 pods, List.of(), List.of(), List.of(), List.of(), egress, List.of(), List.of(clusterObject(multiActive, "10.0.0.0/16")),
-                List.of(), List.of(), List.of(), leases);
+                List.of(), List.of(), List.of(), leases, List.of());
     }
 
     @Test

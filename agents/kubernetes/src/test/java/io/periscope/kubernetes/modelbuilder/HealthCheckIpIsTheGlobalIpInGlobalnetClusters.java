@@ -43,7 +43,7 @@ class HealthCheckIpIsTheGlobalIpInGlobalnetClusters {
                 .withNewStatus().addNewAddress().withType("InternalIP").withAddress("172.18.0.2").endAddress().endStatus().build();
         LiveObjects live = new LiveObjects("c1", List.of(gateway), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
                 List.of(cluster("c1", "10.0.0.0/16", List.of("242.0.1.0/24")), cluster("c2", "10.1.0.0/16", remoteGlobalCidr)),
-                List.of(endpoint(healthCheckIp)), List.of(), List.of(), Optional.empty());
+                List.of(endpoint(healthCheckIp)), List.of(), List.of(), Optional.empty(), List.of());
         return ClusterModelBuilder.build("s", List.of(live)).clusterSet().requireCluster("c2").requireNode("gw-2");
     }
 

@@ -38,7 +38,7 @@ class TcpClampMssAnnotationIsReadAsUpstreamReadsIt {
                         node("zero", "172.18.0.4", false, "0"), node("words", "172.18.0.5", false, "twelve hundred"),
                         node("huge", "172.18.0.6", false, "70000")),
                 List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(cluster),
-                List.of(), List.of(), List.of(), Optional.empty());
+                List.of(), List.of(), List.of(), Optional.empty(), List.of());
         return ClusterModelBuilder.build("s", List.of(live));
     }
 

@@ -39,7 +39,7 @@ class ARealNodePlansWithItsDiscoveredInterface {
                 false, null, null, null));
         return new LiveObjects("c1", List.of(node("gw", "172.18.0.2", "10.0.0.1", true), node("worker", "172.18.0.4", "10.0.128.1", false)),
                 List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(cluster), List.of(), List.of(), List.of(),
-                Optional.<Set<String>>empty());
+                Optional.<Set<String>>empty(), List.of());
     }
 
     private static VxlanDevice vxSubmariner(DataplanePlan plan) {

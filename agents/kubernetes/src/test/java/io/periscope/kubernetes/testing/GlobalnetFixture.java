@@ -3,10 +3,12 @@ package io.periscope.kubernetes.testing;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.kubernetes.crd.AllocationStatus;
 import io.periscope.kubernetes.crd.ClusterGlobalEgressIPResource;
+import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalIngressIPResource;
 import io.periscope.kubernetes.globalnet.GlobalnetController;
 import io.periscope.kubernetes.globalnet.GlobalnetSettings;
+import io.periscope.kubernetes.modelbuilder.StatusGlobalAddresses;
 import io.periscope.dataplane.election.LeaseTimings;
 
 import java.time.Clock;
@@ -68,8 +70,8 @@ public final class GlobalnetFixture {
     }
 
     /**
-     * Every address held in status by any Globalnet object, and every gateway node's own global IP
-     * (its annotation), with repeats: a repeat is a double allocation.
+     * Every address held in status by any Globalnet object, and every gateway's own global IP (its
+     * Gateway object's annotation), with repeats: a repeat is a double allocation.
      */
     public static List<String> everyAllocatedAddress(KubernetesClient client) {
         List<String> addresses = new ArrayList<>();
@@ -88,9 +90,15 @@ public final class GlobalnetFixture {
                 addresses.add(o.getStatus().allocatedIP());
             }
         });
-        // The active gateways' own global IPs, in their nodes' annotation.
-        client.nodes().list().getItems().forEach(n -> io.periscope.kubernetes.modelbuilder.StatusGlobalAddresses.annotated(n)
-                .ifPresent(a -> addresses.add(a.toString())));
+        // The gateways' own global IPs, in their Gateway objects' annotation.
+        client.resources(Gateway.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE).list().getItems()
+                .forEach(g -> StatusGlobalAddresses.annotated(g).ifPresent(a -> addresses.add(a.toString())));
         return addresses;
+    }
+
+    /** A gateway's own global IP: its Gateway object's {@code submariner.io/globalIp} annotation, empty while it has none. */
+    public static Optional<String> gatewayGlobalIp(KubernetesClient client, String node) {
+        return Optional.ofNullable(client.resources(Gateway.class).inNamespace(MockCluster.SUBMARINER_NAMESPACE).withName(node).get())
+                .flatMap(StatusGlobalAddresses::annotated).map(Object::toString);
     }
 }

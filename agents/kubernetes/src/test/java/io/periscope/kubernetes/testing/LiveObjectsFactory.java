@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.kubernetes.crd.ClusterSpec;
+import io.periscope.kubernetes.crd.Gateway;
 import io.periscope.kubernetes.crd.GlobalEgressIPResource;
 import io.periscope.kubernetes.crd.GlobalEgressIPSpec;
 import io.periscope.kubernetes.crd.ServiceExportResource;
@@ -84,6 +85,13 @@ public final class LiveObjectsFactory {
                 .withNewSpec().withPodCIDR(podCidr).endSpec()
                 .withNewStatus().addNewAddress().withType("InternalIP").withAddress(ip).endAddress().endStatus();
         return client.resource(builder.build()).create();
+    }
+
+    /** The Gateway object a node's gateway agent writes (named after the node), without status yet. */
+    public Gateway gateway(String node) {
+        Gateway gateway = new Gateway();
+        gateway.setMetadata(new ObjectMetaBuilder().withName(node).withNamespace(MockCluster.SUBMARINER_NAMESPACE).build());
+        return client.resource(gateway).create();
     }
 
     public Pod pod(String namespace, String name, String node, String ip, Map<String, String> labels) {
