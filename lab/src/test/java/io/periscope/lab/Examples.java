@@ -39,6 +39,6 @@ public final class Examples {
     /** The same cluster set under another name: its lab gets namespaces of its own. */
     public static ClusterSet renamed(ClusterSet set, String name) {
         return new ClusterSet(name, set.globalnet(), set.defaultCableDriver(), set.clusters(), set.connectivityPolicies(),
-                set.connectionPolicies(), set.flows(), set.cables());
+                set.connectionPolicies(), set.flows(), set.cables(), set.behaviour());
     }
 }

@@ -32,8 +32,10 @@ import java.util.stream.Stream;
  * service pods, their own ingress IP), SM-GN-EGRESS-NS (namespace GlobalEgressIPs, by ipset),
  * SM-GN-EGRESS-CLUSTER (the ClusterGlobalEgressIP, this gateway's own with multiple active
  * gateways). Seed 002 lets a namespace GlobalEgressIP win over a headless pod's own IP, which
- * upstream's jump order alone would not: a headless pod that such an object covers gets no egress
- * rule in SM-GN-EGRESS-HDLS-PODS, so its traffic falls through to SM-GN-EGRESS-NS. Ingress:
+ * upstream's jump order alone would not: with {@code behaviour: seeds} a headless pod that such an
+ * object covers gets no egress rule in SM-GN-EGRESS-HDLS-PODS, so its traffic falls through to
+ * SM-GN-EGRESS-NS; with {@code behaviour: upstream} it gets its rule as upstream's GlobalIngressIP
+ * controller writes it, and leaves with its own global IP. Ingress:
  * headless pods' global IPs are DNATed in SUBMARINER-GN-INGRESS; an exported
  * ClusterIP service's global IP is DNATed by kube-proxy, as an external IP of the internal service
  * Globalnet creates (see {@link KubeProxyPlanner}). The legacy design (seed 000) SNATs each pod to its
@@ -139,7 +141,7 @@ final class GlobalnetPlanner {
                     }
                     plan.rule(Table.NAT, Names.GN_INGRESS, new Rule(List.of(new Match.Destination(Ipv4Prefix.host(ingress.get()))),
                             new Target.Dnat(pod.ip(), OptionalInt.empty()), Optional.empty()));
-                    if (!namespaceEgressCovers(cluster, global, pod)) {
+                    if (ownAddressLeaves(context, pod)) {
                         plan.rule(Table.NAT, Names.GN_EGRESS_HEADLESS_PODS, new Rule(List.of(new Match.Source(Ipv4Prefix.host(pod.ip())), marked),
                                 new Target.Snat(Ipv4Range.single(ingress.get())), Optional.empty()));
                     }
@@ -170,6 +172,20 @@ final class GlobalnetPlanner {
     private static boolean selects(GlobalEgressIP egress, Pod pod) {
         return pod.namespace().equals(egress.namespace()) && !pod.hostNetwork()
                 && egress.podSelector().map(s -> s.matches(pod.labels())).orElse(true);
+    }
+
+    /**
+     * Does a headless pod get its own SNAT in SM-GN-EGRESS-HDLS-PODS? Upstream's GlobalIngressIP
+     * controller (global_ingressip_controller.go, onCreate) writes it for every headless pod it
+     * allocates, whatever GlobalEgressIP covers the pod, and the jump order puts that chain before
+     * SM-GN-EGRESS-NS. Seed 002 gives a namespace GlobalEgressIP precedence, so the seeds leave it
+     * out for a pod one covers.
+     */
+    private static boolean ownAddressLeaves(HostContext context, Pod pod) {
+        return switch (context.set().behaviour()) {
+            case UPSTREAM -> true;
+            case SEEDS -> !namespaceEgressCovers(context.cluster(), context.global(), pod);
+        };
     }
 
     /**

@@ -9,8 +9,9 @@ import java.util.List;
 /**
  * Upstream's Cluster spec (snake_case, as upstream writes it) plus what Periscope's planner needs
  * to know about a cluster that upstream keeps in its operator's configuration: the CNI, the
- * multi-active-gateway flag, the cluster egress size, the load balancing, the cable driver and the
- * Globalnet design the cluster's controller runs.
+ * multi-active-gateway flag, the cluster egress size, the load balancing, the cable driver, the
+ * Globalnet design the cluster's controller runs, the egress ownership and the behaviour (seeds or
+ * upstream) the cluster set follows.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ClusterSpec(
@@ -31,7 +32,9 @@ public record ClusterSpec(
         @JsonProperty("globalnet_mode") @JsonPropertyDescription("v2 (Globalnet 2.0, the default) or legacy (the first design: a submariner.io/globalIp annotation on every pod, node and exported service).")
         String globalnetMode,
         @JsonProperty("egress_ownership") @JsonPropertyDescription("shared (seed 004, the default) or per-gateway: with multiple active gateways and Globalnet 2.0, every GlobalEgressIP gets a slice per active gateway and every headless pod one owning gateway.")
-        String egressOwnership) {
+        String egressOwnership,
+        @JsonProperty("behaviour") @JsonPropertyDescription("seeds (the default) or upstream: whose word decides where the seed documents and upstream Submariner disagree (the topology file's behaviour; docs/plan.md lists the places). The cluster set's one setting: the agents read it from their own cluster's object.")
+        String behaviour) {
 
     /** A cluster running Globalnet 2.0 (or no Globalnet): the mode is left unset. */
     public ClusterSpec(String clusterId, List<String> colorCodes, List<String> clusterCidr, List<String> serviceCidr, List<String> globalCidr,
@@ -46,6 +49,14 @@ public record ClusterSpec(
                        String globalnetMode) {
         this(clusterId, colorCodes, clusterCidr, serviceCidr, globalCidr, cni, multiActiveGateways, clusterEgressIPs, gatewayLoadBalancing,
                 cableDriver, globalnetMode, null);
+    }
+
+    /** A cluster that follows the seeds where they and upstream disagree: the behaviour is left unset. */
+    public ClusterSpec(String clusterId, List<String> colorCodes, List<String> clusterCidr, List<String> serviceCidr, List<String> globalCidr,
+                       String cni, Boolean multiActiveGateways, Integer clusterEgressIPs, String gatewayLoadBalancing, String cableDriver,
+                       String globalnetMode, String egressOwnership) {
+        this(clusterId, colorCodes, clusterCidr, serviceCidr, globalCidr, cni, multiActiveGateways, clusterEgressIPs, gatewayLoadBalancing,
+                cableDriver, globalnetMode, egressOwnership, null);
     }
 
     public ClusterSpec {

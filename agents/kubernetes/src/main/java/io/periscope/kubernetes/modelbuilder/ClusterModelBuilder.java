@@ -17,6 +17,7 @@ import io.periscope.model.load.TopologyValidator;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.selector.LabelSelector;
+import io.periscope.model.topology.Behaviour;
 import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.CableDriverSpec;
 import io.periscope.model.topology.Cluster;
@@ -61,7 +62,9 @@ import java.util.function.Function;
  *   <li>the MSS its route agent forces is its {@code submariner.io/tcp-clamp-mss} annotation, read as
  *       upstream reads it: a whole number, 0 or absent for none;</li>
  *   <li>with a single active gateway, the holder of the gateway lease comes first among the
- *       gateways, because the model's first gateway is the active one.</li>
+ *       gateways, because the model's first gateway is the active one;</li>
+ *   <li>the cluster set's {@code behaviour} (seeds or upstream) is the local Cluster object's
+ *       {@code behaviour}, as its Globalnet design is its {@code globalnet_mode}: seeds when unset.</li>
  * </ul>
  */
 public final class ClusterModelBuilder {
@@ -123,8 +126,14 @@ public final class ClusterModelBuilder {
         CableDriver defaultDriver = sources.stream().map(LiveObjects::localCluster).flatMap(Optional::stream)
                 .map(c -> c.getSpec() == null ? null : c.getSpec().cableDriver()).filter(d -> d != null)
                 .findFirst().flatMap(CableDriver::parse).orElse(CableDriver.LIBRESWAN);
+        // The cluster set's one setting, kept on each cluster's own object as globalnet_mode is: an
+        // agent reads only its own cluster's, and the topology file gives every cluster the same.
+        Behaviour behaviour = sources.stream().map(LiveObjects::localCluster).flatMap(Optional::stream)
+                .map(c -> c.getSpec() == null ? null : c.getSpec().behaviour()).filter(b -> b != null && !b.isBlank()).findFirst()
+                .map(b -> parse(b, Behaviour.values(), Behaviour::yamlName, Behaviour.SEEDS, "Cluster behaviour", problems))
+                .orElse(Behaviour.SEEDS);
         ClusterSet set = new ClusterSet(clusterSetName, globalnet, defaultDriver, List.copyOf(clusters.values()),
-                connectivityPolicies(sources, problems), connectionPolicies(sources, problems), List.of());
+                connectivityPolicies(sources, problems), connectionPolicies(sources, problems), List.of(), List.of(), behaviour);
         return new LiveModel(set, StatusGlobalAddresses.of(fullyRead, globalCidrs, endpoints), problems);
     }
 
