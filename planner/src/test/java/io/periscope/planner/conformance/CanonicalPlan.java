@@ -1,6 +1,7 @@
 package io.periscope.planner.conformance;
 
 import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.Names;
 import io.periscope.plan.cable.IpsecConnection;
 import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.cable.WireGuardPeer;
@@ -12,6 +13,13 @@ import io.periscope.plan.netfilter.Chain;
 import io.periscope.plan.netfilter.IptablesSyntax;
 import io.periscope.plan.netfilter.NetfilterTable;
 import io.periscope.plan.netfilter.Rule;
+import io.periscope.plan.ovn.LogicalRouter;
+import io.periscope.plan.ovn.LogicalSwitch;
+import io.periscope.plan.ovn.OvnTopology;
+import io.periscope.plan.ovn.OvsBridge;
+import io.periscope.plan.ovn.RouterPolicy;
+import io.periscope.plan.ovn.RouterPort;
+import io.periscope.plan.ovn.StaticRoute;
 import io.periscope.plan.routing.Nexthop;
 import io.periscope.plan.routing.NexthopGroup;
 import io.periscope.plan.routing.NexthopObject;
@@ -23,6 +31,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -113,6 +123,84 @@ public final class CanonicalPlan {
             lines.add("sysctl " + s.getKey() + "=" + s.getValue());
         }
         return lines;
+    }
+
+    /**
+     * A node's OVS bridges toward OVN ({@code br-submariner} under seed 003): the bridge with its
+     * internal port and bridge mapping, and the port's address.
+     */
+    public static List<String> bridges(OvnTopology topology, String node) {
+        List<String> lines = new ArrayList<>();
+        for (OvsBridge b : topology.bridges()) {
+            if (b.node().equals(node)) {
+                lines.add("ovs bridge " + b.bridge() + " port " + b.internalPort() + " type internal ovn-bridge-mappings " + b.logicalSwitch()
+                        + ":" + b.bridge());
+                lines.add("addr " + b.address() + "/" + b.prefixLength() + " dev " + b.internalPort());
+            }
+        }
+        return lines;
+    }
+
+    /**
+     * Submariner's rows in a cluster's OVN northbound database, one line per row. OVN-Kubernetes'
+     * own rows (the node switches and their ports, {@code join}, the {@code rtos-}/{@code rtoj-}
+     * router ports, its source routes, {@code clusterLBGroup}) are the environment and are left out.
+     * Upstream tells its rows by {@code external_ids:submariner}, which the plan does not model, so
+     * they are told here by what upstream's own reconcilers select them by: every router and switch
+     * named {@code submariner_*} with all it holds; on OVN-Kubernetes' routers, ports on a
+     * {@code submariner_*} switch, policies of Submariner's priority 20000
+     * ({@code ovnRoutePoliciesPrio}), and static routes whose next hop is one of those policies'
+     * (upstream's {@code reconcileOvnLogicalRouterStaticRoutes} selects its routes by next hop).
+     */
+    public static List<String> northbound(OvnTopology topology) {
+        List<String> lines = new ArrayList<>();
+        Set<String> submarinerSwitches = new TreeSet<>();
+        for (LogicalSwitch sw : topology.switches()) {
+            if (!isSubmariners(sw.name())) {
+                continue;
+            }
+            submarinerSwitches.add(sw.name());
+            lines.add("ovn ls " + sw.name() + " load-balancer-groups [" + String.join(",", sw.loadBalancerGroups()) + "]");
+            for (LogicalSwitch.SwitchPort port : sw.ports()) {
+                String options = switch (port.kind()) {
+                    case ROUTER -> " router-port=" + port.attaches().substring(port.attaches().indexOf('/') + 1);
+                    case LOCALNET -> " network_name=" + sw.name();
+                    case MANAGEMENT, POD -> "";
+                };
+                lines.add("ovn lsp " + sw.name() + " " + port.name() + " type " + port.kind().ovnName() + options
+                        + " addresses [" + String.join(",", port.ovnAddresses()) + "]");
+            }
+        }
+        for (LogicalRouter router : topology.routers()) {
+            boolean own = isSubmariners(router.name());
+            if (own) {
+                lines.add("ovn lr " + router.name() + router.chassis().map(c -> " chassis " + c).orElse("")
+                        + " load-balancer-groups [" + String.join(",", router.loadBalancerGroups()) + "]");
+            }
+            for (RouterPort port : router.ports()) {
+                if (own || submarinerSwitches.contains(port.logicalSwitch())) {
+                    lines.add("ovn lrp " + router.name() + " " + port.name() + " " + port.mac() + " " + port.networkText()
+                            + " switch " + port.logicalSwitch());
+                }
+            }
+            Set<String> rerouteHops = new TreeSet<>();
+            for (RouterPolicy policy : router.policies()) {
+                if (own || policy.priority() == Names.OVN_REROUTE_PRIORITY) {
+                    lines.add("ovn lr-policy " + router.name() + " " + policy.text());
+                    policy.nexthop().ifPresent(n -> rerouteHops.add(n.toString()));
+                }
+            }
+            for (StaticRoute route : router.staticRoutes()) {
+                if (own || rerouteHops.contains(route.nexthop().toString())) {
+                    lines.add("ovn lr-route " + router.name() + " " + route.text());
+                }
+            }
+        }
+        return lines;
+    }
+
+    private static boolean isSubmariners(String name) {
+        return name.startsWith("submariner_");
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.periscope.planner.conformance;
 
+import io.periscope.model.topology.Behaviour;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -17,6 +20,7 @@ import java.util.regex.Pattern;
  * <p>The text format (docs/plan.md, "Conformance with upstream"):
  * <pre>
  * example: path-mtu.yaml
+ * behaviour: upstream
  * [cluster1/gw-1]
  * # upstream: pkg/routeagent_driver/handlers/mtu/mtuhandler.go Init
  * ipset create SUBMARINER-LOCALCIDRS hash:net
@@ -26,16 +30,21 @@ import java.util.regex.Pattern;
  * # open: &lt;the first cell of its row in docs/plan.md's list of open differences&gt;
  * - ...
  * </pre>
+ * {@code behaviour:} is optional: it plans the example with that top-level {@code behaviour}
+ * ({@code seeds} or {@code upstream}) whatever the file says, so that one example serves both. A
+ * section {@code [CLUSTER northbound]} holds Submariner's rows in an OVN-Kubernetes cluster's
+ * northbound database ({@link CanonicalPlan#northbound}); OVN-Kubernetes' own rows are the
+ * environment and are in no fixture.
  * Any other line starting with {@code #} is a comment. A node's expected plan is its upstream lines
  * with each difference applied in file order: a {@code -} line takes out a line written above it,
  * a {@code +} line comes in at its place, which decides its position among a chain's rules.
  */
-public record ConformanceFixture(String name, String example, List<NodeSection> nodes) {
+public record ConformanceFixture(String name, String example, Optional<Behaviour> behaviour, List<NodeSection> nodes) {
 
     private static final Pattern UPSTREAM = Pattern.compile("^# upstream: (\\S+)( .+)?$");
     private static final Pattern SEED = Pattern.compile("^# seed (\\d{3}): (.+)$");
     private static final Pattern OPEN = Pattern.compile("^# open: (.+)$");
-    private static final Pattern SECTION = Pattern.compile("^\\[(\\S+/\\S+)]$");
+    private static final Pattern SECTION = Pattern.compile("^\\[(\\S+/\\S+|\\S+ " + NodeSection.NORTHBOUND + ")]$");
 
     public ConformanceFixture {
         nodes = List.copyOf(nodes);
@@ -66,9 +75,18 @@ public record ConformanceFixture(String name, String example, List<NodeSection> 
         }
     }
 
+    /** A node's section ({@code cluster/node}), or a cluster's northbound database ({@code cluster northbound}). */
     public record NodeSection(String node, List<Block> blocks) {
+
+        static final String NORTHBOUND = "northbound";
+
         public NodeSection {
             blocks = List.copyOf(blocks);
+        }
+
+        /** The cluster whose northbound database the section is, or empty for a node's section. */
+        public Optional<String> northboundOf() {
+            return node.endsWith(" " + NORTHBOUND) ? Optional.of(node.substring(0, node.indexOf(' '))) : Optional.empty();
         }
 
         /** Upstream's lines with every difference applied: what Periscope's plan must be. */
@@ -94,6 +112,7 @@ public record ConformanceFixture(String name, String example, List<NodeSection> 
     public static ConformanceFixture read(Path file) throws IOException {
         List<String> text = Files.readAllLines(file);
         String example = null;
+        Behaviour behaviour = null;
         Map<String, List<Block>> sections = new LinkedHashMap<>();
         List<Block> blocks = null;
         BlockKind kind = null;
@@ -109,6 +128,10 @@ public record ConformanceFixture(String name, String example, List<NodeSection> 
             }
             if (line.startsWith("example:")) {
                 example = line.substring("example:".length()).strip();
+            } else if (line.startsWith("behaviour:")) {
+                String name = line.substring("behaviour:".length()).strip();
+                behaviour = java.util.Arrays.stream(Behaviour.values()).filter(b -> b.yamlName().equals(name)).findFirst()
+                        .orElseThrow(() -> new IllegalStateException(file + ":" + number + ": no behaviour '" + name + "'"));
             } else if (section.matches() || header != null) {
                 if (kind != null) {
                     blocks.add(new Block(kind, lines, blockStart));
@@ -143,7 +166,7 @@ public record ConformanceFixture(String name, String example, List<NodeSection> 
         }
         List<NodeSection> nodes = new ArrayList<>();
         sections.forEach((node, b) -> nodes.add(new NodeSection(node, b)));
-        return new ConformanceFixture(file.getFileName().toString(), example, nodes);
+        return new ConformanceFixture(file.getFileName().toString(), example, Optional.ofNullable(behaviour), nodes);
     }
 
     private static BlockKind header(String line) {

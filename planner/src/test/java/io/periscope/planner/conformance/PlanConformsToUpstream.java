@@ -2,8 +2,10 @@ package io.periscope.planner.conformance;
 
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
+import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostPlan;
+import io.periscope.plan.ovn.OvnTopology;
 import io.periscope.planner.Planner;
 import io.periscope.planner.conformance.ConformanceFixture.Block;
 import io.periscope.planner.conformance.ConformanceFixture.BlockKind;
@@ -16,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
@@ -46,32 +49,56 @@ class PlanConformsToUpstream {
     @MethodSource("fixtures")
     void everyNodesPlanIsUpstreamsWithTheListedDifferences(Path file) throws IOException, TopologyException {
         ConformanceFixture fixture = ConformanceFixture.read(file);
-        ClusterSetPlan plan = Planner.plan(TopologyLoader.load(EXAMPLES.resolve(fixture.example())));
+        ClusterSetPlan plan = plan(fixture);
         List<String> failures = new ArrayList<>();
         for (NodeSection section : fixture.nodes()) {
+            Optional<String> northbound = section.northboundOf();
+            if (northbound.isPresent()) {
+                Optional<OvnTopology> ovn = plan.ovn(northbound.get());
+                if (ovn.isEmpty()) {
+                    failures.add("[" + section.node() + "] " + northbound.get() + " is no OVN-Kubernetes cluster of " + fixture.example());
+                    continue;
+                }
+                compare(section, CanonicalPlan.northbound(ovn.get()), failures);
+                continue;
+            }
             HostPlan host = plan.hosts().values().stream().filter(h -> h.role() != HostPlan.HostRole.POD
                     && h.id().toString().equals(section.node())).findFirst().orElse(null);
             if (host == null) {
                 failures.add("[" + section.node() + "] is no node of " + fixture.example());
                 continue;
             }
-            List<String> expected = CanonicalPlan.normalised(section.expected());
-            List<String> actual = CanonicalPlan.normalised(CanonicalPlan.of(host.submariner()));
-            if (!expected.equals(actual)) {
-                failures.add("[" + section.node() + "] differs (- the fixture: upstream with the listed differences, + Periscope's plan):\n"
-                        + LineDiff.unified(expected, actual));
-            }
+            List<String> actual = new ArrayList<>(CanonicalPlan.of(host.submariner()));
+            plan.ovn(host.id().cluster()).ifPresent(ovn -> actual.addAll(CanonicalPlan.bridges(ovn, host.id().name())));
+            compare(section, actual, failures);
         }
         assertThat(failures).as("%s against the plan of examples/%s", fixture.name(), fixture.example()).isEmpty();
+    }
+
+    /** The example planned as the fixture asks: with its {@code behaviour:} if it gives one. */
+    private static ClusterSetPlan plan(ConformanceFixture fixture) throws TopologyException {
+        ClusterSet set = TopologyLoader.load(EXAMPLES.resolve(fixture.example()));
+        return Planner.plan(fixture.behaviour().map(set::withBehaviour).orElse(set));
+    }
+
+    private static void compare(NodeSection section, List<String> planLines, List<String> failures) {
+        List<String> expected = CanonicalPlan.normalised(section.expected());
+        List<String> actual = CanonicalPlan.normalised(planLines);
+        if (!expected.equals(actual)) {
+            failures.add("[" + section.node() + "] differs (- the fixture: upstream with the listed differences, + Periscope's plan):\n"
+                    + LineDiff.unified(expected, actual));
+        }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("fixtures")
     void everyNodeOfTheExampleHasASection(Path file) throws IOException, TopologyException {
         ConformanceFixture fixture = ConformanceFixture.read(file);
-        ClusterSetPlan plan = Planner.plan(TopologyLoader.load(EXAMPLES.resolve(fixture.example())));
+        ClusterSetPlan plan = plan(fixture);
         Set<String> nodes = new TreeSet<>();
         plan.hosts().values().stream().filter(h -> h.role() != HostPlan.HostRole.POD).forEach(h -> nodes.add(h.id().toString()));
+        // An OVN-Kubernetes cluster's northbound database has a section of its own.
+        plan.ovn().forEach(ovn -> nodes.add(ovn.cluster() + " " + NodeSection.NORTHBOUND));
         assertThat(fixture.nodes().stream().map(NodeSection::node).toList()).as("sections of %s", fixture.name())
                 .containsExactlyInAnyOrderElementsOf(nodes);
     }
