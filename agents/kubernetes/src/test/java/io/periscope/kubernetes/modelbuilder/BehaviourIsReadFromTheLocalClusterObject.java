@@ -24,7 +24,7 @@ class BehaviourIsReadFromTheLocalClusterObject {
         cluster.setSpec(new ClusterSpec("c1", null, List.of("10.0.0.0/16"), List.of("100.0.0.0/16"), List.of("242.0.1.0/24"), null,
                 false, null, null, null, null, null, behaviour));
         LiveObjects live = new LiveObjects("c1", List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
-                List.of(cluster), List.of(), List.of(), List.of(), Optional.empty());
+                List.of(cluster), List.of(), List.of(), List.of(), Optional.empty(), List.of());
         return ClusterModelBuilder.build("s", List.of(live));
     }
 
