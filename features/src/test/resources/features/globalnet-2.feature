@@ -137,7 +137,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
       Then the global IPs of cluster east include:
         | object                         | addresses     | status  |
         | GlobalEgressIP ns1/ns-egressip | 242.0.255.254 | Success |
-      And on east/east-gw the rule for ns1/ns-egressip in chain SM-GN-EGRESS-NS matches the hash:ip ipset SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ holding 10.244.1.11, 10.244.1.12 and 10.244.1.13
+      And on east/east-gw the rule for ns1/ns-egressip in chain SM-GN-EGRESS-NS matches the hash:net ipset SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ holding 10.244.1.11, 10.244.1.12 and 10.244.1.13
       When east/ns1/report connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And the packet goes:
@@ -157,7 +157,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
       Then the global IPs of cluster east include:
         | object                     | addresses             | status  |
         | GlobalEgressIP ns1/db-pods | 242.0.0.9-242.0.0.10  | Success |
-      And on east/east-gw the rule for ns1/db-pods in chain SM-GN-EGRESS-PODS matches the hash:ip ipset SM-GN-KOSF2JYAXQXSCLY3CSZKA232H holding 10.244.1.12
+      And on east/east-gw the rule for ns1/db-pods in chain SM-GN-EGRESS-PODS matches the hash:net ipset SM-GN-KOSF2JYAXQXSCLY3CSZKA232H holding 10.244.1.12
       When east/ns1/db-0 connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And the packet goes:

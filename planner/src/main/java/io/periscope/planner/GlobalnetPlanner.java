@@ -123,7 +123,8 @@ final class GlobalnetPlanner {
             }
             List<Pod> selected = cluster.pods().stream().filter(p -> selects(egress, p)).toList();
             String setName = egressIpSetName(egress);
-            plan.ipset(new IpSet(setName, IpSetType.HASH_IP, selected.stream().map(p -> Ipv4Prefix.host(p.ip())).toList()));
+            // hash:net, as the seeds' README and upstream's NewNamedSet create every named set; each pod as a /32.
+            plan.ipset(new IpSet(setName, IpSetType.HASH_NET, selected.stream().map(p -> Ipv4Prefix.host(p.ip())).toList()));
             String chain = egress.namespaceScoped() ? Names.GN_EGRESS_NAMESPACE : Names.GN_EGRESS_PODS;
             plan.rule(Table.NAT, chain, new Rule(List.of(marked, new Match.SetMatch(setName, true, false)),
                     new Target.Snat(range.get()), Optional.empty()));

@@ -37,10 +37,10 @@ class GlobalnetEgressPlanFollowsSeed002 {
         assertThat(rules(gateway, Table.NAT, "SM-GN-EGRESS-PODS")).containsExactly(
                 "-m mark --mark 0xc0000/0xc0000 -m set --match-set SM-GN-KOSF2JYAXQXSCLY3CSZKA232H src -j SNAT --to-source 242.0.0.9-242.0.0.10");
         IpSet nsSet = gateway.ipsets().stream().filter(s -> s.name().equals("SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ")).findFirst().orElseThrow();
-        assertThat(nsSet.type()).isEqualTo(IpSetType.HASH_IP);
+        assertThat(nsSet.type()).isEqualTo(IpSetType.HASH_NET);
         assertThat(nsSet.members()).extracting(Object::toString).containsExactly("10.244.1.11/32", "10.244.1.12/32");
         IpSet podSet = gateway.ipsets().stream().filter(s -> s.name().equals("SM-GN-KOSF2JYAXQXSCLY3CSZKA232H")).findFirst().orElseThrow();
-        assertThat(podSet.type()).isEqualTo(IpSetType.HASH_IP);
+        assertThat(podSet.type()).isEqualTo(IpSetType.HASH_NET);
         assertThat(podSet.members()).extracting(Object::toString).containsExactly("10.244.1.12/32");
     }
 
