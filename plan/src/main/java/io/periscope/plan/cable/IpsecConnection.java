@@ -25,6 +25,14 @@ public record IpsecConnection(String name, Ipv4Address left, Ipv4Address leftId,
                               Ipv4Address right, Ipv4Address rightId, Ipv4Prefix rightSubnet, int rightIkePort,
                               String psk, EspEncapsulation encapsulation, Optional<String> ike, Optional<String> esp) {
 
+    /**
+     * Dead-peer detection, as upstream passes it to every connection ({@code pkg/cable/libreswan/libreswan.go}:
+     * {@code --dpdaction=hold --dpddelay 30}): after 30 s without an answer the SA is held, so packets wait
+     * for the peer instead of leaving unencrypted.
+     */
+    public static final String DPD_ACTION = "hold";
+    public static final int DPD_DELAY_SECONDS = 30;
+
     /** Whack's {@code --forceencaps} ({@code encapsulation=yes}): upstream gives it exactly when ESP is to go inside UDP. */
     public boolean forceEncapsulation() {
         return encapsulation.inUdp();

@@ -97,6 +97,7 @@ public final class CanonicalPlan {
             lines.add("ipsec conn " + c.name() + " left=" + c.left() + " leftid=" + c.leftId() + " leftsubnet=" + c.leftSubnet()
                     + " leftikeport=" + c.leftIkePort() + " right=" + c.right() + " rightid=" + c.rightId() + " rightsubnet=" + c.rightSubnet()
                     + " rightikeport=" + c.rightIkePort() + " psk=<" + c.psk() + ">" + (c.forceEncapsulation() ? " encapsulation=yes" : "")
+                    + " dpdaction=" + IpsecConnection.DPD_ACTION + " dpddelay=" + IpsecConnection.DPD_DELAY_SECONDS
                     + c.ike().map(i -> " ike=" + i).orElse("") + c.esp().map(e -> " esp=" + e).orElse(""));
         }
         for (FdbEntry e : plan.fdb()) {

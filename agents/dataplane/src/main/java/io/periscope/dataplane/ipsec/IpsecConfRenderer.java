@@ -43,6 +43,8 @@ public final class IpsecConfRenderer {
             // Why, beside the setting: bare ESP (IP protocol 50) and ESP in UDP cross firewalls differently.
             text.append("\t# ").append(c.encapsulation().why()).append('\n');
             option(text, "encapsulation", c.forceEncapsulation() ? "yes" : "auto");
+            option(text, "dpdaction", IpsecConnection.DPD_ACTION);
+            option(text, "dpddelay", Integer.toString(IpsecConnection.DPD_DELAY_SECONDS));
             c.ike().ifPresent(ike -> option(text, "ike", ike));
             c.esp().ifPresent(esp -> option(text, "esp", esp));
         }

@@ -27,7 +27,7 @@ class IpsecConfRendererWritesWhatUpstreamWhacks {
     }
 
     @Test
-    void eachConnectionIsAConnSectionWithBothEndsPortsAndEncapsulationWithItsReason() {
+    void eachConnectionIsAConnSectionWithBothEndsPortsEncapsulationWithItsReasonAndUpstreamsDeadPeerDetection() {
         String text = IpsecConfRenderer.render(List.of(
                 connection("submariner-cable-c2-172-18-0-4-0-0", "10.1.0.0/16", "10.2.0.0/16", Optional.empty()),
                 connection("submariner-cable-c2-172-18-0-4-0-1", "10.1.0.0/16", "100.2.0.0/16", Optional.of("aes256-sha2_256;modp2048"))));
@@ -47,6 +47,8 @@ class IpsecConfRendererWritesWhatUpstreamWhacks {
                 \trightikeport=4501
                 \t# ESP in UDP (NAT-T): c1-gw (publicIP 198.51.100.1, ip 172.18.0.6) is behind NAT
                 \tencapsulation=yes
+                \tdpdaction=hold
+                \tdpddelay=30
 
                 conn submariner-cable-c2-172-18-0-4-0-1
                 \tauto=start
@@ -62,6 +64,8 @@ class IpsecConfRendererWritesWhatUpstreamWhacks {
                 \trightikeport=4501
                 \t# ESP in UDP (NAT-T): c1-gw (publicIP 198.51.100.1, ip 172.18.0.6) is behind NAT
                 \tencapsulation=yes
+                \tdpdaction=hold
+                \tdpddelay=30
                 \tike=aes256-sha2_256;modp2048
                 """);
         assertThat(text).doesNotContain("submariner-psk");
