@@ -3,6 +3,7 @@ package io.periscope.lab.kernel;
 import io.periscope.dataplane.command.CommandFailedException;
 import io.periscope.lab.RunningLab;
 import io.periscope.lab.TestLabs;
+import io.periscope.lab.agent.ReconcilingAgents;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.plan.HostId;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * vx-submariner's UDP 4800 and nothing else, no rule of the agents opens a cable port and the raw
  * table holds no NOTRACK. Whatever the lab needs of its own is in its environment layer's chains
  * ({@code LAB-}); the lab's kernels need nothing there: they track the tunnels, as upstream's do.
- * A packet a worker sends its gateway through vx-submariner is let in by SUBMARINER-INPUT.
+ * The agents append the jump below the node's own INPUT rules, and a packet a worker sends its
+ * gateway through vx-submariner is let in by SUBMARINER-INPUT.
  */
 class HostFirewallIsUpstreamsInTheKernel {
 
@@ -65,6 +67,26 @@ class HostFirewallIsUpstreamsInTheKernel {
             assertThat(rules(lab, namespace, "raw").stream().filter(rule -> !isTheLabsOwn(rule)))
                     .as("%s: raw table (no NOTRACK or anything else of the agents')", id).isEmpty();
         }
+    }
+
+    /**
+     * The lab's nodes have no INPUT rules of their own, so the jump is last wherever the agents put
+     * it; a rule the node has (put there by hand) shows where: the agents append the jump below it.
+     */
+    @Test
+    void theAgentsAppendTheJumpBelowTheNodesOwnInputRules() {
+        RunningLab lab = labs.upWithoutSupervisor(RunningLab.forTest(LabTopologies.twoClusters("fwpos", false), "hostfwpos"));
+        HostNamespace worker = lab.layout().requireHost(HostId.node("east", "east-worker"));
+        lab.inNamespace(worker.namespace(), "iptables", "-I", "INPUT", "1", "-i", "lo", "-j", "ACCEPT");
+        lab.inNamespace(worker.namespace(), "iptables", "-D", "INPUT", "-p", "udp", "-j", "SUBMARINER-INPUT");
+
+        try (ReconcilingAgents agents = new ReconcilingAgents()) {
+            assertThat(agents.submariner(worker).reconcile()).as("the agent puts the jump back").isNotEmpty();
+            assertThat(agents.submariner(worker).reconcile()).as("and finds it in place on the next pass").isEmpty();
+        }
+
+        assertThat(rules(lab, worker.namespace(), "filter").stream().filter(rule -> rule.startsWith("-A INPUT ")))
+                .containsExactly("-A INPUT -i lo -j ACCEPT", INPUT_JUMP);
     }
 
     @Test
