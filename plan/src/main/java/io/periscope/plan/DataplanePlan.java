@@ -6,6 +6,7 @@ import io.periscope.plan.ipset.IpSet;
 import io.periscope.plan.link.FdbEntry;
 import io.periscope.plan.link.Neighbour;
 import io.periscope.plan.link.VxlanDevice;
+import io.periscope.plan.netfilter.Chain;
 import io.periscope.plan.netfilter.NetfilterTable;
 import io.periscope.plan.netfilter.Table;
 import io.periscope.plan.routing.NexthopGroup;
@@ -14,6 +15,7 @@ import io.periscope.plan.routing.PolicyRule;
 import io.periscope.plan.routing.Route;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -87,18 +89,22 @@ public record DataplanePlan(
 
     /**
      * Everything of both plans, as one kernel would hold them when {@code other} is programmed on top
-     * of this one: in a built-in chain {@code other}'s rules come first, because Periscope's agents
-     * insert their jumps at the top of built-in chains; anything else is this plan's, then other's.
+     * of this one: in a built-in chain {@code other}'s first rules come before this plan's rules,
+     * because Periscope's agents insert them at the top, and {@code other}'s last rules after them,
+     * because the agents append those ({@link io.periscope.plan.netfilter.HookPosition}); anything
+     * else is this plan's, then other's.
      */
     public DataplanePlan merge(DataplanePlan other) {
         List<NetfilterTable> tables = new ArrayList<>();
         for (Table t : Table.values()) {
-            List<io.periscope.plan.netfilter.Chain> chains = new ArrayList<>();
-            other.table(t).ifPresent(nt -> chains.addAll(nt.chains().stream().filter(c -> t.isBuiltin(c.name())).toList()));
-            table(t).ifPresent(nt -> chains.addAll(nt.chains()));
-            other.table(t).ifPresent(nt -> chains.addAll(nt.chains().stream().filter(c -> !t.isBuiltin(c.name())).toList()));
+            Map<String, Chain> chains = new LinkedHashMap<>();
+            other.table(t).ifPresent(nt -> nt.chains().stream().filter(c -> t.isBuiltin(c.name()))
+                    .forEach(c -> chains.put(c.name(), new Chain(c.name(), c.rules()))));
+            table(t).ifPresent(nt -> nt.chains().forEach(c -> chains.merge(c.name(), c, DataplanePlan::below)));
+            other.table(t).ifPresent(nt -> nt.chains().forEach(c -> chains.merge(c.name(),
+                    t.isBuiltin(c.name()) ? new Chain(c.name(), List.of(), c.last()) : c, DataplanePlan::below)));
             if (!chains.isEmpty()) {
-                tables.add(new NetfilterTable(t, mergeChains(chains)));
+                tables.add(new NetfilterTable(t, List.copyOf(chains.values())));
             }
         }
         Map<String, String> allSysctls = new TreeMap<>(sysctls);
@@ -109,13 +115,12 @@ public record DataplanePlan(
                 concat(wireGuardDevices, other.wireGuardDevices), concat(ipsecConnections, other.ipsecConnections));
     }
 
-    /** A built-in chain may appear in both plans (each adds its jumps): keep one chain, rules in order. */
-    private static List<io.periscope.plan.netfilter.Chain> mergeChains(List<io.periscope.plan.netfilter.Chain> chains) {
-        Map<String, List<io.periscope.plan.netfilter.Rule>> byName = new java.util.LinkedHashMap<>();
-        for (io.periscope.plan.netfilter.Chain chain : chains) {
-            byName.computeIfAbsent(chain.name(), n -> new ArrayList<>()).addAll(chain.rules());
-        }
-        return byName.entrySet().stream().map(e -> new io.periscope.plan.netfilter.Chain(e.getKey(), e.getValue())).toList();
+    /**
+     * One chain named in both plans (each adds its rules): {@code lower}'s first rules after
+     * {@code upper}'s, and its last rules after {@code upper}'s last ones.
+     */
+    private static Chain below(Chain upper, Chain lower) {
+        return new Chain(upper.name(), concat(upper.rules(), lower.rules()), concat(upper.last(), lower.last()));
     }
 
     private static <T> List<T> concat(List<T> a, List<T> b) {

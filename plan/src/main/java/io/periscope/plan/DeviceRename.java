@@ -30,7 +30,8 @@ public final class DeviceRename {
             return plan;
         }
         List<NetfilterTable> netfilter = plan.netfilter().stream().map(t -> new NetfilterTable(t.table(), t.chains().stream()
-                .map(c -> new Chain(c.name(), c.rules().stream().map(r -> rule(r, from, to)).toList())).toList())).toList();
+                .map(c -> new Chain(c.name(), c.rules().stream().map(r -> rule(r, from, to)).toList(),
+                        c.last().stream().map(r -> rule(r, from, to)).toList())).toList())).toList();
         List<VxlanDevice> vxlan = plan.vxlanDevices().stream().map(d -> d.underlay().equals(from)
                 ? new VxlanDevice(d.name(), d.vni(), d.port(), d.local(), to, d.mtu(), d.address(), d.network(), d.mac()) : d).toList();
         List<NexthopObject> nexthops = plan.nexthops().stream()

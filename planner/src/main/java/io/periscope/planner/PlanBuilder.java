@@ -8,6 +8,7 @@ import io.periscope.plan.link.FdbEntry;
 import io.periscope.plan.link.Neighbour;
 import io.periscope.plan.link.VxlanDevice;
 import io.periscope.plan.netfilter.Chain;
+import io.periscope.plan.netfilter.HookPosition;
 import io.periscope.plan.netfilter.NetfilterTable;
 import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Table;
@@ -30,6 +31,8 @@ import java.util.TreeMap;
 final class PlanBuilder {
 
     private final Map<Table, Map<String, List<Rule>>> tables = new EnumMap<>(Table.class);
+    /** Rules of built-in chains placed {@link HookPosition#LAST}, by table and chain. */
+    private final Map<Table, Map<String, List<Rule>>> lastRules = new EnumMap<>(Table.class);
     private final List<IpSet> ipsets = new ArrayList<>();
     private final List<VxlanDevice> vxlans = new ArrayList<>();
     private final List<FdbEntry> fdb = new ArrayList<>();
@@ -49,6 +52,23 @@ final class PlanBuilder {
 
     PlanBuilder rule(Table table, String chain, Rule rule) {
         chain(table, chain).add(rule);
+        return this;
+    }
+
+    /**
+     * A rule of a built-in chain at {@code position}: {@link HookPosition#FIRST} is {@link #rule},
+     * {@link HookPosition#LAST} goes below everyone else's rules, as upstream appends it.
+     */
+    PlanBuilder rule(Table table, String chain, HookPosition position, Rule rule) {
+        if (!table.isBuiltin(chain)) {
+            throw new IllegalArgumentException(chain + " is not a built-in chain of " + table.iptablesName()
+                    + "; only rules of built-in chains have a position");
+        }
+        chain(table, chain);
+        switch (position) {
+            case FIRST -> rule(table, chain, rule);
+            case LAST -> lastRules.computeIfAbsent(table, t -> new LinkedHashMap<>()).computeIfAbsent(chain, n -> new ArrayList<>()).add(rule);
+        }
         return this;
     }
 
@@ -120,7 +140,8 @@ final class PlanBuilder {
     DataplanePlan build() {
         List<NetfilterTable> netfilter = new ArrayList<>();
         tables.forEach((table, chains) -> netfilter.add(new NetfilterTable(table,
-                chains.entrySet().stream().map(e -> new Chain(e.getKey(), e.getValue())).toList())));
+                chains.entrySet().stream().map(e -> new Chain(e.getKey(), e.getValue(),
+                        lastRules.getOrDefault(table, Map.of()).getOrDefault(e.getKey(), List.of()))).toList())));
         return new DataplanePlan(netfilter, ipsets, vxlans, fdb, neighbours, nexthops, groups, routes, rules, sysctls,
                 wireGuardDevices, ipsecConnections);
     }

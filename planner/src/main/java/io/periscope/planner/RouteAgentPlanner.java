@@ -14,6 +14,7 @@ import io.periscope.plan.Names;
 import io.periscope.plan.ipset.IpSet;
 import io.periscope.plan.ipset.IpSetType;
 import io.periscope.plan.link.VxlanDevice;
+import io.periscope.plan.netfilter.HookPosition;
 import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Table;
@@ -110,11 +111,12 @@ final class RouteAgentPlanner {
         }
 
         // Jumps from built-in chains, in the order they must run. Upstream's kube-proxy handler hooks
-        // SUBMARINER-INPUT for UDP only; its chain opens vx-submariner's port and nothing else: the
-        // cable ports are left to the node's own INPUT policy, and no tunnel port is kept out of
-        // conntrack.
+        // SUBMARINER-INPUT for UDP only, and last (ChainPriorityLast: appended below the node's own
+        // INPUT rules, where a final REJECT of the node's firewall wins over it); its chain opens
+        // vx-submariner's port and nothing else: the cable ports are left to the node's own INPUT
+        // policy, and no tunnel port is kept out of conntrack. Every other jump goes first.
         plan.rule(Table.NAT, "POSTROUTING", Rule.of(Target.jump(Names.POSTROUTING)));
-        plan.rule(Table.FILTER, "INPUT", Rule.of(Target.jump(Names.INPUT), new Match.ProtocolIs(Protocol.UDP)));
+        plan.rule(Table.FILTER, "INPUT", HookPosition.LAST, Rule.of(Target.jump(Names.INPUT), new Match.ProtocolIs(Protocol.UDP)));
         if (ovn) {
             plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.MSS_CLAMP)));
         }

@@ -57,7 +57,7 @@ final class PlannedExamples {
 
     /** The chain's rules as iptables-save text, without "-A CHAIN". */
     static List<String> rules(DataplanePlan plan, Table table, String chain) {
-        return plan.table(table).flatMap(t -> t.chain(chain)).map(Chain::rules).orElse(List.of())
+        return plan.table(table).flatMap(t -> t.chain(chain)).map(Chain::inOrder).orElse(List.of())
                 .stream().map(IptablesSyntax::rule).toList();
     }
 }

@@ -67,7 +67,7 @@ public final class PlanBenchmark {
     /** The rules Globalnet and the agents program on the gateway (kube-proxy's are the same in both designs). */
     static long submarinerRules(HostPlan host) {
         DataplanePlan plan = host.submariner();
-        return plan.netfilter().stream().map(NetfilterTable::chains).flatMap(List::stream).mapToLong(c -> c.rules().size()).sum();
+        return plan.netfilter().stream().map(NetfilterTable::chains).flatMap(List::stream).mapToLong(c -> c.inOrder().size()).sum();
     }
 
     private static long peakHeapBytes() {

@@ -57,7 +57,7 @@ public final class DataplaneSteps {
             Chain chain = table.chain(chainName).orElseThrow(() -> new AssertionError(host + " has no chain " + chainName
                     + " in table " + tableName + "; its chains: " + table.chains().stream().map(Chain::name).toList()));
             int from = positionInChain.getOrDefault(chainName, 0);
-            List<Rule> rules = chain.rules();
+            List<Rule> rules = chain.inOrder();
             int found = -1;
             for (int i = from; i < rules.size(); i++) {
                 if (rule.matchesWhole(IptablesSyntax.rule(rules.get(i)))) {
@@ -77,7 +77,7 @@ public final class DataplaneSteps {
     public void tableHasNoChain(String tableName, String host, String chainName) {
         Optional<Chain> chain = table(programmed(host), tableName).chain(chainName);
         if (chain.isPresent()) {
-            throw new AssertionError(host + " has the chain " + tableName + "/" + chainName + ":\n" + describe(chainName, chain.get().rules()));
+            throw new AssertionError(host + " has the chain " + tableName + "/" + chainName + ":\n" + describe(chainName, chain.get().inOrder()));
         }
     }
 
@@ -85,7 +85,7 @@ public final class DataplaneSteps {
     public void tableHasNoRuleLike(String tableName, String host, String pattern) {
         TextPattern rule = TextPattern.parse(pattern);
         for (Chain chain : table(programmed(host), tableName).chains()) {
-            for (Rule r : chain.rules()) {
+            for (Rule r : chain.inOrder()) {
                 if (rule.matchesWhole(IptablesSyntax.rule(r))) {
                     throw new AssertionError(host + " still has " + IptablesSyntax.appendLine(chain.name(), r));
                 }
@@ -98,10 +98,10 @@ public final class DataplaneSteps {
     public void globalnetRuleCount(String host, int expected) {
         List<Chain> chains = table(programmed(host), "nat").chains().stream()
                 .filter(c -> c.name().startsWith("SUBMARINER-GN-") || c.name().startsWith("SM-GN-")).toList();
-        int actual = chains.stream().mapToInt(c -> c.rules().size()).sum();
+        int actual = chains.stream().mapToInt(c -> c.inOrder().size()).sum();
         if (actual != expected) {
             throw new AssertionError(host + "'s Globalnet chains hold " + actual + " rules, not " + expected + ":\n"
-                    + chains.stream().map(c -> describe(c.name(), c.rules())).collect(Collectors.joining("\n")));
+                    + chains.stream().map(c -> describe(c.name(), c.inOrder())).collect(Collectors.joining("\n")));
         }
     }
 
@@ -109,7 +109,7 @@ public final class DataplaneSteps {
     public void chainHasNoRuleLike(String tableName, String host, String pattern, String chainName) {
         TextPattern rule = TextPattern.parse(pattern);
         table(programmed(host), tableName).chain(chainName).ifPresent(chain -> {
-            for (Rule r : chain.rules()) {
+            for (Rule r : chain.inOrder()) {
                 if (rule.matchesWhole(IptablesSyntax.rule(r))) {
                     throw new AssertionError(host + " has " + IptablesSyntax.appendLine(chain.name(), r));
                 }
@@ -123,11 +123,11 @@ public final class DataplaneSteps {
         DataplanePlan plan = programmed(host);
         Chain chain = table(plan, "nat").chain(chainName)
                 .orElseThrow(() -> new AssertionError(host + " has no chain nat/" + chainName));
-        chain.rules().stream().filter(r -> r.matches().stream()
+        chain.inOrder().stream().filter(r -> r.matches().stream()
                         .anyMatch(m -> m instanceof Match.SetMatch set && set.setName().equals(setName)))
                 .findFirst()
                 .orElseThrow(() -> new AssertionError(host + " has no rule for " + object + " (ipset " + setName + ") in nat/" + chainName + ":\n"
-                        + describe(chainName, chain.rules())));
+                        + describe(chainName, chain.inOrder())));
         IpSet set = plan.ipset(setName).orElseThrow(() -> new AssertionError(host + " has no ipset " + setName));
         if (!set.type().ipsetName().equals(type)) {
             throw new AssertionError("the ipset " + setName + " is of type " + set.type().ipsetName() + ", not " + type);

@@ -108,7 +108,7 @@ public final class LabBatches {
      */
     public static Optional<String> environmentRules(HostNamespace host) {
         List<NetfilterTable> tables = host.plan().environment().netfilter();
-        if (tables.stream().allMatch(t -> t.chains().stream().allMatch(c -> c.rules().isEmpty()))) {
+        if (tables.stream().allMatch(t -> t.chains().stream().allMatch(c -> c.inOrder().isEmpty()))) {
             return Optional.empty();
         }
         StringBuilder text = new StringBuilder();
@@ -120,7 +120,7 @@ public final class LabBatches {
                 }
             }
             for (Chain chain : table.chains()) {
-                chain.rules().forEach(rule -> text.append(IptablesSyntax.appendLine(chain.name(), rule)).append('\n'));
+                chain.inOrder().forEach(rule -> text.append(IptablesSyntax.appendLine(chain.name(), rule)).append('\n'));
             }
             text.append("COMMIT\n");
         }

@@ -11,6 +11,12 @@ public record NetfilterTable(Table table, List<Chain> chains) {
 
     public NetfilterTable {
         chains = List.copyOf(chains);
+        for (Chain chain : chains) {
+            if (!table.isBuiltin(chain.name()) && !chain.last().isEmpty()) {
+                throw new IllegalArgumentException(table.iptablesName() + " chain " + chain.name()
+                        + " is not built-in: Periscope owns it whole, so its rules have no position among anyone else's");
+            }
+        }
     }
 
     public Optional<Chain> chain(String name) {

@@ -62,7 +62,7 @@ public final class Ruleset {
             for (Chain chain : nt.chains()) {
                 CompiledChain compiled = chains.get(chain.name());
                 List<CompiledRule> rules = new ArrayList<>();
-                for (Rule rule : chain.rules()) {
+                for (Rule rule : chain.inOrder()) {
                     CompiledRule cr = compileRule(host, table, chain.name(), rule, sets, isLocal, serial[0]++);
                     if (rule.target() instanceof Target.Jump jump) {
                         cr.jump = chains.get(jump.chain());

@@ -388,7 +388,7 @@ final class PodTreatment {
             for (NetfilterTable table : layer.netfilter()) {
                 for (Chain chain : table.chains()) {
                     ChainId id = new ChainId(host, table.table(), chain.name());
-                    for (Rule rule : chain.rules()) {
+                    for (Rule rule : chain.inOrder()) {
                         rule(host, id, rule);
                     }
                 }

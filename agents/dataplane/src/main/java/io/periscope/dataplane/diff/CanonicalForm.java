@@ -88,7 +88,7 @@ public final class CanonicalForm {
                     continue;
                 }
                 for (Chain chain : t.chains()) {
-                    if (!(table.isBuiltin(chain.name()) && chain.rules().isEmpty())) {
+                    if (!(table.isBuiltin(chain.name()) && chain.inOrder().isEmpty())) {
                         chains.merge(chain.name(), chain, (a, b) -> {
                             throw new IllegalArgumentException("the plan lists " + table.iptablesName() + " chain " + a.name() + " twice");
                         });

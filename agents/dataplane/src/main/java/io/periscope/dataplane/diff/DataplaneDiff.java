@@ -139,7 +139,7 @@ public record DataplaneDiff(List<DataplaneChange> changes) {
                     c.after().ifPresentOrElse(chain -> chains.put(chain.name(), chain), () -> chains.remove(c.name()));
                 }
                 case BuiltinChainChange c -> tables.computeIfAbsent(c.table(), t -> new LinkedHashMap<>())
-                        .put(c.chain(), new Chain(c.chain(), c.after()));
+                        .put(c.chain(), new Chain(c.chain(), c.after(), c.last()));
                 case IpSetChange c -> replace(ipsets, c.name(), c.after());
                 case VxlanDeviceChange c -> replace(links, c.name(), c.after());
                 case FdbChange c -> {

@@ -56,8 +56,8 @@ public record ChainOwnership(List<String> prefixes, List<NetfilterTable> claimed
         if (rule.target() instanceof Target.Jump jump && ownsChain(jump.chain(), desired)) {
             return true;
         }
-        return desired.chain(builtinChain).map(Chain::rules).orElse(List.of()).contains(rule)
+        return desired.chain(builtinChain).map(Chain::inOrder).orElse(List.of()).contains(rule)
                 || claimed.stream().anyMatch(t -> t.table() == desired.table()
-                        && t.chain(builtinChain).map(Chain::rules).orElse(List.of()).contains(rule));
+                        && t.chain(builtinChain).map(Chain::inOrder).orElse(List.of()).contains(rule));
     }
 }

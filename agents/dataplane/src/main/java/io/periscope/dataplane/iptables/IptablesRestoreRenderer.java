@@ -24,7 +24,8 @@ import java.util.Optional;
  *     and differs from the plan by a few of them ({@link PositionalEdit}): a long chain taking one
  *     more rule costs one line, not a refill of all of them;</li>
  * <li>{@code -D} of Periscope's rules in built-in chains that are stale or out of place, by rule text;</li>
- * <li>{@code -I CHAIN n} of the missing ones at their position at the top;</li>
+ * <li>{@code -I CHAIN n} of the missing ones at their position at the top, and {@code -A CHAIN} of
+ *     those placed last that are missing ({@link io.periscope.plan.netfilter.HookPosition#LAST});</li>
  * <li>{@code -A} of the refilled chains' rules;</li>
  * <li>{@code -X} of the chains no longer wanted, now empty and no longer jumped to.</li>
  * </ol>
@@ -112,7 +113,8 @@ public final class IptablesRestoreRenderer {
     /**
      * The table as the transaction {@link #render} writes for {@code changes} leaves it, computed
      * rather than read back: an owned chain holds exactly its planned rules (or is gone), a built-in
-     * chain holds Periscope's planned rules first and everyone else's after them in their order.
+     * chain holds Periscope's planned first rules first, everyone else's after them in their order,
+     * and its last rules where they were or, appended, at the end.
      * Empty when {@code current} is not the state the changes were computed from.
      */
     public static Optional<SavedTable> outcome(Table table, List<? extends DataplaneChange> changes, SavedTable current) {
@@ -125,20 +127,19 @@ public final class IptablesRestoreRenderer {
                         () -> chains.remove(c.name()));
                 case BuiltinChainChange b when b.table() == table -> {
                     List<SavedRule> found = chains.getOrDefault(b.chain(), new SavedChain(b.chain(), List.of())).rules();
-                    List<SavedRule> others = new ArrayList<>();
-                    int next = 0;
-                    for (SavedRule rule : found) {
-                        if (next < b.before().size() && rule instanceof SavedRule.Parsed p && p.rule().equals(b.before().get(next))) {
-                            next++;
-                        } else {
-                            others.add(rule);
-                        }
-                    }
-                    if (next != b.before().size()) {
+                    Optional<Placement> placement = Placement.of(b, found);
+                    if (placement.isEmpty()) {
                         return Optional.empty();
                     }
                     List<SavedRule> after = new ArrayList<>(saved(b.after()));
-                    after.addAll(others);
+                    for (int i = 0; i < found.size(); i++) {
+                        if (!placement.get().ours()[i] || placement.get().keepsAsLast(i)) {
+                            after.add(found.get(i));
+                        }
+                    }
+                    if (!placement.get().keepsLast()) {
+                        after.addAll(saved(b.last()));
+                    }
                     chains.put(b.chain(), new SavedChain(b.chain(), after));
                 }
                 default -> {
@@ -153,55 +154,109 @@ public final class IptablesRestoreRenderer {
     }
 
     /**
-     * Keeps the longest run at the top of the chain that already matches the plan, deletes every
-     * other rule of Periscope's, and inserts the rest of the plan's rules below that run. A rule is
-     * deleted by its text, which removes its first occurrence, so the kept run is shortened until
-     * no rule to delete also occurs in it.
+     * Keeps the longest run at the top of the chain that already matches the plan's first rules,
+     * and the plan's last rules where they are when they are Periscope's lowest rules in plan order;
+     * deletes every other rule of Periscope's, inserts the rest of the first rules below the kept run
+     * and appends the last rules that were not kept.
      */
     private static void builtin(BuiltinChainChange change, SavedTable current, List<String> deletions, List<String> insertions) {
         List<SavedRule> found = current.chain(change.chain()).map(SavedChain::rules).orElse(List.of());
-        boolean[] ours = new boolean[found.size()];
-        int next = 0;
-        for (int i = 0; i < found.size() && next < change.before().size(); i++) {
-            if (found.get(i) instanceof SavedRule.Parsed p && p.rule().equals(change.before().get(next))) {
-                ours[i] = true;
-                next++;
-            }
-        }
-        if (next != change.before().size()) {
-            throw new IllegalArgumentException("the " + change.table().iptablesName() + " " + change.chain()
-                    + " change was computed from another state of the chain than the one given");
-        }
-        List<Rule> wanted = change.after();
-        int kept = 0;
-        while (kept < wanted.size() && kept < found.size() && ours[kept]
-                && ((SavedRule.Parsed) found.get(kept)).rule().equals(wanted.get(kept))) {
-            kept++;
-        }
-        boolean shortened = true;
-        while (shortened) {
-            shortened = false;
-            for (int i = kept; i < found.size() && !shortened; i++) {
-                if (!ours[i]) {
-                    continue;
-                }
-                String text = found.get(i).text();
-                for (int j = 0; j < kept; j++) {
-                    if (found.get(j).text().equals(text)) {
-                        kept = j;
-                        shortened = true;
-                        break;
-                    }
-                }
-            }
-        }
-        for (int i = kept; i < found.size(); i++) {
-            if (ours[i]) {
+        Placement placement = Placement.of(change, found).orElseThrow(() -> new IllegalArgumentException("the "
+                + change.table().iptablesName() + " " + change.chain() + " change was computed from another state of the chain than the one given"));
+        for (int i = placement.kept(); i < found.size(); i++) {
+            if (placement.ours()[i] && !placement.keepsAsLast(i)) {
                 deletions.add("-D " + change.chain() + " " + found.get(i).text());
             }
         }
-        for (int i = kept; i < wanted.size(); i++) {
+        List<Rule> wanted = change.after();
+        for (int i = placement.kept(); i < wanted.size(); i++) {
             insertions.add("-I " + change.chain() + " " + (i + 1) + " " + IptablesSyntax.rule(wanted.get(i)));
+        }
+        if (!placement.keepsLast()) {
+            change.last().forEach(rule -> insertions.add(IptablesSyntax.appendLine(change.chain(), rule)));
+        }
+    }
+
+    /**
+     * Which of a built-in chain's rules a change keeps: {@code ours} marks Periscope's rules (the
+     * change's {@code before}, matched in kernel order); the first {@code kept} rules are Periscope's
+     * and already its first rules in plan order; from {@code lastFrom} on, Periscope's rules are its
+     * last rules in plan order and stay where they are ({@code -1} when they are not all there, and
+     * are deleted and appended again).
+     */
+    private record Placement(boolean[] ours, int kept, int lastFrom) {
+
+        /** Empty when {@code found} is not the state the change was computed from. */
+        static Optional<Placement> of(BuiltinChainChange change, List<SavedRule> found) {
+            boolean[] ours = new boolean[found.size()];
+            int next = 0;
+            for (int i = 0; i < found.size() && next < change.before().size(); i++) {
+                if (found.get(i) instanceof SavedRule.Parsed p && p.rule().equals(change.before().get(next))) {
+                    ours[i] = true;
+                    next++;
+                }
+            }
+            if (next != change.before().size()) {
+                return Optional.empty();
+            }
+            List<Rule> wanted = change.after();
+            int kept = 0;
+            while (kept < wanted.size() && kept < found.size() && ours[kept]
+                    && ((SavedRule.Parsed) found.get(kept)).rule().equals(wanted.get(kept))) {
+                kept++;
+            }
+            // A rule is deleted by its text, which removes its first occurrence: shorten the kept run
+            // until no rule below it that may be deleted also occurs in it.
+            boolean shortened = true;
+            while (shortened) {
+                shortened = false;
+                for (int i = kept; i < found.size() && !shortened; i++) {
+                    if (!ours[i]) {
+                        continue;
+                    }
+                    String text = found.get(i).text();
+                    for (int j = 0; j < kept; j++) {
+                        if (found.get(j).text().equals(text)) {
+                            kept = j;
+                            shortened = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            return Optional.of(new Placement(ours, kept, lastFrom(ours, kept, found, change.last())));
+        }
+
+        /**
+         * Where Periscope's lowest rules, below the kept run, are exactly the plan's last rules in
+         * order: the position of the first of them, or the chain's length when there are none to keep;
+         * -1 when they are not there.
+         */
+        private static int lastFrom(boolean[] ours, int kept, List<SavedRule> found, List<Rule> last) {
+            int matched = last.size();
+            int i = found.size() - 1;
+            for (; i >= kept && matched > 0; i--) {
+                if (!ours[i]) {
+                    continue;
+                }
+                if (!((SavedRule.Parsed) found.get(i)).rule().equals(last.get(matched - 1))) {
+                    return -1;
+                }
+                matched--;
+            }
+            if (matched > 0) {
+                return -1;
+            }
+            return i + 1;
+        }
+
+        boolean keepsLast() {
+            return lastFrom >= 0;
+        }
+
+        /** Whether the rule at {@code index}, one of Periscope's, stays as one of its last rules. */
+        boolean keepsAsLast(int index) {
+            return lastFrom >= 0 && index >= lastFrom;
         }
     }
 }

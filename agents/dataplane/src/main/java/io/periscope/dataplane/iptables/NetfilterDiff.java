@@ -16,8 +16,8 @@ import java.util.Optional;
 /**
  * The changes that turn one table of the kernel into what the plan wants, touching only what
  * {@link ChainOwnership} says is Periscope's: owned chains that differ are refilled, missing ones
- * created, no longer wanted ones deleted; in each built-in chain Periscope's rules end up first, in
- * plan order, with everyone else's rules after them in their own order.
+ * created, no longer wanted ones deleted; in each built-in chain Periscope's first rules end up first, in
+ * plan order, with everyone else's rules after them in their own order, and its last rules below.
  */
 public final class NetfilterDiff {
 
@@ -38,13 +38,13 @@ public final class NetfilterDiff {
             }
         }
         for (String builtin : table.builtinChains()) {
-            List<Rule> wanted = desired.chain(builtin).map(Chain::rules).orElse(List.of());
+            Chain wanted = desired.chain(builtin).orElse(Chain.empty(builtin));
             List<SavedRule> found = current.chain(builtin).map(SavedChain::rules).orElse(List.of());
             List<Rule> ours = found.stream()
                     .filter(r -> r instanceof SavedRule.Parsed p && ownership.ownsBuiltinRule(builtin, p.rule(), desired))
                     .map(r -> ((SavedRule.Parsed) r).rule()).toList();
             if (!inPlace(found, wanted, ours)) {
-                changes.add(new BuiltinChainChange(table, builtin, ours, wanted));
+                changes.add(new BuiltinChainChange(table, builtin, ours, wanted.rules(), wanted.last()));
             }
         }
         for (SavedChain chain : current.chains()) {
@@ -55,13 +55,18 @@ public final class NetfilterDiff {
         return changes;
     }
 
-    /** Periscope's rules are exactly the first ones of the chain, in plan order, and nowhere else. */
-    private static boolean inPlace(List<SavedRule> found, List<Rule> wanted, List<Rule> ours) {
-        if (ours.size() != wanted.size() || found.size() < wanted.size()) {
+    /**
+     * Periscope's first rules are exactly the first ones of the chain, in plan order, and its last
+     * rules follow somewhere below them, in plan order, with nothing else of Periscope's anywhere.
+     * Where below does not matter: upstream's {@code AppendUnique} leaves a rule it finds where it is,
+     * even with rules appended after it since, and so do the agents.
+     */
+    private static boolean inPlace(List<SavedRule> found, Chain wanted, List<Rule> ours) {
+        if (!ours.equals(wanted.inOrder()) || found.size() < wanted.rules().size()) {
             return false;
         }
-        for (int i = 0; i < wanted.size(); i++) {
-            if (!(found.get(i) instanceof SavedRule.Parsed p) || !p.rule().equals(wanted.get(i))) {
+        for (int i = 0; i < wanted.rules().size(); i++) {
+            if (!(found.get(i) instanceof SavedRule.Parsed p) || !p.rule().equals(wanted.rules().get(i))) {
                 return false;
             }
         }

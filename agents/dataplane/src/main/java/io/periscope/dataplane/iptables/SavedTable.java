@@ -33,7 +33,7 @@ public record SavedTable(Table table, List<SavedChain> chains) {
             }
         }
         for (Chain chain : plan.chains()) {
-            chains.add(new SavedChain(chain.name(), chain.rules().stream()
+            chains.add(new SavedChain(chain.name(), chain.inOrder().stream()
                     .<SavedRule>map(r -> new SavedRule.Parsed(r, IptablesSyntax.rule(r))).toList()));
         }
         return new SavedTable(plan.table(), chains);

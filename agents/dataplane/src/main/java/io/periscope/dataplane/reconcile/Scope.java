@@ -159,11 +159,9 @@ public final class Scope {
             List<Chain> owned = new ArrayList<>();
             for (SavedChain chain : savedTable.chains()) {
                 if (table.isBuiltin(chain.name())) {
-                    List<Rule> ours = chain.rules().stream()
-                            .filter(r -> r instanceof SavedRule.Parsed p && chains.ownsBuiltinRule(chain.name(), p.rule(), none))
-                            .map(r -> ((SavedRule.Parsed) r).rule()).toList();
-                    if (!ours.isEmpty()) {
-                        owned.add(new Chain(chain.name(), ours));
+                    Chain ours = placed(table, chain, chains, none);
+                    if (!ours.inOrder().isEmpty()) {
+                        owned.add(ours);
                     }
                 } else if (chains.ownsChain(chain.name(), none)) {
                     owned.add(new Chain(chain.name(), chain.parsedRules()));
@@ -174,6 +172,36 @@ public final class Scope {
             }
         });
         return tables;
+    }
+
+    /**
+     * Periscope's rules of a built-in chain, in kernel order, split where they are found: those at
+     * the top, above everyone else's rules, are first; from the first one below someone else's rule,
+     * or placed last by one of the plans, they are last. A plan restoring what was read puts them back
+     * where they were.
+     */
+    private Chain placed(Table table, SavedChain chain, ChainOwnership chains, NetfilterTable none) {
+        Set<Rule> plannedLast = new HashSet<>();
+        for (NetfilterTable t : netfilter) {
+            if (t.table() == table) {
+                t.chain(chain.name()).ifPresent(c -> plannedLast.addAll(c.last()));
+            }
+        }
+        List<Rule> first = new ArrayList<>();
+        List<Rule> last = new ArrayList<>();
+        boolean belowOthers = false;
+        for (SavedRule rule : chain.rules()) {
+            if (rule instanceof SavedRule.Parsed p && chains.ownsBuiltinRule(chain.name(), p.rule(), none)) {
+                if (belowOthers || !last.isEmpty() || plannedLast.contains(p.rule())) {
+                    last.add(p.rule());
+                } else {
+                    first.add(p.rule());
+                }
+            } else {
+                belowOthers = true;
+            }
+        }
+        return new Chain(chain.name(), first, last);
     }
 
     @Override
