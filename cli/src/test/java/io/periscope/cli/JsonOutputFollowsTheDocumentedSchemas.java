@@ -101,9 +101,15 @@ class JsonOutputFollowsTheDocumentedSchemas {
         List<TracePath> simulated = simulation.paths(target, 40000);
         ObservedAttempt attempt = new ObservedAttempt(new AttemptOutcome(40000, 0, "", target.sourceIp(), simulated.getFirst().disposition(),
                 Optional.empty()), simulated.getFirst(), simulated, new PathMatch(0, Optional.empty()));
+        // A packet a WireGuard device dropped on receive: the path's reason, and a drop step where it ended.
+        TracePath droppedOnReceive = new TracePath("dropped", simulated.getFirst().forward(), List.of(), List.of(),
+                Optional.of("cluster2/gw-3 submariner drops a packet from peer cluster1/gw-1 (172.18.0.6:4500): inner source 242.254.1.9 is"
+                        + " not in its allowed IPs [242.254.1.1/32]"));
+        ObservedAttempt dropped = new ObservedAttempt(new AttemptOutcome(40001, 0, "", target.sourceIp(), "dropped",
+                Optional.of("connect timed out")), droppedOnReceive, simulated, new PathMatch(0, Optional.empty()));
         ProbeReport report = new ProbeReport(set.name(), List.of(
                 new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), target.resolved(), simulated.size(),
-                        List.of(attempt), Optional.empty()).withDns(new io.periscope.lab.probe.NameResolution("nginx.default.svc.clusterset.local",
+                        List.of(attempt, dropped), Optional.empty()).withDns(new io.periscope.lab.probe.NameResolution("nginx.default.svc.clusterset.local",
                         "cluster1/default/client", List.of(target.destination()), List.of(List.of(target.destination())),
                         Optional.of(target.destination()))),
                 FlowProbeResult.unanswered("to-nobody", flow.from().toString(), "nobody.default.svc.clusterset.local:80",
@@ -112,7 +118,7 @@ class JsonOutputFollowsTheDocumentedSchemas {
 
         String json = ProbeReportJson.render(report);
 
-        assertThat(JSON.readTree(json).findValuesAsText("kind")).as("the observed hops carry encap steps").contains("encap");
+        assertThat(JSON.readTree(json).findValuesAsText("kind")).as("the observed hops carry encap and drop steps").contains("encap", "drop");
         assertThat(JSON.readTree(json).get("flows").get(0).get("dns").get("sentTo").asText()).isEqualTo(target.destination().toString());
         List<Error> errors = schema("lab-probe.schema.json").validate(JSON.readTree(json));
         assertThat(errors).as(json).isEmpty();

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 public final class TestTopologies {
 
     private static final String CLIENT_SERVER_VXLAN_WIREGUARD = "client-server-vxlan-wireguard.yaml";
+    private static final String WIREGUARD_DROP_ON_RECEIVE = "wireguard-drop-on-receive.yaml";
 
     private TestTopologies() {
     }
@@ -24,6 +25,15 @@ public final class TestTopologies {
      */
     public static ClusterSet clientServerOverVxlanAndWireguard() {
         return resource(CLIENT_SERVER_VXLAN_WIREGUARD);
+    }
+
+    /**
+     * A headless service's pod on the second of two active gateways (Globalnet, WireGuard): its
+     * connection to the other cluster leaves by that gateway with the pod's global IP, which the
+     * receiving device allows only from the first gateway's peer, so it drops the packet on receive.
+     */
+    public static ClusterSet wireGuardDropOnReceive() {
+        return resource(WIREGUARD_DROP_ON_RECEIVE);
     }
 
     /** Read from the classpath, not the module's directory: the tests that use it live in two modules. */

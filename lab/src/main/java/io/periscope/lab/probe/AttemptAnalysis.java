@@ -28,12 +28,23 @@ public final class AttemptAnalysis {
     private final LabWiring wiring;
     private final List<Sighting> sightings;
     private final RouteQuery routes;
+    private final WireGuardReceipts receipts;
 
     public AttemptAnalysis(ProbeTarget target, LabWiring wiring, List<Sighting> sightings, RouteQuery routes) {
+        this(target, wiring, sightings, routes, WireGuardReceipts.UNREAD);
+    }
+
+    /** @param receipts what the WireGuard devices counted while the captures ran, which explains a drop inside one */
+    public AttemptAnalysis(ProbeTarget target, LabWiring wiring, List<Sighting> sightings, RouteQuery routes, WireGuardReceipts receipts) {
         this.target = target;
         this.wiring = wiring;
         this.sightings = sightings;
         this.routes = routes;
+        this.receipts = receipts;
+    }
+
+    /** How a path that was not delivered ended, and why where the lab can tell. */
+    private record Ending(String disposition, Optional<String> reason) {
     }
 
     /** @param deliveries what a server received from a source port, if anything */
@@ -55,11 +66,12 @@ public final class AttemptAnalysis {
         }
         long sequence = syn.get().tcp().seq();
         long tsVal = syn.get().tcp().tsVal();
-        List<TraceHop> forward = follow(new PacketIdentity.TcpSyn(sequence, tsVal), target.source(), generated(outcome, syn));
+        HopReconstruction.Followed followed = follow(new PacketIdentity.TcpSyn(sequence, tsVal), target.source(), generated(outcome, syn));
+        List<TraceHop> forward = followed.hops();
         HostId end = host(forward.getLast());
         Optional<IpDatagram> synAck = firstLeaving(end, new PacketIdentity.TcpSynAck(sequence, tsVal, PacketIdentity.ANY)::matches);
         if (synAck.isEmpty()) {
-            return new TracePath(fate(forward, outcome), forward, List.of(), List.of());
+            return ended(followed, outcome, forward, List.of());
         }
         // The server's view of the connection where it accepted this very SYN (a retransmission may
         // have come another way, translated otherwise); else the SYN as it arrived.
@@ -67,8 +79,10 @@ public final class AttemptAnalysis {
         TracePacket answered = deliveries.apply(outcome.sourcePort())
                 .filter(d -> d.host().equals(end) && d.received().src().equals(arrived.src()) && d.received().sport() == arrived.sport())
                 .map(Delivery::received).orElse(arrived);
-        List<TraceHop> reply = follow(new PacketIdentity.TcpSynAck(sequence, tsVal, synAck.get().tcp().tsVal()), end, answered.answer());
-        return new TracePath(arrivedBack(forward, reply) ? "delivered" : fate(reply, outcome), forward, reply, List.of());
+        HopReconstruction.Followed reply = follow(new PacketIdentity.TcpSynAck(sequence, tsVal, synAck.get().tcp().tsVal()), end,
+                answered.answer());
+        return arrivedBack(forward, reply.hops()) ? new TracePath("delivered", forward, reply.hops(), List.of())
+                : ended(reply, outcome, forward, reply.hops());
     }
 
     private TracePath udp(AttemptOutcome outcome, IntFunction<Optional<Delivery>> deliveries) {
@@ -77,15 +91,17 @@ public final class AttemptAnalysis {
         if (request.isEmpty()) {
             return neverLeft(outcome);
         }
-        List<TraceHop> forward = follow(new PacketIdentity.UdpPayload(EchoServers.REQUEST_MARK + outcome.udpMarker()), target.source(),
-                generated(outcome, request));
+        HopReconstruction.Followed followed = follow(new PacketIdentity.UdpPayload(EchoServers.REQUEST_MARK + outcome.udpMarker()),
+                target.source(), generated(outcome, request));
+        List<TraceHop> forward = followed.hops();
         Optional<Delivery> delivery = deliveries.apply(outcome.sourcePort());
         if (delivery.isEmpty()) {
-            return new TracePath(fate(forward, outcome), forward, List.of(), List.of());
+            return ended(followed, outcome, forward, List.of());
         }
-        List<TraceHop> reply = follow(new PacketIdentity.UdpPayload(EchoServers.REPLY_MARK + outcome.udpMarker()), delivery.get().host(),
-                delivery.get().received().answer());
-        return new TracePath(arrivedBack(forward, reply) ? "delivered" : fate(reply, outcome), forward, reply, List.of());
+        HopReconstruction.Followed reply = follow(new PacketIdentity.UdpPayload(EchoServers.REPLY_MARK + outcome.udpMarker()),
+                delivery.get().host(), delivery.get().received().answer());
+        return arrivedBack(forward, reply.hops()) ? new TracePath("delivered", forward, reply.hops(), List.of())
+                : ended(reply, outcome, forward, reply.hops());
     }
 
     /** ICMP traces have no reply: the echo request counts as delivered where its host answers it. */
@@ -95,10 +111,11 @@ public final class AttemptAnalysis {
         if (sent.isEmpty()) {
             return neverLeft(outcome);
         }
-        List<TraceHop> forward = follow(request, target.source(), generated(outcome, sent));
+        HopReconstruction.Followed followed = follow(request, target.source(), generated(outcome, sent));
+        List<TraceHop> forward = followed.hops();
         boolean answered = firstLeaving(host(forward.getLast()),
                 new PacketIdentity.IcmpMessage(IpDatagram.ICMP_ECHO_REPLY, outcome.icmpLength())::matches).isPresent();
-        return new TracePath(answered ? "delivered" : fate(forward, outcome), forward, List.of(), List.of());
+        return answered ? new TracePath("delivered", forward, List.of(), List.of()) : ended(followed, outcome, forward, List.of());
     }
 
     /** Nothing left the sending host: the send itself failed (no route there), and the socket said why. */
@@ -117,8 +134,14 @@ public final class AttemptAnalysis {
         return TracePacket.of(source, target.destination(), outcome.sourcePort(), target.port(), target.protocol());
     }
 
-    private List<TraceHop> follow(PacketIdentity identity, HostId from, TracePacket generated) {
-        return new HopReconstruction(wiring, sightings, identity).follow(from, generated);
+    private HopReconstruction.Followed follow(PacketIdentity identity, HostId from, TracePacket generated) {
+        return new HopReconstruction(wiring, sightings, identity, receipts).trace(from, generated);
+    }
+
+    /** The path of a packet that did not arrive, {@code last} being the direction it ended in. */
+    private TracePath ended(HopReconstruction.Followed last, AttemptOutcome outcome, List<TraceHop> forward, List<TraceHop> reply) {
+        Ending ending = fate(last, outcome);
+        return new TracePath(ending.disposition(), forward, reply, List.of(), ending.reason());
     }
 
     /** The answer reached the sender's host addressed as the sender's socket expects it. */
@@ -129,10 +152,18 @@ public final class AttemptAnalysis {
     }
 
     /**
-     * How a packet that did not arrive ended: the ICMP error the host where it ended sent back (a
-     * missing route gives "net unreachable", an unreachable route "host unreachable"); where the
+     * How a packet that did not arrive ended: in a WireGuard device that let nothing out, dropped
+     * there for the reason its counters give; else the ICMP error the host where it ended sent back
+     * (a missing route gives "net unreachable", an unreachable route "host unreachable"); where the
      * host sent none, its routing table's answer for the packet; with a route, it was dropped.
      */
+    private Ending fate(HopReconstruction.Followed followed, AttemptOutcome outcome) {
+        if (followed.droppedByWireGuard().isPresent()) {
+            return new Ending("dropped", Optional.of(followed.droppedByWireGuard().get().reason()));
+        }
+        return new Ending(fate(followed.hops(), outcome), Optional.empty());
+    }
+
     private String fate(List<TraceHop> hops, AttemptOutcome outcome) {
         TraceHop last = hops.getLast();
         HostId host = host(last);

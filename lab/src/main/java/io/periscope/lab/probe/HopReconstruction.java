@@ -25,7 +25,10 @@ import java.util.function.Predicate;
  * the veth, or on a bridge the owner of the destination MAC), and the interface it came in by there
  * (the VXLAN device that decapsulated it, where it came through a tunnel). A WireGuard device's
  * outer packets are encrypted, so they are matched to the inner packet by addresses, ports and
- * time (see {@link #acrossWireGuard}). This is the hop shape
+ * time (see {@link #acrossWireGuard}); where the outer packet arrived at the peer and nothing came
+ * out of the peer's device, the path ends at the peer, in by its underlay with the outer packet, as
+ * the simulator ends a packet WireGuard drops on receive, and the device's counters say why
+ * ({@link WireGuardReceiveDrop}). This is the hop shape
  * of the simulator's traces: at a tunnel end, the inner packet on the tunnel device.
  */
 public final class HopReconstruction {
@@ -33,18 +36,42 @@ public final class HopReconstruction {
     /** A path longer than this is a loop; the kernel's TTL would end it too. */
     private static final int MAX_HOPS = 64;
 
+    /** A WireGuard data message: its first byte, as the capture keeps the start of a UDP payload. */
+    private static final char WIREGUARD_DATA = '\u0004';
+    /** IPv4 and UDP headers around a WireGuard message: the device counts the message alone. */
+    private static final int OUTER_HEADERS = 20 + 8;
+
     private final LabWiring wiring;
     private final List<Sighting> sightings;
     private final List<Sighting> udp;
     private final PacketIdentity identity;
+    private final WireGuardReceipts receipts;
+
+    /**
+     * The packet's path as the captures show it, and where it ended in a WireGuard device that let
+     * nothing out, why.
+     */
+    public record Followed(List<TraceHop> hops, Optional<WireGuardReceiveDrop> droppedByWireGuard) {
+
+        public Followed {
+            hops = List.copyOf(hops);
+        }
+    }
+
+    /** From the captures alone: a WireGuard device that drops a packet is placed, not explained. */
+    public HopReconstruction(LabWiring wiring, List<Sighting> sightings, PacketIdentity identity) {
+        this(wiring, sightings, identity, WireGuardReceipts.UNREAD);
+    }
 
     /**
      * @param sightings everything captured; those of {@code identity}, and the UDP packets a
      *                  WireGuard cable may have wrapped it in (which cannot be decrypted to tell)
+     * @param receipts  what the WireGuard devices counted while the captures ran
      */
-    public HopReconstruction(LabWiring wiring, List<Sighting> sightings, PacketIdentity identity) {
+    public HopReconstruction(LabWiring wiring, List<Sighting> sightings, PacketIdentity identity, WireGuardReceipts receipts) {
         this.wiring = wiring;
         this.identity = identity;
+        this.receipts = receipts;
         this.sightings = sightings.stream().filter(s -> identity.matches(s.frame().innermost()))
                 .sorted(Comparator.comparingLong(Sighting::nanos)).toList();
         this.udp = sightings.stream().filter(s -> s.frame().vxlan().isEmpty() && s.frame().datagram().protocol() == IpDatagram.UDP)
@@ -68,11 +95,22 @@ public final class HopReconstruction {
      * @param generated the packet as its socket sent it (the first hop's {@code arrive})
      */
     public List<TraceHop> follow(HostId source, TracePacket generated) {
+        return trace(source, generated).hops();
+    }
+
+    /**
+     * The packet's hops from the host that generated it, and, where a WireGuard device it reached
+     * let nothing out, why.
+     *
+     * @param generated the packet as its socket sent it (the first hop's {@code arrive})
+     */
+    public Followed trace(HostId source, TracePacket generated) {
         List<TraceHop> hops = new ArrayList<>();
         HostId host = source;
         Optional<String> in = Optional.empty();
         TracePacket arrive = generated;
         long after = Long.MIN_VALUE;
+        walk:
         while (hops.size() < MAX_HOPS) {
             HostId here = host;
             long since = after;
@@ -100,24 +138,35 @@ public final class HopReconstruction {
             }
             Optional<WireGuardDevice> wireGuard = wiring.wireGuardDevice(host, out.iface());
             if (wireGuard.isPresent()) {
-                Optional<WireGuardHop> crossing = acrossWireGuard(out, wireGuard.get());
+                Optional<WireGuardCrossing> crossing = acrossWireGuard(out, wireGuard.get());
                 if (crossing.isEmpty()) {
                     hops.add(new TraceHop(host.toString(), in, Optional.of(out.iface()), arrive, Optional.of(packet(out.frame().datagram())),
                             Optional.empty()));
                     break;
                 }
-                WireGuardHop crossed = crossing.get();
                 hops.add(new TraceHop(host.toString(), in, Optional.of(out.iface()), arrive, Optional.of(packet(out.frame().datagram())),
-                        Optional.of(crossed.encap())));
-                if (crossed.decrypted().isEmpty()) {
-                    break;
+                        Optional.of(crossing.get().encap())));
+                switch (crossing.get()) {
+                    case WireGuardCrossing.Lost lost -> {
+                        break walk;
+                    }
+                    case WireGuardCrossing.Refused refused -> {
+                        // The receiving gateway took the outer packet in from its underlay, as the
+                        // simulator's hop there shows it, and its device let nothing out.
+                        Sighting at = refused.arrived();
+                        hops.add(new TraceHop(at.host().toString(), Optional.of(at.iface()), Optional.empty(), packet(at.frame().datagram()),
+                                Optional.empty(), Optional.empty()));
+                        return new Followed(hops, Optional.of(refused.drop()));
+                    }
+                    case WireGuardCrossing.Through through -> {
+                        Sighting inner = through.decrypted();
+                        host = inner.host();
+                        in = Optional.of(inner.iface());
+                        arrive = packet(inner.frame().datagram());
+                        after = inner.nanos();
+                        continue walk;
+                    }
                 }
-                Sighting inner = crossed.decrypted().get();
-                host = inner.host();
-                in = Optional.of(inner.iface());
-                arrive = packet(inner.frame().datagram());
-                after = inner.nanos();
-                continue;
             }
             hops.add(new TraceHop(host.toString(), in, Optional.of(out.iface()), arrive, Optional.of(packet(out.frame().datagram())), encap));
 
@@ -156,11 +205,25 @@ public final class HopReconstruction {
                 after = at.nanos();
             }
         }
-        return hops;
+        return new Followed(hops, Optional.empty());
     }
 
-    /** A packet's crossing of a WireGuard cable: its encapsulation and, once through, the packet out of the peer's device. */
-    private record WireGuardHop(TraceEncap encap, Optional<Sighting> decrypted) {
+    /** How a packet sent into a WireGuard device crossed the cable, with the encapsulation it left in. */
+    private sealed interface WireGuardCrossing {
+
+        TraceEncap encap();
+
+        /** The outer packet left and was not seen arriving at a gateway with a device on its port. */
+        record Lost(TraceEncap encap) implements WireGuardCrossing {
+        }
+
+        /** The outer packet arrived at the peer's underlay and nothing came out of the peer's device. */
+        record Refused(TraceEncap encap, Sighting arrived, WireGuardReceiveDrop drop) implements WireGuardCrossing {
+        }
+
+        /** The packet came out of the peer's device. */
+        record Through(TraceEncap encap, Sighting decrypted) implements WireGuardCrossing {
+        }
     }
 
     /**
@@ -170,7 +233,7 @@ public final class HopReconstruction {
      * went in; at the peer, the inner packet is the first of the probe's coming out of its device
      * after that outer packet arrived.
      */
-    private Optional<WireGuardHop> acrossWireGuard(Sighting out, WireGuardDevice device) {
+    private Optional<WireGuardCrossing> acrossWireGuard(Sighting out, WireGuardDevice device) {
         IpDatagram inner = out.frame().datagram();
         Optional<WireGuardPeer> peer = device.peerFor(inner.dst());
         if (peer.isEmpty()) {
@@ -203,13 +266,34 @@ public final class HopReconstruction {
                     && s.frame().datagram().src().equals(outer.src())).findFirst();
         }
         if (received.isEmpty()) {
-            return Optional.of(new WireGuardHop(encap, Optional.empty()));
+            return Optional.of(new WireGuardCrossing.Lost(encap));
         }
         Sighting at = received.get();
         Optional<WireGuardDevice> remote = wiring.wireGuardDeviceOn(at.host(), at.frame().datagram().dport());
-        Optional<Sighting> decrypted = remote.flatMap(d -> first(s -> s.host().equals(at.host()) && s.iface().equals(d.name())
-                && s.direction() == Direction.ARRIVING && s.nanos() >= at.nanos()));
-        return Optional.of(new WireGuardHop(encap, decrypted));
+        if (remote.isEmpty()) {
+            return Optional.of(new WireGuardCrossing.Lost(encap));
+        }
+        Optional<Sighting> decrypted = first(s -> s.host().equals(at.host()) && s.iface().equals(remote.get().name())
+                && s.direction() == Direction.ARRIVING && s.nanos() >= at.nanos());
+        if (decrypted.isPresent()) {
+            return Optional.of(new WireGuardCrossing.Through(encap, decrypted.get()));
+        }
+        IpDatagram arrived = at.frame().datagram();
+        String endpoint = arrived.src() + ":" + arrived.sport();
+        return Optional.of(new WireGuardCrossing.Refused(encap, at, WireGuardReceiveDrop.judge(at.host(), remote.get(), endpoint, inner.src(),
+                dataBytesArriving(at, arrived), receipts)));
+    }
+
+    /**
+     * The WireGuard data messages that arrived where {@code at} did from the same address and port
+     * while the captures ran: what a device that decrypted them all adds to that peer's received bytes.
+     */
+    private long dataBytesArriving(Sighting at, IpDatagram outer) {
+        return udp.stream().filter(s -> s.host().equals(at.host()) && s.iface().equals(at.iface()) && s.direction() == Direction.ARRIVING)
+                .map(s -> s.frame().datagram())
+                .filter(d -> d.src().equals(outer.src()) && d.sport() == outer.sport() && d.dport() == outer.dport())
+                .filter(d -> !d.payload().isEmpty() && d.payload().charAt(0) == WIREGUARD_DATA)
+                .mapToLong(d -> d.length() - OUTER_HEADERS).sum();
     }
 
     private Optional<Sighting> first(Predicate<Sighting> condition) {

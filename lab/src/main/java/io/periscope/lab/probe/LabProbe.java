@@ -19,6 +19,9 @@ import io.periscope.dataplane.command.CommandResult;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.TopologySource;
+import io.periscope.lab.state.WireGuardProcess;
+import io.periscope.lab.wireguard.WireGuardCounterReader;
+import io.periscope.lab.wireguard.WireGuardCounters;
 import io.periscope.lab.trace.PathComparison;
 import io.periscope.lab.trace.TraceHop;
 import io.periscope.lab.trace.TracePath;
@@ -137,17 +140,23 @@ public final class LabProbe {
         List<ClusterDns> dns = clusterDns(set, layout);
         Map<HostId, HostNamespace> hosts = new HashMap<>();
         Map<String, HostNamespace> named = new HashMap<>();
+        Map<String, HostNamespace> byNamespace = new HashMap<>();
         layout.hosts().forEach(h -> {
             hosts.put(h.host(), h);
             named.put(h.host().toString(), h);
+            byNamespace.put(h.namespace(), h);
         });
+        Map<HostId, WireGuardProcess> wireGuard = new HashMap<>();
+        for (WireGuardProcess daemon : state.wireGuard()) {
+            Optional.ofNullable(byNamespace.get(daemon.namespace())).ifPresent(h -> wireGuard.put(h.host(), daemon));
+        }
         Set<Integer> vxlanPorts = new TreeSet<>();
         current.hosts().values().forEach(h -> h.submariner().vxlanDevices().forEach(d -> vxlanPorts.add(d.port())));
         LabInterfaces interfaces = new LabInterfaces(runner);
         long readStart = System.nanoTime();
         List<HostNamespace> nodes = layout.nodes();
         nodes.forEach(interfaces::of);
-        LabHosts lab = new LabHosts(current, hosts, named, nodes, interfaces, LinkTimings.of(set));
+        LabHosts lab = new LabHosts(current, hosts, named, nodes, interfaces, LinkTimings.of(set), wireGuard);
         // Names are asked for real once, before sizing: the answer decides where a flow's packets
         // go, so the flow is sized and then probed toward the same address.
         List<Optional<RealAnswer>> answers = new ArrayList<>();
@@ -196,9 +205,12 @@ public final class LabProbe {
         }
     }
 
-    /** The lab's hosts by id and by name, its nodes, and the interfaces read so far. */
+    /**
+     * The lab's hosts by id and by name, its nodes, the interfaces read so far, and the wireguard-go
+     * daemon of each gateway with a WireGuard device.
+     */
     private record LabHosts(ClusterSetPlan plan, Map<HostId, HostNamespace> byId, Map<String, HostNamespace> byName, List<HostNamespace> nodes,
-                            LabInterfaces interfaces, LinkTimings timings) {
+                            LabInterfaces interfaces, LinkTimings timings, Map<HostId, WireGuardProcess> wireGuard) {
     }
 
     /** What real DNS answered, in the source's namespace, for a flow written with a name. */
@@ -381,6 +393,8 @@ public final class LabProbe {
             for (int round = 0; round < rounds && seen.size() < simulatedPaths; round++) {
                 List<AttemptOutcome> outcomes = new ArrayList<>();
                 List<Sighting> sightings;
+                // Read around the captures, so every packet they see falls between the two readings.
+                Map<HostId, WireGuardCounters> countedBefore = wireGuardCounters(lab);
                 try (CaptureSession session = CaptureSession.start(setup.targets(), vxlanPorts)) {
                     for (int k = 0; k < perRound; k++) {
                         int n = round * perRound + k;
@@ -399,8 +413,9 @@ public final class LabProbe {
                     }
                     sightings = session.stop();
                 }
+                WireGuardReceipts receipts = new WireGuardReceipts(countedBefore, wireGuardCounters(lab));
                 for (AttemptOutcome outcome : outcomes) {
-                    ObservedAttempt attempt = analyse(outcome, target, wiring, sightings, servers, simulation, routes(lab.byId()));
+                    ObservedAttempt attempt = analyse(outcome, target, wiring, sightings, receipts, servers, simulation, routes(lab.byId()));
                     attempts.add(attempt);
                     if (attempt.match().matches()) {
                         seen.add(attempt.match().simulatedPath());
@@ -412,6 +427,19 @@ public final class LabProbe {
         }
         return new FlowProbeResult(flow.name(), flow.from().toString(), flow.to().toString(), target.resolved(), simulatedPaths,
                 attempts, Optional.empty());
+    }
+
+    /**
+     * Every WireGuard device's counters now, by gateway: WireGuard drops without a word on the wire,
+     * and what its devices counted is how a drop inside one is told ({@link WireGuardReceiveDrop}).
+     * A device whose counters cannot be read is left out, and a drop there is placed, not explained.
+     */
+    private Map<HostId, WireGuardCounters> wireGuardCounters(LabHosts lab) {
+        WireGuardCounterReader reader = new WireGuardCounterReader(runner);
+        Map<HostId, WireGuardCounters> counted = new HashMap<>();
+        lab.wireGuard().forEach((gateway, daemon) -> lab.byId().get(gateway).plan().submariner().wireGuardDevices()
+                .forEach(device -> reader.read(daemon, device.name()).ifPresent(c -> counted.put(gateway, c))));
+        return counted;
     }
 
     /**
@@ -512,8 +540,8 @@ public final class LabProbe {
     }
 
     private static ObservedAttempt analyse(AttemptOutcome outcome, ProbeTarget target, LabWiring wiring, List<Sighting> sightings,
-                                           EchoServers servers, FlowSimulation simulation, RouteQuery routes) {
-        TracePath observed = new AttemptAnalysis(target, wiring, sightings, routes).observe(outcome,
+                                           WireGuardReceipts receipts, EchoServers servers, FlowSimulation simulation, RouteQuery routes) {
+        TracePath observed = new AttemptAnalysis(target, wiring, sightings, routes, receipts).observe(outcome,
                 port -> servers.awaitDelivery(d -> d.received().proto() == target.protocol() && d.received().sport() == port,
                         outcome.disposition().equals("delivered") ? 1_000 : 0));
         List<TracePath> simulated = simulation.paths(target, outcome.sourcePort());

@@ -12,12 +12,14 @@ import io.periscope.lab.trace.TracePacket;
 import io.periscope.lab.trace.TracePath;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The probe's findings as JSON (spec section 4): flows in the shape of section 3, one path per
  * connection real packets carried, with the source port it used and the simulated path it was
  * compared with; per flow {@code matchesSimulation} and, where false, {@code firstDifference}. An
- * observed hop has no steps but its encapsulation, written as the simulator writes an encap step.
+ * observed hop has no steps but its encapsulation, written as the simulator writes an encap step,
+ * and, where a WireGuard device dropped the packet, a drop step with the reason its counters give.
  */
 public final class ProbeReportJson {
 
@@ -94,17 +96,24 @@ public final class ProbeReportJson {
         return node;
     }
 
+    /**
+     * A path; where the lab can tell why it ended (a WireGuard device's drop), the reason is the
+     * path's, as in the simulator's trace, and a drop step of the hop where it ended.
+     */
     static ObjectNode path(TracePath path) {
         ObjectNode node = JSON.createObjectNode();
         node.put("disposition", path.disposition());
-        node.set("forward", hops(path.forward()));
-        if (!path.reply().isEmpty()) {
-            node.set("reply", hops(path.reply()));
+        path.reason().ifPresent(r -> node.put("reason", r));
+        boolean endedInReply = !path.reply().isEmpty();
+        node.set("forward", hops(path.forward(), endedInReply ? Optional.empty() : path.reason()));
+        if (endedInReply) {
+            node.set("reply", hops(path.reply(), path.reason()));
         }
         return node;
     }
 
-    private static ObjectNode hops(List<TraceHop> hops) {
+    /** @param drop why the packet ended at the last of these hops, if it is known */
+    private static ObjectNode hops(List<TraceHop> hops, Optional<String> drop) {
         ObjectNode node = JSON.createObjectNode();
         ArrayNode array = node.putArray("hops");
         for (TraceHop hop : hops) {
@@ -131,6 +140,13 @@ public final class ProbeReportJson {
                 step.put("underlay", e.underlay());
                 step.put("encrypted", e.encrypted());
             });
+            if (hop == hops.getLast()) {
+                drop.ifPresent(reason -> {
+                    ObjectNode step = steps.addObject();
+                    step.put("kind", "drop");
+                    step.put("reason", reason);
+                });
+            }
             hop.depart().ifPresent(d -> h.set("depart", packet(d)));
             array.add(h);
         }

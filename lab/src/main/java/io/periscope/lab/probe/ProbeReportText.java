@@ -70,6 +70,7 @@ public final class ProbeReportText {
     }
 
     static void path(TracePath path, StringBuilder text) {
+        path.reason().ifPresent(r -> text.append("  reason: ").append(r).append('\n'));
         text.append("  forward\n");
         hops(path.forward(), text);
         if (!path.reply().isEmpty()) {

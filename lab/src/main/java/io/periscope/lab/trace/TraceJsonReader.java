@@ -44,7 +44,8 @@ public final class TraceJsonReader {
     public static TracePath path(JsonNode path) {
         List<String> choices = new ArrayList<>();
         path.path("choices").forEach(c -> choices.add(c.asText()));
-        return new TracePath(path.path("disposition").asText(), hops(path.path("forward")), hops(path.path("reply")), choices);
+        return new TracePath(path.path("disposition").asText(), hops(path.path("forward")), hops(path.path("reply")), choices,
+                text(path, "reason"));
     }
 
     /** One path given as JSON text. */

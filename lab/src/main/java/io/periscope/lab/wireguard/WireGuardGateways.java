@@ -130,9 +130,15 @@ public final class WireGuardGateways {
             }
             wgSet.append(" peer ").append(remote.publicKey())
                     .append(" preshared-key ").append(pskFile(pskIds.indexOf(peer.presharedKey())))
-                    .append(" endpoint ").append(peer.endpoint())
-                    .append(" allowed-ips ").append(peer.allowedIps().stream().map(Ipv4Prefix::toString).collect(Collectors.joining(",")))
-                    .append(" persistent-keepalive ").append(peer.persistentKeepaliveSeconds());
+                    .append(" endpoint ").append(peer.endpoint());
+            // A peer may hold no prefix (a remote cluster's second active gateway without Globalnet:
+            // its subnets belong to the first one's peer). It still gets a session, and every packet
+            // it sends is dropped by the allowed-IPs check, as the simulator says; an empty
+            // "allowed-ips" would make wg read the next word as the list and refuse the command.
+            if (!peer.allowedIps().isEmpty()) {
+                wgSet.append(" allowed-ips ").append(peer.allowedIps().stream().map(Ipv4Prefix::toString).collect(Collectors.joining(",")));
+            }
+            wgSet.append(" persistent-keepalive ").append(peer.persistentKeepaliveSeconds());
         }
         return String.join("\n",
                 "set -e",

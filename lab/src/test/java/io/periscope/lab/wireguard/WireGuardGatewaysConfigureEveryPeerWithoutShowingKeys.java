@@ -9,11 +9,16 @@ import io.periscope.dataplane.command.RecordingCommandRunner;
 import io.periscope.dataplane.command.CommandFailedException;
 import io.periscope.dataplane.command.CommandResult;
 import io.periscope.lab.state.WireGuardProcess;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.plan.cable.WireGuardDevice;
+import io.periscope.plan.cable.WireGuardPeer;
 import io.periscope.planner.Planner;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -83,6 +88,28 @@ class WireGuardGatewaysConfigureEveryPeerWithoutShowingKeys {
                 .contains(" preshared-key /var/run/wireguard/psk-0 endpoint ")
                 .contains("trap 'rm -f /var/run/wireguard/psk-*' EXIT"));
         assertThat(runner.commands()).allSatisfy(i -> assertThat(String.join(" ", i.argv()) + i).doesNotContain("PSK-"));
+    }
+
+    /**
+     * Without Globalnet, a remote cluster's second active gateway has no allowed IP (its subnets are
+     * the first one's peer's): wg gets that peer without an "allowed-ips" word, which given an empty
+     * list would swallow the next word and refuse the whole command in the middle of lab up.
+     */
+    @Test
+    void aPeerWithoutAllowedIpsIsConfiguredWithoutTheWord() {
+        WireGuardPeer first = new WireGuardPeer("east/gw-1", "key-east-1", "psk", Ipv4Address.parse("172.18.1.2"), 4500,
+                List.of(Ipv4Prefix.parse("10.1.0.0/16")), 10);
+        WireGuardPeer second = new WireGuardPeer("east/gw-2", "key-east-2", "psk", Ipv4Address.parse("172.18.1.3"), 4500, List.of(), 10);
+        WireGuardDevice device = new WireGuardDevice("submariner", 4500, "key-west", WireGuardDevice.DEFAULT_MTU, List.of(first, second));
+        Map<String, WireGuardKeyPair> keys = Map.of("key-west", new WireGuardKeyPair("PRIVATE-W", "PUBLIC-W"),
+                "key-east-1", new WireGuardKeyPair("PRIVATE-E1", "PUBLIC-E1"), "key-east-2", new WireGuardKeyPair("PRIVATE-E2", "PUBLIC-E2"));
+
+        String script = WireGuardGateways.script(device, keys, Map.of("psk", new WireGuardPresharedKey("PSK")));
+
+        assertThat(script).contains("peer PUBLIC-E1 preshared-key /var/run/wireguard/psk-0 endpoint 172.18.1.2:4500 allowed-ips 10.1.0.0/16"
+                        + " persistent-keepalive 10")
+                .contains("peer PUBLIC-E2 preshared-key /var/run/wireguard/psk-0 endpoint 172.18.1.3:4500 persistent-keepalive 10")
+                .doesNotContain("allowed-ips  ").doesNotContain("allowed-ips persistent-keepalive");
     }
 
     @Test
