@@ -75,6 +75,10 @@ public final class CanonicalPlan {
                 for (Rule rule : chain.rules()) {
                     lines.add("iptables -t " + t + (builtin ? " -I " : " -A ") + chain.name() + " " + IptablesSyntax.rule(rule));
                 }
+                // Hooked last (upstream's ChainPriorityLast): appended below the node's own rules.
+                for (Rule rule : chain.last()) {
+                    lines.add("iptables -t " + t + " -A " + chain.name() + " " + IptablesSyntax.rule(rule));
+                }
             }
         }
         for (VxlanDevice d : plan.vxlanDevices()) {
