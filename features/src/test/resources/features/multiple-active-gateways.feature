@@ -38,8 +38,8 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
       When the cluster set is deployed
       Then the Endpoints are:
         | cluster  | gateway | subnets                    | allocatedIPs |
-        | cluster1 | gw-1    | 10.1.0.0/16, 100.1.0.0/16 |              |
-        | cluster2 | gw-3    | 10.0.0.0/16, 100.2.0.0/16 |              |
+        | cluster1 | gw-1    | 100.1.0.0/16, 10.1.0.0/16 |              |
+        | cluster2 | gw-3    | 100.2.0.0/16, 10.0.0.0/16 |              |
       And on cluster1/worker-1 the route to 100.2.0.0/16 in table main has the nexthops 240.18.0.6
       When cluster1/default/client connects to nginx.default.svc.clusterset.local:80
       Then the connection is delivered
@@ -83,10 +83,10 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
       When the cluster set is deployed
       Then the Endpoints are:
         | cluster  | gateway | subnets                    | allocatedIPs |
-        | cluster1 | gw-1    | 10.1.0.0/16, 100.1.0.0/16 |              |
-        | cluster1 | gw-2    | 10.1.0.0/16, 100.1.0.0/16 |              |
-        | cluster2 | gw-3    | 10.0.0.0/16, 100.2.0.0/16 |              |
-        | cluster2 | gw-4    | 10.0.0.0/16, 100.2.0.0/16 |              |
+        | cluster1 | gw-1    | 100.1.0.0/16, 10.1.0.0/16 |              |
+        | cluster1 | gw-2    | 100.1.0.0/16, 10.1.0.0/16 |              |
+        | cluster2 | gw-3    | 100.2.0.0/16, 10.0.0.0/16 |              |
+        | cluster2 | gw-4    | 100.2.0.0/16, 10.0.0.0/16 |              |
 
     Scenario: A non-gateway node has one multi-endpoint VXLAN tunnel to every gateway of its cluster
       When the cluster set is deployed
