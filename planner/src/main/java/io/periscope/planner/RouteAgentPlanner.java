@@ -93,10 +93,15 @@ final class RouteAgentPlanner {
             planVxSubmariner(context);
         }
         // Loose reverse-path filtering where traffic of other clusters comes in, as upstream sets it:
-        // a strict filter would drop what arrives by another way than the route back takes.
+        // a strict filter would drop what arrives by another way than the route back takes. Upstream
+        // loosens vx-submariner on the gateway only (createVxLANInterface, VxInterfaceGateway), which
+        // receives every node's traffic for remote clusters; a non-gateway node's vx-submariner keeps
+        // the node's own setting, and receives only what its routes send back through it anyway.
         if (!ovn) {
             plan.sysctl("net.ipv4.conf." + Names.CNI_BRIDGE + ".rp_filter", LOOSE_RP_FILTER);
-            plan.sysctl("net.ipv4.conf." + Names.VX_SUBMARINER + ".rp_filter", LOOSE_RP_FILTER);
+            if (context.host().role == HostRole.GATEWAY) {
+                plan.sysctl("net.ipv4.conf." + Names.VX_SUBMARINER + ".rp_filter", LOOSE_RP_FILTER);
+            }
         }
         // Clusters the connectivity policies keep apart get no tunnel and no route (upstream would have
         // none either, and a default route would carry the packets off to the underlay). Periscope
