@@ -40,6 +40,9 @@ final class RouteAgentPlanner {
     /** {@code rp_filter} 2: the source must be routable, by any interface. */
     static final String LOOSE_RP_FILTER = "2";
 
+    /** {@code forwarding} 1 on a tunnel device, as upstream's {@code EnableForwarding} writes it. */
+    static final String FORWARDING_ON = "1";
+
     /**
      * Headers upstream's MTU handler takes off the default interface's MTU for a forced MSS, by the
      * local Endpoint's cable driver: for {@code vxlan} its {@code VxlanOverhead}, 50 (the outer
@@ -232,6 +235,9 @@ final class RouteAgentPlanner {
         plan.vxlan(new VxlanDevice(Names.VX_SUBMARINER, Names.VX_SUBMARINER_VNI, Names.VX_SUBMARINER_PORT, node.ip(),
                 node.link().device(), Names.vxlanMtu(node.link().effectiveMtu()), vxAddress, Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET),
                 Macs.of(Macs.VX_SUBMARINER, node.ip())));
+        // Upstream enables forwarding on the device itself (EnableForwarding) rather than trusting
+        // that the node's ip_forward reached it when it was created.
+        plan.sysctl("net.ipv4.conf." + Names.VX_SUBMARINER + ".forwarding", FORWARDING_ON);
         List<Node> peers = gateway
                 ? cluster.nodes().stream().filter(n -> !activeGateways.contains(n)).toList()
                 : activeGateways;

@@ -43,6 +43,8 @@ final class VxlanCablePlanner {
                 Macs.of(Macs.VXLAN_TUNNEL, node.ip())));
         // The VXLAN cable driver sets loose reverse-path filtering on its device, as upstream does.
         plan.sysctl("net.ipv4.conf." + Names.VXLAN_TUNNEL + ".rp_filter", RouteAgentPlanner.LOOSE_RP_FILTER);
+        // And enables forwarding on it, as upstream's driver does (EnableForwarding).
+        plan.sysctl("net.ipv4.conf." + Names.VXLAN_TUNNEL + ".forwarding", RouteAgentPlanner.FORWARDING_ON);
         List<Tunnels.Peer> peers = new ArrayList<>();
         for (RemoteCluster remote : remotes) {
             for (Node gateway : remote.cluster().activeGateways()) {
