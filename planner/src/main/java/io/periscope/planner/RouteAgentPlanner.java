@@ -13,6 +13,8 @@ import io.periscope.plan.HostPlan.HostRole;
 import io.periscope.plan.Names;
 import io.periscope.plan.ipset.IpSet;
 import io.periscope.plan.ipset.IpSetType;
+import io.periscope.plan.link.FdbEntry;
+import io.periscope.plan.link.MacAddress;
 import io.periscope.plan.link.VxlanDevice;
 import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;
@@ -241,6 +243,13 @@ final class RouteAgentPlanner {
         List<Node> peers = gateway
                 ? cluster.nodes().stream().filter(n -> !activeGateways.contains(n)).toList()
                 : activeGateways;
+        if (gateway) {
+            // Upstream's gateway adds an all-zero entry for every Node's InternalIP, its own included
+            // (populateRemoteVtepIps). A frame flooded to its own address the kernel hands straight back
+            // to the device (no packet leaves), where it answers nothing; unicast frames follow the
+            // exact entries.
+            plan.fdb(new FdbEntry(Names.VX_SUBMARINER, MacAddress.ZERO, node.ip()));
+        }
         Tunnels.peers(plan, Names.VX_SUBMARINER, peers.stream().map(RouteAgentPlanner::vxPeer).toList());
 
         if (!gateway) {
