@@ -234,8 +234,10 @@ final class RouteAgentPlanner {
         boolean gateway = context.host().role == HostRole.GATEWAY;
         List<Node> activeGateways = cluster.activeGateways();
         Ipv4Address vxAddress = Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, node.ip());
-        plan.vxlan(new VxlanDevice(Names.VX_SUBMARINER, Names.VX_SUBMARINER_VNI, Names.VX_SUBMARINER_PORT, node.ip(),
-                node.link().device(), Names.vxlanMtu(node.link().effectiveMtu()), vxAddress, Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET),
+        // Neither local nor dev, as upstream creates it (createLinkDevice leaves SrcAddr nil): the
+        // kernel sends each outer packet from the address its route to the peer picks, the node's own.
+        plan.vxlan(VxlanDevice.unbound(Names.VX_SUBMARINER, Names.VX_SUBMARINER_VNI, Names.VX_SUBMARINER_PORT,
+                Names.vxlanMtu(node.link().effectiveMtu()), vxAddress, Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET),
                 Macs.of(Macs.VX_SUBMARINER, node.ip())));
         // Upstream enables forwarding on the device itself (EnableForwarding) rather than trusting
         // that the node's ip_forward reached it when it was created.

@@ -38,8 +38,10 @@ final class VxlanCablePlanner {
         GlobalAddresses global = context.global();
         PlanBuilder plan = context.plan();
         Ipv4Address address = Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, node.ip());
-        plan.vxlan(new VxlanDevice(Names.VXLAN_TUNNEL, Names.VXLAN_TUNNEL_VNI, Names.VXLAN_TUNNEL_PORT, node.endpointIp(),
-                Names.WAN, Names.vxlanMtu(node.link().effectiveMtu()), address, Tunnels.tunnelNetwork(Names.VXLAN_TUNNEL_FIRST_OCTET),
+        // Neither local nor dev, as upstream's driver creates it: the outer packets leave by the route
+        // to each remote gateway's endpoint address (on a lab gateway, its WAN device and address).
+        plan.vxlan(VxlanDevice.unbound(Names.VXLAN_TUNNEL, Names.VXLAN_TUNNEL_VNI, Names.VXLAN_TUNNEL_PORT,
+                Names.vxlanMtu(node.link().effectiveMtu()), address, Tunnels.tunnelNetwork(Names.VXLAN_TUNNEL_FIRST_OCTET),
                 Macs.of(Macs.VXLAN_TUNNEL, node.ip())));
         // The VXLAN cable driver sets loose reverse-path filtering on its device, as upstream does.
         plan.sysctl("net.ipv4.conf." + Names.VXLAN_TUNNEL + ".rp_filter", RouteAgentPlanner.LOOSE_RP_FILTER);
