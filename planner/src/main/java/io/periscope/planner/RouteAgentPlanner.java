@@ -2,6 +2,7 @@ package io.periscope.planner;
 
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.net.Ipv4Range;
 import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
@@ -20,8 +21,10 @@ import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Table;
 import io.periscope.plan.netfilter.Target;
+import io.periscope.plan.routing.Nexthop;
 import io.periscope.plan.routing.PolicyRule;
 import io.periscope.plan.routing.Route;
+import io.periscope.plan.routing.RouteProtocol;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -142,6 +145,9 @@ final class RouteAgentPlanner {
         // SNAT (its jump goes first) has translated outbound pod traffic by then. Upstream's
         // kube-proxy handler writes them; its OVN handler does not (OVN does its own NAT).
         List<Rule> postrouting = plan.chain(Table.NAT, Names.POSTROUTING);
+        if (!ovn) {
+            postrouting.add(hostNetworkSnat(context.node()));
+        }
         for (Ipv4Prefix remote : ovn ? List.<Ipv4Prefix>of() : remoteSubnets) {
             for (Ipv4Prefix local : RemoteSubnets.local(cluster)) {
                 postrouting.add(Rule.of(Target.accept(), new Match.Source(local), new Match.Destination(remote)));
@@ -255,21 +261,35 @@ final class RouteAgentPlanner {
         Tunnels.peers(plan, Names.VX_SUBMARINER, peers.stream().map(RouteAgentPlanner::vxPeer).toList());
 
         if (!gateway) {
+            // Host-network traffic (the node itself, host-network pods) takes these routes too and
+            // leaves from vx-submariner's address, which the SNAT in nat SUBMARINER-POSTROUTING turns
+            // into the node's CNI address (see hostNetworkSnat).
             List<Ipv4Address> via = activeGateways.stream()
                     .map(g -> Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, g.ip())).toList();
             Tunnels.spread(plan, ids, Route.MAIN_TABLE, remoteSubnets, via, Names.VX_SUBMARINER, cluster.loadBalancing(),
                     Optional.empty(), 0);
-            // Host-network traffic (the node itself, host-network pods) takes the same way out, but
-            // with the node's CNI address as source so that replies and Globalnet's SNAT treat it
-            // like pod traffic. "iif lo" limits the table to locally generated packets.
-            Tunnels.spread(plan, ids, Names.HOST_NETWORK_TABLE, remoteSubnets, via, Names.VX_SUBMARINER, cluster.loadBalancing(),
-                    Optional.of(node.cniIp()), 0);
-            if (!remoteSubnets.isEmpty()) {
-                plan.policyRule(new PolicyRule(Names.HOST_NETWORK_RULE_PRIORITY, Optional.empty(), Optional.empty(),
-                        OptionalInt.empty(), Optional.of("lo"), Names.HOST_NETWORK_TABLE));
+        } else if (!remoteSubnets.isEmpty()) {
+            // Upstream's gateway (TransitionToGateway, configureRoute): table 150, looked up from
+            // priority 150, sends its host-network traffic to the remote subnets out of the default
+            // interface from the CNI address. The cables' table 100 comes first and holds the same
+            // subnets, so this only carries what no cable routes.
+            plan.policyRule(PolicyRule.lookup(Names.HOST_NETWORK_RULE_PRIORITY, Names.HOST_NETWORK_TABLE));
+            for (Ipv4Prefix remote : remoteSubnets) {
+                plan.route(Route.unicast(Names.HOST_NETWORK_TABLE, remote, List.of(Nexthop.direct(node.link().device())),
+                        RouteProtocol.STATIC).withSource(node.cniIp()));
             }
         }
+    }
 
+    /**
+     * Upstream's kube-proxy handler (createPFilterChains), on every node: what leaves by
+     * vx-submariner from vx-submariner's own network (the node's own traffic, whose route gives no
+     * source) is SNATed to the node's CNI address, so that replies come back like pod traffic and
+     * Globalnet's egress rules, which match the pod CIDRs, treat it so.
+     */
+    private static Rule hostNetworkSnat(Node node) {
+        return Rule.of(new Target.Snat(Ipv4Range.single(node.cniIp())), new Match.Source(Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET)),
+                new Match.OutInterface(Names.VX_SUBMARINER));
     }
 
     private static Tunnels.Peer vxPeer(Node node) {

@@ -73,7 +73,7 @@ class LoadBalancingOptionsAndDesignsPlanAsDocumented {
         assertThat(worker.routesIn(Route.MAIN_TABLE).getFirst().nexthops()).singleElement()
                 .satisfies(n -> assertThat(n.via()).contains(Ipv4Address.parse("240.20.0.2")));
         assertThat(rules(worker, Table.NAT, "SUBMARINER-POSTROUTING"))
-                .containsExactly("-s 10.1.0.0/16 -d 100.2.0.0/16 -j ACCEPT", "-s 100.2.0.0/16 -d 10.1.0.0/16 -j ACCEPT",
+                .containsExactly("-s 240.0.0.0/8 -o vx-submariner -j SNAT --to-source 10.1.128.1", "-s 10.1.0.0/16 -d 100.2.0.0/16 -j ACCEPT", "-s 100.2.0.0/16 -d 10.1.0.0/16 -j ACCEPT",
                         "-s 10.1.0.0/16 -d 10.2.0.0/16 -j ACCEPT", "-s 10.2.0.0/16 -d 10.1.0.0/16 -j ACCEPT");
         assertThat(rules(submariner(plan, "c1", "gw"), Table.NAT, "SUBMARINER-GN-EGRESS")).isEmpty();
     }

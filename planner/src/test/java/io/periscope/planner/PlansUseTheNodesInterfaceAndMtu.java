@@ -92,7 +92,7 @@ class PlansUseTheNodesInterfaceAndMtu {
         assertThat(vxlan(gw1, "vxlan-tunnel").mtu()).isEqualTo(8951);
         assertThat(iface(gw1, "wan0").mtu()).as("the lab's WAN device stands for the same interface").isEqualTo(9001);
         assertThat(gw1.submariner().table(io.periscope.plan.netfilter.Table.NAT).orElseThrow().chains().stream()
-                .flatMap(c -> c.rules().stream()).map(IptablesSyntax::rule).filter(r -> r.contains("-j SNAT --to-source 10.1.0.1")))
+                .flatMap(c -> c.rules().stream()).map(IptablesSyntax::rule).filter(r -> r.contains("-m mark") && r.contains("-j SNAT --to-source 10.1.0.1")))
                 .singleElement().asString().contains("-o ens5");
     }
 

@@ -66,7 +66,7 @@ public final class AttemptAnalysis {
                 .filter(d -> d.host().equals(end) && d.received().src().equals(arrived.src()) && d.received().sport() == arrived.sport())
                 .map(Delivery::received).orElse(arrived);
         List<TraceHop> reply = follow(new PacketIdentity.TcpSynAck(sequence, tsVal, synAck.get().tcp().tsVal()), end, answered.answer());
-        return new TracePath(arrivedBack(forward, reply) ? "delivered" : fate(reply, outcome), forward, reply, List.of());
+        return new TracePath(arrivedBack(target.source(), forward, reply) ? "delivered" : fate(reply, outcome), forward, reply, List.of());
     }
 
     private TracePath udp(AttemptOutcome outcome, IntFunction<Optional<Delivery>> deliveries) {
@@ -83,7 +83,7 @@ public final class AttemptAnalysis {
         }
         List<TraceHop> reply = follow(new PacketIdentity.UdpPayload(EchoServers.REPLY_MARK + outcome.udpMarker()), delivery.get().host(),
                 delivery.get().received().answer());
-        return new TracePath(arrivedBack(forward, reply) ? "delivered" : fate(reply, outcome), forward, reply, List.of());
+        return new TracePath(arrivedBack(target.source(), forward, reply) ? "delivered" : fate(reply, outcome), forward, reply, List.of());
     }
 
     /** ICMP traces have no reply: the echo request counts as delivered where its host answers it. */
@@ -119,11 +119,17 @@ public final class AttemptAnalysis {
         return new HopReconstruction(wiring, sightings, identity).follow(from, generated);
     }
 
-    /** The answer reached the sender's host addressed as the sender's socket expects it. */
-    private boolean arrivedBack(List<TraceHop> forward, List<TraceHop> reply) {
+    /**
+     * The answer reached the sender's host addressed as the sender's socket expects it, or as the
+     * sending host's own translation of its packet expects it: a node's own traffic leaves SNATed to
+     * its CNI address (upstream's {@code -s 240.0.0.0/8 -o vx-submariner -j SNAT}), so the answer is
+     * on the wire to that address, and the host's conntrack gives it back to the socket.
+     */
+    static boolean arrivedBack(HostId source, List<TraceHop> forward, List<TraceHop> reply) {
         TraceHop last = reply.getLast();
-        return last.node().equals(target.source().toString()) && last.out().isEmpty()
-                && last.arrive().equals(forward.getFirst().arrive().answer());
+        TraceHop first = forward.getFirst();
+        return last.node().equals(source.toString()) && last.out().isEmpty()
+                && (last.arrive().equals(first.arrive().answer()) || first.depart().filter(d -> last.arrive().equals(d.answer())).isPresent());
     }
 
     /**
