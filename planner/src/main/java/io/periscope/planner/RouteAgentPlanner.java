@@ -35,8 +35,10 @@ import java.util.OptionalInt;
  * The route agent, on every node of a cluster. Each node has {@code vx-submariner}; a non-gateway
  * node routes the remote clusters' subnets over it to the active gateways (several at once with
  * multiple active gateways: seed 004's multipath route), and a gateway has FDB entries back to every
- * other node. It also owns the chains every node has: SUBMARINER-POSTROUTING (no NAT for traffic to
- * remote clusters without Globalnet), SUBMARINER-FORWARD, SUBMARINER-INPUT and the MSS clamp. On an OVN-Kubernetes cluster OVN carries remote traffic to the
+ * other node (and, with one active gateway, to its own address, as upstream's). It also owns the
+ * chains every node has: SUBMARINER-POSTROUTING (the node's own traffic SNATed to its CNI address,
+ * and no NAT for traffic to remote clusters without Globalnet), SUBMARINER-FORWARD, SUBMARINER-INPUT
+ * and the MSS clamp. On an OVN-Kubernetes cluster OVN carries remote traffic to the
  * gateway instead of vx-submariner, and the route agent's OVN handler connects the host to it
  * ({@link OvnRouteAgentPlanner}).
  */
@@ -251,11 +253,12 @@ final class RouteAgentPlanner {
         List<Node> peers = gateway
                 ? cluster.nodes().stream().filter(n -> !activeGateways.contains(n)).toList()
                 : activeGateways;
-        if (gateway) {
+        if (gateway && !cluster.multiActiveGateways()) {
             // Upstream's gateway adds an all-zero entry for every Node's InternalIP, its own included
             // (populateRemoteVtepIps). A frame flooded to its own address the kernel hands straight back
             // to the device (no packet leaves), where it answers nothing; unicast frames follow the
-            // exact entries.
+            // exact entries. Seed 004 lists a gateway's entries as the non-gateway nodes' only, so with
+            // multiple active gateways the gateway's own address stays out.
             plan.fdb(new FdbEntry(Names.VX_SUBMARINER, MacAddress.ZERO, node.ip()));
         }
         Tunnels.peers(plan, Names.VX_SUBMARINER, peers.stream().map(RouteAgentPlanner::vxPeer).toList());
