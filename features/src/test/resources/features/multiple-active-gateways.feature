@@ -38,8 +38,8 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
       When the cluster set is deployed
       Then the Endpoints are:
         | cluster  | gateway | subnets                    | allocatedIPs |
-        | cluster1 | gw-1    | 10.1.0.0/16, 100.1.0.0/16 |              |
-        | cluster2 | gw-3    | 10.0.0.0/16, 100.2.0.0/16 |              |
+        | cluster1 | gw-1    | 100.1.0.0/16, 10.1.0.0/16 |              |
+        | cluster2 | gw-3    | 100.2.0.0/16, 10.0.0.0/16 |              |
       And on cluster1/worker-1 the route to 100.2.0.0/16 in table main has the nexthops 240.18.0.6
       When cluster1/default/client connects to nginx.default.svc.clusterset.local:80
       Then the connection is delivered
@@ -83,10 +83,10 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
       When the cluster set is deployed
       Then the Endpoints are:
         | cluster  | gateway | subnets                    | allocatedIPs |
-        | cluster1 | gw-1    | 10.1.0.0/16, 100.1.0.0/16 |              |
-        | cluster1 | gw-2    | 10.1.0.0/16, 100.1.0.0/16 |              |
-        | cluster2 | gw-3    | 10.0.0.0/16, 100.2.0.0/16 |              |
-        | cluster2 | gw-4    | 10.0.0.0/16, 100.2.0.0/16 |              |
+        | cluster1 | gw-1    | 100.1.0.0/16, 10.1.0.0/16 |              |
+        | cluster1 | gw-2    | 100.1.0.0/16, 10.1.0.0/16 |              |
+        | cluster2 | gw-3    | 100.2.0.0/16, 10.0.0.0/16 |              |
+        | cluster2 | gw-4    | 100.2.0.0/16, 10.0.0.0/16 |              |
 
     Scenario: A non-gateway node has one multi-endpoint VXLAN tunnel to every gateway of its cluster
       When the cluster set is deployed
@@ -148,8 +148,8 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | 100.2.0.0/16 proto static nexthop via 240.18.0.6 dev vx-submariner weight 1 nexthop via 240.18.0.8 dev vx-submariner weight 1 |
       And the routes of cluster1/gw-2 in table 100 include:
         | route                                                                                                                                 |
-        | 10.0.0.0/16 proto static src 10.1.64.1 metric 100 nexthop via 241.18.0.4 dev vxlan-tunnel weight 1 nexthop via 241.18.0.9 dev vxlan-tunnel weight 1  |
-        | 100.2.0.0/16 proto static src 10.1.64.1 metric 100 nexthop via 241.18.0.4 dev vxlan-tunnel weight 1 nexthop via 241.18.0.9 dev vxlan-tunnel weight 1 |
+        | 10.0.0.0/16 src 10.1.64.1 metric 100 nexthop via 241.18.0.4 dev vxlan-tunnel weight 1 nexthop via 241.18.0.9 dev vxlan-tunnel weight 1  |
+        | 100.2.0.0/16 src 10.1.64.1 metric 100 nexthop via 241.18.0.4 dev vxlan-tunnel weight 1 nexthop via 241.18.0.9 dev vxlan-tunnel weight 1 |
       And cluster1/worker-1 sets net.ipv4.fib_multipath_hash_policy to 1
       And cluster1/gw-2 sets net.ipv4.fib_multipath_hash_policy to 1
 
@@ -282,7 +282,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | doc | node                     | step    | detail                                                                                                                | SRC        | DST            |
         | 1   | cluster1/worker-1        | route   | table main: 100.2.0.0/16 proto static nexthop via 240.18.0.6 dev vx-submariner weight 1 nexthop via 240.18.0.8 dev vx-submariner weight 1 -> via 240.18.0.8 | 10.1.128.4 | 100.2.0.132:80 |
         | 1   | cluster1/worker-1        | depart  | out vx-submariner                                                                                                     | 10.1.128.4 | 100.2.0.132:80 |
-        | 2   | cluster1/gw-2            | route   | table 100: 100.2.0.0/16 proto static src 10.1.64.1 metric 100 nexthop via 241.18.0.4 dev vxlan-tunnel weight 1 nexthop via 241.18.0.9 dev vxlan-tunnel weight 1 -> via 241.18.0.9 | 10.1.128.4 | 100.2.0.132:80 |
+        | 2   | cluster1/gw-2            | route   | table 100: 100.2.0.0/16 src 10.1.64.1 metric 100 nexthop via 241.18.0.4 dev vxlan-tunnel weight 1 nexthop via 241.18.0.9 dev vxlan-tunnel weight 1 -> via 241.18.0.9 | 10.1.128.4 | 100.2.0.132:80 |
         | 2   | cluster1/gw-2            | depart  | out vxlan-tunnel                                                                                                      | 10.1.128.4 | 100.2.0.132:80 |
         | 3   | cluster2/gw-4            | arrive  | in vxlan-tunnel                                                                                                       | 10.1.128.4 | 100.2.0.132:80 |
         | 3a  | cluster2/gw-4            | dnat    | KUBE-SEP-...: -p tcp -m comment --comment "default/nginx" -j DNAT --to-destination 10.0.128.5:80                        | 10.1.128.4 | 10.0.128.5:80  |
@@ -294,7 +294,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | 4   | cluster2/default/nginx-0 | arrive  |                                                                                                                      | 10.0.128.5:80  | 10.0.192.1 |
         | 4   | cluster2/worker-2        | route   | -> via 172.18.0.9                                                                                                    | 10.0.128.5:80  | 10.0.192.1 |
         | 5a  | cluster2/gw-4            | unsnat  |                                                                                                                      | 10.0.128.5:80  | 10.1.128.4 |
-        | 5c  | cluster2/gw-4            | route   | table 100: 10.1.0.0/16 proto static src 10.0.192.1 metric 100 nexthop via 241.18.0.6 dev vxlan-tunnel weight 1 nexthop via 241.18.0.8 dev vxlan-tunnel weight 1 | 10.0.128.5:80 | 10.1.128.4 |
+        | 5c  | cluster2/gw-4            | route   | table 100: 10.1.0.0/16 src 10.0.192.1 metric 100 nexthop via 241.18.0.6 dev vxlan-tunnel weight 1 nexthop via 241.18.0.8 dev vxlan-tunnel weight 1 | 10.0.128.5:80 | 10.1.128.4 |
         | 5b  | cluster2/gw-4            | undnat  |                                                                                                                      | 100.2.0.132:80 | 10.1.128.4 |
         | 6a  | cluster1/default/client  | deliver |                                                                                                                      | 100.2.0.132:80 | 10.1.128.4 |
       And the replies return through cluster1/gw-1 on some paths and through cluster1/gw-2 on others
@@ -428,7 +428,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
       When the cluster set is deployed
       Then the routes of cluster2/gw-4 in table 100 include:
         | route                                                                                                                                  |
-        | 242.254.1.0/24 proto static src 10.0.192.1 metric 100 nexthop via 241.18.0.6 dev vxlan-tunnel weight 1 nexthop via 241.18.0.8 dev vxlan-tunnel weight 1 |
+        | 242.254.1.0/24 src 10.0.192.1 metric 100 nexthop via 241.18.0.6 dev vxlan-tunnel weight 1 nexthop via 241.18.0.8 dev vxlan-tunnel weight 1 |
         | 242.254.1.1 via 241.18.0.6 dev vxlan-tunnel proto static metric 98                                                                    |
         | 242.254.1.8 via 241.18.0.6 dev vxlan-tunnel proto static metric 98                                                                    |
         | 242.254.1.9 via 241.18.0.8 dev vxlan-tunnel proto static metric 98                                                                    |
@@ -471,7 +471,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
       And the packet goes:
         | doc | node                        | step    | detail                                                                                                                                                                              | SRC                      | DST              |
         | 1   | cluster1/worker-1           | route   | table main: 242.254.2.0/24 proto static nexthop via 240.18.0.6 dev vx-submariner weight 1 nexthop via 240.18.0.8 dev vx-submariner weight 1 -> via 240.18.0.8                       | 10.0.128.4               | 242.254.2.254:80 |
-        | 2b  | cluster1/gw-2               | route   | table 100: 242.254.2.0/24 proto static src 10.0.64.1 metric 100 nexthop via 241.18.0.4 dev vxlan-tunnel weight 1 nexthop via 241.18.0.9 dev vxlan-tunnel weight 1 -> via 241.18.0.9 | 10.0.128.4               | 242.254.2.254:80 |
+        | 2b  | cluster1/gw-2               | route   | table 100: 242.254.2.0/24 src 10.0.64.1 metric 100 nexthop via 241.18.0.4 dev vxlan-tunnel weight 1 nexthop via 241.18.0.9 dev vxlan-tunnel weight 1 -> via 241.18.0.9 | 10.0.128.4               | 242.254.2.254:80 |
         | 2a  | cluster1/gw-2               | snat    | SM-GN-EGRESS-CLUSTER: -s 10.0.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.254.1.9-242.254.1.16                                                                    | 242.254.1.9-242.254.1.16 | 242.254.2.254:80 |
         | 3   | cluster2/gw-4               | arrive  | in vxlan-tunnel                                                                                                                                                                     | 242.254.1.9-242.254.1.16 | 242.254.2.254:80 |
         | 3a  | cluster2/gw-4               | dnat    | KUBE-SEP-...: -p tcp -m comment --comment "default/submariner-..." -j DNAT --to-destination 10.0.128.5:80                                                                           | 242.254.1.9-242.254.1.16 | 10.0.128.5:80    |

@@ -38,7 +38,7 @@ class PlanShowsTheEncryptedCablesWithKeysByName {
                 PublicKey = <public key of wireguard/onprem1/onprem1-gw>
                 PresharedKey = <preshared key submariner-psk>
                 Endpoint = 172.31.21.2:4501
-                AllowedIPs = 10.21.0.0/16, 100.21.0.0/16
+                AllowedIPs = 100.21.0.0/16, 10.21.0.0/16
                 PersistentKeepalive = 10
                 """, "# ip link set submariner mtu 1420 up\n")
                 .doesNotMatch(KEY_MATERIAL);
@@ -50,8 +50,8 @@ class PlanShowsTheEncryptedCablesWithKeysByName {
         List<String> peers = new ArrayList<>();
         device.get("peers").forEach(p -> peers.add(p.get("remote").asText() + " " + p.get("endpoint").asText() + " "
                 + p.get("allowedIps") + " " + p.get("persistentKeepaliveSeconds").asInt()));
-        assertThat(peers).containsExactly("onprem1/onprem1-gw 172.31.21.2:4501 [\"10.21.0.0/16\",\"100.21.0.0/16\"] 10",
-                "onprem2/onprem2-gw 172.31.22.2:4501 [\"10.22.0.0/16\",\"100.22.0.0/16\"] 10");
+        assertThat(peers).containsExactly("onprem1/onprem1-gw 172.31.21.2:4501 [\"100.21.0.0/16\",\"10.21.0.0/16\"] 10",
+                "onprem2/onprem2-gw 172.31.22.2:4501 [\"100.22.0.0/16\",\"10.22.0.0/16\"] 10");
         assertThat(node.has("libreswan")).as("no Libreswan cable on this gateway").isFalse();
     }
 
@@ -72,7 +72,7 @@ class PlanShowsTheEncryptedCablesWithKeysByName {
 
         assertThat(text.status()).isZero();
         assertThat(text.out()).contains("""
-                conn submariner-cable-client1-172-30-11-2-0-0
+                conn submariner-cable-client1-172-30-11-2-1-1
                 \tauto=start
                 \ttype=tunnel
                 \tauthby=secret

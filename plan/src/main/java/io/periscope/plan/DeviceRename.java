@@ -13,6 +13,7 @@ import io.periscope.plan.routing.Route;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A plan layer with one device name replaced by another wherever the layer names a device: a VXLAN
@@ -32,8 +33,9 @@ public final class DeviceRename {
         List<NetfilterTable> netfilter = plan.netfilter().stream().map(t -> new NetfilterTable(t.table(), t.chains().stream()
                 .map(c -> new Chain(c.name(), c.rules().stream().map(r -> rule(r, from, to)).toList(),
                         c.last().stream().map(r -> rule(r, from, to)).toList())).toList())).toList();
-        List<VxlanDevice> vxlan = plan.vxlanDevices().stream().map(d -> d.underlay().equals(from)
-                ? new VxlanDevice(d.name(), d.vni(), d.port(), d.local(), to, d.mtu(), d.address(), d.network(), d.mac()) : d).toList();
+        List<VxlanDevice> vxlan = plan.vxlanDevices().stream().map(d -> d.underlay().filter(from::equals).isPresent()
+                ? new VxlanDevice(d.name(), d.vni(), d.port(), d.local(), Optional.of(to), d.mtu(), d.address(), d.network(), d.mac()) : d)
+                .toList();
         List<NexthopObject> nexthops = plan.nexthops().stream()
                 .map(n -> n.device().equals(from) ? new NexthopObject(n.id(), n.via(), to, n.onlink()) : n).toList();
         List<Route> routes = plan.routes().stream().map(r -> new Route(r.table(), r.destination(), r.type(),

@@ -8,8 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a cluster offers the others through its gateways: its pod and service CIDRs, or with
- * Globalnet only its global CIDR (the overlapping CIDRs are never routed between clusters).
+ * What a cluster offers the others through its gateways (its Endpoint's subnets): its service and
+ * pod CIDRs, or with Globalnet only its global CIDR (the overlapping CIDRs are never routed between
+ * clusters).
  */
 final class RemoteSubnets {
 
@@ -20,8 +21,10 @@ final class RemoteSubnets {
         if (set.globalnet().enabled()) {
             return global.globalCidr(cluster.name()).map(List::of).orElse(List.of());
         }
-        List<Ipv4Prefix> subnets = new ArrayList<>(cluster.podCidrs());
-        subnets.addAll(cluster.serviceCidrs());
+        // Upstream's order (GetLocalSpec): service CIDRs first, then pod CIDRs. Every rule written per
+        // remote subnet follows it, e.g. the nat ACCEPTs of SUBMARINER-POSTROUTING.
+        List<Ipv4Prefix> subnets = new ArrayList<>(cluster.serviceCidrs());
+        subnets.addAll(cluster.podCidrs());
         return subnets;
     }
 

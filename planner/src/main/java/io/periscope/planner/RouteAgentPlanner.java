@@ -2,6 +2,7 @@ package io.periscope.planner;
 
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.net.Ipv4Range;
 import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
@@ -13,14 +14,18 @@ import io.periscope.plan.HostPlan.HostRole;
 import io.periscope.plan.Names;
 import io.periscope.plan.ipset.IpSet;
 import io.periscope.plan.ipset.IpSetType;
+import io.periscope.plan.link.FdbEntry;
+import io.periscope.plan.link.MacAddress;
 import io.periscope.plan.link.VxlanDevice;
 import io.periscope.plan.netfilter.HookPosition;
 import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Table;
 import io.periscope.plan.netfilter.Target;
+import io.periscope.plan.routing.Nexthop;
 import io.periscope.plan.routing.PolicyRule;
 import io.periscope.plan.routing.Route;
+import io.periscope.plan.routing.RouteProtocol;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -31,15 +36,20 @@ import java.util.OptionalInt;
  * The route agent, on every node of a cluster. Each node has {@code vx-submariner}; a non-gateway
  * node routes the remote clusters' subnets over it to the active gateways (several at once with
  * multiple active gateways: seed 004's multipath route), and a gateway has FDB entries back to every
- * other node. It also owns the chains every node has: SUBMARINER-POSTROUTING (no NAT for traffic to
- * remote clusters without Globalnet), SUBMARINER-FORWARD, SUBMARINER-INPUT and the MSS clamp. On an OVN-Kubernetes cluster OVN carries remote traffic to the
- * gateway instead of vx-submariner, and the route agent's OVN handler connects the host to it, as
- * the cluster set's {@code behaviour} chooses ({@link OvnArchitecture}).
+ * other node (and, with one active gateway, to its own address, as upstream's). It also owns the
+ * chains every node has: SUBMARINER-POSTROUTING (the node's own traffic SNATed to its CNI address,
+ * and no NAT for traffic to remote clusters without Globalnet), SUBMARINER-FORWARD, SUBMARINER-INPUT
+ * and the MSS clamp. On an OVN-Kubernetes cluster OVN carries remote traffic to the
+ * gateway instead of vx-submariner, and the route agent's OVN handler connects the host to it
+ * as the cluster set's {@code behaviour} chooses ({@link OvnArchitecture}).
  */
 final class RouteAgentPlanner {
 
     /** {@code rp_filter} 2: the source must be routable, by any interface. */
     static final String LOOSE_RP_FILTER = "2";
+
+    /** {@code forwarding} 1 on a tunnel device, as upstream's {@code EnableForwarding} writes it. */
+    static final String FORWARDING_ON = "1";
 
     /**
      * Headers upstream's MTU handler takes off the default interface's MTU for a forced MSS, by the
@@ -94,10 +104,15 @@ final class RouteAgentPlanner {
             planVxSubmariner(context);
         }
         // Loose reverse-path filtering where traffic of other clusters comes in, as upstream sets it:
-        // a strict filter would drop what arrives by another way than the route back takes.
+        // a strict filter would drop what arrives by another way than the route back takes. Upstream
+        // loosens vx-submariner on the gateway only (createVxLANInterface, VxInterfaceGateway), which
+        // receives every node's traffic for remote clusters; a non-gateway node's vx-submariner keeps
+        // the node's own setting, and receives only what its routes send back through it anyway.
         if (!ovn) {
             plan.sysctl("net.ipv4.conf." + Names.CNI_BRIDGE + ".rp_filter", LOOSE_RP_FILTER);
-            plan.sysctl("net.ipv4.conf." + Names.VX_SUBMARINER + ".rp_filter", LOOSE_RP_FILTER);
+            if (context.host().role == HostRole.GATEWAY) {
+                plan.sysctl("net.ipv4.conf." + Names.VX_SUBMARINER + ".rp_filter", LOOSE_RP_FILTER);
+            }
         }
         // Clusters the connectivity policies keep apart get no tunnel and no route (upstream would have
         // none either, and a default route would carry the packets off to the underlay). Periscope
@@ -134,6 +149,9 @@ final class RouteAgentPlanner {
         // SNAT (its jump goes first) has translated outbound pod traffic by then. Upstream's
         // kube-proxy handler writes them; its OVN handler does not (OVN does its own NAT).
         List<Rule> postrouting = plan.chain(Table.NAT, Names.POSTROUTING);
+        if (!ovn) {
+            postrouting.add(hostNetworkSnat(context.node()));
+        }
         for (Ipv4Prefix remote : ovn ? List.<Ipv4Prefix>of() : remoteSubnets) {
             for (Ipv4Prefix local : RemoteSubnets.local(cluster)) {
                 postrouting.add(Rule.of(Target.accept(), new Match.Source(local), new Match.Destination(remote)));
@@ -222,30 +240,57 @@ final class RouteAgentPlanner {
         boolean gateway = context.host().role == HostRole.GATEWAY;
         List<Node> activeGateways = cluster.activeGateways();
         Ipv4Address vxAddress = Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, node.ip());
-        plan.vxlan(new VxlanDevice(Names.VX_SUBMARINER, Names.VX_SUBMARINER_VNI, Names.VX_SUBMARINER_PORT, node.ip(),
-                node.link().device(), Names.vxlanMtu(node.link().effectiveMtu()), vxAddress, Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET),
+        // Neither local nor dev, as upstream creates it (createLinkDevice leaves SrcAddr nil): the
+        // kernel sends each outer packet from the address its route to the peer picks, the node's own.
+        plan.vxlan(VxlanDevice.unbound(Names.VX_SUBMARINER, Names.VX_SUBMARINER_VNI, Names.VX_SUBMARINER_PORT,
+                Names.vxlanMtu(node.link().effectiveMtu()), vxAddress, Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET),
                 Macs.of(Macs.VX_SUBMARINER, node.ip())));
+        // Upstream enables forwarding on the device itself (EnableForwarding) rather than trusting
+        // that the node's ip_forward reached it when it was created.
+        plan.sysctl("net.ipv4.conf." + Names.VX_SUBMARINER + ".forwarding", FORWARDING_ON);
         List<Node> peers = gateway
                 ? cluster.nodes().stream().filter(n -> !activeGateways.contains(n)).toList()
                 : activeGateways;
+        if (gateway && !cluster.multiActiveGateways()) {
+            // Upstream's gateway adds an all-zero entry for every Node's InternalIP, its own included
+            // (populateRemoteVtepIps). A frame flooded to its own address the kernel hands straight back
+            // to the device (no packet leaves), where it answers nothing; unicast frames follow the
+            // exact entries. Seed 004 lists a gateway's entries as the non-gateway nodes' only, so with
+            // multiple active gateways the gateway's own address stays out.
+            plan.fdb(new FdbEntry(Names.VX_SUBMARINER, MacAddress.ZERO, node.ip()));
+        }
         Tunnels.peers(plan, Names.VX_SUBMARINER, peers.stream().map(RouteAgentPlanner::vxPeer).toList());
 
         if (!gateway) {
+            // Host-network traffic (the node itself, host-network pods) takes these routes too and
+            // leaves from vx-submariner's address, which the SNAT in nat SUBMARINER-POSTROUTING turns
+            // into the node's CNI address (see hostNetworkSnat).
             List<Ipv4Address> via = activeGateways.stream()
                     .map(g -> Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, g.ip())).toList();
             Tunnels.spread(plan, ids, Route.MAIN_TABLE, remoteSubnets, via, Names.VX_SUBMARINER, cluster.loadBalancing(),
                     Optional.empty(), 0);
-            // Host-network traffic (the node itself, host-network pods) takes the same way out, but
-            // with the node's CNI address as source so that replies and Globalnet's SNAT treat it
-            // like pod traffic. "iif lo" limits the table to locally generated packets.
-            Tunnels.spread(plan, ids, Names.HOST_NETWORK_TABLE, remoteSubnets, via, Names.VX_SUBMARINER, cluster.loadBalancing(),
-                    Optional.of(node.cniIp()), 0);
-            if (!remoteSubnets.isEmpty()) {
-                plan.policyRule(new PolicyRule(Names.HOST_NETWORK_RULE_PRIORITY, Optional.empty(), Optional.empty(),
-                        OptionalInt.empty(), Optional.of("lo"), Names.HOST_NETWORK_TABLE));
+        } else if (!remoteSubnets.isEmpty()) {
+            // Upstream's gateway (TransitionToGateway, configureRoute): table 150, looked up from
+            // priority 150, sends its host-network traffic to the remote subnets out of the default
+            // interface from the CNI address. The cables' table 100 comes first and holds the same
+            // subnets, so this only carries what no cable routes.
+            plan.policyRule(PolicyRule.lookup(Names.HOST_NETWORK_RULE_PRIORITY, Names.HOST_NETWORK_TABLE));
+            for (Ipv4Prefix remote : remoteSubnets) {
+                plan.route(Route.unicast(Names.HOST_NETWORK_TABLE, remote, List.of(Nexthop.direct(node.link().device())),
+                        RouteProtocol.STATIC).withSource(node.cniIp()));
             }
         }
+    }
 
+    /**
+     * Upstream's kube-proxy handler (createPFilterChains), on every node: what leaves by
+     * vx-submariner from vx-submariner's own network (the node's own traffic, whose route gives no
+     * source) is SNATed to the node's CNI address, so that replies come back like pod traffic and
+     * Globalnet's egress rules, which match the pod CIDRs, treat it so.
+     */
+    private static Rule hostNetworkSnat(Node node) {
+        return Rule.of(new Target.Snat(Ipv4Range.single(node.cniIp())), new Match.Source(Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET)),
+                new Match.OutInterface(Names.VX_SUBMARINER));
     }
 
     private static Tunnels.Peer vxPeer(Node node) {

@@ -69,9 +69,17 @@ final class Tunnels {
      * Routes {@code destinations} over {@code gateways} (tunnel addresses on {@code device}) the way
      * the cluster's load-balancing option says: inline multipath nexthops, or one nexthop group
      * (plain or resilient) shared by all the routes, so a gateway change touches only the group.
+     * The routes are {@code proto static}, as the route agent's are upstream.
      */
     static void spread(PlanBuilder plan, NexthopIds ids, int table, List<Ipv4Prefix> destinations, List<Ipv4Address> gateways,
                        String device, GatewayLoadBalancing option, Optional<Ipv4Address> source, int metric) {
+        spread(plan, ids, table, destinations, gateways, device, option, source, metric, RouteProtocol.STATIC);
+    }
+
+    /** The same, with the routes' protocol: the vxlan cable's are {@code proto boot}, as upstream's. */
+    static void spread(PlanBuilder plan, NexthopIds ids, int table, List<Ipv4Prefix> destinations, List<Ipv4Address> gateways,
+                       String device, GatewayLoadBalancing option, Optional<Ipv4Address> source, int metric,
+                       RouteProtocol protocol) {
         if (destinations.isEmpty() || gateways.isEmpty()) {
             return;
         }
@@ -92,7 +100,7 @@ final class Tunnels {
             inline = List.of();
         }
         for (Ipv4Prefix destination : destinations) {
-            plan.route(new Route(table, destination, RouteType.UNICAST, inline, group, source, metric, RouteProtocol.STATIC));
+            plan.route(new Route(table, destination, RouteType.UNICAST, inline, group, source, metric, protocol));
         }
     }
 

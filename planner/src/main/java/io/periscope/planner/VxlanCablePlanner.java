@@ -38,11 +38,15 @@ final class VxlanCablePlanner {
         GlobalAddresses global = context.global();
         PlanBuilder plan = context.plan();
         Ipv4Address address = Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, node.ip());
-        plan.vxlan(new VxlanDevice(Names.VXLAN_TUNNEL, Names.VXLAN_TUNNEL_VNI, Names.VXLAN_TUNNEL_PORT, node.endpointIp(),
-                Names.WAN, Names.vxlanMtu(node.link().effectiveMtu()), address, Tunnels.tunnelNetwork(Names.VXLAN_TUNNEL_FIRST_OCTET),
+        // Neither local nor dev, as upstream's driver creates it: the outer packets leave by the route
+        // to each remote gateway's endpoint address (on a lab gateway, its WAN device and address).
+        plan.vxlan(VxlanDevice.unbound(Names.VXLAN_TUNNEL, Names.VXLAN_TUNNEL_VNI, Names.VXLAN_TUNNEL_PORT,
+                Names.vxlanMtu(node.link().effectiveMtu()), address, Tunnels.tunnelNetwork(Names.VXLAN_TUNNEL_FIRST_OCTET),
                 Macs.of(Macs.VXLAN_TUNNEL, node.ip())));
         // The VXLAN cable driver sets loose reverse-path filtering on its device, as upstream does.
         plan.sysctl("net.ipv4.conf." + Names.VXLAN_TUNNEL + ".rp_filter", RouteAgentPlanner.LOOSE_RP_FILTER);
+        // And enables forwarding on it, as upstream's driver does (EnableForwarding).
+        plan.sysctl("net.ipv4.conf." + Names.VXLAN_TUNNEL + ".forwarding", RouteAgentPlanner.FORWARDING_ON);
         List<Tunnels.Peer> peers = new ArrayList<>();
         for (RemoteCluster remote : remotes) {
             for (Node gateway : remote.cluster().activeGateways()) {
@@ -55,8 +59,10 @@ final class VxlanCablePlanner {
         for (RemoteCluster remote : remotes) {
             List<Ipv4Address> via = remote.cluster().activeGateways().stream()
                     .map(g -> Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, g.ip())).toList();
+            // Upstream's vxlan driver gives its routes no protocol, so the kernel records them as
+            // `proto boot`; the agents recognise them by table and device, as upstream's cleanup does.
             Tunnels.spread(plan, context.ids(), Names.CABLE_TABLE, remote.subnets(), via, Names.VXLAN_TUNNEL, cluster.loadBalancing(),
-                    Optional.of(node.cniIp()), Names.CABLE_ROUTE_METRIC);
+                    Optional.of(node.cniIp()), Names.CABLE_ROUTE_METRIC, RouteProtocol.BOOT);
             if (set.globalnet().enabled() && remote.cluster().multiActiveGateways()) {
                 for (Node gateway : remote.cluster().activeGateways()) {
                     Ipv4Address owner = Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, gateway.ip());

@@ -35,6 +35,8 @@ class DeviceRenameLeavesNoTraceOfTheOldName {
                 }
             }
         }
-        assertThat(renamed).as("gateway layers that named wan0").isGreaterThan(5);
+        // The Libreswan gateways of client-server.yaml, whose table 100 routes leave by wan0; the VXLAN
+        // devices, like upstream's, are bound to no device, so the other gateways name it nowhere.
+        assertThat(renamed).as("gateway layers that named wan0").isEqualTo(3);
     }
 }

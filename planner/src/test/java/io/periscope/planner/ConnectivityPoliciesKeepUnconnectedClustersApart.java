@@ -30,8 +30,8 @@ class ConnectivityPoliciesKeepUnconnectedClustersApart {
         ClusterSetPlan plan = PlannedExamples.plan("client-server.yaml");
         for (String node : List.of("client1-gw", "client1-worker")) {
             assertThat(unreachable(submariner(plan, "client1", node))).as(node).satisfiesExactly(
-                    r -> assertThat(r.destination()).isEqualTo(net("10.12.0.0/16")),
-                    r -> assertThat(r.destination()).isEqualTo(net("100.12.0.0/16")))
+                    r -> assertThat(r.destination()).isEqualTo(net("100.12.0.0/16")),
+                    r -> assertThat(r.destination()).isEqualTo(net("10.12.0.0/16")))
                     .allSatisfy(r -> {
                         assertThat(r.table()).isEqualTo(Route.MAIN_TABLE);
                         assertThat(r.reason()).contains("no ClusterConnectivityPolicy connects client1 and client2");
@@ -40,9 +40,9 @@ class ConnectivityPoliciesKeepUnconnectedClustersApart {
         assertThat(unreachable(submariner(plan, "server", "server-worker"))).isEmpty();
         assertThat(submariner(plan, "client1", "client1-worker").routesIn(Route.MAIN_TABLE))
                 .filteredOn(r -> r.type() == RouteType.UNICAST).extracting(Route::destination)
-                .containsExactly(net("10.10.0.0/16"), net("100.10.0.0/16"));
+                .containsExactly(net("100.10.0.0/16"), net("10.10.0.0/16"));
         assertThat(submariner(plan, "client1", "client1-gw").routesIn(100)).extracting(Route::destination)
-                .containsExactly(net("10.10.0.0/16"), net("100.10.0.0/16"));
+                .containsExactly(net("100.10.0.0/16"), net("10.10.0.0/16"));
     }
 
     @Test

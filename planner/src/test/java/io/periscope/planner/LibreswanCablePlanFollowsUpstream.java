@@ -49,8 +49,8 @@ class LibreswanCablePlanFollowsUpstream {
                 "submariner-cable-client2-172-30-12-2-0-0", "submariner-cable-client2-172-30-12-2-0-1",
                 "submariner-cable-client2-172-30-12-2-1-0", "submariner-cable-client2-172-30-12-2-1-1");
         assertThat(connections.get(1)).isEqualTo(new IpsecConnection("submariner-cable-client1-172-30-11-2-0-1",
-                ip("172.30.10.2"), ip("172.30.10.2"), net("10.10.0.0/16"), 4500,
-                ip("172.30.11.2"), ip("172.30.11.2"), net("100.11.0.0/16"), 4500,
+                ip("172.30.10.2"), ip("172.30.10.2"), net("100.10.0.0/16"), 4500,
+                ip("172.30.11.2"), ip("172.30.11.2"), net("10.11.0.0/16"), 4500,
                 "submariner-psk", new EspEncapsulation.Bare(), Optional.empty(), Optional.empty()));
     }
 
@@ -69,7 +69,7 @@ class LibreswanCablePlanFollowsUpstream {
     void table100SendsTheRemoteSubnetsOutOfTheWanWithTheCniAddressAsSourceAndNoVxlanCableExists() {
         DataplanePlan server = submariner(plan, "server", "server-gw");
         assertThat(server.routesIn(100)).extracting(Route::destination).containsExactly(
-                net("10.11.0.0/16"), net("100.11.0.0/16"), net("10.12.0.0/16"), net("100.12.0.0/16"));
+                net("100.11.0.0/16"), net("10.11.0.0/16"), net("100.12.0.0/16"), net("10.12.0.0/16"));
         assertThat(server.routesIn(100)).allSatisfy(r -> {
             assertThat(r.nexthops()).containsExactly(Nexthop.direct("wan0"));
             assertThat(r.source()).contains(ip("10.10.0.1"));

@@ -69,12 +69,12 @@ class LoadBalancingOptionsAndDesignsPlanAsDocumented {
                 """;
         ClusterSetPlan plan = Planner.plan(TopologyLoader.parse(yaml, "vanilla.yaml"));
         DataplanePlan worker = submariner(plan, "c1", "w");
-        assertThat(worker.routesIn(Route.MAIN_TABLE)).extracting(r -> r.destination().toString()).containsExactly("10.2.0.0/16", "100.2.0.0/16");
+        assertThat(worker.routesIn(Route.MAIN_TABLE)).extracting(r -> r.destination().toString()).containsExactly("100.2.0.0/16", "10.2.0.0/16");
         assertThat(worker.routesIn(Route.MAIN_TABLE).getFirst().nexthops()).singleElement()
                 .satisfies(n -> assertThat(n.via()).contains(Ipv4Address.parse("240.20.0.2")));
         assertThat(rules(worker, Table.NAT, "SUBMARINER-POSTROUTING"))
-                .containsExactly("-s 10.1.0.0/16 -d 10.2.0.0/16 -j ACCEPT", "-s 10.2.0.0/16 -d 10.1.0.0/16 -j ACCEPT",
-                        "-s 10.1.0.0/16 -d 100.2.0.0/16 -j ACCEPT", "-s 100.2.0.0/16 -d 10.1.0.0/16 -j ACCEPT");
+                .containsExactly("-s 240.0.0.0/8 -o vx-submariner -j SNAT --to-source 10.1.128.1", "-s 10.1.0.0/16 -d 100.2.0.0/16 -j ACCEPT", "-s 100.2.0.0/16 -d 10.1.0.0/16 -j ACCEPT",
+                        "-s 10.1.0.0/16 -d 10.2.0.0/16 -j ACCEPT", "-s 10.2.0.0/16 -d 10.1.0.0/16 -j ACCEPT");
         assertThat(rules(submariner(plan, "c1", "gw"), Table.NAT, "SUBMARINER-GN-EGRESS")).isEmpty();
     }
 

@@ -78,6 +78,8 @@ class MultiActiveGatewayPlanFollowsSeed004 {
         DataplanePlan gateway = submariner(plan, "cluster2", "gw-4");
         assertThat(rules(gateway, Table.NAT, "SUBMARINER-POSTROUTING")).containsExactly(
                 "-j SUBMARINER-GN-EGRESS",
+                // Upstream's host-network SNAT, after Globalnet's jump as upstream's chain has it.
+                "-s 240.0.0.0/8 -o vx-submariner -j SNAT --to-source 10.0.192.1",
                 "-o eth0 -m mark --mark 0x100000/0x100000 -m conntrack --ctstate DNAT -j SNAT --to-source 10.0.192.1",
                 // The route agent's no-masquerade rules, both ways, for the remote global CIDR; after
                 // the SNAT, which they would otherwise keep from ever matching.

@@ -103,7 +103,7 @@ class OvnTopologyPlanFollowsSeed003 {
         assertThat(router(globalnet(), "east", "ovn_cluster_router").policies()).extracting(RouterPolicy::text)
                 .containsExactly("20000 ip4.dst == 242.1.0.0/16 reroute 169.254.254.1");
         assertThat(router(vanilla(), "east", "ovn_cluster_router").policies()).extracting(RouterPolicy::text)
-                .containsExactly("20000 ip4.dst == 10.20.0.0/16 reroute 169.254.254.1", "20000 ip4.dst == 10.120.0.0/16 reroute 169.254.254.1");
+                .containsExactly("20000 ip4.dst == 10.120.0.0/16 reroute 169.254.254.1", "20000 ip4.dst == 10.20.0.0/16 reroute 169.254.254.1");
     }
 
     @Test

@@ -43,9 +43,9 @@ class WireGuardCablePlanFollowsUpstream {
         DataplanePlan cloud = submariner(plan, "cloud", "cloud-gw");
         assertThat(cloud.wireGuardDevices()).containsExactly(new WireGuardDevice("submariner", 4500, "wireguard/cloud/cloud-gw", 1420, List.of(
                 new WireGuardPeer("onprem1/onprem1-gw", "wireguard/onprem1/onprem1-gw", "submariner-psk", ip("172.31.21.2"), 4501,
-                        List.of(net("10.21.0.0/16"), net("100.21.0.0/16")), 10),
+                        List.of(net("100.21.0.0/16"), net("10.21.0.0/16")), 10),
                 new WireGuardPeer("onprem2/onprem2-gw", "wireguard/onprem2/onprem2-gw", "submariner-psk", ip("172.31.22.2"), 4501,
-                        List.of(net("10.22.0.0/16"), net("100.22.0.0/16")), 10))));
+                        List.of(net("100.22.0.0/16"), net("10.22.0.0/16")), 10))));
         assertThat(cloud.vxlanDevices()).extracting(d -> d.name()).containsExactly("vx-submariner");
     }
 
@@ -59,7 +59,7 @@ class WireGuardCablePlanFollowsUpstream {
             assertThat(device.listenPort()).isEqualTo(4501);
             assertThat(device.peers()).singleElement().satisfies(peer -> {
                 assertThat(peer.endpoint()).isEqualTo("203.0.113.23:4500");
-                assertThat(peer.allowedIps()).containsExactly(net("10.23.0.0/16"), net("100.23.0.0/16"));
+                assertThat(peer.allowedIps()).containsExactly(net("100.23.0.0/16"), net("10.23.0.0/16"));
                 assertThat(peer.persistentKeepaliveSeconds()).isEqualTo(10);
             });
         });

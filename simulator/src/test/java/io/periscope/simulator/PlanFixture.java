@@ -272,7 +272,7 @@ public final class PlanFixture {
 
         /** A VXLAN device; its MAC is returned through {@link #vxlanMac}. */
         HostBuilder vxlan(String name, int vni, int port, String local, String underlayDevice, String address, String network) {
-            vxlans.add(new VxlanDevice(name, vni, port, ip(local), underlayDevice, 1450, ip(address), net(network), nextMac()));
+            vxlans.add(new VxlanDevice(name, vni, port, Optional.of(ip(local)), Optional.of(underlayDevice), 1450, ip(address), net(network), nextMac()));
             return this;
         }
 

@@ -108,7 +108,8 @@ class PlannedCablesCarryOnlyWhatThePoliciesAllow {
         PathTrace path = trace(example("client-server.yaml"), "client1-to-db").paths().getFirst();
         assertThat(betweenClusters(path.forward())).singleElement().satisfies(e -> {
             assertThat(e.encapsulation()).isEqualTo(Encapsulation.ESP);
-            assertThat(e.device()).isEqualTo("submariner-cable-server-172-30-10-2-0-1");
+            // Local subnet 1 (the pod CIDR), remote subnet 0 (the service CIDR): the Endpoints list service CIDRs first.
+            assertThat(e.device()).isEqualTo("submariner-cable-server-172-30-10-2-1-0");
             assertThat(e.encrypted()).isTrue();
             assertThat(e.packet().protocol()).isEqualTo(Protocol.ESP);
             assertThat(e.packet().src().toString()).isEqualTo("172.30.11.2");

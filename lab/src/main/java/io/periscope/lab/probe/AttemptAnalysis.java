@@ -81,7 +81,7 @@ public final class AttemptAnalysis {
                 .map(Delivery::received).orElse(arrived);
         HopReconstruction.Followed reply = follow(new PacketIdentity.TcpSynAck(sequence, tsVal, synAck.get().tcp().tsVal()), end,
                 answered.answer());
-        return arrivedBack(forward, reply.hops()) ? new TracePath("delivered", forward, reply.hops(), List.of())
+        return arrivedBack(target.source(), forward, reply.hops()) ? new TracePath("delivered", forward, reply.hops(), List.of())
                 : ended(reply, outcome, forward, reply.hops());
     }
 
@@ -100,7 +100,7 @@ public final class AttemptAnalysis {
         }
         HopReconstruction.Followed reply = follow(new PacketIdentity.UdpPayload(EchoServers.REPLY_MARK + outcome.udpMarker()),
                 delivery.get().host(), delivery.get().received().answer());
-        return arrivedBack(forward, reply.hops()) ? new TracePath("delivered", forward, reply.hops(), List.of())
+        return arrivedBack(target.source(), forward, reply.hops()) ? new TracePath("delivered", forward, reply.hops(), List.of())
                 : ended(reply, outcome, forward, reply.hops());
     }
 
@@ -144,11 +144,17 @@ public final class AttemptAnalysis {
         return new TracePath(ending.disposition(), forward, reply, List.of(), ending.reason());
     }
 
-    /** The answer reached the sender's host addressed as the sender's socket expects it. */
-    private boolean arrivedBack(List<TraceHop> forward, List<TraceHop> reply) {
+    /**
+     * The answer reached the sender's host addressed as the sender's socket expects it, or as the
+     * sending host's own translation of its packet expects it: a node's own traffic leaves SNATed to
+     * its CNI address (upstream's {@code -s 240.0.0.0/8 -o vx-submariner -j SNAT}), so the answer is
+     * on the wire to that address, and the host's conntrack gives it back to the socket.
+     */
+    static boolean arrivedBack(HostId source, List<TraceHop> forward, List<TraceHop> reply) {
         TraceHop last = reply.getLast();
-        return last.node().equals(target.source().toString()) && last.out().isEmpty()
-                && last.arrive().equals(forward.getFirst().arrive().answer());
+        TraceHop first = forward.getFirst();
+        return last.node().equals(source.toString()) && last.out().isEmpty()
+                && (last.arrive().equals(first.arrive().answer()) || first.depart().filter(d -> last.arrive().equals(d.answer())).isPresent());
     }
 
     /**

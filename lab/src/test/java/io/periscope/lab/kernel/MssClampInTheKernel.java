@@ -64,7 +64,7 @@ class MssClampInTheKernel {
     @Test
     void aSynTheRouterSendsItselfFromALocalAddressPassesTheClampToo() {
         clampOnR();
-        // The way a node's own traffic to remote clusters leaves: from its CNI address (table 150's src).
+        // The way a gateway's own traffic to remote clusters leaves: from its CNI address (table 100's src).
         rig.in("r", "ip", "route", "replace", "10.77.2.2/32", "dev", "rs", "src", "10.77.1.1");
         assertThat(rig.script("r", "exec 3<>/dev/tcp/10.77.2.2/5201")).isZero();
         assertThat(clampHits()).as("mangle POSTROUTING sees host-originated SYNs").isEqualTo(1);

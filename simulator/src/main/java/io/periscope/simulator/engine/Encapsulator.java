@@ -22,7 +22,8 @@ import java.util.OptionalInt;
 
 /**
  * The sending end of a cable, after routing and POSTROUTING chose how a packet leaves: a VXLAN device
- * as the output sends from the device's {@code local} address to the FDB's destination; a WireGuard
+ * as the output sends to the FDB's destination, from its {@code local} address or, without one, from
+ * the address the host's route to that destination picks; a WireGuard
  * device as the output encrypts for the peer whose allowed IPs hold the destination; an IPsec outbound
  * policy covering the packet, whatever the output device, encrypts it into ESP to the connection's
  * remote end, inside UDP or as IP protocol 50 as the connection says. Each records its step in the hop and says what the walker sends next
@@ -92,14 +93,31 @@ final class Encapsulator {
             return new CableExit.Refused(Disposition.UNREACHABLE, f.reason());
         }
         VxlanFabric.Resolution.Found found = (VxlanFabric.Resolution.Found) resolution;
+        // A device without local or dev (upstream's) sends from the address, and by the device, that
+        // the host's route to the FDB's destination picks, as the kernel's vxlan_get_route does.
+        Ipv4Address source;
+        String underlay;
+        if (device.local().isPresent() && device.underlay().isPresent()) {
+            source = device.local().get();
+            underlay = device.underlay().get();
+        } else {
+            OuterRoute route = outerRoute(v, found.outerDestination());
+            if (route == null) {
+                return new CableExit.Refused(Disposition.NO_ROUTE, v.host.name + " " + device.name() + ": no route to "
+                        + found.outerDestination() + ", the FDB's destination");
+            }
+            source = device.local().orElse(route.source());
+            underlay = device.underlay().orElse(route.device());
+        }
         departBy(v, device.name());
         // The kernel's VXLAN device leaves Don't Fragment off its outer packet (df unset): a too large one is fragmented.
-        Packet outer = new Packet(device.local(), found.outerDestination(), entropyPort(v.packet), device.port(),
+        Packet outer = new Packet(source, found.outerDestination(), entropyPort(v.packet), device.port(),
                 Protocol.UDP, Packet.DEFAULT_TTL, outerLength(v.packet, VXLAN_OVERHEAD), false);
         Tunnel tunnel = new Tunnel.Vxlan(device.vni(), found.mac(), v.packet, v.tunnel);
-        v.step(new Step.Encap(Encapsulation.VXLAN, device.name(), OptionalInt.of(device.vni()), device.port(), device.local(),
-                found.outerDestination(), device.underlay(), found.how(), false, outer));
-        String oif = device.underlay() == null || device.underlay().isBlank() ? null : device.underlay();
+        v.step(new Step.Encap(Encapsulation.VXLAN, device.name(), OptionalInt.of(device.vni()), device.port(), source,
+                found.outerDestination(), underlay, found.how(), false, outer));
+        // Only a device bound to its underlay (dev) forces the outer packet out of it.
+        String oif = device.underlay().orElse(null);
         // Same namespace: the sk_buff keeps its mark through the encapsulation (skb_scrub_packet
         // clears it only across namespaces), but its conntrack entry is the outer packet's own.
         return new CableExit.Wrapped(outer, tunnel, oif);

@@ -11,6 +11,7 @@ import io.periscope.simulator.ResolvedFlow;
 import io.periscope.simulator.Simulator;
 import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.PathTrace;
+import io.periscope.simulator.trace.Step;
 import io.periscope.simulator.trace.Packet;
 import org.junit.jupiter.api.Test;
 
@@ -23,9 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Upstream's MSS clamp sits in mangle SUBMARINER-POSTROUTING, which the kernel runs for forwarded
  * and for locally generated packets alike (the lab's {@code MssClampInTheKernel} counts both). The
  * simulator does not carry the MSS option in a packet, so what it predicts is which SYNs meet the
- * clamp: on mag-vanilla, the SYN of a pod's connection and the SYN of the node's own connection to
- * the remote service both leave worker-1 (so pass its POSTROUTING) from an address in
- * SUBMARINER-LOCALCIDRS to one in SUBMARINER-REMOTECIDRS, the sets of the clamp's first rule.
+ * clamp: on mag-vanilla, the SYN of a pod's connection leaves worker-1 (so passes its POSTROUTING)
+ * from an address in SUBMARINER-LOCALCIDRS to one in SUBMARINER-REMOTECIDRS, the sets of the clamp's
+ * first rule; the SYN of the node's own connection passes mangle POSTROUTING from vx-submariner's
+ * address, as upstream's does, and only the nat SNAT after it gives it the CNI address.
  */
 class MssClampCoversForwardedAndHostTraffic {
 
@@ -63,11 +65,25 @@ class MssClampCoversForwardedAndHostTraffic {
                 Optional.of(Ipv4Address.parse("10.1.128.4")), SERVICE, 80, Protocol.TCP), Ipv4Address.parse("10.1.128.4"));
     }
 
+    /**
+     * Upstream's node sends its own SYN from vx-submariner's address (main's route gives no source)
+     * and SNATs it to its CNI address in nat POSTROUTING, after mangle POSTROUTING: the clamp sees a
+     * source outside SUBMARINER-LOCALCIDRS and leaves the SYN alone, whose MSS the node already took
+     * from the route's MTU.
+     */
     @Test
-    void theNodesOwnSynMeetsItTooLeavingFromItsCniAddress() throws Exception {
+    void theNodesOwnSynLeavesFromItsCniAddressButPassesTheClampBeforeTheSnat() throws Exception {
         Simulator simulator = DocumentedSteps.simulator("mag-vanilla.yaml");
-        // No source: the node's connect() picks table 150's src, its CNI address.
-        assertClampedOnTheWorker(simulator, new ResolvedFlow(WORKER, Optional.empty(), SERVICE, 80, Protocol.TCP),
-                Ipv4Address.parse("10.1.128.1"));
+        ResolvedFlow flow = new ResolvedFlow(WORKER, Optional.empty(), SERVICE, 80, Protocol.TCP);
+        DataplanePlan worker = simulator.plan().host(WORKER).orElseThrow().effective();
+        List<PathTrace> paths = simulator.trace(flow);
+        assertThat(paths).isNotEmpty();
+        for (PathTrace path : paths) {
+            Hop hop = path.forward().stream().filter(h -> h.node().equals(WORKER)).findFirst().orElseThrow();
+            assertThat(inSet(worker, "SUBMARINER-LOCALCIDRS", hop.arrive().src())).as("vx-submariner's address").isFalse();
+            assertThat(hop.steps()).noneMatch(s -> s instanceof Step.Mss);
+            assertThat(hop.steps()).anyMatch(s -> s instanceof Step.Snat);
+            assertThat(hop.depart().orElseThrow().src()).isEqualTo(Ipv4Address.parse("10.1.128.1"));
+        }
     }
 }

@@ -70,7 +70,8 @@ public final class IpBatchRenderer {
             // The kernel learns nothing by itself (nolearning): the FDB and neighbour entries say
             // where each peer is, as seed 004's multi-endpoint tunnels need.
             lines.add("link add " + device.name() + " type vxlan id " + device.vni() + " dstport " + device.port()
-                    + " local " + device.local() + " dev " + device.underlay() + " nolearning");
+                    + device.local().map(l -> " local " + l).orElse("") + device.underlay().map(d -> " dev " + d).orElse("")
+                    + " nolearning");
             lines.add("link set " + device.name() + " mtu " + device.mtu() + " address " + device.mac());
             lines.add("addr add " + device.address() + "/" + device.network().length() + " dev " + device.name());
             lines.add("link set " + device.name() + " up");

@@ -153,9 +153,8 @@ public final class IprouteJsonParser {
     }
 
     /**
-     * {@code ip -j -d addr show type vxlan}: the device with its first IPv4 address. A device
-     * without local address or underlay gets 0.0.0.0 and an empty underlay, which no plan asks for,
-     * so the reconciler recreates it.
+     * {@code ip -j -d addr show type vxlan}: the device with its first IPv4 address, and its local
+     * address and underlay where it has them (upstream's devices have neither).
      */
     public static List<VxlanDevice> vxlanDevices(String json) {
         List<VxlanDevice> devices = new ArrayList<>();
@@ -173,9 +172,10 @@ public final class IprouteJsonParser {
                     break;
                 }
             }
-            Ipv4Address local = data.has("local") ? Ipv4Address.parse(data.get("local").asText()) : Ipv4Address.ANY;
+            Optional<Ipv4Address> local = data.has("local") ? Optional.of(Ipv4Address.parse(data.get("local").asText())) : Optional.empty();
+            Optional<String> underlay = data.has("link") ? Optional.of(data.get("link").asText()) : Optional.empty();
             devices.add(new VxlanDevice(link.get("ifname").asText(), data.path("id").asInt(), data.path("port").asInt(), local,
-                    data.path("link").asText(""), link.path("mtu").asInt(), address, Ipv4Prefix.containing(address, length),
+                    underlay, link.path("mtu").asInt(), address, Ipv4Prefix.containing(address, length),
                     MacAddress.parse(link.path("address").asText("00:00:00:00:00:00"))));
         }
         return devices;

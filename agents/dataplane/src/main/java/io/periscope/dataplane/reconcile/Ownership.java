@@ -36,12 +36,15 @@ public record Ownership(List<String> chainPrefixes, List<String> ipsetPrefixes, 
 
     /**
      * A real node: Submariner's chains and sets, its two VXLAN devices, its routing tables (100 for
-     * the cable, 149 for OVN, 150 for host networking) and its {@code proto static} routes there and
-     * through its devices. {@code KUBE-} chains are kube-proxy's and not Periscope's here.
+     * the cable, 149 for OVN, 150 for host networking) and its routes there and through its devices:
+     * the route agent's are {@code proto static}, the vxlan cable's {@code proto boot} (upstream's
+     * driver gives them no protocol, and its cleanup finds them by table and device, not by
+     * protocol). The kernel's own routes ({@code proto kernel}) never are. {@code KUBE-} chains are
+     * kube-proxy's and not Periscope's here.
      */
     public static Ownership submariner() {
         return new Ownership(Names.OWNED_PREFIXES, Names.OWNED_PREFIXES, Names.OWNED_DEVICES, Set.copyOf(Names.OWNED_TABLES),
-                EnumSet.of(RouteProtocol.STATIC));
+                EnumSet.of(RouteProtocol.STATIC, RouteProtocol.BOOT));
     }
 
     /** The same ownership plus more chain prefixes (the lab plays kube-proxy and passes {@code KUBE-}). */

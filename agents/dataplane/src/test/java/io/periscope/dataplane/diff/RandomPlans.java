@@ -162,7 +162,10 @@ public final class RandomPlans {
     }
 
     private VxlanDevice vxlan(String name, int firstOctet, List<Integer> vnis, List<Integer> ports) {
-        return new VxlanDevice(name, pick(vnis), pick(ports), Ipv4Address.parse("172.18.0.10"), "eth0", pick(List.of(1400, 1450)),
+        // Bound to the underlay as Periscope's devices once were, or unbound as upstream's are.
+        boolean bound = random.nextBoolean();
+        return new VxlanDevice(name, pick(vnis), pick(ports), bound ? Optional.of(Ipv4Address.parse("172.18.0.10")) : Optional.empty(),
+                bound ? Optional.of("eth0") : Optional.empty(), pick(List.of(1400, 1450)),
                 Ipv4Address.parse(firstOctet + ".0.0." + (1 + random.nextInt(2))), Ipv4Prefix.parse(firstOctet + ".0.0.0/8"), pick(MACS));
     }
 

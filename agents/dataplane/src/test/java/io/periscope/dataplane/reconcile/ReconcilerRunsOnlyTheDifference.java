@@ -126,6 +126,31 @@ class ReconcilerRunsOnlyTheDifference {
     }
 
     /**
+     * The vxlan cable's routes are {@code proto boot}, as upstream's: one left in table 100 by a
+     * remote cluster that is gone is the agents' to remove, while a foreign {@code proto boot}
+     * route in main through the node's own device stays.
+     */
+    @Test
+    void aBootRouteOfTheCableThatNoPlanNamesIsRemovedButForeignBootRoutesStay() {
+        String stale = "{\"dst\": \"10.77.0.0/16\", \"gateway\": \"241.18.0.4\", \"dev\": \"vxlan-tunnel\", \"table\": \"100\", "
+                + "\"prefsrc\": \"10.0.0.1\", \"metric\": 100, \"flags\": []},\n";
+        RecordingCommandRunner withStaleRoute = new RecordingCommandRunner()
+                .answer(DataplaneReader.IP_ROUTES.argv(), Captured.read("ip-route.json").replaceFirst("\\[", "[" + stale))
+                .answer(c -> true, node::run);
+        DataplanePlan state = new DataplaneReader(withStaleRoute).read(ownership.scopeFor(DataplanePlan.EMPTY)).plan();
+        assertThat(state.routes()).extracting(r -> r.destination().toString()).contains("10.77.0.0/16").doesNotContain("10.44.0.0/16");
+        List<Route> routes = state.routes().stream().filter(r -> !r.destination().toString().equals("10.77.0.0/16")).toList();
+        DataplanePlan desired = new DataplanePlan(state.netfilter(), state.ipsets(), state.vxlanDevices(), state.fdb(), state.neighbours(),
+                state.nexthops(), state.nexthopGroups(), routes, state.rules(), state.sysctls());
+        withStaleRoute.clear();
+
+        new Reconciler(withStaleRoute, ownership).reconcile(desired);
+
+        assertThat(withStaleRoute.commands()).filteredOn(c -> !SeedGatewayPlanRoundTripsThroughTheKernel.isRead(c)).containsExactly(
+                Command.of("ip", "-batch", "-").withStdin("route del 10.77.0.0/16 table 100 metric 100 proto boot\n"));
+    }
+
+    /**
      * Periscope once kept tunnel ports out of conntrack in raw SUBMARINER-RAW; upstream has no such
      * chain and neither do today's plans. A node upgraded from then still holds it: the chain is
      * Submariner's by its prefix, so the reconcile removes it with its jumps, and nothing else.

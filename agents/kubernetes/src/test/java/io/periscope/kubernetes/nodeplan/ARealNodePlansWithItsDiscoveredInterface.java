@@ -47,11 +47,11 @@ class ARealNodePlansWithItsDiscoveredInterface {
     }
 
     @Test
-    void vxSubmarinerSitsOnTheDiscoveredInterfaceWithItsMtuLess50() {
+    void vxSubmarinerTakesTheDiscoveredInterfacesMtuLess50AndBindsToNoDevice() {
         LiveNodePlan plan = LiveNodePlan.of(live(), "worker", Optional.of(NodeLink.of("ens5", 9001)));
 
         VxlanDevice device = vxSubmariner(plan.submarinerWith(Set.of()));
-        assertThat(device.underlay()).isEqualTo("ens5");
+        assertThat(device.underlay()).as("upstream's device has no dev: routing picks the interface").isEmpty();
         assertThat(device.mtu()).isEqualTo(8951);
         assertThat(plan.model().clusterSet().requireCluster("c1").requireNode("gw").link()).as("other nodes' interfaces are unknown here")
                 .isEqualTo(NodeLink.UNSTATED);
@@ -62,7 +62,7 @@ class ARealNodePlansWithItsDiscoveredInterface {
         LiveNodePlan plan = LiveNodePlan.of(live(), "worker");
 
         VxlanDevice device = vxSubmariner(plan.submarinerWith(Set.of()));
-        assertThat(device.underlay()).isEqualTo("eth0");
+        assertThat(device.underlay()).isEmpty();
         assertThat(device.mtu()).isEqualTo(1450);
     }
 }
