@@ -102,8 +102,8 @@ class LibreswanSendsEspUnlessNatOrForced {
         assertThat(decap(path.forward()).encapsulation()).isEqualTo(Encapsulation.ESP);
         assertThat(cable(path.reply()).packet().protocol()).isEqualTo(Protocol.ESP);
 
-        // The trace says so in text and JSON: no UDP port, protocol 50.
-        assertThat(TraceText.step(out)).startsWith("encap esp submariner-cable-west-172-20-2-2-0-0 proto 50 172.20.1.2 -> 172.20.2.2");
+        // The trace says so in text and JSON: no UDP port, protocol 50. Pod to pod is subnet 1 on both sides: Endpoints list service CIDRs first.
+        assertThat(TraceText.step(out)).startsWith("encap esp submariner-cable-west-172-20-2-2-1-1 proto 50 172.20.1.2 -> 172.20.2.2");
         JsonNode json = TraceJson.step(out);
         assertThat(json.get("encapsulation").asText()).isEqualTo("esp");
         assertThat(json.has("port")).isFalse();
