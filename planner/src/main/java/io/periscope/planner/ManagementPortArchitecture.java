@@ -91,7 +91,7 @@ record ManagementPortArchitecture() implements OvnArchitecture {
             plan.policyRule(new PolicyRule(Names.HOST_NETWORK_RULE_PRIORITY, Optional.empty(), Optional.of(remote), OptionalInt.empty(),
                     Optional.empty(), Names.HOST_NETWORK_TABLE));
         }
-        plan.route(Route.unicast(Names.HOST_NETWORK_TABLE, Ipv4Prefix.DEFAULT, intoOvn, RouteProtocol.STATIC));
+        plan.route(Route.unicast(Names.HOST_NETWORK_TABLE, Ipv4Prefix.DEFAULT, intoOvn, RouteProtocol.BOOT));
 
         if (isGateway(context)) {
             for (Ipv4Prefix remote : remoteSubnets) {
@@ -100,7 +100,7 @@ record ManagementPortArchitecture() implements OvnArchitecture {
                             Optional.empty(), Names.OVN_TABLE));
                 }
             }
-            plan.route(Route.unicast(Names.OVN_TABLE, Ipv4Prefix.DEFAULT, intoOvn, RouteProtocol.STATIC));
+            plan.route(Route.unicast(Names.OVN_TABLE, Ipv4Prefix.DEFAULT, intoOvn, RouteProtocol.BOOT));
         }
     }
 

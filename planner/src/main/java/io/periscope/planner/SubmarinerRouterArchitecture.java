@@ -145,7 +145,7 @@ record SubmarinerRouterArchitecture() implements OvnArchitecture {
                     Optional.empty(), Names.HOST_NETWORK_TABLE));
         }
         if (!remoteSubnets.isEmpty()) {
-            plan.route(Route.unicast(Names.HOST_NETWORK_TABLE, Ipv4Prefix.DEFAULT, intoOvn, RouteProtocol.STATIC));
+            plan.route(Route.unicast(Names.HOST_NETWORK_TABLE, Ipv4Prefix.DEFAULT, intoOvn, RouteProtocol.BOOT));
         }
 
         if (host.role == HostPlan.HostRole.GATEWAY && !remoteSubnets.isEmpty()) {
