@@ -107,6 +107,17 @@ record ManagementPortArchitecture() implements OvnArchitecture {
     /** Only the gateway: upstream fills both chains in {@code updateGatewayDataplane}, and empties them on leaving the role. */
     @Override
     public void forwardChains(HostContext context) {
+        gatewayForwardingRules(context);
+    }
+
+    /**
+     * Upstream's {@code setupForwardingIptables} ({@code getMSSClampingRuleSpecs},
+     * {@code getForwardingRuleSpecs}): on the active gateway, the {@code --set-mss} clamps and the
+     * {@code SUBMARINER-FORWARD} ACCEPTs between {@code ovn-k8s-mp0} and the cable interface; both
+     * chains, empty, elsewhere. {@link SubmarinerRouterArchitecture} writes the same: seed 003 names
+     * the chains, not their rules.
+     */
+    static void gatewayForwardingRules(HostContext context) {
         PlanBuilder plan = context.plan();
         List<Rule> mss = plan.chain(Table.FILTER, Names.MSS_CLAMP);
         List<Rule> forward = plan.chain(Table.FILTER, Names.FORWARD);
