@@ -91,7 +91,7 @@ record ManagementPortArchitecture() implements OvnArchitecture {
             plan.policyRule(new PolicyRule(Names.HOST_NETWORK_RULE_PRIORITY, Optional.empty(), Optional.of(remote), OptionalInt.empty(),
                     Optional.empty(), Names.HOST_NETWORK_TABLE));
         }
-        plan.route(Route.unicast(Names.HOST_NETWORK_TABLE, Ipv4Prefix.DEFAULT, intoOvn, RouteProtocol.STATIC));
+        plan.route(Route.unicast(Names.HOST_NETWORK_TABLE, Ipv4Prefix.DEFAULT, intoOvn, RouteProtocol.BOOT));
 
         if (isGateway(context)) {
             for (Ipv4Prefix remote : remoteSubnets) {
@@ -100,13 +100,24 @@ record ManagementPortArchitecture() implements OvnArchitecture {
                             Optional.empty(), Names.OVN_TABLE));
                 }
             }
-            plan.route(Route.unicast(Names.OVN_TABLE, Ipv4Prefix.DEFAULT, intoOvn, RouteProtocol.STATIC));
+            plan.route(Route.unicast(Names.OVN_TABLE, Ipv4Prefix.DEFAULT, intoOvn, RouteProtocol.BOOT));
         }
     }
 
     /** Only the gateway: upstream fills both chains in {@code updateGatewayDataplane}, and empties them on leaving the role. */
     @Override
     public void forwardChains(HostContext context) {
+        gatewayForwardingRules(context);
+    }
+
+    /**
+     * Upstream's {@code setupForwardingIptables} ({@code getMSSClampingRuleSpecs},
+     * {@code getForwardingRuleSpecs}): on the active gateway, the {@code --set-mss} clamps and the
+     * {@code SUBMARINER-FORWARD} ACCEPTs between {@code ovn-k8s-mp0} and the cable interface; both
+     * chains, empty, elsewhere. {@link SubmarinerRouterArchitecture} writes the same: seed 003 names
+     * the chains, not their rules.
+     */
+    static void gatewayForwardingRules(HostContext context) {
         PlanBuilder plan = context.plan();
         List<Rule> mss = plan.chain(Table.FILTER, Names.MSS_CLAMP);
         List<Rule> forward = plan.chain(Table.FILTER, Names.FORWARD);

@@ -39,7 +39,7 @@ import java.util.OptionalInt;
  * other node (and, with one active gateway, to its own address, as upstream's). It also owns the
  * chains every node has: SUBMARINER-POSTROUTING (the node's own traffic SNATed to its CNI address,
  * and no NAT for traffic to remote clusters without Globalnet), SUBMARINER-FORWARD, SUBMARINER-INPUT
- * and the MSS clamp. On an OVN-Kubernetes cluster OVN carries remote traffic to the
+ * (kube-proxy clusters only, as upstream's kube-proxy handler) and the MSS clamp. On an OVN-Kubernetes cluster OVN carries remote traffic to the
  * gateway instead of vx-submariner, and the route agent's OVN handler connects the host to it
  * as the cluster set's {@code behaviour} chooses ({@link OvnArchitecture}).
  */
@@ -130,15 +130,19 @@ final class RouteAgentPlanner {
         // INPUT rules, where a final REJECT of the node's firewall wins over it); its chain opens
         // vx-submariner's port and nothing else: the cable ports are left to the node's own INPUT
         // policy, and no tunnel port is kept out of conntrack. Every other jump goes first.
+        // OVN-Kubernetes nodes have neither SUBMARINER-INPUT nor its jump: upstream's OVN handler makes
+        // nat SUBMARINER-POSTROUTING and filter SUBMARINER-FORWARD and SUBMARINER-FWD-MSSCLAMP only
+        // (initIPtablesChains), and only the kube-proxy handler makes SUBMARINER-INPUT (createPFilterChains).
         plan.rule(Table.NAT, "POSTROUTING", Rule.of(Target.jump(Names.POSTROUTING)));
-        plan.rule(Table.FILTER, "INPUT", HookPosition.LAST, Rule.of(Target.jump(Names.INPUT), new Match.ProtocolIs(Protocol.UDP)));
+        if (!ovn) {
+            plan.rule(Table.FILTER, "INPUT", HookPosition.LAST, Rule.of(Target.jump(Names.INPUT), new Match.ProtocolIs(Protocol.UDP)));
+        }
         if (ovn) {
             plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.MSS_CLAMP)));
         }
         plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.FORWARD)));
-        // Declared on OVN-Kubernetes nodes too, which have no vx-submariner: the jump needs it.
-        plan.chain(Table.FILTER, Names.INPUT);
         if (!ovn) {
+            plan.chain(Table.FILTER, Names.INPUT);
             plan.rule(Table.FILTER, Names.INPUT, Rule.of(Target.accept(), new Match.ProtocolIs(Protocol.UDP),
                     new Match.DestinationPort(Names.VX_SUBMARINER_PORT)));
         }

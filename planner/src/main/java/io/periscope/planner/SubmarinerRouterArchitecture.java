@@ -4,7 +4,6 @@ import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.Node;
-import io.periscope.model.topology.Protocol;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
@@ -57,7 +56,8 @@ import java.util.OptionalInt;
  * <li>on the active gateway, table 149 (fix "Redirect the ingress traffic to a cluster via the
  * submariner_router"): traffic from a remote cluster to the local pod and service CIDRs (where the
  * gateway's DNAT sends it) goes into OVN through {@code ovn-k8s-sub0}, to {@code submariner_router};</li>
- * <li>its own MSS clamp in filter {@code SUBMARINER-FWD-MSSCLAMP}, on every node.</li>
+ * <li>filter {@code SUBMARINER-FWD-MSSCLAMP} and {@code SUBMARINER-FORWARD} on every node, holding
+ * upstream's {@code --set-mss} clamps and ACCEPTs on the active gateway.</li>
  * </ul>
  */
 record SubmarinerRouterArchitecture() implements OvnArchitecture {
@@ -145,7 +145,7 @@ record SubmarinerRouterArchitecture() implements OvnArchitecture {
                     Optional.empty(), Names.HOST_NETWORK_TABLE));
         }
         if (!remoteSubnets.isEmpty()) {
-            plan.route(Route.unicast(Names.HOST_NETWORK_TABLE, Ipv4Prefix.DEFAULT, intoOvn, RouteProtocol.STATIC));
+            plan.route(Route.unicast(Names.HOST_NETWORK_TABLE, Ipv4Prefix.DEFAULT, intoOvn, RouteProtocol.BOOT));
         }
 
         if (host.role == HostPlan.HostRole.GATEWAY && !remoteSubnets.isEmpty()) {
@@ -163,14 +163,14 @@ record SubmarinerRouterArchitecture() implements OvnArchitecture {
         }
     }
 
-    /** Seed 003: the OVN handler has a clamp of its own in filter FORWARD, besides the MTU handler's, on every node. */
+    /**
+     * Seed 003: the OVN handler's {@code SUBMARINER-FWD-MSSCLAMP} and {@code SUBMARINER-FORWARD} on
+     * every node, the gateway's "programmed with necessary IPtable rules"; the seed does not say
+     * which, so they are upstream's ({@code setupForwardingIptables}: on the active gateway only).
+     */
     @Override
     public void forwardChains(HostContext context) {
-        List<Rule> mss = context.plan().chain(Table.FILTER, Names.MSS_CLAMP);
-        for (Ipv4Prefix remote : context.remoteSubnets()) {
-            mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Destination(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
-            mss.add(Rule.of(new Target.ClampMssToPmtu(), new Match.Source(remote), new Match.ProtocolIs(Protocol.TCP), new Match.TcpSyn()));
-        }
+        ManagementPortArchitecture.gatewayForwardingRules(context);
     }
 
     /** Fix "Missing rule in SUBMARINER-POSTROUTING chain": traffic from remote clusters that table 149 sends into OVN keeps its addresses. */

@@ -29,6 +29,19 @@ class HostFirewallIsUpstreams {
         }
     }
 
+    /** Upstream's OVN handler makes no SUBMARINER-INPUT (initIPtablesChains); only the kube-proxy handler does. */
+    @Test
+    void ovnKubernetesNodesHaveNeitherTheChainNorItsJump() {
+        for (String example : List.of("globalnet-ovn.yaml")) {
+            ClusterSetPlan ovn = PlannedExamples.plan(example);
+            for (String[] node : new String[][] {{"east", "east-gw"}, {"east", "east-worker"}, {"west", "west-gw"}, {"west", "west-worker"}}) {
+                DataplanePlan host = submariner(ovn, node[0], node[1]);
+                assertThat(rules(host, Table.FILTER, "INPUT")).as("INPUT of %s", node[1]).isEmpty();
+                assertThat(host.table(Table.FILTER).flatMap(t -> t.chain("SUBMARINER-INPUT"))).as("SUBMARINER-INPUT of %s", node[1]).isEmpty();
+            }
+        }
+    }
+
     @Test
     void noNodeKeepsTunnelPacketsOutOfConntrack() {
         plan.hosts().values().forEach(host -> assertThat(host.submariner().table(Table.RAW)).as("raw table of %s", host.id()).isEmpty());
