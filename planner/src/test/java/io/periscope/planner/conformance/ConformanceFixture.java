@@ -30,6 +30,8 @@ import java.util.regex.Pattern;
  * # open: &lt;the first cell of its row in docs/plan.md's list of open differences&gt;
  * - ...
  * </pre>
+ * {@code topology: libreswan-nat.yaml} may stand instead of {@code example:}: a topology of the test resources
+ * ({@code conformance/topologies}), for a configuration no example has (gateways behind NAT).
  * {@code behaviour:} is optional: it plans the example with that top-level {@code behaviour}
  * ({@code seeds} or {@code upstream}) whatever the file says, so that one example serves both. A
  * section {@code [CLUSTER northbound]} holds Submariner's rows in an OVN-Kubernetes cluster's
@@ -39,7 +41,7 @@ import java.util.regex.Pattern;
  * with each difference applied in file order: a {@code -} line takes out a line written above it,
  * a {@code +} line comes in at its place, which decides its position among a chain's rules.
  */
-public record ConformanceFixture(String name, String example, Optional<Behaviour> behaviour, List<NodeSection> nodes) {
+public record ConformanceFixture(String name, Topology topology, Optional<Behaviour> behaviour, List<NodeSection> nodes) {
 
     private static final Pattern UPSTREAM = Pattern.compile("^# upstream: (\\S+)( .+)?$");
     private static final Pattern SEED = Pattern.compile("^# seed (\\d{3}): (.+)$");
@@ -48,6 +50,40 @@ public record ConformanceFixture(String name, String example, Optional<Behaviour
 
     public ConformanceFixture {
         nodes = List.copyOf(nodes);
+    }
+
+    /** The topology a fixture describes: one of examples/, or one kept for the fixtures alone. */
+    public sealed interface Topology {
+        String file();
+
+        /** The topology's file, from the planner module's directory. */
+        Path path();
+
+        /** A file of examples/, where users find it too. */
+        record Example(String file) implements Topology {
+            @Override
+            public Path path() {
+                return Path.of("..", "examples", file);
+            }
+
+            @Override
+            public String toString() {
+                return "examples/" + file;
+            }
+        }
+
+        /** A file of the fixtures' own (src/test/resources/conformance/topologies): a configuration no example has. */
+        record TestTopology(String file) implements Topology {
+            @Override
+            public Path path() {
+                return Path.of("src", "test", "resources", "conformance", "topologies", file);
+            }
+
+            @Override
+            public String toString() {
+                return "conformance/topologies/" + file;
+            }
+        }
     }
 
     /** What a block of lines is: upstream's own, or a difference and where it is accounted for. */
@@ -111,7 +147,7 @@ public record ConformanceFixture(String name, String example, Optional<Behaviour
 
     public static ConformanceFixture read(Path file) throws IOException {
         List<String> text = Files.readAllLines(file);
-        String example = null;
+        Topology topology = null;
         Behaviour behaviour = null;
         Map<String, List<Block>> sections = new LinkedHashMap<>();
         List<Block> blocks = null;
@@ -126,8 +162,12 @@ public record ConformanceFixture(String name, String example, Optional<Behaviour
             if (line.isEmpty() || line.startsWith("#") && header == null) {
                 continue;
             }
-            if (line.startsWith("example:")) {
-                example = line.substring("example:".length()).strip();
+            if (line.startsWith("example:") || line.startsWith("topology:")) {
+                if (topology != null) {
+                    throw new IllegalStateException(file + ":" + number + ": a second 'example:' or 'topology:' line");
+                }
+                String name = line.substring(line.indexOf(':') + 1).strip();
+                topology = line.startsWith("example:") ? new Topology.Example(name) : new Topology.TestTopology(name);
             } else if (line.startsWith("behaviour:")) {
                 String name = line.substring("behaviour:".length()).strip();
                 behaviour = java.util.Arrays.stream(Behaviour.values()).filter(b -> b.yamlName().equals(name)).findFirst()
@@ -161,12 +201,12 @@ public record ConformanceFixture(String name, String example, Optional<Behaviour
         if (kind != null) {
             blocks.add(new Block(kind, lines, blockStart));
         }
-        if (example == null) {
-            throw new IllegalStateException(file + ": no 'example:' line");
+        if (topology == null) {
+            throw new IllegalStateException(file + ": no 'example:' or 'topology:' line");
         }
         List<NodeSection> nodes = new ArrayList<>();
         sections.forEach((node, b) -> nodes.add(new NodeSection(node, b)));
-        return new ConformanceFixture(file.getFileName().toString(), example, Optional.ofNullable(behaviour), nodes);
+        return new ConformanceFixture(file.getFileName().toString(), topology, Optional.ofNullable(behaviour), nodes);
     }
 
     private static BlockKind header(String line) {

@@ -35,7 +35,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PlanConformsToUpstream {
 
     static final Path FIXTURES = Path.of("src", "test", "resources", "conformance");
-    static final Path EXAMPLES = Path.of("..", "examples");
 
     static Stream<Path> fixtures() throws IOException {
         try (Stream<Path> files = Files.list(FIXTURES)) {
@@ -56,7 +55,7 @@ class PlanConformsToUpstream {
             if (northbound.isPresent()) {
                 Optional<OvnTopology> ovn = plan.ovn(northbound.get());
                 if (ovn.isEmpty()) {
-                    failures.add("[" + section.node() + "] " + northbound.get() + " is no OVN-Kubernetes cluster of " + fixture.example());
+                    failures.add("[" + section.node() + "] " + northbound.get() + " is no OVN-Kubernetes cluster of " + fixture.topology());
                     continue;
                 }
                 compare(section, CanonicalPlan.northbound(ovn.get()), failures);
@@ -65,19 +64,19 @@ class PlanConformsToUpstream {
             HostPlan host = plan.hosts().values().stream().filter(h -> h.role() != HostPlan.HostRole.POD
                     && h.id().toString().equals(section.node())).findFirst().orElse(null);
             if (host == null) {
-                failures.add("[" + section.node() + "] is no node of " + fixture.example());
+                failures.add("[" + section.node() + "] is no node of " + fixture.topology());
                 continue;
             }
             List<String> actual = new ArrayList<>(CanonicalPlan.of(host.submariner()));
             plan.ovn(host.id().cluster()).ifPresent(ovn -> actual.addAll(CanonicalPlan.bridges(ovn, host.id().name())));
             compare(section, actual, failures);
         }
-        assertThat(failures).as("%s against the plan of examples/%s", fixture.name(), fixture.example()).isEmpty();
+        assertThat(failures).as("%s against the plan of %s", fixture.name(), fixture.topology()).isEmpty();
     }
 
-    /** The example planned as the fixture asks: with its {@code behaviour:} if it gives one. */
+    /** The fixture's topology planned as the fixture asks: with its {@code behaviour:} if it gives one. */
     private static ClusterSetPlan plan(ConformanceFixture fixture) throws TopologyException {
-        ClusterSet set = TopologyLoader.load(EXAMPLES.resolve(fixture.example()));
+        ClusterSet set = TopologyLoader.load(fixture.topology().path());
         return Planner.plan(fixture.behaviour().map(set::withBehaviour).orElse(set));
     }
 
