@@ -29,6 +29,8 @@ import java.util.regex.Pattern;
  * + a line Periscope programs and upstream does not
  * # open: &lt;the first cell of its row in docs/plan.md's list of open differences&gt;
  * - ...
+ * # opt-in: &lt;the first cell of its docs/plan.md row, which names the topology's setting that asks for it&gt;
+ * + ...
  * </pre>
  * {@code topology: libreswan-nat.yaml} may stand instead of {@code example:}: a topology of the test resources
  * ({@code conformance/topologies}), for a configuration no example has (gateways behind NAT).
@@ -46,6 +48,7 @@ public record ConformanceFixture(String name, Topology topology, Optional<Behavi
     private static final Pattern UPSTREAM = Pattern.compile("^# upstream: (\\S+)( .+)?$");
     private static final Pattern SEED = Pattern.compile("^# seed (\\d{3}): (.+)$");
     private static final Pattern OPEN = Pattern.compile("^# open: (.+)$");
+    private static final Pattern OPT_IN = Pattern.compile("^# opt-in: (.+)$");
     private static final Pattern SECTION = Pattern.compile("^\\[(\\S+/\\S+|\\S+ " + NodeSection.NORTHBOUND + ")]$");
 
     public ConformanceFixture {
@@ -98,6 +101,14 @@ public record ConformanceFixture(String name, Topology topology, Optional<Behavi
 
         /** A difference no seed mandates, listed in docs/plan.md as open; {@code title} is its row there. */
         record Open(String title) implements BlockKind {
+        }
+
+        /**
+         * A difference the topology asks for with a setting of Periscope's own design, beyond the seeds
+         * ({@code egressOwnership: per-gateway}); {@code place} is the first cell of its row in "Upstream vs Periscope",
+         * which names the setting.
+         */
+        record OptIn(String place) implements BlockKind {
         }
     }
 
@@ -219,7 +230,11 @@ public record ConformanceFixture(String name, Topology topology, Optional<Behavi
             return new BlockKind.SeedMandated(seed.group(1), seed.group(2).strip());
         }
         Matcher open = OPEN.matcher(line);
-        return open.matches() ? new BlockKind.Open(open.group(1).strip()) : null;
+        if (open.matches()) {
+            return new BlockKind.Open(open.group(1).strip());
+        }
+        Matcher optIn = OPT_IN.matcher(line);
+        return optIn.matches() ? new BlockKind.OptIn(optIn.group(1).strip()) : null;
     }
 
     private static FixtureLine fixtureLine(Path file, int number, String line, BlockKind kind) {

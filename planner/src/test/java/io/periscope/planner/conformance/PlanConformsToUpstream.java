@@ -10,6 +10,7 @@ import io.periscope.planner.Planner;
 import io.periscope.planner.conformance.ConformanceFixture.Block;
 import io.periscope.planner.conformance.ConformanceFixture.BlockKind;
 import io.periscope.planner.conformance.ConformanceFixture.NodeSection;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -21,6 +22,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,6 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PlanConformsToUpstream {
 
     static final Path FIXTURES = Path.of("src", "test", "resources", "conformance");
+    /** A topology setting as docs/plan.md names it: {@code `egressOwnership: per-gateway`}. */
+    private static final Pattern SETTING = Pattern.compile("`([A-Za-z]+): ([A-Za-z0-9-]+)`");
 
     static Stream<Path> fixtures() throws IOException {
         try (Stream<Path> files = Files.list(FIXTURES)) {
@@ -102,10 +107,35 @@ class PlanConformsToUpstream {
                 .containsExactlyInAnyOrderElementsOf(nodes);
     }
 
+    /** The settings a row names in backticks as {@code `key: value`} that the topology's text sets. */
+    static List<String> settingsOptedInto(List<String> row, String topologyText) {
+        List<String> settings = new ArrayList<>();
+        Matcher setting = SETTING.matcher(String.join(" | ", row));
+        while (setting.find()) {
+            Pattern inTopology = Pattern.compile("(?m)[\\s{,]" + Pattern.quote(setting.group(1)) + ":\\s+" + Pattern.quote(setting.group(2)) + "(\\s|,|}|$)");
+            if (inTopology.matcher(topologyText).find()) {
+                settings.add(setting.group(1) + ": " + setting.group(2));
+            }
+        }
+        return settings;
+    }
+
+    @Test
+    void anOptInRowCountsOnlyWhereTheTopologySetsItsSetting() {
+        List<String> row = List.of("one slice of each GlobalEgressIP per active gateway (`egressOwnership: per-gateway`)", "when chosen",
+                "deliberate: Periscope's design");
+        assertThat(settingsOptedInto(row, "clusters:\n  - name: c1\n    egressOwnership: per-gateway    # a comment\n"))
+                .containsExactly("egressOwnership: per-gateway");
+        assertThat(settingsOptedInto(row, "clusters:\n  - name: c1\n    egressOwnership: shared\n")).isEmpty();
+        assertThat(settingsOptedInto(row, "clusters:\n  - {name: c1, egressOwnership: per-gateway}\n")).containsExactly("egressOwnership: per-gateway");
+        assertThat(settingsOptedInto(row, "# egressOwnership: per-gateway-ish\n")).isEmpty();
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("fixtures")
     void everyDifferenceIsSeedMandatedOrListedAsOpen(Path file) throws IOException {
         ConformanceFixture fixture = ConformanceFixture.read(file);
+        String topologyText = Files.readString(fixture.topology().path());
         List<String> problems = new ArrayList<>();
         for (NodeSection section : fixture.nodes()) {
             for (Block block : section.blocks()) {
@@ -128,6 +158,15 @@ class PlanConformsToUpstream {
                     case BlockKind.Open o -> {
                         if (!PlanDocument.openDifferences().contains(o.title())) {
                             problems.add(where + ": '" + o.title() + "' is not listed in docs/plan.md's open differences");
+                        }
+                    }
+                    case BlockKind.OptIn o -> {
+                        List<String> row = PlanDocument.upstreamTableRow(o.place());
+                        if (row == null) {
+                            problems.add(where + ": no row of docs/plan.md's 'Upstream vs Periscope' table is '" + o.place() + "'");
+                        } else if (!row.getLast().startsWith("deliberate:") || settingsOptedInto(row, topologyText).isEmpty()) {
+                            problems.add(where + ": the row '" + o.place() + "' does not say 'deliberate:' and name, as `key: value`, a setting "
+                                    + fixture.topology() + " sets, so the topology did not opt into the difference");
                         }
                     }
                 }
