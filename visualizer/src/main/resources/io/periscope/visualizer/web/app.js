@@ -7,6 +7,8 @@
   const SVG = "http://www.w3.org/2000/svg";
   const PALETTE = ["#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989", "#6e7781"];
   const FIELDS = ["src", "dst", "sport", "dport", "proto"];
+  // The what-if report's change (FailoverReport.Change) as the table says it.
+  const CHANGES = {keeps: "keeps", moves: "moves", breaks: "breaks", "still-broken": "still broken", "works-now": "works now"};
   const PAGE_ROWS = 40;
   const embedded = window.PERISCOPE_DOCUMENT || null;
 
@@ -61,8 +63,15 @@
   async function api(path, body) {
     const options = body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
     const response = await fetch(path, options);
-    const json = await response.json();
-    if (!response.ok) throw new Error(json.error || response.statusText);
+    // An error may come as text (a 404's page, a proxy's answer): its message is shown either way.
+    const text = await response.text();
+    let json = null;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      if (response.ok) throw new Error(`${path}: the server answered no JSON`);
+    }
+    if (!response.ok) throw new Error((json && json.error) || `${response.status} ${text.trim() || response.statusText}`);
     return json;
   }
 
@@ -443,10 +452,11 @@
     if (!path) return;
     const hops = path[selection.direction].hops;
     const hop = hops[selection.hop];
-    details.append(el("h2", {id: "hop-title", text: `${hop.node}`}),
+    // Through el(), which leaves out a null child: Element.append would write it as the text "null".
+    details.append(...el("div", {}, el("h2", {id: "hop-title", text: `${hop.node}`}),
       kv("path", `${selection.path + 1} of ${flow.paths.length}, ${selection.direction}, hop ${selection.hop + 1} of ${hops.length}`),
       (path.choices && path.choices.length) ? kv("branch", path.choices.join("; ")) : null,
-      kv("interfaces", `${hop.in || "(generated here)"} → ${hop.out || "(ends here)"}`));
+      kv("interfaces", `${hop.in || "(generated here)"} → ${hop.out || "(ends here)"}`)).childNodes);
     const section = el("div", {id: "hop-details"});
     section.append(el("h3", {text: "Packet before and after"}),
       packetTable([{label: "arrive", packet: hop.arrive}, {label: "depart", packet: hop.depart, before: hop.arrive}]));
@@ -630,6 +640,15 @@
     render();
   }
 
+  // One gateway a line, free to break after its cluster's slash: cluster/node names are long for a sidebar column.
+  function gatewayLines(gateways) {
+    if (!gateways.length) return [el("div", {text: "none"})];
+    return gateways.map(id => {
+      const slash = id.indexOf("/");
+      return el("div", {"class": "gateway"}, id.slice(0, slash + 1), el("wbr"), id.slice(slash + 1));
+    });
+  }
+
   function renderWhatIf(sidebar, canvas) {
     sidebar.append(el("h2", {text: "What if"}),
       el("p", {"class": "hint", text: "Click a gateway (or tick it here) to fail it, as trace --fail does: it and its pods are gone and the other gateways take over."}));
@@ -659,9 +678,10 @@
     for (const line of answer.report) {
       table.append(el("tr", {"data-flow": line.flow},
         el("td", {text: line.flow}),
-        el("td", {"class": `change ${line.change}`, text: line.change, title: line.verdict + (line.why ? `: ${line.why}` : "")}),
-        el("td", {text: line.before.join(", ") || "none"}),
-        el("td", {text: (line.after.join(", ") || "none") + ` (${line.deliveredAfter}/${line.pathsAfter} delivered)`})));
+        el("td", {"class": `change ${line.change}`, text: CHANGES[line.change] || line.change, title: line.verdict + (line.why ? `: ${line.why}` : "")}),
+        el("td", {"class": "gateways before"}, gatewayLines(line.before)),
+        el("td", {"class": "gateways after"}, gatewayLines(line.after),
+          el("div", {"class": "delivered-count", text: `${line.deliveredAfter}/${line.pathsAfter} delivered`}))));
     }
     sidebar.append(el("h3", {text: state.failed.length ? `With ${state.failed.join(", ")} failed` : "Nothing failed yet"}), table);
     const index = Math.min(state.whatIfFlow, answer.flows.length - 1);
@@ -1043,6 +1063,9 @@
     const canvas = document.getElementById("canvas");
     sidebar.replaceChildren();
     canvas.replaceChildren();
+    // Nothing selected (a tab, flow or what-if change clears the selection): the previous hop's
+    // details would describe a path no longer drawn. renderCanvasOnly keeps them while a hop is selected.
+    if (!state.selected) clearDetails();
     document.body.dataset.view = state.view;
     switch (state.view) {
       case "flow": renderFlow(sidebar, canvas); break;
@@ -1071,8 +1094,11 @@
       state.failed = state.failed.filter(f => gateways.has(f));
     }
     state.selected = null;
-    document.getElementById("details").replaceChildren(el("p", {"class": "hint", text: "Select a hop of a path to see the packet before and after it."}));
     render();
+  }
+
+  function clearDetails() {
+    document.getElementById("details").replaceChildren(el("p", {"class": "hint", text: "Select a hop of a path to see the packet before and after it."}));
   }
 
   function start() {
