@@ -1030,6 +1030,79 @@
     canvas.append(pane(null, picture));
   }
 
+  // ---------------------------------------------------------------- deep links
+
+  // The address says what is shown, ?view=flow&flow=NAME&path=2&direction=reply&hop=3 or
+  // ?view=whatif&flow=NAME&fail=C/N&fail=C/N (path and hop counted from 1, as the details say them):
+  // kept up to date as the user clicks and read once on load, so a link or a reload opens the same
+  // picture. A name the document does not have is ignored.
+  let requested = null;
+
+  function readAddress() {
+    const params = new URLSearchParams(location.search);
+    const fromOne = key => {
+      const n = Number(params.get(key));
+      return params.has(key) && Number.isInteger(n) && n >= 1 ? n - 1 : null;
+    };
+    requested = {flow: params.get("flow"), path: fromOne("path"), hop: fromOne("hop"),
+      direction: params.get("direction") === "reply" ? "reply" : "forward"};
+    if (params.get("view")) state.view = params.get("view");
+    state.failed = [...new Set(params.getAll("fail"))].sort();
+  }
+
+  // The first document drawn gets the flow the address names; the hop is selected once it is drawn.
+  function applyRequestedFlow(doc) {
+    if (!requested || !requested.flow || !doc.flows) return;
+    const index = doc.flows.findIndex(f => f.name === requested.flow);
+    if (index >= 0) {
+      state.flowIndex = index;
+      state.whatIfFlow = index;
+      state.labFlow = index;
+    }
+  }
+
+  function applyRequestedHop() {
+    const wanted = requested;
+    requested = null;
+    if (!wanted || state.view !== "flow" || wanted.path === null || wanted.hop === null) return;
+    const flow = currentFlow();
+    const path = flow && flow.paths ? flow.paths[wanted.path] : null;
+    if (path && path[wanted.direction] && path[wanted.direction].hops[wanted.hop]) {
+      select(flow, {path: wanted.path, direction: wanted.direction, hop: wanted.hop, pane: "main"});
+    }
+  }
+
+  function flowNameShown() {
+    const flows = state.doc.flows;
+    if (!flows || !flows.length) return null;
+    const at = index => flows[Math.min(index, flows.length - 1)].name;
+    switch (state.view) {
+      case "flow": return state.adHoc ? null : at(state.flowIndex);
+      case "whatif": return at(state.whatIfFlow);
+      case "lab": return at(state.labFlow);
+      default: return null;
+    }
+  }
+
+  function updateAddress() {
+    const params = [["view", state.view]];
+    const name = flowNameShown();
+    if (name) params.push(["flow", name]);
+    const selected = state.selected;
+    if (state.view === "flow" && selected && selected.pane === "main") {
+      params.push(["path", selected.path + 1], ["direction", selected.direction], ["hop", selected.hop + 1]);
+    }
+    if (state.view === "whatif") state.failed.forEach(f => params.push(["fail", f]));
+    // Slashes stay readable: cluster/node needs no escaping in a query.
+    const query = "?" + params.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2F/g, "/")}`).join("&");
+    if (query === location.search) return;
+    try {
+      history.replaceState(history.state, "", query);
+    } catch (e) {
+      // A page opened from a file may not rewrite its own address: only the link is lost.
+    }
+  }
+
   // ---------------------------------------------------------------- the page
 
   function renderCanvasOnly() {
@@ -1074,6 +1147,7 @@
       case "lab": renderLab(sidebar, canvas); break;
       default: renderTopology(sidebar, canvas);
     }
+    updateAddress();
     markRendered();
   }
 
@@ -1085,6 +1159,9 @@
 
   function setDocument(doc) {
     const previous = state.doc;
+    // The same revision again (the first revision event can ask for the document while it loads):
+    // nothing changed, and redrawing would drop the hop selected meanwhile.
+    if (previous && doc.revision !== undefined && previous.revision === doc.revision) return;
     state.doc = doc;
     if (!previous || previous.errors || doc.errors || previous.name !== doc.name) state.flowIndex = 0;
     if (doc.flows && state.flowIndex >= doc.flows.length) state.flowIndex = 0;
@@ -1094,7 +1171,9 @@
       state.failed = state.failed.filter(f => gateways.has(f));
     }
     state.selected = null;
+    applyRequestedFlow(doc);
     render();
+    if (!doc.errors) applyRequestedHop();
   }
 
   function clearDetails() {
@@ -1107,8 +1186,7 @@
       state.selected = null;
       render();
     }));
-    const requested = new URLSearchParams(location.search).get("view");
-    if (requested) state.view = requested;
+    readAddress();
     const status = document.getElementById("status");
     if (embedded) {
       status.textContent = "static export";
