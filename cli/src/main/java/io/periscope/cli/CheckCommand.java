@@ -12,6 +12,7 @@ import io.periscope.simulator.reachability.MatrixProgress;
 import io.periscope.simulator.spread.GatewaySpread;
 import io.periscope.simulator.reachability.ReachabilityMatrix;
 import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.whatif.FailoverReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -84,13 +85,21 @@ public final class CheckCommand implements Callable<Integer> {
                 noMatrix ? Optional.empty() : Optional.of(matrix(simulation, progress)));
         Optional<SpreadReport> spreadReport = spread == null ? Optional.empty()
                 : Optional.of(SpreadReport.of(simulation.simulator(), clusterSet.flows(), spread));
+        // What the failure does to each flow, as trace --fail and the what-if view say it.
+        Optional<FailoverReport> failover = failedNodes.isEmpty() ? Optional.empty()
+                : Optional.of(FailoverReport.compare(simulation.withoutFailures().trace(clusterSet.flows()), traces));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(JSON.writeValueAsString(new CheckReport.Json(summary, report, spreadReport.map(SpreadReport.Json::of).orElse(null), warnings)));
+            out.println(JSON.writeValueAsString(new CheckReport.Json(summary, report, spreadReport.map(SpreadReport.Json::of).orElse(null), warnings,
+                    failover)));
         } else {
             out.print(summary.toText());
             out.println();
             out.print(report.toText());
+            failover.ifPresent(f -> {
+                out.println();
+                out.print(f.toText());
+            });
             spreadReport.ifPresent(s -> {
                 out.println();
                 out.print(s.toText());

@@ -1,5 +1,7 @@
 package io.periscope.cli;
 
+import io.periscope.simulator.whatif.FailoverReport;
+
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -112,16 +114,20 @@ record CheckReport(List<FlowResult> flows, List<AllocationFailure> allocationFai
     /** The JSON document: the file's summary and the report. */
     record Json(TopologySummary topology, List<FlowResult> flows, List<AllocationFailure> allocationFailures,
                 Map<String, Map<String, String>> connections, ReachabilityJson reachability, boolean passed,
-                @JsonInclude(JsonInclude.Include.NON_NULL) SpreadReport.Json spread, List<String> warnings) {
+                @JsonInclude(JsonInclude.Include.NON_NULL) SpreadReport.Json spread, List<String> warnings,
+                @JsonInclude(JsonInclude.Include.NON_NULL) com.fasterxml.jackson.databind.JsonNode failover) {
 
         Json(TopologySummary topology, CheckReport report) {
-            this(topology, report, null, List.of());
+            this(topology, report, null, List.of(), Optional.empty());
         }
 
-        /** With {@code spread} (null without {@code --spread}, and then left out) and the warnings said on standard error. */
-        Json(TopologySummary topology, CheckReport report, SpreadReport.Json spread, List<String> warnings) {
+        /**
+         * With {@code spread} (null without {@code --spread}, and then left out), the warnings said on
+         * standard error, and under {@code --fail} the failover report (left out without).
+         */
+        Json(TopologySummary topology, CheckReport report, SpreadReport.Json spread, List<String> warnings, Optional<FailoverReport> failover) {
             this(topology, report.flows(), report.allocationFailures(), report.connectionMap(), ReachabilityJson.of(report.matrix()),
-                    report.allExpectationsHold(), spread, warnings);
+                    report.allExpectationsHold(), spread, warnings, failover.map(FailoverReport::toJson).orElse(null));
         }
     }
 

@@ -6,8 +6,8 @@ import io.periscope.model.topology.Flow;
 import io.periscope.simulator.trace.FlowTrace;
 import io.periscope.simulator.trace.TraceJson;
 import io.periscope.simulator.trace.TraceText;
-import io.periscope.visualizer.whatif.FailoverReport;
-import io.periscope.visualizer.whatif.MovedConnections;
+import io.periscope.simulator.whatif.FailoverReport;
+import io.periscope.simulator.whatif.MovedConnections;
 import io.periscope.visualizer.export.DotExport;
 import io.periscope.visualizer.export.HtmlExport;
 import io.periscope.visualizer.session.Scenario;
@@ -89,55 +89,70 @@ public final class TraceCommand implements Callable<Integer> {
             writePictures(set, simulation, flows, traces, out);
             return ExitStatus.OK;
         }
-        List<Optional<MovedConnections>> moved = failedNodes.isEmpty() ? List.of() : movedConnections(simulation, flows);
-        if (json && moved.stream().noneMatch(Optional::isPresent)) {
-            out.println(TraceJson.render(traces));
-        } else if (json) {
-            // The version 1 document, each flow whose connections move with its movedConnections added.
-            ObjectNode document = TraceJson.document(traces);
-            for (int i = 0; i < moved.size(); i++) {
-                int index = i;
-                moved.get(i).ifPresent(m -> ((ObjectNode) document.get("flows").get(index)).set("movedConnections", m.toJson()));
+        if (failedNodes.isEmpty()) {
+            if (json) {
+                out.println(TraceJson.render(traces));
+            } else {
+                out.print(TraceText.render(traces));
             }
-            out.println(document.toPrettyString());
         } else {
-            if (!failedNodes.isEmpty()) {
-                out.println("with " + failedNodes.stream().map(Object::toString).collect(java.util.stream.Collectors.joining(", "))
-                        + " failed\n");
-            }
-            out.print(TraceText.render(traces));
-            if (!failedNodes.isEmpty()) {
-                out.println();
-                Simulation healthy = simulation.withoutFailures();
-                out.print(FailoverReport.compare(healthy.trace(flows), traces).toText());
-                HealthCheckIpChanges healthChecks = HealthCheckIpChanges.of(healthy.simulator().plan(), simulation.simulator().plan());
-                if (!healthChecks.isEmpty()) {
-                    out.println();
-                    out.print(healthChecks.toText());
-                }
-                List<MovedConnections> any = moved.stream().flatMap(Optional::stream).toList();
-                if (!any.isEmpty()) {
-                    out.println();
-                    out.println("moved TCP connections:");
-                    any.forEach(m -> out.print(m.toText()));
-                }
-            }
+            printFailover(simulation, flows, traces, out);
         }
         out.flush();
         return ExitStatus.OK;
     }
 
     /**
+     * {@code --fail}: the traces with the nodes failed, then what the failure does to each flow (the
+     * what-if report: its gateways before and after, whether it keeps them, moves or breaks), the
+     * gateways' new health-check addresses, and the TCP connections that move. In JSON, the version 1
+     * document with {@code failed}, {@code failover} and each moving flow's {@code movedConnections}.
+     */
+    private void printFailover(Simulation simulation, List<Flow> flows, List<FlowTrace> traces, PrintWriter out) {
+        Simulation healthy = simulation.withoutFailures();
+        List<FlowTrace> before = healthy.trace(flows);
+        FailoverReport report = FailoverReport.compare(before, traces);
+        List<Optional<MovedConnections>> moved = movedConnections(simulation, flows, before);
+        if (json) {
+            ObjectNode document = TraceJson.document(traces);
+            var failed = document.putArray("failed");
+            failedNodes.forEach(node -> failed.add(node.toString()));
+            document.set("failover", report.toJson());
+            for (int i = 0; i < moved.size(); i++) {
+                int index = i;
+                moved.get(i).ifPresent(m -> ((ObjectNode) document.get("flows").get(index)).set("movedConnections", m.toJson()));
+            }
+            out.println(document.toPrettyString());
+            return;
+        }
+        out.println("with " + failedNodes.stream().map(Object::toString).collect(java.util.stream.Collectors.joining(", ")) + " failed\n");
+        out.print(TraceText.render(traces));
+        out.println();
+        out.print(report.toText());
+        HealthCheckIpChanges healthChecks = HealthCheckIpChanges.of(healthy.simulator().plan(), simulation.simulator().plan());
+        if (!healthChecks.isEmpty()) {
+            out.println();
+            out.print(healthChecks.toText());
+        }
+        List<MovedConnections> any = moved.stream().flatMap(Optional::stream).toList();
+        if (!any.isEmpty()) {
+            out.println();
+            out.println("moved TCP connections:");
+            any.forEach(m -> out.print(m.toText()));
+        }
+    }
+
+    /**
      * Per flow, its TCP connections that were established through a failed node: their next segment
      * traced through the survivors, whose conntrack picks it up (or not) mid-stream.
      */
-    private static List<Optional<MovedConnections>> movedConnections(Simulation simulation, List<Flow> flows) {
-        Simulation healthy = simulation.withoutFailures();
+    private static List<Optional<MovedConnections>> movedConnections(Simulation simulation, List<Flow> flows, List<FlowTrace> healthy) {
         List<String> failed = simulation.failed().stream().map(NodeReference::toString).toList();
         List<Optional<MovedConnections>> moved = new ArrayList<>();
-        for (Flow flow : flows) {
-            moved.add(simulation.traceMidStream(flow).flatMap(midStream ->
-                    MovedConnections.of(healthy.trace(flow), flow.protocol(), midStream, failed)));
+        for (int i = 0; i < flows.size(); i++) {
+            Flow flow = flows.get(i);
+            FlowTrace before = healthy.get(i);
+            moved.add(simulation.traceMidStream(flow).flatMap(midStream -> MovedConnections.of(before, flow.protocol(), midStream, failed)));
         }
         return moved;
     }

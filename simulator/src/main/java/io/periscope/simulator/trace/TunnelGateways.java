@@ -1,15 +1,17 @@
 package io.periscope.simulator.trace;
 
 import io.periscope.model.topology.Disposition;
+import io.periscope.plan.Names;
 
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * The gateways a flow's delivered paths cross: the nodes that receive from a tunnel
- * ({@code vx-submariner} from a worker, {@code vxlan-tunnel} from the other cluster) or send into
- * the cable. What {@code trace --fail} and the lab's failover measurement compare before and after.
+ * The gateways a flow's delivered paths cross: the nodes that receive from the route agent's
+ * {@code vx-submariner} (a worker sending to its gateway) or that wrap the packet into a cable or
+ * unwrap it from one, whichever the cable: VXLAN's {@code vxlan-tunnel}, WireGuard or Libreswan's ESP.
+ * What {@code trace --fail}, the what-if view and the lab's failover measurement compare before and after.
  */
 public final class TunnelGateways {
 
@@ -24,12 +26,27 @@ public final class TunnelGateways {
                 continue;
             }
             for (Hop hop : path.forward()) {
-                if (hop.in().filter(i -> i.equals("vx-submariner") || i.equals("vxlan-tunnel")).isPresent()
-                        || hop.out().filter(o -> o.equals("vxlan-tunnel")).isPresent()) {
+                if (hop.in().filter(Names.VX_SUBMARINER::equals).isPresent() || hop.steps().stream().anyMatch(TunnelGateways::cable)) {
                     nodes.add(hop.node().toString());
                 }
             }
         }
         return nodes;
+    }
+
+    /**
+     * Whether a step wraps or unwraps the packet for a cable between clusters: every encapsulation but
+     * the route agent's VXLAN inside the cluster ({@code vx-submariner}, from a worker to its gateway).
+     */
+    private static boolean cable(Step step) {
+        return switch (step) {
+            case Step.Encap encap -> !withinTheCluster(encap.encapsulation(), encap.device());
+            case Step.Decap decap -> !withinTheCluster(decap.encapsulation(), decap.device());
+            default -> false;
+        };
+    }
+
+    private static boolean withinTheCluster(Encapsulation encapsulation, String device) {
+        return encapsulation == Encapsulation.VXLAN && device.equals(Names.VX_SUBMARINER);
     }
 }

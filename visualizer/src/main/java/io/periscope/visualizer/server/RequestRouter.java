@@ -84,9 +84,13 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
             send(context, request, HttpResponseStatus.BAD_REQUEST, JSON, error(e.getMessage()), true);
         } catch (IllegalStateException e) {
             send(context, request, HttpResponseStatus.CONFLICT, JSON, error(e.getMessage()), true);
-        } catch (RuntimeException e) {
-            // Anything else is the server's fault; unanswered, the page would wait for its timeout.
+        } catch (RuntimeException | Error e) {
+            // Anything else is the server's fault, an Error too (a StackOverflowError of a deep trace, an
+            // AssertionError): unanswered, the page would wait for its timeout and show nothing.
             send(context, request, HttpResponseStatus.INTERNAL_SERVER_ERROR, JSON, error(serverError(e)), true);
+            if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
+                throw (Error) e; // out of memory or broken: answered, but not swallowed
+            }
         }
     }
 
@@ -167,7 +171,7 @@ final class RequestRouter extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     /** "internal error: java.util.NoSuchElementException: no gateway" (the class says what broke when the message is thin). */
-    private static String serverError(RuntimeException e) {
+    private static String serverError(Throwable e) {
         return "internal error: " + e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 

@@ -14,7 +14,7 @@ import io.periscope.simulator.trace.PathTrace;
 import io.periscope.simulator.trace.TraceJson;
 import io.periscope.visualizer.scene.SceneLayout;
 import io.periscope.visualizer.scene.TopologyScene;
-import io.periscope.visualizer.whatif.FailoverReport;
+import io.periscope.simulator.whatif.FailoverReport;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -125,7 +125,8 @@ public final class TraceDocument {
 
     /**
      * What failing {@code after.failed()} does: the topology as it is then, each flow's healthy and
-     * failed traces, and per flow whether it keeps its gateways, moves, or breaks.
+     * failed traces, and per flow whether it keeps its gateways, moves, breaks or was broken already
+     * ({@link FailoverReport#toJson}).
      */
     public static ObjectNode whatIf(Scenario healthy, Scenario after) {
         return whatIf(healthy, after, null);
@@ -142,20 +143,7 @@ public final class TraceDocument {
             tracedBefore.add(asTrace(before.get(i)));
             tracedAfter.add(asTrace(now.get(i)));
         }
-        ArrayNode report = root.putArray("report");
-        for (FailoverReport.Line line : FailoverReport.compare(tracedBefore, tracedAfter).lines()) {
-            ObjectNode node = report.addObject();
-            node.put("flow", line.flow());
-            node.put("verdict", line.verdict());
-            node.put("change", line.deliveredAfter() == 0 && line.deliveredBefore() > 0 ? "breaks"
-                    : line.before().equals(line.after()) ? "keeps" : "moves");
-            line.before().forEach(node.putArray("before")::add);
-            line.after().forEach(node.putArray("after")::add);
-            node.put("deliveredBefore", line.deliveredBefore());
-            node.put("deliveredAfter", line.deliveredAfter());
-            node.put("pathsAfter", line.pathsAfter());
-            line.why().ifPresent(why -> node.put("why", why));
-        }
+        root.set("report", FailoverReport.compare(tracedBefore, tracedAfter).toJson());
         return root;
     }
 

@@ -7,6 +7,8 @@
   const SVG = "http://www.w3.org/2000/svg";
   const PALETTE = ["#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989", "#6e7781"];
   const FIELDS = ["src", "dst", "sport", "dport", "proto"];
+  // The what-if report's change (FailoverReport.Change) as the table says it.
+  const CHANGES = {keeps: "keeps", moves: "moves", breaks: "breaks", "still-broken": "still broken", "works-now": "works now"};
   const PAGE_ROWS = 40;
   const embedded = window.PERISCOPE_DOCUMENT || null;
 
@@ -61,8 +63,15 @@
   async function api(path, body) {
     const options = body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
     const response = await fetch(path, options);
-    const json = await response.json();
-    if (!response.ok) throw new Error(json.error || response.statusText);
+    // An error may come as text (a 404's page, a proxy's answer): its message is shown either way.
+    const text = await response.text();
+    let json = null;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      if (response.ok) throw new Error(`${path}: the server answered no JSON`);
+    }
+    if (!response.ok) throw new Error((json && json.error) || `${response.status} ${text.trim() || response.statusText}`);
     return json;
   }
 
@@ -443,10 +452,11 @@
     if (!path) return;
     const hops = path[selection.direction].hops;
     const hop = hops[selection.hop];
-    details.append(el("h2", {id: "hop-title", text: `${hop.node}`}),
+    // Through el(), which leaves out a null child: Element.append would write it as the text "null".
+    details.append(...el("div", {}, el("h2", {id: "hop-title", text: `${hop.node}`}),
       kv("path", `${selection.path + 1} of ${flow.paths.length}, ${selection.direction}, hop ${selection.hop + 1} of ${hops.length}`),
       (path.choices && path.choices.length) ? kv("branch", path.choices.join("; ")) : null,
-      kv("interfaces", `${hop.in || "(generated here)"} → ${hop.out || "(ends here)"}`));
+      kv("interfaces", `${hop.in || "(generated here)"} → ${hop.out || "(ends here)"}`)).childNodes);
     const section = el("div", {id: "hop-details"});
     section.append(el("h3", {text: "Packet before and after"}),
       packetTable([{label: "arrive", packet: hop.arrive}, {label: "depart", packet: hop.depart, before: hop.arrive}]));
@@ -630,6 +640,15 @@
     render();
   }
 
+  // One gateway a line, free to break after its cluster's slash: cluster/node names are long for a sidebar column.
+  function gatewayLines(gateways) {
+    if (!gateways.length) return [el("div", {text: "none"})];
+    return gateways.map(id => {
+      const slash = id.indexOf("/");
+      return el("div", {"class": "gateway"}, id.slice(0, slash + 1), el("wbr"), id.slice(slash + 1));
+    });
+  }
+
   function renderWhatIf(sidebar, canvas) {
     sidebar.append(el("h2", {text: "What if"}),
       el("p", {"class": "hint", text: "Click a gateway (or tick it here) to fail it, as trace --fail does: it and its pods are gone and the other gateways take over."}));
@@ -659,9 +678,10 @@
     for (const line of answer.report) {
       table.append(el("tr", {"data-flow": line.flow},
         el("td", {text: line.flow}),
-        el("td", {"class": `change ${line.change}`, text: line.change, title: line.verdict + (line.why ? `: ${line.why}` : "")}),
-        el("td", {text: line.before.join(", ") || "none"}),
-        el("td", {text: (line.after.join(", ") || "none") + ` (${line.deliveredAfter}/${line.pathsAfter} delivered)`})));
+        el("td", {"class": `change ${line.change}`, text: CHANGES[line.change] || line.change, title: line.verdict + (line.why ? `: ${line.why}` : "")}),
+        el("td", {"class": "gateways before"}, gatewayLines(line.before)),
+        el("td", {"class": "gateways after"}, gatewayLines(line.after),
+          el("div", {"class": "delivered-count", text: `${line.deliveredAfter}/${line.pathsAfter} delivered`}))));
     }
     sidebar.append(el("h3", {text: state.failed.length ? `With ${state.failed.join(", ")} failed` : "Nothing failed yet"}), table);
     const index = Math.min(state.whatIfFlow, answer.flows.length - 1);
@@ -1010,6 +1030,79 @@
     canvas.append(pane(null, picture));
   }
 
+  // ---------------------------------------------------------------- deep links
+
+  // The address says what is shown, ?view=flow&flow=NAME&path=2&direction=reply&hop=3 or
+  // ?view=whatif&flow=NAME&fail=C/N&fail=C/N (path and hop counted from 1, as the details say them):
+  // kept up to date as the user clicks and read once on load, so a link or a reload opens the same
+  // picture. A name the document does not have is ignored.
+  let requested = null;
+
+  function readAddress() {
+    const params = new URLSearchParams(location.search);
+    const fromOne = key => {
+      const n = Number(params.get(key));
+      return params.has(key) && Number.isInteger(n) && n >= 1 ? n - 1 : null;
+    };
+    requested = {flow: params.get("flow"), path: fromOne("path"), hop: fromOne("hop"),
+      direction: params.get("direction") === "reply" ? "reply" : "forward"};
+    if (params.get("view")) state.view = params.get("view");
+    state.failed = [...new Set(params.getAll("fail"))].sort();
+  }
+
+  // The first document drawn gets the flow the address names; the hop is selected once it is drawn.
+  function applyRequestedFlow(doc) {
+    if (!requested || !requested.flow || !doc.flows) return;
+    const index = doc.flows.findIndex(f => f.name === requested.flow);
+    if (index >= 0) {
+      state.flowIndex = index;
+      state.whatIfFlow = index;
+      state.labFlow = index;
+    }
+  }
+
+  function applyRequestedHop() {
+    const wanted = requested;
+    requested = null;
+    if (!wanted || state.view !== "flow" || wanted.path === null || wanted.hop === null) return;
+    const flow = currentFlow();
+    const path = flow && flow.paths ? flow.paths[wanted.path] : null;
+    if (path && path[wanted.direction] && path[wanted.direction].hops[wanted.hop]) {
+      select(flow, {path: wanted.path, direction: wanted.direction, hop: wanted.hop, pane: "main"});
+    }
+  }
+
+  function flowNameShown() {
+    const flows = state.doc.flows;
+    if (!flows || !flows.length) return null;
+    const at = index => flows[Math.min(index, flows.length - 1)].name;
+    switch (state.view) {
+      case "flow": return state.adHoc ? null : at(state.flowIndex);
+      case "whatif": return at(state.whatIfFlow);
+      case "lab": return at(state.labFlow);
+      default: return null;
+    }
+  }
+
+  function updateAddress() {
+    const params = [["view", state.view]];
+    const name = flowNameShown();
+    if (name) params.push(["flow", name]);
+    const selected = state.selected;
+    if (state.view === "flow" && selected && selected.pane === "main") {
+      params.push(["path", selected.path + 1], ["direction", selected.direction], ["hop", selected.hop + 1]);
+    }
+    if (state.view === "whatif") state.failed.forEach(f => params.push(["fail", f]));
+    // Slashes stay readable: cluster/node needs no escaping in a query.
+    const query = "?" + params.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2F/g, "/")}`).join("&");
+    if (query === location.search) return;
+    try {
+      history.replaceState(history.state, "", query);
+    } catch (e) {
+      // A page opened from a file may not rewrite its own address: only the link is lost.
+    }
+  }
+
   // ---------------------------------------------------------------- the page
 
   function renderCanvasOnly() {
@@ -1043,6 +1136,9 @@
     const canvas = document.getElementById("canvas");
     sidebar.replaceChildren();
     canvas.replaceChildren();
+    // Nothing selected (a tab, flow or what-if change clears the selection): the previous hop's
+    // details would describe a path no longer drawn. renderCanvasOnly keeps them while a hop is selected.
+    if (!state.selected) clearDetails();
     document.body.dataset.view = state.view;
     switch (state.view) {
       case "flow": renderFlow(sidebar, canvas); break;
@@ -1051,6 +1147,7 @@
       case "lab": renderLab(sidebar, canvas); break;
       default: renderTopology(sidebar, canvas);
     }
+    updateAddress();
     markRendered();
   }
 
@@ -1062,6 +1159,9 @@
 
   function setDocument(doc) {
     const previous = state.doc;
+    // The same revision again (the first revision event can ask for the document while it loads):
+    // nothing changed, and redrawing would drop the hop selected meanwhile.
+    if (previous && doc.revision !== undefined && previous.revision === doc.revision) return;
     state.doc = doc;
     if (!previous || previous.errors || doc.errors || previous.name !== doc.name) state.flowIndex = 0;
     if (doc.flows && state.flowIndex >= doc.flows.length) state.flowIndex = 0;
@@ -1071,8 +1171,13 @@
       state.failed = state.failed.filter(f => gateways.has(f));
     }
     state.selected = null;
-    document.getElementById("details").replaceChildren(el("p", {"class": "hint", text: "Select a hop of a path to see the packet before and after it."}));
+    applyRequestedFlow(doc);
     render();
+    if (!doc.errors) applyRequestedHop();
+  }
+
+  function clearDetails() {
+    document.getElementById("details").replaceChildren(el("p", {"class": "hint", text: "Select a hop of a path to see the packet before and after it."}));
   }
 
   function start() {
@@ -1081,8 +1186,7 @@
       state.selected = null;
       render();
     }));
-    const requested = new URLSearchParams(location.search).get("view");
-    if (requested) state.view = requested;
+    readAddress();
     const status = document.getElementById("status");
     if (embedded) {
       status.textContent = "static export";

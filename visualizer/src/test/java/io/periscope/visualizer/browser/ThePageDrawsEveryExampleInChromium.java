@@ -105,6 +105,23 @@ class ThePageDrawsEveryExampleInChromium {
     }
 
     @Test
+    void aFlowBrokenBeforeTheFailureIsStillBrokenNotKept() throws Exception {
+        // No policy connects client1 and client2: their flow is unreachable with every gateway up.
+        Path file = ExampleFiles.copy("client-server.yaml", dir);
+        serve(file);
+        open("?view=whatif");
+        browser.chromium().await("#whatif-report tr[data-flow]", 6);
+        browser.chromium().find(".gateway-toggle input[data-id='server/server-gw']").click();
+        browser.chromium().awaitTrue("the report says client1-to-db breaks",
+                () -> browser.chromium().all("#whatif-report tr[data-flow=client1-to-db] td.change.breaks").size() == 1);
+        WebElement unconnected = browser.chromium().find("#whatif-report tr[data-flow=client1-to-client2] td.change");
+        assertThat(unconnected.getText()).isEqualTo("still broken");
+        assertThat(unconnected.getAttribute("class")).contains("still-broken");
+        assertThat(browser.chromium().find("#whatif-report tr[data-flow=client1-to-db] td.before").getText())
+                .isEqualTo("client1/client1-gw\nserver/server-gw");
+    }
+
+    @Test
     void anInvalidSaveShowsTheErrorWithItsLineAndTheNextGoodSaveDrawsAgain() throws Exception {
         Path file = ExampleFiles.copy("mag-globalnet.yaml", dir);
         String good = Files.readString(file);

@@ -28,9 +28,23 @@ class AServerFailureIsAnswered500WithItsMessage {
 
     /** A lab whose status check itself breaks, as `ip netns` failing for an unforeseen reason would. */
     private static final class BrokenLab implements Lab {
+        private final java.util.function.Supplier<Throwable> failure;
+
+        BrokenLab() {
+            this(() -> new java.util.NoSuchElementException("no namespace list"));
+        }
+
+        BrokenLab(java.util.function.Supplier<Throwable> failure) {
+            this.failure = failure;
+        }
+
         @Override
         public LabStatus status(Path file, ClusterSet set) {
-            throw new java.util.NoSuchElementException("no namespace list");
+            Throwable thrown = failure.get();
+            if (thrown instanceof Error error) {
+                throw error;
+            }
+            throw (RuntimeException) thrown;
         }
 
         @Override
@@ -46,6 +60,18 @@ class AServerFailureIsAnswered500WithItsMessage {
             assertThat(response.statusCode()).isEqualTo(500);
             assertThat(new ObjectMapper().readTree(response.body()).path("error").asText())
                     .isEqualTo("internal error: java.util.NoSuchElementException: no namespace list");
+            assertThat(running.get("/api/document").statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void anErrorNotAnExceptionIsAnswered500WithItsMessageToo() throws Exception {
+        try (RunningServer running = new RunningServer(ExampleFiles.copy("mag-globalnet.yaml", dir),
+                new BrokenLab(() -> new StackOverflowError("a trace too deep")))) {
+            HttpResponse<String> response = running.get("/api/lab");
+            assertThat(response.statusCode()).isEqualTo(500);
+            assertThat(new ObjectMapper().readTree(response.body()).path("error").asText())
+                    .isEqualTo("internal error: java.lang.StackOverflowError: a trace too deep");
             assertThat(running.get("/api/document").statusCode()).isEqualTo(200);
         }
     }

@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The what-if of an OVN-Kubernetes cluster's only gateway failing: the flows through it break, and
- * the page is told so (once the planner threw and the request went unanswered).
+ * the page is told so (once {@code OvnPlanner.chassis} threw {@code NoSuchElementException} and the
+ * request went unanswered), each path with the reason it is dropped.
  */
 class TheWhatIfOfAnOvnClusterWithoutGatewaysAnswers {
 
@@ -25,6 +26,19 @@ class TheWhatIfOfAnOvnClusterWithoutGatewaysAnswers {
         HttpResponse<String> response = served.running.post("/api/whatif", "{\"fail\": [\"west/west-gw\"]}");
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         JsonNode answer = JSON.readTree(response.body());
-        assertThat(answer.path("report")).isNotEmpty().allSatisfy(line -> assertThat(line.path("change").asText()).isEqualTo("breaks"));
+        assertThat(answer.path("report")).isNotEmpty().allSatisfy(line -> {
+            assertThat(line.path("change").asText()).isEqualTo("breaks");
+            // Through west-gw, whatever the cable: both ends of it before, none after.
+            assertThat(line.path("before").toString()).contains("\"west/west-gw\"", "\"east/east-gw\"");
+            assertThat(line.path("after")).isEmpty();
+            assertThat(line.path("why").asText()).as(line.toString()).isNotEmpty();
+        });
+        // Every path of every flow through it is dropped, and says why.
+        assertThat(answer.path("flows")).hasSize(2).allSatisfy(flow -> assertThat(flow.path("paths")).isNotEmpty().allSatisfy(path -> {
+            assertThat(path.path("disposition").asText()).isNotEqualTo("delivered");
+            assertThat(path.path("reason").asText()).isNotEmpty();
+        }));
+        assertThat(answer.path("healthy")).allSatisfy(flow -> assertThat(flow.path("paths"))
+                .anySatisfy(path -> assertThat(path.path("disposition").asText()).isEqualTo("delivered")));
     }
 }

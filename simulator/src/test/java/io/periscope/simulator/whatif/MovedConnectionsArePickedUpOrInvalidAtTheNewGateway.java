@@ -1,4 +1,4 @@
-package io.periscope.visualizer.whatif;
+package io.periscope.simulator.whatif;
 
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
@@ -13,9 +13,9 @@ import io.periscope.simulator.Simulator;
 import io.periscope.simulator.trace.ConntrackLookup;
 import io.periscope.simulator.trace.FlowTrace;
 import io.periscope.simulator.trace.Step;
-import io.periscope.visualizer.ExampleFiles;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,7 +36,7 @@ class MovedConnectionsArePickedUpOrInvalidAtTheNewGateway {
     private static final HostId NEW_GATEWAY = HostId.node("cluster1", "gw-2");
 
     private static MovedConnections moved(String example, boolean looseOnTheNewGateway) throws Exception {
-        ClusterSet set = TopologyLoader.load(ExampleFiles.example(example));
+        ClusterSet set = TopologyLoader.load(Path.of("..", "examples", example));
         Flow flow = set.flow("client-to-nginx").orElseThrow();
         Simulator healthy = new Simulator(Planner.plan(set));
         ClusterSetPlan failed = Planner.planWithout(set, List.of(FAILED));

@@ -1,4 +1,4 @@
-package io.periscope.visualizer.whatif;
+package io.periscope.simulator.whatif;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
