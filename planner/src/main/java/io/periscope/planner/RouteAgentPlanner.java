@@ -135,7 +135,10 @@ final class RouteAgentPlanner {
         // (initIPtablesChains), and only the kube-proxy handler makes SUBMARINER-INPUT (createPFilterChains).
         plan.rule(Table.NAT, "POSTROUTING", Rule.of(Target.jump(Names.POSTROUTING)));
         if (!ovn) {
-            plan.rule(Table.FILTER, "INPUT", HookPosition.LAST, Rule.of(Target.jump(Names.INPUT), new Match.ProtocolIs(Protocol.UDP)));
+            // -m udp as upstream's packet filter writes after every -p udp (ToRuleSpec): iptables-save
+            // shows it, and a rule without it is another rule to iptables -C and to AppendUnique.
+            plan.rule(Table.FILTER, "INPUT", HookPosition.LAST, Rule.of(Target.jump(Names.INPUT), new Match.ProtocolIs(Protocol.UDP),
+                    new Match.ProtocolModule()));
         }
         if (ovn) {
             plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.MSS_CLAMP)));
