@@ -135,7 +135,10 @@ final class RouteAgentPlanner {
         // (initIPtablesChains), and only the kube-proxy handler makes SUBMARINER-INPUT (createPFilterChains).
         plan.rule(Table.NAT, "POSTROUTING", Rule.of(Target.jump(Names.POSTROUTING)));
         if (!ovn) {
-            plan.rule(Table.FILTER, "INPUT", HookPosition.LAST, Rule.of(Target.jump(Names.INPUT), new Match.ProtocolIs(Protocol.UDP)));
+            // -m udp as upstream's packet filter writes after every -p udp (ToRuleSpec): iptables-save
+            // shows it, and a rule without it is another rule to iptables -C and to AppendUnique.
+            plan.rule(Table.FILTER, "INPUT", HookPosition.LAST, Rule.of(Target.jump(Names.INPUT), new Match.ProtocolIs(Protocol.UDP),
+                    new Match.ProtocolModule()));
         }
         if (ovn) {
             plan.rule(Table.FILTER, "FORWARD", Rule.of(Target.jump(Names.MSS_CLAMP)));
@@ -275,13 +278,19 @@ final class RouteAgentPlanner {
                     Optional.empty(), 0);
         } else if (!remoteSubnets.isEmpty()) {
             // Upstream's gateway (TransitionToGateway, configureRoute): table 150, looked up from
-            // priority 150, sends its host-network traffic to the remote subnets out of the default
-            // interface from the CNI address. The cables' table 100 comes first and holds the same
-            // subnets, so this only carries what no cable routes.
+            // priority 150, sends its host-network traffic to the remote subnets from the CNI address
+            // out of the local Endpoint's interface-name, which only the WireGuard driver sets (its
+            // device), else out of the default interface. Upstream runs one driver, so one device
+            // serves every remote cluster; with seed 001's drivers side by side each remote cluster
+            // goes out of the device its own cable's driver would give. The cables' table 100 comes
+            // first and holds the same subnets, so this only carries what no cable routes.
             plan.policyRule(PolicyRule.lookup(Names.HOST_NETWORK_RULE_PRIORITY, Names.HOST_NETWORK_TABLE));
-            for (Ipv4Prefix remote : remoteSubnets) {
-                plan.route(Route.unicast(Names.HOST_NETWORK_TABLE, remote, List.of(Nexthop.direct(node.link().device())),
-                        RouteProtocol.STATIC).withSource(node.cniIp()));
+            for (RemoteCluster remote : context.remotes()) {
+                String device = remote.cable().name() == CableDriver.WIREGUARD ? Names.WIREGUARD_DEVICE : node.link().device();
+                for (Ipv4Prefix subnet : remote.subnets()) {
+                    plan.route(Route.unicast(Names.HOST_NETWORK_TABLE, subnet, List.of(Nexthop.direct(device)),
+                            RouteProtocol.STATIC).withSource(node.cniIp()));
+                }
             }
         }
     }

@@ -24,7 +24,7 @@ class HostFirewallIsUpstreams {
     @Test
     void inputJumpsToSubmarinersChainForUdpAndTheChainOpensVxSubmarinerOnly() {
         for (DataplanePlan host : List.of(submariner(plan, "onprem1", "onprem1-gw"), submariner(plan, "cloud", "cloud-gw"))) {
-            assertThat(rules(host, Table.FILTER, "INPUT")).containsExactly("-p udp -j SUBMARINER-INPUT");
+            assertThat(rules(host, Table.FILTER, "INPUT")).containsExactly("-p udp -m udp -j SUBMARINER-INPUT");
             assertThat(rules(host, Table.FILTER, "SUBMARINER-INPUT")).containsExactly("-p udp -m udp --dport 4800 -j ACCEPT");
         }
     }

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TheInputJumpGoesLastAsUpstreamAppendsIt {
 
-    private static final String INPUT_JUMP = "-p udp -j SUBMARINER-INPUT";
+    private static final String INPUT_JUMP = "-p udp -m udp -j SUBMARINER-INPUT";
 
     private static List<String> text(List<Rule> rules) {
         return rules.stream().map(IptablesSyntax::rule).toList();

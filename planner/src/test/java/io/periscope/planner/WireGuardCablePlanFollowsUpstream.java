@@ -80,6 +80,24 @@ class WireGuardCablePlanFollowsUpstream {
                 .satisfies(r -> assertThat(r.nexthops()).containsExactly(Nexthop.via(ip("241.31.22.2"), "vxlan-tunnel")));
     }
 
+    /**
+     * Upstream's gateway routes table 150 out of the local Endpoint's interface-name, which the
+     * WireGuard driver sets to its device (configureRoute): the cloud gateway, all WireGuard, sends
+     * every remote cluster into {@code submariner}; an on-premise gateway sends each remote cluster out
+     * of its own cable's device, the default interface for its vxlan peer.
+     */
+    @Test
+    void table150LeadsEachRemoteClusterIntoItsOwnCablesDevice() {
+        assertThat(submariner(plan, "cloud", "cloud-gw").routesIn(150)).hasSize(4).allSatisfy(r -> {
+            assertThat(r.nexthops()).containsExactly(Nexthop.direct("submariner"));
+            assertThat(r.source()).contains(ip("10.23.0.1"));
+        });
+        List<Route> onprem1 = submariner(plan, "onprem1", "onprem1-gw").routesIn(150);
+        assertThat(onprem1).extracting(Route::destination).containsExactly(net("100.22.0.0/16"), net("10.22.0.0/16"),
+                net("100.23.0.0/16"), net("10.23.0.0/16"));
+        assertThat(onprem1).extracting(r -> r.nexthops().getFirst().device()).containsExactly("eth0", "eth0", "submariner", "submariner");
+    }
+
     @Test
     void aRemoteClusterWithSeveralActiveGatewaysHasItsSubnetsOnTheFirstOnesPeerAndItsEgressAddressesOnEach() {
         ClusterSetPlan wireGuard = Planner.plan(PlannedExamples.withDefaultDriver(PlannedExamples.load("mag-globalnet.yaml"),

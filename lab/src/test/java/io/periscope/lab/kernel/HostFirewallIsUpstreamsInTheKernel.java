@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The planner's {@code HostFirewallIsUpstreams} and {@code TheInputJumpGoesLastAsUpstreamAppendsIt},
  * in the kernel of a lab of two kube-proxy clusters joined by a VXLAN cable: on a gateway and on a
- * worker, filter INPUT ends with upstream's {@code -p udp -j SUBMARINER-INPUT}, the chain lets in
+ * worker, filter INPUT ends with upstream's {@code -p udp -m udp -j SUBMARINER-INPUT}, the chain lets in
  * vx-submariner's UDP 4800 and nothing else, no rule of the agents opens a cable port and the raw
  * table holds no NOTRACK. Whatever the lab needs of its own is in its environment layer's chains
  * ({@code LAB-}); the lab's kernels need nothing there: they track the tunnels, as upstream's do.
@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class HostFirewallIsUpstreamsInTheKernel {
 
-    private static final String INPUT_JUMP = "-A INPUT -p udp -j SUBMARINER-INPUT";
+    private static final String INPUT_JUMP = "-A INPUT -p udp -m udp -j SUBMARINER-INPUT";
     private static final String VX_SUBMARINER_ACCEPT = "-A SUBMARINER-INPUT -p udp -m udp --dport 4800 -j ACCEPT";
     private static final Pattern ACCEPTED_PORT = Pattern.compile("^-A (\\S+) .*--dport (\\d+)\\b.*-j ACCEPT");
 
@@ -78,7 +78,7 @@ class HostFirewallIsUpstreamsInTheKernel {
         RunningLab lab = labs.upWithoutSupervisor(RunningLab.forTest(LabTopologies.twoClusters("fwpos", false), "hostfwpos"));
         HostNamespace worker = lab.layout().requireHost(HostId.node("east", "east-worker"));
         lab.inNamespace(worker.namespace(), "iptables", "-I", "INPUT", "1", "-i", "lo", "-j", "ACCEPT");
-        lab.inNamespace(worker.namespace(), "iptables", "-D", "INPUT", "-p", "udp", "-j", "SUBMARINER-INPUT");
+        lab.inNamespace(worker.namespace(), "iptables", "-D", "INPUT", "-p", "udp", "-m", "udp", "-j", "SUBMARINER-INPUT");
 
         try (ReconcilingAgents agents = new ReconcilingAgents()) {
             assertThat(agents.submariner(worker).reconcile()).as("the agent puts the jump back").isNotEmpty();

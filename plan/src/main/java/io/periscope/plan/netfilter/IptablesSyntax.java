@@ -48,7 +48,9 @@ public final class IptablesSyntax {
                     append(text, "-m " + protocolModule(match, protocol));
                     protocolModuleWritten = true;
                 }
-                append(text, protocolModuleOption(match));
+                if (!(match instanceof Match.ProtocolModule)) {
+                    append(text, protocolModuleOption(match));
+                }
                 continue;
             }
             append(text, match(match));
@@ -79,6 +81,7 @@ public final class IptablesSyntax {
             case Match.InInterface i -> not(i.negated()) + "-i " + i.name();
             case Match.OutInterface o -> not(o.negated()) + "-o " + o.name();
             case Match.ProtocolIs p -> "-p " + p.protocol().lowerName();
+            case Match.ProtocolModule m -> protocolModuleOption(m);
             case Match.DestinationPort p -> protocolModuleOption(p);
             case Match.SourcePort p -> protocolModuleOption(p);
             case Match.TcpSyn t -> protocolModuleOption(t);
@@ -99,6 +102,8 @@ public final class IptablesSyntax {
             case Match.SourcePort p -> "--sport " + p.port();
             case Match.DestinationPort p -> "--dport " + p.port();
             case Match.TcpSyn t -> "--tcp-flags SYN,RST SYN";
+            // The bare module has no option: the -m tcp/-m udp written for the group is all of it.
+            case Match.ProtocolModule m -> "";
             default -> throw new IllegalArgumentException(match + " is not a tcp/udp module option");
         };
     }
@@ -111,7 +116,8 @@ public final class IptablesSyntax {
             return "tcp";
         }
         if (protocol == null || !protocol.hasPorts()) {
-            throw new IllegalArgumentException("a port match needs -p tcp or -p udp");
+            throw new IllegalArgumentException(first instanceof Match.ProtocolModule
+                    ? "a bare -m tcp/-m udp needs -p tcp or -p udp" : "a port match needs -p tcp or -p udp");
         }
         return protocol.lowerName();
     }

@@ -40,6 +40,17 @@ public sealed interface Match {
     record ProtocolIs(Protocol protocol) implements Match {
     }
 
+    /**
+     * {@code -m tcp|udp} with no option: the protocol's own match module, loaded bare. Upstream's
+     * packet filter loads it after every {@code -p tcp}/{@code -p udp} (ToRuleSpec), and
+     * {@code iptables-save} prints it back, so the rule a node shows is not the one {@code -p} alone
+     * makes. It matches every packet of the protocol (the full port range); the kernel refuses it
+     * without the same {@code -p}. A rule with a port or flag option has the module anyway, so
+     * {@link Rule} drops this match there.
+     */
+    record ProtocolModule() implements Match {
+    }
+
     /** {@code -m tcp|udp --dport N} (the protocol match must precede it) */
     record DestinationPort(int port) implements Match {
     }

@@ -33,8 +33,10 @@ public record Rule(List<Match> matches, Target target, Optional<String> comment)
      * The order in which the kernel gives matches back (nf_tables backend): addresses, interfaces
      * and protocol first, always as {@code -s -d -i -o -p}; then the module matches in the order they
      * were given, except that the port and TCP-flag options share one {@code -m tcp}/{@code -m udp}
-     * module placed where the first of them was, as {@code --sport --dport --tcp-flags}. A plain
-     * {@code -s 0.0.0.0/0} matches everything and the kernel drops it, so it is dropped here too.
+     * module placed where the first of them was, as {@code --sport --dport --tcp-flags}; a bare
+     * {@code -m tcp}/{@code -m udp} ({@link Match.ProtocolModule}) is that module with no option, so
+     * it is kept once where no option is and dropped where one is. A plain {@code -s 0.0.0.0/0}
+     * matches everything and the kernel drops it, so it is dropped here too.
      * All matches must hold, so reordering them changes nothing a packet sees.
      */
     static List<Match> canonicalOrder(List<Match> given) {
@@ -57,6 +59,9 @@ public record Rule(List<Match> matches, Target target, Optional<String> comment)
                     for (Class<?> option : List.of(Match.SourcePort.class, Match.DestinationPort.class, Match.TcpSyn.class)) {
                         given.stream().filter(option::isInstance).forEach(ordered::add);
                     }
+                    if (given.stream().noneMatch(Rule::isProtocolModuleParameter)) {
+                        ordered.add(new Match.ProtocolModule());
+                    }
                     protocolModuleWritten = true;
                 }
                 continue;
@@ -71,7 +76,12 @@ public record Rule(List<Match> matches, Target target, Optional<String> comment)
                 || match instanceof Match.OutInterface || match instanceof Match.ProtocolIs;
     }
 
+    /** A match printed inside the one {@code -m tcp}/{@code -m udp} module: an option, or the bare module. */
     static boolean isProtocolModuleOption(Match match) {
+        return isProtocolModuleParameter(match) || match instanceof Match.ProtocolModule;
+    }
+
+    private static boolean isProtocolModuleParameter(Match match) {
         return match instanceof Match.SourcePort || match instanceof Match.DestinationPort || match instanceof Match.TcpSyn;
     }
 

@@ -12,6 +12,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The expected texts are what iptables-save v1.8.9 (nf_tables) printed for these rules on the lab
@@ -45,6 +46,35 @@ class IptablesSyntaxPrintsWhatIptablesSavePrints {
 
         assertThat(IptablesSyntax.rule(rule))
                 .isEqualTo("-p tcp -m tcp --sport 3 --dport 80 --tcp-flags SYN,RST SYN -m mark --mark 0x1 -j ACCEPT");
+    }
+
+    @Test
+    void aBareProtocolModulePrintsAsUpstreamsJumpShowsInIptablesSave() {
+        // Upstream's INPUT jump (ToRuleSpec writes -m udp after -p udp); iptables-save v1.8.9 printed it so.
+        Rule jump = Rule.of(Target.jump("SUBMARINER-INPUT"), new Match.ProtocolIs(Protocol.UDP), new Match.ProtocolModule());
+        Rule tcp = Rule.of(Target.accept(), new Match.ProtocolModule(), new Match.MarkIs(1, -1, false), new Match.ProtocolIs(Protocol.TCP));
+
+        assertThat(IptablesSyntax.rule(jump)).isEqualTo("-p udp -m udp -j SUBMARINER-INPUT");
+        assertThat(IptablesSyntax.rule(tcp)).isEqualTo("-p tcp -m tcp -m mark --mark 0x1 -j ACCEPT");
+    }
+
+    @Test
+    void aBareProtocolModuleIsTheModuleAPortOptionLoadsAnyway() {
+        Rule bare = Rule.of(Target.accept(), new Match.ProtocolIs(Protocol.UDP), new Match.ProtocolModule(), new Match.DestinationPort(4800));
+        Rule port = Rule.of(Target.accept(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(4800));
+
+        assertThat(bare).isEqualTo(port);
+        assertThat(IptablesSyntax.rule(bare)).isEqualTo("-p udp -m udp --dport 4800 -j ACCEPT");
+        assertThat(Rule.of(Target.accept(), new Match.ProtocolIs(Protocol.UDP), new Match.ProtocolModule(), new Match.ProtocolModule()).matches())
+                .containsExactly(new Match.ProtocolIs(Protocol.UDP), new Match.ProtocolModule());
+    }
+
+    @Test
+    void aBareProtocolModuleNeedsTcpOrUdp() {
+        assertThatThrownBy(() -> IptablesSyntax.rule(Rule.of(Target.accept(), new Match.ProtocolIs(Protocol.ICMP), new Match.ProtocolModule())))
+                .hasMessageContaining("-m tcp/-m udp needs -p tcp or -p udp");
+        assertThatThrownBy(() -> IptablesSyntax.rule(Rule.of(Target.accept(), new Match.ProtocolModule())))
+                .hasMessageContaining("-m tcp/-m udp needs -p tcp or -p udp");
     }
 
     @Test

@@ -478,6 +478,8 @@ public final class Ruleset {
                 yield run -> name.matches(run.out) != neg;
             }
             case Match.ProtocolIs p -> run -> run.packet.protocol() == p.protocol();
+            // xt_udp/xt_tcp without options: every port; the rule's -p already names the protocol.
+            case Match.ProtocolModule m -> run -> run.packet.protocol().hasPorts();
             case Match.DestinationPort p -> run -> run.packet.protocol().hasPorts() && run.packet.dport() == p.port();
             case Match.SourcePort p -> run -> run.packet.protocol().hasPorts() && run.packet.sport() == p.port();
             case Match.TcpSyn t -> run -> run.packet.protocol() == Protocol.TCP;

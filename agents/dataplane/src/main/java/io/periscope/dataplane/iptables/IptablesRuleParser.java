@@ -86,6 +86,10 @@ public final class IptablesRuleParser {
         private void module(String name) {
             switch (name) {
                 case "tcp", "udp" -> {
+                    if (!nextIsOption()) {
+                        // Bare, as upstream's packet filter writes it after -p (ToRuleSpec).
+                        matches.add(new Match.ProtocolModule());
+                    }
                     while (nextIsOption()) {
                         String option = positive(accept("!"), take());
                         switch (option) {

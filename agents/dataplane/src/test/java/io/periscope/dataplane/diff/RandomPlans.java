@@ -264,7 +264,9 @@ public final class RandomPlans {
         }
         if (chance(0.2)) {
             matches.add(new Match.ProtocolIs(Protocol.UDP));
-            matches.add(new Match.DestinationPort(pick(List.of(4500, 4800))));
+            // No port: the bare -m udp upstream's packet filter writes after -p udp.
+            int port = pick(List.of(4500, 4800, 0));
+            matches.add(port == 0 ? new Match.ProtocolModule() : new Match.DestinationPort(port));
         }
         if (chance(0.1)) {
             matches.add(new Match.RandomProbability(pick(List.of(0.5, 1.0 / 3))));

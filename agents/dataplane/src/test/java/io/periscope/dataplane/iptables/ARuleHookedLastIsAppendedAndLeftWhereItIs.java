@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ARuleHookedLastIsAppendedAndLeftWhereItIs {
 
     private static final List<String> PREFIXES = List.of("SUBMARINER-", "SM-GN-");
-    private static final Rule TO_INPUT = Rule.of(Target.jump("SUBMARINER-INPUT"), new Match.ProtocolIs(Protocol.UDP));
+    private static final Rule TO_INPUT = Rule.of(Target.jump("SUBMARINER-INPUT"), new Match.ProtocolIs(Protocol.UDP),
+            new Match.ProtocolModule());
     private static final Rule TO_NEW = Rule.of(Target.jump("SUBMARINER-NEW"));
     private static final Chain SUBMARINER_INPUT = new Chain("SUBMARINER-INPUT",
             List.of(Rule.of(Target.accept(), new Match.ProtocolIs(Protocol.UDP), new Match.DestinationPort(4800))));
@@ -57,16 +58,32 @@ class ARuleHookedLastIsAppendedAndLeftWhereItIs {
 
         assertThat(IptablesRestoreRenderer.render(desired(List.of(), List.of(TO_INPUT)), current, PREFIXES)).contains("""
                 *filter
-                -A INPUT -p udp -j SUBMARINER-INPUT
+                -A INPUT -p udp -m udp -j SUBMARINER-INPUT
                 COMMIT
                 """);
         assertThat(inputAfter(desired(List.of(), List.of(TO_INPUT)), current))
-                .containsExactly("-i lo -j ACCEPT", "-j REJECT --reject-with icmp-port-unreachable", "-p udp -j SUBMARINER-INPUT");
+                .containsExactly("-i lo -j ACCEPT", "-j REJECT --reject-with icmp-port-unreachable", "-p udp -m udp -j SUBMARINER-INPUT");
+    }
+
+    @Test
+    void aJumpWithoutUpstreamsUdpModuleIsReplacedByUpstreamsOne() {
+        // What a Periscope before the -m udp wrote: it jumps to SUBMARINER-INPUT, so it is Periscope's.
+        SavedTable current = filter("-A INPUT -i lo -j ACCEPT\n-A INPUT -p udp -j SUBMARINER-INPUT\n"
+                + "-A INPUT -p udp -m udp --dport 53 -j ACCEPT\n");
+
+        assertThat(IptablesRestoreRenderer.render(desired(List.of(), List.of(TO_INPUT)), current, PREFIXES)).contains("""
+                *filter
+                -D INPUT -p udp -j SUBMARINER-INPUT
+                -A INPUT -p udp -m udp -j SUBMARINER-INPUT
+                COMMIT
+                """);
+        assertThat(inputAfter(desired(List.of(), List.of(TO_INPUT)), current))
+                .containsExactly("-i lo -j ACCEPT", "-p udp -m udp --dport 53 -j ACCEPT", "-p udp -m udp -j SUBMARINER-INPUT");
     }
 
     @Test
     void aJumpWithRulesAppendedAfterItStaysWhereItIs() {
-        SavedTable current = filter("-A INPUT -i lo -j ACCEPT\n-A INPUT -p udp -j SUBMARINER-INPUT\n"
+        SavedTable current = filter("-A INPUT -i lo -j ACCEPT\n-A INPUT -p udp -m udp -j SUBMARINER-INPUT\n"
                 + "-A INPUT -j REJECT --reject-with icmp-port-unreachable\n");
 
         assertThat(NetfilterDiff.between(current, desired(List.of(), List.of(TO_INPUT)), ChainOwnership.prefixes(PREFIXES))).isEmpty();
@@ -75,7 +92,7 @@ class ARuleHookedLastIsAppendedAndLeftWhereItIs {
 
     @Test
     void aNewFirstRuleGoesOnTopAndTheLastOneStays() {
-        SavedTable current = filter("-A INPUT -i lo -j ACCEPT\n-A INPUT -p udp -j SUBMARINER-INPUT\n"
+        SavedTable current = filter("-A INPUT -i lo -j ACCEPT\n-A INPUT -p udp -m udp -j SUBMARINER-INPUT\n"
                 + "-A INPUT -j REJECT --reject-with icmp-port-unreachable\n");
         NetfilterTable desired = desired(List.of(TO_NEW), List.of(TO_INPUT));
 
@@ -84,13 +101,13 @@ class ARuleHookedLastIsAppendedAndLeftWhereItIs {
                 -I INPUT 1 -j SUBMARINER-NEW
                 COMMIT
                 """);
-        assertThat(inputAfter(desired, current)).containsExactly("-j SUBMARINER-NEW", "-i lo -j ACCEPT", "-p udp -j SUBMARINER-INPUT",
+        assertThat(inputAfter(desired, current)).containsExactly("-j SUBMARINER-NEW", "-i lo -j ACCEPT", "-p udp -m udp -j SUBMARINER-INPUT",
                 "-j REJECT --reject-with icmp-port-unreachable");
     }
 
     @Test
     void aJumpOnTopOfPeriscopesFirstRulesMovesBelowThem() {
-        SavedTable current = filter("-A INPUT -p udp -j SUBMARINER-INPUT\n-A INPUT -j SUBMARINER-NEW\n-A INPUT -i lo -j ACCEPT\n");
+        SavedTable current = filter("-A INPUT -p udp -m udp -j SUBMARINER-INPUT\n-A INPUT -j SUBMARINER-NEW\n-A INPUT -i lo -j ACCEPT\n");
         NetfilterTable desired = desired(List.of(TO_NEW), List.of(TO_INPUT));
 
         var changes = NetfilterDiff.between(current, desired, ChainOwnership.prefixes(PREFIXES));
@@ -98,12 +115,12 @@ class ARuleHookedLastIsAppendedAndLeftWhereItIs {
                 c -> assertThat(c.afterInOrder()).containsExactly(TO_NEW, TO_INPUT));
         assertThat(IptablesRestoreRenderer.render(desired, current, PREFIXES)).contains("""
                 *filter
-                -D INPUT -p udp -j SUBMARINER-INPUT
+                -D INPUT -p udp -m udp -j SUBMARINER-INPUT
                 -D INPUT -j SUBMARINER-NEW
                 -I INPUT 1 -j SUBMARINER-NEW
-                -A INPUT -p udp -j SUBMARINER-INPUT
+                -A INPUT -p udp -m udp -j SUBMARINER-INPUT
                 COMMIT
                 """);
-        assertThat(inputAfter(desired, current)).containsExactly("-j SUBMARINER-NEW", "-i lo -j ACCEPT", "-p udp -j SUBMARINER-INPUT");
+        assertThat(inputAfter(desired, current)).containsExactly("-j SUBMARINER-NEW", "-i lo -j ACCEPT", "-p udp -m udp -j SUBMARINER-INPUT");
     }
 }

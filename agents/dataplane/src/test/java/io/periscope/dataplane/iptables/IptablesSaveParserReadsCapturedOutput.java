@@ -65,8 +65,23 @@ class IptablesSaveParserReadsCapturedOutput {
     }
 
     @Test
-    void aBareProtocolModuleKeepsTheRuleForeign() {
-        assertThat(chain(Table.NAT, "KUBE-SEP-WWP6UFXXL5K3PY6D").rules().getFirst()).isInstanceOf(SavedRule.Foreign.class);
+    void aBareProtocolModuleIsReadAsItsOwnMatch() {
+        assertThat(chain(Table.NAT, "KUBE-SEP-WWP6UFXXL5K3PY6D").parsedRules().getFirst()).isEqualTo(new Rule(
+                List.of(new Match.ProtocolIs(Protocol.TCP), new Match.ProtocolModule()),
+                new Target.Dnat(Ipv4Address.parse("10.0.128.5"), OptionalInt.of(80)),
+                Optional.of("default/submariner-lpq6zr4tl4o5qvrv2t7o3l3gawkagast")));
+        // Upstream's INPUT jump as iptables-save prints it, and the same jump without the module: two rules.
+        assertThat(IptablesRuleParser.parse("-p udp -m udp -j SUBMARINER-INPUT", Set.of("SUBMARINER-INPUT"))).contains(
+                Rule.of(Target.jump("SUBMARINER-INPUT"), new Match.ProtocolIs(Protocol.UDP), new Match.ProtocolModule()));
+        assertThat(IptablesRuleParser.parse("-p udp -j SUBMARINER-INPUT", Set.of("SUBMARINER-INPUT"))).contains(
+                Rule.of(Target.jump("SUBMARINER-INPUT"), new Match.ProtocolIs(Protocol.UDP)));
+    }
+
+    @Test
+    void aProtocolModuleOtherThanTheProtocolOrTwiceKeepsTheRuleForeign() {
+        assertThat(IptablesRuleParser.parse("-p tcp -m udp -j ACCEPT", Set.of())).isEmpty();
+        assertThat(IptablesRuleParser.parse("-p udp -m udp -m udp -j ACCEPT", Set.of())).isEmpty();
+        assertThat(IptablesRuleParser.parse("-p udp -m udp -m udp --dport 53 -j ACCEPT", Set.of())).isEmpty();
     }
 
     @Test

@@ -29,12 +29,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Upstream's kube-proxy handler hooks SUBMARINER-INPUT last ({@code AppendUnique}): in a namespace
  * whose INPUT already holds the node's own rules, the reconciler appends the jump below them, finds
  * nothing to do on the next passes even when someone appends a rule after the jump, appends it again
- * when it is deleted, and a reconcile that fails leaves INPUT as it was.
+ * when it is deleted, replaces a jump without upstream's {@code -m udp}, and a reconcile that fails
+ * leaves INPUT as it was.
  */
 class TheInputJumpStaysWhereUpstreamAppendsItInTheKernel {
 
-    private static final Rule TO_INPUT = Rule.of(Target.jump("SUBMARINER-INPUT"), new Match.ProtocolIs(Protocol.UDP));
-    private static final String JUMP = "-A INPUT -p udp -j SUBMARINER-INPUT";
+    private static final Rule TO_INPUT = Rule.of(Target.jump("SUBMARINER-INPUT"), new Match.ProtocolIs(Protocol.UDP),
+            new Match.ProtocolModule());
+    private static final String JUMP = "-A INPUT -p udp -m udp -j SUBMARINER-INPUT";
     private static final String LOOPBACK = "-A INPUT -i lo -j ACCEPT";
     private static final String ESTABLISHED = "-A INPUT -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT";
     private static final String REJECT = "-A INPUT -j REJECT --reject-with icmp-port-unreachable";
@@ -90,9 +92,25 @@ class TheInputJumpStaysWhereUpstreamAppendsItInTheKernel {
         assertThat(reconciler.reconcile(plan(List.of())).applied()).as("a rule appended after the jump").isEmpty();
         assertThat(chain("INPUT")).containsExactly(LOOPBACK, ESTABLISHED, JUMP, REJECT);
 
-        namespace.run("iptables", "-D", "INPUT", "-p", "udp", "-j", "SUBMARINER-INPUT");
+        namespace.run("iptables", "-D", "INPUT", "-p", "udp", "-m", "udp", "-j", "SUBMARINER-INPUT");
         assertThat(reconciler.reconcile(plan(List.of())).applied()).hasSize(1);
         assertThat(chain("INPUT")).as("appended again, as AppendUnique would").containsExactly(LOOPBACK, ESTABLISHED, REJECT, JUMP);
+    }
+
+    @Test
+    void aJumpWithoutUpstreamsUdpModuleIsReplacedAndTheNodesOwnUdpRuleStays() {
+        // A Periscope before the -m udp hooked the chain so; the node's rule is typed without -m udp,
+        // and the kernel shows it with the module, as it shows the jump upstream's packet filter writes.
+        namespace.run("iptables", "-N", "SUBMARINER-INPUT");
+        namespace.run("iptables", "-A", "INPUT", "-p", "udp", "-j", "SUBMARINER-INPUT");
+        namespace.run("iptables", "-A", "INPUT", "-p", "udp", "--dport", "53", "-j", "ACCEPT");
+
+        assertThat(reconciler.reconcile(plan(List.of())).applied()).isNotEmpty();
+
+        assertThat(chain("INPUT")).containsExactly(LOOPBACK, ESTABLISHED, "-A INPUT -p udp -m udp --dport 53 -j ACCEPT", JUMP);
+        assertThat(chain("SUBMARINER-INPUT")).containsExactly("-A SUBMARINER-INPUT -p udp -m udp --dport 4800 -j ACCEPT");
+        assertThat(reconciler.reconcile(plan(List.of())).applied()).as("a second pass").isEmpty();
+        assertThat(chain("INPUT")).containsExactly(LOOPBACK, ESTABLISHED, "-A INPUT -p udp -m udp --dport 53 -j ACCEPT", JUMP);
     }
 
     @Test
