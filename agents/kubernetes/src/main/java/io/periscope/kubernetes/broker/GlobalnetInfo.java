@@ -69,8 +69,9 @@ public record GlobalnetInfo(boolean enabled, Ipv4Prefix cidr, int clusterSize, M
                     + "' is not a number; set it to the addresses per cluster, e.g. 65536");
         }
         GlobalCidrAllocator.clusterSizeProblem(size, cidr).ifPresent(problem -> {
-            throw new IllegalArgumentException(where + ": " + problem + "; set " + CLUSTER_SIZE_KEY + " to a power of two no larger than "
-                    + CIDR_KEY);
+            // The allocator words it for the topology file; name this ConfigMap's keys instead.
+            throw new IllegalArgumentException(where + ": " + problem.replace("globalnet.clusterSize", CLUSTER_SIZE_KEY)
+                    .replace("the global range", CIDR_KEY) + "; set " + CLUSTER_SIZE_KEY + " to a power of two no larger than " + CIDR_KEY);
         });
         return new GlobalnetInfo(true, cidr, size, clusters);
     }

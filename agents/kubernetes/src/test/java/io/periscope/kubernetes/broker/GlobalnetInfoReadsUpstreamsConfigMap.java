@@ -52,8 +52,8 @@ class GlobalnetInfoReadsUpstreamsConfigMap {
         assertThatThrownBy(() -> GlobalnetInfo.read(configMap(Map.of("globalnetEnabled", "true", "globalnetCidrRange", "\"242.0.0.0/8\"",
                 "globalnetClusterSize", "1000"))))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("submariner-k8s-broker/submariner-globalnet-info").hasMessageContaining("1000")
-                .hasMessageContaining("set globalnetClusterSize");
+                .hasMessageContaining("submariner-k8s-broker/submariner-globalnet-info").hasMessageContaining("globalnetClusterSize 1000")
+                .hasMessageContaining("set globalnetClusterSize").hasMessageNotContaining("globalnet.clusterSize");
     }
 
     @Test
