@@ -29,11 +29,17 @@ public final class GlobalCidrHandOut {
     public record Off() implements Decision {
     }
 
-    /** The record holds {@code cidr} for the cluster: the cluster has joined with it. */
+    /**
+     * The record holds {@code cidr} for the cluster. {@code preconfigured}: its Cluster names it
+     * already, so it may be published; otherwise the block is written into its {@code global_cidr} first.
+     */
     public record Held(Ipv4Prefix cidr, boolean preconfigured) implements Decision {
     }
 
-    /** {@code cidr} is to be written into the record first (then the next pass finds it {@link Held}). */
+    /**
+     * {@code cidr} is to be written into the record first (then the next pass finds it {@link Held});
+     * {@code preconfigured}: the Cluster names it, rather than getting it as a hand-out.
+     */
     public record Record(Ipv4Prefix cidr, boolean preconfigured) implements Decision {
     }
 
