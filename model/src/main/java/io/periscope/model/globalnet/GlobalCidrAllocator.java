@@ -123,7 +123,11 @@ public final class GlobalCidrAllocator {
         return Optional.empty();
     }
 
-    private static Optional<String> clusterSizeProblem(int clusterSize, Ipv4Prefix range) {
+    /**
+     * Why {@code clusterSize} blocks cannot be handed out of {@code range}, if they cannot; also the
+     * Kubernetes broker sync's check of the broker's Globalnet settings.
+     */
+    public static Optional<String> clusterSizeProblem(int clusterSize, Ipv4Prefix range) {
         if (clusterSize < SMALLEST_BLOCK || clusterSize > LARGEST_BLOCK || Integer.bitCount(clusterSize) != 1) {
             return Optional.of("globalnet.clusterSize " + clusterSize + " is not a power of two from "
                     + SMALLEST_BLOCK + " to " + LARGEST_BLOCK);
@@ -137,8 +141,9 @@ public final class GlobalCidrAllocator {
     /**
      * Walks aligned candidates upwards; when one collides with a taken block the search resumes at the
      * first aligned address after that block, so the walk costs one step per taken block, not per candidate.
+     * The Kubernetes broker sync hands out the same way, from the blocks the broker holds.
      */
-    private static Optional<Ipv4Prefix> lowestFreeBlock(Ipv4Prefix range, int clusterSize, List<Ipv4Prefix> occupied) {
+    public static Optional<Ipv4Prefix> lowestFreeBlock(Ipv4Prefix range, int clusterSize, List<Ipv4Prefix> occupied) {
         int length = 32 - Integer.numberOfTrailingZeros(clusterSize);
         long candidate = range.first().unsigned();
         long end = range.last().unsigned();

@@ -59,6 +59,12 @@ public record ClusterSpec(
                 cableDriver, globalnetMode, egressOwnership, null);
     }
 
+    /** The same spec with another {@code global_cidr}: what the broker sync writes once the broker handed one out. */
+    public ClusterSpec withGlobalCidr(List<String> cidrs) {
+        return new ClusterSpec(clusterId, colorCodes, clusterCidr, serviceCidr, cidrs, cni, multiActiveGateways, clusterEgressIPs,
+                gatewayLoadBalancing, cableDriver, globalnetMode, egressOwnership, behaviour);
+    }
+
     public ClusterSpec {
         colorCodes = colorCodes == null ? List.of() : List.copyOf(colorCodes);
         clusterCidr = clusterCidr == null ? List.of() : List.copyOf(clusterCidr);

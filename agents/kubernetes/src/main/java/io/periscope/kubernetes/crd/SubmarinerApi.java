@@ -25,6 +25,17 @@ public final class SubmarinerApi {
     /** Condition type on ClusterGlobalEgressIP, GlobalEgressIP and GlobalIngressIP. */
     public static final String ALLOCATED_CONDITION = "Allocated";
 
+    /**
+     * Condition type on this cluster's own Cluster object: True (reason {@code Allocated} or
+     * {@code Preconfigured}) once the broker holds the cluster's GlobalCIDR, False with the reason
+     * it was refused ({@code Overlaps}, {@code OutsideGlobalnetCIDR}, {@code InvalidGlobalCIDR},
+     * {@code PoolExhausted}, {@code InvalidGlobalnetInfo}).
+     */
+    public static final String GLOBAL_CIDR_CONDITION = "GlobalCIDRAllocated";
+
+    /** Condition type on a ClusterConnectionPolicies object the agents ignore (False, reason {@code NotTheWellKnownName}). */
+    public static final String ACCEPTED_CONDITION = "Accepted";
+
     private SubmarinerApi() {
     }
 }

@@ -413,12 +413,22 @@ public final class ClusterModelBuilder {
         return List.copyOf(policies.values());
     }
 
-    /** Every ClusterConnectionPolicies object's entries, objects in name order, entries in their order. */
+    /**
+     * The entries of the ClusterConnectionPolicies singleton, in their order. Seed 001 makes it one
+     * object of a well-known name, so that the order of the list is the whole precedence: an object
+     * of any other name is left out (a second list would need an order between lists, which the
+     * seed rules out), and reported.
+     */
     private static List<ClusterConnectionPolicy> connectionPolicies(List<LiveObjects> sources, List<ModelProblem> problems) {
         Map<String, List<ClusterConnectionPolicy>> byObject = new java.util.TreeMap<>();
         for (LiveObjects live : sources) {
             for (ClusterConnectionPolicies object : live.connectionPolicies()) {
                 String name = object.getMetadata().getName();
+                if (!ClusterConnectionPolicies.WELL_KNOWN_NAME.equals(name)) {
+                    problems.add(new ModelProblem("ClusterConnectionPolicies " + object.getMetadata().getNamespace() + "/" + name,
+                            ignoredBecause(name)));
+                    continue;
+                }
                 if (byObject.containsKey(name)) {
                     continue;
                 }
@@ -444,6 +454,14 @@ public final class ClusterModelBuilder {
             }
         }
         return byObject.values().stream().flatMap(List::stream).toList();
+    }
+
+    /** Why a ClusterConnectionPolicies object named {@code name} is not read, and what to do instead. */
+    public static String ignoredBecause(String name) {
+        return "ignored: ClusterConnectionPolicies is a singleton (seed 001) and only the object named '"
+                + ClusterConnectionPolicies.WELL_KNOWN_NAME + "' is read; move the policies of '" + name
+                + "' into '" + ClusterConnectionPolicies.WELL_KNOWN_NAME + "' on the broker, in the order they should apply, and delete '"
+                + name + "'";
     }
 
     static <T extends HasMetadata> List<T> sortedByAge(List<T> objects) {

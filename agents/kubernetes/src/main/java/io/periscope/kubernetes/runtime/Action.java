@@ -81,12 +81,13 @@ public sealed interface Action {
         }
     }
 
-    /** Edits the status subresource of this cluster's object while it still has {@code uid}. */
-    record EditStatus<T extends HasMetadata>(Class<T> kind, String namespace, String name, String uid, UnaryOperator<T> edit)
+    /** Edits the status subresource of an object (read, then PATCH) while it still has {@code uid}. */
+    record EditStatus<T extends HasMetadata>(Api api, Class<T> kind, String namespace, String name, String uid, UnaryOperator<T> edit)
             implements Action {
-        @Override
-        public Api api() {
-            return Api.LOCAL;
+
+        /** On this cluster's API. */
+        public EditStatus(Class<T> kind, String namespace, String name, String uid, UnaryOperator<T> edit) {
+            this(Api.LOCAL, kind, namespace, name, uid, edit);
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.periscope.kubernetes.serviceexport;
 
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
@@ -7,6 +8,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.periscope.kubernetes.broker.BrokerSync;
 import io.periscope.kubernetes.broker.BrokerSyncSettings;
+import io.periscope.kubernetes.broker.GlobalnetInfo;
+import io.periscope.kubernetes.crd.ClusterConnectionPolicies;
+import io.periscope.kubernetes.crd.ClusterConnectionPoliciesSpec;
+import io.periscope.kubernetes.crd.SubmarinerCluster;
 import io.periscope.kubernetes.crd.LighthouseApi;
 import io.periscope.kubernetes.crd.ServiceImport;
 import io.periscope.kubernetes.crd.ServiceImportSpec;
@@ -123,6 +128,46 @@ class BrokerSyncRoleGrantsEveryRequestItMakesCrudTest {
                 }
             }
         }
+    }
+
+    @Test
+    void theGlobalCidrHandOutAndTheReportOnIgnoredPoliciesAreGrantedAndSettle() {
+        cluster = new MockCluster();
+        brokerApi = new MockCluster();
+        new LiveObjectsFactory(brokerApi.client()).namespace(BROKER_NAMESPACE);
+        brokerApi.client().configMaps().resource(new ConfigMapBuilder().withNewMetadata().withName(GlobalnetInfo.CONFIG_MAP_NAME)
+                .withNamespace(BROKER_NAMESPACE).endMetadata().withData(Map.of("globalnetEnabled", "true", "globalnetCidrRange", "\"242.0.0.0/8\"",
+                        "globalnetClusterSize", "65536", "clusterinfo", "[]")).build()).create();
+        new LiveObjectsFactory(cluster.client()).cluster("cluster1", "10.0.0.0/16", "100.0.0.0/16", null, false, 8, Map.of());
+        ClusterConnectionPolicies extra = new ClusterConnectionPolicies();
+        extra.setMetadata(new ObjectMetaBuilder().withName("extra-policies").withNamespace(MockCluster.SUBMARINER_NAMESPACE).build());
+        extra.setSpec(new ClusterConnectionPoliciesSpec(List.of()));
+        cluster.client().resource(extra).create();
+        cluster.takeRequests();
+
+        BrokerSyncSettings settings = new BrokerSyncSettings("cluster1", MockCluster.SUBMARINER_NAMESPACE, BROKER_NAMESPACE, Duration.ofSeconds(30));
+        running.add(new BrokerSync(cluster.newClient(AGENT), brokerApi.newClient(), settings).start());
+        // The hand-out edits the Cluster's spec and writes its status; the report writes the policies' status.
+        await("cluster1 got its GlobalCIDR and is on the broker", () -> brokerApi.client().resources(SubmarinerCluster.class)
+                .inNamespace(BROKER_NAMESPACE).withName("cluster1").get() != null);
+        await("the extra policies are told they are ignored", () -> cluster.client().resources(ClusterConnectionPolicies.class)
+                .inNamespace(MockCluster.SUBMARINER_NAMESPACE).withName("extra-policies").get().getStatus() != null);
+
+        List<DeployedRoles.Access> accesses = cluster.takeRequests().stream().filter(r -> AGENT.equals(r.getHeader("User-Agent")))
+                .map(DeployedRoles::access).toList();
+        assertThat(accesses).as("the sync's writes were recorded").anyMatch(a -> a.resource().equals("clusters/status"))
+                .anyMatch(a -> a.resource().equals("clusterconnectionpolicies/status"));
+        DeployedRoles roles = DeployedRoles.of("periscope-broker-sync");
+        assertThat(accesses.stream().filter(a -> !roles.allows(a.verb(), a.group(), a.resource(), a.namespace())).map(DeployedRoles.Access::toString)
+                .toList()).as("requests of the broker sync that deploy/rbac.yaml does not grant periscope-broker-sync").isEmpty();
+
+        brokerApi.takeRequests();
+        sleep(Duration.ofSeconds(2));
+        assertThat(brokerApi.takeRequests().stream().map(DeployedRoles::access).filter(a -> !List.of("list", "watch", "get").contains(a.verb()))
+                .map(DeployedRoles.Access::toString).toList()).as("writes to the broker after the sync settled").isEmpty();
+        assertThat(cluster.takeRequests().stream().filter(r -> AGENT.equals(r.getHeader("User-Agent"))).map(DeployedRoles::access)
+                .filter(a -> !List.of("list", "watch", "get").contains(a.verb())).map(DeployedRoles.Access::toString).toList())
+                .as("writes after the sync settled").isEmpty();
     }
 
     private static void sleep(Duration duration) {

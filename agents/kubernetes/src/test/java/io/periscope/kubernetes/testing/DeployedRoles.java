@@ -62,7 +62,8 @@ public final class DeployedRoles {
             namespace = Optional.of(parts.get(1));
             parts = parts.subList(2, parts.size());
         }
-        String resource = parts.getFirst();
+        // A subresource (clusters/NAME/status) is its own resource to RBAC: clusters/status.
+        String resource = parts.size() > 2 ? parts.getFirst() + "/" + parts.get(2) : parts.getFirst();
         boolean named = parts.size() > 1;
         String query = uri.getQuery() == null ? "" : uri.getQuery();
         String verb = switch (request.getMethod()) {
