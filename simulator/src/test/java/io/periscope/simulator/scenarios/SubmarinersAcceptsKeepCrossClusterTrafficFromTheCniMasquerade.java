@@ -4,6 +4,7 @@ import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.CniMasquerade;
+import io.periscope.model.topology.KubeProxyConntrack;
 import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.FlowSource;
@@ -51,14 +52,19 @@ class SubmarinersAcceptsKeepCrossClusterTrafficFromTheCniMasquerade {
     static final String CNI_MASQUERADE = "CNI-MASQUERADE";
     static final String SUBMARINER_POSTROUTING = "SUBMARINER-POSTROUTING";
 
-    /** Every cluster of the example with a masquerading CNI (reverse-path filtering off). */
+    /**
+     * Every cluster of the example with a masquerading CNI (reverse-path filtering off), and
+     * kube-proxy liberal: with kube-proxy's default its KUBE-FORWARD would drop the SYN-ACKs that
+     * cross to the other of mag-vanilla's gateways ({@code KubeProxyDropsRepliesThatCrossGateways}),
+     * which is not what these connections show.
+     */
     static ClusterSet masquerading(String example, CniMasquerade masquerade) throws Exception {
         ClusterSet set = DocumentedSteps.load(example);
         List<Cluster> clusters = new ArrayList<>();
         for (Cluster c : set.clusters()) {
             clusters.add(new Cluster(c.name(), c.labels(), c.podCidrs(), c.serviceCidrs(), c.globalCidr(), c.cni(), c.multiActiveGateways(),
                     c.clusterEgressIPs(), c.loadBalancing(), c.nodes(), c.pods(), c.services(), c.exports(), c.globalEgressIPs(),
-                    new NodeEnvironment(RpFilter.OFF, masquerade), c.egressOwnership()));
+                    new NodeEnvironment(RpFilter.OFF, masquerade).withKubeProxyConntrack(KubeProxyConntrack.LIBERAL), c.egressOwnership()));
         }
         return set.withClusters(clusters);
     }
