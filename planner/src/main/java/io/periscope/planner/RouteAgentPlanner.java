@@ -276,11 +276,11 @@ final class RouteAgentPlanner {
         } else if (!remoteSubnets.isEmpty()) {
             // Upstream's gateway (TransitionToGateway, configureRoute): table 150, looked up from
             // priority 150, sends its host-network traffic to the remote subnets out of the default
-            // interface from the CNI address. The cables' table 100 comes first and holds the same
-            // subnets, so this only carries what no cable routes.
+            // interface (a gateway's is the device towards the WAN) from the CNI address. The cables'
+            // table 100 comes first and holds the same subnets, so this only carries what no cable routes.
             plan.policyRule(PolicyRule.lookup(Names.HOST_NETWORK_RULE_PRIORITY, Names.HOST_NETWORK_TABLE));
             for (Ipv4Prefix remote : remoteSubnets) {
-                plan.route(Route.unicast(Names.HOST_NETWORK_TABLE, remote, List.of(Nexthop.direct(node.link().device())),
+                plan.route(Route.unicast(Names.HOST_NETWORK_TABLE, remote, List.of(Nexthop.direct(EnvironmentPlanner.defaultInterface(node))),
                         RouteProtocol.STATIC).withSource(node.cniIp()));
             }
         }
