@@ -10,7 +10,6 @@ import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.CniMasquerade;
-import io.periscope.model.topology.KubeProxyConntrack;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.FlowSource;
 import io.periscope.model.topology.FlowTarget;
@@ -57,18 +56,12 @@ class CniMasqueradeAgreesWithTheKernel {
     @RegisterExtension
     final TestLabs labs = new TestLabs();
 
-    /**
-     * The set with a masquerading CNI and kube-proxy liberal: with kube-proxy's default its
-     * KUBE-FORWARD drops the SYN-ACKs that leave cluster2 by the other of mag-vanilla's gateways
-     * ({@code KubeProxyDropsRepliesThatCrossGateways}), which is not what these connections show.
-     */
     static ClusterSet masquerading(ClusterSet set) {
         List<Cluster> clusters = new ArrayList<>();
         for (Cluster c : set.clusters()) {
             clusters.add(new Cluster(c.name(), c.labels(), c.podCidrs(), c.serviceCidrs(), c.globalCidr(), c.cni(), c.multiActiveGateways(),
                     c.clusterEgressIPs(), c.loadBalancing(), c.nodes(), c.pods(), c.services(), c.exports(), c.globalEgressIPs(),
-                    new NodeEnvironment(RpFilter.OFF, CniMasquerade.OUTSIDE_POD_CIDRS).withKubeProxyConntrack(KubeProxyConntrack.LIBERAL),
-                    c.egressOwnership()));
+                    new NodeEnvironment(RpFilter.OFF, CniMasquerade.OUTSIDE_POD_CIDRS), c.egressOwnership()));
         }
         return set.withClusters(clusters);
     }

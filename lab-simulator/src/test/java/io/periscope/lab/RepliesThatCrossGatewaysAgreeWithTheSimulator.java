@@ -35,11 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * several active gateways, each node picks a gateway by the multipath hash of the packet in front of
  * it, so a reply (addresses and ports swapped) is hashed on its own and may take another gateway in
  * either cluster. That gateway's conntrack has never seen the connection: without Globalnet nothing
- * needs undoing and a UDP reply is delivered; a TCP SYN-ACK is INVALID there, which seed 004's
- * {@code -i vxlan-tunnel} ACCEPT lets through in the client's cluster and kube-proxy's KUBE-FORWARD
- * drops in the server's (where the reply leaves by vx-submariner into the cable); with Globalnet the
- * reply's destination is a global address only the SNATing gateway can translate back, and the reply
- * dies there (seed 004's gap, docs/plan.md).
+ * needs undoing and the reply is delivered (a TCP SYN-ACK is INVALID there, but nothing drops
+ * INVALID); with Globalnet the reply's destination is a global address only the SNATing gateway can
+ * translate back, and the reply dies there (seed 004's gap, docs/plan.md).
  *
  * <p>A generated two-cluster set with Globalnet off and one with it on, each the first whose
  * simulator shows crossing replies for a TCP and a UDP flow; those flows are probed in the lab

@@ -3,12 +3,10 @@ package io.periscope.planner;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Cluster;
-import io.periscope.model.topology.KubeProxyConntrack;
 import io.periscope.model.topology.Pod;
 import io.periscope.model.topology.Service;
 import io.periscope.model.topology.ServicePort;
 import io.periscope.plan.Names;
-import io.periscope.plan.netfilter.CtState;
 import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Table;
@@ -21,7 +19,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 
 /**
  * kube-proxy's iptables mode, as far as the documented flows depend on it: KUBE-SERVICES matches a
@@ -34,16 +31,11 @@ import java.util.Set;
  * first thing in KUBE-SVC), and all traffic to an external IP (KUBE-EXT marks it, then jumps to the
  * KUBE-SVC chain). Cross-cluster traffic is marked too; Submariner's SUBMARINER-POSTROUTING
  * ACCEPTs, above KUBE-POSTROUTING, are what keeps it from being masqueraded.
- *
- * <p>In the filter table kube-proxy jumps from FORWARD to KUBE-FORWARD, which drops what conntrack
- * marks INVALID (unless kube-proxy runs liberal) and accepts marked and established traffic. It is
- * there whatever the services, so every node of a kube-proxy cluster has it.
  */
 final class KubeProxyPlanner {
 
     static final String KUBE_MARK_MASQ = "KUBE-MARK-MASQ";
     static final String KUBE_POSTROUTING = "KUBE-POSTROUTING";
-    static final String KUBE_FORWARD = "KUBE-FORWARD";
     /** kube-proxy's masquerade mark. */
     static final int MASQUERADE_MARK = 0x4000;
 
@@ -102,23 +94,6 @@ final class KubeProxyPlanner {
             environment.rule(Table.NAT, KUBE_POSTROUTING, new Rule(List.of(new Match.MarkIs(MASQUERADE_MARK, MASQUERADE_MARK, false)),
                     new Target.Masquerade(), Optional.of("kubernetes service traffic requiring SNAT")));
         }
-        forwardChain(cluster, environment);
-    }
-
-    /**
-     * kube-proxy's KUBE-FORWARD, in the order it writes it: the INVALID drop (left out when it runs
-     * with {@code --conntrack-tcp-be-liberal}), then ACCEPTs for what it marked for masquerading and
-     * for established connections, so that a FORWARD policy of DROP does not stop service traffic.
-     */
-    private static void forwardChain(Cluster cluster, PlanBuilder environment) {
-        environment.rule(Table.FILTER, "FORWARD", new Rule(List.of(), Target.jump(KUBE_FORWARD), Optional.of("kubernetes forwarding rules")));
-        if (cluster.environment().kubeProxyConntrack() == KubeProxyConntrack.STRICT) {
-            environment.rule(Table.FILTER, KUBE_FORWARD, Rule.of(new Target.Drop(), new Match.ConnState(Set.of(CtState.INVALID), false)));
-        }
-        environment.rule(Table.FILTER, KUBE_FORWARD, new Rule(List.of(new Match.MarkIs(MASQUERADE_MARK, MASQUERADE_MARK, false)),
-                new Target.Accept(), Optional.of("kubernetes forwarding rules")));
-        environment.rule(Table.FILTER, KUBE_FORWARD, new Rule(List.of(new Match.ConnState(Set.of(CtState.RELATED, CtState.ESTABLISHED), false)),
-                new Target.Accept(), Optional.of("kubernetes forwarding conntrack rule")));
     }
 
     private static void endpointChains(PlanBuilder environment, String svcChain, String portName, ServicePort port, List<Pod> endpoints) {

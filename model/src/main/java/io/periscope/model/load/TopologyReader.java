@@ -15,7 +15,6 @@ import io.periscope.model.topology.ClusterConnectivityPolicy;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.CniMasquerade;
-import io.periscope.model.topology.KubeProxyConntrack;
 import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.EgressOwnership;
 import io.periscope.model.topology.Flow;
@@ -68,7 +67,7 @@ final class TopologyReader {
     static final List<String> DEFAULTS_FIELDS = List.of("cableDriver");
     static final List<String> CLUSTER_FIELDS = List.of("name", "labels", "podCIDRs", "serviceCIDRs", "globalCIDR", "cni",
             "multiActiveGateways", "clusterEgressIPs", "gatewayLoadBalancing", "egressOwnership", "nodes", "pods", "services", "exports",
-            "globalEgressIPs", "rpFilter", "cniMasquerade", "kubeProxyConntrack", "multipathHashPolicy");
+            "globalEgressIPs", "rpFilter", "cniMasquerade", "multipathHashPolicy");
     static final List<String> NODE_FIELDS = List.of("name", "ip", "cniIP", "gateway", "publicIP", "interface", "mtu", "tcpClampMss", "uplink");
     static final List<String> CABLE_FIELDS = java.util.stream.Stream.concat(java.util.stream.Stream.of("between"),
             LinkPropertiesReader.FIELDS.stream()).toList();
@@ -205,9 +204,7 @@ final class TopologyReader {
                 yaml.optionalChoice(cluster, "cniMasquerade", CniMasquerade.values(), CniMasquerade::yamlName, false)
                         .orElse(CniMasquerade.NONE),
                 yaml.optionalChoice(cluster, "multipathHashPolicy", MultipathHashPolicy.values(), MultipathHashPolicy::yamlName, false)
-                        .orElse(MultipathHashPolicy.DEFAULT),
-                yaml.optionalChoice(cluster, "kubeProxyConntrack", KubeProxyConntrack.values(), KubeProxyConntrack::yamlName, false)
-                        .orElse(KubeProxyConntrack.STRICT));
+                        .orElse(MultipathHashPolicy.DEFAULT));
 
         List<io.periscope.model.topology.Node> nodes = readEntries(yaml.list(cluster, "nodes", "nodes"), cluster.path("nodes"), (n, p) -> readNode(n, p, key));
         Map<String, io.periscope.model.topology.Node> nodesByName = new HashMap<>();

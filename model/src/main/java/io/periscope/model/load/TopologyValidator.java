@@ -210,12 +210,6 @@ public final class TopologyValidator {
                     + " describes a kube-proxy CNI's masquerade rule; OVN-Kubernetes does its own NAT",
                     "remove cniMasquerade, or use cni: kube-proxy");
         }
-        if (cluster.environment().kubeProxyConntrack() != io.periscope.model.topology.KubeProxyConntrack.STRICT
-                && cluster.cni() == io.periscope.model.topology.Cni.OVN_KUBERNETES) {
-            error(join(path, "kubeProxyConntrack"), "kubeProxyConntrack " + cluster.environment().kubeProxyConntrack().yamlName()
-                    + " describes kube-proxy's KUBE-FORWARD chain; an OVN-Kubernetes cluster runs no kube-proxy",
-                    "remove kubeProxyConntrack, or use cni: kube-proxy");
-        }
         if (positions.contains(join(path, "gatewayLoadBalancing")) && !cluster.multiActiveGateways()) {
             error(join(path, "gatewayLoadBalancing"), "gatewayLoadBalancing " + cluster.loadBalancing().yamlName()
                             + " has no effect: cluster '" + cluster.name() + "' has one active gateway",

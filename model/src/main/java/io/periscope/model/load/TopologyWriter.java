@@ -9,7 +9,6 @@ import io.periscope.model.topology.ClusterConnectionPolicy;
 import io.periscope.model.topology.ClusterConnectivityPolicy;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.CniMasquerade;
-import io.periscope.model.topology.KubeProxyConntrack;
 import io.periscope.model.topology.EgressOwnership;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.GlobalEgressIP;
@@ -147,9 +146,6 @@ public final class TopologyWriter {
         }
         if (cluster.environment().cniMasquerade() != CniMasquerade.NONE) {
             c.put("cniMasquerade", cluster.environment().cniMasquerade().yamlName());
-        }
-        if (cluster.environment().kubeProxyConntrack() != KubeProxyConntrack.STRICT) {
-            c.put("kubeProxyConntrack", cluster.environment().kubeProxyConntrack().yamlName());
         }
         if (cluster.environment().multipathHash() != MultipathHashPolicy.DEFAULT) {
             c.put("multipathHashPolicy", cluster.environment().multipathHash().yamlName());

@@ -60,12 +60,6 @@ public record Cluster(
                 newNodes, pods, services, exports, globalEgressIPs, environment, egressOwnership);
     }
 
-    /** The same cluster on nodes set up as {@code newEnvironment} says (a test's variant of an example). */
-    public Cluster withEnvironment(NodeEnvironment newEnvironment) {
-        return new Cluster(name, labels, podCidrs, serviceCidrs, globalCidr, cni, multiActiveGateways, clusterEgressIPs, loadBalancing,
-                nodes, pods, services, exports, globalEgressIPs, newEnvironment, egressOwnership);
-    }
-
     public Cluster withEgressOwnership(EgressOwnership ownership) {
         return new Cluster(name, labels, podCidrs, serviceCidrs, globalCidr, cni, multiActiveGateways, clusterEgressIPs, loadBalancing,
                 nodes, pods, services, exports, globalEgressIPs, environment, ownership);

@@ -66,7 +66,6 @@ class TopologyWriterReadsBackAsTheSameClusterSet {
                     serviceCIDRs: [10.96.0.0/16]
                     multipathHashPolicy: l4-inner
                     rpFilter: strict
-                    kubeProxyConntrack: liberal
                     nodes:
                       - {name: gw, ip: 172.20.1.2, cniIP: 10.1.0.1, gateway: true, tcpClampMss: 1300,
                          uplink: {rate: 1234567bit, delay: 1.000001ms, jitter: 0.5us, loss: 0.125%, queue: 7}}
@@ -86,8 +85,7 @@ class TopologyWriterReadsBackAsTheSameClusterSet {
         String written = TopologyWriter.write(set, "a header\nof two lines");
 
         assertThat(written).startsWith("# a header\n# of two lines\n");
-        assertThat(written).contains("rate: 1.234567mbit", "delay: 1.000001ms", "jitter: 0.5us", "loss: 0.125%", "multipathHashPolicy: l4-inner",
-                "kubeProxyConntrack: liberal");
+        assertThat(written).contains("rate: 1.234567mbit", "delay: 1.000001ms", "jitter: 0.5us", "loss: 0.125%", "multipathHashPolicy: l4-inner");
         assertThat(TopologyLoader.parse(written, "odd.yaml")).isEqualTo(set);
     }
 

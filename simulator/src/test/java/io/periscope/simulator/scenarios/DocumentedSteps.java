@@ -2,7 +2,6 @@ package io.periscope.simulator.scenarios;
 
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
-import io.periscope.model.topology.KubeProxyConntrack;
 import io.periscope.planner.Planner;
 import io.periscope.simulator.Simulator;
 import io.periscope.simulator.trace.FlowTrace;
@@ -31,17 +30,6 @@ final class DocumentedSteps {
 
     static ClusterSet load(String example) throws Exception {
         return TopologyLoader.load(Path.of("..", "examples", example));
-    }
-
-    /**
-     * The set with every cluster's kube-proxy run with {@code --conntrack-tcp-be-liberal}, so that
-     * no KUBE-FORWARD rule drops INVALID packets: for tests of something else that send pod-to-pod
-     * TCP over several active gateways, where a SYN-ACK that leaves by another gateway than its SYN
-     * came in by is INVALID there ({@code KubeProxyDropsRepliesThatCrossGateways}).
-     */
-    static ClusterSet liberalKubeProxy(ClusterSet set) {
-        return set.withClusters(set.clusters().stream()
-                .map(c -> c.withEnvironment(c.environment().withKubeProxyConntrack(KubeProxyConntrack.LIBERAL))).toList());
     }
 
     /** The path whose choices name these nexthops, in order ("via 240.18.0.8", ...). */

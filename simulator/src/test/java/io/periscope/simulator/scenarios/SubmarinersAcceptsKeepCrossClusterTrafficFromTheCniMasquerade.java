@@ -4,7 +4,6 @@ import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.CniMasquerade;
-import io.periscope.model.topology.KubeProxyConntrack;
 import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.FlowSource;
@@ -52,19 +51,14 @@ class SubmarinersAcceptsKeepCrossClusterTrafficFromTheCniMasquerade {
     static final String CNI_MASQUERADE = "CNI-MASQUERADE";
     static final String SUBMARINER_POSTROUTING = "SUBMARINER-POSTROUTING";
 
-    /**
-     * Every cluster of the example with a masquerading CNI (reverse-path filtering off), and
-     * kube-proxy liberal: with kube-proxy's default its KUBE-FORWARD would drop the SYN-ACKs that
-     * cross to the other of mag-vanilla's gateways ({@code KubeProxyDropsRepliesThatCrossGateways}),
-     * which is not what these connections show.
-     */
+    /** Every cluster of the example with a masquerading CNI (reverse-path filtering off). */
     static ClusterSet masquerading(String example, CniMasquerade masquerade) throws Exception {
         ClusterSet set = DocumentedSteps.load(example);
         List<Cluster> clusters = new ArrayList<>();
         for (Cluster c : set.clusters()) {
             clusters.add(new Cluster(c.name(), c.labels(), c.podCidrs(), c.serviceCidrs(), c.globalCidr(), c.cni(), c.multiActiveGateways(),
                     c.clusterEgressIPs(), c.loadBalancing(), c.nodes(), c.pods(), c.services(), c.exports(), c.globalEgressIPs(),
-                    new NodeEnvironment(RpFilter.OFF, masquerade).withKubeProxyConntrack(KubeProxyConntrack.LIBERAL), c.egressOwnership()));
+                    new NodeEnvironment(RpFilter.OFF, masquerade), c.egressOwnership()));
         }
         return set.withClusters(clusters);
     }
