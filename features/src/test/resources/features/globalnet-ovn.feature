@@ -75,7 +75,7 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
         | FORWARD                 | -j SUBMARINER-FWD-MSSCLAMP                                                        |
         | FORWARD                 | -j SUBMARINER-FORWARD                                                             |
         | SUBMARINER-FWD-MSSCLAMP | -d 242.1.0.0/16 -p tcp -m tcp --tcp-flags SYN,RST SYN -j TCPMSS --set-mss 1398      |
-        | SUBMARINER-FORWARD      | -d 242.1.0.0/16 -i ovn-k8s-mp0 -o eth0 -j ACCEPT                                  |
+        | SUBMARINER-FORWARD      | -d 242.1.0.0/16 -i ovn-k8s-mp0 -o wan0 -j ACCEPT                                  |
 
     @simulator-only
     Scenario: A pod of an OVN-Kubernetes cluster reaches a remote exported service through submariner_router and the gateway's host

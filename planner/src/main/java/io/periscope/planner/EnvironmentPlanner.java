@@ -49,6 +49,19 @@ final class EnvironmentPlanner {
     private EnvironmentPlanner() {
     }
 
+    /**
+     * The device upstream calls the node's default interface (the one its default route leaves by,
+     * whose address a gateway publishes as its endpoint: {@code GetDefaultGatewayInterface},
+     * {@code GetLocalIP}) where Submariner routes or filters by it: on a gateway node that is
+     * {@value Names#WAN}, the device towards the WAN holding the endpoint address; elsewhere the
+     * node's own interface. A real node has one such device; the lab splits a gateway's into the
+     * cluster's underlay ({@code eth0}) and the WAN, and a Kubernetes agent programs the interface
+     * it discovers in {@value Names#WAN}'s place.
+     */
+    static String defaultInterface(Node node) {
+        return node.gateway() ? Names.WAN : node.link().device();
+    }
+
     static String underlaySegment(String cluster) {
         return cluster + "/underlay";
     }

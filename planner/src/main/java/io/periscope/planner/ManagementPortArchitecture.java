@@ -166,6 +166,7 @@ record ManagementPortArchitecture() implements OvnArchitecture {
      * sets (its device), else the node's default interface ({@code LocalEndpointCreated}).
      */
     private static String cableInterface(HostContext context) {
-        return context.set().defaultCableDriver() == CableDriver.WIREGUARD ? Names.WIREGUARD_DEVICE : context.node().link().device();
+        return context.set().defaultCableDriver() == CableDriver.WIREGUARD ? Names.WIREGUARD_DEVICE
+                : EnvironmentPlanner.defaultInterface(context.node());
     }
 }

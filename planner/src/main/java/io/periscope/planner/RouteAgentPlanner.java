@@ -286,7 +286,7 @@ final class RouteAgentPlanner {
             // first and holds the same subnets, so this only carries what no cable routes.
             plan.policyRule(PolicyRule.lookup(Names.HOST_NETWORK_RULE_PRIORITY, Names.HOST_NETWORK_TABLE));
             for (RemoteCluster remote : context.remotes()) {
-                String device = remote.cable().name() == CableDriver.WIREGUARD ? Names.WIREGUARD_DEVICE : node.link().device();
+                String device = remote.cable().name() == CableDriver.WIREGUARD ? Names.WIREGUARD_DEVICE : EnvironmentPlanner.defaultInterface(node);
                 for (Ipv4Prefix subnet : remote.subnets()) {
                     plan.route(Route.unicast(Names.HOST_NETWORK_TABLE, subnet, List.of(Nexthop.direct(device)),
                             RouteProtocol.STATIC).withSource(node.cniIp()));

@@ -25,6 +25,13 @@ class DeviceRenameLeavesNoTraceOfTheOldName {
             for (HostPlan host : plan.hosts().values()) {
                 DataplanePlan layer = host.submariner();
                 DataplanePlan bound = DeviceRename.rename(layer, "wan0", "ens5");
+                // Every active gateway routes the remote subnets in table 150 out of its default
+                // interface, wan0 (and a Libreswan gateway its table 100 too), except one whose cables
+                // are all WireGuard: its table 150 goes through WireGuard's device, as upstream's does.
+                // No other host names it.
+                boolean wireGuardOnly = host.id().toString().equals("cloud/cloud-gw");
+                assertThat(layer.toString().contains("wan0")).as(example + " " + host.id() + " names wan0")
+                        .isEqualTo(host.role() == HostPlan.HostRole.GATEWAY && !wireGuardOnly);
                 assertThat(bound.toString()).as(example + " " + host.id()).doesNotContain("wan0");
                 if (layer.toString().contains("wan0")) {
                     renamed++;
@@ -35,8 +42,8 @@ class DeviceRenameLeavesNoTraceOfTheOldName {
                 }
             }
         }
-        // The Libreswan gateways of client-server.yaml, whose table 100 routes leave by wan0; the VXLAN
-        // devices, like upstream's, are bound to no device, so the other gateways name it nowhere.
-        assertThat(renamed).as("gateway layers that named wan0").isEqualTo(3);
+        // The active gateways of the four examples; the VXLAN devices, like upstream's, are bound to no
+        // device, so the rename touches routes alone.
+        assertThat(renamed).as("gateway layers that named wan0").isEqualTo(13);
     }
 }

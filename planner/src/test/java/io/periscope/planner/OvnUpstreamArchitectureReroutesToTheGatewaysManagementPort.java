@@ -117,9 +117,10 @@ class OvnUpstreamArchitectureReroutesToTheGatewaysManagementPort {
         assertThat(rules(gateway, Table.FILTER, "SUBMARINER-FWD-MSSCLAMP")).containsExactly(
                 "-d 242.0.0.0/16 -p tcp -m tcp --tcp-flags SYN,RST SYN -j TCPMSS --set-mss 1398",
                 "-s 242.0.0.0/16 -p tcp -m tcp --tcp-flags SYN,RST SYN -j TCPMSS --set-mss 1398");
+        // The cable interface of a vxlan Endpoint is the default interface: a gateway's is the device towards the WAN.
         assertThat(rules(gateway, Table.FILTER, "SUBMARINER-FORWARD")).containsExactly(
-                "-d 242.0.0.0/16 -i ovn-k8s-mp0 -o eth0 -j ACCEPT",
-                "-s 242.0.0.0/16 -i eth0 -o ovn-k8s-mp0 -j ACCEPT");
+                "-d 242.0.0.0/16 -i ovn-k8s-mp0 -o wan0 -j ACCEPT",
+                "-s 242.0.0.0/16 -i wan0 -o ovn-k8s-mp0 -j ACCEPT");
         // Globalnet's jump stays first: its SNAT has run before the no-masquerade ACCEPTs are reached.
         assertThat(rules(gateway, Table.NAT, "SUBMARINER-POSTROUTING")).containsExactly(
                 "-j SUBMARINER-GN-EGRESS", "-d 242.0.0.0/16 -j ACCEPT", "-s 242.0.0.0/16 -j ACCEPT");

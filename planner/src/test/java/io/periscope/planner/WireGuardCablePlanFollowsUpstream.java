@@ -84,7 +84,7 @@ class WireGuardCablePlanFollowsUpstream {
      * Upstream's gateway routes table 150 out of the local Endpoint's interface-name, which the
      * WireGuard driver sets to its device (configureRoute): the cloud gateway, all WireGuard, sends
      * every remote cluster into {@code submariner}; an on-premise gateway sends each remote cluster out
-     * of its own cable's device, the default interface for its vxlan peer.
+     * of its own cable's device, the default interface (a gateway's wan0) for its vxlan peer.
      */
     @Test
     void table150LeadsEachRemoteClusterIntoItsOwnCablesDevice() {
@@ -95,7 +95,7 @@ class WireGuardCablePlanFollowsUpstream {
         List<Route> onprem1 = submariner(plan, "onprem1", "onprem1-gw").routesIn(150);
         assertThat(onprem1).extracting(Route::destination).containsExactly(net("100.22.0.0/16"), net("10.22.0.0/16"),
                 net("100.23.0.0/16"), net("10.23.0.0/16"));
-        assertThat(onprem1).extracting(r -> r.nexthops().getFirst().device()).containsExactly("eth0", "eth0", "submariner", "submariner");
+        assertThat(onprem1).extracting(r -> r.nexthops().getFirst().device()).containsExactly("wan0", "wan0", "submariner", "submariner");
     }
 
     @Test
