@@ -257,8 +257,9 @@ final class RouteAgentPlanner {
         if (gateway && !cluster.multiActiveGateways()) {
             // Upstream's gateway adds an all-zero entry for every Node's InternalIP, its own included
             // (populateRemoteVtepIps). A frame flooded to its own address the kernel hands straight back
-            // to the device (no packet leaves), where it answers nothing. Seed 004 lists a gateway's entries as the non-gateway nodes' only, so with
-            // multiple active gateways the gateway's own address stays out.
+            // to the device (no packet leaves), where it answers nothing. Seed 004 lists a gateway's
+            // entries as the non-gateway nodes' only, so with multiple active gateways the gateway's
+            // own address stays out.
             plan.fdb(new FdbEntry(Names.VX_SUBMARINER, MacAddress.ZERO, node.ip()));
         }
         Tunnels.peers(plan, Names.VX_SUBMARINER, peers.stream().map(Node::ip).toList());
