@@ -4,8 +4,9 @@ import io.periscope.model.net.Ipv4Address;
 import io.periscope.plan.link.MacAddress;
 
 /**
- * Fixed MAC addresses, derived from an address the interface is tied to and a byte saying what the
- * interface is, so that FDB and neighbour entries can name them before any device exists.
+ * Fixed MAC addresses of the environment's interfaces (the lab creates them so) and of OVN's logical
+ * ports (the northbound database names them), derived from an address the interface is tied to and a
+ * byte saying what the interface is. Submariner's VXLAN devices have none: the kernel picks theirs.
  */
 final class Macs {
 
@@ -16,8 +17,6 @@ final class Macs {
     static final int WAN = 0x05;
     static final int OVN_ROUTER_PORT = 0x06;
     static final int OVN_K8S_SUB0 = 0x07;
-    static final int VX_SUBMARINER = 0x40;
-    static final int VXLAN_TUNNEL = 0x41;
 
     private Macs() {
     }

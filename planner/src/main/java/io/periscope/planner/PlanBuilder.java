@@ -5,7 +5,6 @@ import io.periscope.plan.cable.IpsecConnection;
 import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.ipset.IpSet;
 import io.periscope.plan.link.FdbEntry;
-import io.periscope.plan.link.Neighbour;
 import io.periscope.plan.link.VxlanDevice;
 import io.periscope.plan.netfilter.Chain;
 import io.periscope.plan.netfilter.HookPosition;
@@ -36,7 +35,6 @@ final class PlanBuilder {
     private final List<IpSet> ipsets = new ArrayList<>();
     private final List<VxlanDevice> vxlans = new ArrayList<>();
     private final List<FdbEntry> fdb = new ArrayList<>();
-    private final List<Neighbour> neighbours = new ArrayList<>();
     private final List<NexthopObject> nexthops = new ArrayList<>();
     private final List<NexthopGroup> groups = new ArrayList<>();
     private final List<Route> routes = new ArrayList<>();
@@ -84,11 +82,6 @@ final class PlanBuilder {
 
     PlanBuilder fdb(FdbEntry entry) {
         fdb.add(entry);
-        return this;
-    }
-
-    PlanBuilder neighbour(Neighbour entry) {
-        neighbours.add(entry);
         return this;
     }
 
@@ -142,7 +135,7 @@ final class PlanBuilder {
         tables.forEach((table, chains) -> netfilter.add(new NetfilterTable(table,
                 chains.entrySet().stream().map(e -> new Chain(e.getKey(), e.getValue(),
                         lastRules.getOrDefault(table, Map.of()).getOrDefault(e.getKey(), List.of()))).toList())));
-        return new DataplanePlan(netfilter, ipsets, vxlans, fdb, neighbours, nexthops, groups, routes, rules, sysctls,
+        return new DataplanePlan(netfilter, ipsets, vxlans, fdb, List.of(), nexthops, groups, routes, rules, sysctls,
                 wireGuardDevices, ipsecConnections);
     }
 }

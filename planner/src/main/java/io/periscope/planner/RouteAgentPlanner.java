@@ -250,8 +250,7 @@ final class RouteAgentPlanner {
         // Neither local nor dev, as upstream creates it (createLinkDevice leaves SrcAddr nil): the
         // kernel sends each outer packet from the address its route to the peer picks, the node's own.
         plan.vxlan(VxlanDevice.unbound(Names.VX_SUBMARINER, Names.VX_SUBMARINER_VNI, Names.VX_SUBMARINER_PORT,
-                Names.vxlanMtu(node.link().effectiveMtu()), vxAddress, Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET),
-                Macs.of(Macs.VX_SUBMARINER, node.ip())));
+                Names.vxlanMtu(node.link().effectiveMtu()), vxAddress, Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET)));
         // Upstream enables forwarding on the device itself (EnableForwarding) rather than trusting
         // that the node's ip_forward reached it when it was created.
         plan.sysctl("net.ipv4.conf." + Names.VX_SUBMARINER + ".forwarding", FORWARDING_ON);
@@ -261,12 +260,12 @@ final class RouteAgentPlanner {
         if (gateway && !cluster.multiActiveGateways()) {
             // Upstream's gateway adds an all-zero entry for every Node's InternalIP, its own included
             // (populateRemoteVtepIps). A frame flooded to its own address the kernel hands straight back
-            // to the device (no packet leaves), where it answers nothing; unicast frames follow the
-            // exact entries. Seed 004 lists a gateway's entries as the non-gateway nodes' only, so with
-            // multiple active gateways the gateway's own address stays out.
+            // to the device (no packet leaves), where it answers nothing. Seed 004 lists a gateway's
+            // entries as the non-gateway nodes' only, so with multiple active gateways the gateway's
+            // own address stays out.
             plan.fdb(new FdbEntry(Names.VX_SUBMARINER, MacAddress.ZERO, node.ip()));
         }
-        Tunnels.peers(plan, Names.VX_SUBMARINER, peers.stream().map(RouteAgentPlanner::vxPeer).toList());
+        Tunnels.peers(plan, Names.VX_SUBMARINER, peers.stream().map(Node::ip).toList());
 
         if (!gateway) {
             // Host-network traffic (the node itself, host-network pods) takes these routes too and
@@ -304,10 +303,5 @@ final class RouteAgentPlanner {
     private static Rule hostNetworkSnat(Node node) {
         return Rule.of(new Target.Snat(Ipv4Range.single(node.cniIp())), new Match.Source(Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET)),
                 new Match.OutInterface(Names.VX_SUBMARINER));
-    }
-
-    private static Tunnels.Peer vxPeer(Node node) {
-        return new Tunnels.Peer(node.ip(), Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, node.ip()),
-                Macs.of(Macs.VX_SUBMARINER, node.ip()));
     }
 }

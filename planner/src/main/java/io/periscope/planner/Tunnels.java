@@ -5,7 +5,6 @@ import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.GatewayLoadBalancing;
 import io.periscope.plan.link.FdbEntry;
 import io.periscope.plan.link.MacAddress;
-import io.periscope.plan.link.Neighbour;
 import io.periscope.plan.routing.Nexthop;
 import io.periscope.plan.routing.NexthopGroup;
 import io.periscope.plan.routing.NexthopObject;
@@ -20,7 +19,7 @@ import java.util.OptionalInt;
 
 /**
  * What the route agent's and the vxlan cable's tunnels have in common: tunnel addresses derived
- * from node addresses (upstream's 240.x / 241.x scheme), multi-endpoint FDB entries (seed 004), and
+ * from node addresses (upstream's 240.x / 241.x scheme), all-zero FDB entries per peer, and
  * the three ways of spreading a route over several gateways.
  */
 final class Tunnels {
@@ -37,22 +36,14 @@ final class Tunnels {
         return new Ipv4Prefix(new Ipv4Address(firstOctet << 24), 8);
     }
 
-    /** A tunnel peer: its underlay address (FDB destination), tunnel address and tunnel device MAC. */
-    record Peer(Ipv4Address underlay, Ipv4Address tunnelAddress, MacAddress mac) {
-    }
-
     /**
-     * Seed 004's multi-endpoint FDB: an all-zero entry per peer, as the document shows, plus an
-     * exact entry and a permanent neighbour per peer, so that unicast frames go to one peer instead
-     * of being copied to all of them.
+     * An all-zero FDB entry per peer underlay address, as upstream adds them (AddFDB, populateRemoteVtepIps)
+     * and seed 004's multi-endpoint tunnel lists them: broadcasts (ARP) are copied to every peer, and so are
+     * unicast frames, which only the device whose (kernel-chosen) MAC they carry keeps.
      */
-    static void peers(PlanBuilder plan, String device, List<Peer> peers) {
-        for (Peer peer : peers) {
-            plan.fdb(new FdbEntry(device, MacAddress.ZERO, peer.underlay()));
-        }
-        for (Peer peer : peers) {
-            plan.fdb(new FdbEntry(device, peer.mac(), peer.underlay()));
-            plan.neighbour(new Neighbour(device, peer.tunnelAddress(), peer.mac()));
+    static void peers(PlanBuilder plan, String device, List<Ipv4Address> underlays) {
+        for (Ipv4Address underlay : underlays) {
+            plan.fdb(new FdbEntry(device, MacAddress.ZERO, underlay));
         }
     }
 

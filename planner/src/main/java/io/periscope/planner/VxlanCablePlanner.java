@@ -41,17 +41,15 @@ final class VxlanCablePlanner {
         // Neither local nor dev, as upstream's driver creates it: the outer packets leave by the route
         // to each remote gateway's endpoint address (on a lab gateway, its WAN device and address).
         plan.vxlan(VxlanDevice.unbound(Names.VXLAN_TUNNEL, Names.VXLAN_TUNNEL_VNI, Names.VXLAN_TUNNEL_PORT,
-                Names.vxlanMtu(node.link().effectiveMtu()), address, Tunnels.tunnelNetwork(Names.VXLAN_TUNNEL_FIRST_OCTET),
-                Macs.of(Macs.VXLAN_TUNNEL, node.ip())));
+                Names.vxlanMtu(node.link().effectiveMtu()), address, Tunnels.tunnelNetwork(Names.VXLAN_TUNNEL_FIRST_OCTET)));
         // The VXLAN cable driver sets loose reverse-path filtering on its device, as upstream does.
         plan.sysctl("net.ipv4.conf." + Names.VXLAN_TUNNEL + ".rp_filter", RouteAgentPlanner.LOOSE_RP_FILTER);
         // And enables forwarding on it, as upstream's driver does (EnableForwarding).
         plan.sysctl("net.ipv4.conf." + Names.VXLAN_TUNNEL + ".forwarding", RouteAgentPlanner.FORWARDING_ON);
-        List<Tunnels.Peer> peers = new ArrayList<>();
+        List<Ipv4Address> peers = new ArrayList<>();
         for (RemoteCluster remote : remotes) {
             for (Node gateway : remote.cluster().activeGateways()) {
-                peers.add(new Tunnels.Peer(gateway.endpointIp(), Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, gateway.ip()),
-                        Macs.of(Macs.VXLAN_TUNNEL, gateway.ip())));
+                peers.add(gateway.endpointIp());
             }
         }
         Tunnels.peers(plan, Names.VXLAN_TUNNEL, peers);

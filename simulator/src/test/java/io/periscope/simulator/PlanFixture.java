@@ -270,14 +270,10 @@ public final class PlanFixture {
             return tables.computeIfAbsent(table, t -> new LinkedHashMap<>()).computeIfAbsent(chain, c -> new ArrayList<>());
         }
 
-        /** A VXLAN device; its MAC is returned through {@link #vxlanMac}. */
+        /** A VXLAN device; the kernel picks its MAC, as for upstream's devices. */
         HostBuilder vxlan(String name, int vni, int port, String local, String underlayDevice, String address, String network) {
-            vxlans.add(new VxlanDevice(name, vni, port, Optional.of(ip(local)), Optional.of(underlayDevice), 1450, ip(address), net(network), nextMac()));
+            vxlans.add(new VxlanDevice(name, vni, port, Optional.of(ip(local)), Optional.of(underlayDevice), 1450, ip(address), net(network)));
             return this;
-        }
-
-        MacAddress vxlanMac(String name) {
-            return vxlans.stream().filter(v -> v.name().equals(name)).findFirst().orElseThrow().mac();
         }
 
         HostBuilder fdb(String device, MacAddress mac, String destination) {

@@ -18,10 +18,12 @@ import static io.periscope.simulator.TraceQueries.packet;
 import static io.periscope.simulator.TraceQueries.steps;
 import static io.periscope.simulator.TraceQueries.tcp;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Three nodes, each with a vx-submariner device (VNI 100, UDP 4800, 240.0.0.n/8) on eth0; pods live
  * on n2 and n3, the client on n1. Pod blocks are routed through the tunnel only, not the underlay.
+ * As upstream programs them, the devices have the kernel's MACs and all-zero FDB entries only.
  */
 class VxlanCarriesPacketsBetweenHosts {
 
@@ -48,19 +50,13 @@ class VxlanCarriesPacketsBetweenHosts {
                 }
             }
         }
-        n2.route("10.0.1.0/24 via 240.0.0.1 dev vx-submariner")
-                .neighbour("vx-submariner", "240.0.0.1", n1.vxlanMac("vx-submariner"))
-                .fdb("vx-submariner", n1.vxlanMac("vx-submariner"), "172.18.0.1");
-        n3.route("10.0.1.0/24 via 240.0.0.1 dev vx-submariner")
-                .neighbour("vx-submariner", "240.0.0.1", n1.vxlanMac("vx-submariner"))
-                .fdb("vx-submariner", n1.vxlanMac("vx-submariner"), "172.18.0.1");
+        n2.route("10.0.1.0/24 via 240.0.0.1 dev vx-submariner").fdb("vx-submariner", MacAddress.ZERO, "172.18.0.1");
+        n3.route("10.0.1.0/24 via 240.0.0.1 dev vx-submariner").fdb("vx-submariner", MacAddress.ZERO, "172.18.0.1");
     }
 
     @Test
-    void neighbourAndFdbEntriesGiveTheOuterDestinationAndTheMatchingDeviceDecapsulates() {
-        n1.route("10.0.2.0/24 via 240.0.0.2 dev vx-submariner")
-                .neighbour("vx-submariner", "240.0.0.2", n2.vxlanMac("vx-submariner"))
-                .fdb("vx-submariner", n2.vxlanMac("vx-submariner"), "172.18.0.2");
+    void theAnswerToArpGivesTheOuterDestinationAndThePeersDeviceDecapsulates() {
+        n1.route("10.0.2.0/24 via 240.0.0.2 dev vx-submariner").fdb("vx-submariner", MacAddress.ZERO, "172.18.0.2");
         List<PathTrace> paths = new Simulator(f.build()).trace(tcp(CLIENT, "10.0.1.4", "10.0.2.5", 80));
 
         assertThat(paths).singleElement().satisfies(p -> assertThat(p.disposition()).isEqualTo(Disposition.DELIVERED));
@@ -76,6 +72,8 @@ class VxlanCarriesPacketsBetweenHosts {
         assertThat(encap.outerDst()).isEqualTo(ip("172.18.0.2"));
         assertThat(encap.underlay()).isEqualTo("eth0");
         assertThat(encap.packet().dport()).isEqualTo(4800);
+        assertThat(encap.resolution()).isEqualTo("ARP flooded to [172.18.0.2]: 240.0.0.2 is at c1/n2 vx-submariner's MAC; the frame for it,"
+                + " which no FDB entry names, is flooded to the same destinations and kept by 172.18.0.2 alone");
 
         Hop receiver = hopAt(path.forward(), N2);
         assertThat(receiver.in()).contains("vx-submariner");
@@ -87,7 +85,7 @@ class VxlanCarriesPacketsBetweenHosts {
     }
 
     @Test
-    void withoutANeighbourEntryTheArpFloodReachesOnlyTheOwnerOfTheNextHop() {
+    void theArpFloodIsAnsweredOnlyByTheOwnerOfTheNextHopWhoseHostKeepsTheFrame() {
         n1.route("10.0.3.0/24 via 240.0.0.3 dev vx-submariner")
                 .fdb("vx-submariner", MacAddress.ZERO, "172.18.0.2")
                 .fdb("vx-submariner", MacAddress.ZERO, "172.18.0.3");
@@ -98,31 +96,9 @@ class VxlanCarriesPacketsBetweenHosts {
             assertThat(nodes(p.forward())).containsExactly(CLIENT, N1, N3, HostId.pod("c1", "default", "other"));
             Step.Encap encap = steps(p.forward(), Step.Encap.class).getFirst();
             assertThat(encap.outerDst()).isEqualTo(ip("172.18.0.3"));
-            assertThat(encap.resolution()).contains("ARP flooded to [172.18.0.2, 172.18.0.3]");
+            assertThat(encap.resolution()).startsWith("ARP flooded to [172.18.0.2, 172.18.0.3]: 240.0.0.3 is at c1/n3 vx-submariner's MAC")
+                    .endsWith("kept by 172.18.0.3 alone");
         });
-    }
-
-    @Test
-    void aFrameWithoutAnFdbEntryForItsMacIsFloodedAndKeptOnlyByTheDeviceWithThatMac() {
-        n1.route("10.0.3.0/24 via 240.0.0.3 dev vx-submariner")
-                .neighbour("vx-submariner", "240.0.0.3", n3.vxlanMac("vx-submariner"))
-                .fdb("vx-submariner", MacAddress.ZERO, "172.18.0.2")
-                .fdb("vx-submariner", MacAddress.ZERO, "172.18.0.3");
-        PathTrace path = new Simulator(f.build()).trace(tcp(CLIENT, "10.0.1.4", "10.0.3.5", 80)).getFirst();
-        assertThat(path.disposition()).isEqualTo(Disposition.DELIVERED);
-        assertThat(steps(path.forward(), Step.Encap.class).getFirst().outerDst()).isEqualTo(ip("172.18.0.3"));
-    }
-
-    @Test
-    void aFrameSentToTheWrongHostIsDiscardedByItsDevice() {
-        // The neighbour entry says n3's MAC, but the FDB sends that MAC to n2.
-        n1.route("10.0.3.0/24 via 240.0.0.3 dev vx-submariner")
-                .neighbour("vx-submariner", "240.0.0.3", n3.vxlanMac("vx-submariner"))
-                .fdb("vx-submariner", n3.vxlanMac("vx-submariner"), "172.18.0.2");
-        PathTrace path = new Simulator(f.build()).trace(tcp(CLIENT, "10.0.1.4", "10.0.3.5", 80)).getFirst();
-        assertThat(path.disposition()).isEqualTo(Disposition.DROPPED);
-        assertThat(path.forward().getLast().node()).isEqualTo(N2);
-        assertThat(path.reason()).hasValueSatisfying(r -> assertThat(r).contains("discards the frame for " + n3.vxlanMac("vx-submariner")));
     }
 
     @Test
@@ -133,5 +109,28 @@ class VxlanCarriesPacketsBetweenHosts {
         PathTrace path = new Simulator(f.build()).trace(tcp(CLIENT, "10.0.1.4", "10.0.3.5", 80)).getFirst();
         assertThat(path.disposition()).isEqualTo(Disposition.UNREACHABLE);
         assertThat(path.reason()).hasValueSatisfying(r -> assertThat(r).contains("ARP for 240.0.0.9").contains("no answer"));
+    }
+
+    @Test
+    void withoutAnFdbEntryTheArpRequestGoesNowhere() {
+        n1.route("10.0.3.0/24 via 240.0.0.3 dev vx-submariner");
+        PathTrace path = new Simulator(f.build()).trace(tcp(CLIENT, "10.0.1.4", "10.0.3.5", 80)).getFirst();
+        assertThat(path.disposition()).isEqualTo(Disposition.UNREACHABLE);
+        assertThat(path.reason()).hasValueSatisfying(r -> assertThat(r).contains("no FDB entry to flood an ARP request for 240.0.0.3 to"));
+    }
+
+    @Test
+    void aPlanThatFixesAPeersMacIsRefusedForTheKernelPicksIt() {
+        n1.route("10.0.3.0/24 via 240.0.0.3 dev vx-submariner")
+                .fdb("vx-submariner", MacAddress.parse("02:40:00:00:00:03"), "172.18.0.3");
+        assertThatThrownBy(() -> new Simulator(f.build())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("c1/n1: the FDB entry 02:40:00:00:00:03 dst 172.18.0.3 on vx-submariner names a MAC the kernel picks");
+
+        PlanFixture g = new PlanFixture();
+        PlanFixture.HostBuilder node = g.node("c1", "n1", "172.18.0.1", "10.0.1.1");
+        node.vxlan("vx-submariner", 100, 4800, "172.18.0.1", "eth0", "240.0.0.1", "240.0.0.0/8")
+                .neighbour("vx-submariner", "240.0.0.3", MacAddress.parse("02:40:00:00:00:03"));
+        assertThatThrownBy(() -> new Simulator(g.build())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("c1/n1: the neighbour entry 240.0.0.3 lladdr 02:40:00:00:00:03 on vx-submariner");
     }
 }

@@ -16,15 +16,19 @@ import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;
+import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
 import io.periscope.plan.Segment;
 import io.periscope.plan.link.MacAddress;
+import io.periscope.plan.link.VxlanDevice;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 
@@ -48,9 +52,9 @@ class HopReconstructionRebuildsSimulatedPaths {
         ClusterSet set = example.equals(VXLAN_AND_WIREGUARD) ? TestTopologies.clientServerOverVxlanAndWireguard()
                 : Examples.load(example);
         ClusterSetPlan plan = Planner.plan(LabCables.of(set).set());
-        LabWiring wiring = LabWiring.planned(plan);
-        SimulatorFlows simulation = new SimulatorFlows(plan);
         Random random = new Random(example.hashCode());
+        LabWiring wiring = new LabWiring(plan, withKernelVxlanMacs(plan, random));
+        SimulatorFlows simulation = new SimulatorFlows(plan);
         int paths = 0;
         for (var flow : plan.clusterSet().flows()) {
             ProbeTarget target = simulation.resolve(flow);
@@ -74,6 +78,18 @@ class HopReconstructionRebuildsSimulatedPaths {
             }
         }
         assertThat(paths).isPositive();
+    }
+
+    /** The planned MACs, and for each VXLAN device a random one, as the kernel gives it. */
+    static Map<LabWiring.Port, MacAddress> withKernelVxlanMacs(ClusterSetPlan plan, Random random) {
+        Map<LabWiring.Port, MacAddress> macs = new HashMap<>(LabWiring.plannedMacs(plan));
+        for (HostPlan host : plan.hosts().values()) {
+            for (VxlanDevice device : host.submariner().vxlanDevices()) {
+                // Locally administered unicast, the kind the kernel's eth_random_addr gives.
+                macs.put(new LabWiring.Port(host.id(), device.name()), new MacAddress(random.nextLong() & 0xfeffffffffffL | 0x020000000000L));
+            }
+        }
+        return macs;
     }
 
     /** The frames a path's packet shows, with timestamps in the order the kernel would stamp them. */
@@ -122,6 +138,14 @@ class HopReconstructionRebuildsSimulatedPaths {
                     CapturedFrame inner = frame(mac(wiring, host, out), mac(wiring, to, next.in().orElseThrow()),
                             datagram(hop.depart().orElseThrow(), flags, seq, ack));
                     sightings.add(new Sighting(host, out, Direction.LEAVING, time++, inner));
+                    // All-zero FDB entries only: the kernel sends a copy to every peer, and the others
+                    // drop theirs. Their copies go first here, so the one that matters must be found.
+                    for (HostId peer : otherVxlanPeers(plan, host, encap, to)) {
+                        String at = receivingInterface(plan, host, encap.underlay(), peer);
+                        CapturedFrame copy = outer(mac(wiring, host, encap.underlay()), mac(wiring, peer, at), encap, inner);
+                        sightings.add(new Sighting(host, encap.underlay(), Direction.LEAVING, time++, copy));
+                        sightings.add(new Sighting(peer, at, Direction.ARRIVING, time++, copy));
+                    }
                     String received = receivingInterface(plan, host, encap.underlay(), to);
                     sightings.add(new Sighting(host, encap.underlay(), Direction.LEAVING, time++,
                             outer(mac(wiring, host, encap.underlay()), mac(wiring, to, received), encap, inner)));
@@ -168,6 +192,15 @@ class HopReconstructionRebuildsSimulatedPaths {
 
     private static MacAddress mac(LabWiring wiring, HostId host, String iface) {
         return wiring.mac(new LabWiring.Port(host, iface)).orElseThrow(() -> new AssertionError(host + " has no MAC for " + iface));
+    }
+
+    /** The hosts but {@code to} on the segment of the encapsulation's underlay with a VXLAN device on its port. */
+    private static List<HostId> otherVxlanPeers(ClusterSetPlan plan, HostId from, TraceEncap encap, HostId to) {
+        Interface sending = plan.host(from).orElseThrow().interfaces().stream().filter(i -> i.name().equals(encap.underlay())).findFirst().orElseThrow();
+        return plan.segment(sending.segment()).orElseThrow().attachments().stream().map(Segment.Attachment::host).distinct()
+                .filter(h -> !h.equals(from) && !h.equals(to))
+                .filter(h -> plan.host(h).orElseThrow().submariner().vxlanDevices().stream().anyMatch(d -> d.port() == encap.port()))
+                .toList();
     }
 
     /** The interface of {@code to} on the segment {@code from}'s interface is plugged into. */

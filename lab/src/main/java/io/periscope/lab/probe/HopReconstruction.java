@@ -21,7 +21,8 @@ import java.util.function.Predicate;
 /**
  * Rebuilds the hops of one packet from where it was seen. Starting at the host that sent it, each
  * hop is the interface it left by (a VXLAN device where it was tunnelled, with the outer packet
- * seen on the underlay as the encapsulation), the host that received that frame (the other end of
+ * seen on the underlay as the encapsulation: of the copies its all-zero FDB entries make, the one to
+ * the device that keeps the frame, see {@link #keptCopy}), the host that received that frame (the other end of
  * the veth, or on a bridge the owner of the destination MAC), and the interface it came in by there
  * (the VXLAN device that decapsulated it, where it came through a tunnel). A WireGuard device's
  * outer packets are encrypted, so they are matched to the inner packet by addresses, ports and
@@ -124,8 +125,7 @@ public final class HopReconstruction {
             Sighting onTheWire = out;
             Optional<TraceEncap> encap = Optional.empty();
             if (wiring.isVxlanDevice(host, out.iface())) {
-                Optional<Sighting> outer = first(s -> s.host().equals(here) && s.direction() == Direction.LEAVING && encapsulated(s)
-                        && s.nanos() >= out.nanos());
+                Optional<Sighting> outer = keptCopy(out);
                 if (outer.isEmpty()) {
                     hops.add(new TraceHop(host.toString(), in, Optional.of(out.iface()), arrive, Optional.of(packet(out.frame().datagram())),
                             Optional.empty()));
@@ -206,6 +206,33 @@ public final class HopReconstruction {
             }
         }
         return new Followed(hops, Optional.empty());
+    }
+
+    /**
+     * The outer packet that carried the frame {@code out} shows leaving a VXLAN device. The devices have
+     * all-zero FDB entries only, as upstream's, so the kernel sends a copy to every destination of the
+     * list; only the device whose MAC the frame is for keeps its copy. That is the copy to follow: the
+     * first whose receiver has a VXLAN device with that MAC (when the captures read it), else the first
+     * whose receiver took the frame out of its device, else the first copy.
+     */
+    private Optional<Sighting> keptCopy(Sighting out) {
+        HostId here = out.host();
+        List<Sighting> copies = sightings.stream().filter(s -> s.host().equals(here) && s.direction() == Direction.LEAVING && encapsulated(s)
+                && s.nanos() >= out.nanos() && s.frame().vxlan().orElseThrow().inner().dstMac().equals(out.frame().dstMac())).toList();
+        Predicate<Sighting> toTheOwner = copy -> receivingDevice(copy)
+                .flatMap(wiring::mac).filter(mac -> mac.equals(out.frame().dstMac())).isPresent();
+        Predicate<Sighting> decapsulated = copy -> receivingDevice(copy).flatMap(device -> first(s -> s.host().equals(device.host())
+                && s.iface().equals(device.iface()) && s.direction() == Direction.ARRIVING && !encapsulated(s)
+                && s.nanos() >= copy.nanos())).isPresent();
+        return copies.stream().filter(toTheOwner).findFirst()
+                .or(() -> copies.stream().filter(decapsulated).findFirst())
+                .or(() -> copies.stream().findFirst());
+    }
+
+    /** The VXLAN device of the host an outer packet went to that listens on its port. */
+    private Optional<LabWiring.Port> receivingDevice(Sighting outer) {
+        return wiring.receiver(new LabWiring.Port(outer.host(), outer.iface()), outer.frame().dstMac())
+                .flatMap(port -> wiring.vxlanDevice(port.host(), outer.frame().datagram().dport()).map(d -> new LabWiring.Port(port.host(), d)));
     }
 
     /** How a packet sent into a WireGuard device crossed the cable, with the encapsulation it left in. */

@@ -35,18 +35,23 @@ public final class LabWiring {
         this.macs = Map.copyOf(macs);
     }
 
-    /** The MACs the plan gives (what the lab sets; tests use this). */
+    /**
+     * The MACs the plan gives the environment's interfaces (what the lab sets; tests use this). The VXLAN
+     * devices have none here: the kernel picks theirs, and only {@link LabInterfaces} reads them.
+     */
     public static LabWiring planned(ClusterSetPlan plan) {
+        return new LabWiring(plan, plannedMacs(plan));
+    }
+
+    /** The MAC of every environment interface, as the plan gives it. */
+    public static Map<Port, MacAddress> plannedMacs(ClusterSetPlan plan) {
         Map<Port, MacAddress> macs = new HashMap<>();
         for (HostPlan host : plan.hosts().values()) {
             for (Interface iface : host.interfaces()) {
                 macs.put(new Port(host.id(), iface.name()), iface.mac());
             }
-            for (VxlanDevice device : host.submariner().vxlanDevices()) {
-                macs.put(new Port(host.id(), device.name()), device.mac());
-            }
         }
-        return new LabWiring(plan, macs);
+        return macs;
     }
 
     public Optional<MacAddress> mac(Port port) {

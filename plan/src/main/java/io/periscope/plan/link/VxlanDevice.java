@@ -8,7 +8,9 @@ import java.util.Optional;
 /**
  * A VXLAN device as Submariner creates it: {@code vx-submariner} (VNI 100, UDP 4800, 240.x/8) inside a
  * cluster, {@code vxlan-tunnel} (VNI 1000, UDP 4500, 241.x/8) between gateways. It has no single
- * remote; where packets go is decided by the FDB (seed 004: multi-endpoint tunnels).
+ * remote; where packets go is decided by the FDB (seed 004: multi-endpoint tunnels). It has no fixed
+ * MAC either: upstream sets none, so the kernel gives each device a random one, and the peers learn
+ * it by ARP, flooded to the all-zero FDB entries.
  *
  * @param local     the outer packets' source address, if fixed; upstream fixes none ({@code SrcAddr} nil), so
  *                  the kernel takes the one routing picks for each destination, and the device receives on
@@ -17,13 +19,12 @@ import java.util.Optional;
  *                  go where the host's routes send them
  * @param address   the device's own address, e.g. 240.18.0.10
  * @param network   the on-link network of that address, e.g. 240.0.0.0/8
- * @param mac       a fixed MAC (Periscope assigns them so FDB and neighbour entries are exact)
  */
 public record VxlanDevice(String name, int vni, int port, Optional<Ipv4Address> local, Optional<String> underlay, int mtu,
-                          Ipv4Address address, Ipv4Prefix network, MacAddress mac) {
+                          Ipv4Address address, Ipv4Prefix network) {
 
     /** A device as upstream creates it: neither {@code local} nor {@code dev}. */
-    public static VxlanDevice unbound(String name, int vni, int port, int mtu, Ipv4Address address, Ipv4Prefix network, MacAddress mac) {
-        return new VxlanDevice(name, vni, port, Optional.empty(), Optional.empty(), mtu, address, network, mac);
+    public static VxlanDevice unbound(String name, int vni, int port, int mtu, Ipv4Address address, Ipv4Prefix network) {
+        return new VxlanDevice(name, vni, port, Optional.empty(), Optional.empty(), mtu, address, network);
     }
 }

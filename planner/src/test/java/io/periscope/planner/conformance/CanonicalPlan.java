@@ -84,7 +84,6 @@ public final class CanonicalPlan {
         for (VxlanDevice d : plan.vxlanDevices()) {
             lines.add("link " + d.name() + " type vxlan id " + d.vni() + " dstport " + d.port() + d.local().map(l -> " local " + l).orElse("")
                     + d.underlay().map(u -> " dev " + u).orElse("") + " mtu " + d.mtu() + " nolearning");
-            lines.add("link " + d.name() + " address " + d.mac());
             lines.add("addr " + d.address() + "/" + d.network().length() + " dev " + d.name());
         }
         for (WireGuardDevice d : plan.wireGuardDevices()) {

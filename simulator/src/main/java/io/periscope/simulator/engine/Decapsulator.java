@@ -48,9 +48,9 @@ final class Decapsulator {
             return new CableEntry.Refused(Disposition.DROPPED, v.host.name + " has no VXLAN device for UDP port " + outer.dport()
                     + " and VNI " + tunnel.vni());
         }
-        if (!device.mac().equals(tunnel.mac())) {
-            return new CableEntry.Refused(Disposition.DROPPED, v.host.name + " " + device.name() + " (" + device.mac()
-                    + ") discards the frame for " + tunnel.mac());
+        if (!net.vxlan.mac(v.host.index, device).equals(tunnel.mac())) {
+            return new CableEntry.Refused(Disposition.DROPPED, v.host.name + " " + device.name() + " discards the frame for "
+                    + tunnel.mac());
         }
         v.step(new Step.Decap(Encapsulation.VXLAN, device.name(), OptionalInt.of(tunnel.vni()), outer.dport(), outer.src(), outer.dst(),
                 arrivedBy(v), "", false, tunnel.inner()));

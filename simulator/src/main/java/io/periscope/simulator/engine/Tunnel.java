@@ -1,7 +1,7 @@
 package io.periscope.simulator.engine;
 
 import io.periscope.plan.cable.IpsecConnection;
-import io.periscope.plan.link.MacAddress;
+import io.periscope.simulator.link.VxlanFabric;
 import io.periscope.simulator.trace.Packet;
 
 /**
@@ -15,7 +15,7 @@ sealed interface Tunnel {
     Tunnel innerTunnel();
 
     /** A VXLAN frame: the VNI, and the inner frame's destination MAC, which decides whether the receiving device keeps it. */
-    record Vxlan(int vni, MacAddress mac, Packet inner, Tunnel innerTunnel) implements Tunnel {
+    record Vxlan(int vni, VxlanFabric.DeviceMac mac, Packet inner, Tunnel innerTunnel) implements Tunnel {
     }
 
     /**

@@ -16,18 +16,26 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Every host's VXLAN devices with their neighbour and FDB entries, and how a frame sent through one
- * finds its outer destination. Sending to next hop N: the inner destination MAC is N's neighbour
- * entry, or, without one, whatever the host answers whose device of the same VNI owns N, asked by an
- * ARP request flooded to the default (all-zero MAC) FDB destinations. The FDB entry for that MAC gives
- * the outer destination; without one the frame goes to every default destination and only the device
- * with that MAC keeps it, so the copy that matters is the one to that device's host.
+ * Every host's VXLAN devices with their FDB entries, and how a frame sent through one finds its outer
+ * destination. As upstream programs them, the devices have the MAC the kernel gives them and the FDB
+ * holds all-zero entries only: sending to next hop N, an ARP request flooded to those destinations is
+ * answered by the host whose device of the same VNI owns N, and the frame for that device's MAC, which
+ * no FDB entry names, is flooded to them too; only that device keeps its copy, so the copy that matters
+ * is the one to its host. No plan names a VXLAN device's MAC, so a trace names it by its device.
  */
 public final class VxlanFabric {
 
+    /** The MAC of a host's VXLAN device, which the kernel picked: named by the device, never by an invented address. */
+    public record DeviceMac(HostId host, String device) {
+        @Override
+        public String toString() {
+            return host + " " + device + "'s MAC";
+        }
+    }
+
     /** How the outer destination was found, or why it was not. */
     public sealed interface Resolution {
-        record Found(MacAddress mac, Ipv4Address outerDestination, String how) implements Resolution {
+        record Found(DeviceMac mac, Ipv4Address outerDestination, String how) implements Resolution {
         }
 
         record Failed(String reason) implements Resolution {
@@ -36,7 +44,7 @@ public final class VxlanFabric {
 
     /** @param keys each device's UDP port and VNI as one long, aligned with {@code devices}, for receiving */
     private record HostDevices(HostId id, String cluster, Map<String, VxlanDevice> byName, VxlanDevice[] devices, long[] keys,
-                               Map<String, Map<Ipv4Address, MacAddress>> neighbours, Map<String, List<FdbEntry>> fdb) {
+                               Map<String, List<FdbEntry>> fdb) {
     }
 
     private static long key(int port, int vni) {
@@ -46,7 +54,12 @@ public final class VxlanFabric {
     private final List<HostDevices> hosts = new ArrayList<>();
     private final Map<Integer, List<Integer>> underlayOwners = new HashMap<>();
 
-    /** @param plans and {@code interfaces}: each host's effective plan and interfaces, by host index */
+    /**
+     * @param plans and {@code interfaces}: each host's effective plan and interfaces, by host index
+     * @throws IllegalArgumentException when a plan fixes a peer's MAC on a VXLAN device (an FDB entry
+     *         for another MAC than the all-zero one, a neighbour entry): the kernel picks the devices'
+     *         MACs, so no plan can know them
+     */
     public VxlanFabric(List<HostId> ids, List<DataplanePlan> plans, List<List<Interface>> interfaces) {
         for (int i = 0; i < ids.size(); i++) {
             DataplanePlan plan = plans.get(i);
@@ -54,23 +67,36 @@ public final class VxlanFabric {
             for (VxlanDevice d : plan.vxlanDevices()) {
                 byName.put(d.name(), d);
             }
-            Map<String, Map<Ipv4Address, MacAddress>> neighbours = new HashMap<>();
             for (Neighbour n : plan.neighbours()) {
-                neighbours.computeIfAbsent(n.device(), d -> new HashMap<>()).put(n.address(), n.mac());
+                if (byName.containsKey(n.device())) {
+                    throw new IllegalArgumentException(ids.get(i) + ": the neighbour entry " + n.address() + " lladdr " + n.mac() + " on "
+                            + n.device() + " names a MAC the kernel picks; leave it out, ARP over the all-zero FDB entries resolves "
+                            + n.address());
+                }
             }
             Map<String, List<FdbEntry>> fdb = new HashMap<>();
             for (FdbEntry e : plan.fdb()) {
+                if (!e.mac().equals(MacAddress.ZERO)) {
+                    throw new IllegalArgumentException(ids.get(i) + ": the FDB entry " + e.mac() + " dst " + e.destination() + " on "
+                            + e.device() + " names a MAC the kernel picks; give the peer an all-zero entry (00:00:00:00:00:00 dst "
+                            + e.destination() + ") instead");
+                }
                 fdb.computeIfAbsent(e.device(), d -> new ArrayList<>()).add(e);
             }
             VxlanDevice[] devices = plan.vxlanDevices().toArray(VxlanDevice[]::new);
             long[] keys = plan.vxlanDevices().stream().mapToLong(d -> key(d.port(), d.vni())).toArray();
-            hosts.add(new HostDevices(ids.get(i), ids.get(i).cluster(), byName, devices, keys, neighbours, fdb));
+            hosts.add(new HostDevices(ids.get(i), ids.get(i).cluster(), byName, devices, keys, fdb));
             for (Interface iface : interfaces.get(i)) {
                 for (Ipv4Address a : iface.addresses()) {
                     underlayOwners.computeIfAbsent(a.bits(), k -> new ArrayList<>()).add(i);
                 }
             }
         }
+    }
+
+    /** The MAC of {@code host}'s VXLAN device {@code device}. */
+    public DeviceMac mac(int host, VxlanDevice device) {
+        return new DeviceMac(hosts.get(host).id(), device.name());
     }
 
     /** The VXLAN device {@code name} of the host, or null when the name is not a VXLAN device there. */
@@ -120,69 +146,36 @@ public final class VxlanFabric {
 
     private Resolution answer(int host, VxlanDevice device, Ipv4Address nextHop) {
         HostDevices self = hosts.get(host);
-        List<FdbEntry> entries = self.fdb().getOrDefault(device.name(), List.of());
-        List<FdbEntry> defaults = entries.stream().filter(e -> e.mac().equals(MacAddress.ZERO)).toList();
-        String how;
-        MacAddress mac = self.neighbours().getOrDefault(device.name(), Map.of()).get(nextHop);
-        if (mac != null) {
-            how = "neighbour " + nextHop + " lladdr " + mac;
-        } else {
-            if (defaults.isEmpty()) {
-                return new Resolution.Failed(self.id() + " " + device.name() + ": no neighbour entry for " + nextHop
-                        + " and no default FDB entry to flood an ARP request to");
-            }
-            Answer answer = null;
-            for (FdbEntry e : defaults) {
-                answer = owner(host, e.destination(), device, nextHop, null);
-                if (answer != null) {
-                    break;
-                }
-            }
-            if (answer == null) {
-                return new Resolution.Failed(self.id() + " " + device.name() + ": ARP for " + nextHop + " flooded to "
-                        + destinations(defaults) + " gets no answer (no device with VNI " + device.vni() + " owns it)");
-            }
-            mac = answer.mac();
-            how = "ARP flooded to " + destinations(defaults) + ": " + nextHop + " is at " + mac;
-        }
-        for (FdbEntry e : entries) {
-            if (e.mac().equals(mac)) {
-                return new Resolution.Found(mac, e.destination(), how + ", fdb " + mac + " dst " + e.destination());
-            }
+        List<FdbEntry> defaults = self.fdb().getOrDefault(device.name(), List.of());
+        if (defaults.isEmpty()) {
+            return new Resolution.Failed(self.id() + " " + device.name() + ": no FDB entry to flood an ARP request for " + nextHop + " to");
         }
         for (FdbEntry e : defaults) {
-            if (owner(host, e.destination(), device, null, mac) != null) {
-                return new Resolution.Found(mac, e.destination(), how + ", no fdb entry for it: flooded to "
-                        + destinations(defaults) + ", accepted by " + e.destination());
+            DeviceMac owner = owner(host, e.destination(), device, nextHop);
+            if (owner != null) {
+                return new Resolution.Found(owner, e.destination(), "ARP flooded to " + destinations(defaults) + ": " + nextHop + " is at "
+                        + owner + "; the frame for it, which no FDB entry names, is flooded to the same destinations and kept by "
+                        + e.destination() + " alone");
             }
         }
-        return new Resolution.Failed(self.id() + " " + device.name() + ": frame for " + mac + " (" + nextHop + ") "
-                + (defaults.isEmpty() ? "has no FDB entry" : "flooded to " + destinations(defaults) + " is accepted by no device"));
-    }
-
-    private record Answer(MacAddress mac) {
+        return new Resolution.Failed(self.id() + " " + device.name() + ": ARP for " + nextHop + " flooded to "
+                + destinations(defaults) + " gets no answer (no device with VNI " + device.vni() + " owns it)");
     }
 
     /**
-     * The device at underlay address {@code destination} that answers for {@code address} (when given) or
-     * has MAC {@code mac} (when given). Underlay addresses may repeat across clusters with overlapping
-     * networks; the sender's own cluster is asked first, as its underlay is where the request goes.
+     * The device at underlay address {@code destination} that answers an ARP request for {@code address}.
+     * Underlay addresses may repeat across clusters with overlapping networks; the sender's own cluster is
+     * asked first, as its underlay is where the request goes.
      */
-    private Answer owner(int sender, Ipv4Address destination, VxlanDevice device, Ipv4Address address, MacAddress mac) {
+    private DeviceMac owner(int sender, Ipv4Address destination, VxlanDevice device, Ipv4Address address) {
         List<Integer> owners = underlayOwners.getOrDefault(destination.bits(), List.of());
         String cluster = hosts.get(sender).cluster();
         List<Integer> ordered = new ArrayList<>(owners.stream().filter(o -> hosts.get(o).cluster().equals(cluster)).toList());
         owners.stream().filter(o -> !hosts.get(o).cluster().equals(cluster)).forEach(ordered::add);
         for (int o : ordered) {
             for (VxlanDevice d : hosts.get(o).byName().values()) {
-                if (d.vni() != device.vni() || d.port() != device.port()) {
-                    continue;
-                }
-                if (address != null && d.address().equals(address)) {
-                    return new Answer(d.mac());
-                }
-                if (mac != null && d.mac().equals(mac)) {
-                    return new Answer(d.mac());
+                if (d.vni() == device.vni() && d.port() == device.port() && d.address().equals(address)) {
+                    return mac(o, d);
                 }
             }
         }

@@ -104,7 +104,7 @@ public sealed interface Step {
      * {@code device} is the VXLAN or WireGuard device, or, for ESP, which has no device, the Libreswan
      * connection whose XFRM policy took the packet. {@code vni} is VXLAN's only. {@code port} is the
      * outer UDP destination port (0 for bare ESP, which has none).
-     * {@code resolution} says how the outer destination was found: neighbour and FDB entries (VXLAN),
+     * {@code resolution} says how the outer destination was found: ARP over the FDB entries (VXLAN),
      * the peer whose allowed IPs hold the destination (WireGuard), the policy that matched (ESP).
      */
     record Encap(Encapsulation encapsulation, String device, OptionalInt vni, int port, Ipv4Address outerSrc, Ipv4Address outerDst,

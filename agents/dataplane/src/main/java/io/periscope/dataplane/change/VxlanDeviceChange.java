@@ -5,8 +5,8 @@ import io.periscope.plan.link.VxlanDevice;
 import java.util.Optional;
 
 /**
- * A VXLAN device is created (with its address, MTU and MAC, and brought up), deleted, or changed
- * in place. Only the MTU and the MAC can change in place: the kernel cannot change a VXLAN
+ * A VXLAN device is created (with its address and MTU, and brought up; the kernel picks its MAC),
+ * deleted, or changed in place. Only the MTU can change in place: the kernel cannot change a VXLAN
  * device's VNI, port, local address or underlay, and taking its only address away flushes every
  * route through it, so any other difference is a deletion followed by a creation.
  */
@@ -16,7 +16,7 @@ public record VxlanDeviceChange(Optional<VxlanDevice> before, Optional<VxlanDevi
         DataplaneChange.requireOneSide(before, after, "VXLAN device");
         if (before.isPresent() && after.isPresent() && !changeableInPlace(before.get(), after.get())) {
             throw new IllegalArgumentException("VXLAN device " + before.get().name()
-                    + " can only change its MTU and MAC in place; delete and create it instead");
+                    + " can only change its MTU in place; delete and create it instead");
         }
     }
 

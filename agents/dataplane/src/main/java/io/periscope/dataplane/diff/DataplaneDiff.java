@@ -53,8 +53,7 @@ import java.util.function.Function;
  * <li>netfilter, table by table;</li>
  * <li>deletions forced by what the kernel cannot change in place: a VXLAN device whose VNI, port,
  *     underlay or address changes, a nexthop id that changes kind, a resilient group whose buckets
- *     change, and everything that hangs on them (routes, groups, neighbours, FDB entries); and the
- *     neighbours of a device whose MAC changes, which the kernel flushes;</li>
+ *     change, and everything that hangs on them (routes, groups, neighbours, FDB entries);</li>
  * <li>additions and replacements: devices, neighbours, nexthop objects, groups, routes, rules, FDB;</li>
  * <li>deletions of what is no longer wanted, the other way round: rules, routes, groups, objects,
  *     neighbours, FDB, devices (new paths are in place before old ones go);</li>
@@ -265,17 +264,12 @@ public record DataplaneDiff(List<DataplaneChange> changes) {
         private List<DataplaneChange> forcedDeletions() {
             Map<String, VxlanDevice> wantLinks = index(want.vxlanDevices(), VxlanDevice::name);
             Set<String> doomedLinks = new HashSet<>();
-            // A new MAC flushes the device's neighbour table, permanent entries included.
-            Set<String> neighboursFlushed = new HashSet<>();
             links.forEach((name, device) -> {
                 VxlanDevice wanted = wantLinks.get(name);
                 if (wanted != null && !VxlanDeviceChange.changeableInPlace(device, wanted)) {
                     doomedLinks.add(name);
-                } else if (wanted != null && !wanted.mac().equals(device.mac())) {
-                    neighboursFlushed.add(name);
                 }
             });
-            neighboursFlushed.addAll(doomedLinks);
             Map<Integer, NexthopObject> wantObjects = index(want.nexthops(), NexthopObject::id);
             Map<Integer, NexthopGroup> wantGroups = index(want.nexthopGroups(), NexthopGroup::id);
             Set<Integer> doomedIds = new HashSet<>();
@@ -310,7 +304,7 @@ public record DataplaneDiff(List<DataplaneChange> changes) {
                 }
             }
             for (Neighbour neighbour : List.copyOf(neighbours.values())) {
-                if (neighboursFlushed.contains(neighbour.device())) {
+                if (doomedLinks.contains(neighbour.device())) {
                     deletions.add(new NeighbourChange(Optional.of(neighbours.remove(neighbourKey(neighbour))), Optional.empty()));
                 }
             }

@@ -67,12 +67,12 @@ public final class IpBatchRenderer {
         }
         VxlanDevice device = change.after().get();
         if (change.before().isEmpty()) {
-            // The kernel learns nothing by itself (nolearning): the FDB and neighbour entries say
-            // where each peer is, as seed 004's multi-endpoint tunnels need.
+            // The kernel learns nothing by itself (nolearning): the all-zero FDB entries say where the
+            // peers are, as upstream's do; ARP over them finds each peer's MAC, which the kernel picks.
             lines.add("link add " + device.name() + " type vxlan id " + device.vni() + " dstport " + device.port()
                     + device.local().map(l -> " local " + l).orElse("") + device.underlay().map(d -> " dev " + d).orElse("")
                     + " nolearning");
-            lines.add("link set " + device.name() + " mtu " + device.mtu() + " address " + device.mac());
+            lines.add("link set " + device.name() + " mtu " + device.mtu());
             lines.add("addr add " + device.address() + "/" + device.network().length() + " dev " + device.name());
             lines.add("link set " + device.name() + " up");
             return;
@@ -80,9 +80,6 @@ public final class IpBatchRenderer {
         VxlanDevice before = change.before().get();
         if (before.mtu() != device.mtu()) {
             lines.add("link set " + device.name() + " mtu " + device.mtu());
-        }
-        if (!before.mac().equals(device.mac())) {
-            lines.add("link set " + device.name() + " address " + device.mac());
         }
     }
 

@@ -175,8 +175,7 @@ public final class IprouteJsonParser {
             Optional<Ipv4Address> local = data.has("local") ? Optional.of(Ipv4Address.parse(data.get("local").asText())) : Optional.empty();
             Optional<String> underlay = data.has("link") ? Optional.of(data.get("link").asText()) : Optional.empty();
             devices.add(new VxlanDevice(link.get("ifname").asText(), data.path("id").asInt(), data.path("port").asInt(), local,
-                    underlay, link.path("mtu").asInt(), address, Ipv4Prefix.containing(address, length),
-                    MacAddress.parse(link.path("address").asText("00:00:00:00:00:00"))));
+                    underlay, link.path("mtu").asInt(), address, Ipv4Prefix.containing(address, length)));
         }
         return devices;
     }

@@ -54,8 +54,9 @@ class FailedReconcileLeavesTheNamespaceAsItWas {
 
     /**
      * The namespace as the kernel prints it, minus what cannot be restored and means nothing: the
-     * hash seeds of ipsets, the interface index of a device that was deleted and made again, and
-     * iptables tables that hold nothing (iptables-nft creates a table on first use).
+     * hash seeds of ipsets, the interface index of a device that was deleted and made again and the
+     * MAC the kernel gave it (VXLAN devices have the kernel's, as upstream's), and iptables tables that
+     * hold nothing (iptables-nft creates a table on first use).
      */
     private List<Object> snapshot() {
         return List.of(
@@ -64,7 +65,8 @@ class FailedReconcileLeavesTheNamespaceAsItWas {
                 CanonicalForm.of(new DataplaneReader(namespace.runner()).readAll().plan()),
                 namespace.run("sysctl", "net.ipv4.ip_forward", "net.ipv4.fib_multipath_hash_policy",
                         "net.ipv4.conf.all.ignore_routes_with_linkdown"),
-                namespace.run("ip", "-d", "-o", "link", "show").replaceAll("(?m)^\\d+: ", ""));
+                namespace.run("ip", "-d", "-o", "link", "show").replaceAll("(?m)^\\d+: ", "")
+                        .replaceAll("(?m)^(vx[^:]*: .*?link/ether )\\S+", "$1<the kernel's>"));
     }
 
     private static List<String> rulesAndUserChains(String iptablesSave) {

@@ -10,7 +10,6 @@ import io.periscope.plan.ipset.IpSet;
 import io.periscope.plan.ipset.IpSetType;
 import io.periscope.plan.link.FdbEntry;
 import io.periscope.plan.link.MacAddress;
-import io.periscope.plan.link.Neighbour;
 import io.periscope.plan.link.VxlanDevice;
 import io.periscope.plan.netfilter.Chain;
 import io.periscope.plan.netfilter.CtState;
@@ -36,7 +35,7 @@ import java.util.Set;
 
 /**
  * Seed 004's gateway GW-2 with Globalnet and multiple active gateways, as a plan: the two VXLAN
- * devices with multi-endpoint FDB entries, table 100 multipath routes to the remote gateways'
+ * devices with multi-endpoint (all-zero) FDB entries, table 100 multipath routes to the remote gateways'
  * 241.x addresses, nexthop objects with a plain and a resilient group, the {@code ip rule} for
  * table 100, metric-98 /32 routes to the remote gateways' egress IPs, Globalnet's nat chains with
  * the {@code 0xc0000} mark and SNAT range, the DNAT-state SNAT, the FORWARD accept, an ipset, the
@@ -48,6 +47,8 @@ final class SeedGateway {
     static final String POD_CIDR = "10.0.0.0/16";
     static final String REMOTE_POD_CIDR = "10.1.0.0/16";
     static final String EGRESS_IPSET = "SM-GN-PODS-1A2B3C4D";
+    /** The remote active gateways' endpoint addresses, one all-zero {@code vxlan-tunnel} FDB entry each. */
+    static final List<String> REMOTE_GATEWAYS = List.of("198.51.100.4", "198.51.100.9");
 
     private SeedGateway() {
     }
@@ -69,21 +70,17 @@ final class SeedGateway {
 
     static DataplanePlan plan() {
         VxlanDevice vxSubmariner = new VxlanDevice("vx-submariner", 100, 4800, Optional.of(ip("172.18.0.10")), Optional.of("eth0"), 1450, ip("240.18.0.10"),
-                cidr("240.0.0.0/8"), MacAddress.parse("02:40:ac:12:00:0a"));
+                cidr("240.0.0.0/8"));
         VxlanDevice vxlanTunnel = new VxlanDevice("vxlan-tunnel", 1000, 4500, Optional.of(ip("198.51.100.10")), Optional.of("wan0"), 1450, ip("241.18.0.10"),
-                cidr("241.0.0.0/8"), MacAddress.parse("02:41:ac:12:00:0a"));
+                cidr("241.0.0.0/8"));
 
         List<FdbEntry> fdb = new ArrayList<>();
         for (String worker : List.of("172.18.0.11", "172.18.0.12")) {
             fdb.add(new FdbEntry("vx-submariner", MacAddress.ZERO, ip(worker)));
         }
-        List<Neighbour> neighbours = new ArrayList<>();
-        for (String remote : List.of("4", "9")) {
-            Ipv4Address underlay = ip("198.51.100." + remote);
-            MacAddress mac = MacAddress.parse("02:41:ac:12:00:0" + remote);
-            fdb.add(new FdbEntry("vxlan-tunnel", MacAddress.ZERO, underlay));
-            fdb.add(new FdbEntry("vxlan-tunnel", mac, underlay));
-            neighbours.add(new Neighbour("vxlan-tunnel", ip("241.18.0." + remote), mac));
+        // As upstream: all-zero entries only, and ARP finds the peers' MACs.
+        for (String remote : REMOTE_GATEWAYS) {
+            fdb.add(new FdbEntry("vxlan-tunnel", MacAddress.ZERO, ip(remote)));
         }
 
         List<NexthopObject> nexthops = List.of(new NexthopObject(1, ip("241.18.0.4"), "vxlan-tunnel", false),
@@ -118,7 +115,7 @@ final class SeedGateway {
         IpSet egressPods = new IpSet(EGRESS_IPSET, IpSetType.HASH_NET, List.of(cidr("10.0.1.5/32"), cidr("10.0.2.0/24")));
         IpSet localIps = new IpSet("SUBMARINER-LOCALIPS", IpSetType.HASH_IP, List.of(cidr("10.0.0.1/32"), cidr("172.18.0.10/32")));
 
-        return new DataplanePlan(netfilter(), List.of(egressPods, localIps), List.of(vxSubmariner, vxlanTunnel), fdb, neighbours,
+        return new DataplanePlan(netfilter(), List.of(egressPods, localIps), List.of(vxSubmariner, vxlanTunnel), fdb, List.of(),
                 nexthops, groups, routes, rules,
                 Map.of("net.ipv4.ip_forward", "1", "net.ipv4.fib_multipath_hash_policy", "1",
                         "net.ipv4.conf.all.ignore_routes_with_linkdown", "1", "net.ipv4.conf.vx-submariner.rp_filter", "2"));
