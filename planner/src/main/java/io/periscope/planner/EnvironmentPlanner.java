@@ -74,12 +74,12 @@ final class EnvironmentPlanner {
                 if (!peer.endpointIp().equals(self.endpointIp())) {
                     // Behind NAT the gateway's own sockets send from its private address, as on a
                     // real NAT'd machine, and the NAT device below translates it on the WAN side.
-                    Optional<Ipv4Address> source = behindNat(self) ? Optional.of(self.ip()) : Optional.empty();
+                    Optional<Ipv4Address> source = self.behindNat() ? Optional.of(self.ip()) : Optional.empty();
                     gateway.environment.route(new Route(Route.MAIN_TABLE, Ipv4Prefix.host(peer.endpointIp()), RouteType.UNICAST,
                             List.of(Nexthop.direct(Names.WAN)), OptionalInt.empty(), source, 0, RouteProtocol.BOOT));
                 }
             }
-            if (behindNat(self)) {
+            if (self.behindNat()) {
                 natDevice(self, gateway.environment);
             }
         }
@@ -241,11 +241,6 @@ final class EnvironmentPlanner {
         for (Ipv4Prefix pods : cluster.podCidrs()) {
             environment.rule(Table.NAT, CNI_MASQUERADE, Rule.of(new Target.Masquerade(), new Match.Source(pods)));
         }
-    }
-
-    /** Whether the gateway is reached at a public IP other than its own: a NAT device stands in front of it. */
-    static boolean behindNat(Node gateway) {
-        return gateway.publicIp().isPresent() && !gateway.publicIp().get().equals(gateway.ip());
     }
 
     /**

@@ -8,8 +8,9 @@ import java.util.Optional;
 
 /**
  * One Libreswan connection as upstream's libreswan cable driver configures it: a tunnel-mode ESP SA
- * from this gateway's private address to the remote gateway's endpoint address for one pair of subnets (upstream creates one per
- * local subnet x remote subnet and names it {@code <remote cable name>-<local index>-<remote index>}).
+ * from this gateway's private address to the remote gateway's endpoint address for one pair of
+ * subnets (upstream creates one per local subnet x remote subnet and names it
+ * {@code <remote cable name>-<local index>-<remote index>}).
  * Once routed it is a pair of kernel XFRM policies: packets from {@code leftSubnet} to
  * {@code rightSubnet} are encrypted to {@code right}, and the mirror image is expected from it.
  *
