@@ -2,6 +2,7 @@ package io.periscope.planner;
 
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.net.Ipv4Range;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cni;
@@ -21,6 +22,7 @@ import io.periscope.plan.netfilter.Table;
 import io.periscope.plan.routing.Nexthop;
 import io.periscope.plan.routing.Route;
 import io.periscope.plan.routing.RouteProtocol;
+import io.periscope.plan.routing.RouteType;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -28,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -82,9 +85,15 @@ final class EnvironmentPlanner {
                 }
                 Node peer = set.requireCluster(other.id.cluster()).requireNode(other.id.name());
                 if (!peer.endpointIp().equals(self.endpointIp())) {
-                    gateway.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(peer.endpointIp()),
-                            List.of(Nexthop.direct(Names.WAN)), RouteProtocol.BOOT));
+                    // Behind NAT the gateway's own sockets send from its private address, as on a
+                    // real NAT'd machine, and the NAT device below translates it on the WAN side.
+                    Optional<Ipv4Address> source = self.behindNat() ? Optional.of(self.ip()) : Optional.empty();
+                    gateway.environment.route(new Route(Route.MAIN_TABLE, Ipv4Prefix.host(peer.endpointIp()), RouteType.UNICAST,
+                            List.of(Nexthop.direct(Names.WAN)), OptionalInt.empty(), source, 0, RouteProtocol.BOOT));
                 }
+            }
+            if (self.behindNat()) {
+                natDevice(self, gateway.environment);
             }
         }
         if (!wan.isEmpty()) {
@@ -246,6 +255,32 @@ final class EnvironmentPlanner {
             environment.rule(Table.NAT, CNI_MASQUERADE, Rule.of(new Target.Masquerade(), new Match.Source(pods)));
         }
     }
+
+    /**
+     * The 1:1 NAT device in front of a gateway with a {@code publicIP} other than its {@code ip}: it
+     * translates the private address to the public one on the way out and back on the way in, and
+     * conntrack un-translates the replies. Upstream's gateways sit behind such a device (a cloud's
+     * elastic IP); its Libreswan driver connects from the private address and lets the device
+     * translate. The lab has no machine between gateways, so the gateway's {@code wan0} stands for
+     * the device's outside (it holds the public IP, which the other gateways' ARP finds there) and
+     * these rules, in the gateway's namespace, do the device's work where a packet crosses to the WAN.
+     */
+    private static void natDevice(Node gateway, PlanBuilder environment) {
+        Ipv4Address privateIp = gateway.ip();
+        Ipv4Address publicIp = gateway.publicIp().orElseThrow();
+        environment.rule(Table.NAT, "PREROUTING", new Rule(List.of(new Match.InInterface(Names.WAN)), Target.jump(NAT_DEVICE_IN),
+                Optional.of("the NAT device in front of the gateway: its public IP to its private one")));
+        environment.rule(Table.NAT, NAT_DEVICE_IN, Rule.of(new Target.Dnat(privateIp, OptionalInt.empty()),
+                new Match.Destination(Ipv4Prefix.host(publicIp))));
+        environment.rule(Table.NAT, "POSTROUTING", new Rule(List.of(new Match.OutInterface(Names.WAN)), Target.jump(NAT_DEVICE_OUT),
+                Optional.of("the NAT device in front of the gateway: its private IP to its public one")));
+        environment.rule(Table.NAT, NAT_DEVICE_OUT, Rule.of(new Target.Snat(Ipv4Range.single(publicIp)),
+                new Match.Source(Ipv4Prefix.host(privateIp))));
+    }
+
+    /** The chains of the NAT device in front of a gateway behind NAT: inbound DNAT, outbound SNAT. */
+    static final String NAT_DEVICE_IN = "NAT-DEVICE-IN";
+    static final String NAT_DEVICE_OUT = "NAT-DEVICE-OUT";
 
     /** The chain of a masquerading CNI's rules. */
     static final String CNI_MASQUERADE = "CNI-MASQUERADE";

@@ -20,7 +20,10 @@ import java.util.OptionalInt;
 /**
  * The Libreswan cable driver on an active gateway: the connections upstream's driver whacks into
  * pluto, one per local subnet x remote subnet, named after the remote Endpoint's cable, from this
- * gateway's endpoint address to the remote gateway's, IKE on the NAT-T ports, pre-shared key,
+ * gateway's private address (upstream's {@code bidirectionalConnectToEndpoint} connects from the local
+ * Endpoint's private IP; behind NAT the environment's NAT device translates it) to the remote
+ * gateway's endpoint address (its public IP if it has one, as upstream's NAT discovery finds it
+ * reachable only there), IKE on the NAT-T ports, pre-shared key,
  * proposals left to Libreswan unless the connection policy's {@code ike} / {@code esp} options set
  * them. ESP goes inside UDP only where upstream's would: NAT between the gateways or the policy's
  * {@code forceUDPEncapsulation} ({@link EspEncapsulation}); otherwise it is IP protocol 50.
@@ -60,7 +63,7 @@ final class LibreswanCablePlanner {
             EspEncapsulation encapsulation = EspEncapsulation.between(node, peer, remote.cable());
             for (int l = 0; l < local.size(); l++) {
                 for (int r = 0; r < remote.subnets().size(); r++) {
-                    plan.ipsec(new IpsecConnection(cable + "-" + l + "-" + r, node.endpointIp(), node.ip(), local.get(l), leftPort,
+                    plan.ipsec(new IpsecConnection(cable + "-" + l + "-" + r, node.ip(), node.ip(), local.get(l), leftPort,
                             peer.endpointIp(), peer.ip(), remote.subnets().get(r), rightPort, Names.IPSEC_PSK, encapsulation, ike, esp));
                 }
             }

@@ -61,16 +61,31 @@ public final class TraceJsonReader {
         return hops;
     }
 
+    /**
+     * A hop as the lab can see it. Its encapsulation is the outer packet as it reaches the wire: a
+     * source translation the hop applies to the outer packet after wrapping it (the NAT device in
+     * front of a gateway behind NAT: a rule's {@code snat}, or conntrack's {@code undnat} on a reply)
+     * is what a capture on the underlay shows, while the trace's {@code encap} step has the address
+     * the gateway sent from.
+     */
     static TraceHop hop(JsonNode hop) {
         Optional<String> out = text(hop, "out");
         Optional<TraceEncap> encap = Optional.empty();
         for (JsonNode step : hop.path("steps")) {
-            if ("encap".equals(step.path("kind").asText())) {
+            String kind = step.path("kind").asText();
+            if ("encap".equals(kind)) {
                 encap = Optional.of(new TraceEncap(text(step, "encapsulation").orElse(TraceEncap.VXLAN),
                         text(step, "device").or(() -> out).orElse(""),
                         Ipv4Address.parse(step.path("outerSrc").asText()), Ipv4Address.parse(step.path("outerDst").asText()),
                         step.path("vni").asInt(), step.path("port").asInt(), text(step, "underlay").orElse(""),
                         step.path("encrypted").asBoolean(false)));
+            } else if (encap.isPresent() && ("snat".equals(kind) || "undnat".equals(kind))) {
+                TraceEncap wrapped = encap.get();
+                TracePacket translated = packet(step.path("packet"));
+                if (translated.dst().equals(wrapped.outerDst())) {
+                    encap = Optional.of(new TraceEncap(wrapped.encapsulation(), wrapped.device(), translated.src(), wrapped.outerDst(),
+                            wrapped.vni(), wrapped.port(), wrapped.underlay(), wrapped.encrypted()));
+                }
             }
         }
         Optional<TracePacket> depart = hop.hasNonNull("depart") ? Optional.of(packet(hop.get("depart"))) : Optional.empty();
@@ -88,7 +103,7 @@ public final class TraceJsonReader {
         return node.hasNonNull(field) ? Optional.of(node.get(field).asText()) : Optional.empty();
     }
 
-    private static JsonNode tree(String json) {
+    static JsonNode tree(String json) {
         try {
             return JSON.readTree(json);
         } catch (IOException e) {

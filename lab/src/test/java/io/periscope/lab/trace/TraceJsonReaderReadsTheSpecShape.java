@@ -59,4 +59,32 @@ class TraceJsonReaderReadsTheSpecShape {
         assertThat(last.arrive().sport()).isZero();
         assertThat(last.arrive().endpoints()).isEqualTo("SRC: 10.0.128.5 DST: 10.0.0.1");
     }
+
+    @Test
+    void anEncapsulationIsTheOuterPacketAsTheWireSeesItAfterTheNatDeviceTranslatedItsSource() {
+        // A gateway behind NAT: the environment's SNAT after the encapsulation, then conntrack's undnat on a reply.
+        TraceHop sent = TraceJsonReader.hop(TraceJsonReader.tree("""
+                {"node": "east/east-gw", "in": "eth0", "out": "wan0",
+                 "arrive": {"src": "10.1.1.10", "dst": "10.2.1.10", "sport": 40000, "dport": 5432, "proto": "tcp"},
+                 "steps": [{"kind": "snat", "table": "nat", "chain": "SUBMARINER-POSTROUTING", "rule": "-j SNAT",
+                            "packet": {"src": "10.1.0.1", "dst": "10.2.1.10", "sport": 40000, "dport": 5432, "proto": "tcp"}},
+                           {"kind": "encap", "encapsulation": "esp-in-udp", "device": "c-0-1", "port": 4500, "outerSrc": "172.20.1.2",
+                            "outerDst": "198.51.100.2", "underlay": "wan0", "encrypted": true},
+                           {"kind": "snat", "table": "nat", "chain": "NAT-DEVICE-OUT", "rule": "-s 172.20.1.2/32 -j SNAT --to-source 198.51.100.1",
+                            "packet": {"src": "198.51.100.1", "dst": "198.51.100.2", "sport": 4500, "dport": 4500, "proto": "udp"}}]}"""));
+        assertThat(sent.encap()).hasValueSatisfying(e -> {
+            assertThat(e.outerSrc()).isEqualTo(Ipv4Address.parse("198.51.100.1"));
+            assertThat(e.outerDst()).isEqualTo(Ipv4Address.parse("198.51.100.2"));
+            assertThat(e.encapsulation()).isEqualTo("esp-in-udp");
+        });
+
+        TraceHop replied = TraceJsonReader.hop(TraceJsonReader.tree("""
+                {"node": "west/west-gw", "in": "eth0", "out": "wan0",
+                 "arrive": {"src": "10.2.1.10", "dst": "10.1.1.10", "sport": 5432, "dport": 40000, "proto": "tcp"},
+                 "steps": [{"kind": "encap", "encapsulation": "esp-in-udp", "device": "c-1-1", "port": 4500, "outerSrc": "172.20.2.2",
+                            "outerDst": "198.51.100.1", "underlay": "wan0", "encrypted": true},
+                           {"kind": "undnat", "conntrack": "reply",
+                            "packet": {"src": "198.51.100.2", "dst": "198.51.100.1", "sport": 4500, "dport": 4500, "proto": "udp"}}]}"""));
+        assertThat(replied.encap()).hasValueSatisfying(e -> assertThat(e.outerSrc()).isEqualTo(Ipv4Address.parse("198.51.100.2")));
+    }
 }

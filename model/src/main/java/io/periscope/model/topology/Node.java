@@ -43,6 +43,14 @@ public record Node(String name, Ipv4Address ip, Ipv4Address cniIp, boolean gatew
         return publicIp.orElse(ip);
     }
 
+    /**
+     * Whether a NAT device stands in front of this gateway: it is reached at a public IP other than its
+     * own, as upstream's NAT discovery would find it.
+     */
+    public boolean behindNat() {
+        return publicIp.isPresent() && !publicIp.get().equals(ip);
+    }
+
     public Node withLink(NodeLink newLink) {
         return new Node(name, ip, cniIp, gateway, publicIp, newLink, tcpClampMss);
     }

@@ -8,8 +8,9 @@ import java.util.Optional;
 
 /**
  * One Libreswan connection as upstream's libreswan cable driver configures it: a tunnel-mode ESP SA
- * between the two gateways' endpoint addresses for one pair of subnets (upstream creates one per
- * local subnet x remote subnet and names it {@code <remote cable name>-<local index>-<remote index>}).
+ * from this gateway's private address to the remote gateway's endpoint address for one pair of
+ * subnets (upstream creates one per local subnet x remote subnet and names it
+ * {@code <remote cable name>-<local index>-<remote index>}).
  * Once routed it is a pair of kernel XFRM policies: packets from {@code leftSubnet} to
  * {@code rightSubnet} are encrypted to {@code right}, and the mirror image is expected from it.
  *
@@ -43,9 +44,13 @@ public record IpsecConnection(String name, Ipv4Address left, Ipv4Address leftId,
         return leftSubnet.contains(source) && rightSubnet.contains(destination);
     }
 
-    /** Whether this connection is the other end of {@code sender}'s: same SA, seen from here. */
+    /**
+     * Whether this connection is the other end of {@code sender}'s: same SA, seen from here. IKE pairs
+     * the two ends by their identities, not by their addresses: across NAT a gateway's {@code left} is
+     * its private address while its peer's {@code right} for it is the public one.
+     */
     public boolean mirrors(IpsecConnection sender) {
-        return left.equals(sender.right) && right.equals(sender.left) && leftSubnet.equals(sender.rightSubnet)
+        return leftId.equals(sender.rightId) && rightId.equals(sender.leftId) && leftSubnet.equals(sender.rightSubnet)
                 && rightSubnet.equals(sender.leftSubnet);
     }
 }

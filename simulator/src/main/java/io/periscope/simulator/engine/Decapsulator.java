@@ -96,8 +96,9 @@ final class Decapsulator {
     /**
      * ESP-in-UDP reaches the IKE daemon's NAT-T socket, which hands it to XFRM; bare ESP (IP protocol
      * 50) goes to XFRM by its protocol, no socket involved. Either way the SA must be one the receiver
-     * has the other end of, and the inner packet must match that SA's inbound policy. Tunnel mode keeps
-     * the input device, so the inner packet enters from the interface the outer one came by.
+     * has the other end of (by the two ends' identities, which NAT leaves alone), and the inner packet
+     * must match that SA's inbound policy. Tunnel mode keeps the input device, so the inner packet
+     * enters from the interface the outer one came by.
      */
     private CableEntry esp(Visit v, Tunnel.Esp tunnel) {
         Packet outer = v.packet;
@@ -108,8 +109,9 @@ final class Decapsulator {
         IpsecConnection connection = net.ipsec.peerOf(v.host.index, tunnel.sender());
         IpsecConnection sender = tunnel.sender();
         if (connection == null) {
-            return new CableEntry.Refused(Disposition.DROPPED, v.host.name + " has no IPsec connection from " + sender.right() + " to "
-                    + sender.left() + " for " + sender.rightSubnet() + " <- " + sender.leftSubnet() + " (" + sender.name()
+            // IKE pairs the ends by identity: across NAT the addresses differ from end to end.
+            return new CableEntry.Refused(Disposition.DROPPED, v.host.name + " has no IPsec connection from " + sender.rightId() + " to "
+                    + sender.leftId() + " (leftid to rightid) for " + sender.rightSubnet() + " <- " + sender.leftSubnet() + " (" + sender.name()
                     + " at the sender): IKE cannot negotiate that SA");
         }
         Packet inner = tunnel.inner();
