@@ -25,6 +25,8 @@
     matrixCluster: "",
     matrixNamespace: "",
     matrixPage: 0,
+    tableShow: "",          // the flow table's disposition filter: "", delivered, not-delivered or one disposition
+    tableQuery: "",         // the flow table's search words
     showUnconnected: null,
     labStatus: null,        // api/lab's answer, with the revision it was asked for
     labStatusLoading: false,
@@ -620,6 +622,149 @@
     canvas.append(pane(null, scene(state.doc.topology, {flow, paneKey: "main"})));
   }
 
+  // ---------------------------------------------------------------- the flow table
+
+  // Every path of every flow, one row each: what became of it, the gateways it crossed, the addresses
+  // rewritten on the way and why it was dropped. Built from the document alone, like its exports, so
+  // trace --html's serverless page has it too.
+  const TRANSLATIONS = {snat: "SNAT", dnat: "DNAT", unsnat: "un-SNAT", undnat: "un-DNAT"};
+  const TABLE_COLUMNS = ["flow", "path", "from", "to", "disposition", "gateways", "nat", "reason"];
+
+  function endpoint(packet, end) {
+    const port = end === "src" ? packet.sport : packet.dport;
+    return packet[end] + (port !== undefined ? `:${port}` : "");
+  }
+
+  // Each translation a path's packets met, forward then reply, as {at, direction, kind, field, before, after}:
+  // the end it rewrote (src or dst, with its port) before and after. The steps after an encapsulation
+  // handle the outer packet, so the packet compared with is the last one of the same connection.
+  function translations(path) {
+    const found = [];
+    for (const direction of ["forward", "reply"]) {
+      if (!path[direction]) continue;
+      for (const hop of path[direction].hops) {
+        let before = hop.arrive;
+        for (const step of hop.steps) {
+          if (TRANSLATIONS[step.kind] && sameConnection(before, step.packet)) {
+            for (const end of ["src", "dst"]) {
+              const from = endpoint(before, end), to = endpoint(step.packet, end);
+              if (from !== to) found.push({at: hop.node, direction, kind: TRANSLATIONS[step.kind], field: end, before: from, after: to});
+            }
+          }
+          if (step.kind !== "encap") before = step.packet;
+        }
+      }
+    }
+    return found;
+  }
+
+  function translationText(t) {
+    return `${t.kind} ${t.field} ${t.before} → ${t.after} at ${t.at}` + (t.direction === "reply" ? " (reply)" : "");
+  }
+
+  function tableRows(flows) {
+    const rows = [];
+    flows.forEach((flow, flowIndex) => {
+      const base = {flow: flow.name, flowIndex, from: flow.from || "", to: flow.resolved || flow.to || ""};
+      if (flow.error || !flow.paths.length) {
+        rows.push({...base, path: 0, paths: 0, disposition: "error", gateways: [], nat: [], reason: flow.error || "no path"});
+        return;
+      }
+      flow.paths.forEach((path, index) => rows.push({...base, path: index + 1, paths: flow.paths.length,
+        disposition: path.disposition, gateways: path.gateways || [], nat: translations(path), reason: path.reason || ""}));
+    });
+    return rows;
+  }
+
+  function rowShown(row) {
+    const show = state.tableShow;
+    if (show === "delivered" && row.disposition !== "delivered") return false;
+    if (show === "not-delivered" && row.disposition === "delivered") return false;
+    if (show && show !== "delivered" && show !== "not-delivered" && row.disposition !== show) return false;
+    const query = state.tableQuery.trim().toLowerCase();
+    if (!query) return true;
+    const text = [row.flow, row.from, row.to, row.disposition, row.gateways.join(" "), row.nat.map(translationText).join(" "), row.reason]
+      .join(" ").toLowerCase();
+    return query.split(/\s+/).every(word => text.includes(word));
+  }
+
+  function csvField(value) {
+    const text = String(value);
+    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  }
+
+  function tableCsv(rows) {
+    const lines = [TABLE_COLUMNS.join(",")];
+    for (const row of rows) {
+      lines.push([row.flow, row.path ? `${row.path}/${row.paths}` : "", row.from, row.to, row.disposition, row.gateways.join(" "),
+        row.nat.map(translationText).join("; "), row.reason].map(csvField).join(","));
+    }
+    return lines.join("\r\n") + "\r\n";
+  }
+
+  function tableJson(rows) {
+    return JSON.stringify({format: "periscope-flow-table", version: 1, name: state.doc.name || "",
+      rows: rows.map(({flowIndex, ...row}) => row)}, null, 2);
+  }
+
+  // A data: address rather than a blob: one, so the link needs no cleanup and works from a file.
+  function download(id, text, type, name) {
+    return el("a", {"class": "action download", id, download: name, href: `data:${type};charset=utf-8,${encodeURIComponent(text)}`,
+      text: `Export ${name.split(".").pop().toUpperCase()}`});
+  }
+
+  function openRow(row) {
+    state.flowIndex = row.flowIndex;
+    state.adHoc = null;
+    state.selected = null;
+    state.view = "flow";
+    render();
+    const flow = currentFlow();
+    if (row.path) select(flow, {path: row.path - 1, direction: "forward", hop: 0, pane: "main"});
+  }
+
+  function renderTable(sidebar, canvas) {
+    const rows = tableRows(state.doc.flows);
+    const dispositions = [...new Set(rows.map(r => r.disposition))].filter(d => d !== "delivered").sort();
+    const show = el("select", {id: "table-show", onchange: e => { state.tableShow = e.target.value; fill(); }},
+      [["", "every path"], ["delivered", "delivered"], ["not-delivered", "not delivered"], ...dispositions.map(d => [d, d])]
+        .map(([value, text]) => el("option", {value, selected: value === state.tableShow, text})));
+    const search = el("input", {id: "table-search", type: "search", placeholder: "flow, pod, gateway, address, reason…", value: state.tableQuery,
+      oninput: e => { state.tableQuery = e.target.value; fill(); }});
+    const count = el("div", {"class": "kv", id: "table-count"});
+    const exports = el("div", {"class": "exports"});
+    sidebar.append(el("h2", {text: "Flow table"}),
+      el("p", {"class": "hint", text: "Every path of every flow of the file. Click a row to open it in the flow view."}),
+      el("label", {text: "show"}), show, el("label", {text: "search (every word)"}), search, count, exports);
+    const body = el("tbody", {});
+    const wrap = el("div", {id: "table-wrap"}, el("table", {"class": "flows", id: "flow-table"},
+      el("thead", {}, el("tr", {}, ["flow", "path", "from → to", "disposition", "gateways crossed", "NAT", "drop reason"].map(h => el("th", {text: h})))),
+      body));
+    canvas.append(wrap);
+
+    // The filters redraw the rows and the exports only: redrawing the view would take the search box's focus.
+    function fill() {
+      const shown = rows.filter(rowShown);
+      body.replaceChildren(...shown.map(row => el("tr", {"class": `flow-row ${row.disposition}`, "data-flow": row.flow, "data-path": row.path,
+          "data-disposition": row.disposition, onclick: () => openRow(row), title: "open in the flow view"},
+        el("td", {text: row.flow}),
+        el("td", {text: row.path ? `${row.path}/${row.paths}` : ""}),
+        el("td", {"class": "ends"}, el("div", {text: row.from}), el("div", {text: "→ " + row.to})),
+        el("td", {}, el("span", {"class": `disposition ${row.disposition}`, text: row.disposition})),
+        el("td", {"class": "gateways"}, gatewayLines(row.gateways)),
+        el("td", {"class": "nat"}, row.nat.map(t => el("div", {"class": "translation", "data-kind": t.kind, title: `at ${t.at}, ${t.direction}`},
+          el("b", {text: t.kind + " "}), `${t.field} ${t.before} → ${t.after}`))),
+        el("td", {"class": "reason", text: row.reason}))));
+      if (!shown.length) body.append(el("tr", {}, el("td", {colspan: 7, "class": "hint", text: "no path matches"})));
+      count.textContent = `${shown.length} of ${rows.length} paths, ${new Set(rows.map(r => r.flow)).size} flows`;
+      const name = (state.doc.name || "periscope") + "-flows";
+      exports.replaceChildren(download("table-csv", tableCsv(shown), "text/csv", name + ".csv"),
+        download("table-json", tableJson(shown), "application/json", name + ".json"));
+      updateAddress();
+    }
+    fill();
+  }
+
   function pane(title, content) {
     return el("div", {"class": "pane"}, title ? el("h3", {text: title}) : null, content);
   }
@@ -1047,6 +1192,8 @@
     requested = {flow: params.get("flow"), path: fromOne("path"), hop: fromOne("hop"),
       direction: params.get("direction") === "reply" ? "reply" : "forward"};
     if (params.get("view")) state.view = params.get("view");
+    state.tableShow = params.get("show") || "";
+    state.tableQuery = params.get("q") || "";
     state.failed = [...new Set(params.getAll("fail"))].sort();
   }
 
@@ -1093,6 +1240,10 @@
       params.push(["path", selected.path + 1], ["direction", selected.direction], ["hop", selected.hop + 1]);
     }
     if (state.view === "whatif") state.failed.forEach(f => params.push(["fail", f]));
+    if (state.view === "table") {
+      if (state.tableShow) params.push(["show", state.tableShow]);
+      if (state.tableQuery.trim()) params.push(["q", state.tableQuery.trim()]);
+    }
     // Slashes stay readable: cluster/node needs no escaping in a query.
     const query = "?" + params.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2F/g, "/")}`).join("&");
     if (query === location.search) return;
@@ -1144,6 +1295,7 @@
       case "flow": renderFlow(sidebar, canvas); break;
       case "whatif": renderWhatIf(sidebar, canvas); break;
       case "reachability": renderReachability(sidebar, canvas); break;
+      case "table": renderTable(sidebar, canvas); break;
       case "lab": renderLab(sidebar, canvas); break;
       default: renderTopology(sidebar, canvas);
     }
