@@ -25,6 +25,7 @@
     matrixCluster: "",
     matrixNamespace: "",
     matrixPage: 0,
+    everyCluster: false,    // the flow view draws every cluster where it stands rather than the flow's side by side
     tableShow: "",          // the flow table's disposition filter: "", delivered, not-delivered or one disposition
     tableQuery: "",         // the flow table's search words
     showUnconnected: null,
@@ -123,12 +124,25 @@
   // ---------------------------------------------------------------- the scene
 
   // Draws the topology and, optionally, the paths of one flow; returns the svg element.
-  function scene(topology, options) {
-    const {flow, onHost, selectable, paneKey} = options || {};
-    // Room below the picture for the paths that bow between clusters.
-    const height = topology.height + (flow ? 40 + 16 * flow.paths.length : 0);
-    const root = svg("svg", {"class": "scene", "data-pane": paneKey || "main", viewBox: `0 0 ${topology.width} ${height}`,
-      preserveAspectRatio: "xMidYMid meet"});
+  function scene(fullTopology, options) {
+    const {flow, onHost, selectable, paneKey, focus} = options || {};
+    // Room below the picture (and below each row of a focused one) for the paths that bow between clusters.
+    const bowRoom = flow ? 40 + 16 * flow.paths.length : 0;
+    const focused = focus && flow && flow.paths.length ? focusOn(fullTopology, flow, bowRoom) : null;
+    const topology = focused ? focused.topology : fullTopology;
+    const touched = focused ? focused.touched : null;
+    const height = topology.height + bowRoom;
+    const home = focused ? focused.home : {x: 0, y: 0, w: topology.width, h: height};
+    const root = svg("svg", {"class": "scene", "data-pane": paneKey || "main", viewBox: `${home.x} ${home.y} ${home.w} ${home.h}`,
+      preserveAspectRatio: "xMidYMid meet", "data-focus": focused ? focused.mode : null,
+      "data-hidden-clusters": focused ? fullTopology.clusters.length - topology.clusters.length : null});
+    const onFlow = new Set();
+    if (flow) {
+      for (const path of flow.paths) {
+        for (const direction of ["forward", "reply"]) (path[direction] ? path[direction].hops : []).forEach(h => onFlow.add(h.node));
+      }
+    }
+    const aside = name => touched && !touched.has(name);
     const world = svg("g", {"class": "world"});
     root.append(world);
     const hosts = hostIndex(topology);
@@ -157,7 +171,7 @@
         : [border(a, centre(b)), border(b, centre(a))];
       const middle = Math.floor((route.length - 1) / 2);
       const p = route[middle], q = route[middle + 1];
-      const line = svg("polyline", {"class": `cable ${cable.driver}` + (dense ? " dense" : ""), fill: "none", points: route.map(r => `${r.x},${r.y}`).join(" "),
+      const line = svg("polyline", {"class": `cable ${cable.driver}` + (dense ? " dense" : "") + (aside(cable.left) || aside(cable.right) ? " aside" : ""), fill: "none", points: route.map(r => `${r.x},${r.y}`).join(" "),
         "data-left": cable.left, "data-right": cable.right});
       line.append(svg("title", {}, `${cable.left} – ${cable.right}: ${cable.driver}`
         + (cable.connectivityPolicy ? `, allowed by ${cable.connectivityPolicy}` : "")
@@ -168,7 +182,7 @@
 
     const boxes = svg("g", {"class": "clusters"});
     for (const cluster of topology.clusters) {
-      const g = svg("g", {"class": "cluster", "data-name": cluster.name});
+      const g = svg("g", {"class": "cluster" + (aside(cluster.name) ? " aside" : ""), "data-name": cluster.name});
       g.append(svg("rect", {"class": "box", x: cluster.x, y: cluster.y, width: cluster.w, height: cluster.h}));
       const left = cluster.x + 10;
       g.append(svg("text", {"class": "name", x: left, y: cluster.y + 17}, `${cluster.name}`));
@@ -199,11 +213,12 @@
       }
       for (const host of cluster.hosts) {
         if (host.x === undefined) continue;
-        const h = svg("g", {"class": `host ${host.kind} ${host.state}` + (selectable && selectable(host) ? " clickable" : ""),
+        const h = svg("g", {"class": `host ${host.kind} ${host.state}` + (selectable && selectable(host) ? " clickable" : "")
+            + (onFlow.has(host.id) ? " on-flow" : "") + (aside(cluster.name) ? " aside" : ""),
           "data-id": host.id, "data-state": host.state, transform: `translate(${host.x},${host.y})`});
         h.append(svg("rect", {width: host.w, height: host.h}));
         const label = host.kind === "pod" ? host.name : host.name + (host.kind === "gateway" ? ` · ${host.state}` : "");
-        h.append(svg("text", {x: 8, y: 14}, label));
+        h.append(svg("text", {"class": "name", x: 8, y: 14}, label));
         if (host.ip) h.append(svg("text", {"class": "ip", x: 8, y: 27}, host.ip));
         h.append(svg("title", {}, [host.id, host.kind + (host.kind === "gateway" ? " (" + host.state + ")" : ""),
           host.ip ? "ip " + host.ip : "", host.cniIP ? "cni " + host.cniIP : "", host.publicIP ? "public " + host.publicIP : ""]
@@ -225,8 +240,74 @@
     if (drawn) world.append(drawn.lines);
     world.append(hostLayer);
     if (drawn) world.append(drawn.markers);
-    panZoom(root, {width: topology.width, height});
+    root.zoomControls = panZoom(root, home, [state.view, paneKey || "main", flow ? flow.name : "", focused ? focused.mode : ""].join("|"));
     return root;
+  }
+
+  // The clusters a flow's hops are in, in the order its packets first reach them.
+  function clustersOf(flow) {
+    const names = new Set();
+    for (const path of flow.paths) {
+      for (const direction of ["forward", "reply"]) (path[direction] ? path[direction].hops : []).forEach(h => names.add(h.node.split("/")[0]));
+    }
+    return names;
+  }
+
+  // The size the picture gets on the page: the canvas, less a pane's title.
+  function canvasSize() {
+    const rect = document.getElementById("canvas").getBoundingClientRect();
+    return {w: Math.max(1, rect.width), h: Math.max(1, rect.height)};
+  }
+
+  // How many screen pixels one unit of the picture gets when `box` fills the canvas.
+  function scaleOf(box, size) {
+    return Math.min(size.w / box.w, size.h / box.h);
+  }
+
+  // Zoom-to-flow: what the flow view first shows of a flow. Where the clusters the flow touches, framed
+  // where they stand, come out at full size (a unit of the picture at least a pixel, so the 11 px hop
+  // labels read), they are framed and the others dimmed. Where they do not (at 50 clusters a flow from
+  // the first to the last spans the whole set), they are drawn side by side in a grid of their own,
+  // the columns chosen to fill the canvas best, and the others left out: the sidebar says how many,
+  // and "every cluster in place" brings them back.
+  function focusOn(topology, flow, bowRoom) {
+    const touched = clustersOf(flow);
+    const clusters = topology.clusters.filter(c => touched.has(c.name));
+    if (!clusters.length) return null;
+    const size = canvasSize();
+    const margin = 20;
+    const x = Math.min(...clusters.map(c => c.x)) - margin, y = Math.min(...clusters.map(c => c.y)) - margin;
+    const framed = {x, y, w: Math.max(...clusters.map(c => c.x + c.w)) + margin - x, h: Math.max(...clusters.map(c => c.y + c.h)) + margin + bowRoom - y};
+    const inPlace = {mode: "framed", topology, touched, home: framed};
+    if (state.everyCluster || scaleOf(framed, size) >= 1) return inPlace;
+    const ordered = [...touched].map(name => clusters.find(c => c.name === name)).filter(Boolean);
+    const gap = 60;
+    let best = null;
+    for (let columns = 1; columns <= ordered.length; columns++) {
+      const widths = [], heights = [];
+      ordered.forEach((c, i) => {
+        const col = i % columns, row = Math.floor(i / columns);
+        widths[col] = Math.max(widths[col] || 0, c.w);
+        heights[row] = Math.max(heights[row] || 0, c.h);
+      });
+      const w = widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1) + 2 * margin;
+      const h = heights.reduce((a, b) => a + b, 0) + (gap + bowRoom) * (heights.length - 1) + 2 * margin;
+      const scale = scaleOf({w, h: h + bowRoom}, size);
+      if (!best || scale > best.scale) best = {columns, widths, heights, w, h, scale};
+    }
+    // Moving clusters costs the reader the picture they know: only for a clearly larger one.
+    if (best.scale < 1.2 * scaleOf(framed, size)) return inPlace;
+    const moved = ordered.map((c, i) => {
+      const col = i % best.columns, row = Math.floor(i / best.columns);
+      const dx = margin + best.widths.slice(0, col).reduce((a, b) => a + b + gap, 0) - c.x;
+      const dy = margin + best.heights.slice(0, row).reduce((a, b) => a + b + gap + bowRoom, 0) - c.y;
+      return {...c, x: c.x + dx, y: c.y + dy, hosts: c.hosts.map(h => h.x === undefined ? h : {...h, x: h.x + dx, y: h.y + dy})};
+    });
+    // Cables between the clusters shown, straight: ELK routed them around places that are no longer there.
+    const shown = {...topology, width: best.w, height: best.h, clusters: moved,
+      cables: topology.cables.filter(c => touched.has(c.left) && touched.has(c.right)).map(c => ({...c, route: null})),
+      unconnected: topology.unconnected.filter(p => touched.has(p.left) && touched.has(p.right))};
+    return {mode: "side-by-side", topology: shown, touched, home: {x: 0, y: 0, w: best.w, h: best.h + bowRoom}};
   }
 
   // Each path of the flow enters and leaves a host at its own slot on the host's lower edge (forward
@@ -294,22 +375,32 @@
     return {lines, markers};
   }
 
-  // Wheel zooms around the pointer, dragging pans; both only change the viewBox.
-  function panZoom(root, topology) {
-    let view = {x: 0, y: 0, w: topology.width, h: topology.height};
-    const apply = () => root.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
-    root.addEventListener("wheel", event => {
-      event.preventDefault();
-      const rect = root.getBoundingClientRect();
-      const factor = event.deltaY > 0 ? 1.15 : 1 / 1.15;
-      const fx = (event.clientX - rect.left) / rect.width, fy = (event.clientY - rect.top) / rect.height;
+  // Wheel zooms around the pointer, dragging pans, the buttons zoom around the centre or fit the
+  // picture's first frame again; all only change the viewBox. The view is kept under `key` (view, pane,
+  // flow), so the redraw a hop selection or a save causes shows the same part of the picture.
+  const zooms = new Map();
+
+  function panZoom(root, home, key) {
+    let view = zooms.get(key) || {...home};
+    const apply = () => {
+      root.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
+      zooms.set(key, view);
+    };
+    apply();
+    const zoomAround = (factor, fx, fy) => {
       const w = view.w * factor, h = view.h * factor;
       view = {x: view.x + (view.w - w) * fx, y: view.y + (view.h - h) * fy, w, h};
       apply();
+    };
+    root.addEventListener("wheel", event => {
+      event.preventDefault();
+      const rect = root.getBoundingClientRect();
+      zoomAround(event.deltaY > 0 ? 1.15 : 1 / 1.15, (event.clientX - rect.left) / rect.width, (event.clientY - rect.top) / rect.height);
     }, {passive: false});
     let drag = null;
     root.addEventListener("mousedown", event => { drag = {x: event.clientX, y: event.clientY, view: {...view}}; });
-    window.addEventListener("mouseup", () => { drag = null; });
+    root.addEventListener("mouseup", () => { drag = null; });
+    root.addEventListener("mouseleave", () => { drag = null; });
     root.addEventListener("mousemove", event => {
       if (!drag) return;
       const rect = root.getBoundingClientRect();
@@ -317,6 +408,10 @@
       view = {...drag.view, x: drag.view.x - (event.clientX - drag.x) * scale, y: drag.view.y - (event.clientY - drag.y) * scale};
       apply();
     });
+    return el("div", {"class": "zoom-controls"},
+      el("button", {"class": "zoom", "data-zoom": "in", title: "zoom in", onclick: () => zoomAround(1 / 1.4, 0.5, 0.5), text: "+"}),
+      el("button", {"class": "zoom", "data-zoom": "out", title: "zoom out", onclick: () => zoomAround(1.4, 0.5, 0.5), text: "−"}),
+      el("button", {"class": "zoom", "data-zoom": "fit", title: "fit: the picture's first frame", onclick: () => { view = {...home}; apply(); }, text: "fit"}));
   }
 
   // ---------------------------------------------------------------- hop details
@@ -619,7 +714,17 @@
         + (flow.resolved ? ` to ${flow.resolved}` : "")}), pathList(flow));
       sidebar.append(el("p", {"class": "hint", text: "Solid lines go forward, dashed lines are the replies."}));
     }
-    canvas.append(pane(null, scene(state.doc.topology, {flow, paneKey: "main"})));
+    const picture = scene(state.doc.topology, {flow, paneKey: "main", focus: true});
+    const hidden = Number(picture.dataset.hiddenClusters || 0);
+    if (picture.dataset.focus === "side-by-side" || state.everyCluster) {
+      sidebar.append(el("p", {"class": "hint", id: "focus-note", text: picture.dataset.focus === "side-by-side"
+        ? `The ${picture.querySelectorAll(".cluster").length} clusters this flow crosses, side by side to fit`
+          + (hidden ? `; ${hidden} others left out.` : ".")
+        : "Every cluster in place; the ones this flow does not cross dimmed."}),
+        el("label", {"class": "gateway-toggle"}, el("input", {type: "checkbox", id: "every-cluster", checked: state.everyCluster,
+          onchange: e => { state.everyCluster = e.target.checked; render(); }}), "every cluster in place"));
+    }
+    canvas.append(pane(null, picture));
   }
 
   // ---------------------------------------------------------------- the flow table
@@ -766,7 +871,7 @@
   }
 
   function pane(title, content) {
-    return el("div", {"class": "pane"}, title ? el("h3", {text: title}) : null, content);
+    return el("div", {"class": "pane"}, title ? el("h3", {text: title}) : null, content, content.zoomControls || null);
   }
 
   async function toggleGateway(host) {
