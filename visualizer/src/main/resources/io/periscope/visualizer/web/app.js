@@ -5,7 +5,18 @@
   "use strict";
 
   const SVG = "http://www.w3.org/2000/svg";
-  const PALETTE = ["#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989", "#6e7781"];
+  // Path colours, none of them a cable's (vxlan blue, wireguard purple, libreswan orange, grey) nor the
+  // red of a drop, so a path never reads as the cable it crosses.
+  const PALETTE = ["#1b7c83", "#bf3989", "#2f9e44", "#b08800", "#a61e4d", "#5c940d", "#1098ad", "#6f4e37"];
+  // Past the eight: hues spread by the golden angle, stepping over the cables' and the drop's hues.
+  function pathColour(index) {
+    if (index < PALETTE.length) return PALETTE[index];
+    let hue = (index * 137.508) % 360;
+    for (const taken of [0, 25, 215, 265]) {
+      if (Math.abs(hue - taken) < 18) hue = (taken + 18) % 360;
+    }
+    return `hsl(${Math.round(hue)}, 65%, 36%)`;
+  }
   const FIELDS = ["src", "dst", "sport", "dport", "proto"];
   // The what-if report's change (FailoverReport.Change) as the table says it.
   const CHANGES = {keeps: "keeps", moves: "moves", breaks: "breaks", "still-broken": "still broken", "works-now": "works now"};
@@ -278,6 +289,15 @@
     const margin = 20;
     const x = Math.min(...clusters.map(c => c.x)) - margin, y = Math.min(...clusters.map(c => c.y)) - margin;
     const framed = {x, y, w: Math.max(...clusters.map(c => c.x + c.w)) + margin - x, h: Math.max(...clusters.map(c => c.y + c.h)) + margin + bowRoom - y};
+    // Not closer than 1.6 times full size: a flow inside one cluster keeps some of the picture around it.
+    const closest = 1.6;
+    if (scaleOf(framed, size) > closest) {
+      const w = size.w / closest, h = size.h / closest;
+      framed.x -= (w - framed.w) / 2;
+      framed.y -= (h - framed.h) / 2;
+      framed.w = w;
+      framed.h = h;
+    }
     const inPlace = {mode: "framed", topology, touched, home: framed};
     if (state.everyCluster || scaleOf(framed, size) >= 1) return inPlace;
     const ordered = [...touched].map(name => clusters.find(c => c.name === name)).filter(Boolean);
@@ -323,7 +343,7 @@
       return {x: host.x + host.w / 2 + (k - (slots - 1) / 2) * spacing, y: host.y + host.h - 4};
     };
     flow.paths.forEach((path, index) => {
-      const colour = PALETTE[index % PALETTE.length];
+      const colour = pathColour(index);
       for (const direction of ["forward", "reply"]) {
         const hops = path[direction] ? path[direction].hops : null;
         if (!hops || !hops.length) continue;
@@ -337,22 +357,33 @@
           points.push(slot(host, index, direction));
           hopOfPoint.push(hopIndex);
         });
+        if (!points.length) continue;
         const dimmed = state.selected && state.selected.path !== index;
         // Between clusters the branches bow below the boxes, each by its own depth, so that four paths
-        // over two cables read as four lines rather than one.
+        // over two cables read as four lines rather than one. An arrowhead halfway along each segment
+        // says which way the packet goes (the tangent of the bow halfway is the chord's direction).
         let d = `M${points[0].x},${points[0].y}`;
+        const arrows = [];
         for (let i = 1; i < points.length; i++) {
           const a = points[i - 1], b = points[i];
           const crossing = hops[hopOfPoint[i - 1]].node.split("/")[0] !== hops[hopOfPoint[i]].node.split("/")[0];
+          let middle = {x: (a.x + b.x) / 2, y: (a.y + b.y) / 2};
           if (crossing) {
             const depth = 34 + index * 16 + (direction === "reply" ? 7 : 0);
-            d += ` Q${(a.x + b.x) / 2},${Math.max(a.y, b.y) + depth} ${b.x},${b.y}`;
+            const control = {x: (a.x + b.x) / 2, y: Math.max(a.y, b.y) + depth};
+            d += ` Q${control.x},${control.y} ${b.x},${b.y}`;
+            middle = {x: (a.x + 2 * control.x + b.x) / 4, y: (a.y + 2 * control.y + b.y) / 4};
           } else {
             d += ` L${b.x},${b.y}`;
           }
+          if (Math.hypot(b.x - a.x, b.y - a.y) > 24) {
+            const angle = Math.atan2(b.y - a.y, b.x - a.x) * 180 / Math.PI;
+            arrows.push(svg("path", {"class": `path-arrow ${direction}` + (dimmed ? " dimmed" : ""), d: "M-5,-4 L4,0 L-5,4 Z", fill: colour,
+              "data-path": index, "data-direction": direction, transform: `translate(${middle.x},${middle.y}) rotate(${angle})`}));
+          }
         }
         lines.append(svg("path", {"class": `flow-path ${direction}` + (dimmed ? " dimmed" : ""), "data-path": index,
-          "data-direction": direction, stroke: colour, d}));
+          "data-direction": direction, stroke: colour, d}), ...arrows);
         points.forEach((p, i) => {
           const hopIndex = hopOfPoint[i];
           const hop = hops[hopIndex];
@@ -369,10 +400,63 @@
             select(flow, {path: index, direction, hop: hopIndex, pane: paneKey || "main"});
           });
           markers.append(marker);
+          // The hop's number beside the forward dots (the reply's would sit on top of them), as the list counts it.
+          if (direction === "forward") {
+            markers.append(svg("text", {"class": "hop-number" + (dimmed ? " dimmed" : ""), x: p.x, y: p.y + 14, fill: colour,
+              "text-anchor": "middle", "data-path": index, "data-hop": hopIndex}, String(hopIndex + 1)));
+          }
         });
+      }
+      const drop = dropPoint(path);
+      if (drop) {
+        const host = hosts.get(drop.hop.node);
+        if (host && host.x !== undefined) {
+          const p = slot(host, index, drop.direction);
+          const mark = svg("g", {"class": "drop-mark" + (dimmed(index) ? " dimmed" : ""), "data-path": index, "data-direction": drop.direction,
+            "data-node": drop.hop.node, transform: `translate(${p.x + 12},${p.y + 12})`});
+          // The reason in lines of about 28 characters, so it stays near the host it explains.
+          const text = svg("text", {x: 9, y: 4});
+          const lines = [];
+          for (const word of shortReason(drop.reason).split(" ")) {
+            if (lines.length && (lines[lines.length - 1] + " " + word).length <= 28) lines[lines.length - 1] += " " + word;
+            else lines.push(word);
+          }
+          lines.forEach((line, i) => text.append(svg("tspan", {x: 9, dy: i === 0 ? 0 : 13}, line)));
+          mark.append(svg("path", {d: "M-5,-5 L5,5 M-5,5 L5,-5"}), text,
+            svg("title", {}, `path ${index + 1} ${drop.direction}: ${path.disposition} at ${drop.hop.node}\n${drop.reason}`));
+          markers.append(mark);
+        }
       }
     });
     return {lines, markers};
+  }
+
+  function dimmed(index) {
+    return !!state.selected && state.selected.path !== index;
+  }
+
+  // Where a path that was not delivered ends: the hop with the drop step, else (no route, unreachable)
+  // the last hop it reached, with the reason.
+  function dropPoint(path) {
+    if (path.disposition === "delivered") return null;
+    let last = null;
+    for (const direction of ["forward", "reply"]) {
+      const hops = path[direction] ? path[direction].hops : [];
+      for (const hop of hops) {
+        const step = hop.steps.find(s => s.kind === "drop");
+        if (step) return {direction, hop, reason: step.reason || path.reason || path.disposition};
+      }
+      if (hops.length) last = {direction, hop: hops[hops.length - 1], reason: path.reason || path.disposition};
+    }
+    return last;
+  }
+
+  // A drop reason short enough to sit beside its ✕: the clause after the last colon when it says
+  // enough on its own ("no ClusterConnectivityPolicy connects client2 and client1"), cut at 64 characters.
+  function shortReason(reason) {
+    const colon = reason.lastIndexOf(": ");
+    const tail = colon >= 0 && reason.length - colon > 14 ? reason.slice(colon + 2) : reason;
+    return tail.length > 64 ? tail.slice(0, 63) + "…" : tail;
   }
 
   // Wheel zooms around the pointer, dragging pans, the buttons zoom around the centre or fit the
@@ -602,7 +686,7 @@
     flow.paths.forEach((path, index) => {
       const item = el("li", {"class": "path-item", "data-path": index});
       item.append(el("header", {onclick: () => select(flow, {path: index, direction: "forward", hop: 0, pane: "main"})},
-        el("span", {"class": "swatch", style: `background:${PALETTE[index % PALETTE.length]}`}),
+        el("span", {"class": "swatch", style: `background:${pathColour(index)}`}),
         el("span", {text: `path ${index + 1}`}),
         el("span", {"class": `disposition ${path.disposition}`, text: path.disposition})));
       if (path.choices && path.choices.length) {
@@ -684,6 +768,20 @@
       el("span", {}, el("span", {"class": "swatch", style: "background:#bc4c00"}), "libreswan"));
   }
 
+  // What the flow view's marks mean; the cable colours are the topology's, the path colours never one of them.
+  function flowLegend() {
+    const mark = (content, text) => el("span", {}, content, text);
+    return el("div", {"class": "legend", id: "flow-legend"},
+      mark(el("span", {"class": "swatch", style: `background:${pathColour(0)}`}), "path (its own colour)"),
+      mark(el("span", {"class": "legend-mark", text: "—▸"}), "forward, solid"),
+      mark(el("span", {"class": "legend-mark", text: "- -▸"}), "reply, dashed"),
+      mark(el("span", {"class": "legend-mark", text: "3"}), "hop number"),
+      mark(el("span", {"class": "legend-mark drop", text: "✕"}), "dropped, with why"),
+      mark(el("span", {"class": "swatch", style: "background:#0969da"}), "vxlan cable"),
+      mark(el("span", {"class": "swatch", style: "background:#8250df"}), "wireguard cable"),
+      mark(el("span", {"class": "swatch", style: "background:#bc4c00"}), "libreswan cable"));
+  }
+
   function renderTopology(sidebar, canvas) {
     const t = state.doc.topology;
     const gateways = t.clusters.flatMap(c => c.hosts.filter(h => h.kind === "gateway"));
@@ -712,7 +810,7 @@
     if (flow) {
       sidebar.append(el("h3", {text: `${flow.paths.length} path${flow.paths.length === 1 ? "" : "s"}`
         + (flow.resolved ? ` to ${flow.resolved}` : "")}), pathList(flow));
-      sidebar.append(el("p", {"class": "hint", text: "Solid lines go forward, dashed lines are the replies."}));
+      sidebar.append(flowLegend());
     }
     const picture = scene(state.doc.topology, {flow, paneKey: "main", focus: true});
     const hidden = Number(picture.dataset.hiddenClusters || 0);
@@ -1105,7 +1203,7 @@
     const marks = svg("g", {"class": "captured-hops"});
     routes.forEach((route, index) => {
       const path = route.path;
-      const colour = path.simulatedPath > 0 ? PALETTE[(path.simulatedPath - 1) % PALETTE.length] : "#57606a";
+      const colour = path.simulatedPath > 0 ? pathColour(path.simulatedPath - 1) : "#57606a";
       for (const direction of ["forward", "reply"]) {
         const hops = path[direction] ? path[direction].hops : null;
         if (!hops || !hops.length) continue;
@@ -1226,7 +1324,7 @@
     const list = el("ul", {"class": "path-list", id: "captured-routes"});
     capturedRoutes(observed).forEach((route, index) => {
       const path = route.path;
-      const colour = path.simulatedPath > 0 ? PALETTE[(path.simulatedPath - 1) % PALETTE.length] : "#57606a";
+      const colour = path.simulatedPath > 0 ? pathColour(path.simulatedPath - 1) : "#57606a";
       list.append(el("li", {"class": "path-item captured-route", "data-route": index, "data-matches": String(path.matchesSimulation)},
         el("header", {onclick: () => selectCaptured(flow, route, {route: index, direction: "forward", hop: 0})},
           el("span", {"class": "swatch", style: `background:${colour}`}),
