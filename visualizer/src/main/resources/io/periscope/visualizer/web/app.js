@@ -251,7 +251,8 @@
     if (drawn) world.append(drawn.lines);
     world.append(hostLayer);
     if (drawn) world.append(drawn.markers);
-    root.zoomControls = panZoom(root, home, [state.view, paneKey || "main", flow ? flow.name : "", focused ? focused.mode : ""].join("|"));
+    // Typed flows are all "ad-hoc": their ends tell them apart.
+    root.zoomControls = panZoom(root, home, [state.view, paneKey || "main", flow ? `${flow.name} ${flow.from} ${flow.to}` : "", focused ? focused.mode : ""].join("|"));
     return root;
   }
 
