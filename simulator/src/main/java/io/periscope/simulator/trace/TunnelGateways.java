@@ -22,13 +22,22 @@ public final class TunnelGateways {
     public static Set<String> of(List<PathTrace> paths) {
         Set<String> nodes = new LinkedHashSet<>();
         for (PathTrace path : paths) {
-            if (path.disposition() != Disposition.DELIVERED) {
-                continue;
+            if (path.disposition() == Disposition.DELIVERED) {
+                nodes.addAll(crossedBy(path));
             }
-            for (Hop hop : path.forward()) {
-                if (hop.in().filter(Names.VX_SUBMARINER::equals).isPresent() || hop.steps().stream().anyMatch(TunnelGateways::cable)) {
-                    nodes.add(hop.node().toString());
-                }
+        }
+        return nodes;
+    }
+
+    /**
+     * The gateways one path's forward packet reaches, delivered or not: a dropped path's list ends at
+     * the last gateway before the drop, which is what the flow table shows beside the drop reason.
+     */
+    public static Set<String> crossedBy(PathTrace path) {
+        Set<String> nodes = new LinkedHashSet<>();
+        for (Hop hop : path.forward()) {
+            if (hop.in().filter(Names.VX_SUBMARINER::equals).isPresent() || hop.steps().stream().anyMatch(TunnelGateways::cable)) {
+                nodes.add(hop.node().toString());
             }
         }
         return nodes;

@@ -16,7 +16,8 @@ import java.util.Map;
  */
 public final class DotExport {
 
-    private static final String[] PALETTE = {"#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989", "#6e7781"};
+    // The page's path colours (app.js), none of them a cable's or a drop's red, so a path never reads as the cable it crosses.
+    private static final String[] PALETTE = {"#1b7c83", "#bf3989", "#2f9e44", "#b08800", "#a61e4d", "#5c940d", "#1098ad", "#6f4e37"};
     private static final double POINTS_PER_PIXEL = 0.75;
 
     private DotExport() {

@@ -12,6 +12,7 @@ import io.periscope.simulator.trace.FlowTrace;
 import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.PathTrace;
 import io.periscope.simulator.trace.TraceJson;
+import io.periscope.simulator.trace.TunnelGateways;
 import io.periscope.visualizer.scene.SceneLayout;
 import io.periscope.visualizer.scene.TopologyScene;
 import io.periscope.simulator.whatif.FailoverReport;
@@ -70,7 +71,8 @@ public final class TraceDocument {
     }
 
     /**
-     * A flow as the trace JSON writes it, plus on every hop {@code conntrack}: what the host's conntrack
+     * A flow as the trace JSON writes it, plus on every path the {@code gateways} its forward packet
+     * crosses (the flow table's column, computed once here rather than guessed again in the page), and on every hop {@code conntrack}: what the host's conntrack
      * made of each packet layer it handled (state, direction, the entry with its two tuples).
      */
     private static ObjectNode flow(FlowTrace trace) {
@@ -78,6 +80,8 @@ public final class TraceDocument {
         JsonNode paths = node.path("paths");
         for (int i = 0; i < trace.paths().size(); i++) {
             PathTrace path = trace.paths().get(i);
+            ArrayNode gateways = ((ObjectNode) paths.get(i)).putArray("gateways");
+            TunnelGateways.crossedBy(path).forEach(gateways::add);
             conntrack(path.forward(), paths.get(i).path("forward").path("hops"));
             if (path.hasReply()) {
                 conntrack(path.reply(), paths.get(i).path("reply").path("hops"));

@@ -5,7 +5,18 @@
   "use strict";
 
   const SVG = "http://www.w3.org/2000/svg";
-  const PALETTE = ["#0969da", "#cf222e", "#1a7f37", "#8250df", "#bc4c00", "#1b7c83", "#bf3989", "#6e7781"];
+  // Path colours, none of them a cable's (vxlan blue, wireguard purple, libreswan orange, grey) nor the
+  // red of a drop, so a path never reads as the cable it crosses.
+  const PALETTE = ["#1b7c83", "#bf3989", "#2f9e44", "#b08800", "#a61e4d", "#5c940d", "#1098ad", "#6f4e37"];
+  // Past the eight: hues spread by the golden angle, stepping over the cables' and the drop's hues.
+  function pathColour(index) {
+    if (index < PALETTE.length) return PALETTE[index];
+    let hue = (index * 137.508) % 360;
+    for (const taken of [0, 25, 215, 265]) {
+      if (Math.abs(hue - taken) < 18) hue = (taken + 18) % 360;
+    }
+    return `hsl(${Math.round(hue)}, 65%, 36%)`;
+  }
   const FIELDS = ["src", "dst", "sport", "dport", "proto"];
   // The what-if report's change (FailoverReport.Change) as the table says it.
   const CHANGES = {keeps: "keeps", moves: "moves", breaks: "breaks", "still-broken": "still broken", "works-now": "works now"};
@@ -25,6 +36,9 @@
     matrixCluster: "",
     matrixNamespace: "",
     matrixPage: 0,
+    everyCluster: false,    // the flow view draws every cluster where it stands rather than the flow's side by side
+    tableShow: "",          // the flow table's disposition filter: "", delivered, not-delivered or one disposition
+    tableQuery: "",         // the flow table's search words
     showUnconnected: null,
     labStatus: null,        // api/lab's answer, with the revision it was asked for
     labStatusLoading: false,
@@ -121,12 +135,25 @@
   // ---------------------------------------------------------------- the scene
 
   // Draws the topology and, optionally, the paths of one flow; returns the svg element.
-  function scene(topology, options) {
-    const {flow, onHost, selectable, paneKey} = options || {};
-    // Room below the picture for the paths that bow between clusters.
-    const height = topology.height + (flow ? 40 + 16 * flow.paths.length : 0);
-    const root = svg("svg", {"class": "scene", "data-pane": paneKey || "main", viewBox: `0 0 ${topology.width} ${height}`,
-      preserveAspectRatio: "xMidYMid meet"});
+  function scene(fullTopology, options) {
+    const {flow, onHost, selectable, paneKey, focus} = options || {};
+    // Room below the picture (and below each row of a focused one) for the paths that bow between clusters.
+    const bowRoom = flow ? 40 + 16 * flow.paths.length : 0;
+    const focused = focus && flow && flow.paths.length ? focusOn(fullTopology, flow, bowRoom) : null;
+    const topology = focused ? focused.topology : fullTopology;
+    const touched = focused ? focused.touched : null;
+    const height = topology.height + bowRoom;
+    const home = focused ? focused.home : {x: 0, y: 0, w: topology.width, h: height};
+    const root = svg("svg", {"class": "scene", "data-pane": paneKey || "main", viewBox: `${home.x} ${home.y} ${home.w} ${home.h}`,
+      preserveAspectRatio: "xMidYMid meet", "data-focus": focused ? focused.mode : null,
+      "data-hidden-clusters": focused ? fullTopology.clusters.length - topology.clusters.length : null});
+    const onFlow = new Set();
+    if (flow) {
+      for (const path of flow.paths) {
+        for (const direction of ["forward", "reply"]) (path[direction] ? path[direction].hops : []).forEach(h => onFlow.add(h.node));
+      }
+    }
+    const aside = name => touched && !touched.has(name);
     const world = svg("g", {"class": "world"});
     root.append(world);
     const hosts = hostIndex(topology);
@@ -155,7 +182,7 @@
         : [border(a, centre(b)), border(b, centre(a))];
       const middle = Math.floor((route.length - 1) / 2);
       const p = route[middle], q = route[middle + 1];
-      const line = svg("polyline", {"class": `cable ${cable.driver}` + (dense ? " dense" : ""), fill: "none", points: route.map(r => `${r.x},${r.y}`).join(" "),
+      const line = svg("polyline", {"class": `cable ${cable.driver}` + (dense ? " dense" : "") + (aside(cable.left) || aside(cable.right) ? " aside" : ""), fill: "none", points: route.map(r => `${r.x},${r.y}`).join(" "),
         "data-left": cable.left, "data-right": cable.right});
       line.append(svg("title", {}, `${cable.left} – ${cable.right}: ${cable.driver}`
         + (cable.connectivityPolicy ? `, allowed by ${cable.connectivityPolicy}` : "")
@@ -166,7 +193,7 @@
 
     const boxes = svg("g", {"class": "clusters"});
     for (const cluster of topology.clusters) {
-      const g = svg("g", {"class": "cluster", "data-name": cluster.name});
+      const g = svg("g", {"class": "cluster" + (aside(cluster.name) ? " aside" : ""), "data-name": cluster.name});
       g.append(svg("rect", {"class": "box", x: cluster.x, y: cluster.y, width: cluster.w, height: cluster.h}));
       const left = cluster.x + 10;
       g.append(svg("text", {"class": "name", x: left, y: cluster.y + 17}, `${cluster.name}`));
@@ -197,11 +224,12 @@
       }
       for (const host of cluster.hosts) {
         if (host.x === undefined) continue;
-        const h = svg("g", {"class": `host ${host.kind} ${host.state}` + (selectable && selectable(host) ? " clickable" : ""),
+        const h = svg("g", {"class": `host ${host.kind} ${host.state}` + (selectable && selectable(host) ? " clickable" : "")
+            + (onFlow.has(host.id) ? " on-flow" : "") + (aside(cluster.name) ? " aside" : ""),
           "data-id": host.id, "data-state": host.state, transform: `translate(${host.x},${host.y})`});
         h.append(svg("rect", {width: host.w, height: host.h}));
         const label = host.kind === "pod" ? host.name : host.name + (host.kind === "gateway" ? ` · ${host.state}` : "");
-        h.append(svg("text", {x: 8, y: 14}, label));
+        h.append(svg("text", {"class": "name", x: 8, y: 14}, label));
         if (host.ip) h.append(svg("text", {"class": "ip", x: 8, y: 27}, host.ip));
         h.append(svg("title", {}, [host.id, host.kind + (host.kind === "gateway" ? " (" + host.state + ")" : ""),
           host.ip ? "ip " + host.ip : "", host.cniIP ? "cni " + host.cniIP : "", host.publicIP ? "public " + host.publicIP : ""]
@@ -223,8 +251,84 @@
     if (drawn) world.append(drawn.lines);
     world.append(hostLayer);
     if (drawn) world.append(drawn.markers);
-    panZoom(root, {width: topology.width, height});
+    // Typed flows are all "ad-hoc": their ends tell them apart.
+    root.zoomControls = panZoom(root, home, [state.view, paneKey || "main", flow ? `${flow.name} ${flow.from} ${flow.to}` : "", focused ? focused.mode : ""].join("|"));
     return root;
+  }
+
+  // The clusters a flow's hops are in, in the order its packets first reach them.
+  function clustersOf(flow) {
+    const names = new Set();
+    for (const path of flow.paths) {
+      for (const direction of ["forward", "reply"]) (path[direction] ? path[direction].hops : []).forEach(h => names.add(h.node.split("/")[0]));
+    }
+    return names;
+  }
+
+  // The size the picture gets on the page: the canvas, less a pane's title.
+  function canvasSize() {
+    const rect = document.getElementById("canvas").getBoundingClientRect();
+    return {w: Math.max(1, rect.width), h: Math.max(1, rect.height)};
+  }
+
+  // How many screen pixels one unit of the picture gets when `box` fills the canvas.
+  function scaleOf(box, size) {
+    return Math.min(size.w / box.w, size.h / box.h);
+  }
+
+  // Zoom-to-flow: what the flow view first shows of a flow. Where the clusters the flow touches, framed
+  // where they stand, come out at full size (a unit of the picture at least a pixel, so the 11 px hop
+  // labels read), they are framed and the others dimmed. Where they do not (at 50 clusters a flow from
+  // the first to the last spans the whole set), they are drawn side by side in a grid of their own,
+  // the columns chosen to fill the canvas best, and the others left out: the sidebar says how many,
+  // and "every cluster in place" brings them back.
+  function focusOn(topology, flow, bowRoom) {
+    const touched = clustersOf(flow);
+    const clusters = topology.clusters.filter(c => touched.has(c.name));
+    if (!clusters.length) return null;
+    const size = canvasSize();
+    const margin = 20;
+    const x = Math.min(...clusters.map(c => c.x)) - margin, y = Math.min(...clusters.map(c => c.y)) - margin;
+    const framed = {x, y, w: Math.max(...clusters.map(c => c.x + c.w)) + margin - x, h: Math.max(...clusters.map(c => c.y + c.h)) + margin + bowRoom - y};
+    // Not closer than 1.6 times full size: a flow inside one cluster keeps some of the picture around it.
+    const closest = 1.6;
+    if (scaleOf(framed, size) > closest) {
+      const w = size.w / closest, h = size.h / closest;
+      framed.x -= (w - framed.w) / 2;
+      framed.y -= (h - framed.h) / 2;
+      framed.w = w;
+      framed.h = h;
+    }
+    const inPlace = {mode: "framed", topology, touched, home: framed};
+    if (state.everyCluster || scaleOf(framed, size) >= 1) return inPlace;
+    const ordered = [...touched].map(name => clusters.find(c => c.name === name)).filter(Boolean);
+    const gap = 60;
+    let best = null;
+    for (let columns = 1; columns <= ordered.length; columns++) {
+      const widths = [], heights = [];
+      ordered.forEach((c, i) => {
+        const col = i % columns, row = Math.floor(i / columns);
+        widths[col] = Math.max(widths[col] || 0, c.w);
+        heights[row] = Math.max(heights[row] || 0, c.h);
+      });
+      const w = widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1) + 2 * margin;
+      const h = heights.reduce((a, b) => a + b, 0) + (gap + bowRoom) * (heights.length - 1) + 2 * margin;
+      const scale = scaleOf({w, h: h + bowRoom}, size);
+      if (!best || scale > best.scale) best = {columns, widths, heights, w, h, scale};
+    }
+    // Moving clusters costs the reader the picture they know: only for a clearly larger one.
+    if (best.scale < 1.2 * scaleOf(framed, size)) return inPlace;
+    const moved = ordered.map((c, i) => {
+      const col = i % best.columns, row = Math.floor(i / best.columns);
+      const dx = margin + best.widths.slice(0, col).reduce((a, b) => a + b + gap, 0) - c.x;
+      const dy = margin + best.heights.slice(0, row).reduce((a, b) => a + b + gap + bowRoom, 0) - c.y;
+      return {...c, x: c.x + dx, y: c.y + dy, hosts: c.hosts.map(h => h.x === undefined ? h : {...h, x: h.x + dx, y: h.y + dy})};
+    });
+    // Cables between the clusters shown, straight: ELK routed them around places that are no longer there.
+    const shown = {...topology, width: best.w, height: best.h, clusters: moved,
+      cables: topology.cables.filter(c => touched.has(c.left) && touched.has(c.right)).map(c => ({...c, route: null})),
+      unconnected: topology.unconnected.filter(p => touched.has(p.left) && touched.has(p.right))};
+    return {mode: "side-by-side", topology: shown, touched, home: {x: 0, y: 0, w: best.w, h: best.h + bowRoom}};
   }
 
   // Each path of the flow enters and leaves a host at its own slot on the host's lower edge (forward
@@ -240,7 +344,7 @@
       return {x: host.x + host.w / 2 + (k - (slots - 1) / 2) * spacing, y: host.y + host.h - 4};
     };
     flow.paths.forEach((path, index) => {
-      const colour = PALETTE[index % PALETTE.length];
+      const colour = pathColour(index);
       for (const direction of ["forward", "reply"]) {
         const hops = path[direction] ? path[direction].hops : null;
         if (!hops || !hops.length) continue;
@@ -254,22 +358,33 @@
           points.push(slot(host, index, direction));
           hopOfPoint.push(hopIndex);
         });
+        if (!points.length) continue;
         const dimmed = state.selected && state.selected.path !== index;
         // Between clusters the branches bow below the boxes, each by its own depth, so that four paths
-        // over two cables read as four lines rather than one.
+        // over two cables read as four lines rather than one. An arrowhead halfway along each segment
+        // says which way the packet goes (the tangent of the bow halfway is the chord's direction).
         let d = `M${points[0].x},${points[0].y}`;
+        const arrows = [];
         for (let i = 1; i < points.length; i++) {
           const a = points[i - 1], b = points[i];
           const crossing = hops[hopOfPoint[i - 1]].node.split("/")[0] !== hops[hopOfPoint[i]].node.split("/")[0];
+          let middle = {x: (a.x + b.x) / 2, y: (a.y + b.y) / 2};
           if (crossing) {
             const depth = 34 + index * 16 + (direction === "reply" ? 7 : 0);
-            d += ` Q${(a.x + b.x) / 2},${Math.max(a.y, b.y) + depth} ${b.x},${b.y}`;
+            const control = {x: (a.x + b.x) / 2, y: Math.max(a.y, b.y) + depth};
+            d += ` Q${control.x},${control.y} ${b.x},${b.y}`;
+            middle = {x: (a.x + 2 * control.x + b.x) / 4, y: (a.y + 2 * control.y + b.y) / 4};
           } else {
             d += ` L${b.x},${b.y}`;
           }
+          if (Math.hypot(b.x - a.x, b.y - a.y) > 24) {
+            const angle = Math.atan2(b.y - a.y, b.x - a.x) * 180 / Math.PI;
+            arrows.push(svg("path", {"class": `path-arrow ${direction}` + (dimmed ? " dimmed" : ""), d: "M-5,-4 L4,0 L-5,4 Z", fill: colour,
+              "data-path": index, "data-direction": direction, transform: `translate(${middle.x},${middle.y}) rotate(${angle})`}));
+          }
         }
         lines.append(svg("path", {"class": `flow-path ${direction}` + (dimmed ? " dimmed" : ""), "data-path": index,
-          "data-direction": direction, stroke: colour, d}));
+          "data-direction": direction, stroke: colour, d}), ...arrows);
         points.forEach((p, i) => {
           const hopIndex = hopOfPoint[i];
           const hop = hops[hopIndex];
@@ -286,28 +401,91 @@
             select(flow, {path: index, direction, hop: hopIndex, pane: paneKey || "main"});
           });
           markers.append(marker);
+          // The hop's number beside the forward dots (the reply's would sit on top of them), as the list counts it.
+          if (direction === "forward") {
+            markers.append(svg("text", {"class": "hop-number" + (dimmed ? " dimmed" : ""), x: p.x, y: p.y + 14, fill: colour,
+              "text-anchor": "middle", "data-path": index, "data-hop": hopIndex}, String(hopIndex + 1)));
+          }
         });
+      }
+      const drop = dropPoint(path);
+      if (drop) {
+        const host = hosts.get(drop.hop.node);
+        if (host && host.x !== undefined) {
+          const p = slot(host, index, drop.direction);
+          const mark = svg("g", {"class": "drop-mark" + (dimmed(index) ? " dimmed" : ""), "data-path": index, "data-direction": drop.direction,
+            "data-node": drop.hop.node, transform: `translate(${p.x + 12},${p.y + 12})`});
+          // The reason in lines of about 28 characters, so it stays near the host it explains.
+          const text = svg("text", {x: 9, y: 4});
+          const lines = [];
+          for (const word of shortReason(drop.reason).split(" ")) {
+            if (lines.length && (lines[lines.length - 1] + " " + word).length <= 28) lines[lines.length - 1] += " " + word;
+            else lines.push(word);
+          }
+          lines.forEach((line, i) => text.append(svg("tspan", {x: 9, dy: i === 0 ? 0 : 13}, line)));
+          mark.append(svg("path", {d: "M-5,-5 L5,5 M-5,5 L5,-5"}), text,
+            svg("title", {}, `path ${index + 1} ${drop.direction}: ${path.disposition} at ${drop.hop.node}\n${drop.reason}`));
+          markers.append(mark);
+        }
       }
     });
     return {lines, markers};
   }
 
-  // Wheel zooms around the pointer, dragging pans; both only change the viewBox.
-  function panZoom(root, topology) {
-    let view = {x: 0, y: 0, w: topology.width, h: topology.height};
-    const apply = () => root.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
-    root.addEventListener("wheel", event => {
-      event.preventDefault();
-      const rect = root.getBoundingClientRect();
-      const factor = event.deltaY > 0 ? 1.15 : 1 / 1.15;
-      const fx = (event.clientX - rect.left) / rect.width, fy = (event.clientY - rect.top) / rect.height;
+  function dimmed(index) {
+    return !!state.selected && state.selected.path !== index;
+  }
+
+  // Where a path that was not delivered ends: the hop with the drop step, else (no route, unreachable)
+  // the last hop it reached, with the reason.
+  function dropPoint(path) {
+    if (path.disposition === "delivered") return null;
+    let last = null;
+    for (const direction of ["forward", "reply"]) {
+      const hops = path[direction] ? path[direction].hops : [];
+      for (const hop of hops) {
+        const step = hop.steps.find(s => s.kind === "drop");
+        if (step) return {direction, hop, reason: step.reason || path.reason || path.disposition};
+      }
+      if (hops.length) last = {direction, hop: hops[hops.length - 1], reason: path.reason || path.disposition};
+    }
+    return last;
+  }
+
+  // A drop reason short enough to sit beside its ✕: the clause after the last colon when it says
+  // enough on its own ("no ClusterConnectivityPolicy connects client2 and client1"), cut at 64 characters.
+  function shortReason(reason) {
+    const colon = reason.lastIndexOf(": ");
+    const tail = colon >= 0 && reason.length - colon > 14 ? reason.slice(colon + 2) : reason;
+    return tail.length > 64 ? tail.slice(0, 63) + "…" : tail;
+  }
+
+  // Wheel zooms around the pointer, dragging pans, the buttons zoom around the centre or fit the
+  // picture's first frame again; all only change the viewBox. The view is kept under `key` (view, pane,
+  // flow), so the redraw a hop selection or a save causes shows the same part of the picture.
+  const zooms = new Map();
+
+  function panZoom(root, home, key) {
+    let view = zooms.get(key) || {...home};
+    const apply = () => {
+      root.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
+      zooms.set(key, view);
+    };
+    apply();
+    const zoomAround = (factor, fx, fy) => {
       const w = view.w * factor, h = view.h * factor;
       view = {x: view.x + (view.w - w) * fx, y: view.y + (view.h - h) * fy, w, h};
       apply();
+    };
+    root.addEventListener("wheel", event => {
+      event.preventDefault();
+      const rect = root.getBoundingClientRect();
+      zoomAround(event.deltaY > 0 ? 1.15 : 1 / 1.15, (event.clientX - rect.left) / rect.width, (event.clientY - rect.top) / rect.height);
     }, {passive: false});
     let drag = null;
     root.addEventListener("mousedown", event => { drag = {x: event.clientX, y: event.clientY, view: {...view}}; });
-    window.addEventListener("mouseup", () => { drag = null; });
+    root.addEventListener("mouseup", () => { drag = null; });
+    root.addEventListener("mouseleave", () => { drag = null; });
     root.addEventListener("mousemove", event => {
       if (!drag) return;
       const rect = root.getBoundingClientRect();
@@ -315,6 +493,10 @@
       view = {...drag.view, x: drag.view.x - (event.clientX - drag.x) * scale, y: drag.view.y - (event.clientY - drag.y) * scale};
       apply();
     });
+    return el("div", {"class": "zoom-controls"},
+      el("button", {"class": "zoom", "data-zoom": "in", title: "zoom in", onclick: () => zoomAround(1 / 1.4, 0.5, 0.5), text: "+"}),
+      el("button", {"class": "zoom", "data-zoom": "out", title: "zoom out", onclick: () => zoomAround(1.4, 0.5, 0.5), text: "−"}),
+      el("button", {"class": "zoom", "data-zoom": "fit", title: "fit: the picture's first frame", onclick: () => { view = {...home}; apply(); }, text: "fit"}));
   }
 
   // ---------------------------------------------------------------- hop details
@@ -505,7 +687,7 @@
     flow.paths.forEach((path, index) => {
       const item = el("li", {"class": "path-item", "data-path": index});
       item.append(el("header", {onclick: () => select(flow, {path: index, direction: "forward", hop: 0, pane: "main"})},
-        el("span", {"class": "swatch", style: `background:${PALETTE[index % PALETTE.length]}`}),
+        el("span", {"class": "swatch", style: `background:${pathColour(index)}`}),
         el("span", {text: `path ${index + 1}`}),
         el("span", {"class": `disposition ${path.disposition}`, text: path.disposition})));
       if (path.choices && path.choices.length) {
@@ -587,6 +769,20 @@
       el("span", {}, el("span", {"class": "swatch", style: "background:#bc4c00"}), "libreswan"));
   }
 
+  // What the flow view's marks mean; the cable colours are the topology's, the path colours never one of them.
+  function flowLegend() {
+    const mark = (content, text) => el("span", {}, content, text);
+    return el("div", {"class": "legend", id: "flow-legend"},
+      mark(el("span", {"class": "swatch", style: `background:${pathColour(0)}`}), "path (its own colour)"),
+      mark(el("span", {"class": "legend-mark", text: "—▸"}), "forward, solid"),
+      mark(el("span", {"class": "legend-mark", text: "- -▸"}), "reply, dashed"),
+      mark(el("span", {"class": "legend-mark", text: "3"}), "hop number"),
+      mark(el("span", {"class": "legend-mark drop", text: "✕"}), "dropped, with why"),
+      mark(el("span", {"class": "swatch", style: "background:#0969da"}), "vxlan cable"),
+      mark(el("span", {"class": "swatch", style: "background:#8250df"}), "wireguard cable"),
+      mark(el("span", {"class": "swatch", style: "background:#bc4c00"}), "libreswan cable"));
+  }
+
   function renderTopology(sidebar, canvas) {
     const t = state.doc.topology;
     const gateways = t.clusters.flatMap(c => c.hosts.filter(h => h.kind === "gateway"));
@@ -615,13 +811,166 @@
     if (flow) {
       sidebar.append(el("h3", {text: `${flow.paths.length} path${flow.paths.length === 1 ? "" : "s"}`
         + (flow.resolved ? ` to ${flow.resolved}` : "")}), pathList(flow));
-      sidebar.append(el("p", {"class": "hint", text: "Solid lines go forward, dashed lines are the replies."}));
+      sidebar.append(flowLegend());
     }
-    canvas.append(pane(null, scene(state.doc.topology, {flow, paneKey: "main"})));
+    const picture = scene(state.doc.topology, {flow, paneKey: "main", focus: true});
+    const hidden = Number(picture.dataset.hiddenClusters || 0);
+    if (picture.dataset.focus === "side-by-side" || state.everyCluster) {
+      sidebar.append(el("p", {"class": "hint", id: "focus-note", text: picture.dataset.focus === "side-by-side"
+        ? `The ${picture.querySelectorAll(".cluster").length} clusters this flow crosses, side by side to fit`
+          + (hidden ? `; ${hidden} others left out.` : ".")
+        : "Every cluster in place; the ones this flow does not cross dimmed."}),
+        el("label", {"class": "gateway-toggle"}, el("input", {type: "checkbox", id: "every-cluster", checked: state.everyCluster,
+          onchange: e => { state.everyCluster = e.target.checked; render(); }}), "every cluster in place"));
+    }
+    canvas.append(pane(null, picture));
+  }
+
+  // ---------------------------------------------------------------- the flow table
+
+  // Every path of every flow, one row each: what became of it, the gateways it crossed, the addresses
+  // rewritten on the way and why it was dropped. Built from the document alone, like its exports, so
+  // trace --html's serverless page has it too.
+  const TRANSLATIONS = {snat: "SNAT", dnat: "DNAT", unsnat: "un-SNAT", undnat: "un-DNAT"};
+  const TABLE_COLUMNS = ["flow", "path", "from", "to", "disposition", "gateways", "nat", "reason"];
+
+  function endpoint(packet, end) {
+    const port = end === "src" ? packet.sport : packet.dport;
+    return packet[end] + (port !== undefined ? `:${port}` : "");
+  }
+
+  // Each translation a path's packets met, forward then reply, as {at, direction, kind, field, before, after}:
+  // the end it rewrote (src or dst, with its port) before and after. The steps after an encapsulation
+  // handle the outer packet, so the packet compared with is the last one of the same connection.
+  function translations(path) {
+    const found = [];
+    for (const direction of ["forward", "reply"]) {
+      if (!path[direction]) continue;
+      for (const hop of path[direction].hops) {
+        let before = hop.arrive;
+        for (const step of hop.steps) {
+          if (TRANSLATIONS[step.kind] && sameConnection(before, step.packet)) {
+            for (const end of ["src", "dst"]) {
+              const from = endpoint(before, end), to = endpoint(step.packet, end);
+              if (from !== to) found.push({at: hop.node, direction, kind: TRANSLATIONS[step.kind], field: end, before: from, after: to});
+            }
+          }
+          if (step.kind !== "encap") before = step.packet;
+        }
+      }
+    }
+    return found;
+  }
+
+  function translationText(t) {
+    return `${t.kind} ${t.field} ${t.before} → ${t.after} at ${t.at}` + (t.direction === "reply" ? " (reply)" : "");
+  }
+
+  function tableRows(flows) {
+    const rows = [];
+    flows.forEach((flow, flowIndex) => {
+      const base = {flow: flow.name, flowIndex, from: flow.from || "", to: flow.resolved || flow.to || ""};
+      if (flow.error || !flow.paths.length) {
+        rows.push({...base, path: 0, paths: 0, disposition: "error", gateways: [], nat: [], reason: flow.error || "no path"});
+        return;
+      }
+      flow.paths.forEach((path, index) => rows.push({...base, path: index + 1, paths: flow.paths.length,
+        disposition: path.disposition, gateways: path.gateways || [], nat: translations(path), reason: path.reason || ""}));
+    });
+    return rows;
+  }
+
+  function rowShown(row) {
+    const show = state.tableShow;
+    if (show === "delivered" && row.disposition !== "delivered") return false;
+    if (show === "not-delivered" && row.disposition === "delivered") return false;
+    if (show && show !== "delivered" && show !== "not-delivered" && row.disposition !== show) return false;
+    const query = state.tableQuery.trim().toLowerCase();
+    if (!query) return true;
+    const text = [row.flow, row.from, row.to, row.disposition, row.gateways.join(" "), row.nat.map(translationText).join(" "), row.reason]
+      .join(" ").toLowerCase();
+    return query.split(/\s+/).every(word => text.includes(word));
+  }
+
+  function csvField(value) {
+    const text = String(value);
+    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  }
+
+  function tableCsv(rows) {
+    const lines = [TABLE_COLUMNS.join(",")];
+    for (const row of rows) {
+      lines.push([row.flow, row.path ? `${row.path}/${row.paths}` : "", row.from, row.to, row.disposition, row.gateways.join(" "),
+        row.nat.map(translationText).join("; "), row.reason].map(csvField).join(","));
+    }
+    return lines.join("\r\n") + "\r\n";
+  }
+
+  function tableJson(rows) {
+    return JSON.stringify({format: "periscope-flow-table", version: 1, name: state.doc.name || "",
+      rows: rows.map(({flowIndex, ...row}) => row)}, null, 2);
+  }
+
+  // A data: address rather than a blob: one, so the link needs no cleanup and works from a file.
+  function download(id, text, type, name) {
+    return el("a", {"class": "action download", id, download: name, href: `data:${type};charset=utf-8,${encodeURIComponent(text)}`,
+      text: `Export ${name.split(".").pop().toUpperCase()}`});
+  }
+
+  function openRow(row) {
+    state.flowIndex = row.flowIndex;
+    state.adHoc = null;
+    state.selected = null;
+    state.view = "flow";
+    render();
+    const flow = currentFlow();
+    if (row.path) select(flow, {path: row.path - 1, direction: "forward", hop: 0, pane: "main"});
+  }
+
+  function renderTable(sidebar, canvas) {
+    const rows = tableRows(state.doc.flows);
+    const dispositions = [...new Set(rows.map(r => r.disposition))].filter(d => d !== "delivered").sort();
+    const show = el("select", {id: "table-show", onchange: e => { state.tableShow = e.target.value; fill(); }},
+      [["", "every path"], ["delivered", "delivered"], ["not-delivered", "not delivered"], ...dispositions.map(d => [d, d])]
+        .map(([value, text]) => el("option", {value, selected: value === state.tableShow, text})));
+    const search = el("input", {id: "table-search", type: "search", placeholder: "flow, pod, gateway, address, reason…", value: state.tableQuery,
+      oninput: e => { state.tableQuery = e.target.value; fill(); }});
+    const count = el("div", {"class": "kv", id: "table-count"});
+    const exports = el("div", {"class": "exports"});
+    sidebar.append(el("h2", {text: "Flow table"}),
+      el("p", {"class": "hint", text: "Every path of every flow of the file. Click a row to open it in the flow view."}),
+      el("label", {text: "show"}), show, el("label", {text: "search (every word)"}), search, count, exports);
+    const body = el("tbody", {});
+    const wrap = el("div", {id: "table-wrap"}, el("table", {"class": "flows", id: "flow-table"},
+      el("thead", {}, el("tr", {}, ["flow", "path", "from → to", "disposition", "gateways crossed", "NAT", "drop reason"].map(h => el("th", {text: h})))),
+      body));
+    canvas.append(wrap);
+
+    // The filters redraw the rows and the exports only: redrawing the view would take the search box's focus.
+    function fill() {
+      const shown = rows.filter(rowShown);
+      body.replaceChildren(...shown.map(row => el("tr", {"class": `flow-row ${row.disposition}`, "data-flow": row.flow, "data-path": row.path,
+          "data-disposition": row.disposition, onclick: () => openRow(row), title: "open in the flow view"},
+        el("td", {text: row.flow}),
+        el("td", {text: row.path ? `${row.path}/${row.paths}` : ""}),
+        el("td", {"class": "ends"}, el("div", {text: row.from}), el("div", {text: "→ " + row.to})),
+        el("td", {}, el("span", {"class": `disposition ${row.disposition}`, text: row.disposition})),
+        el("td", {"class": "gateways"}, gatewayLines(row.gateways)),
+        el("td", {"class": "nat"}, row.nat.map(t => el("div", {"class": "translation", "data-kind": t.kind, title: `at ${t.at}, ${t.direction}`},
+          el("b", {text: t.kind + " "}), `${t.field} ${t.before} → ${t.after}`))),
+        el("td", {"class": "reason", text: row.reason}))));
+      if (!shown.length) body.append(el("tr", {}, el("td", {colspan: 7, "class": "hint", text: "no path matches"})));
+      count.textContent = `${shown.length} of ${rows.length} paths, ${new Set(rows.map(r => r.flow)).size} flows`;
+      const name = (state.doc.name || "periscope") + "-flows";
+      exports.replaceChildren(download("table-csv", tableCsv(shown), "text/csv", name + ".csv"),
+        download("table-json", tableJson(shown), "application/json", name + ".json"));
+      updateAddress();
+    }
+    fill();
   }
 
   function pane(title, content) {
-    return el("div", {"class": "pane"}, title ? el("h3", {text: title}) : null, content);
+    return el("div", {"class": "pane"}, title ? el("h3", {text: title}) : null, content, content.zoomControls || null);
   }
 
   async function toggleGateway(host) {
@@ -855,7 +1204,7 @@
     const marks = svg("g", {"class": "captured-hops"});
     routes.forEach((route, index) => {
       const path = route.path;
-      const colour = path.simulatedPath > 0 ? PALETTE[(path.simulatedPath - 1) % PALETTE.length] : "#57606a";
+      const colour = path.simulatedPath > 0 ? pathColour(path.simulatedPath - 1) : "#57606a";
       for (const direction of ["forward", "reply"]) {
         const hops = path[direction] ? path[direction].hops : null;
         if (!hops || !hops.length) continue;
@@ -976,7 +1325,7 @@
     const list = el("ul", {"class": "path-list", id: "captured-routes"});
     capturedRoutes(observed).forEach((route, index) => {
       const path = route.path;
-      const colour = path.simulatedPath > 0 ? PALETTE[(path.simulatedPath - 1) % PALETTE.length] : "#57606a";
+      const colour = path.simulatedPath > 0 ? pathColour(path.simulatedPath - 1) : "#57606a";
       list.append(el("li", {"class": "path-item captured-route", "data-route": index, "data-matches": String(path.matchesSimulation)},
         el("header", {onclick: () => selectCaptured(flow, route, {route: index, direction: "forward", hop: 0})},
           el("span", {"class": "swatch", style: `background:${colour}`}),
@@ -1047,6 +1396,8 @@
     requested = {flow: params.get("flow"), path: fromOne("path"), hop: fromOne("hop"),
       direction: params.get("direction") === "reply" ? "reply" : "forward"};
     if (params.get("view")) state.view = params.get("view");
+    state.tableShow = params.get("show") || "";
+    state.tableQuery = params.get("q") || "";
     state.failed = [...new Set(params.getAll("fail"))].sort();
   }
 
@@ -1093,6 +1444,10 @@
       params.push(["path", selected.path + 1], ["direction", selected.direction], ["hop", selected.hop + 1]);
     }
     if (state.view === "whatif") state.failed.forEach(f => params.push(["fail", f]));
+    if (state.view === "table") {
+      if (state.tableShow) params.push(["show", state.tableShow]);
+      if (state.tableQuery.trim()) params.push(["q", state.tableQuery.trim()]);
+    }
     // Slashes stay readable: cluster/node needs no escaping in a query.
     const query = "?" + params.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2F/g, "/")}`).join("&");
     if (query === location.search) return;
@@ -1144,6 +1499,7 @@
       case "flow": renderFlow(sidebar, canvas); break;
       case "whatif": renderWhatIf(sidebar, canvas); break;
       case "reachability": renderReachability(sidebar, canvas); break;
+      case "table": renderTable(sidebar, canvas); break;
       case "lab": renderLab(sidebar, canvas); break;
       default: renderTopology(sidebar, canvas);
     }

@@ -44,13 +44,28 @@ public final class Chromium implements AutoCloseable {
     }
 
     public static Chromium start() {
+        return start(1500, 900);
+    }
+
+    /**
+     * With a page (the viewport, not the window: headless Chromium's window keeps room for a toolbar it
+     * does not draw) of exactly {@code width} × {@code height} CSS pixels at one device pixel each.
+     */
+    public static Chromium withViewport(int width, int height) {
+        Chromium chromium = start(width, height);
+        ((ChromeDriver) chromium.driver).executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                java.util.Map.of("width", width, "height", height, "deviceScaleFactor", 1, "mobile", false));
+        return chromium;
+    }
+
+    private static Chromium start(int width, int height) {
         Assumptions.assumeTrue(Files.isExecutable(BROWSER) && Files.isExecutable(DRIVER),
                 "skipped: the browser tests need Debian's Chromium and its driver at " + BROWSER + " and " + DRIVER
                         + "; install them with: apt-get install chromium chromium-driver (./run-tests does, as root)");
         ChromeOptions options = new ChromeOptions();
         options.setBinary(BROWSER.toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1500,900", "--hide-scrollbars", "--allow-file-access-from-files");
+                "--window-size=" + width + "," + height, "--hide-scrollbars", "--allow-file-access-from-files");
         LoggingPreferences logs = new LoggingPreferences();
         logs.enable(LogType.BROWSER, Level.ALL);
         options.setCapability("goog:loggingPrefs", logs);

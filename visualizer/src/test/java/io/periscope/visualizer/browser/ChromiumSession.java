@@ -16,7 +16,23 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 final class ChromiumSession implements BeforeAllCallback, AfterAllCallback, AfterEachCallback {
 
+    private final int width;
+    private final int height;
+    private final boolean exactViewport;
     private Chromium chromium;
+
+    ChromiumSession() {
+        this.width = 1500;
+        this.height = 900;
+        this.exactViewport = false;
+    }
+
+    /** With a page of exactly {@code width} × {@code height} ({@link Chromium#withViewport}). */
+    ChromiumSession(int width, int height) {
+        this.width = width;
+        this.height = height;
+        this.exactViewport = true;
+    }
     private RunningServer running;
 
     Chromium chromium() {
@@ -47,7 +63,7 @@ final class ChromiumSession implements BeforeAllCallback, AfterAllCallback, Afte
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        chromium = Chromium.start();
+        chromium = exactViewport ? Chromium.withViewport(width, height) : Chromium.start();
     }
 
     @Override
