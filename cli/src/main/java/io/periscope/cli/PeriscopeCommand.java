@@ -61,6 +61,14 @@ public final class PeriscopeCommand {
 
     /** Runs one command line and returns its exit status; never exits the JVM, so tests can call it. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            // picocli's classes are Java 5 class files, which the JVM's start-up cache cannot hold:
+            // loading and verifying them was most of --version, which needs no parsing.
+            for (String line : new PeriscopeVersion().getVersion()) {
+                out.println(line);
+            }
+            return ExitStatus.OK;
+        }
         CommandLine commandLine = commandLine(args);
         commandLine.setOut(out);
         commandLine.setErr(err);

@@ -3,6 +3,8 @@ package io.periscope.cli;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,6 +28,18 @@ class TheCommandTreeIsBuiltOnlyAsFarAsTheCommandLineNeeds {
     void theVersionAloneNeedsNoSubcommand() {
         assertThat(PeriscopeCommand.commandLine(new String[] {"--version"}).getSubcommands()).isEmpty();
         assertThat(PeriscopeCommand.commandLine(new String[] {"-V", "--debug"}).getSubcommands()).isEmpty();
+    }
+
+    @Test
+    void theVersionWithoutPicocliSaysWhatPicocliSays() {
+        StringWriter picocli = new StringWriter();
+        PeriscopeCommand.commandLine().printVersionHelp(new PrintWriter(picocli, true));
+        for (String option : List.of("--version", "-V")) {
+            StringWriter out = new StringWriter();
+            int status = PeriscopeCommand.run(new String[] {option}, new PrintWriter(out, true), new PrintWriter(new StringWriter()));
+            assertThat(status).isZero();
+            assertThat(out.toString()).as(option).isEqualTo(picocli.toString()).startsWith("periscope ");
+        }
     }
 
     @Test
