@@ -1,8 +1,6 @@
 package io.periscope.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.periscope.model.globalnet.SharedEgressGap;
 import io.periscope.model.policy.SingleGatewayCables;
 import io.periscope.model.load.TopologyException;
@@ -38,8 +36,6 @@ import java.util.concurrent.Callable;
                 "--spread N adds, per flow, how N connections spread over the gateways (counts, expected shares, sampling error, rates).",
                 "Exit status 1 when any flow's expectation fails or a Globalnet object got no addresses, 2 for a bad file or bad arguments."})
 public final class CheckCommand implements Callable<Integer> {
-
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     @Spec
     private CommandSpec spec;
@@ -90,7 +86,7 @@ public final class CheckCommand implements Callable<Integer> {
                 : Optional.of(FailoverReport.compare(simulation.withoutFailures().trace(clusterSet.flows()), traces));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            out.println(JSON.writeValueAsString(new CheckReport.Json(summary, report, spreadReport.map(SpreadReport.Json::of).orElse(null), warnings,
+            out.println(IndentedJson.write(new CheckReport.Json(summary, report, spreadReport.map(SpreadReport.Json::of).orElse(null), warnings,
                     failover)));
         } else {
             out.print(summary.toText());

@@ -1,8 +1,6 @@
 package io.periscope.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.periscope.dns.ClustersetZone;
 import io.periscope.dns.DnsServer;
 import io.periscope.model.load.TopologyException;
@@ -49,7 +47,6 @@ import java.util.stream.Collectors;
                         + "run the DNS server for that cluster on ADDRESS:PORT (UDP and TCP) until interrupted."})
 public final class DnsCommand implements Callable<Integer> {
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final Map<String, Integer> TYPES = Map.of("A", DnsRecord.A, "NS", DnsRecord.NS, "SOA", DnsRecord.SOA,
             "AAAA", DnsRecord.AAAA, "SRV", DnsRecord.SRV, "ANY", DnsRecord.ANY, "TXT", 16, "CNAME", 5, "PTR", 12, "MX", 15);
 
@@ -121,7 +118,7 @@ public final class DnsCommand implements Callable<Integer> {
         }
         if (json) {
             try {
-                out.println(JSON.writeValueAsString(json(answer, asking)));
+                out.println(IndentedJson.write(json(answer, asking)));
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }

@@ -6,11 +6,20 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * {@code periscope}: the root of the command tree. It does nothing by itself; run without a
  * subcommand it says one is missing. The command attributes (help and version options, the version
  * provider) and {@code --debug} are inherited by every subcommand.
+ *
+ * <p>The subcommands are not in the annotation: picocli would then build every one of them (reflection
+ * over each command's options, each command's static state) before running any, which was most of a
+ * small command's start-up. {@link #commandLine(String[])} builds only the one a command line names.
  */
 @Command(name = "periscope",
         scope = ScopeType.INHERIT,
@@ -27,9 +36,14 @@ import java.io.PrintWriter;
             "2:a bad topology file or bad arguments",
             "3:an internal error in periscope",
             "130:interrupted by Ctrl-C (143: by SIGTERM); what it had started is stopped and removed"
-        },
-        subcommands = {TraceCommand.class, PlanCommand.class, CheckCommand.class, DnsCommand.class, ServeCommand.class, LabCommand.class, SnapshotCommand.class})
+        })
 public final class PeriscopeCommand {
+
+    /** Every subcommand by its {@code @Command} name, in the order help lists them; made only when needed. */
+    static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+
+    /** Root options that ask only for the version, or change nothing about which commands exist. */
+    private static final Set<String> VERSION_ONLY = Set.of("-V", "--version", ExecutionErrorHandler.DEBUG_OPTION);
 
     @Option(names = ExecutionErrorHandler.DEBUG_OPTION, scope = ScopeType.INHERIT,
             description = "print the stack trace of an internal error")
@@ -47,18 +61,67 @@ public final class PeriscopeCommand {
 
     /** Runs one command line and returns its exit status; never exits the JVM, so tests can call it. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine commandLine = commandLine();
+        if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            // picocli's classes are Java 5 class files, which the JVM's start-up cache cannot hold:
+            // loading and verifying them was most of --version, which needs no parsing.
+            for (String line : new PeriscopeVersion().getVersion()) {
+                out.println(line);
+            }
+            return ExitStatus.OK;
+        }
+        CommandLine commandLine = commandLine(args);
         commandLine.setOut(out);
         commandLine.setErr(err);
         return commandLine.execute(args);
     }
 
-    /** The configured command tree, for callers that walk it (documentation, tests). */
+    /** The whole configured command tree, for callers that walk it (documentation, tests). */
     public static CommandLine commandLine() {
-        CommandLine commandLine = new CommandLine(new PeriscopeCommand())
-                .setParameterExceptionHandler(new UsageErrorHandler())
+        return tree(SUBCOMMANDS.keySet());
+    }
+
+    /**
+     * The tree as far as {@code args} need it: the subcommand they name; none when they ask only for
+     * the version; all of them otherwise (help lists them, and a misspelt name gets suggestions).
+     */
+    static CommandLine commandLine(String[] args) {
+        return tree(subcommandsNeeded(List.of(args)));
+    }
+
+    static Set<String> subcommandsNeeded(List<String> args) {
+        for (String arg : args) {
+            if (!arg.startsWith("-")) {
+                return SUBCOMMANDS.containsKey(arg) ? Set.of(arg) : SUBCOMMANDS.keySet();
+            }
+        }
+        boolean versionOnly = !args.isEmpty() && VERSION_ONLY.containsAll(args)
+                && (args.contains("-V") || args.contains("--version"));
+        return versionOnly ? Set.of() : SUBCOMMANDS.keySet();
+    }
+
+    private static CommandLine tree(Set<String> names) {
+        CommandLine commandLine = new CommandLine(new PeriscopeCommand());
+        SUBCOMMANDS.forEach((name, command) -> {
+            if (names.contains(name)) {
+                commandLine.addSubcommand(name, command.get());
+            }
+        });
+        // After the subcommands: picocli hands these to the subcommands that exist when they are set.
+        commandLine.setParameterExceptionHandler(new UsageErrorHandler())
                 .setExecutionExceptionHandler(new ExecutionErrorHandler());
         ExitCodeHelp.apply(commandLine);
         return commandLine;
+    }
+
+    private static Map<String, Supplier<Object>> subcommands() {
+        Map<String, Supplier<Object>> commands = new LinkedHashMap<>();
+        commands.put("trace", TraceCommand::new);
+        commands.put("plan", PlanCommand::new);
+        commands.put("check", CheckCommand::new);
+        commands.put("dns", DnsCommand::new);
+        commands.put("serve", ServeCommand::new);
+        commands.put("lab", LabCommand::new);
+        commands.put("snapshot", SnapshotCommand::new);
+        return java.util.Collections.unmodifiableMap(commands);
     }
 }

@@ -1,8 +1,6 @@
 package io.periscope.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.periscope.dataplane.diff.DataplaneDiff;
 import io.periscope.dataplane.ipsec.IpsecConfRenderer;
@@ -55,8 +53,6 @@ public final class PlanCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "print the plans as JSON instead of text")
     private boolean json;
-
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /**
      * One node's program: the commands an agent on a fresh node runs, in order, with their input, and
@@ -148,7 +144,7 @@ public final class PlanCommand implements Callable<Integer> {
             if (!ovn.isEmpty()) {
                 document.put("ovn", ovn);
             }
-            out.println(JSON.writeValueAsString(document));
+            out.println(IndentedJson.write(document));
         } else {
             for (NodeProgram program : programs) {
                 out.println("=== " + program.node() + " (" + program.role() + ")");

@@ -84,7 +84,8 @@ public final class VisualizerServer implements AutoCloseable {
 
     /** The same, with the namespace lab the page's lab view probes (see {@link Lab}). */
     public static VisualizerServer start(Path file, InetAddress bind, int port, Lab lab) throws InterruptedException {
-        return new VisualizerServer(new Workspace(file), bind, port, lab);
+        // The page answers while the file's first plan, layout and traces are made; its document request waits for them.
+        return new VisualizerServer(Workspace.loadingInBackground(file), bind, port, lab);
     }
 
     public InetSocketAddress address() {

@@ -22,6 +22,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 
 /**
@@ -62,15 +63,46 @@ public final class Workspace {
         }
     };
 
+    /** Counted down once the first load is done; whatever reads the state waits for it. */
+    private final CountDownLatch firstLoad = new CountDownLatch(1);
+
     public Workspace(Path file) {
         this(file, set -> Scenario.of(set, List.of()));
     }
 
     /** @param scenarios plans a loaded cluster set, healthy (a test makes it fail as a bug would) */
     Workspace(Path file, Function<ClusterSet, Scenario> scenarios) {
+        this(file, scenarios, true);
+    }
+
+    private Workspace(Path file, Function<ClusterSet, Scenario> scenarios, boolean loadNow) {
         this.file = file;
         this.scenarios = scenarios;
-        reload();
+        if (loadNow) {
+            reload();
+            firstLoad.countDown();
+        }
+    }
+
+    /**
+     * A workspace whose first load (plan, layout, traces: seconds for a large set) runs on a thread of
+     * its own, so that {@code serve} listens and sends its page meanwhile; whatever asks for the
+     * state or a document waits for that load.
+     */
+    public static Workspace loadingInBackground(Path file) {
+        return loadingInBackground(file, set -> Scenario.of(set, List.of()));
+    }
+
+    static Workspace loadingInBackground(Path file, Function<ClusterSet, Scenario> scenarios) {
+        Workspace workspace = new Workspace(file, scenarios, false);
+        Thread.ofPlatform().name("periscope-first-load").daemon().start(() -> {
+            try {
+                workspace.reload();
+            } finally {
+                workspace.firstLoad.countDown();
+            }
+        });
+        return workspace;
     }
 
     public Path file() {
@@ -78,7 +110,23 @@ public final class Workspace {
     }
 
     public State state() {
+        awaitFirstLoad();
         return state;
+    }
+
+    private void awaitFirstLoad() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                firstLoad.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;   // a request thread stopped by shutdown: answer from the state, then stop
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -163,7 +211,7 @@ public final class Workspace {
 
     /** The document for the page: the healthy one, or with {@code failed} nodes down. */
     public String document(Collection<String> failed) {
-        State current = state;
+        State current = state();
         return switch (current) {
             case Invalid invalid -> invalid.document();
             case Ready ready when failed.isEmpty() -> ready.document();
@@ -205,7 +253,7 @@ public final class Workspace {
     }
 
     private Ready requireReady() {
-        if (state instanceof Ready ready) {
+        if (state() instanceof Ready ready) {
             return ready;
         }
         throw new IllegalStateException("the topology file has errors; fix them and save it");

@@ -1,0 +1,95 @@
+package io.periscope.cli;
+
+import io.periscope.visualizer.server.VisualizerServer;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.net.HttpURLConnection;
+import java.net.InetAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The training run of the launcher's ahead-of-time cache: in one JVM, the commands users wait for
+ * (version, trace as text, JSON and a page, plan, check, a DNS answer, and serve until its page and
+ * document answered) on a topology file, their output discarded. The JVM records the classes they
+ * load and link and the methods' profiles; the launcher's later runs start from that record. Which
+ * commands run here decides which start fast, so it follows what {@code scripts/benchmark-startup}
+ * measures.
+ */
+public final class StartupTraining {
+
+    private StartupTraining() {
+    }
+
+    /** {@code args[0]}: the topology file (the launcher passes examples/mag-globalnet.yaml). Exits 0 when every command did. */
+    public static void main(String[] args) throws Exception {
+        if (args.length != 1) {
+            System.err.println("usage: StartupTraining TOPOLOGY.yaml");
+            System.exit(2);
+        }
+        List<String> failed = train(Path.of(args[0]));
+        if (!failed.isEmpty()) {
+            System.err.println("training commands that did not exit 0: " + failed);
+        }
+        System.exit(failed.isEmpty() ? 0 : 1);
+    }
+
+    /** Runs the commands on {@code file} and returns those that did not succeed (none, normally). */
+    static List<String> train(Path file) throws IOException, InterruptedException {
+        Path scratch = Files.createTempDirectory("periscope-training");
+        try {
+            String topology = file.toString();
+            List<List<String>> commands = List.of(
+                    List.of("--version"),
+                    List.of("trace", topology),
+                    List.of("trace", topology, "--json"),
+                    List.of("trace", topology, "--html", scratch.resolve("trace.html").toString()),
+                    List.of("plan", topology),
+                    List.of("check", topology),
+                    List.of("dns", topology, "nginx.default.svc.clusterset.local"));
+            List<String> failed = new ArrayList<>();
+            PrintWriter discard = new PrintWriter(Writer.nullWriter());
+            for (List<String> command : commands) {
+                if (PeriscopeCommand.run(command.toArray(String[]::new), discard, discard) != ExitStatus.OK) {
+                    failed.add(String.join(" ", command));
+                }
+            }
+            if (!servesItsPage(file)) {
+                failed.add("serve " + topology);
+            }
+            return failed;
+        } finally {
+            try (var files = Files.walk(scratch)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+
+    /** What a browser asks first of {@code serve}: the page, then the trace document it draws. */
+    private static boolean servesItsPage(Path file) throws InterruptedException {
+        try (VisualizerServer server = VisualizerServer.start(file, InetAddress.getLoopbackAddress(), 0)) {
+            return answers(server.url()) && answers(server.url() + "api/document");
+        }
+    }
+
+    private static boolean answers(String url) {
+        try {
+            HttpURLConnection connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
+            connection.setConnectTimeout(10_000);
+            connection.setReadTimeout(60_000);
+            try (InputStream in = connection.getInputStream()) {
+                in.readAllBytes();
+            }
+            return connection.getResponseCode() == 200;
+        } catch (IOException e) {
+            throw new UncheckedIOException(url + " did not answer", e);
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package io.periscope.cli;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.tools.ToolProvider;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The launcher's start-up cache (JDK 25's AOT cache, or AppCDS before it): made once per jar, made
+ * anew when the jar is rebuilt, never in the way of a command. The launcher runs from a copy of the
+ * repository's layout whose jar is a small program that says whether the JVM was given a cache; its
+ * training class stands in for io.periscope.cli.StartupTraining.
+ */
+class LauncherKeepsOneStartupCachePerJar {
+
+    private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();   // the module (cli/) is at the top level
+
+    @TempDir
+    Path root;
+    private Path jar;
+
+    record Run(int status, String out, String err) {
+    }
+
+    @BeforeEach
+    void layout() throws Exception {
+        Files.copy(REPOSITORY.resolve("periscope"), root.resolve("periscope"));
+        Files.createDirectories(root.resolve("scripts"));
+        Files.copy(REPOSITORY.resolve("scripts/find-jdk.sh"), root.resolve("scripts/find-jdk.sh"));
+        Files.createDirectories(root.resolve("examples"));
+        Files.writeString(root.resolve("examples/mag-globalnet.yaml"), "the training reads only that this file exists\n");
+        Path sources = Files.createDirectories(root.resolve("program"));
+        Files.writeString(sources.resolve("Main.java"), """
+                package demo;
+                public class Main {
+                    public static void main(String[] args) {
+                        boolean cached = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                                .anyMatch(a -> a.startsWith("-XX:AOTCache=") || a.startsWith("-XX:SharedArchiveFile="));
+                        System.out.println("hello " + (cached ? "cached" : "uncached"));
+                    }
+                }
+                """);
+        Files.writeString(sources.resolve("StartupTraining.java"), """
+                package io.periscope.cli;
+                public class StartupTraining {
+                    public static void main(String[] args) {
+                        if (System.getenv("TRAINING_FAILS") != null || !java.nio.file.Files.exists(java.nio.file.Path.of(args[0]))) {
+                            System.exit(1);
+                        }
+                        demo.Main.main(args);
+                    }
+                }
+                """);
+        Path classes = Files.createDirectories(root.resolve("classes"));
+        int compiled = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(),
+                sources.resolve("Main.java").toString(), sources.resolve("StartupTraining.java").toString());
+        assertThat(compiled).isZero();
+        jar = Files.createDirectories(root.resolve("cli/target")).resolve("periscope.jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "demo.Main");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest);
+             Stream<Path> files = Files.walk(classes)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                out.putNextEntry(new JarEntry(classes.relativize(file).toString()));
+                out.write(Files.readAllBytes(file));
+                out.closeEntry();
+            }
+        }
+    }
+
+    @Test
+    void theFirstLaunchMakesTheCacheAndLaterOnesUseIt() throws Exception {
+        Run first = launch(Map.of());
+        assertThat(first.out()).isEqualTo("hello cached\n");
+        assertThat(first.err()).contains("preparing the start-up cache");
+        assertThat(caches()).hasSize(1);
+
+        Run second = launch(Map.of());
+        assertThat(second.out()).isEqualTo("hello cached\n");
+        assertThat(second.err()).isEmpty();
+    }
+
+    @Test
+    void aRebuiltJarGetsANewCacheAndTheOldOneGoes() throws Exception {
+        launch(Map.of());
+        List<Path> before = caches();
+        Files.setLastModifiedTime(jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 60_000));
+
+        Run rebuilt = launch(Map.of());
+
+        assertThat(rebuilt.err()).contains("preparing the start-up cache");
+        assertThat(rebuilt.out()).isEqualTo("hello cached\n");
+        assertThat(caches()).hasSize(1).doesNotContainAnyElementsOf(before);
+    }
+
+    @Test
+    void aDamagedCacheNeitherBreaksTheCommandNorSpeaksInItsOutput() throws Exception {
+        launch(Map.of());
+        try (OutputStream out = Files.newOutputStream(caches().getFirst())) {
+            out.write("not a cache".getBytes(StandardCharsets.UTF_8));
+        }
+
+        Run damaged = launch(Map.of());
+
+        assertThat(damaged.status()).isZero();
+        assertThat(damaged.out()).isEqualTo("hello cached\n");
+        assertThat(damaged.err()).isEmpty();
+    }
+
+    @Test
+    void aFailedTrainingRunsTheCommandAndIsNotRetriedForThatJar() throws Exception {
+        Run failed = launch(Map.of("TRAINING_FAILS", "yes"));
+        assertThat(failed.status()).isZero();
+        assertThat(failed.out()).isEqualTo("hello uncached\n");
+        assertThat(failed.err()).contains("could not make the start-up cache");
+
+        Run again = launch(Map.of());
+        assertThat(again.out()).isEqualTo("hello uncached\n");
+        assertThat(again.err()).isEmpty();
+        assertThat(caches()).isEmpty();
+    }
+
+    @Test
+    void periscopeAotOffNeitherMakesNorUsesACache() throws Exception {
+        Run off = launch(Map.of("PERISCOPE_AOT", "off"));
+        assertThat(off.out()).isEqualTo("hello uncached\n");
+        assertThat(off.err()).isEmpty();
+        assertThat(root.resolve(".periscope/aot")).doesNotExist();
+    }
+
+    /** The caches in .periscope/aot/, without the training log and failure markers. */
+    private List<Path> caches() throws IOException {
+        Path directory = root.resolve(".periscope/aot");
+        if (!Files.isDirectory(directory)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(f -> f.getFileName().toString().matches("periscope-.*\\.(aot|jsa)")).sorted().toList();
+        }
+    }
+
+    private Run launch(Map<String, String> environment) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("bash", root.resolve("periscope").toString());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().remove("PERISCOPE_AOT");
+        builder.environment().putAll(environment);
+        Path out = root.resolve("out.txt");
+        Path err = root.resolve("err.txt");
+        Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the launcher ends").isTrue();
+        return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
+    }
+}
