@@ -138,6 +138,13 @@ final class PlanBuilder {
     }
 
     DataplanePlan build() {
+        // Most hosts of a large cluster set are pods without any of Submariner's state: they all
+        // share the one empty plan instead of each holding a copy of it.
+        if (tables.isEmpty() && ipsets.isEmpty() && vxlans.isEmpty() && fdb.isEmpty() && neighbours.isEmpty() && nexthops.isEmpty()
+                && groups.isEmpty() && routes.isEmpty() && rules.isEmpty() && sysctls.isEmpty() && wireGuardDevices.isEmpty()
+                && ipsecConnections.isEmpty()) {
+            return DataplanePlan.EMPTY;
+        }
         List<NetfilterTable> netfilter = new ArrayList<>();
         tables.forEach((table, chains) -> netfilter.add(new NetfilterTable(table,
                 chains.entrySet().stream().map(e -> new Chain(e.getKey(), e.getValue(),
