@@ -55,3 +55,30 @@ periscope_benchmarks_jar() {
     ) 9>"$state/build.lock" || return 2
     echo "$jar:$(periscope_generators_jar "$root")"
 }
+
+# An older commit's build, for a benchmark that runs the same program side by side on both in one run:
+# the commit's tree (git archive, no checkout) under .periscope/anchor-COMMIT, built once with its own
+# Maven reactor (offline first), then its shaded jar and the model's test-jar printed as a class path.
+# The benchmark program itself comes from today's benchmarks jar; it uses only API the anchor has.
+periscope_anchor_jars() {
+    local root=$1 commit=$2
+    local full
+    full=$(git -C "$root" rev-parse --verify "$commit^{commit}") || { echo "no commit $commit in $root" >&2; return 2; }
+    local dir=$root/.periscope/anchor-${full:0:12}
+    local log=$dir.build.log
+    local maven=(mvn -B -q -Dstyle.color=never package -DskipTests -pl cli -am)
+    if [ ! -f "$dir/cli/target/periscope.jar" ] || [ -z "$(periscope_generators_jar "$dir")" ]; then
+        echo "building the anchor ${full:0:12} (log: $log)..." >&2
+        rm -rf "$dir"
+        mkdir -p "$dir"
+        git -C "$root" archive "$full" | tar -x -C "$dir"
+        if ! (cd "$dir" && "${maven[@]}" -o) >"$log" 2>&1 </dev/null; then
+            if ! grep -q 'offline' "$log" || ! (cd "$dir" && "${maven[@]}") >"$log" 2>&1 </dev/null; then
+                echo "the anchor's build failed (JDK: $JAVA_HOME); the end of $log:" >&2
+                tail -n 60 "$log" >&2
+                return 2
+            fi
+        fi
+    fi
+    echo "$dir/cli/target/periscope.jar:$(periscope_generators_jar "$dir")"
+}

@@ -18,10 +18,37 @@ import java.util.List;
  * @param remotes       the connected clusters, with their subnets and the pair's cable driver
  * @param remoteSubnets the subnets the connected clusters' Endpoints offer, all of them in order
  * @param refused       the clusters no ClusterConnectivityPolicy connects this one to
+ * @param shared        parts of host plans that are the same on many hosts of the cluster, built once
  */
 record ClusterContext(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, DownGateways down, CablePorts ports,
                       List<Ipv4Prefix> localSubnets, List<RemoteCluster> remotes, List<Ipv4Prefix> remoteSubnets,
-                      List<RouteAgentPlanner.RefusedCluster> refused) {
+                      List<RouteAgentPlanner.RefusedCluster> refused, SharedParts shared) {
+
+    ClusterContext(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, DownGateways down, CablePorts ports,
+                   List<Ipv4Prefix> localSubnets, List<RemoteCluster> remotes, List<Ipv4Prefix> remoteSubnets,
+                   List<RouteAgentPlanner.RefusedCluster> refused) {
+        this(set, cluster, index, global, down, ports, localSubnets, remotes, remoteSubnets, refused, new SharedParts());
+    }
+
+    /**
+     * Rule and route lists every node (or every gateway) of a cluster carries alike, such as the
+     * route agent's ACCEPTs for each remote subnet: built for the first host that needs one and
+     * the same immutable list handed to the others, so a cluster of a hundred nodes holds one copy
+     * instead of a hundred. The key is a record of everything the list is made from.
+     */
+    static final class SharedParts {
+        private final java.util.Map<Object, List<?>> lists = new java.util.HashMap<>();
+
+        @SuppressWarnings("unchecked")
+        <T> List<T> list(Object key, java.util.function.Supplier<List<T>> build) {
+            List<?> found = lists.get(key);
+            if (found == null) {
+                found = List.copyOf(build.get());
+                lists.put(key, found);
+            }
+            return (List<T>) found;
+        }
+    }
 
     ClusterContext {
         localSubnets = List.copyOf(localSubnets);

@@ -26,22 +26,38 @@ final class ClusterIndex {
         for (ServiceExport export : cluster.exports()) {
             exported.add(export.namespace() + "/" + export.name());
         }
-        Map<String, List<Pod>> podsByNamespace = new HashMap<>();
-        for (Pod pod : cluster.pods()) {
+        // Pods of a namespace grouped by their labels: a selector is matched once per distinct set
+        // of labels (an app's replicas share theirs) instead of once per pod and service.
+        Map<String, Map<Map<String, String>, List<Integer>>> podsByNamespace = new HashMap<>();
+        List<Pod> pods = cluster.pods();
+        for (int i = 0; i < pods.size(); i++) {
+            Pod pod = pods.get(i);
             if (!pod.hostNetwork()) {
-                podsByNamespace.computeIfAbsent(pod.namespace(), n -> new ArrayList<>()).add(pod);
+                podsByNamespace.computeIfAbsent(pod.namespace(), n -> new java.util.LinkedHashMap<>())
+                        .computeIfAbsent(pod.labels(), l -> new ArrayList<>()).add(i);
             }
         }
         for (Service service : cluster.services()) {
-            List<Pod> selected = new ArrayList<>();
+            List<Integer> selected = new ArrayList<>();
+            int groups = 0;
             if (!service.selector().isEmpty()) {
-                for (Pod pod : podsByNamespace.getOrDefault(service.namespace(), List.of())) {
-                    if (service.selector().matches(pod.labels())) {
-                        selected.add(pod);
+                for (Map.Entry<Map<String, String>, List<Integer>> group
+                        : podsByNamespace.getOrDefault(service.namespace(), Map.of()).entrySet()) {
+                    if (service.selector().matches(group.getKey())) {
+                        selected.addAll(group.getValue());
+                        groups++;
                     }
                 }
             }
-            endpoints.put(service, List.copyOf(selected));
+            if (groups > 1) {
+                // Back in file order, which the chains and records list endpoints in.
+                java.util.Collections.sort(selected);
+            }
+            List<Pod> endpointPods = new ArrayList<>(selected.size());
+            for (int i : selected) {
+                endpointPods.add(pods.get(i));
+            }
+            endpoints.put(service, List.copyOf(endpointPods));
         }
     }
 

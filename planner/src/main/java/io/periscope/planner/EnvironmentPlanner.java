@@ -76,7 +76,8 @@ final class EnvironmentPlanner {
             planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan);
         }
         // Gateway nodes of every cluster share the WAN; each routes the others' endpoint addresses over it.
-        List<HostDraft> gateways = hosts.values().stream().filter(h -> h.interfaces.stream().anyMatch(i -> i.name().equals(Names.WAN))).toList();
+        // The hosts with a WAN interface, in the order they were planned: those the WAN attaches.
+        List<HostDraft> gateways = wan.stream().map(attachment -> hosts.get(attachment.host())).toList();
         for (HostDraft gateway : gateways) {
             Node self = set.requireCluster(gateway.id.cluster()).requireNode(gateway.id.name());
             for (HostDraft other : gateways) {
@@ -134,11 +135,13 @@ final class EnvironmentPlanner {
                     }
                     return routes;
                 });
+        Map<String, HostDraft> nodeHosts = new java.util.HashMap<>();
         for (Node node : cluster.nodes()) {
             HostRole role = active.contains(node) ? HostRole.GATEWAY : HostRole.NODE;
             HostId id = HostId.node(cluster.name(), node.name());
             HostDraft host = new HostDraft(id, role, Optional.empty());
             hosts.put(id, host);
+            nodeHosts.put(node.name(), host);
             String device = node.link().device();
             host.interfaces.add(new Interface(device, List.of(node.ip()), Macs.of(Macs.UNDERLAY, node.ip()),
                     underlaySegment(cluster.name()), node.link().effectiveMtu()));
@@ -195,12 +198,21 @@ final class EnvironmentPlanner {
         }
         segments.add(new Segment(underlaySegment(cluster.name()), Segment.SegmentKind.BRIDGE, underlay));
         Map<String, Set<String>> usedNames = new LinkedHashMap<>();
+        // Looked up once per pod: by name, rather than a search of the cluster's nodes each time.
+        Map<String, Node> nodesByName = new java.util.HashMap<>();
+        for (Node node : cluster.nodes()) {
+            nodesByName.putIfAbsent(node.name(), node);
+        }
+        Map<String, Route> podDefaultRoutes = new java.util.HashMap<>();
         for (Pod pod : cluster.pods()) {
             if (pod.hostNetwork()) {
                 continue;
             }
-            Node node = cluster.requireNode(pod.node());
-            HostDraft nodeHost = hosts.get(HostId.node(cluster.name(), node.name()));
+            Node node = nodesByName.get(pod.node());
+            if (node == null) {
+                node = cluster.requireNode(pod.node());
+            }
+            HostDraft nodeHost = nodeHosts.get(node.name());
             if (ovn) {
                 // A port of the node's logical switch; its gateway is the node's port on ovn_cluster_router.
                 HostId podId = HostId.pod(cluster.name(), pod.namespace(), pod.name());
@@ -220,8 +232,10 @@ final class EnvironmentPlanner {
             // A routed CNI gives the pod's veth the node's MTU (what the node's network carries).
             podHost.interfaces.add(new Interface(Names.POD_INTERFACE, List.of(pod.ip()), Macs.of(Macs.POD, pod.ip()), segment,
                     node.link().effectiveMtu()));
-            podHost.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
-                    List.of(Nexthop.onlink(node.cniIp(), Names.POD_INTERFACE)), RouteProtocol.BOOT));
+            Ipv4Address gateway = node.cniIp();
+            // The same route in every pod of the node: one record for all of them.
+            podHost.environment.route(podDefaultRoutes.computeIfAbsent(node.name(), n -> Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
+                    List.of(Nexthop.onlink(gateway, Names.POD_INTERFACE)), RouteProtocol.BOOT)));
             // A pod's namespace copies the node's conf.all and conf.default (IPv4's rule for new
             // namespaces); the kernel's default needs no line.
             if (cluster.environment().rpFilter() != RpFilter.OFF) {
@@ -291,9 +305,20 @@ final class EnvironmentPlanner {
         return all;
     }
 
+    /** Whether every character of {@code name} may stay in an interface name (no regular expression per pod). */
+    private static boolean isInterfaceNameSafe(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** A node-side veth name: readable, unique on the node, at most 15 characters (IFNAMSIZ). */
     static String vethName(Pod pod, Set<String> used) {
-        String base = "p-" + pod.name().replaceAll("[^A-Za-z0-9-]", "");
+        String base = "p-" + (isInterfaceNameSafe(pod.name()) ? pod.name() : pod.name().replaceAll("[^A-Za-z0-9-]", ""));
         String name = base.length() > 15 ? base.substring(0, 15) : base;
         for (int i = 1; used.contains(name); i++) {
             String suffix = "-" + i;

@@ -56,6 +56,10 @@ record HostContext(ClusterContext clusterContext, Node node, HostDraft host, Tun
         return clusterContext.refused();
     }
 
+    ClusterContext.SharedParts shared() {
+        return clusterContext.shared();
+    }
+
     /** What the host's planners write Submariner's part of its plan into. */
     PlanBuilder plan() {
         return host.submariner;

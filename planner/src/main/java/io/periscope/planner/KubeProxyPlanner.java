@@ -150,30 +150,41 @@ final class KubeProxyPlanner {
     }
 
     private static byte[] sha256(String text) {
+        return SHA_256.get().digest(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * One digest per thread, reset by each {@code digest}: a large cluster set names hundreds of
+     * thousands of chains, and looking the algorithm up among the providers each time cost more
+     * than hashing.
+     */
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }
-    }
+    });
 
     private static String base32(byte[] bytes) {
-        final String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-        StringBuilder text = new StringBuilder();
+        char[] text = new char[(bytes.length * 8 + 4) / 5];
+        int length = 0;
         int buffer = 0;
         int bits = 0;
         for (byte b : bytes) {
             buffer = (buffer << 8) | (b & 0xff);
             bits += 8;
             while (bits >= 5) {
-                text.append(alphabet.charAt((buffer >>> (bits - 5)) & 31));
+                text[length++] = BASE32_ALPHABET[(buffer >>> (bits - 5)) & 31];
                 bits -= 5;
             }
         }
         if (bits > 0) {
-            text.append(alphabet.charAt((buffer << (5 - bits)) & 31));
+            text[length++] = BASE32_ALPHABET[(buffer << (5 - bits)) & 31];
         }
-        return text.toString();
+        return new String(text, 0, length);
     }
+
+    private static final char[] BASE32_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".toCharArray();
 
 }

@@ -29,22 +29,37 @@ import java.util.TreeMap;
  */
 final class PlanBuilder {
 
-    private final Map<Table, Map<String, List<Rule>>> tables = new EnumMap<>(Table.class);
+    // Created on first use: a large cluster set has two builders per host alive until the end of
+    // planning, and most of a pod's collections stay empty.
+    private Map<Table, Map<String, List<Rule>>> tables;
     /** Rules of built-in chains placed {@link HookPosition#LAST}, by table and chain. */
-    private final Map<Table, Map<String, List<Rule>>> lastRules = new EnumMap<>(Table.class);
-    private final List<IpSet> ipsets = new ArrayList<>();
-    private final List<VxlanDevice> vxlans = new ArrayList<>();
-    private final List<FdbEntry> fdb = new ArrayList<>();
-    private final List<NexthopObject> nexthops = new ArrayList<>();
-    private final List<NexthopGroup> groups = new ArrayList<>();
-    private final List<Route> routes = new ArrayList<>();
-    private final List<PolicyRule> rules = new ArrayList<>();
-    private final Map<String, String> sysctls = new TreeMap<>();
-    private final List<WireGuardDevice> wireGuardDevices = new ArrayList<>();
-    private final List<IpsecConnection> ipsecConnections = new ArrayList<>();
+    private Map<Table, Map<String, List<Rule>>> lastRules;
+    private List<IpSet> ipsets;
+    private List<VxlanDevice> vxlans;
+    private List<FdbEntry> fdb;
+    private List<NexthopObject> nexthops;
+    private List<NexthopGroup> groups;
+    private List<Route> routes;
+    private List<PolicyRule> rules;
+    private Map<String, String> sysctls;
+    private List<WireGuardDevice> wireGuardDevices;
+    private List<IpsecConnection> ipsecConnections;
+
+    private static <T> List<T> added(List<T> list, T item) {
+        List<T> to = list == null ? new ArrayList<>() : list;
+        to.add(item);
+        return to;
+    }
+
+    private static <T> List<T> orEmpty(List<T> list) {
+        return list == null ? List.of() : list;
+    }
 
     /** Declares a chain (so it exists even when empty) and returns its rule list to append to. */
     List<Rule> chain(Table table, String name) {
+        if (tables == null) {
+            tables = new EnumMap<>(Table.class);
+        }
         return tables.computeIfAbsent(table, t -> new LinkedHashMap<>()).computeIfAbsent(name, n -> new ArrayList<>());
     }
 
@@ -65,77 +80,101 @@ final class PlanBuilder {
         chain(table, chain);
         switch (position) {
             case FIRST -> rule(table, chain, rule);
-            case LAST -> lastRules.computeIfAbsent(table, t -> new LinkedHashMap<>()).computeIfAbsent(chain, n -> new ArrayList<>()).add(rule);
+            case LAST -> lastRules().computeIfAbsent(table, t -> new LinkedHashMap<>()).computeIfAbsent(chain, n -> new ArrayList<>()).add(rule);
         }
         return this;
     }
 
+    private Map<Table, Map<String, List<Rule>>> lastRules() {
+        if (lastRules == null) {
+            lastRules = new EnumMap<>(Table.class);
+        }
+        return lastRules;
+    }
+
     PlanBuilder ipset(IpSet set) {
-        ipsets.add(set);
+        ipsets = added(ipsets, set);
         return this;
     }
 
     PlanBuilder vxlan(VxlanDevice device) {
-        vxlans.add(device);
+        vxlans = added(vxlans, device);
         return this;
     }
 
     PlanBuilder fdb(FdbEntry entry) {
-        fdb.add(entry);
+        fdb = added(fdb, entry);
         return this;
     }
 
     PlanBuilder nexthop(NexthopObject object) {
-        nexthops.add(object);
+        nexthops = added(nexthops, object);
         return this;
     }
 
     PlanBuilder group(NexthopGroup group) {
-        groups.add(group);
+        groups = added(groups, group);
         return this;
     }
 
     PlanBuilder route(Route route) {
-        routes.add(route);
+        routes = added(routes, route);
         return this;
     }
 
     PlanBuilder routes(List<Route> more) {
+        if (routes == null) {
+            routes = new ArrayList<>(more.size());
+        }
         routes.addAll(more);
         return this;
     }
 
     PlanBuilder policyRule(PolicyRule rule) {
-        rules.add(rule);
+        rules = added(rules, rule);
         return this;
     }
 
     PlanBuilder sysctl(String key, String value) {
+        if (sysctls == null) {
+            sysctls = new TreeMap<>();
+        }
         sysctls.put(key, value);
         return this;
     }
 
     PlanBuilder wireGuard(WireGuardDevice device) {
-        wireGuardDevices.add(device);
+        wireGuardDevices = added(wireGuardDevices, device);
         return this;
     }
 
     PlanBuilder ipsec(IpsecConnection connection) {
-        ipsecConnections.add(connection);
+        ipsecConnections = added(ipsecConnections, connection);
         return this;
     }
 
     /** Whether a route of this plan has several nexthops, or forwards through a group of several. */
     boolean spreadsOverSeveralNexthops() {
-        return routes.stream().anyMatch(Route::multipath) || groups.stream().anyMatch(g -> g.members().size() > 1);
+        return orEmpty(routes).stream().anyMatch(Route::multipath) || orEmpty(groups).stream().anyMatch(g -> g.members().size() > 1);
     }
 
     DataplanePlan build() {
+        // Most hosts of a large cluster set are pods without any of Submariner's state: they all
+        // share the one empty plan instead of each holding a copy of it.
+        if (tables == null && ipsets == null && vxlans == null && fdb == null && nexthops == null
+                && groups == null && routes == null && rules == null && sysctls == null && wireGuardDevices == null
+                && ipsecConnections == null) {
+            return DataplanePlan.EMPTY;
+        }
         List<NetfilterTable> netfilter = new ArrayList<>();
-        tables.forEach((table, chains) -> netfilter.add(new NetfilterTable(table,
-                chains.entrySet().stream().map(e -> new Chain(e.getKey(), e.getValue(),
-                        lastRules.getOrDefault(table, Map.of()).getOrDefault(e.getKey(), List.of()))).toList())));
-        return new DataplanePlan(netfilter, ipsets, vxlans, fdb, List.of(), nexthops, groups, routes, rules, sysctls,
-                wireGuardDevices, ipsecConnections);
+        Map<Table, Map<String, List<Rule>>> last = lastRules == null ? Map.of() : lastRules;
+        if (tables != null) {
+            tables.forEach((table, chains) -> netfilter.add(new NetfilterTable(table,
+                    chains.entrySet().stream().map(e -> new Chain(e.getKey(), e.getValue(),
+                            last.getOrDefault(table, Map.of()).getOrDefault(e.getKey(), List.of()))).toList())));
+        }
+        return new DataplanePlan(netfilter, orEmpty(ipsets), orEmpty(vxlans), orEmpty(fdb), List.of(), orEmpty(nexthops),
+                orEmpty(groups), orEmpty(routes), orEmpty(rules), sysctls == null ? Map.of() : sysctls,
+                orEmpty(wireGuardDevices), orEmpty(ipsecConnections));
     }
 }

@@ -153,7 +153,12 @@ public final class Planner {
         }
 
         TreeMap<HostId, HostPlan> built = new TreeMap<>();
-        hosts.forEach((id, draft) -> built.put(id, draft.build()));
+        // Each draft is let go once built, so that drafts and plans are not all held at once.
+        for (var drafts = hosts.entrySet().iterator(); drafts.hasNext(); ) {
+            Map.Entry<HostId, HostDraft> draft = drafts.next();
+            built.put(draft.getKey(), draft.getValue().build());
+            drafts.remove();
+        }
         return new ClusterSetPlan(set, endpoints(set, global, down), built, segments, serviceRecords(set, indexes, global),
                 GlobalnetAllocations.NONE, ovn);
     }

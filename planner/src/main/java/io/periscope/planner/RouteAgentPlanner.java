@@ -159,11 +159,9 @@ final class RouteAgentPlanner {
         if (!ovn) {
             postrouting.add(hostNetworkSnat(context.node()));
         }
-        for (Ipv4Prefix remote : ovn ? List.<Ipv4Prefix>of() : remoteSubnets) {
-            for (Ipv4Prefix local : RemoteSubnets.local(cluster)) {
-                postrouting.add(Rule.of(Target.accept(), new Match.Source(local), new Match.Destination(remote)));
-                postrouting.add(Rule.of(Target.accept(), new Match.Source(remote), new Match.Destination(local)));
-            }
+        if (!ovn) {
+            postrouting.addAll(context.shared().list(new NoNatKey(remoteSubnets, RemoteSubnets.local(cluster)),
+                    () -> noNatBetween(RemoteSubnets.local(cluster), remoteSubnets)));
         }
 
         if (ovn) {
@@ -180,6 +178,22 @@ final class RouteAgentPlanner {
         OptionalInt forced = forcedMss(context.set(), context.node());
         Target clamp = forced.isPresent() ? new Target.SetMss(forced.getAsInt()) : new Target.ClampMssToPmtu();
         mssClamp(plan, localCidrs(cluster, context.localSubnets()), remoteSubnets, clamp);
+    }
+
+    /** What the ACCEPTs of nat SUBMARINER-POSTROUTING are made from: the same on every node of a cluster. */
+    private record NoNatKey(List<Ipv4Prefix> remoteSubnets, List<Ipv4Prefix> localSubnets) {
+    }
+
+    /** Both ways between each local and each remote subnet, in upstream's order. */
+    private static List<Rule> noNatBetween(List<Ipv4Prefix> localSubnets, List<Ipv4Prefix> remoteSubnets) {
+        List<Rule> rules = new ArrayList<>();
+        for (Ipv4Prefix remote : remoteSubnets) {
+            for (Ipv4Prefix local : localSubnets) {
+                rules.add(Rule.of(Target.accept(), new Match.Source(local), new Match.Destination(remote)));
+                rules.add(Rule.of(Target.accept(), new Match.Source(remote), new Match.Destination(local)));
+            }
+        }
+        return rules;
     }
 
     /**
@@ -273,7 +287,7 @@ final class RouteAgentPlanner {
             // into the node's CNI address (see hostNetworkSnat).
             List<Ipv4Address> via = activeGateways.stream()
                     .map(g -> Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, g.ip())).toList();
-            Tunnels.spread(plan, ids, Route.MAIN_TABLE, remoteSubnets, via, Names.VX_SUBMARINER, cluster.loadBalancing(),
+            Tunnels.spread(plan, context.shared(), ids, Route.MAIN_TABLE, remoteSubnets, via, Names.VX_SUBMARINER, cluster.loadBalancing(),
                     Optional.empty(), 0);
         } else if (!remoteSubnets.isEmpty()) {
             // Upstream's gateway (TransitionToGateway, configureRoute): table 150, looked up from

@@ -62,14 +62,18 @@ final class Tunnels {
      * (plain or resilient) shared by all the routes, so a gateway change touches only the group.
      * The routes are {@code proto static}, as the route agent's are upstream.
      */
-    static void spread(PlanBuilder plan, NexthopIds ids, int table, List<Ipv4Prefix> destinations, List<Ipv4Address> gateways,
-                       String device, GatewayLoadBalancing option, Optional<Ipv4Address> source, int metric) {
-        spread(plan, ids, table, destinations, gateways, device, option, source, metric, RouteProtocol.STATIC);
+    static void spread(PlanBuilder plan, ClusterContext.SharedParts shared, NexthopIds ids, int table, List<Ipv4Prefix> destinations,
+                       List<Ipv4Address> gateways, String device, GatewayLoadBalancing option, Optional<Ipv4Address> source, int metric) {
+        spread(plan, shared, ids, table, destinations, gateways, device, option, source, metric, RouteProtocol.STATIC);
     }
 
-    /** The same, with the routes' protocol: the vxlan cable's are {@code proto boot}, as upstream's. */
-    static void spread(PlanBuilder plan, NexthopIds ids, int table, List<Ipv4Prefix> destinations, List<Ipv4Address> gateways,
-                       String device, GatewayLoadBalancing option, Optional<Ipv4Address> source, int metric,
+    /**
+     * The same, with the routes' protocol: the vxlan cable's are {@code proto boot}, as upstream's.
+     * The routes themselves are the same on every host that spreads the same destinations over the
+     * same nexthops (every non-gateway node of a cluster): they come from {@code shared}.
+     */
+    static void spread(PlanBuilder plan, ClusterContext.SharedParts shared, NexthopIds ids, int table, List<Ipv4Prefix> destinations,
+                       List<Ipv4Address> gateways, String device, GatewayLoadBalancing option, Optional<Ipv4Address> source, int metric,
                        RouteProtocol protocol) {
         if (destinations.isEmpty() || gateways.isEmpty()) {
             return;
@@ -90,9 +94,20 @@ final class Tunnels {
             group = OptionalInt.of(groupId);
             inline = List.of();
         }
-        for (Ipv4Prefix destination : destinations) {
-            plan.route(new Route(table, destination, RouteType.UNICAST, inline, group, source, metric, protocol));
-        }
+        List<Nexthop> nexthops = inline;
+        OptionalInt groupId = group;
+        plan.routes(shared.list(new SpreadRoutes(table, destinations, nexthops, groupId, source, metric, protocol), () -> {
+            List<Route> routes = new ArrayList<>(destinations.size());
+            for (Ipv4Prefix destination : destinations) {
+                routes.add(new Route(table, destination, RouteType.UNICAST, nexthops, groupId, source, metric, protocol));
+            }
+            return routes;
+        }));
+    }
+
+    /** Everything the routes {@link #spread} writes are made from. */
+    private record SpreadRoutes(int table, List<Ipv4Prefix> destinations, List<Nexthop> inline, OptionalInt group,
+                                Optional<Ipv4Address> source, int metric, RouteProtocol protocol) {
     }
 
     /** Buckets of a resilient group: enough for an even spread over up to 16 gateways. */

@@ -59,7 +59,7 @@ final class VxlanCablePlanner {
                     .map(g -> Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, g.ip())).toList();
             // Upstream's vxlan driver gives its routes no protocol, so the kernel records them as
             // `proto boot`; the agents recognise them by table and device, as upstream's cleanup does.
-            Tunnels.spread(plan, context.ids(), Names.CABLE_TABLE, remote.subnets(), via, Names.VXLAN_TUNNEL, cluster.loadBalancing(),
+            Tunnels.spread(plan, context.shared(), context.ids(), Names.CABLE_TABLE, remote.subnets(), via, Names.VXLAN_TUNNEL, cluster.loadBalancing(),
                     Optional.of(node.cniIp()), Names.CABLE_ROUTE_METRIC, RouteProtocol.BOOT);
             if (set.globalnet().enabled() && remote.cluster().multiActiveGateways()) {
                 for (Node gateway : remote.cluster().activeGateways()) {

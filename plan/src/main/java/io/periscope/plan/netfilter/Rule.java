@@ -2,7 +2,6 @@ package io.periscope.plan.netfilter;
 
 import io.periscope.model.net.Ipv4Prefix;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -40,35 +39,88 @@ public record Rule(List<Match> matches, Target target, Optional<String> comment)
      * All matches must hold, so reordering them changes nothing a packet sees.
      */
     static List<Match> canonicalOrder(List<Match> given) {
-        List<Match> ordered = new ArrayList<>(given.size());
-        for (Class<?> basic : List.of(Match.Source.class, Match.Destination.class, Match.InInterface.class,
-                Match.OutInterface.class, Match.ProtocolIs.class)) {
-            for (Match match : given) {
-                if (basic.isInstance(match) && !matchesEverything(match)) {
-                    ordered.add(match);
+        // Planners build millions of rules for a large cluster set, nearly all already in this
+        // order: one pass over a small array instead of a list per class and a stream per option,
+        // and the given list itself when nothing moved (List.copyOf keeps an immutable list as is).
+        int size = given.size();
+        Match[] ordered = new Match[size];
+        int count = 0;
+        for (int rank = 0; rank < BASIC_MATCHES; rank++) {
+            for (int i = 0; i < size; i++) {
+                Match match = given.get(i);
+                if (basicRank(match) == rank && !matchesEverything(match)) {
+                    ordered[count++] = match;
                 }
             }
         }
         boolean protocolModuleWritten = false;
-        for (Match match : given) {
-            if (isBasic(match)) {
+        for (int i = 0; i < size; i++) {
+            Match match = given.get(i);
+            if (basicRank(match) >= 0) {
                 continue;
             }
             if (isProtocolModuleOption(match)) {
                 if (!protocolModuleWritten) {
-                    for (Class<?> option : List.of(Match.SourcePort.class, Match.DestinationPort.class, Match.TcpSyn.class)) {
-                        given.stream().filter(option::isInstance).forEach(ordered::add);
+                    boolean anyOption = false;
+                    for (int rank = 0; rank < PROTOCOL_MODULE_OPTIONS; rank++) {
+                        for (int j = 0; j < size; j++) {
+                            if (protocolModuleRank(given.get(j)) == rank) {
+                                ordered[count++] = given.get(j);
+                                anyOption = true;
+                            }
+                        }
                     }
-                    if (given.stream().noneMatch(Rule::isProtocolModuleParameter)) {
-                        ordered.add(new Match.ProtocolModule());
+                    if (!anyOption) {
+                        // Only the bare module was given (this match): kept once.
+                        ordered[count++] = match;
                     }
                     protocolModuleWritten = true;
                 }
                 continue;
             }
-            ordered.add(match);
+            ordered[count++] = match;
         }
-        return List.copyOf(ordered);
+        if (count == size) {
+            boolean unchanged = true;
+            for (int i = 0; i < size && unchanged; i++) {
+                unchanged = ordered[i] == given.get(i);
+            }
+            if (unchanged) {
+                return List.copyOf(given);
+            }
+        }
+        return count == size ? List.of(ordered) : List.of(java.util.Arrays.copyOf(ordered, count));
+    }
+
+    private static final int BASIC_MATCHES = 5;
+    private static final int PROTOCOL_MODULE_OPTIONS = 3;
+
+    /** {@code -s -d -i -o -p} as 0 to 4, the order iptables-save prints them in; -1 for a module's match. */
+    private static int basicRank(Match match) {
+        if (match instanceof Match.Source) {
+            return 0;
+        }
+        if (match instanceof Match.Destination) {
+            return 1;
+        }
+        if (match instanceof Match.InInterface) {
+            return 2;
+        }
+        if (match instanceof Match.OutInterface) {
+            return 3;
+        }
+        return match instanceof Match.ProtocolIs ? 4 : -1;
+    }
+
+    /** {@code --sport --dport --tcp-flags} as 0 to 2 within their shared module; -1 for anything else. */
+    private static int protocolModuleRank(Match match) {
+        if (match instanceof Match.SourcePort) {
+            return 0;
+        }
+        if (match instanceof Match.DestinationPort) {
+            return 1;
+        }
+        return match instanceof Match.TcpSyn ? 2 : -1;
     }
 
     static boolean isBasic(Match match) {

@@ -67,8 +67,11 @@ public sealed interface Target {
     record NoTrack() implements Target {
     }
 
+    /** One instance for the many ACCEPT rules of a large plan (a record without fields: all are equal). */
+    Accept ACCEPT = new Accept();
+
     static Accept accept() {
-        return new Accept();
+        return ACCEPT;
     }
 
     static Jump jump(String chain) {
