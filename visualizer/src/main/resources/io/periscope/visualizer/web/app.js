@@ -972,6 +972,7 @@
       mark(el("span", {"class": "legend-mark", text: "- -▸"}), "reply, dashed"),
       mark(el("span", {"class": "legend-mark", text: "3"}), "hop number"),
       mark(el("span", {"class": "legend-mark drop", text: "✕"}), "dropped, with why"),
+      mark(el("span", {"class": "legend-mark nat", text: "SNAT"}), "address rewritten here (hover: before → after)"),
       mark(el("span", {"class": "swatch", style: "background:#0969da"}), "vxlan cable"),
       mark(el("span", {"class": "swatch", style: "background:#8250df"}), "wireguard cable"),
       mark(el("span", {"class": "swatch", style: "background:#bc4c00"}), "libreswan cable"));

@@ -67,6 +67,7 @@ class TheFlowViewBadgesEachAddressRewriteOnItsHostInChromium {
             assertThat(key).startsWith("cluster2/").endsWith(" DNAT");
             assertThat(rewrites).anyMatch(r -> r.startsWith("dst 242.254.2.254:80 → "));
         });
+        assertThat(browser.chromium().find("#flow-legend").getText()).contains("SNAT").contains("before → after");
         browser.chromium().screenshot("flow-nat-badges-mag-globalnet");
     }
 

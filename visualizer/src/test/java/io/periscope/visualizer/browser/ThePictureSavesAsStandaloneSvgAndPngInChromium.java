@@ -1,7 +1,12 @@
 package io.periscope.visualizer.browser;
 
+import io.periscope.model.load.TopologyLoader;
+import io.periscope.model.topology.ClusterSet;
 import io.periscope.visualizer.ExampleFiles;
+import io.periscope.visualizer.export.HtmlExport;
 import io.periscope.visualizer.server.RunningServer;
+import io.periscope.visualizer.session.Scenario;
+import io.periscope.visualizer.session.TraceDocument;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +21,7 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -88,6 +94,24 @@ class ThePictureSavesAsStandaloneSvgAndPngInChromium {
         assertThat(image.getWidth()).isEqualTo(2 * Integer.parseInt(root.getAttribute("width")));
         assertThat(image.getHeight()).isEqualTo(2 * Integer.parseInt(root.getAttribute("height")));
         assertThat(browser.chromium().find("#export-png").getDomAttribute("download")).isEqualTo("mag-vanilla-flow-client-to-nginx.png");
+    }
+
+    @Test
+    void theServerlessPageOfTraceHtmlSavesItsPictureToo() throws Exception {
+        Path file = ExampleFiles.copy("client-server.yaml", dir);
+        ClusterSet set = TopologyLoader.load(file);
+        Scenario scenario = Scenario.of(set, List.of());
+        Path page = dir.resolve("client-server.html");
+        Files.writeString(page, HtmlExport.render(TraceDocument.of(scenario, scenario.trace(set.flows()))));
+        browser.chromium().driver.get(page.toUri() + "?view=topology");
+        browser.awaitRevision();
+        ((ChromeDriver) browser.chromium().driver).executeCdpCommand("Browser.setDownloadBehavior", Map.of("behavior", "deny"));
+
+        // Opened from disk the page has no origin of its own: the canvas must still give its pixels up.
+        byte[] png = Base64.getDecoder().decode(saved("png").substring("data:image/png;base64,".length()));
+        assertThat(png).startsWith(0x89, 'P', 'N', 'G');
+        assertThat(ImageIO.read(new ByteArrayInputStream(png)).getWidth()).isGreaterThan(500);
+        assertThat(URLDecoder.decode(saved("svg"), StandardCharsets.UTF_8)).contains("client1").contains("server-gw");
     }
 
     /** Clicks the picture's export link of {@code kind} and answers the address it followed once made. */
