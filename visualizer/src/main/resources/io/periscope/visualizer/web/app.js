@@ -376,7 +376,9 @@
           const along = crossing && cableSpan([hosts.get(hops[hopOfPoint[i - 1]].node), hosts.get(hops[hopOfPoint[i]].node)]);
           if (along) {
             d += ` L${along[0].x},${along[0].y} L${along[1].x},${along[1].y} L${b.x},${b.y}`;
-            middle = {x: (along[0].x + along[1].x) / 2, y: (along[0].y + along[1].y) / 2};
+            // Paths sharing a cable share its line: each one's arrow at its own place along the middle.
+            const t = 0.3 + 0.4 * (index * 2 + (direction === "reply" ? 1 : 0) + 0.5) / slots;
+            middle = {x: along[0].x + (along[1].x - along[0].x) * t, y: along[0].y + (along[1].y - along[0].y) * t};
             heading = along;
           } else if (crossing) {
             const depth = 34 + index * 16 + (direction === "reply" ? 7 : 0);
