@@ -447,8 +447,8 @@
 
   // A badge beside each host where a hop of the flow rewrites an address, one per kind of translation
   // (SNAT, DNAT, un-SNAT, un-DNAT), in rows just above the host and no wider than it (the next host may
-  // stand close beside it); hovering one lists each rewrite
-  // as before → after, with the paths that meet it. The same translations the flow table lists.
+  // stand close beside it); hovering one lists each rewrite as before → after, with the paths that meet
+  // it. The same translations the flow table lists.
   function natBadges(flow, hosts) {
     const layer = svg("g", {"class": "nat-badges"});
     const byHost = new Map();
@@ -488,7 +488,7 @@
   // ---------------------------------------------------------------- cables between gateways
 
   // The gateways a cable ends at, [left, right]: the pair a path of the flow crosses it between, else
-  // each cluster's first active gateway (the one Submariner elects), else null where a side has none.
+  // each cluster's first active gateway (a single-active cluster has one), else null where a side has none.
   function cableGateways(cable, clusters, hosts, flow) {
     const used = flow ? gatewayCrossings(flow, hosts).get(cableKey(cable.left, cable.right)) : null;
     if (used && used.length) return orderedPair(used[0], cable.left);
@@ -516,9 +516,10 @@
     const found = new Map();
     for (const path of flow.paths) {
       for (const direction of ["forward", "reply"]) {
-        const hops = path[direction] ? path[direction].hops : [];
-        for (let i = 1; i < hops.length; i++) {
-          const pair = [hosts.get(hops[i - 1].node), hosts.get(hops[i].node)];
+        // Between hosts drawn, as drawPaths joins them: a host not drawn is stepped over.
+        const drawn = (path[direction] ? path[direction].hops : []).map(h => hosts.get(h.node)).filter(h => h && h.x !== undefined);
+        for (let i = 1; i < drawn.length; i++) {
+          const pair = [drawn[i - 1], drawn[i]];
           if (!cableSpan(pair)) continue;
           const key = cableKey(pair[0].id.split("/")[0], pair[1].id.split("/")[0]);
           if (!found.has(key)) found.set(key, []);
