@@ -177,9 +177,10 @@
     const dense = topology.cables.length > 2 * topology.clusters.length;
     for (const cable of topology.cables) {
       const a = clusters.get(cable.left), b = clusters.get(cable.right);
-      // ELK's route where it gave one (around the clusters in between), else straight between the boxes.
-      const route = cable.route && cable.route.length >= 2 ? cable.route.map(([x, y]) => ({x, y}))
-        : [border(a, centre(b)), border(b, centre(a))];
+      // From the gateway that terminates it to the remote one where both are drawn; else ELK's route
+      // where it gave one (around the clusters in between), else straight between the boxes.
+      const route = cableSpan(cableGateways(cable, clusters, hosts, flow)) || (cable.route && cable.route.length >= 2 ? cable.route.map(([x, y]) => ({x, y}))
+        : [border(a, centre(b)), border(b, centre(a))]);
       const middle = Math.floor((route.length - 1) / 2);
       const p = route[middle], q = route[middle + 1];
       const line = svg("polyline", {"class": `cable ${cable.driver}` + (dense ? " dense" : "") + (aside(cable.left) || aside(cable.right) ? " aside" : ""), fill: "none", points: route.map(r => `${r.x},${r.y}`).join(" "),
@@ -190,6 +191,7 @@
       links.append(line);
       if (!dense) links.append(svg("text", {"class": "cable-label", x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 - 6, "text-anchor": "middle"}, cable.driver));
     }
+    if (flow) links.append(...otherGatewayCables(topology, clusters, hosts, flow, dense, aside));
 
     const boxes = svg("g", {"class": "clusters"});
     for (const cluster of topology.clusters) {
@@ -250,9 +252,10 @@
     const drawn = flow ? drawPaths(flow, hosts, paneKey) : null;
     if (drawn) world.append(drawn.lines);
     world.append(hostLayer);
-    if (drawn) world.append(drawn.markers);
+    if (drawn) world.append(drawn.markers, natBadges(flow, hosts));
     // Typed flows are all "ad-hoc": their ends tell them apart.
     root.zoomControls = panZoom(root, home, [state.view, paneKey || "main", flow ? `${flow.name} ${flow.from} ${flow.to}` : "", focused ? focused.mode : ""].join("|"));
+    root.zoomControls.append(...pictureExports(root, flow));
     return root;
   }
 
@@ -369,7 +372,15 @@
           const a = points[i - 1], b = points[i];
           const crossing = hops[hopOfPoint[i - 1]].node.split("/")[0] !== hops[hopOfPoint[i]].node.split("/")[0];
           let middle = {x: (a.x + b.x) / 2, y: (a.y + b.y) / 2};
-          if (crossing) {
+          let heading = [a, b];
+          const along = crossing && cableSpan([hosts.get(hops[hopOfPoint[i - 1]].node), hosts.get(hops[hopOfPoint[i]].node)]);
+          if (along) {
+            d += ` L${along[0].x},${along[0].y} L${along[1].x},${along[1].y} L${b.x},${b.y}`;
+            // Paths sharing a cable share its line: each one's arrow at its own place along the middle.
+            const t = 0.3 + 0.4 * (index * 2 + (direction === "reply" ? 1 : 0) + 0.5) / slots;
+            middle = {x: along[0].x + (along[1].x - along[0].x) * t, y: along[0].y + (along[1].y - along[0].y) * t};
+            heading = along;
+          } else if (crossing) {
             const depth = 34 + index * 16 + (direction === "reply" ? 7 : 0);
             const control = {x: (a.x + b.x) / 2, y: Math.max(a.y, b.y) + depth};
             d += ` Q${control.x},${control.y} ${b.x},${b.y}`;
@@ -378,7 +389,7 @@
             d += ` L${b.x},${b.y}`;
           }
           if (Math.hypot(b.x - a.x, b.y - a.y) > 24) {
-            const angle = Math.atan2(b.y - a.y, b.x - a.x) * 180 / Math.PI;
+            const angle = Math.atan2(heading[1].y - heading[0].y, heading[1].x - heading[0].x) * 180 / Math.PI;
             arrows.push(svg("path", {"class": `path-arrow ${direction}` + (dimmed ? " dimmed" : ""), d: "M-5,-4 L4,0 L-5,4 Z", fill: colour,
               "data-path": index, "data-direction": direction, transform: `translate(${middle.x},${middle.y}) rotate(${angle})`}));
           }
@@ -430,6 +441,123 @@
       }
     });
     return {lines, markers};
+  }
+
+  // ---------------------------------------------------------------- NAT badges
+
+  // A badge beside each host where a hop of the flow rewrites an address, one per kind of translation
+  // (SNAT, DNAT, un-SNAT, un-DNAT), in rows just above the host and no wider than it (the next host may
+  // stand close beside it); hovering one lists each rewrite as before → after, with the paths that meet
+  // it. The same translations the flow table lists.
+  function natBadges(flow, hosts) {
+    const layer = svg("g", {"class": "nat-badges"});
+    const byHost = new Map();
+    flow.paths.forEach((path, index) => {
+      for (const t of translations(path)) {
+        if (!byHost.has(t.at)) byHost.set(t.at, new Map());
+        const kinds = byHost.get(t.at);
+        if (!kinds.has(t.kind)) kinds.set(t.kind, new Map());
+        const line = `${t.field} ${t.before} → ${t.after}` + (t.direction === "reply" ? " (reply)" : "");
+        const rewrites = kinds.get(t.kind);
+        if (!rewrites.has(line)) rewrites.set(line, []);
+        rewrites.get(line).push(index + 1);
+      }
+    });
+    for (const [node, kinds] of byHost) {
+      const host = hosts.get(node);
+      if (!host || host.x === undefined) continue;
+      let row = 0, used = 0;
+      for (const [kind, rewrites] of kinds) {
+        const width = 7 * kind.length + 8;
+        if (used > 0 && used + width > host.w) {
+          row++;
+          used = 0;
+        }
+        const badge = svg("g", {"class": "nat-badge", "data-node": node, "data-kind": kind,
+          transform: `translate(${host.x + host.w - used - width},${host.y - 15 - row * 15})`});
+        used += width + 3;
+        badge.append(svg("rect", {width, height: 13, rx: 3}), svg("text", {x: width / 2, y: 10, "text-anchor": "middle"}, kind),
+          svg("title", {}, `${kind} at ${node}\n` + [...rewrites].map(([line, paths]) =>
+            `${line}` + (flow.paths.length > 1 ? `  (path${paths.length > 1 ? "s" : ""} ${paths.join(", ")})` : "")).join("\n")));
+        layer.append(badge);
+      }
+    }
+    return layer;
+  }
+
+  // ---------------------------------------------------------------- cables between gateways
+
+  // The gateways a cable ends at, [left, right]: the pair a path of the flow crosses it between, else
+  // each cluster's first active gateway (a single-active cluster has one), else null where a side has none.
+  function cableGateways(cable, clusters, hosts, flow) {
+    const used = flow ? gatewayCrossings(flow, hosts).get(cableKey(cable.left, cable.right)) : null;
+    if (used && used.length) return orderedPair(used[0], cable.left);
+    const elected = name => {
+      const cluster = clusters.get(name);
+      const gateways = cluster ? cluster.hosts.filter(h => h.kind === "gateway" && h.x !== undefined) : [];
+      return gateways.find(h => h.state === "active") || null;
+    };
+    const left = elected(cable.left), right = elected(cable.right);
+    return left && right ? [left, right] : null;
+  }
+
+  function cableKey(one, other) {
+    return [one, other].sort().join("\u0000");
+  }
+
+  function orderedPair(pair, leftCluster) {
+    return pair[0].id.split("/")[0] === leftCluster ? pair : [pair[1], pair[0]];
+  }
+
+  // Every pair of gateways of two clusters that a hop of the flow goes straight between, by cable (the
+  // clusters' names, sorted): the cable's ends as that path sees them. A multi-active cluster's paths
+  // may cross one cable between different pairs.
+  function gatewayCrossings(flow, hosts) {
+    const found = new Map();
+    for (const path of flow.paths) {
+      for (const direction of ["forward", "reply"]) {
+        // Between hosts drawn, as drawPaths joins them: a host not drawn is stepped over.
+        const drawn = (path[direction] ? path[direction].hops : []).map(h => hosts.get(h.node)).filter(h => h && h.x !== undefined);
+        for (let i = 1; i < drawn.length; i++) {
+          const pair = [drawn[i - 1], drawn[i]];
+          if (!cableSpan(pair)) continue;
+          const key = cableKey(pair[0].id.split("/")[0], pair[1].id.split("/")[0]);
+          if (!found.has(key)) found.set(key, []);
+          const known = found.get(key);
+          if (!known.some(k => (k[0] === pair[0] && k[1] === pair[1]) || (k[0] === pair[1] && k[1] === pair[0]))) known.push(pair);
+        }
+      }
+    }
+    return found;
+  }
+
+  // The straight line between two drawn gateways of different clusters, from border to border: both a
+  // cable's line and the segment of a path that crosses it, so the path lies on its cable. Null for
+  // anything else (a router on the way, a host not drawn).
+  function cableSpan(pair) {
+    if (!pair) return null;
+    const [a, b] = pair;
+    if (!a || !b || a.kind !== "gateway" || b.kind !== "gateway" || a.x === undefined || b.x === undefined) return null;
+    if (a.id.split("/")[0] === b.id.split("/")[0]) return null;
+    return [border(a, centre(b)), border(b, centre(a))];
+  }
+
+  // A cable a multi-active cluster's paths cross between more than one pair of gateways: a line for each
+  // pair past the first (scene draws that one), so every path segment between clusters lies on a cable.
+  function otherGatewayCables(topology, clusters, hosts, flow, dense, aside) {
+    const lines = [];
+    const crossings = gatewayCrossings(flow, hosts);
+    for (const cable of topology.cables) {
+      const pairs = crossings.get(cableKey(cable.left, cable.right)) || [];
+      for (const pair of pairs.slice(1)) {
+        const [p, q] = cableSpan(orderedPair(pair, cable.left));
+        const line = svg("polyline", {"class": `cable ${cable.driver}` + (dense ? " dense" : "") + (aside(cable.left) || aside(cable.right) ? " aside" : ""),
+          fill: "none", points: `${p.x},${p.y} ${q.x},${q.y}`, "data-left": cable.left, "data-right": cable.right});
+        line.append(svg("title", {}, `${pair[0].id} – ${pair[1].id}: ${cable.driver}`));
+        lines.push(line);
+      }
+    }
+    return lines;
   }
 
   function dimmed(index) {
@@ -497,6 +625,75 @@
       el("button", {"class": "zoom", "data-zoom": "in", title: "zoom in", onclick: () => zoomAround(1 / 1.4, 0.5, 0.5), text: "+"}),
       el("button", {"class": "zoom", "data-zoom": "out", title: "zoom out", onclick: () => zoomAround(1.4, 0.5, 0.5), text: "−"}),
       el("button", {"class": "zoom", "data-zoom": "fit", title: "fit: the picture's first frame", onclick: () => { view = {...home}; apply(); }, text: "fit"}));
+  }
+
+  // ---------------------------------------------------------------- picture export
+
+  // What an SVG element's look depends on, copied from its computed style into its style attribute:
+  // the picture's colours and fonts come from app.css, which a saved SVG no longer has.
+  const EXPORTED_STYLE = ["fill", "fill-opacity", "stroke", "stroke-width", "stroke-dasharray", "stroke-opacity", "stroke-linecap",
+    "stroke-linejoin", "opacity", "font-family", "font-size", "font-weight", "font-style", "text-anchor", "paint-order", "visibility", "display"];
+
+  // The picture as shown (its current viewBox, so what the zoom frames), as a standalone SVG document:
+  // styles inlined, the size it has on the page, a white background.
+  function standaloneSvg(root) {
+    const copy = root.cloneNode(true);
+    const originals = [root, ...root.querySelectorAll("*")], copies = [copy, ...copy.querySelectorAll("*")];
+    originals.forEach((original, i) => {
+      if (original.namespaceURI !== SVG || original.tagName === "title") return;
+      const style = getComputedStyle(original);
+      copies[i].setAttribute("style", EXPORTED_STYLE.map(name => `${name}:${style.getPropertyValue(name)}`).join(";"));
+    });
+    const rect = root.getBoundingClientRect();
+    const [x, y, w, h] = root.getAttribute("viewBox").split(" ").map(Number);
+    copy.setAttribute("xmlns", SVG);
+    copy.setAttribute("width", Math.round(rect.width));
+    copy.setAttribute("height", Math.round(rect.height));
+    copy.insertBefore(svg("rect", {x, y, width: w, height: h, fill: "#fff"}), copy.firstChild);
+    return `<?xml version="1.0" encoding="UTF-8"?>\n` + new XMLSerializer().serializeToString(copy);
+  }
+
+  // The SVG drawn on a canvas at twice its size, as a PNG's data: address.
+  function pngOf(svgText) {
+    return new Promise((resolve, reject) => {
+      const image = new Image();
+      image.onload = () => {
+        const canvas = document.createElement("canvas");
+        canvas.width = 2 * image.width;
+        canvas.height = 2 * image.height;
+        const context = canvas.getContext("2d");
+        context.scale(2, 2);
+        context.drawImage(image, 0, 0);
+        resolve(canvas.toDataURL("image/png"));
+      };
+      image.onerror = () => reject(new Error("the picture could not be drawn on a canvas"));
+      image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svgText)}`;
+    });
+  }
+
+  // Two links beside the zoom buttons that save the picture as shown, as SVG or PNG. The file is made
+  // on click (the picture may have been zoomed since it was drawn); the link then follows its own new
+  // address, which stays on it.
+  function pictureExports(root, flow) {
+    const name = [state.doc.name || "periscope", state.view, flow ? flow.name : ""].filter(Boolean).join("-").replace(/[^A-Za-z0-9._-]+/g, "_");
+    const link = (kind, make) => {
+      const a = el("a", {"class": "zoom export", id: `export-${kind}`, "data-export": kind, href: "#", download: `${name}.${kind}`,
+        title: `save the picture as shown, as ${kind.toUpperCase()}`, text: kind.toUpperCase()});
+      a.addEventListener("click", event => {
+        if (a.dataset.made === "now") {
+          a.dataset.made = "yes";
+          return;
+        }
+        event.preventDefault();
+        Promise.resolve().then(() => make(standaloneSvg(root))).then(href => {
+          a.href = href;
+          a.dataset.made = "now";
+          a.click();
+        }).catch(e => { a.title = e.message; });
+      });
+      return a;
+    };
+    return [link("svg", text => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`), link("png", pngOf)];
   }
 
   // ---------------------------------------------------------------- hop details
@@ -778,6 +975,7 @@
       mark(el("span", {"class": "legend-mark", text: "- -▸"}), "reply, dashed"),
       mark(el("span", {"class": "legend-mark", text: "3"}), "hop number"),
       mark(el("span", {"class": "legend-mark drop", text: "✕"}), "dropped, with why"),
+      mark(el("span", {"class": "legend-mark nat", text: "SNAT"}), "address rewritten here (hover: before → after)"),
       mark(el("span", {"class": "swatch", style: "background:#0969da"}), "vxlan cable"),
       mark(el("span", {"class": "swatch", style: "background:#8250df"}), "wireguard cable"),
       mark(el("span", {"class": "swatch", style: "background:#bc4c00"}), "libreswan cable"));
@@ -970,7 +1168,7 @@
   }
 
   function pane(title, content) {
-    return el("div", {"class": "pane"}, title ? el("h3", {text: title}) : null, content, content.zoomControls || null);
+    return el("div", {"class": "pane"}, title ? el("h3", {}, title) : null, content, content.zoomControls || null);
   }
 
   async function toggleGateway(host) {
@@ -1001,13 +1199,7 @@
   function renderWhatIf(sidebar, canvas) {
     sidebar.append(el("h2", {text: "What if"}),
       el("p", {"class": "hint", text: "Click a gateway (or tick it here) to fail it, as trace --fail does: it and its pods are gone and the other gateways take over."}));
-    const t = state.doc.topology;
-    for (const cluster of t.clusters) {
-      for (const host of cluster.hosts.filter(h => h.kind === "gateway")) {
-        sidebar.append(el("label", {"class": "gateway-toggle"}, el("input", {type: "checkbox", "data-id": host.id,
-          checked: state.failed.includes(host.id), onchange: () => toggleGateway(host)}), host.id));
-      }
-    }
+    sidebar.append(gatewayPicker(state.doc.topology));
     if (!state.whatIf) {
       refreshWhatIf();
       return;
@@ -1036,10 +1228,45 @@
     const index = Math.min(state.whatIfFlow, answer.flows.length - 1);
     const healthyFlow = answer.healthy[index], failedFlow = answer.flows[index];
     const selectable = host => host.kind === "gateway" || host.state === "failed";
-    canvas.append(
-      pane("Healthy", scene(state.doc.topology, {flow: healthyFlow, paneKey: "healthy"})),
-      pane(state.failed.length ? `With ${state.failed.join(", ")} failed` : "Click a gateway to fail it",
+    canvas.append(state.whatIfShows === "before"
+      ? pane(beforeAfterToggle("Healthy"), scene(state.doc.topology, {flow: healthyFlow, paneKey: "healthy"}))
+      : pane(beforeAfterToggle(state.failed.length ? `With ${state.failed.join(", ")} failed` : "Click a gateway to fail it"),
         scene(answer.topology, {flow: failedFlow, paneKey: "failed", onHost: toggleGateway, selectable})));
+  }
+
+  // What-if draws one picture, after the failure or before it, switched here: the
+  // same place on the page, so what moved shows as a change rather than a comparison of two small panes.
+  state.whatIfShows = "after";
+
+  function beforeAfterToggle(title) {
+    const choice = (value, text) => el("button", {"class": "before-after" + (state.whatIfShows === value ? " selected" : ""),
+      "data-shows": value, onclick: () => { state.whatIfShows = value; state.selected = null; render(); }, text});
+    return el("span", {"class": "before-after-bar", id: "before-after"}, choice("before", "before"), choice("after", "after"), " ", title);
+  }
+
+  // The gateways to fail: a search box filtering the list (every word, against cluster/node), the failed
+  // ones as chips above it that a click brings back. Ticking a gateway fails it, as clicking it in the
+  // picture does. The list stays in the page as the search narrows it, so the box keeps its focus.
+  state.gatewaySearch = "";
+
+  function gatewayPicker(topology) {
+    const gateways = topology.clusters.flatMap(c => c.hosts.filter(h => h.kind === "gateway"));
+    const chips = el("div", {"class": "chips", id: "failed-chips"}, state.failed.map(id => el("button", {"class": "chip", "data-id": id,
+      title: "bring it back", onclick: () => toggleGateway({id, kind: "gateway"}), text: `${id} ✕`})));
+    const list = el("div", {"class": "gateway-list", id: "gateway-list"});
+    const count = el("div", {"class": "kv", id: "gateway-count"});
+    const search = el("input", {id: "gateway-search", type: "search", placeholder: "cluster or gateway…", value: state.gatewaySearch,
+      oninput: e => { state.gatewaySearch = e.target.value; filter(); }});
+    function filter() {
+      const words = state.gatewaySearch.trim().toLowerCase().split(/\s+/).filter(Boolean);
+      const shown = gateways.filter(h => words.every(w => h.id.toLowerCase().includes(w)));
+      list.replaceChildren(...shown.map(host => el("label", {"class": "gateway-toggle", "data-id": host.id}, el("input", {type: "checkbox", "data-id": host.id,
+        checked: state.failed.includes(host.id), onchange: () => toggleGateway(host)}), host.id + (host.state === "active" ? "" : ` (${host.state})`))));
+      count.textContent = `${shown.length} of ${gateways.length} gateways`;
+    }
+    filter();
+    return el("div", {"class": "gateway-picker"}, state.failed.length ? el("label", {text: "failed"}) : null, chips,
+      el("label", {text: "gateways"}), search, count, list);
   }
 
   async function renderReachability(sidebar, canvas) {
@@ -1458,6 +1685,32 @@
     }
   }
 
+  // ---------------------------------------------------------------- keyboard
+
+  // In the flow view the arrow keys walk the selected path's hops, forward then reply, as the hop list
+  // orders them: right or down the next, left or up the previous; with nothing selected, right or down
+  // starts at the first hop of the first path. Keys typed into a form are theirs.
+  function stepThroughHops(event) {
+    const forward = event.key === "ArrowRight" || event.key === "ArrowDown";
+    const back = event.key === "ArrowLeft" || event.key === "ArrowUp";
+    if ((!forward && !back) || event.altKey || event.ctrlKey || event.metaKey || !state.doc || state.view !== "flow") return;
+    if (event.target instanceof Element && event.target.closest("input, select, textarea")) return;
+    const flow = currentFlow();
+    if (!flow || !flow.paths || !flow.paths.length) return;
+    const selected = state.selected && state.selected.pane === "main" ? state.selected : null;
+    const index = selected ? selected.path : 0;
+    const path = flow.paths[index];
+    const order = ["forward", "reply"].flatMap(direction => (path[direction] ? path[direction].hops : []).map((h, hop) => ({direction, hop})));
+    if (!order.length) return;
+    const at = selected ? order.findIndex(o => o.direction === selected.direction && o.hop === selected.hop) : -1;
+    const next = at < 0 ? 0 : Math.max(0, Math.min(order.length - 1, at + (forward ? 1 : -1)));
+    event.preventDefault();
+    if (at === next) return;
+    select(flow, {path: index, direction: order[next].direction, hop: order[next].hop, pane: "main"});
+    const item = document.querySelector(`.hop-list li[data-path='${index}'][data-direction='${order[next].direction}'][data-hop='${order[next].hop}']`);
+    if (item) item.scrollIntoView({block: "nearest"});
+  }
+
   // ---------------------------------------------------------------- the page
 
   function renderCanvasOnly() {
@@ -1564,5 +1817,6 @@
     events.onerror = () => { status.textContent = "server gone: reconnecting…"; status.className = ""; };
   }
 
+  document.addEventListener("keydown", stepThroughHops);
   start();
 })();
