@@ -2,10 +2,13 @@ package io.periscope.features.backend;
 
 import io.periscope.dns.ClustersetZone;
 import io.periscope.dns.DnsServer;
+import io.periscope.dataplane.health.HealthSettings;
+import io.periscope.lab.failover.FailoverLossWindow;
 import io.periscope.lab.failover.FailoverPrediction;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.layout.SysctlSettings;
 import io.periscope.lab.link.LinkPlan;
+import io.periscope.lab.link.LinkTimings;
 import io.periscope.labsimulator.SimulatorFailover;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.globalnet.GlobalnetAllocations;
@@ -108,8 +111,12 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
     /**
      * The simulator's prediction, per flow: each node hashes with a seed of its own, as the lab's
      * nodes do (here one derived from the node's name); the failed gateway is withdrawn as the agents
-     * withdraw it. A stream loses packets exactly when it crossed the failed gateway: the others'
-     * packets keep being forwarded, whichever live gateway takes them.
+     * withdraw it. What a stream loses is predicted from the health checking the lab's agents run
+     * with these links ({@link FailoverLossWindow}): a stream that crossed the failed gateway loses
+     * the datagrams it sends at {@link GatewayFailover#RATE} until the dead nexthop is withdrawn, the
+     * expected window's worth; one that still crosses it while failed (nowhere else to go) loses the
+     * whole failure; the others lose nothing, whichever live gateway takes them. Nothing is lost on
+     * the heal: the returning gateway forwards before its nexthop is put back.
      */
     @Override
     public GatewayFailover failover(Flow udp, int streams, Flow tcpFlow, int tcp, String node) {
@@ -132,13 +139,25 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
         } catch (FlowResolutionException e) {
             throw new AssertionError("the streams' flows do not resolve: " + e.getMessage(), e);
         }
+        FailoverLossWindow window = FailoverLossWindow.of(LinkTimings.of(clusterSet()).health(HealthSettings.DEFAULTS));
         List<GatewayFailover.Stream> predicted = new SimulatorFailover().streams(plan(), seeds, udpFlows, node, true, true).stream()
-                .map(p -> new GatewayFailover.Stream(p.id(), p.before(), p.during(), p.after(), p.before().contains(node) ? 1 : 0, 0))
+                .map(p -> new GatewayFailover.Stream(p.id(), p.before(), p.during(), p.after(), lostOnFailure(p, node, window), 0))
                 .toList();
         List<GatewayFailover.Connection> fates = new SimulatorFailover().connections(plan(), seeds, tcpFlows, node).stream()
                 .map(c -> new GatewayFailover.Connection(c.id(), c.before(), c.during(), c.survives(), c.survives() ? "survived" : "reset"))
                 .toList();
         return new GatewayFailover(node, predicted, fates);
+    }
+
+    /** The datagrams a stream sending at {@link GatewayFailover#RATE} loses when {@code failed} fails. */
+    static int lostOnFailure(FailoverPrediction.PredictedStream stream, String failed, FailoverLossWindow window) {
+        if (!stream.before().contains(failed)) {
+            return 0;
+        }
+        if (stream.during().contains(failed)) {
+            return (int) (GatewayFailover.RATE * GatewayFailover.FAILED_FOR.toMillis() / 1000);
+        }
+        return window.expectedPackets(GatewayFailover.RATE);
     }
 
     /**

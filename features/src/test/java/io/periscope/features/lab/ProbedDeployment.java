@@ -56,7 +56,6 @@ import io.periscope.labsimulator.SimulatorFailover;
 import io.periscope.labsimulator.SimulatorFlows;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -339,14 +338,11 @@ final class ProbedDeployment implements Deployment {
         return ClusterGraph.of(plan.clusterSet()).connections();
     }
 
-    /** Datagrams per second per stream: enough to see a loss window, little enough for a shared machine. */
-    private static final int RATE = 100;
-    private static final Duration HEAL_AFTER = Duration.ofSeconds(3);
 
     /**
      * {@code lab failover} on this lab: the supervisor's agents run with health checking, the node is blackholed through {@link io.periscope.lab.failover.LabFailure}
      * while real streams run, the agents of its peers withdraw it, and it is healed after
-     * {@link #HEAL_AFTER}; an {@code After} hook heals whatever a failed step left failed.
+     * {@link GatewayFailover#FAILED_FOR}; an {@code After} hook heals whatever a failed step left failed.
      */
     @Override
     public GatewayFailover failover(Flow udp, int streams, Flow tcpFlow, int tcp, String node) {
@@ -354,7 +350,8 @@ final class ProbedDeployment implements Deployment {
                 new Flow("failover-tcp", tcpFlow.from(), tcpFlow.to(), tcpFlow.protocol(), tcpFlow.expect())));
         UpLab lab = UpLab.of(file, measured, stateFile, "acceptance");
         FailoverReport report = new LabFailover(runner, new SimulatorFailover()).run(lab,
-                new LabFailover.Options(node, FailureMode.BLACKHOLE, streams, RATE, tcp, Optional.of(HEAL_AFTER)), line -> { });
+                new LabFailover.Options(node, FailureMode.BLACKHOLE, streams, GatewayFailover.RATE, tcp,
+                Optional.of(GatewayFailover.FAILED_FOR)), line -> { });
         List<GatewayFailover.Stream> measuredStreams = report.streams().stream().map(r -> new GatewayFailover.Stream(r.id(), r.before(),
                 r.during(), r.after(), r.lostOnFailure(), r.lostOnHeal())).toList();
         List<GatewayFailover.Connection> connections = report.tcp().stream().map(t -> new GatewayFailover.Connection(t.outcome().id(),
