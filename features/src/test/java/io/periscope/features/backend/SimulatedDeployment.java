@@ -29,12 +29,18 @@ import io.periscope.simulator.FlowResolutionException;
 import io.periscope.simulator.ResolvedFlow;
 import io.periscope.simulator.Simulator;
 import io.periscope.simulator.spread.GatewaySpread;
+import io.periscope.simulator.trace.Encapsulation;
 import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.trace.Packet;
+import io.periscope.simulator.trace.PathTrace;
+import io.periscope.simulator.trace.Step;
 import io.periscope.simulator.trace.LinkFigures;
 import io.periscope.simulator.trace.PathLinks;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +61,50 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
     @Override
     public FlowTrace trace(Flow flow) throws FlowResolutionException {
         return simulator.trace(flow);
+    }
+
+    /** The cable drivers whose encapsulation encrypts what it carries: WireGuard's data messages and IPsec's ESP. */
+    private static final Set<Encapsulation> ENCRYPTING = EnumSet.of(Encapsulation.WIREGUARD, Encapsulation.ESP_IN_UDP, Encapsulation.ESP);
+
+    /**
+     * The simulator's own account, for it sends no bytes that could be looked at: at every crossing
+     * between clusters the sending gateway wraps the packet in its cable driver's encapsulation, and
+     * that driver is one that encrypts (WireGuard, ESP); and the receiving gateway unwraps that very
+     * packet from the same encapsulation, so the packet crossed inside it and nowhere else. That the
+     * driver's encryption hides the packet is the simulator's model of the driver, not an observation.
+     */
+    @Override
+    public CableSecrecy secrecy(List<PathTrace> followed) {
+        List<CableCrossing> crossings = CableCrossing.of(followed);
+        if (crossings.isEmpty()) {
+            return new CableSecrecy.Contradicted("no followed path crosses from one cluster to another");
+        }
+        List<String> carried = new ArrayList<>();
+        for (CableCrossing crossing : crossings) {
+            String at = crossing.sender().node() + " -> " + crossing.receiver().node();
+            if (crossing.encap().isEmpty()) {
+                return new CableSecrecy.Contradicted("from " + at + " nothing wraps the packet: it crosses the WAN as it is");
+            }
+            Step.Encap encap = crossing.encap().get();
+            if (!ENCRYPTING.contains(encap.encapsulation())) {
+                return new CableSecrecy.Contradicted("from " + at + " the packet crosses in " + encap.encapsulation().jsonName()
+                        + ", which does not encrypt");
+            }
+            Optional<Step.Decap> unwrapped = crossing.receiver().steps().stream().filter(Step.Decap.class::isInstance)
+                    .map(Step.Decap.class::cast).filter(d -> d.encapsulation() == encap.encapsulation()).findFirst();
+            if (unwrapped.isEmpty() || !sameFlow(unwrapped.get().packet(), crossing.inner())) {
+                return new CableSecrecy.Contradicted("from " + at + " " + crossing.inner() + " goes into " + encap.encapsulation().jsonName()
+                        + " but " + crossing.receiver().node() + " unwraps " + unwrapped.map(d -> d.packet().toString()).orElse("nothing")
+                        + " from it");
+            }
+            carried.add(at + " inside " + encap.encapsulation().jsonName() + " (" + encap.device() + ")");
+        }
+        return new CableSecrecy.Shown("the simulator's account: " + String.join("; ", carried));
+    }
+
+    private static boolean sameFlow(Packet a, Packet b) {
+        return a.src().equals(b.src()) && a.dst().equals(b.dst()) && a.protocol() == b.protocol() && a.sport() == b.sport()
+                && a.dport() == b.dport();
     }
 
     @Override
