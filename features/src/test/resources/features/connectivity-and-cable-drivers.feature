@@ -395,6 +395,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
       When onprem-1/default/app connects to cloud/default/app:8080
       Then the connection is delivered
       And the packets between the clusters travel in a libreswan cable
+      And the packets between the clusters are encrypted
 
     Scenario: ClusterConnectionPolicies is one object with a well-known name, synced from the broker
       When the cluster set is deployed

@@ -13,6 +13,7 @@ import io.periscope.plan.Interface;
 import io.periscope.plan.ovn.OvnTopology;
 import io.periscope.simulator.FlowResolutionException;
 import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.trace.PathTrace;
 
 import java.util.List;
 import java.util.Optional;
@@ -31,6 +32,12 @@ public interface Deployment {
      * probes used), forward and reply.
      */
     FlowTrace trace(Flow flow) throws FlowResolutionException;
+
+    /**
+     * Whether the packets of {@code followed} (paths this deployment traced) are hidden where they
+     * cross from one cluster to another: in the lab shown on the wire, on the simulator its own account.
+     */
+    CableSecrecy secrecy(List<PathTrace> followed);
 
     /** The answer Lighthouse gives {@code from} for a {@code clusterset.local} name. */
     Ipv4Address resolve(FlowSource from, String dnsName) throws FlowResolutionException;

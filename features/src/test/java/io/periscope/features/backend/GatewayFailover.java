@@ -1,5 +1,6 @@
 package io.periscope.features.backend;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
@@ -10,6 +11,11 @@ import java.util.Set;
  * predicts it for each stream's own 5-tuple.
  */
 public record GatewayFailover(String failed, List<Stream> streams, List<Connection> connections) {
+
+    /** Datagrams per second per UDP stream, on both backends: enough to see a loss window, little enough for a shared machine. */
+    public static final int RATE = 100;
+    /** How long the gateway stays failed before it is healed, on both backends. */
+    public static final Duration FAILED_FOR = Duration.ofSeconds(3);
 
     /** A UDP stream: gateways as {@code cluster/node}, packets lost while the node was failed and after it came back. */
     public record Stream(int id, Set<String> before, Set<String> during, Set<String> after, int lostOnFailure, int lostOnHeal) {

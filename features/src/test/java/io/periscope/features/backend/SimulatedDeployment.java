@@ -2,10 +2,13 @@ package io.periscope.features.backend;
 
 import io.periscope.dns.ClustersetZone;
 import io.periscope.dns.DnsServer;
+import io.periscope.dataplane.health.HealthSettings;
+import io.periscope.lab.failover.FailoverLossWindow;
 import io.periscope.lab.failover.FailoverPrediction;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.layout.SysctlSettings;
 import io.periscope.lab.link.LinkPlan;
+import io.periscope.lab.link.LinkTimings;
 import io.periscope.labsimulator.SimulatorFailover;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.globalnet.GlobalnetAllocations;
@@ -26,12 +29,18 @@ import io.periscope.simulator.FlowResolutionException;
 import io.periscope.simulator.ResolvedFlow;
 import io.periscope.simulator.Simulator;
 import io.periscope.simulator.spread.GatewaySpread;
+import io.periscope.simulator.trace.Encapsulation;
 import io.periscope.simulator.trace.FlowTrace;
+import io.periscope.simulator.trace.Packet;
+import io.periscope.simulator.trace.PathTrace;
+import io.periscope.simulator.trace.Step;
 import io.periscope.simulator.trace.LinkFigures;
 import io.periscope.simulator.trace.PathLinks;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +61,50 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
     @Override
     public FlowTrace trace(Flow flow) throws FlowResolutionException {
         return simulator.trace(flow);
+    }
+
+    /** The cable drivers whose encapsulation encrypts what it carries: WireGuard's data messages and IPsec's ESP. */
+    private static final Set<Encapsulation> ENCRYPTING = EnumSet.of(Encapsulation.WIREGUARD, Encapsulation.ESP_IN_UDP, Encapsulation.ESP);
+
+    /**
+     * The simulator's own account, for it sends no bytes that could be looked at: at every crossing
+     * between clusters the sending gateway wraps the packet in its cable driver's encapsulation, and
+     * that driver is one that encrypts (WireGuard, ESP); and the receiving gateway unwraps that very
+     * packet from the same encapsulation, so the packet crossed inside it and nowhere else. That the
+     * driver's encryption hides the packet is the simulator's model of the driver, not an observation.
+     */
+    @Override
+    public CableSecrecy secrecy(List<PathTrace> followed) {
+        List<CableCrossing> crossings = CableCrossing.of(followed);
+        if (crossings.isEmpty()) {
+            return new CableSecrecy.Contradicted("no followed path crosses from one cluster to another");
+        }
+        List<String> carried = new ArrayList<>();
+        for (CableCrossing crossing : crossings) {
+            String at = crossing.sender().node() + " -> " + crossing.receiver().node();
+            if (crossing.encap().isEmpty()) {
+                return new CableSecrecy.Contradicted("from " + at + " nothing wraps the packet: it crosses the WAN as it is");
+            }
+            Step.Encap encap = crossing.encap().get();
+            if (!ENCRYPTING.contains(encap.encapsulation())) {
+                return new CableSecrecy.Contradicted("from " + at + " the packet crosses in " + encap.encapsulation().jsonName()
+                        + ", which does not encrypt");
+            }
+            Optional<Step.Decap> unwrapped = crossing.receiver().steps().stream().filter(Step.Decap.class::isInstance)
+                    .map(Step.Decap.class::cast).filter(d -> d.encapsulation() == encap.encapsulation()).findFirst();
+            if (unwrapped.isEmpty() || !sameFlow(unwrapped.get().packet(), crossing.inner())) {
+                return new CableSecrecy.Contradicted("from " + at + " " + crossing.inner() + " goes into " + encap.encapsulation().jsonName()
+                        + " but " + crossing.receiver().node() + " unwraps " + unwrapped.map(d -> d.packet().toString()).orElse("nothing")
+                        + " from it");
+            }
+            carried.add(at + " inside " + encap.encapsulation().jsonName() + " (" + encap.device() + ")");
+        }
+        return new CableSecrecy.Shown("the simulator's account: " + String.join("; ", carried));
+    }
+
+    private static boolean sameFlow(Packet a, Packet b) {
+        return a.src().equals(b.src()) && a.dst().equals(b.dst()) && a.protocol() == b.protocol() && a.sport() == b.sport()
+                && a.dport() == b.dport();
     }
 
     @Override
@@ -108,8 +161,12 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
     /**
      * The simulator's prediction, per flow: each node hashes with a seed of its own, as the lab's
      * nodes do (here one derived from the node's name); the failed gateway is withdrawn as the agents
-     * withdraw it. A stream loses packets exactly when it crossed the failed gateway: the others'
-     * packets keep being forwarded, whichever live gateway takes them.
+     * withdraw it. What a stream loses is predicted from the health checking the lab's agents run
+     * with these links ({@link FailoverLossWindow}): a stream that crossed the failed gateway loses
+     * the datagrams it sends at {@link GatewayFailover#RATE} until the dead nexthop is withdrawn, the
+     * expected window's worth; one that still crosses it while failed (nowhere else to go) loses the
+     * whole failure; the others lose nothing, whichever live gateway takes them. Nothing is lost on
+     * the heal: the returning gateway forwards before its nexthop is put back.
      */
     @Override
     public GatewayFailover failover(Flow udp, int streams, Flow tcpFlow, int tcp, String node) {
@@ -132,13 +189,25 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
         } catch (FlowResolutionException e) {
             throw new AssertionError("the streams' flows do not resolve: " + e.getMessage(), e);
         }
+        FailoverLossWindow window = FailoverLossWindow.of(LinkTimings.of(clusterSet()).health(HealthSettings.DEFAULTS));
         List<GatewayFailover.Stream> predicted = new SimulatorFailover().streams(plan(), seeds, udpFlows, node, true, true).stream()
-                .map(p -> new GatewayFailover.Stream(p.id(), p.before(), p.during(), p.after(), p.before().contains(node) ? 1 : 0, 0))
+                .map(p -> new GatewayFailover.Stream(p.id(), p.before(), p.during(), p.after(), lostOnFailure(p, node, window), 0))
                 .toList();
         List<GatewayFailover.Connection> fates = new SimulatorFailover().connections(plan(), seeds, tcpFlows, node).stream()
                 .map(c -> new GatewayFailover.Connection(c.id(), c.before(), c.during(), c.survives(), c.survives() ? "survived" : "reset"))
                 .toList();
         return new GatewayFailover(node, predicted, fates);
+    }
+
+    /** The datagrams a stream sending at {@link GatewayFailover#RATE} loses when {@code failed} fails. */
+    static int lostOnFailure(FailoverPrediction.PredictedStream stream, String failed, FailoverLossWindow window) {
+        if (!stream.before().contains(failed)) {
+            return 0;
+        }
+        if (stream.during().contains(failed)) {
+            return (int) (GatewayFailover.RATE * GatewayFailover.FAILED_FOR.toMillis() / 1000);
+        }
+        return window.expectedPackets(GatewayFailover.RATE);
     }
 
     /**

@@ -2,6 +2,8 @@ package io.periscope.features.lab;
 
 import io.periscope.dataplane.reconcile.DataplaneReader;
 import io.periscope.dataplane.sysctl.SysctlCommands;
+import io.periscope.features.backend.CableCrossing;
+import io.periscope.features.backend.CableSecrecy;
 import io.periscope.features.backend.Deployment;
 import io.periscope.features.backend.RoundTrips;
 import io.periscope.features.backend.Throughput;
@@ -27,6 +29,7 @@ import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.globalnet.GlobalnetAllocations;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.policy.ClusterGraph;
+import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Flow;
 import io.periscope.model.topology.FlowSource;
@@ -56,7 +59,6 @@ import io.periscope.labsimulator.SimulatorFailover;
 import io.periscope.labsimulator.SimulatorFlows;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -178,6 +180,94 @@ final class ProbedDeployment implements Deployment {
                     + String.join("\n  ", uncounted));
         }
         return new FlowTrace(flow.name(), flow.from().toString(), flow.to().toString(), result.resolved(), taken);
+    }
+
+    /**
+     * Shown on the wire: for each pair of clusters the followed paths cross between, echo requests
+     * from the flow's source to the address its packet has inside the cable, each carrying a random
+     * 16-byte marker ({@code ping -p}), while every gateway of both clusters captures whole frames
+     * on its underlay; {@link UnderlayEvidence} then judges the frames between the two clusters. A
+     * pair whose policies chose Libreswan is not shown: this kernel has no XFRM, so the lab builds
+     * that cable as VXLAN ({@link LabCables}), and no ESP is on the wire to look at.
+     */
+    @Override
+    public CableSecrecy secrecy(List<PathTrace> followed) {
+        List<CableCrossing> crossings = CableCrossing.of(followed);
+        if (crossings.isEmpty()) {
+            return new CableSecrecy.Contradicted("no followed path crosses from one cluster to another");
+        }
+        List<ClusterGraph.Connection> chosen = ClusterGraph.of(set).connections();
+        Map<Set<String>, List<CableCrossing>> byPair = new java.util.LinkedHashMap<>();
+        for (CableCrossing crossing : crossings) {
+            Set<String> pair = Set.of(crossing.sender().node().cluster(), crossing.receiver().node().cluster());
+            Optional<CableDriver> driver = chosen.stream().filter(c -> Set.of(c.left(), c.right()).equals(pair))
+                    .map(c -> c.cableDriver().name()).findFirst();
+            if (driver.filter(d -> d == CableDriver.LIBRESWAN).isPresent()) {
+                return new CableSecrecy.NotShown("the lab substitutes Libreswan: this kernel has no XFRM (no ESP), so the lab builds the "
+                        + "cable between " + String.join(" and ", new java.util.TreeSet<>(pair)) + " as VXLAN, and no ESP is on its wire");
+            }
+            byPair.computeIfAbsent(pair, p -> new ArrayList<>()).add(crossing);
+        }
+        List<String> shown = new ArrayList<>();
+        for (List<CableCrossing> pair : byPair.values()) {
+            CableSecrecy secrecy = showOnTheWire(followed.getFirst().forward().getFirst().node(), pair);
+            if (!(secrecy instanceof CableSecrecy.Shown(String how))) {
+                return secrecy;
+            }
+            shown.add(how);
+        }
+        return new CableSecrecy.Shown(String.join("; ", shown));
+    }
+
+    private CableSecrecy showOnTheWire(HostId source, List<CableCrossing> crossings) {
+        CableCrossing first = crossings.getFirst();
+        String from = first.sender().node().cluster();
+        String to = first.receiver().node().cluster();
+        Optional<Step.Encap> wrapped = crossings.stream().flatMap(c -> c.encap().stream()).findFirst();
+        if (wrapped.isEmpty()) {
+            return new CableSecrecy.Contradicted("the lab's packets from " + first.sender().node() + " to " + first.receiver().node()
+                    + " crossed unwrapped, as the simulated hop they matched says");
+        }
+        String underlay = wrapped.get().underlay();
+        Set<Integer> ports = new java.util.TreeSet<>();
+        Set<Ipv4Address> inner = new java.util.TreeSet<>(java.util.Comparator.comparingLong(a -> Integer.toUnsignedLong(a.bits())));
+        for (CableCrossing crossing : crossings) {
+            crossing.encap().ifPresent(e -> ports.add(e.port()));
+            inner.add(crossing.inner().src());
+            inner.add(crossing.inner().dst());
+        }
+        List<UnderlayCapture.Target> targets = new ArrayList<>();
+        for (String cluster : List.of(from, to)) {
+            set.requireCluster(cluster).nodes().stream().filter(n -> n.gateway())
+                    .map(n -> HostId.node(cluster, n.name())).forEach(gateway -> layout.host(gateway)
+                            .ifPresent(ns -> targets.add(new UnderlayCapture.Target(gateway, ns.namespace(), underlay))));
+        }
+        byte[] marker = new byte[16];
+        new java.security.SecureRandom().nextBytes(marker);
+        String pattern = java.util.HexFormat.of().formatHex(marker);
+        HostNamespace sender = layout.host(source).orElseThrow(() -> new AssertionError("the lab has no host " + source));
+        CommandResult ping;
+        List<UnderlayCapture.Frame> frames;
+        try (UnderlayCapture capture = UnderlayCapture.start(targets)) {
+            ping = runner.execute(Command.of("ping", "-n", "-c", "3", "-i", "0.2", "-W", "2", "-s", "64", "-p", pattern,
+                    first.inner().dst().toString()).inNamespace(sender.namespace()));
+            frames = capture.stop();
+        }
+        if (!ping.stdout().matches("(?s).* [1-9][0-9]* received.*")) {
+            return new CableSecrecy.Contradicted("no echo request from " + source + " to " + first.inner().dst()
+                    + " was answered, so nothing crossed the cable both ways to look at: " + (ping.stdout() + ping.stderr()).strip());
+        }
+        return new UnderlayEvidence(side(from), side(to), ports, marker, inner).judge(frames);
+    }
+
+    /** A cluster's nodes' underlay addresses, and their public ones where a node has one. */
+    private UnderlayEvidence.Side side(String cluster) {
+        Set<Ipv4Address> addresses = new LinkedHashSet<>();
+        set.requireCluster(cluster).nodes().forEach(n -> {
+            addresses.add(n.ip());
+            n.publicIp().ifPresent(addresses::add);
+        });
+        return new UnderlayEvidence.Side(cluster, addresses);
     }
 
     /**
@@ -339,14 +429,11 @@ final class ProbedDeployment implements Deployment {
         return ClusterGraph.of(plan.clusterSet()).connections();
     }
 
-    /** Datagrams per second per stream: enough to see a loss window, little enough for a shared machine. */
-    private static final int RATE = 100;
-    private static final Duration HEAL_AFTER = Duration.ofSeconds(3);
 
     /**
      * {@code lab failover} on this lab: the supervisor's agents run with health checking, the node is blackholed through {@link io.periscope.lab.failover.LabFailure}
      * while real streams run, the agents of its peers withdraw it, and it is healed after
-     * {@link #HEAL_AFTER}; an {@code After} hook heals whatever a failed step left failed.
+     * {@link GatewayFailover#FAILED_FOR}; an {@code After} hook heals whatever a failed step left failed.
      */
     @Override
     public GatewayFailover failover(Flow udp, int streams, Flow tcpFlow, int tcp, String node) {
@@ -354,7 +441,8 @@ final class ProbedDeployment implements Deployment {
                 new Flow("failover-tcp", tcpFlow.from(), tcpFlow.to(), tcpFlow.protocol(), tcpFlow.expect())));
         UpLab lab = UpLab.of(file, measured, stateFile, "acceptance");
         FailoverReport report = new LabFailover(runner, new SimulatorFailover()).run(lab,
-                new LabFailover.Options(node, FailureMode.BLACKHOLE, streams, RATE, tcp, Optional.of(HEAL_AFTER)), line -> { });
+                new LabFailover.Options(node, FailureMode.BLACKHOLE, streams, GatewayFailover.RATE, tcp,
+                Optional.of(GatewayFailover.FAILED_FOR)), line -> { });
         List<GatewayFailover.Stream> measuredStreams = report.streams().stream().map(r -> new GatewayFailover.Stream(r.id(), r.before(),
                 r.during(), r.after(), r.lostOnFailure(), r.lostOnHeal())).toList();
         List<GatewayFailover.Connection> connections = report.tcp().stream().map(t -> new GatewayFailover.Connection(t.outcome().id(),

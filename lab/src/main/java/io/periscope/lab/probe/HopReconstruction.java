@@ -268,15 +268,19 @@ public final class HopReconstruction {
         }
         WireGuardPeer to = peer.get();
         HostId here = out.host();
-        Optional<Sighting> sent = udp.stream().filter(s -> s.host().equals(here) && s.direction() == Direction.LEAVING
+        Predicate<Sighting> toThePeer = s -> s.host().equals(here) && s.direction() == Direction.LEAVING
                 && s.nanos() >= out.nanos() && s.frame().datagram().sport() == device.listenPort()
-                && s.frame().datagram().dst().equals(to.endpointAddress()) && s.frame().datagram().dport() == to.endpointPort()).findFirst();
+                && s.frame().datagram().dst().equals(to.endpointAddress()) && s.frame().datagram().dport() == to.endpointPort();
+        // A handshake the device starts first (a rekey) leaves before the data message that carries the packet.
+        Optional<Sighting> sent = udp.stream().filter(toThePeer).filter(s -> startsAsData(s.frame().datagram().payload())).findFirst()
+                .or(() -> udp.stream().filter(toThePeer).findFirst());
         if (sent.isEmpty()) {
             return Optional.empty();
         }
         Sighting wire = sent.get();
         IpDatagram outer = wire.frame().datagram();
-        TraceEncap encap = new TraceEncap(TraceEncap.WIREGUARD, device.name(), outer.src(), outer.dst(), 0, outer.dport(), wire.iface(), true);
+        TraceEncap encap = new TraceEncap(TraceEncap.WIREGUARD, device.name(), outer.src(), outer.dst(), 0, outer.dport(), wire.iface(),
+                hidden(outer, inner));
         // Address translation on the way (a public IP) may rewrite the outer packet: the receiving
         // gateway is the one whose device listens on the destination port it arrives with.
         Optional<Sighting> received = Optional.empty();
@@ -309,6 +313,27 @@ public final class HopReconstruction {
         String endpoint = arrived.src() + ":" + arrived.sport();
         return Optional.of(new WireGuardCrossing.Refused(encap, at, WireGuardReceiveDrop.judge(at.host(), remote.get(), endpoint, inner.src(),
                 dataBytesArriving(at, arrived), receipts)));
+    }
+
+    /**
+     * Whether the captured outer packet shows the inner one hidden, as far as its kept start can: a
+     * WireGuard transport data message (type 4, then three zero bytes), in which neither of the inner
+     * packet's addresses can be read (in clear they would sit 28 bytes in, inside what is kept).
+     */
+    static boolean hidden(IpDatagram outer, IpDatagram inner) {
+        String payload = outer.payload();
+        return startsAsData(payload) && !payload.contains(latin1(inner.src())) && !payload.contains(latin1(inner.dst()));
+    }
+
+    /** A WireGuard transport data message: type 4, then three reserved zero bytes. */
+    private static boolean startsAsData(String payload) {
+        return payload.length() >= 4 && payload.charAt(0) == WIREGUARD_DATA && payload.charAt(1) == 0 && payload.charAt(2) == 0
+                && payload.charAt(3) == 0;
+    }
+
+    /** An address's four bytes as the capture keeps payloads, one ISO-8859-1 character a byte. */
+    private static String latin1(io.periscope.model.net.Ipv4Address address) {
+        return new String(new char[]{(char) address.octet(0), (char) address.octet(1), (char) address.octet(2), (char) address.octet(3)});
     }
 
     /**
