@@ -5,9 +5,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.periscope.visualizer.server.StaticAssets;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 /**
  * {@code trace --html}: the page that {@code serve} sends, made into one file that needs no server and
- * no network: the style sheet and the script inlined, the trace document embedded as
+ * no network: the style sheet and the scripts inlined, the trace document embedded as
  * {@code window.PERISCOPE_DOCUMENT}. The views that ask the simulator a new question (what if,
  * reachability, a typed flow) are off in it.
  */
@@ -16,6 +19,8 @@ public final class HtmlExport {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String STYLE_LINK = "<link rel=\"stylesheet\" href=\"assets/app.css\">";
     private static final String SCRIPT_TAG = "<script src=\"assets/app.js\"></script>";
+    /** Every script the page loads from its assets (overview.js before app.js), each inlined where it stood. */
+    private static final Pattern ASSET_SCRIPT = Pattern.compile("<script src=\"assets/([a-z0-9-]+\\.js)\"></script>");
 
     private HtmlExport() {
     }
@@ -31,10 +36,11 @@ public final class HtmlExport {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a JSON tree always serialises", e);
         }
-        return page
-                .replace(STYLE_LINK, "<style>\n" + inline(StaticAssets.text("app.css")) + "\n</style>")
-                .replace(SCRIPT_TAG, "<script>window.PERISCOPE_DOCUMENT = " + inline(json) + ";</script>\n<script>\n"
-                        + inline(StaticAssets.text("app.js")) + "\n</script>");
+        // The document first, before any script that reads it.
+        String withDocument = page.replaceFirst("<script src=\"assets/",
+                Matcher.quoteReplacement("<script>window.PERISCOPE_DOCUMENT = " + inline(json) + ";</script>\n") + "$0");
+        return ASSET_SCRIPT.matcher(withDocument.replace(STYLE_LINK, "<style>\n" + inline(StaticAssets.text("app.css")) + "\n</style>"))
+                .replaceAll(script -> Matcher.quoteReplacement("<script>\n" + inline(StaticAssets.text(script.group(1))) + "\n</script>"));
     }
 
     /** Keeps embedded text from closing its element: {@code </} becomes {@code <\/}, the same string in JSON and JavaScript. */

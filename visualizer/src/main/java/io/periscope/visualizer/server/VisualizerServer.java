@@ -47,7 +47,7 @@ public final class VisualizerServer implements AutoCloseable {
         });
         StaticAssets assets = new StaticAssets();
         // Read before the address is printed, so the first page costs no class-path lookups.
-        for (String name : java.util.List.of("index.html", "app.js", "app.css")) {
+        for (String name : java.util.List.of("index.html", "overview.js", "app.js", "app.css")) {
             assets.find(name);
         }
         Set<String> allowedHosts = bind.isLoopbackAddress() ? loopbackNames(bind) : Set.of();

@@ -1000,7 +1000,8 @@
         cluster.hosts.filter(h => h.kind === "gateway").map(h => `${h.name} (${h.state})`).join(", ") || "none"));
     }
     sidebar.append(list);
-    canvas.append(pane(null, scene(t, {paneKey: "main"})));
+    const opened = frameCluster(t);
+    canvas.append(pane(null, markCluster(scene(t, {paneKey: "main"}), opened)));
   }
 
   function renderFlow(sidebar, canvas) {
@@ -1073,7 +1074,8 @@
         return;
       }
       flow.paths.forEach((path, index) => rows.push({...base, path: index + 1, paths: flow.paths.length,
-        disposition: path.disposition, gateways: path.gateways || [], nat: translations(path), reason: path.reason || ""}));
+        disposition: path.disposition, gateways: path.gateways || [], nat: translations(path), reason: path.reason || "",
+        cables: window.PeriscopeOverview.cablesCrossed(path)}));
     });
     return rows;
   }
@@ -1087,7 +1089,14 @@
     if (!query) return true;
     const text = [row.flow, row.from, row.to, row.disposition, row.gateways.join(" "), row.nat.map(translationText).join(" "), row.reason]
       .join(" ").toLowerCase();
-    return query.split(/\s+/).every(word => text.includes(word));
+    return query.split(/\s+/).every(word => cableWord(word) ? (row.cables || []).includes(cableWord(word)) : text.includes(word));
+  }
+
+  // The overview's cable links search for cable:LEFT~RIGHT, the paths crossing that cable, matched whole
+  // (a substring would take cable:c1~c2 for cable:c1~c20), in either order.
+  function cableWord(word) {
+    const match = /^cable:([^~]+)~(.+)$/.exec(word);
+    return match ? window.PeriscopeOverview.pairKey(match[1], match[2]) : null;
   }
 
   function csvField(value) {
@@ -1106,7 +1115,7 @@
 
   function tableJson(rows) {
     return JSON.stringify({format: "periscope-flow-table", version: 1, name: state.doc.name || "",
-      rows: rows.map(({flowIndex, ...row}) => row)}, null, 2);
+      rows: rows.map(({flowIndex, cables, ...row}) => row)}, null, 2);
   }
 
   // A data: address rather than a blob: one, so the link needs no cleanup and works from a file.
@@ -1344,6 +1353,63 @@
     state.selected = null;
     state.view = "flow";
     render();
+  }
+
+  // ---------------------------------------------------------------- the overview
+
+  // overview.js sums the document up per cluster and per cable and draws it; here it gets the page's
+  // helpers and where its clicks lead: a cluster to the detailed topology framed on it, a cable to
+  // the flow table filtered to the flows that cross it (the search word cable:LEFT~RIGHT).
+  function renderOverview(sidebar, canvas) {
+    const overview = window.PeriscopeOverview;
+    const page = {el, svg, panZoom, openCluster, openCable: edge => openTable(`cable:${edge.key}`)};
+    const drawn = overview.draw(state.doc, canvasSize(), page);
+    sidebar.append(el("h2", {text: "Overview"}), overview.sidebar(drawn.summary, page));
+    canvas.append(pane(null, drawn.root));
+  }
+
+  function openCluster(name) {
+    state.view = "topology";
+    state.cluster = name;
+    state.frameCluster = true;
+    state.selected = null;
+    render();
+  }
+
+  function openTable(query) {
+    state.view = "table";
+    state.tableShow = "";
+    state.tableQuery = query;
+    state.selected = null;
+    render();
+  }
+
+  // The detailed topology framed on the cluster the overview (or the address) opened, once: after
+  // that the user's own zoom and pan are kept, and "fit" shows the whole set. The cluster stays marked.
+  function frameCluster(topology) {
+    const cluster = topology.clusters.find(c => c.name === state.cluster);
+    if (!cluster) return null;
+    if (state.frameCluster) {
+      state.frameCluster = false;
+      const size = canvasSize();
+      const margin = 40;
+      // Not closer than twice full size: a small cluster keeps its neighbours in sight.
+      const w = Math.max(cluster.w + 2 * margin, size.w / 2), h = Math.max(cluster.h + 2 * margin, size.h / 2);
+      zooms.set("topology|main||", {x: cluster.x + cluster.w / 2 - w / 2, y: cluster.y + cluster.h / 2 - h / 2, w, h});
+    }
+    return cluster.name;
+  }
+
+  function markCluster(picture, name) {
+    if (name) picture.querySelectorAll(".cluster").forEach(g => g.classList.toggle("opened", g.dataset.name === name));
+    return picture;
+  }
+
+  // Without a view in the address, a large set opens on the overview rather than 600 unreadable hosts.
+  function chooseFirstView(doc) {
+    if (state.viewChosen || !doc.topology) return;
+    state.viewChosen = true;
+    if (doc.topology.clusters.length > window.PeriscopeOverview.DEFAULT_ABOVE) state.view = "overview";
   }
 
   // ---------------------------------------------------------------- lab
@@ -1623,6 +1689,9 @@
     requested = {flow: params.get("flow"), path: fromOne("path"), hop: fromOne("hop"),
       direction: params.get("direction") === "reply" ? "reply" : "forward"};
     if (params.get("view")) state.view = params.get("view");
+    state.viewChosen = params.has("view");
+    state.cluster = params.get("cluster");
+    state.frameCluster = !!state.cluster;
     state.tableShow = params.get("show") || "";
     state.tableQuery = params.get("q") || "";
     state.failed = [...new Set(params.getAll("fail"))].sort();
@@ -1671,6 +1740,7 @@
       params.push(["path", selected.path + 1], ["direction", selected.direction], ["hop", selected.hop + 1]);
     }
     if (state.view === "whatif") state.failed.forEach(f => params.push(["fail", f]));
+    if (state.view === "topology" && state.cluster) params.push(["cluster", state.cluster]);
     if (state.view === "table") {
       if (state.tableShow) params.push(["show", state.tableShow]);
       if (state.tableQuery.trim()) params.push(["q", state.tableQuery.trim()]);
@@ -1754,6 +1824,7 @@
       case "reachability": renderReachability(sidebar, canvas); break;
       case "table": renderTable(sidebar, canvas); break;
       case "lab": renderLab(sidebar, canvas); break;
+      case "overview": renderOverview(sidebar, canvas); break;
       default: renderTopology(sidebar, canvas);
     }
     updateAddress();
@@ -1780,6 +1851,7 @@
       state.failed = state.failed.filter(f => gateways.has(f));
     }
     state.selected = null;
+    chooseFirstView(doc);
     applyRequestedFlow(doc);
     render();
     if (!doc.errors) applyRequestedHop();
