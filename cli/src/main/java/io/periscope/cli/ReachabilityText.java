@@ -37,14 +37,15 @@ final class ReachabilityText {
         int width = Math.min(48, labels.stream().mapToInt(String::length).max().orElse(10) + 1);
         text.append(" ".repeat(width + 2));
         for (int c = 0; c < columns.size(); c++) {
-            text.append(String.format("%-6s", "[" + (c + 1) + "]"));
+            padded(text, "[" + (c + 1) + "]", 6);
         }
         text.append('\n');
         for (int r = 0; r < rows.size(); r++) {
             String label = labels.get(r);
-            text.append("  ").append(label.length() > width ? label.substring(0, width - 1) + "…" : String.format("%-" + width + "s", label));
+            text.append("  ");
+            padded(text, label.length() > width ? label.substring(0, width - 1) + "…" : label, width);
             for (ReachabilityMatrix.Cell cell : rows.get(r)) {
-                text.append(String.format("%-6s", cell.symbol()));
+                padded(text, cell.symbol(), 6);
             }
             text.append('\n');
         }
@@ -53,6 +54,18 @@ final class ReachabilityText {
                     .append(columns.get(c).dnsName()).append(' ').append(columns.get(c).protocolAndPort()).append('\n');
         }
         return text.toString();
+    }
+
+    /**
+     * {@code value} left-justified in {@code width} characters, as {@code %-Ns} formats it: the matrix
+     * of a large set has a million cells, and {@code String.format} parses its pattern and makes a
+     * formatter and a string for each.
+     */
+    private static void padded(StringBuilder text, String value, int width) {
+        text.append(value);
+        for (int i = value.length(); i < width; i++) {
+            text.append(' ');
+        }
     }
 
     private static String namespaceOf(String source) {

@@ -129,22 +129,14 @@ public final class Simulator {
     }
 
     private List<PathTrace> trace(ResolvedFlow flow, TcpSegment first, ChainObserver chains) {
-        int source = network.indexOf(flow.source());
-        if (source < 0) {
-            throw new IllegalArgumentException("the plan has no host " + flow.source());
-        }
-        // A sized packet leaves as `ping -M do -s` sends it: Don't Fragment set, never fragmented by its sender.
-        Packet packet = Packet.of(flow.sourceIp().orElse(io.periscope.model.net.Ipv4Address.ANY), flow.destination(),
-                flow.sourcePort(), flow.port(), flow.protocol()).withLength(flow.size(), true);
+        int source = sourceIndex(flow);
         List<PathTrace> paths = new ArrayList<>();
-        dataplane.send(source, packet, first, flow.sourceIp().isEmpty(), ConntrackState.EMPTY, List.of(), chains, forward -> {
+        dataplane.send(source, sent(flow), first, flow.sourceIp().isEmpty(), ConntrackState.EMPTY, List.of(), chains, forward -> {
             if (forward.disposition() != Disposition.DELIVERED || !flow.protocol().hasPorts()) {
                 paths.add(new PathTrace(forward.disposition(), forward.hops(), List.of(), forward.reason(), forward.choices()));
                 return;
             }
-            // The answer is as long as what arrived, reassembled (the lab's echo servers send back what they read).
-            Packet answer = forward.packet().answer().withLength(forward.origin().length(), true);
-            dataplane.send(forward.hostIndex(), answer, first.answer(), false, true, forward.conntrack(), forward.choices(), chains,
+            dataplane.send(forward.hostIndex(), answer(forward), first.answer(), false, true, forward.conntrack(), forward.choices(), chains,
                     reply -> paths.add(path(flow, source, forward, reply)));
         });
         if (links.anyShaped()) {
@@ -154,6 +146,64 @@ public final class Simulator {
         return paths;
     }
 
+    /**
+     * How many paths of an already resolved flow deliver, out of how many: the dispositions of
+     * {@link #trace(ResolvedFlow, ChainObserver)} counted, from the same walk, forward and reply, but
+     * without building any path's hops, steps or choices. {@code chains} (when not null) is told of
+     * every netfilter chain the packets enter, as by a trace.
+     */
+    public PathCount count(ResolvedFlow flow, ChainObserver chains) {
+        int source = sourceIndex(flow);
+        TcpSegment first = TcpSegment.SYN;
+        int[] delivered = new int[1];
+        int[] paths = new int[1];
+        dataplane.send(source, sent(flow), first, flow.sourceIp().isEmpty(), false, ConntrackState.EMPTY, List.of(), chains, false,
+                forward -> {
+                    if (forward.disposition() != Disposition.DELIVERED || !flow.protocol().hasPorts()) {
+                        paths[0]++;
+                        if (forward.disposition() == Disposition.DELIVERED) {
+                            delivered[0]++;
+                        }
+                        return;
+                    }
+                    dataplane.send(forward.hostIndex(), answer(forward), first.answer(), false, true, forward.conntrack(), List.of(),
+                            chains, false, reply -> {
+                                paths[0]++;
+                                if (answered(source, forward, reply)) {
+                                    delivered[0]++;
+                                }
+                            });
+                });
+        return new PathCount(delivered[0], paths[0]);
+    }
+
+    private int sourceIndex(ResolvedFlow flow) {
+        int source = network.indexOf(flow.source());
+        if (source < 0) {
+            throw new IllegalArgumentException("the plan has no host " + flow.source());
+        }
+        return source;
+    }
+
+    /** The flow's first packet as its socket sends it. */
+    private static Packet sent(ResolvedFlow flow) {
+        // A sized packet leaves as `ping -M do -s` sends it: Don't Fragment set, never fragmented by its sender.
+        return Packet.of(flow.sourceIp().orElse(io.periscope.model.net.Ipv4Address.ANY), flow.destination(),
+                flow.sourcePort(), flow.port(), flow.protocol()).withLength(flow.size(), true);
+    }
+
+    /** The receiving socket's answer to a delivered packet. */
+    private static Packet answer(Ending forward) {
+        // The answer is as long as what arrived, reassembled (the lab's echo servers send back what they read).
+        return forward.packet().answer().withLength(forward.origin().length(), true);
+    }
+
+    /** Whether the answer reached the sender's socket addressed exactly as it expects: the path delivered. */
+    private static boolean answered(int source, Ending forward, Ending reply) {
+        return reply.disposition() == Disposition.DELIVERED && reply.hostIndex() == source
+                && reply.packet().sameFlow(forward.origin().answer());
+    }
+
     /** @param source the sender's host index */
     private static PathTrace path(ResolvedFlow flow, int source, Ending forward, Ending reply) {
         if (reply.disposition() != Disposition.DELIVERED) {
@@ -161,7 +211,7 @@ public final class Simulator {
                     reply.choices());
         }
         Packet expected = forward.origin().answer();
-        if (reply.hostIndex() != source || !reply.packet().sameFlow(expected)) {
+        if (!answered(source, forward, reply)) {
             return new PathTrace(Disposition.DROPPED, forward.hops(), reply.hops(),
                     Optional.of("reply: reached " + reply.host() + " as " + reply.packet() + ", but the sender "
                             + flow.source() + " expects " + expected + reply.invalid().map(n -> " (" + n + ")").orElse("")),

@@ -74,6 +74,10 @@ final class ConntrackLayer {
         if (v.ctState == null) {
             return;
         }
+        if (!v.record) {
+            v.ctState = null;
+            return;
+        }
         ConntrackLookup.State state = v.untracked ? ConntrackLookup.State.UNTRACKED : v.ctState;
         Optional<ConntrackLookup.Entry> entry;
         if (state == ConntrackLookup.State.UNTRACKED || state == ConntrackLookup.State.INVALID) {

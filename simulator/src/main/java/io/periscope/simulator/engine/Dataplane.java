@@ -133,7 +133,19 @@ public final class Dataplane {
      */
     public void send(int host, Packet packet, TcpSegment segment, boolean selectSource, boolean socketFragments, ConntrackState conntrack,
                      List<String> choices, ChainObserver chains, Consumer<Ending> endings) {
+        send(host, packet, segment, selectSource, socketFragments, conntrack, choices, chains, true, endings);
+    }
+
+    /**
+     * As {@link #send(int, Packet, TcpSegment, boolean, boolean, ConntrackState, List, ChainObserver, Consumer)};
+     * with {@code record} false the walk is the same but keeps no story: each {@link Ending} has no hops
+     * and no choices, and its reason may lack what only the hops tell (the hosts of a loop). For those
+     * who only count how paths end.
+     */
+    public void send(int host, Packet packet, TcpSegment segment, boolean selectSource, boolean socketFragments, ConntrackState conntrack,
+                     List<String> choices, ChainObserver chains, boolean record, Consumer<Ending> endings) {
         Visit v = new Visit();
+        v.record = record;
         v.socketFragments = socketFragments;
         v.segment = segment;
         v.sink = endings;
@@ -334,8 +346,10 @@ public final class Dataplane {
     private void balance(Visit v, RuleRef ref, List<LoadBalancer.Backend> backends, int i) {
         LoadBalancer.Backend backend = backends.get(i);
         if (backends.size() > 1) {
-            v.choices = v.choices.add(ref.chain() + " " + ref.rule().substring(0, ref.rule().indexOf(' ')) + ": backend " + (i + 1)
-                    + " of " + backends.size() + " (" + backend + ")");
+            if (v.record) {
+                v.chose(ref.chain() + " " + ref.rule().substring(0, ref.rule().indexOf(' ')) + ": backend " + (i + 1)
+                        + " of " + backends.size() + " (" + backend + ")");
+            }
         }
         Nat.dnat(v, Optional.of(ref), v.packet.withDestination(backend.address(),
                 v.packet.protocol().hasPorts() ? backend.port() : v.packet.dport()));
@@ -538,14 +552,18 @@ public final class Dataplane {
         }
         if (!followAll) {
             int i = choice.choose(v.host.id, v.host.multipathHash, forwarded, f.route(), nexthops, v.packet);
-            v.choices = v.choices.add(choice(f, nexthops, i));
+            if (v.record) {
+                v.chose(choice(f, nexthops, i));
+            }
             routeStep(v, f, nexthops.get(i));
             next.go(v, nexthops.get(i), i);
             return;
         }
         for (int i = 0; i < n; i++) {
             Visit b = i == n - 1 ? v : v.copy();
-            b.choices = b.choices.add(choice(f, nexthops, i));
+            if (b.record) {
+                b.chose(choice(f, nexthops, i));
+            }
             routeStep(b, f, nexthops.get(i));
             next.go(b, nexthops.get(i), i);
         }

@@ -29,7 +29,7 @@ final class Endings {
         if (disposition != Disposition.DELIVERED && v.invalidAt != null && reason != null) {
             reason = reason + " (" + ConntrackLayer.invalidNote(v) + ")";
         }
-        if (disposition != Disposition.DELIVERED && !(v.steps.last() instanceof Step.Filter f && !f.accepted())) {
+        if (v.record && disposition != Disposition.DELIVERED && !(v.steps.last() instanceof Step.Filter f && !f.accepted())) {
             v.step(new Step.Drop(reason, v.packet));
         }
         finishHop(v, null, false);
@@ -60,6 +60,9 @@ final class Endings {
         String out = v.hopOut != null ? v.hopOut : device;
         Packet depart = v.hopOut != null ? v.hopDepart : v.packet;
         ConntrackLayer.close(v);
+        if (!v.record) {
+            return;
+        }
         v.hops = v.hops.add(new Hop(v.host.id, v.host.device(v.hopIn), v.host.device(departs ? out : null),
                 v.hopArrive, v.steps.toList(), Optional.ofNullable(departs ? depart : null), v.ctLayers.toList()));
     }

@@ -147,7 +147,7 @@ final class NetfilterPass {
      * {@code mss} is the packet's MSS option before the traversal.
      */
     private static boolean record(Visit v, TableRun o, int mss) {
-        for (int i = 0; i < o.hits(); i++) {
+        for (int i = 0; v.record && i < o.hits(); i++) {
             CompiledRule rule = o.hitRule(i);
             Target target = rule.target();
             if (target instanceof Target.Accept || target instanceof Target.Drop) {
@@ -161,7 +161,7 @@ final class NetfilterPass {
                 v.step(new Step.Mark(rule.ref(), target instanceof Target.SetConnMark, o.hitMark(i), v.packet));
             }
         }
-        if (!o.choices().isEmpty()) {
+        if (v.record && !o.choices().isEmpty()) {
             v.choices = v.choices.addAll(o.choices());
         }
         if (o.verdict() == Verdict.DROP) {

@@ -36,6 +36,11 @@ final class Visit {
     boolean socketFragments;
     /** Where conntrack found the packet INVALID, for the reason of an end it leads to; null when nowhere */
     String invalidAt;
+    /**
+     * Whether the branch keeps its story (steps, hops, conntrack lookups, choices): false when only its
+     * ending counts, as for the reachability matrix, which reads nothing of a path but how it ended.
+     */
+    boolean record = true;
 
     // the hop being built
     CompiledHost host;
@@ -99,12 +104,14 @@ final class Visit {
         v.segment = segment;
         v.socketFragments = socketFragments;
         v.invalidAt = invalidAt;
+        v.record = record;
         v.host = host;
         v.hopIn = hopIn;
         v.hopArrive = hopArrive;
         v.hopOut = hopOut;
         v.hopDepart = hopDepart;
-        v.steps = steps.copy();
+        // Unrecorded steps stay empty, so the copy may share them.
+        v.steps = record ? steps.copy() : steps;
         v.packet = packet;
         v.tunnel = tunnel;
         v.in = in;
@@ -132,6 +139,15 @@ final class Visit {
     }
 
     void step(Step step) {
-        steps.add(step);
+        if (record) {
+            steps.add(step);
+        }
+    }
+
+    /** Adds {@code choice} to the branch's choices, when it keeps them. */
+    void chose(String choice) {
+        if (record) {
+            choices = choices.add(choice);
+        }
     }
 }

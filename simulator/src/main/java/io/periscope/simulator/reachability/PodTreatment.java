@@ -26,8 +26,10 @@ import io.periscope.simulator.netfilter.ChainObserver;
 import io.periscope.simulator.trace.Packet;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,6 +69,20 @@ final class PodTreatment {
 
     /** A chain of one host, as a trace reports entering it. */
     record ChainId(HostId host, Table table, String chain) {
+
+        /**
+         * The record's own hash sums its parts times powers of 31, and a set of many clusters alike
+         * repeats the same chain names on hosts whose names differ in a character or two: those sums
+         * crowd into few buckets of a hash map while it grows (tree bins of keys that cannot be
+         * ordered, searched end to end). Mixed, they spread.
+         */
+        @Override
+        public int hashCode() {
+            int h = host.hashCode() * 0x9E3779B9 + table.ordinal();
+            h = (h ^ (h >>> 15)) * 0x85EBCA6B + chain.hashCode();
+            h = (h ^ (h >>> 13)) * 0xC2B2AE35;
+            return h ^ (h >>> 16);
+        }
     }
 
     /** A place where the plan names one address exactly. */
@@ -236,7 +252,9 @@ final class PodTreatment {
         nodeSide.forEach((pod, a) -> podVeths.computeIfAbsent(a.host(), k -> new HashMap<>()).put(a.interfaceName(), pod));
         List<Ipv4Prefix> prefixes = List.copyOf(scan.prefixes.keySet());
         List<PodKey> keys = new ArrayList<>();
-        Map<ChainId, List<Integer>> naming = new LinkedHashMap<>();
+        // Keyed by the scan's one id object per chain: a pod's address is named in thousands of chains
+        // (every node's kube-proxy, in every cluster alike), so equal ids are merged once, at the end.
+        Map<ChainId, Rows> naming = new IdentityHashMap<>();
         BitSet namedRows = new BitSet();
         Map<String, String> ownPlans = new HashMap<>();
         for (SourcePod pod : pods) {
@@ -252,7 +270,7 @@ final class PodTreatment {
                 }
                 switch (n) {
                     case Naming.InChain c -> {
-                        naming.computeIfAbsent(c.chain(), k -> new ArrayList<>()).add(pod.row());
+                        naming.computeIfAbsent(c.chain(), k -> new Rows()).add(pod.row());
                         namedRows.set(pod.row());
                     }
                     case Naming.InRoute r when isDelivery(r, veth) -> {
@@ -277,12 +295,36 @@ final class PodTreatment {
                     containing(prefixes, address), Set.copyOf(memberships), specific ? address : null));
         }
         Map<ChainId, int[]> namingChains = new HashMap<>();
-        naming.forEach((chain, rows) -> namingChains.put(chain, rows.stream().mapToInt(Integer::intValue).toArray()));
+        naming.forEach((chain, rows) -> namingChains.merge(chain, rows.toArray(), Rows::concat));
         Optional<String> noClasses = mode != MultipathMode.ALL_BRANCHES
                 ? Optional.of("one path per flow is picked by a hash of the source address")
                 : scan.sourcePortMatch.or(() -> scan.unevenRange(prefixes));
         return new PodTreatment(keys, namingChains, namedRows, noClasses,
                 pods.stream().mapToInt(p -> p.pod().ip().bits()).toArray());
+    }
+
+    /** Rows of pods, growing, as ints. */
+    private static final class Rows {
+
+        private int[] items = new int[4];
+        private int size;
+
+        void add(int row) {
+            if (size == items.length) {
+                items = Arrays.copyOf(items, size * 2);
+            }
+            items[size++] = row;
+        }
+
+        int[] toArray() {
+            return Arrays.copyOf(items, size);
+        }
+
+        static int[] concat(int[] a, int[] b) {
+            int[] both = Arrays.copyOf(a, a.length + b.length);
+            System.arraycopy(b, 0, both, a.length, b.length);
+            return both;
+        }
     }
 
     /**

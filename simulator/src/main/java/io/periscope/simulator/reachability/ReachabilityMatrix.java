@@ -13,6 +13,7 @@ import io.periscope.model.topology.ServicePort;
 import io.periscope.plan.HostId;
 import io.periscope.simulator.FlowResolutionException;
 import io.periscope.simulator.NameNotAnswered;
+import io.periscope.simulator.PathCount;
 import io.periscope.simulator.ResolvedFlow;
 import io.periscope.simulator.Simulator;
 import io.periscope.simulator.netfilter.ChainObserver;
@@ -33,7 +34,8 @@ import java.util.Optional;
  *
  * <p>Pods that the plan treats alike give the same answer (see {@link PodTreatment}), so one pod per
  * class is traced for each service, and a pod of the class is traced itself only where that trace went
- * through a rule naming the pod's own address. Nothing of a trace is kept but its cell.
+ * through a rule naming the pod's own address. A cell counts how its flow's paths end without building
+ * their hops ({@link Simulator#count}): nothing of a trace is made but its cell.
  *
  * @param traced how many flows were traced to fill the matrix
  */
@@ -73,6 +75,19 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
      * source address.
      */
     public static ReachabilityMatrix of(Simulator simulator, MatrixProgress progress) {
+        return of(simulator, progress, Paths.COUNTED);
+    }
+
+    /** How a cell learns how its flow's paths end. */
+    enum Paths {
+        /** The walk keeps no hops: {@link Simulator#count}. What the matrix uses. */
+        COUNTED,
+        /** Every path built in full, as {@code trace} shows it, and its disposition read: what counting must equal. */
+        WALKED
+    }
+
+    /** The matrix as {@link #of(Simulator, MatrixProgress)} makes it, each cell's paths found as {@code paths} says. */
+    static ReachabilityMatrix of(Simulator simulator, MatrixProgress progress, Paths paths) {
         List<Probe> probes = probes(simulator.plan().clusterSet());
         List<SourcePod> pods = sourcePods(simulator.plan().clusterSet());
         PodTreatment treatment = PodTreatment.of(simulator.plan(), pods, simulator.mode());
@@ -96,12 +111,12 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
             Map<SourcePod, Cell[]> own = new HashMap<>();
             for (int c = 0; c < probes.size(); c++) {
                 Probe probe = probes.get(c);
-                shared[c] = cell(simulator, stand, probe, named.tracing(stand).orNullWhenUseless());
+                shared[c] = cell(simulator, stand, probe, named.tracing(stand).orNullWhenUseless(), paths);
                 traced++;
                 boolean standNamed = named.named(stand);
                 for (SourcePod member : ordered) {
                     if (member != stand && (standNamed || named.named(member))) {
-                        own.computeIfAbsent(member, m -> new Cell[probes.size()])[c] = cell(simulator, member, probe, null);
+                        own.computeIfAbsent(member, m -> new Cell[probes.size()])[c] = cell(simulator, member, probe, null, paths);
                         traced++;
                     }
                 }
@@ -127,7 +142,7 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
                 rows, traced);
     }
 
-    /** The matrix with every pod traced to every service: what {@link #of} must equal. */
+    /** The matrix with every pod traced to every service, every path built in full: what {@link #of} must equal. */
     static ReachabilityMatrix everyPodTraced(Simulator simulator) {
         List<Probe> probes = probes(simulator.plan().clusterSet());
         List<SourcePod> pods = sourcePods(simulator.plan().clusterSet());
@@ -135,7 +150,7 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
         for (SourcePod pod : pods) {
             Cell[] row = new Cell[probes.size()];
             for (int c = 0; c < row.length; c++) {
-                row[c] = cell(simulator, pod, probes.get(c), null);
+                row[c] = cell(simulator, pod, probes.get(c), null, Paths.WALKED);
             }
             rows.add(Arrays.asList(row));
         }
@@ -182,7 +197,7 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
         return pods;
     }
 
-    private static Cell cell(Simulator simulator, SourcePod pod, Probe probe, ChainObserver chains) {
+    private static Cell cell(Simulator simulator, SourcePod pod, Probe probe, ChainObserver chains, Paths paths) {
         ResolvedFlow flow;
         try {
             // Named after the service alone: whatever goes wrong resolving it goes wrong for every pod of the cluster.
@@ -194,13 +209,17 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
         } catch (FlowResolutionException e) {
             return new Cell(0, 0, Optional.of(e.getMessage()));
         }
-        List<PathTrace> paths = simulator.trace(flow, chains);
+        if (paths == Paths.COUNTED) {
+            PathCount count = simulator.count(flow, chains);
+            return new Cell(count.delivered(), count.paths(), Optional.empty());
+        }
+        List<PathTrace> walked = simulator.trace(flow, chains);
         int delivered = 0;
-        for (PathTrace path : paths) {
+        for (PathTrace path : walked) {
             if (path.disposition() == Disposition.DELIVERED) {
                 delivered++;
             }
         }
-        return new Cell(delivered, paths.size(), Optional.empty());
+        return new Cell(delivered, walked.size(), Optional.empty());
     }
 }
