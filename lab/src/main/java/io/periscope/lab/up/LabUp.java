@@ -19,7 +19,7 @@ import io.periscope.lab.machine.AddressConflict;
 import io.periscope.lab.machine.AddressSpaceCheck;
 import io.periscope.lab.machine.MachineCapacity;
 import io.periscope.lab.machine.MachineNetwork;
-import io.periscope.lab.netns.NamespaceThread;
+import io.periscope.lab.netns.NamespaceWorkers;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.netns.SysctlWriter;
 import io.periscope.dataplane.command.Command;
@@ -45,6 +45,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,6 +53,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -259,21 +261,29 @@ public final class LabUp {
             return namespaces.size() + " created";
         });
         phase(progress, rollback, "sysctls", () -> {
-            int count = 0;
-            int hosts = 0;
+            boolean seeds = Files.exists(Path.of("/proc/sys", SysctlSettings.MULTIPATH_HASH_SEED.replace('.', '/')));
+            List<NamespaceSettings> all = new ArrayList<>();
             for (HostNamespace host : layout.hosts()) {
-                count += writeSysctls(host.namespace(), SysctlSettings.beforeInterfaces(host));
-                tick(progress, "sysctls", ++hosts, layout.hosts().size());
+                Map<String, String> settings = new LinkedHashMap<>(SysctlSettings.beforeInterfaces(host));
+                if (seeds && host.isNode()) {
+                    settings.putAll(SysctlSettings.multipathSeed(host));
+                }
+                all.add(new NamespaceSettings(host.namespace(), settings));
             }
             for (SwitchNamespace sw : layout.switches()) {
-                count += writeSysctls(sw.namespace(), SysctlSettings.forSwitch());
+                all.add(new NamespaceSettings(sw.namespace(), SysctlSettings.forSwitch()));
             }
-            if (!Files.exists(Path.of("/proc/sys", SysctlSettings.MULTIPATH_HASH_SEED.replace('.', '/')))) {
+            Progress ticks = new Progress(progress, "sysctls", all.size());
+            // One thread: the kernel's IPv6 sysctl handlers retry while another writer holds the RTNL lock
+            // (rtnl_trylock, then restart the write), so writers in parallel spin against each other.
+            int count = NamespaceWorkers.inEach(all, NamespaceSettings::namespace, 1, each -> {
+                SysctlWriter.write(each.settings());
+                ticks.done();
+                return each.settings().size();
+            }).stream().mapToInt(Integer::intValue).sum();
+            if (!seeds) {
                 return count + " set; this kernel has no " + SysctlSettings.MULTIPATH_HASH_SEED
                         + ": all nodes hash flows alike, so some gateway pairs may never carry a flow";
-            }
-            for (HostNamespace node : layout.nodes()) {
-                count += writeSysctls(node.namespace(), SysctlSettings.multipathSeed(node));
             }
             return count + " set, a multipath hash seed per node";
         });
@@ -286,18 +296,22 @@ public final class LabUp {
         });
         phase(progress, rollback, "wires", () -> installHashReset(layout));
         phase(progress, rollback, "addresses and routes", () -> {
-            int lines = 0;
-            int hosts = 0;
-            for (HostNamespace host : layout.hosts()) {
-                tick(progress, "addresses and routes", hosts++, layout.hosts().size());
+            Progress ticks = new Progress(progress, "addresses and routes", layout.hosts().size());
+            // From a thread inside the host's namespace: "ip -n" would unshare a mount namespace per host.
+            int lines = NamespaceWorkers.inEach(layout.hosts(), HostNamespace::namespace, NamespaceWorkers.threads(), host -> {
                 String batch = LabBatches.hostBatch(host);
-                runner.run(Command.of("ip", "-n", host.namespace(), "-batch", "-").withStdin(batch));
-                lines += (int) batch.lines().count();
-                Map<String, String> late = SysctlSettings.afterInterfaces(host);
-                if (!late.isEmpty()) {
-                    writeSysctls(host.namespace(), late);
+                try {
+                    runner.run(Command.of("ip", "-batch", "-").withStdin(batch));
+                    Map<String, String> late = SysctlSettings.afterInterfaces(host);
+                    if (!late.isEmpty()) {
+                        SysctlWriter.write(late);
+                    }
+                } catch (RuntimeException e) {
+                    throw new IllegalStateException("in namespace " + host.namespace() + " (" + host.host() + "): " + e.getMessage(), e);
                 }
-            }
+                ticks.done();
+                return (int) batch.lines().count();
+            }).stream().mapToInt(Integer::intValue).sum();
             return lines + " ip commands in " + layout.hosts().size() + " hosts";
         });
         AtomicReference<LabState> recorded = new AtomicReference<>(initial);
@@ -321,20 +335,25 @@ public final class LabUp {
             return hosts == 0 ? "none (no cluster's CNI masquerades)" : hosts + " hosts (the CNI's rules, before the agents')";
         });
         List<HostNamespace> nodes = layout.nodes();
+        // Each node's two agents made once: the convergence check asks the same reconcilers that
+        // programmed the node, whose kernel watch lets them read again only what changed since.
+        List<LayerAgent> kubeProxies = nodes.stream().map(agents::kubeProxy).toList();
+        List<LayerAgent> submariners = nodes.stream().map(agents::submariner).toList();
         phase(progress, rollback, "kube-proxy", () -> {
-            List<List<String>> ran = onEveryNode(nodes, node -> agents.kubeProxy(node).reconcile());
+            List<List<String>> ran = onEveryNode(nodes, node -> kubeProxies.get(nodes.indexOf(node)).reconcile());
             return programs(ran) + " programs on " + nodes.size() + " nodes";
         });
         phase(progress, rollback, "agents", () -> {
-            List<List<String>> ran = onEveryNode(nodes, node -> agents.submariner(node).reconcile());
+            List<List<String>> ran = onEveryNode(nodes, node -> submariners.get(nodes.indexOf(node)).reconcile());
             return programs(ran) + " programs on " + nodes.size() + " nodes";
         });
         phase(progress, rollback, "converged", () -> {
             List<String> pending = new ArrayList<>();
             List<List<String>> left = onEveryNode(nodes, node -> {
+                int i = nodes.indexOf(node);
                 List<String> lines = new ArrayList<>();
-                agents.kubeProxy(node).pendingChanges().forEach(c -> lines.add(node.host() + " (kube-proxy): " + c));
-                agents.submariner(node).pendingChanges().forEach(c -> lines.add(node.host() + ": " + c));
+                kubeProxies.get(i).pendingChanges().forEach(c -> lines.add(node.host() + " (kube-proxy): " + c));
+                submariners.get(i).pendingChanges().forEach(c -> lines.add(node.host() + ": " + c));
                 return lines;
             });
             left.forEach(pending::addAll);
@@ -440,16 +459,6 @@ public final class LabUp {
         return ran.stream().mapToInt(List::size).sum();
     }
 
-    private static int writeSysctls(String namespace, Map<String, String> settings) {
-        try (NamespaceThread thread = NamespaceThread.enter(namespace)) {
-            thread.call(() -> {
-                SysctlWriter.write(settings);
-                return null;
-            });
-        }
-        return settings.size();
-    }
-
     /** Node agents work in parallel: each mostly waits for iproute2 and iptables of its own namespace. */
     private static <T> List<T> onEveryNode(List<HostNamespace> nodes, Function<HostNamespace, T> work) {
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(4, nodes.size())),
@@ -480,10 +489,31 @@ public final class LabUp {
     /** Hosts between two progress lines inside a phase: a lab of thousands otherwise goes quiet for minutes. */
     static final int HOSTS_PER_PROGRESS_LINE = 1000;
 
-    private static void tick(Consumer<String> progress, String phase, int done, int total) {
-        if (done > 0 && done % HOSTS_PER_PROGRESS_LINE == 0 && done < total) {
-            progress.accept(phase + ": " + done + " of " + total + " hosts so far...");
+    /** One progress line every {@link #HOSTS_PER_PROGRESS_LINE} namespaces done, from whichever worker did it. */
+    private static final class Progress {
+        private final Consumer<String> lines;
+        private final String phase;
+        private final int total;
+        private final AtomicInteger done = new AtomicInteger();
+
+        Progress(Consumer<String> lines, String phase, int total) {
+            this.lines = lines;
+            this.phase = phase;
+            this.total = total;
         }
+
+        void done() {
+            int now = done.incrementAndGet();
+            if (now % HOSTS_PER_PROGRESS_LINE == 0 && now < total) {
+                synchronized (this) {
+                    lines.accept(phase + ": " + now + " of " + total + " namespaces so far...");
+                }
+            }
+        }
+    }
+
+    /** The sysctls one namespace gets before its interfaces exist. */
+    private record NamespaceSettings(String namespace, Map<String, String> settings) {
     }
 
     private static void phase(Consumer<String> progress, LabRollback rollback, String name, Supplier<String> work) {
