@@ -43,6 +43,10 @@ final class HostDraft {
     }
 
     private static DataplanePlan interned(java.util.Map<DataplanePlan, DataplanePlan> layers, DataplanePlan plan) {
+        // Most pods have no Submariner state: the one empty plan needs no hashing of its twelve lists.
+        if (plan == DataplanePlan.EMPTY) {
+            return plan;
+        }
         DataplanePlan known = layers.putIfAbsent(plan, plan);
         return known == null ? plan : known;
     }
