@@ -32,7 +32,9 @@ public record ClusterSetPlan(ClusterSet clusterSet, List<Endpoint> endpoints, So
 
     public ClusterSetPlan {
         endpoints = List.copyOf(endpoints);
-        hosts = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(hosts));
+        // Copied once: a plan made from another plan's hosts (the planner adds the allocations to
+        // the plan it built) keeps them as they are, 105,000 of them in a large cluster set.
+        hosts = hosts instanceof FrozenHosts ? hosts : new FrozenHosts(new java.util.TreeMap<>(hosts));
         segments = List.copyOf(segments);
         serviceRecords = List.copyOf(serviceRecords);
         ovn = List.copyOf(ovn);
@@ -49,5 +51,75 @@ public record ClusterSetPlan(ClusterSet clusterSet, List<Endpoint> endpoints, So
 
     public Optional<Segment> segment(String name) {
         return segments.stream().filter(s -> s.name().equals(name)).findFirst();
+    }
+
+    /** The hosts of a plan: an unmodifiable sorted map that no one else holds, so a plan may share it with another. */
+    private static final class FrozenHosts extends java.util.AbstractMap<HostId, HostPlan> implements SortedMap<HostId, HostPlan> {
+
+        private final SortedMap<HostId, HostPlan> hosts;
+
+        FrozenHosts(java.util.TreeMap<HostId, HostPlan> own) {
+            this.hosts = java.util.Collections.unmodifiableSortedMap(own);
+        }
+
+        @Override
+        public java.util.Comparator<? super HostId> comparator() {
+            return hosts.comparator();
+        }
+
+        @Override
+        public SortedMap<HostId, HostPlan> subMap(HostId fromKey, HostId toKey) {
+            return hosts.subMap(fromKey, toKey);
+        }
+
+        @Override
+        public SortedMap<HostId, HostPlan> headMap(HostId toKey) {
+            return hosts.headMap(toKey);
+        }
+
+        @Override
+        public SortedMap<HostId, HostPlan> tailMap(HostId fromKey) {
+            return hosts.tailMap(fromKey);
+        }
+
+        @Override
+        public HostId firstKey() {
+            return hosts.firstKey();
+        }
+
+        @Override
+        public HostId lastKey() {
+            return hosts.lastKey();
+        }
+
+        @Override
+        public int size() {
+            return hosts.size();
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return hosts.containsKey(key);
+        }
+
+        @Override
+        public HostPlan get(Object key) {
+            return hosts.get(key);
+        }
+
+        @Override
+        public java.util.Set<HostId> keySet() {
+            return hosts.keySet();
+        }
+
+        @Override
+        public java.util.Collection<HostPlan> values() {
+            return hosts.values();
+        }
+
+        @Override
+        public java.util.Set<Entry<HostId, HostPlan>> entrySet() {
+            return hosts.entrySet();
+        }
     }
 }

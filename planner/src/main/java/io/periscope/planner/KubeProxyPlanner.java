@@ -15,8 +15,11 @@ import io.periscope.plan.netfilter.Target;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -50,6 +53,7 @@ final class KubeProxyPlanner {
      */
     static void plan(Cluster cluster, ClusterIndex index, PlanBuilder environment, java.util.function.Function<Service, Optional<Ipv4Address>> externalIps) {
         List<Rule> services = environment.chain(Table.NAT, Names.KUBE_SERVICES);
+        EndpointRuleParts parts = new EndpointRuleParts();
         boolean any = false;
         for (Service service : cluster.services()) {
             if (service.headless()) {
@@ -67,7 +71,7 @@ final class KubeProxyPlanner {
                             new Match.Destination(Ipv4Prefix.host(service.clusterIp().orElseThrow())), new Match.ProtocolIs(port.protocol()),
                             new Match.DestinationPort(port.port())), Target.jump(KUBE_MARK_MASQ), Optional.of(portName + " cluster IP")));
                 }
-                endpointChains(environment, svcChain, portName, port, endpoints);
+                endpointChains(environment, svcChain, portName, port, endpoints, parts);
                 any = true;
                 Optional<Ipv4Address> external = externalIps.apply(service);
                 if (external.isPresent()) {
@@ -80,7 +84,7 @@ final class KubeProxyPlanner {
                     environment.rule(Table.NAT, extChain, new Rule(List.of(), Target.jump(KUBE_MARK_MASQ),
                             Optional.of("masquerade traffic for " + mirrored + " external destinations")));
                     environment.rule(Table.NAT, extChain, Rule.of(Target.jump(mirroredChain)));
-                    endpointChains(environment, mirroredChain, mirrored, port, endpoints);
+                    endpointChains(environment, mirroredChain, mirrored, port, endpoints, parts);
                 }
             }
         }
@@ -96,19 +100,45 @@ final class KubeProxyPlanner {
         }
     }
 
-    private static void endpointChains(PlanBuilder environment, String svcChain, String portName, ServicePort port, List<Pod> endpoints) {
+    /**
+     * What the endpoint rules of a cluster's services have in common, made once: kube-proxy's rules
+     * are most of a large cluster set's plan (a service's endpoints twice with Globalnet, under the
+     * service's and the internal service's chains), and the plan is what the garbage collector copies.
+     */
+    private static final class EndpointRuleParts {
+        final Target markMasquerade = Target.jump(KUBE_MARK_MASQ);
+        /** {@code -s <pod>/32}, by pod. */
+        final Map<Pod, List<Match>> fromPod = new IdentityHashMap<>();
+        /** {@code -m statistic --probability 1/n}, by n. */
+        final Map<Integer, List<Match>> oneIn = new HashMap<>();
+
+        List<Match> fromPod(Pod pod) {
+            return fromPod.computeIfAbsent(pod, p -> List.of(new Match.Source(Ipv4Prefix.host(p.ip()))));
+        }
+
+        List<Match> oneIn(int remaining) {
+            return remaining > 1 ? oneIn.computeIfAbsent(remaining, n -> List.of(new Match.RandomProbability(1.0 / n))) : List.of();
+        }
+    }
+
+    private static void endpointChains(PlanBuilder environment, String svcChain, String portName, ServicePort port, List<Pod> endpoints,
+                                       EndpointRuleParts parts) {
         List<Rule> svc = environment.chain(Table.NAT, svcChain);
+        // The endpoint rules of a port all carry the port name as comment: one Optional for all of them.
+        Optional<String> comment = Optional.of(portName);
+        List<Match> protocol = List.of(new Match.ProtocolIs(port.protocol()));
+        OptionalInt targetPort = OptionalInt.of(port.targetPort());
+        // kube-proxy's KUBE-SEP- chain: base32(sha256(port name + protocol + "ip:targetPort")).
+        String hashedPrefix = portName + port.protocol().lowerName();
         for (int i = 0; i < endpoints.size(); i++) {
             Pod pod = endpoints.get(i);
-            String sepChain = endpointChainName(portName, port, pod);
-            String description = portName + " -> " + pod.ip() + ":" + port.targetPort();
-            int remaining = endpoints.size() - i;
-            List<Match> matches = remaining > 1 ? List.of(new Match.RandomProbability(1.0 / remaining)) : List.of();
-            svc.add(new Rule(matches, Target.jump(sepChain), Optional.of(description)));
-            environment.rule(Table.NAT, sepChain, new Rule(List.of(new Match.Source(Ipv4Prefix.host(pod.ip()))),
-                    Target.jump(KUBE_MARK_MASQ), Optional.of(portName)));
-            environment.rule(Table.NAT, sepChain, new Rule(List.of(new Match.ProtocolIs(port.protocol())),
-                    new Target.Dnat(pod.ip(), OptionalInt.of(port.targetPort())), Optional.of(portName)));
+            String ipAndPort = pod.ip() + ":" + port.targetPort();
+            String sepChain = hashedChainName("KUBE-SEP-", hashedPrefix + ipAndPort);
+            String description = portName + " -> " + ipAndPort;
+            svc.add(new Rule(parts.oneIn(endpoints.size() - i), Target.jump(sepChain), Optional.of(description)));
+            List<Rule> sep = environment.chain(Table.NAT, sepChain);
+            sep.add(new Rule(parts.fromPod(pod), parts.markMasquerade, comment));
+            sep.add(new Rule(protocol, new Target.Dnat(pod.ip(), targetPort), comment));
         }
     }
 
@@ -136,12 +166,32 @@ final class KubeProxyPlanner {
 
     /** kube-proxy's {@code KUBE-SVC-}/{@code KUBE-EXT-} chain: 16 characters of base32(sha256(port name + protocol)). */
     static String chainName(String prefix, String portName, ServicePort port) {
-        return prefix + base32Sha256(portName + port.protocol().lowerName()).substring(0, 16);
+        return hashedChainName(prefix, portName + port.protocol().lowerName());
     }
 
-    /** kube-proxy's {@code KUBE-SEP-} chain: base32(sha256(port name + protocol + "ip:targetPort")). */
-    static String endpointChainName(String portName, ServicePort port, Pod pod) {
-        return "KUBE-SEP-" + base32Sha256(portName + port.protocol().lowerName() + pod.ip() + ":" + port.targetPort()).substring(0, 16);
+    /**
+     * {@code prefix} and the first 16 characters of base32(sha256(text)), written straight into the
+     * name: a large cluster set names hundreds of thousands of endpoint chains, and the whole
+     * 52-character encoding cut down to 16 was most of what naming them allocated.
+     */
+    static String hashedChainName(String prefix, String text) {
+        byte[] digest = sha256(text);
+        int length = prefix.length();
+        byte[] name = new byte[length + 16];
+        for (int i = 0; i < length; i++) {
+            name[i] = (byte) prefix.charAt(i);
+        }
+        // 16 characters of 5 bits are the digest's first 10 bytes, two groups of 5 bytes = 40 bits.
+        for (int group = 0; group < 2; group++) {
+            long bits = 0;
+            for (int b = 0; b < 5; b++) {
+                bits = (bits << 8) | (digest[group * 5 + b] & 0xff);
+            }
+            for (int c = 0; c < 8; c++) {
+                name[length + group * 8 + c] = (byte) BASE32_ALPHABET[(int) (bits >>> (35 - 5 * c)) & 31];
+            }
+        }
+        return new String(name, StandardCharsets.ISO_8859_1);
     }
 
     /** Go's base32.StdEncoding of sha256(text), without padding: how Kubernetes and Submariner hash names. */

@@ -153,10 +153,11 @@ public final class Planner {
         }
 
         TreeMap<HostId, HostPlan> built = new TreeMap<>();
+        Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podLayers = new java.util.HashMap<>();
         // Each draft is let go once built, so that drafts and plans are not all held at once.
         for (var drafts = hosts.entrySet().iterator(); drafts.hasNext(); ) {
             Map.Entry<HostId, HostDraft> draft = drafts.next();
-            built.put(draft.getKey(), draft.getValue().build());
+            built.put(draft.getKey(), draft.getValue().build(podLayers));
             drafts.remove();
         }
         return new ClusterSetPlan(set, endpoints(set, global, down), built, segments, serviceRecords(set, indexes, global),
