@@ -118,7 +118,10 @@ final class ProcessStartSites {
             new Review("cli/src/test/java/io/periscope/cli/CommandInAProcess.java", "argv.addFirst(\"setsid\")", Set.of("setsid"),
                     "a command in a process group of its own starts under setsid, put in front of the env ... java argv built above it"),
             new Review("cli/src/test/java/io/periscope/cli/GenerateTopologyAnswersHelpAndRefusesUnknownOptions.java", "SCRIPT.toString()", Set.of(),
-                    "the project's own scripts/generate-topology, whose programs the scan reads in the script itself"));
+                    "the project's own scripts/generate-topology, whose programs the scan reads in the script itself"),
+            new Review("visualizer/src/test/java/io/periscope/visualizer/browser/PaintAndRedrawBenchmark.java",
+                    "System.getProperty(\"periscope.launcher\")", Set.of(),
+                    "the project's own launcher, ./periscope, which scripts/benchmark-visualizer passes; the scan reads its programs in the script itself"));
 
     /** Methods that look a program up by the name they are given: a call of one names its argument's program. */
     static final Map<String, String> LOOKUPS = Map.of(
