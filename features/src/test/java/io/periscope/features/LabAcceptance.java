@@ -21,6 +21,7 @@ import static io.cucumber.junit.platform.engine.Constants.PLUGIN_PROPERTY_NAME;
 @ConfigurationParameter(key = PLUGIN_PROPERTY_NAME, value = "summary,"
         + "html:target/cucumber/lab.html,"
         + "json:target/cucumber/lab.json,"
-        + "io.periscope.features.report.PendingScenarioReport:target/cucumber/lab-pending.md")
+        + "io.periscope.features.report.PendingScenarioReport:target/cucumber/lab-pending.md,"
+        + "io.periscope.features.report.AcceptanceRunReport:target/acceptance/lab.json")
 public class LabAcceptance {
 }

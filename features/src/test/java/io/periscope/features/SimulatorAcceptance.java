@@ -21,6 +21,7 @@ import static io.cucumber.junit.platform.engine.Constants.PLUGIN_PROPERTY_NAME;
 @ConfigurationParameter(key = PLUGIN_PROPERTY_NAME, value = "summary,"
         + "html:target/cucumber/simulator.html,"
         + "json:target/cucumber/simulator.json,"
-        + "io.periscope.features.report.PendingScenarioReport:target/cucumber/simulator-pending.md")
+        + "io.periscope.features.report.PendingScenarioReport:target/cucumber/simulator-pending.md,"
+        + "io.periscope.features.report.AcceptanceRunReport:target/acceptance/simulator.json")
 public class SimulatorAcceptance {
 }

@@ -60,6 +60,7 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
 
     @Override
     public FlowTrace trace(Flow flow) throws FlowResolutionException {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         return simulator.trace(flow);
     }
 
@@ -75,6 +76,7 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
      */
     @Override
     public CableSecrecy secrecy(List<PathTrace> followed) {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         List<CableCrossing> crossings = CableCrossing.of(followed);
         if (crossings.isEmpty()) {
             return new CableSecrecy.Contradicted("no followed path crosses from one cluster to another");
@@ -109,12 +111,15 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
 
     @Override
     public Ipv4Address resolve(FlowSource from, String dnsName) throws FlowResolutionException {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         return simulator.resolver().resolve("dns", from, new FlowTarget.DnsTarget(dnsName, 0), Protocol.ICMP).destination();
     }
 
     /** A real server for the asking pod's cluster, on 127.0.0.1 for the one question: the simulator runs no cluster to put it in. */
     @Override
     public Optional<List<String>> askDns(FlowSource from, String name, String type) {
+        // A real DNS server, but answering from the plan on 127.0.0.1: no cluster holds it.
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         ClustersetZone zone = new ClustersetZone(Optional.of(from.cluster()), ServiceDiscovery.of(plan()));
         try (DnsServer server = DnsServer.start(new InetSocketAddress("127.0.0.1", 0), zone, 1)) {
             return JndiDnsQuestion.ask(server.address(), name, type);
@@ -125,11 +130,13 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
 
     @Override
     public DataplanePlan programmed(HostId host) {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         return hostPlan(host).effective();
     }
 
     @Override
     public List<Interface> interfaces(HostId host) {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         return hostPlan(host).interfaces();
     }
 
@@ -140,21 +147,25 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
 
     @Override
     public java.util.Optional<io.periscope.plan.ovn.OvnTopology> ovnTopology(String cluster) {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         return plan().ovn(cluster);
     }
 
     @Override
     public GlobalnetAllocations allocations() {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         return plan().allocations();
     }
 
     @Override
     public List<Endpoint> endpoints() {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         return plan().endpoints();
     }
 
     @Override
     public List<ClusterGraph.Connection> connections() {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         return ClusterGraph.of(clusterSet()).connections();
     }
 
@@ -170,6 +181,7 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
      */
     @Override
     public GatewayFailover failover(Flow udp, int streams, Flow tcpFlow, int tcp, String node) {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         Map<HostId, Integer> seeds = new HashMap<>();
         plan().hosts().values().stream().filter(h -> h.role() != HostPlan.HostRole.POD)
                 .forEach(h -> seeds.put(h.id(), (h.id().toString().hashCode() & 0x7fffffff) | 1));
@@ -218,6 +230,7 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
      */
     @Override
     public RoundTrips pings(Flow flow, int count) {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         LinkFigures forward = onlyFigures(flow, PathLinks::forward);
         LinkFigures reply = onlyFigures(backwards(flow), PathLinks::forward);
         double roundTrip = millis(forward.delay().plus(reply.delay()));
@@ -249,6 +262,7 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
 
     @Override
     public int burst(Flow flow, int count, int size) {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         LinkFigures forward = onlyFigures(flow, PathLinks::forward);
         return forward.crossed().stream().filter(c -> c.properties().rateBitsPerSecond().isPresent()).findFirst()
                 .map(c -> Math.min(count, c.properties().queuePackets().orElse(LinkPlan.DEFAULT_QUEUE) + 1))
@@ -258,6 +272,7 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
     /** The gateways the kernel's hash picks for evenly spread source ports, with the seeds {@code lab up} gives each node. */
     @Override
     public Throughput connections(Flow flow, int connections, int seconds) {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         ResolvedFlow resolved;
         try {
             resolved = simulator.resolver().resolve(flow);

@@ -5,6 +5,8 @@ import io.periscope.dataplane.sysctl.SysctlCommands;
 import io.periscope.features.backend.CableCrossing;
 import io.periscope.features.backend.CableSecrecy;
 import io.periscope.features.backend.Deployment;
+import io.periscope.features.backend.Evidence;
+import io.periscope.features.backend.EvidenceLog;
 import io.periscope.features.backend.RoundTrips;
 import io.periscope.features.backend.Throughput;
 import io.periscope.lab.agent.NamespaceCommandRunner;
@@ -117,6 +119,7 @@ final class ProbedDeployment implements Deployment {
     /** The lab builds no OVN (it refuses OVN-Kubernetes clusters), so this is the plan's, for completeness. */
     @Override
     public java.util.Optional<io.periscope.plan.ovn.OvnTopology> ovnTopology(String cluster) {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         return plan.ovn(cluster);
     }
 
@@ -127,6 +130,9 @@ final class ProbedDeployment implements Deployment {
 
     @Override
     public FlowTrace trace(Flow flow) throws FlowResolutionException {
+        // Captured hops, and the rules they name confirmed by the kernel's counters.
+        EvidenceLog.record(Evidence.REAL_PACKETS);
+        EvidenceLog.record(Evidence.KERNEL_STATE);
         ResolvedFlow resolved = simulator.resolver().resolve(flow);
         Flow named = new Flow(unusedName(flow), flow.from(), flow.to(), flow.protocol(), flow.expect());
         ClusterSet withFlow = set.withFlows(append(set.flows(), named));
@@ -246,6 +252,7 @@ final class ProbedDeployment implements Deployment {
         new java.security.SecureRandom().nextBytes(marker);
         String pattern = java.util.HexFormat.of().formatHex(marker);
         HostNamespace sender = layout.host(source).orElseThrow(() -> new AssertionError("the lab has no host " + source));
+        EvidenceLog.record(Evidence.REAL_PACKETS);
         CommandResult ping;
         List<UnderlayCapture.Frame> frames;
         try (UnderlayCapture capture = UnderlayCapture.start(targets)) {
@@ -332,6 +339,8 @@ final class ProbedDeployment implements Deployment {
     /** glibc's answer in the pod's namespace (dig at the DNS Service from a node): the first address, as a client takes it. */
     @Override
     public Ipv4Address resolve(FlowSource from, String dnsName) throws FlowResolutionException {
+        // glibc in the pod's namespace asks the cluster's DNS server over the lab's wires.
+        EvidenceLog.record(Evidence.REAL_PACKETS);
         HostNamespace asker = asker(from);
         List<Ipv4Address> answer = new NameLookup(runner).addresses(asker, ClusterDns.of(dns, from.cluster()), dnsName);
         if (answer.isEmpty()) {
@@ -346,6 +355,7 @@ final class ProbedDeployment implements Deployment {
      */
     @Override
     public Optional<List<String>> askDns(FlowSource from, String name, String type) {
+        EvidenceLog.record(Evidence.REAL_PACKETS);
         HostNamespace asker = asker(from);
         List<String> argv = new ArrayList<>(List.of("dig", "+noall", "+comments", "+answer", "+time=1", "+tries=2"));
         if (asker.isNode()) {
@@ -390,6 +400,7 @@ final class ProbedDeployment implements Deployment {
     /** Read from the host's namespace as the agents read it, every layer. */
     @Override
     public DataplanePlan programmed(HostId host) {
+        EvidenceLog.record(Evidence.KERNEL_STATE);
         HostNamespace namespace = layout.host(host).orElseThrow(() -> new AssertionError("the lab has no host " + host
                 + "; hosts: " + plan.hosts().keySet()));
         Set<String> sysctlKeys = hostPlan(host).effective().sysctls().keySet();
@@ -407,6 +418,8 @@ final class ProbedDeployment implements Deployment {
 
     @Override
     public List<Interface> interfaces(HostId host) {
+        // The plan's interfaces, which lab up creates; not read back.
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         return hostPlan(host).interfaces();
     }
 
@@ -416,16 +429,20 @@ final class ProbedDeployment implements Deployment {
 
     @Override
     public GlobalnetAllocations allocations() {
+        // Control-plane decisions: the lab runs no Globalnet controller of its own.
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         return plan.allocations();
     }
 
     @Override
     public List<Endpoint> endpoints() {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         return plan.endpoints();
     }
 
     @Override
     public List<ClusterGraph.Connection> connections() {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         return ClusterGraph.of(plan.clusterSet()).connections();
     }
 
@@ -437,6 +454,7 @@ final class ProbedDeployment implements Deployment {
      */
     @Override
     public GatewayFailover failover(Flow udp, int streams, Flow tcpFlow, int tcp, String node) {
+        EvidenceLog.record(Evidence.REAL_PACKETS);
         ClusterSet measured = set.withFlows(List.of(new Flow("failover-udp", udp.from(), udp.to(), udp.protocol(), udp.expect()),
                 new Flow("failover-tcp", tcpFlow.from(), tcpFlow.to(), tcpFlow.protocol(), tcpFlow.expect())));
         UpLab lab = UpLab.of(file, measured, stateFile, "acceptance");
@@ -460,6 +478,7 @@ final class ProbedDeployment implements Deployment {
      */
     @Override
     public RoundTrips pings(Flow flow, int count) {
+        EvidenceLog.record(Evidence.REAL_PACKETS);
         Ipv4Address destination;
         try {
             destination = simulator.resolver().resolve(flow).destination();
@@ -487,6 +506,7 @@ final class ProbedDeployment implements Deployment {
     /** {@code ping -l}: every request sent before the first answer is waited for. */
     @Override
     public int burst(Flow flow, int count, int size) {
+        EvidenceLog.record(Evidence.REAL_PACKETS);
         Ipv4Address destination;
         try {
             destination = simulator.resolver().resolve(flow).destination();
@@ -510,6 +530,7 @@ final class ProbedDeployment implements Deployment {
     /** {@code lab bench} on this lab with the one flow: iperf3's receivers' rates added up, and the gateway each connection left by. */
     @Override
     public Throughput connections(Flow flow, int connections, int seconds) {
+        EvidenceLog.record(Evidence.REAL_PACKETS);
         ClusterSet measured = set.withFlows(List.of(new Flow("bench", flow.from(), flow.to(), flow.protocol(), flow.expect())));
         UpLab lab = UpLab.of(file, measured, stateFile, "acceptance");
         BenchReport report = new LabBench(runner, new SimulatorBench()).run(lab, new LabBench.Options(connections, seconds), line -> { });

@@ -2,6 +2,8 @@ package io.periscope.features.steps;
 
 import io.periscope.features.backend.Backend;
 import io.periscope.features.backend.Deployment;
+import io.periscope.features.backend.Evidence;
+import io.periscope.features.backend.EvidenceLog;
 import io.periscope.features.kubernetes.KubernetesControlPlane;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.load.TopologyException;
@@ -104,11 +106,16 @@ public final class ClusterSetUnderTest {
             }
             controlPlane = KubernetesControlPlane.start(set, globalCidrs);
         }
+        // What a step asks the control plane is answered by API objects that Periscope's controllers wrote.
+        EvidenceLog.record(Evidence.API_OBJECTS);
         return controlPlane;
     }
 
     /** The control plane when a step of this scenario started one. */
     Optional<KubernetesControlPlane> runningControlPlane() {
+        if (controlPlane != null) {
+            EvidenceLog.record(Evidence.API_OBJECTS);
+        }
         return Optional.ofNullable(controlPlane);
     }
 

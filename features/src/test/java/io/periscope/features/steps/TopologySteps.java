@@ -4,6 +4,8 @@ import io.cucumber.datatable.DataTable;
 import io.cucumber.java.en.Given;
 import io.cucumber.java.en.Then;
 import io.cucumber.java.en.When;
+import io.periscope.features.backend.Evidence;
+import io.periscope.features.backend.EvidenceLog;
 import io.periscope.model.load.TopologyError;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.selector.LabelSelector;
@@ -46,6 +48,8 @@ public final class TopologySteps {
 
     @Then("the cluster set is refused with:")
     public void refusedWith(DataTable table) {
+        // The topology loader's verdict, before any backend: the same on both.
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         TopologyException refusal = world.refusal()
                 .orElseThrow(() -> new AssertionError("the cluster set was accepted; expected it to be refused"));
         for (Map<String, String> row : table.asMaps()) {
@@ -60,6 +64,7 @@ public final class TopologySteps {
 
     @Then("the cluster set is accepted")
     public void accepted() {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
         world.refusal().ifPresent(e -> {
             throw new AssertionError("the cluster set was refused:\n" + e.report());
         });
