@@ -92,6 +92,16 @@ public final class AcceptanceTable {
                         .append(status(row[1], true)).append(" | ").append(evidence(row[1])).append(" |\n");
             }
         }
+        Map<String, List<String>> skipped = new LinkedHashMap<>();
+        lab.scenarios().stream().filter(r -> r.status() == RunReport.Status.skipped)
+                .forEach(r -> skipped.computeIfAbsent(why(r), k -> new ArrayList<>()).add(r.name()));
+        simulator.scenarios().stream().filter(r -> r.status() == RunReport.Status.skipped)
+                .forEach(r -> skipped.computeIfAbsent("on the simulator: " + why(r), k -> new ArrayList<>()).add(r.name()));
+        if (!skipped.isEmpty()) {
+            text.append("\nSkipped, and why (the lab's reasons unless marked):\n\n");
+            skipped.forEach((reason, names) -> text.append("- ").append(names.size()).append(names.size() == 1 ? " scenario: " : " scenarios: ")
+                    .append(cell(reason)).append("\n"));
+        }
         List<FeatureCatalog.Entry> pending = catalog.pending();
         if (!pending.isEmpty()) {
             text.append("\nPending (tagged `@pending`, run by neither suite), and why:\n\n");
@@ -168,11 +178,31 @@ public final class AcceptanceTable {
         return switch (run.status()) {
             case passed -> observes && run.modelOnly() ? "model only" : "passes";
             case failed -> "fails: " + cell(shorten(run.reason()));
-            case skipped -> run.reason().startsWith(FeatureCatalog.SIMULATOR_ONLY_REASON)
-                    ? "simulator only: " + cell(shorten(run.reason().substring(FeatureCatalog.SIMULATOR_ONLY_REASON.length()).strip()))
-                    : "skipped: " + cell(shorten(run.reason()));
+            case skipped -> simulatorOnly(run) ? "simulator only: " + cell(brief(why(run))) : "skipped: " + cell(brief(why(run)));
             case pending -> "pending";
         };
+    }
+
+    private static boolean simulatorOnly(RunReport.ScenarioRun run) {
+        return run.reason().startsWith(FeatureCatalog.SIMULATOR_ONLY_REASON);
+    }
+
+    /** Why it was skipped, without the {@code Simulator only:} its description starts with. */
+    private static String why(RunReport.ScenarioRun run) {
+        String reason = run.reason().replaceAll("\\s+", " ").strip();
+        return simulatorOnly(run) ? reason.substring(FeatureCatalog.SIMULATOR_ONLY_REASON.length()).strip() : reason;
+    }
+
+    /** A reason's first clause, for a cell; the whole reason follows the tables. */
+    private static String brief(String reason) {
+        int end = reason.length();
+        for (String stop : List.of(". ", " (", "; ")) {
+            int at = reason.indexOf(stop);
+            if (at > 0 && at < end) {
+                end = at;
+            }
+        }
+        return shorten(reason.substring(0, end).replaceFirst("\\.$", ""));
     }
 
     /** The kinds of evidence, strongest first; a dash where the backend answered nothing (skipped, pending). */

@@ -30,7 +30,7 @@ class AcceptanceTableSaysModelOnlyWhereTheLabObservedNothing {
 
                   @simulator-only
                   Scenario: not in the lab
-                    Simulator only: the lab has no such thing.
+                    Simulator only: the lab has no such thing (it never had).
                     Given something
 
                   @pending
@@ -57,14 +57,15 @@ class AcceptanceTableSaysModelOnlyWhereTheLabObservedNothing {
         RunReport lab = new RunReport("lab", "t", List.of(
                 run("probed", 2, RunReport.Status.passed, "", Set.of(Evidence.MODEL_ONLY, Evidence.KERNEL_STATE, Evidence.REAL_PACKETS)),
                 run("planned", 5, RunReport.Status.passed, "", Set.of(Evidence.MODEL_ONLY)),
-                run("not in the lab", 8, RunReport.Status.skipped, "Simulator only: the lab has no such thing.", Set.of()), pending()));
+                run("not in the lab", 8, RunReport.Status.skipped, "Simulator only: the lab has no such thing (it never had).", Set.of()), pending()));
 
         String table = AcceptanceTable.render(catalog(), simulator, lab);
 
         assertThat(table).contains("Simulator: 3 pass, 1 pending. Lab: 1 pass, 1 model only, 1 simulator only, 1 pending.")
                 .contains("| probed | passes | passes | real packets, kernel state, model |")
                 .contains("| planned | passes | model only | model |")
-                .contains("| not in the lab | passes | simulator only: the lab has no such thing. | — |")
+                .contains("| not in the lab | passes | simulator only: the lab has no such thing | — |")
+                .contains("- 1 scenario: the lab has no such thing (it never had).")
                 .contains("| waits | pending | pending | — |")
                 .contains("- `a.feature`, waits: Pending: not built yet.");
     }

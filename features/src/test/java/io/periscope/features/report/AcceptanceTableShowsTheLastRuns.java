@@ -6,9 +6,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.abort;
 
 /**
@@ -28,8 +29,24 @@ class AcceptanceTableShowsTheLastRuns {
         RunReport simulator = usable(catalog, "simulator");
         RunReport lab = usable(catalog, "lab");
         String committed = AcceptanceTable.section(Files.readString(ROOT.resolve("docs/acceptance.md"), StandardCharsets.UTF_8));
-        assertThat(committed).as("docs/acceptance.md's results table against the last runs (features/target/acceptance); "
-                + "scripts/acceptance-table rewrites it").isEqualTo(AcceptanceTable.render(catalog, simulator, lab));
+        String runs = AcceptanceTable.render(catalog, simulator, lab);
+        if (!committed.equals(runs)) {
+            fail("docs/acceptance.md's results table is not what the last runs reported (features/target/acceptance); "
+                    + "scripts/acceptance-table rewrites it. " + firstDifference(committed, runs));
+        }
+    }
+
+    private static String firstDifference(String committed, String runs) {
+        List<String> was = committed.lines().toList();
+        List<String> is = runs.lines().toList();
+        for (int i = 0; i < Math.max(was.size(), is.size()); i++) {
+            String a = i < was.size() ? was.get(i) : "(nothing)";
+            String b = i < is.size() ? is.get(i) : "(nothing)";
+            if (!a.equals(b)) {
+                return "First difference, line " + (i + 1) + " of the table:\n  committed: " + a + "\n  the runs:  " + b;
+            }
+        }
+        return "They differ in line endings only.";
     }
 
     private static RunReport usable(FeatureCatalog catalog, String backend) {
