@@ -44,7 +44,10 @@ class AcceptanceTableTracesEveryScenario {
     @Test
     void everyScenarioIsTraced() throws IOException {
         List<String[]> rows = rows();
-        assertThat(rows).as("rows of docs/acceptance.md's traceability tables").allSatisfy(r -> assertThat(r).hasSize(2));
+        // A row with simulator and lab columns is from before the statuses were generated: they now live in
+        // "Results of the last runs" only, where no one writes them by hand.
+        assertThat(rows).allSatisfy(r -> assertThat(r).as("docs/acceptance.md's traceability row '%s' has two columns, behaviour "
+                + "and scenario (statuses are generated under 'Results of the last runs')", String.join(" | ", r)).hasSize(2));
         for (FeatureCatalog.Entry scenario : catalog.scenarios()) {
             assertThat(rows.stream().filter(r -> r[1].contains(scenario.name())).toList())
                     .as("rows of docs/acceptance.md naming '%s'", scenario.name()).isNotEmpty();
