@@ -1,0 +1,198 @@
+package io.periscope.lab.ovn;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+
+import static io.periscope.lab.ovn.OvnPrograms.program;
+
+/**
+ * Starts Open vSwitch and OVN daemons inside a lab namespace, each with its own run directory, and
+ * stops them again by their pid files.
+ *
+ * <p>Every daemon is told its pid file, control socket and log file explicitly, and gets
+ * {@code OVS_RUNDIR}, {@code OVN_RUNDIR} and the other directory variables pointing at its owner's
+ * directory: ovs-vswitchd puts each bridge's OpenFlow socket ({@code br-int.mgmt}) in
+ * {@code OVS_RUNDIR}, and ovn-controller finds it there and puts its own control socket in
+ * {@code OVN_RUNDIR}. Left at their defaults ({@code /var/run/openvswitch}) two nodes' daemons would
+ * share one socket, or meet an Open vSwitch of the machine's own.
+ *
+ * <p>Daemons run with {@code --detach}: the launcher returns only once the daemon has opened its
+ * databases and sockets, so its exit status is the readiness answer, and the daemon is then no
+ * child of this JVM. That is why stopping goes by pid file, and why it can be done from any process
+ * (a later {@code lab down}) as long as the run directory is there.
+ */
+public final class OvnDaemons {
+
+    /** How long a launcher may take to detach, and a stopped daemon to end before it is killed. */
+    static final long START_SECONDS = 20;
+    static final long STOP_SECONDS = 5;
+
+    /**
+     * The order daemons are stopped in: the consumers before what they consume, so none of them
+     * spends its last moments reconnecting (ovn-controller before ovs-vswitchd before its database,
+     * ovn-northd before the central databases).
+     */
+    private static final List<String> STOP_ORDER = List.of("ovn-controller", "ovs-vswitchd", "ovsdb-server", "ovn-northd", "nb", "sb");
+
+    private OvnDaemons() {
+    }
+
+    /**
+     * Starts {@code daemonProgram} in {@code namespace} with its files in {@code directory}, named
+     * {@code fileStem}.pid / .log / .ctl (the control socket is passed only to daemons that take
+     * {@code --unixctl}).
+     *
+     * @throws IllegalStateException naming the daemon, its exit status and the end of its log, when it did not start
+     */
+    static OvnDaemon start(String daemonProgram, String owner, String namespace, Path directory, String fileStem,
+                           boolean takesUnixctl, List<String> arguments) {
+        Path pidFile = directory.resolve(fileStem + ".pid");
+        Path logFile = directory.resolve(fileStem + ".log");
+        List<String> argv = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
+        argv.add(program(daemonProgram));
+        argv.addAll(List.of("--detach", "--no-chdir", "--pidfile=" + pidFile, "--log-file=" + logFile));
+        if (takesUnixctl) {
+            argv.add("--unixctl=" + directory.resolve(fileStem + ".ctl"));
+        }
+        argv.addAll(arguments);
+        OvnDaemon daemon = new OvnDaemon(daemonProgram, owner, namespace, pidFile, logFile);
+        ProcessBuilder launcher = new ProcessBuilder(argv).redirectErrorStream(true);
+        Map<String, String> environment = launcher.environment();
+        for (String variable : List.of("OVS_RUNDIR", "OVS_DBDIR", "OVS_LOGDIR", "OVS_SYSCONFDIR", "OVN_RUNDIR", "OVN_DBDIR",
+                "OVN_LOGDIR", "OVN_SYSCONFDIR")) {
+            environment.put(variable, directory.toString());
+        }
+        String output;
+        int status;
+        try {
+            Process process = launcher.start();
+            output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(START_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException(daemon + " did not detach within " + START_SECONDS + " s" + logTail(logFile));
+            }
+            status = process.exitValue();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + daemon, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting " + daemon, e);
+        }
+        if (status != 0) {
+            throw new IllegalStateException(daemon + " failed to start (exit " + status + "): " + output.strip() + logTail(logFile));
+        }
+        if (pidOf(pidFile).flatMap(ProcessHandle::of).filter(ProcessHandle::isAlive).isEmpty()) {
+            throw new IllegalStateException(daemon + " detached but is not running (pid file " + pidFile + ")" + logTail(logFile));
+        }
+        return daemon;
+    }
+
+    /** The last lines of a daemon's log, for an error message. */
+    static String logTail(Path logFile) {
+        try {
+            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
+            return "; last lines of " + logFile + ":\n  " + String.join("\n  ", lines.subList(Math.max(0, lines.size() - 8), lines.size()));
+        } catch (IOException e) {
+            return "; its log " + logFile + " cannot be read (" + e.getMessage() + ")";
+        }
+    }
+
+    /**
+     * Stops every daemon whose pid file lies under {@code runDirectory}, in {@link #STOP_ORDER},
+     * then removes the directory with its databases, sockets and logs. A pid is signalled only when
+     * its process's command line names that very pid file, so a pid reused by another process is
+     * left alone. Safe to repeat: a directory already gone is nothing to do.
+     *
+     * @return the daemons' pids that were running and are now stopped
+     */
+    public static List<Long> stopAllUnder(Path runDirectory) {
+        List<Long> stopped = new ArrayList<>();
+        if (!Files.isDirectory(runDirectory)) {
+            return stopped;
+        }
+        List<Path> pidFiles;
+        try (Stream<Path> files = Files.walk(runDirectory)) {
+            pidFiles = files.filter(p -> p.getFileName().toString().endsWith(".pid")).sorted(Comparator.comparingInt(OvnDaemons::stopRank))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + runDirectory, e);
+        }
+        for (Path pidFile : pidFiles) {
+            stop(pidFile).ifPresent(stopped::add);
+        }
+        deleteTree(runDirectory);
+        return stopped;
+    }
+
+    private static int stopRank(Path pidFile) {
+        String stem = pidFile.getFileName().toString().replaceFirst("\\.pid$", "");
+        int rank = STOP_ORDER.indexOf(stem);
+        return rank < 0 ? STOP_ORDER.size() : rank;
+    }
+
+    /** Stops the daemon of {@code pidFile} (SIGTERM, then SIGKILL after {@link #STOP_SECONDS}); its pid if it was running. */
+    static Optional<Long> stop(Path pidFile) {
+        Optional<ProcessHandle> process = pidOf(pidFile).flatMap(ProcessHandle::of).filter(ProcessHandle::isAlive)
+                .filter(p -> commandLine(p.pid()).contains("--pidfile=" + pidFile));
+        if (process.isEmpty()) {
+            return Optional.empty();
+        }
+        ProcessHandle handle = process.get();
+        handle.destroy();
+        try {
+            handle.onExit().get(STOP_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            handle.destroyForcibly();
+            try {
+                handle.onExit().get(STOP_SECONDS, TimeUnit.SECONDS);
+            } catch (TimeoutException | ExecutionException again) {
+                throw new IllegalStateException("daemon " + handle.pid() + " of " + pidFile + " survived SIGKILL for " + STOP_SECONDS + " s");
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        } catch (InterruptedException e) {
+            handle.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        return Optional.of(handle.pid());
+    }
+
+    static Optional<Long> pidOf(Path pidFile) {
+        try {
+            return Optional.of(Long.parseLong(Files.readString(pidFile).strip()));
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The process's arguments joined by spaces ({@code /proc/PID/cmdline} separates them with NULs). */
+    private static String commandLine(long pid) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", String.valueOf(pid), "cmdline")), StandardCharsets.UTF_8).replace('\0', ' ');
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private static void deleteTree(Path directory) {
+        try (Stream<Path> files = Files.walk(directory)) {
+            for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove " + directory, e);
+        }
+    }
+}
