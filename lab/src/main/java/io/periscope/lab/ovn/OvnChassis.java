@@ -142,7 +142,8 @@ public final class OvnChassis {
     void addManagementPort(OvnClusterSpec cluster) {
         vsctl("add-port", "br-int", "ovn-k8s-mp0", "--", "set", "interface", "ovn-k8s-mp0", "type=internal",
                 "external_ids:iface-id=k8s-" + node.name());
-        inNode("ip", "link", "set", "ovn-k8s-mp0", "address", OvnClusterSpec.macOf(node.managementAddress()));
+        inNode("ip", "link", "set", "ovn-k8s-mp0", "address", OvnClusterSpec.macOf(node.managementAddress()), "mtu",
+                String.valueOf(OvnClusterSpec.POD_MTU));
         inNode("ip", "addr", "add", node.managementAddress() + "/" + node.podSubnet().length(), "dev", "ovn-k8s-mp0");
         inNode("ip", "link", "set", "ovn-k8s-mp0", "up");
         inNode("ip", "route", "replace", cluster.clusterCidr().toString(), "via", node.gateway().toString(), "dev", "ovn-k8s-mp0");

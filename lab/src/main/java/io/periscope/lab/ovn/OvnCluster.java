@@ -155,7 +155,7 @@ public final class OvnCluster implements AutoCloseable {
         runner.run(Command.of("ip", "link", "add", device, "type", "veth", "peer", "name", "eth0", "netns", podNamespace)
                 .inNamespace(spec.namespace()));
         inPod(podNamespace, "ip", "link", "set", "lo", "up");
-        inPod(podNamespace, "ip", "link", "set", "eth0", "address", OvnClusterSpec.macOf(address));
+        inPod(podNamespace, "ip", "link", "set", "eth0", "address", OvnClusterSpec.macOf(address), "mtu", String.valueOf(OvnClusterSpec.POD_MTU));
         inPod(podNamespace, "ip", "addr", "add", address + "/" + spec.podSubnet().length(), "dev", "eth0");
         inPod(podNamespace, "ip", "link", "set", "eth0", "up");
         inPod(podNamespace, "ip", "route", "add", "default", "via", spec.gateway().toString(), "dev", "eth0");

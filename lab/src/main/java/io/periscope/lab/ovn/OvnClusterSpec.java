@@ -12,6 +12,14 @@ import java.util.List;
  */
 public record OvnClusterSpec(String name, Ipv4Prefix clusterCidr, Ipv4Prefix joinSubnet, List<OvnNodeSpec> nodes) {
 
+    /**
+     * The MTU of pods and management ports: OVN-Kubernetes' default, the underlay's 1500 less 100
+     * for the Geneve header (58 bytes with OVN's option, IPv4 outside). ovs-vswitchd drops a packet
+     * that its tunnel header makes longer than breth0's MTU, without a word to the sender: with
+     * 1500 in the pods, ping gets through and a TCP stream's full-sized segments do not.
+     */
+    public static final int POD_MTU = 1400;
+
     public OvnClusterSpec {
         nodes = List.copyOf(nodes);
         if (nodes.isEmpty()) {

@@ -68,7 +68,10 @@ public final class OvnDaemons {
         }
         argv.addAll(arguments);
         OvnDaemon daemon = new OvnDaemon(daemonProgram, owner, namespace, pidFile, logFile);
-        ProcessBuilder launcher = new ProcessBuilder(argv).redirectErrorStream(true);
+        // What the launcher prints before it detaches (a bad argument, a database it cannot open) goes to
+        // a file: a pipe would stay open as long as any daemon that inherited it, and reading it could block.
+        Path launcherOutput = directory.resolve(fileStem + ".out");
+        ProcessBuilder launcher = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(launcherOutput.toFile());
         Map<String, String> environment = launcher.environment();
         for (String variable : List.of("OVS_RUNDIR", "OVS_DBDIR", "OVS_LOGDIR", "OVS_SYSCONFDIR", "OVN_RUNDIR", "OVN_DBDIR",
                 "OVN_LOGDIR", "OVN_SYSCONFDIR")) {
@@ -78,12 +81,12 @@ public final class OvnDaemons {
         int status;
         try {
             Process process = launcher.start();
-            output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!process.waitFor(START_SECONDS, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new IllegalStateException(daemon + " did not detach within " + START_SECONDS + " s" + logTail(logFile));
             }
             status = process.exitValue();
+            output = Files.readString(launcherOutput, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + daemon, e);
         } catch (InterruptedException e) {
