@@ -40,11 +40,13 @@ public final class OvnDaemons {
     static final long STOP_SECONDS = 5;
 
     /**
-     * The order daemons are stopped in: the consumers before what they consume, so none of them
-     * spends its last moments reconnecting (ovn-controller before ovs-vswitchd before its database,
-     * ovn-northd before the central databases).
+     * The waves daemons are stopped in: those that write into a database before the databases'
+     * users, and the databases last, so none of them spends its last moments reconnecting to one
+     * already gone. A wave is signalled at once and then awaited: each daemon takes one to two
+     * seconds to end after SIGTERM here, which one by one made closing a two-node cluster take 19 s.
      */
-    private static final List<String> STOP_ORDER = List.of("ovn-controller", "ovs-vswitchd", "ovsdb-server", "ovn-northd", "nb", "sb");
+    private static final List<List<String>> STOP_WAVES = List.of(List.of("ovn-controller", "ovn-northd"), List.of("ovs-vswitchd"),
+            List.of("ovsdb-server", "nb", "sb"));
 
     private OvnDaemons() {
     }
@@ -113,7 +115,7 @@ public final class OvnDaemons {
     }
 
     /**
-     * Stops every daemon whose pid file lies under {@code runDirectory}, in {@link #STOP_ORDER},
+     * Stops every daemon whose pid file lies under {@code runDirectory}, in {@link #STOP_WAVES},
      * then removes the directory with its databases, sockets and logs. A pid is signalled only when
      * its process's command line names that very pid file, so a pid reused by another process is
      * left alone. Safe to repeat: a directory already gone is nothing to do.
@@ -127,33 +129,47 @@ public final class OvnDaemons {
         }
         List<Path> pidFiles;
         try (Stream<Path> files = Files.walk(runDirectory)) {
-            pidFiles = files.filter(p -> p.getFileName().toString().endsWith(".pid")).sorted(Comparator.comparingInt(OvnDaemons::stopRank))
-                    .toList();
+            pidFiles = files.filter(p -> p.getFileName().toString().endsWith(".pid")).toList();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + runDirectory, e);
         }
-        for (Path pidFile : pidFiles) {
-            stop(pidFile).ifPresent(stopped::add);
+        for (int wave = 0; wave <= STOP_WAVES.size(); wave++) {
+            int current = wave;
+            List<ProcessHandle> signalled = new ArrayList<>();
+            for (Path pidFile : pidFiles.stream().filter(p -> wave(p) == current).toList()) {
+                ours(pidFile).ifPresent(process -> {
+                    process.destroy();
+                    signalled.add(process);
+                });
+            }
+            for (ProcessHandle process : signalled) {
+                awaitEnd(process);
+                stopped.add(process.pid());
+            }
         }
         deleteTree(runDirectory);
         return stopped;
     }
 
-    private static int stopRank(Path pidFile) {
+    /** The wave a daemon is stopped in, by its pid file's name; one the waves do not name goes last. */
+    private static int wave(Path pidFile) {
         String stem = pidFile.getFileName().toString().replaceFirst("\\.pid$", "");
-        int rank = STOP_ORDER.indexOf(stem);
-        return rank < 0 ? STOP_ORDER.size() : rank;
+        for (int wave = 0; wave < STOP_WAVES.size(); wave++) {
+            if (STOP_WAVES.get(wave).contains(stem)) {
+                return wave;
+            }
+        }
+        return STOP_WAVES.size();
     }
 
-    /** Stops the daemon of {@code pidFile} (SIGTERM, then SIGKILL after {@link #STOP_SECONDS}); its pid if it was running. */
-    static Optional<Long> stop(Path pidFile) {
-        Optional<ProcessHandle> process = pidOf(pidFile).flatMap(ProcessHandle::of).filter(ProcessHandle::isAlive)
+    /** The running process of {@code pidFile}, when its command line names that pid file. */
+    private static Optional<ProcessHandle> ours(Path pidFile) {
+        return pidOf(pidFile).flatMap(ProcessHandle::of).filter(ProcessHandle::isAlive)
                 .filter(p -> commandLine(p.pid()).contains("--pidfile=" + pidFile));
-        if (process.isEmpty()) {
-            return Optional.empty();
-        }
-        ProcessHandle handle = process.get();
-        handle.destroy();
+    }
+
+    /** Waits {@link #STOP_SECONDS} for a signalled daemon to end, then kills it (SIGKILL) and waits as long again. */
+    private static void awaitEnd(ProcessHandle handle) {
         try {
             handle.onExit().get(STOP_SECONDS, TimeUnit.SECONDS);
         } catch (TimeoutException | ExecutionException e) {
@@ -161,7 +177,7 @@ public final class OvnDaemons {
             try {
                 handle.onExit().get(STOP_SECONDS, TimeUnit.SECONDS);
             } catch (TimeoutException | ExecutionException again) {
-                throw new IllegalStateException("daemon " + handle.pid() + " of " + pidFile + " survived SIGKILL for " + STOP_SECONDS + " s");
+                throw new IllegalStateException("daemon " + handle.pid() + " survived SIGKILL for " + STOP_SECONDS + " s");
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -169,7 +185,6 @@ public final class OvnDaemons {
             handle.destroyForcibly();
             Thread.currentThread().interrupt();
         }
-        return Optional.of(handle.pid());
     }
 
     static Optional<Long> pidOf(Path pidFile) {

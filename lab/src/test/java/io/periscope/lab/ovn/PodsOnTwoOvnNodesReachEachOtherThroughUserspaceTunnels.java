@@ -69,6 +69,7 @@ class PodsOnTwoOvnNodesReachEachOtherThroughUserspaceTunnels {
                     new OvnNodeSpec("n2", ns("n2"), "eth0", UNDERLAY_2, 24, Ipv4Prefix.parse("10.244.2.0/24"))));
 
             long started = System.nanoTime();
+            long closing;
             try (OvnCluster cluster = OvnCluster.start(runner, spec, runDirectory)) {
                 long up = System.nanoTime();
                 cluster.daemons().forEach(d -> daemonPids.add(OvnDaemons.pidOf(d.pidFile()).orElseThrow()));
@@ -108,7 +109,9 @@ class PodsOnTwoOvnNodesReachEachOtherThroughUserspaceTunnels {
                         + " userspace Geneve %.0f Mbit/s (iperf3, 2 s)%n", (up - started) / 1_000_000, (attached - up) / 1_000_000, bitsPerSecond / 1e6);
                 assertThat(bitsPerSecond).as("TCP from pod a to pod b, full-sized segments included").isGreaterThan(1e6);
                 assertThat(daemonPids).allMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+                closing = System.nanoTime();
             }
+            System.out.printf("OVN cluster of 2 nodes closed in %d ms%n", (System.nanoTime() - closing) / 1_000_000);
 
             assertThat(runDirectory).doesNotExist();
             assertThat(daemonPids).as("daemons still running after close").noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
