@@ -49,7 +49,7 @@ public final class OvnPrograms {
         }
         return missing.isEmpty() ? Optional.empty()
                 : Optional.of("Open vSwitch / OVN is not fully installed: missing " + String.join(", ", missing)
-                        + "; ./run-tests as root installs openvswitch-switch, ovn-host and ovn-central");
+                        + "; ./run-tests as root installs openvswitch-switch, ovn-host, ovn-central and ethtool");
     }
 
     /** The program on PATH, or in /usr/sbin and /sbin. */
