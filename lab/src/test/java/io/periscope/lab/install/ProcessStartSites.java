@@ -125,7 +125,10 @@ final class ProcessStartSites {
 
     /** Methods that look a program up by the name they are given: a call of one names its argument's program. */
     static final Map<String, String> LOOKUPS = Map.of(
-            "lab/src/main/java/io/periscope/lab/ovn/OvnSandbox.java", "program");
+            "lab/src/main/java/io/periscope/lab/ovn/OvnSandbox.java", "program",
+            "lab/src/main/java/io/periscope/lab/ovn/OvnDaemons.java", "program",
+            "lab/src/main/java/io/periscope/lab/ovn/OvnControlPlane.java", "program",
+            "lab/src/main/java/io/periscope/lab/ovn/OvnChassis.java", "program");
 
     record Result(TreeMap<String, Set<String>> programs, List<String> unresolved, List<Review> unusedReviews, int sites) {
     }

@@ -35,7 +35,10 @@ class RunTestsInstallsEveryProgramTheCodeRuns {
     static final Path TABLE = REPOSITORY.resolve("scripts/program-packages.tsv");
     static final String PREREQUISITE = "prerequisite";
 
-    /** @param file the name the package installs it under: the program's, or the alternative's target (awk is mawk) */
+    /**
+     * @param file the name the package installs it under: the program's, or the alternative's target (awk is mawk); an absolute
+     *             path where the alternative's target lies outside bin and sbin (ovs-vswitchd is /usr/lib/openvswitch-switch/ovs-vswitchd)
+     */
     record Row(String program, String pkg, String file) {
     }
 
@@ -128,6 +131,10 @@ class RunTestsInstallsEveryProgramTheCodeRuns {
             String listing = listings.computeIfAbsent(row.pkg(), RunTestsInstallsEveryProgramTheCodeRuns::dpkgList);
             if (listing.isEmpty()) {
                 unchecked.add(row.pkg());
+            } else if (row.file().startsWith("/")) {
+                if (!Pattern.compile("(?m)^" + Pattern.quote(row.file()) + "$").matcher(listing).find()) {
+                    wrong.add(row.program() + ": package " + row.pkg() + " installs no " + row.file());
+                }
             } else if (!Pattern.compile("(?m)/s?bin/" + Pattern.quote(row.file()) + "$").matcher(listing).find()) {
                 wrong.add(row.program() + ": package " + row.pkg() + " installs no bin/" + row.file() + " or sbin/" + row.file());
             }
