@@ -59,6 +59,13 @@ public final class PaintAndRedrawBenchmark {
                 throughTheLauncher(chromium, launcher, example, work);
                 return;
             }
+            if (Boolean.getBoolean("periscope.redrawOnly")) {
+                // The redraws alone (scripts/benchmark-visualizer --redraw-only): quick enough to run against an anchor's build in turns.
+                redrawAfterSave(chromium, mag, TopologyLoader.load(mag), "name: client-to-nginx", "?view=flow");
+                redrawAfterSave(chromium, work.resolve("synthetic-20.yaml"),
+                        withOneFlow(new SyntheticClusterSet(20, 4, 2, 8, 2, 0, GlobalnetMode.V2).build()), "name: first-to-last", "");
+                return;
+            }
             Path page = work.resolve("mag-globalnet.html");
             Files.writeString(page, HtmlExport.render(document(TopologyLoader.load(mag))));
             List<Double> staticPaint = new ArrayList<>();
@@ -108,7 +115,7 @@ public final class PaintAndRedrawBenchmark {
                 generatedSet(chromium, work, clusters);
             }
             Path twenty = work.resolve("synthetic-20.yaml");
-            redrawAfterSave(chromium, twenty, withOneFlow(new SyntheticClusterSet(20, 4, 2, 8, 2, 0, GlobalnetMode.V2).build()));
+            redrawAfterSave(chromium, twenty, withOneFlow(new SyntheticClusterSet(20, 4, 2, 8, 2, 0, GlobalnetMode.V2).build()), "name: first-to-last", "");
 
             if (launcher != null) {
                 throughTheLauncher(chromium, launcher, example, work);
@@ -159,21 +166,21 @@ public final class PaintAndRedrawBenchmark {
     }
 
     /** The redraw after a save of a generated set: from the write to the redrawn picture, against a full reload. */
-    private static void redrawAfterSave(Chromium chromium, Path file, ClusterSet set) throws Exception {
+    private static void redrawAfterSave(Chromium chromium, Path file, ClusterSet set, String flowName, String query) throws Exception {
         String original = TopologyWriter.write(set);
         Files.writeString(file, original);
         List<Double> redraw = new ArrayList<>();
         List<Double> reload = new ArrayList<>();
         try (RunningServer running = new RunningServer(file)) {
-            chromium.driver.get(running.server.url());
+            chromium.driver.get(running.server.url() + query);
             awaitRevision(chromium, "1");
             String view = String.valueOf(chromium.script("return document.body.dataset.view"));
             int revision = 1;
             for (int i = 0; i < RUNS; i++) {
                 long start = System.currentTimeMillis();
-                String saved = original.replace("name: first-to-last", "name: first-to-last-" + i);
+                String saved = original.replace(flowName, flowName + "-" + i);
                 if (saved.equals(original)) {
-                    throw new IllegalStateException("the written set names no flow first-to-last: nothing to save");
+                    throw new IllegalStateException("the written set has no '" + flowName + "': nothing to save");
                 }
                 Files.writeString(file, saved);
                 revision++;
