@@ -97,9 +97,10 @@ public final class PaintAndRedrawBenchmark {
                 int revision = 1;
                 for (int i = 0; i < RUNS; i++) {
                     long start = System.currentTimeMillis();
-                    Files.writeString(mag, original.replace("name: client-to-nginx", "name: client-to-nginx-" + i));
+                    save(mag, original.replace("name: client-to-nginx", "name: client-to-nginx-" + i));
                     revision++;
                     awaitRevision(chromium, String.valueOf(revision));
+                    requirePicture(chromium);
                     redraw.add(drawnSince(chromium, start));
                     start = System.currentTimeMillis();
                     chromium.driver.navigate().refresh();
@@ -182,9 +183,10 @@ public final class PaintAndRedrawBenchmark {
                 if (saved.equals(original)) {
                     throw new IllegalStateException("the written set has no '" + flowName + "': nothing to save");
                 }
-                Files.writeString(file, saved);
+                save(file, saved);
                 revision++;
                 awaitRevision(chromium, String.valueOf(revision));
+                requirePicture(chromium);
                 redraw.add(drawnSince(chromium, start));
                 start = System.currentTimeMillis();
                 chromium.driver.navigate().refresh();
@@ -303,6 +305,23 @@ public final class PaintAndRedrawBenchmark {
                 FlowEndpointSyntax.parseTarget(last.name() + "." + service.name() + "." + service.namespace() + ".svc.clusterset.local:"
                         + service.ports().getFirst().port()), Protocol.TCP, Optional.empty());
         return set.withFlows(List.of(flow));
+    }
+
+    /**
+     * Saves as editors do, a new file renamed over the old one: written in place, the watch could read
+     * it half-written, count that as a revision with errors and the benchmark time the error page.
+     */
+    private static void save(Path file, String text) throws java.io.IOException {
+        Path next = file.resolveSibling(file.getFileName() + ".saving");
+        Files.writeString(next, text);
+        Files.move(next, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** The revision drawn is a picture, not the errors of a file read while it was written. */
+    private static void requirePicture(Chromium chromium) {
+        if (!Boolean.TRUE.equals(chromium.script("return document.getElementById('errors').hidden"))) {
+            throw new IllegalStateException("the page shows errors instead of the saved revision's picture");
+        }
     }
 
     private static void awaitRevision(Chromium chromium, String revision) {
