@@ -59,7 +59,9 @@ public final class SceneLayout {
     /**
      * Where everything went: a box per cluster and per host, the route of each cable between clusters
      * (keyed {@code left + " " + right}; ELK routes long ones around the clusters in between), and the
-     * whole picture's size.
+     * whole picture's size; and what it was made from, for the next revision: the input (the same
+     * input again is placed where it was, with no layout at all) and each cluster's interior by its
+     * input (reused for every cluster a save leaves as it was). Null and empty when not known.
      */
     public record Placement(Map<String, Box> clusters, Map<String, Box> hosts, Map<String, List<Point>> cables, double width,
                             double height, Input input, Map<ClusterInput, Interior> interiors) {
