@@ -191,6 +191,17 @@ public final class SceneLayout {
      * cluster costs the layout of that cluster and of the boxes, not of every host again.
      */
     private static Placement place(Input input, Map<ClusterInput, Interior> known) {
+        // One layout at a time: ELK's shared registries and instance pools are not documented as safe
+        // for concurrent layouts, and the only concurrent caller is the warm-up, which loads the same
+        // classes the caller would otherwise wait for anyway.
+        synchronized (ELK) {
+            return placeOneAtATime(input, known);
+        }
+    }
+
+    private static final Object ELK = new Object();
+
+    private static Placement placeOneAtATime(Input input, Map<ClusterInput, Interior> known) {
         Map<ClusterInput, Interior> interiors = new LinkedHashMap<>();
         for (ClusterInput cluster : input.clusters()) {
             Interior interior = known.get(cluster);
