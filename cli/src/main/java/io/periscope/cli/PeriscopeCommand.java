@@ -1,5 +1,6 @@
 package io.periscope.cli;
 
+import io.periscope.visualizer.export.PictureWarmUp;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -69,6 +70,10 @@ public final class PeriscopeCommand {
             }
             return ExitStatus.OK;
         }
+        if (drawsAPicture(List.of(args))) {
+            // Loading the layout engine's Java 5 classes (no start-up cache holds them) beside parsing and planning.
+            PictureWarmUp.start();
+        }
         CommandLine commandLine = commandLine(args);
         commandLine.setOut(out);
         commandLine.setErr(err);
@@ -86,6 +91,13 @@ public final class PeriscopeCommand {
      */
     static CommandLine commandLine(String[] args) {
         return tree(subcommandsNeeded(List.of(args)));
+    }
+
+    /** {@code trace ... --html/--dot} and {@code serve}: the commands that lay out a picture. */
+    static boolean drawsAPicture(List<String> args) {
+        String command = args.stream().filter(arg -> !arg.startsWith("-")).findFirst().orElse("");
+        return command.equals("serve") || command.equals("trace")
+                && args.stream().anyMatch(arg -> arg.equals("--html") || arg.equals("--dot") || arg.startsWith("--html=") || arg.startsWith("--dot="));
     }
 
     static Set<String> subcommandsNeeded(List<String> args) {

@@ -25,8 +25,28 @@ public final class HtmlExport {
     private HtmlExport() {
     }
 
+    /** The page's files, read from the jar once. */
+    private static volatile java.util.Map<String, String> assets;
+
+    static java.util.Map<String, String> assets() {
+        java.util.Map<String, String> read = assets;
+        if (read == null) {
+            read = new java.util.HashMap<>();
+            for (String name : new String[] {"index.html", "app.css"}) {
+                read.put(name, StaticAssets.text(name));
+            }
+            Matcher scripts = ASSET_SCRIPT.matcher(read.get("index.html"));
+            while (scripts.find()) {
+                read.put(scripts.group(1), StaticAssets.text(scripts.group(1)));
+            }
+            assets = read = java.util.Map.copyOf(read);
+        }
+        return read;
+    }
+
     public static String render(ObjectNode document) {
-        String page = StaticAssets.text("index.html");
+        java.util.Map<String, String> files = assets();
+        String page = files.get("index.html");
         if (!page.contains(STYLE_LINK) || !page.contains(SCRIPT_TAG)) {
             throw new IllegalStateException("index.html no longer links app.css and app.js the way the export expects");
         }
@@ -39,8 +59,8 @@ public final class HtmlExport {
         // The document first, before any script that reads it.
         String withDocument = page.replaceFirst("<script src=\"assets/",
                 Matcher.quoteReplacement("<script>window.PERISCOPE_DOCUMENT = " + inline(json) + ";</script>\n") + "$0");
-        return ASSET_SCRIPT.matcher(withDocument.replace(STYLE_LINK, "<style>\n" + inline(StaticAssets.text("app.css")) + "\n</style>"))
-                .replaceAll(script -> Matcher.quoteReplacement("<script>\n" + inline(StaticAssets.text(script.group(1))) + "\n</script>"));
+        return ASSET_SCRIPT.matcher(withDocument.replace(STYLE_LINK, "<style>\n" + inline(files.get("app.css")) + "\n</style>"))
+                .replaceAll(script -> Matcher.quoteReplacement("<script>\n" + inline(files.get(script.group(1))) + "\n</script>"));
     }
 
     /** Keeps embedded text from closing its element: {@code </} becomes {@code <\/}, the same string in JSON and JavaScript. */

@@ -59,10 +59,24 @@ public final class SceneLayout {
     /**
      * Where everything went: a box per cluster and per host, the route of each cable between clusters
      * (keyed {@code left + " " + right}; ELK routes long ones around the clusters in between), and the
-     * whole picture's size.
+     * whole picture's size; and what it was made from, for the next revision: the input (the same
+     * input again is placed where it was, with no layout at all) and each cluster's interior by its
+     * input (reused for every cluster a save leaves as it was). Null and empty when not known.
      */
     public record Placement(Map<String, Box> clusters, Map<String, Box> hosts, Map<String, List<Point>> cables, double width,
-                            double height) {
+                            double height, Input input, Map<ClusterInput, Interior> interiors) {
+
+        public Placement(Map<String, Box> clusters, Map<String, Box> hosts, Map<String, List<Point>> cables, double width, double height) {
+            this(clusters, hosts, cables, width, height, null, Map.of());
+        }
+    }
+
+    /**
+     * A cluster's interior laid out on its own: the box's size and each host's box relative to the
+     * cluster's corner. The same {@link ClusterInput} always gives the same interior, so the next
+     * revision reuses it for every cluster the save did not touch.
+     */
+    public record Interior(double width, double height, Map<String, Box> hosts) {
     }
 
     /** The room kept between clusters that had to make room for a grown one. */
@@ -80,7 +94,11 @@ public final class SceneLayout {
      * it, and straight lines (none given) otherwise, since ELK routed them around other places.
      */
     public static Placement place(Input input, Placement previous) {
-        Placement fresh = place(input);
+        if (previous != null && input.equals(previous.input())) {
+            // Nothing the picture is made of changed (a flow renamed or added, say): the same places, no layout at all.
+            return previous;
+        }
+        Placement fresh = place(input, previous == null ? Map.of() : previous.interiors());
         if (previous == null) {
             return fresh;
         }
@@ -128,7 +146,7 @@ public final class SceneLayout {
             width = Math.max(width, box.x() + box.width() + PADDING);
             height = Math.max(height, box.y() + box.height() + PADDING);
         }
-        return new Placement(ordered, hosts, moved ? Map.of() : fresh.cables(), width, height);
+        return new Placement(ordered, hosts, moved ? Map.of() : fresh.cables(), width, height, input, fresh.interiors());
     }
 
     /**
@@ -162,6 +180,33 @@ public final class SceneLayout {
     }
 
     public static Placement place(Input input) {
+        return place(input, Map.of());
+    }
+
+    /**
+     * Lays each cluster's interior out on its own (pods above their nodes above the gateways), taking
+     * from {@code known} the interiors of clusters whose input is unchanged, then the clusters as boxes
+     * of those sizes along their cables. ELK's recursive layout does the same in one graph (each level
+     * on its own, children first), so the picture is the one it gives; apart, an edit inside one
+     * cluster costs the layout of that cluster and of the boxes, not of every host again.
+     */
+    private static Placement place(Input input, Map<ClusterInput, Interior> known) {
+        // One layout at a time: ELK's shared registries and instance pools are not documented as safe
+        // for concurrent layouts, and the only concurrent caller is the warm-up, which loads the same
+        // classes the caller would otherwise wait for anyway.
+        synchronized (ELK) {
+            return placeOneAtATime(input, known);
+        }
+    }
+
+    private static final Object ELK = new Object();
+
+    private static Placement placeOneAtATime(Input input, Map<ClusterInput, Interior> known) {
+        Map<ClusterInput, Interior> interiors = new LinkedHashMap<>();
+        for (ClusterInput cluster : input.clusters()) {
+            Interior interior = known.get(cluster);
+            interiors.put(cluster, interior != null ? interior : interior(cluster));
+        }
         ElkNode root = ElkGraphUtil.createGraph();
         root.setProperty(CoreOptions.ALGORITHM, LayeredOptions.ALGORITHM_ID);
         root.setProperty(CoreOptions.DIRECTION, Direction.RIGHT);
@@ -171,32 +216,12 @@ public final class SceneLayout {
         root.setProperty(CoreOptions.PADDING, new ElkPadding(20));
         root.setProperty(LayeredOptions.RANDOM_SEED, 1);
         Map<String, ElkNode> clusterNodes = new LinkedHashMap<>();
-        Map<String, ElkNode> hostNodes = new LinkedHashMap<>();
         for (ClusterInput cluster : input.clusters()) {
+            Interior interior = interiors.get(cluster);
             ElkNode box = ElkGraphUtil.createNode(root);
             box.setIdentifier(cluster.name());
-            box.setProperty(CoreOptions.ALGORITHM, LayeredOptions.ALGORITHM_ID);
-            box.setProperty(CoreOptions.DIRECTION, Direction.DOWN);
-            box.setProperty(CoreOptions.SPACING_NODE_NODE, 18.0);
-            box.setProperty(LayeredOptions.SPACING_NODE_NODE_BETWEEN_LAYERS, 34.0);
-            box.setProperty(CoreOptions.PADDING, new ElkPadding(cluster.headerHeight() + 12, 14, 14, 14));
-            box.setProperty(LayeredOptions.RANDOM_SEED, 1);
-            box.setProperty(CoreOptions.NODE_SIZE_CONSTRAINTS, java.util.EnumSet.of(org.eclipse.elk.core.options.SizeConstraint.MINIMUM_SIZE));
-            box.setProperty(CoreOptions.NODE_SIZE_MINIMUM, new org.eclipse.elk.core.math.KVector(cluster.minWidth(), cluster.headerHeight() + 40));
+            box.setDimensions(interior.width(), interior.height());
             clusterNodes.put(cluster.name(), box);
-            for (HostInput host : cluster.hosts()) {
-                ElkNode node = ElkGraphUtil.createNode(box);
-                node.setIdentifier(host.id());
-                node.setDimensions(host.width(), host.height());
-                hostNodes.put(host.id(), node);
-            }
-            for (List<String> edge : cluster.edges()) {
-                ElkNode from = hostNodes.get(edge.get(0));
-                ElkNode to = hostNodes.get(edge.get(1));
-                if (from != null && to != null) {
-                    ElkGraphUtil.createSimpleEdge(from, to);
-                }
-            }
         }
         Map<String, org.eclipse.elk.graph.ElkEdge> cableEdges = new LinkedHashMap<>();
         List<List<String>> cables = input.cables();
@@ -223,12 +248,11 @@ public final class SceneLayout {
         new RecursiveGraphLayoutEngine().layout(root, new BasicProgressMonitor());
         Map<String, Box> clusters = new LinkedHashMap<>();
         Map<String, Box> hosts = new LinkedHashMap<>();
-        for (ElkNode box : clusterNodes.values()) {
-            clusters.put(box.getIdentifier(), new Box(box.getX(), box.getY(), box.getWidth(), box.getHeight()));
-            for (ElkNode child : box.getChildren()) {
-                hosts.put(child.getIdentifier(), new Box(box.getX() + child.getX(), box.getY() + child.getY(), child.getWidth(),
-                        child.getHeight()));
-            }
+        for (ClusterInput cluster : input.clusters()) {
+            ElkNode box = clusterNodes.get(cluster.name());
+            clusters.put(cluster.name(), new Box(box.getX(), box.getY(), box.getWidth(), box.getHeight()));
+            interiors.get(cluster).hosts().forEach((id, host) ->
+                    hosts.put(id, new Box(box.getX() + host.x(), box.getY() + host.y(), host.width(), host.height())));
         }
         Map<String, List<Point>> routes = new LinkedHashMap<>();
         cableEdges.forEach((key, edge) -> {
@@ -242,6 +266,40 @@ public final class SceneLayout {
             points.add(new Point(section.getEndX(), section.getEndY()));
             routes.put(key, List.copyOf(points));
         });
-        return new Placement(clusters, hosts, routes, root.getWidth(), root.getHeight());
+        return new Placement(clusters, hosts, routes, root.getWidth(), root.getHeight(), input, Map.copyOf(interiors));
+    }
+
+    /** One cluster's hosts laid out top-down inside its box (padding for its header), as ELK lays out a child graph. */
+    private static Interior interior(ClusterInput cluster) {
+        ElkNode box = ElkGraphUtil.createGraph();
+        box.setIdentifier(cluster.name());
+        box.setProperty(CoreOptions.ALGORITHM, LayeredOptions.ALGORITHM_ID);
+        box.setProperty(CoreOptions.DIRECTION, Direction.DOWN);
+        box.setProperty(CoreOptions.SPACING_NODE_NODE, 18.0);
+        box.setProperty(LayeredOptions.SPACING_NODE_NODE_BETWEEN_LAYERS, 34.0);
+        box.setProperty(CoreOptions.PADDING, new ElkPadding(cluster.headerHeight() + 12, 14, 14, 14));
+        box.setProperty(LayeredOptions.RANDOM_SEED, 1);
+        box.setProperty(CoreOptions.NODE_SIZE_CONSTRAINTS, java.util.EnumSet.of(org.eclipse.elk.core.options.SizeConstraint.MINIMUM_SIZE));
+        box.setProperty(CoreOptions.NODE_SIZE_MINIMUM, new org.eclipse.elk.core.math.KVector(cluster.minWidth(), cluster.headerHeight() + 40));
+        Map<String, ElkNode> hostNodes = new LinkedHashMap<>();
+        for (HostInput host : cluster.hosts()) {
+            ElkNode node = ElkGraphUtil.createNode(box);
+            node.setIdentifier(host.id());
+            node.setDimensions(host.width(), host.height());
+            hostNodes.put(host.id(), node);
+        }
+        for (List<String> edge : cluster.edges()) {
+            ElkNode from = hostNodes.get(edge.get(0));
+            ElkNode to = hostNodes.get(edge.get(1));
+            if (from != null && to != null) {
+                ElkGraphUtil.createSimpleEdge(from, to);
+            }
+        }
+        new RecursiveGraphLayoutEngine().layout(box, new BasicProgressMonitor());
+        Map<String, Box> hosts = new LinkedHashMap<>();
+        for (ElkNode child : box.getChildren()) {
+            hosts.put(child.getIdentifier(), new Box(child.getX(), child.getY(), child.getWidth(), child.getHeight()));
+        }
+        return new Interior(box.getWidth(), box.getHeight(), java.util.Collections.unmodifiableMap(hosts));
     }
 }

@@ -67,7 +67,7 @@ public final class Workspace {
     private final CountDownLatch firstLoad = new CountDownLatch(1);
 
     public Workspace(Path file) {
-        this(file, set -> Scenario.of(set, List.of()));
+        this(file, new UnchangedPlans());
     }
 
     /** @param scenarios plans a loaded cluster set, healthy (a test makes it fail as a bug would) */
@@ -90,7 +90,7 @@ public final class Workspace {
      * state or a document waits for that load.
      */
     public static Workspace loadingInBackground(Path file) {
-        return loadingInBackground(file, set -> Scenario.of(set, List.of()));
+        return loadingInBackground(file, new UnchangedPlans());
     }
 
     static Workspace loadingInBackground(Path file, Function<ClusterSet, Scenario> scenarios) {

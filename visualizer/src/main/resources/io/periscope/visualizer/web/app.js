@@ -175,16 +175,20 @@
     }
     // A (nearly) full mesh of cables would hide everything else: drawn faint and unlabelled (hover names them).
     const dense = topology.cables.length > 2 * topology.clusters.length;
+    // Cables between gateways that would lie on one another (a cluster's gateways in one row, the
+    // remote ones level with them) each bow by their own depth, and the paths along them with them.
+    cableBends = bendsApart(drawnGatewayPairs(topology, clusters, hosts, flow));
     for (const cable of topology.cables) {
       const a = clusters.get(cable.left), b = clusters.get(cable.right);
       // From the gateway that terminates it to the remote one where both are drawn; else ELK's route
       // where it gave one (around the clusters in between), else straight between the boxes.
-      const route = cableSpan(cableGateways(cable, clusters, hosts, flow)) || (cable.route && cable.route.length >= 2 ? cable.route.map(([x, y]) => ({x, y}))
+      const curve = cableCurve(cableGateways(cable, clusters, hosts, flow));
+      const route = curve ? [curve.from, curve.to] : (cable.route && cable.route.length >= 2 ? cable.route.map(([x, y]) => ({x, y}))
         : [border(a, centre(b)), border(b, centre(a))]);
       const middle = Math.floor((route.length - 1) / 2);
-      const p = route[middle], q = route[middle + 1];
-      const line = svg("polyline", {"class": `cable ${cable.driver}` + (dense ? " dense" : "") + (aside(cable.left) || aside(cable.right) ? " aside" : ""), fill: "none", points: route.map(r => `${r.x},${r.y}`).join(" "),
-        "data-left": cable.left, "data-right": cable.right});
+      const p = curve ? curvePoint(curve, 0.5) : route[middle], q = curve ? p : route[middle + 1];
+      const line = svg("path", {"class": `cable ${cable.driver}` + (dense ? " dense" : "") + (aside(cable.left) || aside(cable.right) ? " aside" : ""), fill: "none",
+        d: curve ? curveD(curve) : "M" + route.map(r => `${r.x},${r.y}`).join(" L"), "data-left": cable.left, "data-right": cable.right});
       line.append(svg("title", {}, `${cable.left} – ${cable.right}: ${cable.driver}`
         + (cable.connectivityPolicy ? `, allowed by ${cable.connectivityPolicy}` : "")
         + (cable.connectionPolicy !== undefined ? `, connection policy #${cable.connectionPolicy}` : ", default cable driver")));
@@ -373,13 +377,13 @@
           const crossing = hops[hopOfPoint[i - 1]].node.split("/")[0] !== hops[hopOfPoint[i]].node.split("/")[0];
           let middle = {x: (a.x + b.x) / 2, y: (a.y + b.y) / 2};
           let heading = [a, b];
-          const along = crossing && cableSpan([hosts.get(hops[hopOfPoint[i - 1]].node), hosts.get(hops[hopOfPoint[i]].node)]);
+          const along = crossing && cableCurve([hosts.get(hops[hopOfPoint[i - 1]].node), hosts.get(hops[hopOfPoint[i]].node)]);
           if (along) {
-            d += ` L${along[0].x},${along[0].y} L${along[1].x},${along[1].y} L${b.x},${b.y}`;
+            d += ` L${curveD(along).slice(1)} L${b.x},${b.y}`;
             // Paths sharing a cable share its line: each one's arrow at its own place along the middle.
             const t = 0.3 + 0.4 * (index * 2 + (direction === "reply" ? 1 : 0) + 0.5) / slots;
-            middle = {x: along[0].x + (along[1].x - along[0].x) * t, y: along[0].y + (along[1].y - along[0].y) * t};
-            heading = along;
+            middle = curvePoint(along, t);
+            heading = [middle, curvePoint(along, t + 0.01)];
           } else if (crossing) {
             const depth = 34 + index * 16 + (direction === "reply" ? 7 : 0);
             const control = {x: (a.x + b.x) / 2, y: Math.max(a.y, b.y) + depth};
@@ -542,6 +546,102 @@
     return [border(a, centre(b)), border(b, centre(a))];
   }
 
+  // How far each line between two gateways bows from its chord (px, keyed by the pair), for the scene
+  // being drawn: set before its cables, read by the cables and by the paths that run along them.
+  let cableBends = new Map();
+  const BEND = 18;
+
+  function pairKey(pair) {
+    return [pair[0].id, pair[1].id].sort().join("\u0000");
+  }
+
+  // The line of a cable between two gateways, as drawn: from border to border, through `control` (a
+  // quadratic curve) where it bows, so that it does not lie on another cable. Null as cableSpan.
+  function cableCurve(pair) {
+    const span = cableSpan(pair);
+    if (!span) return null;
+    const [from, to] = span;
+    const bend = cableBends.get(pairKey(pair)) || 0;
+    if (!bend) return {from, to, control: null};
+    // The normal of the chord taken in the pair's sorted order, so a cable bows the same way whichever
+    // end a path leaves from; the curve's middle lies `bend` from the chord's.
+    const [p, q] = pair[0].id < pair[1].id ? [from, to] : [to, from];
+    const length = Math.hypot(q.x - p.x, q.y - p.y) || 1;
+    const normal = {x: -(q.y - p.y) / length, y: (q.x - p.x) / length};
+    return {from, to, control: {x: (from.x + to.x) / 2 + 2 * bend * normal.x, y: (from.y + to.y) / 2 + 2 * bend * normal.y}};
+  }
+
+  function curveD(curve) {
+    return curve.control ? `M${curve.from.x},${curve.from.y} Q${curve.control.x},${curve.control.y} ${curve.to.x},${curve.to.y}`
+      : `M${curve.from.x},${curve.from.y} L${curve.to.x},${curve.to.y}`;
+  }
+
+  function curvePoint(curve, t) {
+    const c = curve.control || {x: (curve.from.x + curve.to.x) / 2, y: (curve.from.y + curve.to.y) / 2};
+    const u = 1 - t;
+    return {x: u * u * curve.from.x + 2 * u * t * c.x + t * t * curve.to.x, y: u * u * curve.from.y + 2 * u * t * c.y + t * t * curve.to.y};
+  }
+
+  // Every pair of gateways the scene joins by a cable's line: each cable's own pair, and for the flow
+  // drawn each other pair of gateways its paths cross that cable between.
+  function drawnGatewayPairs(topology, clusters, hosts, flow) {
+    const pairs = [];
+    const crossings = flow ? gatewayCrossings(flow, hosts) : new Map();
+    for (const cable of topology.cables) {
+      const own = cableGateways(cable, clusters, hosts, flow);
+      if (cableSpan(own)) pairs.push(own);
+      for (const pair of (crossings.get(cableKey(cable.left, cable.right)) || []).slice(1)) pairs.push(pair);
+    }
+    return pairs;
+  }
+
+  // Gives each line that would lie on another (the same straight line, overlapping) a bend of its own:
+  // 0 for the first of such a group, then one side and the other, further each time.
+  function bendsApart(pairs) {
+    const lines = [];
+    const seen = new Set();
+    for (const pair of pairs) {
+      const key = pairKey(pair);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const [from, to] = cableSpan(pair);
+      lines.push({key, from, to});
+    }
+    lines.sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+    const group = lines.map((_, i) => i);
+    const find = i => group[i] === i ? i : (group[i] = find(group[i]));
+    for (let i = 0; i < lines.length; i++) {
+      for (let j = i + 1; j < lines.length; j++) {
+        if (onOneAnother(lines[i], lines[j])) group[find(j)] = find(i);
+      }
+    }
+    const bends = new Map();
+    const counted = new Map();
+    lines.forEach((line, i) => {
+      const root = find(i);
+      const n = counted.get(root) || 0;
+      counted.set(root, n + 1);
+      bends.set(line.key, n === 0 ? 0 : (n % 2 ? 1 : -1) * Math.ceil(n / 2) * BEND);
+    });
+    return bends;
+  }
+
+  // Whether two straight lines would be drawn on one another: both ends of each within 3 px of the
+  // other's line, and an overlap longer than 8 px along it.
+  function onOneAnother(a, b) {
+    const distance = (p, line) => {
+      const dx = line.to.x - line.from.x, dy = line.to.y - line.from.y;
+      const length = Math.hypot(dx, dy) || 1;
+      return Math.abs(dy * (p.x - line.from.x) - dx * (p.y - line.from.y)) / length;
+    };
+    if (Math.max(distance(b.from, a), distance(b.to, a), distance(a.from, b), distance(a.to, b)) > 3) return false;
+    const dx = a.to.x - a.from.x, dy = a.to.y - a.from.y;
+    const length = Math.hypot(dx, dy) || 1;
+    const along = p => ((p.x - a.from.x) * dx + (p.y - a.from.y) * dy) / length;
+    const [low, high] = [along(b.from), along(b.to)].sort((x, y) => x - y);
+    return Math.min(length, high) - Math.max(0, low) > 8;
+  }
+
   // A cable a multi-active cluster's paths cross between more than one pair of gateways: a line for each
   // pair past the first (scene draws that one), so every path segment between clusters lies on a cable.
   function otherGatewayCables(topology, clusters, hosts, flow, dense, aside) {
@@ -550,9 +650,8 @@
     for (const cable of topology.cables) {
       const pairs = crossings.get(cableKey(cable.left, cable.right)) || [];
       for (const pair of pairs.slice(1)) {
-        const [p, q] = cableSpan(orderedPair(pair, cable.left));
-        const line = svg("polyline", {"class": `cable ${cable.driver}` + (dense ? " dense" : "") + (aside(cable.left) || aside(cable.right) ? " aside" : ""),
-          fill: "none", points: `${p.x},${p.y} ${q.x},${q.y}`, "data-left": cable.left, "data-right": cable.right});
+        const line = svg("path", {"class": `cable ${cable.driver}` + (dense ? " dense" : "") + (aside(cable.left) || aside(cable.right) ? " aside" : ""),
+          fill: "none", d: curveD(cableCurve(orderedPair(pair, cable.left))), "data-left": cable.left, "data-right": cable.right});
         line.append(svg("title", {}, `${pair[0].id} – ${pair[1].id}: ${cable.driver}`));
         lines.push(line);
       }

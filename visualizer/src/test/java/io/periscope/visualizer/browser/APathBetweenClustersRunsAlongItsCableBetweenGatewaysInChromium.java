@@ -42,7 +42,7 @@ class APathBetweenClustersRunsAlongItsCableBetweenGatewaysInChromium {
             const onBorder = (p, b) => ((near(p.x, b.x) || near(p.x, b.x + b.w)) && p.y > b.y - 0.5 && p.y < b.y + b.h + 0.5)
               || ((near(p.y, b.y) || near(p.y, b.y + b.h)) && p.x > b.x - 0.5 && p.x < b.x + b.w + 0.5);
             const points = text => text.match(/-?[0-9.]+,-?[0-9.]+/g).map(s => { const [x, y] = s.split(',').map(Number); return {x, y}; });
-            const cables = [...scene.querySelectorAll('.cable')].map(c => points(c.getAttribute('points'))).map(p => [p[0], p[p.length - 1]]);
+            const cables = [...scene.querySelectorAll('.cable')].map(c => points(c.getAttribute('d'))).map(p => [p[0], p[p.length - 1]]);
             const gateways = [...scene.querySelectorAll('.host.gateway')].map(h => box(h.dataset.id));
             const crossings = [];
             for (const line of scene.querySelectorAll('.flow-path')) {
@@ -53,8 +53,11 @@ class APathBetweenClustersRunsAlongItsCableBetweenGatewaysInChromium {
                 const a = box(nodes[i - 1]), b = box(nodes[i]);
                 if (!a.gateway || !b.gateway || a.id.split('/')[0] === b.id.split('/')[0]) continue;
                 let segment = null;
+                // Its ends in a row, or around the control point of a cable that bows apart from another.
                 for (let k = 1; k < along.length; k++) {
-                  if (onBorder(along[k - 1], a) && onBorder(along[k], b)) segment = [along[k - 1], along[k]];
+                  for (const gap of [1, 2]) {
+                    if (k >= gap && onBorder(along[k - gap], a) && onBorder(along[k], b)) segment = [along[k - gap], along[k]];
+                  }
                 }
                 // The farther of the two ends from the cable's, whichever way the cable was drawn.
                 const apart = (c, s) => Math.min(Math.max(Math.hypot(c[0].x - s[0].x, c[0].y - s[0].y), Math.hypot(c[1].x - s[1].x, c[1].y - s[1].y)),

@@ -32,12 +32,20 @@ import java.util.Optional;
  * as palette PNGs (the page has few colours: 256 of them, fewer for the overview's mesh, keep it
  * exact to the eye at a third of the size). Not a test: a main, run by hand from the repository's root with the benchmark's class path:
  * {@code java -cp ... io.periscope.visualizer.browser.DocumentationScreenshots docs/images}.
- * The lab's needs a lab up (root, namespaces) and is taken by hand.
+ * The lab's needs a lab up (root, namespaces) and {@code serve} running as root on the same file:
+ * {@code DocumentationScreenshots docs/images --lab http://127.0.0.1:PORT/} probes the file's first flow
+ * there and selects cluster1's gateway hop (scripts/documentation-lab-screenshot does all of it).
  */
 public final class DocumentationScreenshots {
 
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args.length > 0 ? args[0] : "docs/images");
+        if (args.length == 3 && args[1].equals("--lab")) {
+            try (Chromium chromium = Chromium.start()) {
+                lab(chromium, args[2], out.resolve("visualizer-lab.png"));
+            }
+            return;
+        }
         Path work = Files.createTempDirectory("periscope-shots-");
         try {
             try (Chromium chromium = Chromium.start()) {
@@ -57,6 +65,22 @@ public final class DocumentationScreenshots {
                 files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         }
+    }
+
+    /** The lab view of a served file whose lab is up: the first flow probed with real packets, cluster1's first gateway hop selected. */
+    private static void lab(Chromium chromium, String url, Path png) throws Exception {
+        chromium.driver.get(url + "?view=lab");
+        chromium.awaitTrue("the lab is up", () -> Boolean.TRUE.equals(chromium.script(
+                "const b = document.getElementById('lab-probe'); return !!b && !b.disabled")));
+        chromium.find("#lab-probe").click();
+        chromium.await("svg[data-pane=lab] .captured-path.forward", 1);
+        chromium.script("const mark = [...document.querySelectorAll('svg[data-pane=lab] .captured-hop')].find(m => /^cluster1\\/gw-/.test(m.dataset.node || ''));"
+                + "(mark || document.querySelector('svg[data-pane=lab] .captured-hop')).dispatchEvent(new MouseEvent('click', {bubbles: true}))");
+        chromium.awaitTrue("a captured hop selected", () -> Boolean.TRUE.equals(chromium.script(
+                "return document.getElementById('details').textContent.includes('captured')")));
+        byte[] shot = ((TakesScreenshot) chromium.driver).getScreenshotAs(OutputType.BYTES);
+        ImageIO.write(palette(ImageIO.read(new ByteArrayInputStream(shot)), 256), "png", png.toFile());
+        System.out.printf("%s: %,d bytes%n", png, Files.size(png));
     }
 
     private static void shoot(Chromium chromium, Path example, Path work, String query, String then, Path png, int colours)

@@ -59,6 +59,13 @@ public final class PaintAndRedrawBenchmark {
                 throughTheLauncher(chromium, launcher, example, work);
                 return;
             }
+            if (Boolean.getBoolean("periscope.redrawOnly")) {
+                // The redraws alone (scripts/benchmark-visualizer --redraw-only): quick enough to run against an anchor's build in turns.
+                redrawAfterSave(chromium, mag, TopologyLoader.load(mag), "name: client-to-nginx", "?view=flow");
+                redrawAfterSave(chromium, work.resolve("synthetic-20.yaml"),
+                        withOneFlow(new SyntheticClusterSet(20, 4, 2, 8, 2, 0, GlobalnetMode.V2).build()), "name: first-to-last", "");
+                return;
+            }
             Path page = work.resolve("mag-globalnet.html");
             Files.writeString(page, HtmlExport.render(document(TopologyLoader.load(mag))));
             List<Double> staticPaint = new ArrayList<>();
@@ -90,9 +97,10 @@ public final class PaintAndRedrawBenchmark {
                 int revision = 1;
                 for (int i = 0; i < RUNS; i++) {
                     long start = System.currentTimeMillis();
-                    Files.writeString(mag, original.replace("name: client-to-nginx", "name: client-to-nginx-" + i));
+                    save(mag, original.replace("name: client-to-nginx", "name: client-to-nginx-" + i));
                     revision++;
                     awaitRevision(chromium, String.valueOf(revision));
+                    requirePicture(chromium);
                     redraw.add(drawnSince(chromium, start));
                     start = System.currentTimeMillis();
                     chromium.driver.navigate().refresh();
@@ -108,7 +116,7 @@ public final class PaintAndRedrawBenchmark {
                 generatedSet(chromium, work, clusters);
             }
             Path twenty = work.resolve("synthetic-20.yaml");
-            redrawAfterSave(chromium, twenty, withOneFlow(new SyntheticClusterSet(20, 4, 2, 8, 2, 0, GlobalnetMode.V2).build()));
+            redrawAfterSave(chromium, twenty, withOneFlow(new SyntheticClusterSet(20, 4, 2, 8, 2, 0, GlobalnetMode.V2).build()), "name: first-to-last", "");
 
             if (launcher != null) {
                 throughTheLauncher(chromium, launcher, example, work);
@@ -159,25 +167,26 @@ public final class PaintAndRedrawBenchmark {
     }
 
     /** The redraw after a save of a generated set: from the write to the redrawn picture, against a full reload. */
-    private static void redrawAfterSave(Chromium chromium, Path file, ClusterSet set) throws Exception {
+    private static void redrawAfterSave(Chromium chromium, Path file, ClusterSet set, String flowName, String query) throws Exception {
         String original = TopologyWriter.write(set);
         Files.writeString(file, original);
         List<Double> redraw = new ArrayList<>();
         List<Double> reload = new ArrayList<>();
         try (RunningServer running = new RunningServer(file)) {
-            chromium.driver.get(running.server.url());
+            chromium.driver.get(running.server.url() + query);
             awaitRevision(chromium, "1");
             String view = String.valueOf(chromium.script("return document.body.dataset.view"));
             int revision = 1;
             for (int i = 0; i < RUNS; i++) {
                 long start = System.currentTimeMillis();
-                String saved = original.replace("name: first-to-last", "name: first-to-last-" + i);
+                String saved = original.replace(flowName, flowName + "-" + i);
                 if (saved.equals(original)) {
-                    throw new IllegalStateException("the written set names no flow first-to-last: nothing to save");
+                    throw new IllegalStateException("the written set has no '" + flowName + "': nothing to save");
                 }
-                Files.writeString(file, saved);
+                save(file, saved);
                 revision++;
                 awaitRevision(chromium, String.valueOf(revision));
+                requirePicture(chromium);
                 redraw.add(drawnSince(chromium, start));
                 start = System.currentTimeMillis();
                 chromium.driver.navigate().refresh();
@@ -296,6 +305,23 @@ public final class PaintAndRedrawBenchmark {
                 FlowEndpointSyntax.parseTarget(last.name() + "." + service.name() + "." + service.namespace() + ".svc.clusterset.local:"
                         + service.ports().getFirst().port()), Protocol.TCP, Optional.empty());
         return set.withFlows(List.of(flow));
+    }
+
+    /**
+     * Saves as editors do, a new file renamed over the old one: written in place, the watch could read
+     * it half-written, count that as a revision with errors and the benchmark time the error page.
+     */
+    private static void save(Path file, String text) throws java.io.IOException {
+        Path next = file.resolveSibling(file.getFileName() + ".saving");
+        Files.writeString(next, text);
+        Files.move(next, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** The revision drawn is a picture, not the errors of a file read while it was written. */
+    private static void requirePicture(Chromium chromium) {
+        if (!Boolean.TRUE.equals(chromium.script("return document.getElementById('errors').hidden"))) {
+            throw new IllegalStateException("the page shows errors instead of the saved revision's picture");
+        }
     }
 
     private static void awaitRevision(Chromium chromium, String revision) {
