@@ -10,7 +10,12 @@ import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.LabProbe;
 import io.periscope.lab.probe.ProbeReport;
 import io.periscope.labsimulator.SimulatorFlows;
+import io.periscope.model.load.FlowEndpointSyntax;
 import io.periscope.model.load.TopologyLoader;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.topology.Flow;
+import io.periscope.model.topology.Protocol;
+import io.periscope.planner.Planner;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostId;
@@ -89,16 +94,9 @@ class KubernetesAgentsProgramTheNodesTheyRunOn {
             String client = pod(lab, "east", "default", "client");
             beforeTheAgents(lab, client, "10.42.1.10");
 
-            programmedByTheAgents(lab, client, "10.42.1.10");
-
-            // The lab's probe: real connections, captured on every node, and their path compared hop by hop with the simulator's.
-            List<String> progress = new ArrayList<>();
-            ProbeReport report = new LabProbe(ProcessCommandRunner.here(), lab.stateFile(), SimulatorFlows::new)
-                    .run(lab.file(), set, Optional.of("client-to-server"), progress::add);
-            FlowProbeResult flow = report.flows().getFirst();
-            progress.forEach(line -> System.out.println("probe: " + line));
-            assertThat(flow.matchesSimulation()).as("the probe of client-to-server: %s\n%s", flow.firstDifference(), String.join("\n", progress))
-                    .isTrue();
+            programmedByTheAgents(lab);
+            pings(lab, client, "10.42.1.10");
+            probedAlongTheSimulatedPath(lab, "client-to-server");
         }
     }
 
@@ -110,22 +108,48 @@ class KubernetesAgentsProgramTheNodesTheyRunOn {
             String client = pod(lab, "cluster1", "default", "client");
             beforeTheAgents(lab, client, "10.2.128.5");
 
-            programmedByTheAgents(lab, client, "10.2.128.5");
+            programmedByTheAgents(lab);
+            pings(lab, client, "10.2.128.5");
+        }
+    }
+
+    /**
+     * Seed 004's drawing with Globalnet: overlapping CIDRs, two active gateways per cluster, the
+     * Globalnet replicas allocating the gateways' cluster egress IPs and the exported service's
+     * global IP, which the gateway agents program; cluster1's client connects to that global IP.
+     */
+    @Test
+    void globalnetOfMagGlobalnetIsProgrammedAsPlannedAndAPodReachesAnExportedServiceByItsGlobalIp() throws Exception {
+        ClusterSet example = forThisRun(TopologyLoader.load(EXAMPLES.resolve("mag-globalnet.yaml")));
+        Ipv4Address nginx = Planner.plan(example).allocations().cluster("cluster2").orElseThrow().serviceGlobalIp("default", "nginx").orElseThrow();
+        // By its global IP rather than its name: the name would need the cluster's DNS server, which this harness does not run.
+        ClusterSet set = example.withFlows(List.of(new Flow("client-to-nginx-global-ip", FlowEndpointSyntax.parseSource("cluster1/default/client"),
+                FlowEndpointSyntax.parseTarget(nginx + ":80"), Protocol.TCP, Optional.empty())));
+        try (KubernetesOnTheLab lab = KubernetesOnTheLab.up(set, state)) {
+            beforeTheAgents(lab);
+
+            programmedByTheAgents(lab);
+            probedAlongTheSimulatedPath(lab, "client-to-nginx-global-ip");
         }
     }
 
     /** No node holds its layer yet, and nothing crosses between the clusters: whatever does later is the agents' doing. */
     private static void beforeTheAgents(KubernetesOnTheLab lab, String fromNamespace, String to) {
+        beforeTheAgents(lab);
+        CommandResult ping = lab.inNamespace(fromNamespace, "ping", "-c", "1", "-W", "1", to);
+        assertThat(ping.succeeded()).as("ping to %s before the agents", to).isFalse();
+    }
+
+    private static void beforeTheAgents(KubernetesOnTheLab lab) {
         assertThat(lab.progress()).as("lab up's lines").anySatisfy(line -> assertThat(line).startsWith("agents: 0 programs"));
         for (HostNamespace node : lab.layout().nodes()) {
             assertThat(node.plan().submariner().isEmpty()).as("periscope plan gives %s a layer", node.host()).isFalse();
             assertThat(lab.differences(node)).as("%s before the agents", node.host()).isNotEmpty();
         }
-        CommandResult ping = lab.inNamespace(fromNamespace, "ping", "-c", "1", "-W", "1", to);
-        assertThat(ping.succeeded()).as("ping to %s before the agents", to).isFalse();
     }
 
-    private static void programmedByTheAgents(KubernetesOnTheLab lab, String fromNamespace, String to) throws InterruptedException {
+    /** Starts the agents and waits until every node's kernel reads back as its layer in periscope plan. */
+    private static void programmedByTheAgents(KubernetesOnTheLab lab) throws InterruptedException {
         KubernetesControlPlane plane = lab.startAgents();
         Map<HostNamespace, List<String>> left = untilConverged(lab);
         for (HostNamespace node : lab.layout().nodes()) {
@@ -150,8 +174,22 @@ class KubernetesAgentsProgramTheNodesTheyRunOn {
                     .isEqualTo(lab.plan().host(HostId.node(cluster.model().name(), node)).orElseThrow().role()
                             == io.periscope.plan.HostPlan.HostRole.GATEWAY));
         }
+    }
+
+    private static void pings(KubernetesOnTheLab lab, String fromNamespace, String to) {
         CommandResult ping = lab.inNamespace(fromNamespace, "ping", "-c", "3", "-i", "0.2", "-W", "2", to);
         assertThat(ping.succeeded()).as("ping to %s:\n%s%s", to, ping.stdout(), ping.stderr()).isTrue();
+    }
+
+    /** The lab's probe: real connections, captured on every node, and their path compared hop by hop with the simulator's. */
+    private static void probedAlongTheSimulatedPath(KubernetesOnTheLab lab, String flowName) {
+        List<String> progress = new ArrayList<>();
+        ProbeReport report = new LabProbe(ProcessCommandRunner.here(), lab.stateFile(), SimulatorFlows::new)
+                .run(lab.file(), lab.set(), Optional.of(flowName), progress::add);
+        FlowProbeResult flow = report.flows().getFirst();
+        progress.forEach(line -> System.out.println("probe: " + line));
+        assertThat(flow.matchesSimulation()).as("the probe of %s: %s\n%s", flowName, flow.firstDifference(), String.join("\n", progress))
+                .isTrue();
     }
 
     /** Polls every node until none differs from the plan or the time is up; returns what is left per node. */
