@@ -42,7 +42,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * each node's namespace as their host, program the nodes. Before they start, no node holds its layer
  * and no packet crosses; once they converged, each node's kernel, read back, is what
  * {@code periscope plan} says for it, and a real packet goes from a pod of one cluster to a pod of
- * the other.
+ * the other; a flow written with a service's name asks the production DNS server first.
  *
  * <p>Needs root (it creates network namespaces); run under {@code flock /tmp/periscope-lab.lock}.
  */
@@ -100,9 +100,13 @@ class KubernetesAgentsProgramTheNodesTheyRunOn {
         }
     }
 
-    /** Seed 004's drawing without Globalnet: two active gateways per cluster (a Lease per node), the workers load-balancing over them. */
+    /**
+     * Seed 004's drawing without Globalnet: two active gateways per cluster (a Lease per node), the
+     * workers load-balancing over them; the example's own flow asks cluster1's DNS server (the
+     * production one) for the exported service and connects to the answer.
+     */
     @Test
-    void multipleActiveGatewaysOfMagVanillaProgramTheirNodesAndTheWorkersSpreadOverThem() throws Exception {
+    void multipleActiveGatewaysOfMagVanillaProgramTheirNodesAndAPodReachesTheExportedServiceByName() throws Exception {
         ClusterSet set = forThisRun(TopologyLoader.load(EXAMPLES.resolve("mag-vanilla.yaml")));
         try (KubernetesOnTheLab lab = KubernetesOnTheLab.up(set, state)) {
             String client = pod(lab, "cluster1", "default", "client");
@@ -110,25 +114,29 @@ class KubernetesAgentsProgramTheNodesTheyRunOn {
 
             programmedByTheAgents(lab);
             pings(lab, client, "10.2.128.5");
+            probedAlongTheSimulatedPath(lab, "client-to-nginx");
         }
     }
 
     /**
      * Seed 004's drawing with Globalnet: overlapping CIDRs, two active gateways per cluster, the
      * Globalnet replicas allocating the gateways' cluster egress IPs and the exported service's
-     * global IP, which the gateway agents program; cluster1's client connects to that global IP.
+     * global IP, which the gateway agents program; cluster1's client connects to the service by
+     * name (the example's flow: the DNS server answers the global IP) and by that global IP.
      */
     @Test
     void globalnetOfMagGlobalnetIsProgrammedAsPlannedAndAPodReachesAnExportedServiceByItsGlobalIp() throws Exception {
         ClusterSet example = forThisRun(TopologyLoader.load(EXAMPLES.resolve("mag-globalnet.yaml")));
         Ipv4Address nginx = Planner.plan(example).allocations().cluster("cluster2").orElseThrow().serviceGlobalIp("default", "nginx").orElseThrow();
-        // By its global IP rather than its name: the name would need the cluster's DNS server, which this harness does not run.
-        ClusterSet set = example.withFlows(List.of(new Flow("client-to-nginx-global-ip", FlowEndpointSyntax.parseSource("cluster1/default/client"),
-                FlowEndpointSyntax.parseTarget(nginx + ":80"), Protocol.TCP, Optional.empty())));
+        List<Flow> flows = new ArrayList<>(example.flows());
+        flows.add(new Flow("client-to-nginx-global-ip", FlowEndpointSyntax.parseSource("cluster1/default/client"),
+                FlowEndpointSyntax.parseTarget(nginx + ":80"), Protocol.TCP, Optional.empty()));
+        ClusterSet set = example.withFlows(flows);
         try (KubernetesOnTheLab lab = KubernetesOnTheLab.up(set, state)) {
             beforeTheAgents(lab);
 
             programmedByTheAgents(lab);
+            probedAlongTheSimulatedPath(lab, "client-to-nginx");
             probedAlongTheSimulatedPath(lab, "client-to-nginx-global-ip");
         }
     }
@@ -183,6 +191,7 @@ class KubernetesAgentsProgramTheNodesTheyRunOn {
 
     /** The lab's probe: real connections, captured on every node, and their path compared hop by hop with the simulator's. */
     private static void probedAlongTheSimulatedPath(KubernetesOnTheLab lab, String flowName) {
+        lab.awaitExportedNames();
         List<String> progress = new ArrayList<>();
         ProbeReport report = new LabProbe(ProcessCommandRunner.here(), lab.stateFile(), SimulatorFlows::new)
                 .run(lab.file(), lab.set(), Optional.of(flowName), progress::add);

@@ -151,6 +151,16 @@ public final class KubernetesControlPlane implements AutoCloseable {
         return broker.client();
     }
 
+    /** The broker's API server, for controllers started beside the plane's (each takes a client of its own). */
+    MockApiServer brokerApi() {
+        return broker;
+    }
+
+    /** How often the plane's controllers resync, for those started beside them. */
+    static Duration resync() {
+        return RESYNC;
+    }
+
     public MemberCluster cluster(String name) {
         MemberCluster cluster = clusters.get(name);
         if (cluster == null) {

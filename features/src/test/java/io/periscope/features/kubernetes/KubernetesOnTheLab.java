@@ -6,10 +6,20 @@ import io.periscope.dataplane.command.CommandResult;
 import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.dataplane.reconcile.Ownership;
 import io.periscope.dataplane.reconcile.Reconciler;
+import io.periscope.features.kubernetes.KubernetesControlPlane.MemberCluster;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPortBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
+import io.periscope.kubernetes.broker.BrokerSyncSettings;
+import io.periscope.kubernetes.dns.ReadyPods;
+import io.periscope.kubernetes.dns.DnsAgent;
+import io.periscope.kubernetes.dns.DnsAgentSettings;
+import io.periscope.kubernetes.serviceexport.ServiceExportSync;
 import io.periscope.lab.agent.LayerAgent;
 import io.periscope.lab.agent.LayerAgents;
 import io.periscope.lab.agent.NamespaceCommandRunner;
 import io.periscope.lab.agent.ReconcilingAgents;
+import io.periscope.lab.dns.ClusterDns;
 import io.periscope.lab.down.LabTeardown;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
@@ -21,9 +31,12 @@ import io.periscope.lab.up.LabUp;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.topology.Service;
 import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.dns.ServiceDiscovery;
 import io.periscope.planner.Planner;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,7 +50,10 @@ import java.util.Map;
  * production agents (a gateway agent on every gateway node, a route agent on every node, Globalnet
  * replicas, the broker sync) run in this JVM against fabric8's mock API servers and program those
  * namespaces through {@link LabNodeKernels}. Nothing of Periscope's own lab agents programs the
- * Submariner layer: whatever of it a node holds, the production agents put there.
+ * Submariner layer: whatever of it a node holds, the production agents put there. Each cluster's
+ * DNS server is the production {@link DnsAgent}, fed by the service export sync through the broker,
+ * its sockets in the node namespace where the lab's DNS Service sends the pods' queries
+ * ({@link ClusterDns}), in place of the server the lab's supervisor would run there.
  *
  * <p>Close it to stop the agents and remove every namespace, whatever state the test left.
  */
@@ -50,6 +66,9 @@ public final class KubernetesOnTheLab implements AutoCloseable {
     private final ProcessCommandRunner runner = ProcessCommandRunner.here();
     private final List<String> progress = new ArrayList<>();
     private KubernetesControlPlane plane;
+    /** The service export syncs and DNS servers, stopped before the plane. */
+    private final List<AutoCloseable> dns = new ArrayList<>();
+    private final Map<String, DnsAgent> dnsServers = new LinkedHashMap<>();
 
     private KubernetesOnTheLab(ClusterSet set, Path stateDirectory) {
         this.set = set;
@@ -90,7 +109,49 @@ public final class KubernetesOnTheLab implements AutoCloseable {
             throw new IllegalStateException("the agents of " + set.name() + " already run");
         }
         plane = KubernetesControlPlane.start(set, globalCidrs(plan()), new LabNodeKernels(layout));
+        for (Cluster cluster : set.clusters()) {
+            writeEndpointSlices(plane.cluster(cluster.name()));
+        }
+        for (ClusterDns cluster : ClusterDns.of(set, layout)) {
+            MemberCluster member = plane.cluster(cluster.cluster());
+            // What periscope-agent broker-sync runs by default beside the broker sync: the exports' ServiceImports, which the DNS server answers from.
+            dns.add(new ServiceExportSync(member.api().newClient(), plane.brokerApi().newClient(), new BrokerSyncSettings(cluster.cluster(),
+                    KubernetesControlPlane.NAMESPACE, KubernetesControlPlane.BROKER_NAMESPACE, KubernetesControlPlane.resync())).start());
+            DnsAgentSettings settings = new DnsAgentSettings(cluster.cluster(), KubernetesControlPlane.NAMESPACE,
+                    new InetSocketAddress(cluster.serverAddress().toString(), ClusterDns.SERVER_PORT), 1, KubernetesControlPlane.resync());
+            try (NamespaceThread thread = NamespaceThread.enter(cluster.server().namespace())) {
+                DnsAgent server = new DnsAgent(member.api().newClient(), settings).start(thread::call);
+                dns.add(server);
+                dnsServers.put(cluster.cluster(), server);
+            }
+        }
         return plane;
+    }
+
+    /**
+     * What Kubernetes' endpoint controller writes for every Service with a selector: one slice of the
+     * pods it selects, ready (the lab's pods are up). The export sync and the DNS server read a
+     * service's readiness from them, as Lighthouse does; the mock API server has no controller of its own.
+     */
+    private static void writeEndpointSlices(MemberCluster member) {
+        Cluster cluster = member.model();
+        for (Service service : cluster.services()) {
+            if (service.selector().isEmpty()) {
+                continue;
+            }
+            List<io.fabric8.kubernetes.api.model.discovery.v1.Endpoint> endpoints = cluster.pods().stream()
+                    .filter(p -> p.namespace().equals(service.namespace()) && service.selector().matches(p.labels()))
+                    .map(p -> new EndpointBuilder().withAddresses(p.ip().toString()).withNewConditions().withReady(true).endConditions()
+                            .withNodeName(p.node()).withNewTargetRef().withKind("Pod").withName(p.name()).withNamespace(p.namespace()).endTargetRef()
+                            .build())
+                    .toList();
+            member.client().resource(new EndpointSliceBuilder().withNewMetadata().withName(service.name() + "-lab").withNamespace(service.namespace())
+                    .withLabels(Map.of(ReadyPods.SERVICE_NAME_LABEL, service.name())).endMetadata()
+                    .withAddressType("IPv4").withEndpoints(endpoints)
+                    .withPorts(service.ports().stream().map(p -> new EndpointPortBuilder().withName(p.name().orElse("")).withPort(p.targetPort())
+                            .withProtocol(p.protocol().name()).build()).toList())
+                    .build()).create();
+        }
     }
 
     /** The global CIDRs the broker hands out, as {@code periscope plan} allocates them (none without Globalnet). */
@@ -113,6 +174,23 @@ public final class KubernetesOnTheLab implements AutoCloseable {
 
     public LabLayout layout() {
         return layout;
+    }
+
+    /**
+     * Waits until every cluster's DNS server holds the name of every exported service: the exports
+     * reach the other clusters as ServiceImports through the broker, a few passes after the agents
+     * converged.
+     */
+    public void awaitExportedNames() {
+        for (Map.Entry<String, DnsAgent> server : dnsServers.entrySet()) {
+            for (Cluster cluster : set.clusters()) {
+                for (var export : cluster.exports()) {
+                    String name = export.name() + "." + export.namespace() + ".svc." + ServiceDiscovery.ZONE;
+                    Eventually.await("the DNS server of " + server.getKey() + " holds " + name,
+                            () -> server.getValue().discovery().names().contains(name));
+                }
+            }
+        }
     }
 
     /** @throws IllegalStateException before {@link #startAgents} */
@@ -157,6 +235,13 @@ public final class KubernetesOnTheLab implements AutoCloseable {
     @Override
     public void close() {
         try {
+            for (AutoCloseable part : dns.reversed()) {
+                try {
+                    part.close();
+                } catch (Exception e) {
+                    // Stopping after the test: the namespaces go next whatever this left.
+                }
+            }
             if (plane != null) {
                 plane.close();
             }
