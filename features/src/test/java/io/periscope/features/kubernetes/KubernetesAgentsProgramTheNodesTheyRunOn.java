@@ -141,6 +141,25 @@ class KubernetesAgentsProgramTheNodesTheyRunOn {
         }
     }
 
+    /**
+     * Seed 002's GlobalEgressIPs (a namespace's, a pod selector's) and an exported headless service
+     * behind two active gateways per cluster with per-gateway egress ownership: the Globalnet replica
+     * allocates each gateway its slice, the gateway agents program them, and every flow of the
+     * example leaves from the addresses the simulator says, on every path it takes.
+     */
+    @Test
+    void globalEgressIpsOfMagGlobalnetEgressAreProgrammedAsPlannedAndEveryFlowTakesTheSimulatedPaths() throws Exception {
+        ClusterSet set = forThisRun(TopologyLoader.load(EXAMPLES.resolve("mag-globalnet-egress.yaml")));
+        try (KubernetesOnTheLab lab = KubernetesOnTheLab.up(set, state)) {
+            beforeTheAgents(lab);
+
+            programmedByTheAgents(lab);
+            for (Flow flow : set.flows()) {
+                probedAlongTheSimulatedPath(lab, flow.name());
+            }
+        }
+    }
+
     /** No node holds its layer yet, and nothing crosses between the clusters: whatever does later is the agents' doing. */
     private static void beforeTheAgents(KubernetesOnTheLab lab, String fromNamespace, String to) {
         beforeTheAgents(lab);

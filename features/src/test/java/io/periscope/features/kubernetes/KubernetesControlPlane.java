@@ -200,7 +200,8 @@ public final class KubernetesControlPlane implements AutoCloseable {
         object.setSpec(new ClusterSpec(cluster.name(), List.of(), text(cluster.podCidrs()), text(cluster.serviceCidrs()),
                 globalCidr.map(c -> List.of(c.toString())).orElse(List.of()), cluster.cni().yamlName(), cluster.multiActiveGateways(),
                 cluster.clusterEgressIPs(), cluster.loadBalancing().yamlName(), set.defaultCableDriver().yamlName(),
-                set.globalnet().enabled() ? set.globalnet().mode().yamlName() : null));
+                set.globalnet().enabled() ? set.globalnet().mode().yamlName() : null, cluster.egressOwnership().yamlName(),
+                set.behaviour().yamlName()));
         client.resource(object).create();
         for (Node node : cluster.nodes()) {
             Map<String, String> annotations = new HashMap<>();
