@@ -110,13 +110,14 @@ public final class KubernetesOnTheLab implements AutoCloseable {
         }
         plane = KubernetesControlPlane.start(set, globalCidrs(plan()), new LabNodeKernels(layout));
         for (Cluster cluster : set.clusters()) {
-            writeEndpointSlices(plane.cluster(cluster.name()));
+            MemberCluster member = plane.cluster(cluster.name());
+            writeEndpointSlices(member);
+            // What periscope-agent broker-sync runs by default beside the broker sync: the exports' ServiceImports, which the DNS server answers from.
+            dns.add(new ServiceExportSync(member.api().newClient(), plane.brokerApi().newClient(), new BrokerSyncSettings(cluster.name(),
+                    KubernetesControlPlane.NAMESPACE, KubernetesControlPlane.BROKER_NAMESPACE, KubernetesControlPlane.resync())).start());
         }
         for (ClusterDns cluster : ClusterDns.of(set, layout)) {
             MemberCluster member = plane.cluster(cluster.cluster());
-            // What periscope-agent broker-sync runs by default beside the broker sync: the exports' ServiceImports, which the DNS server answers from.
-            dns.add(new ServiceExportSync(member.api().newClient(), plane.brokerApi().newClient(), new BrokerSyncSettings(cluster.cluster(),
-                    KubernetesControlPlane.NAMESPACE, KubernetesControlPlane.BROKER_NAMESPACE, KubernetesControlPlane.resync())).start());
             DnsAgentSettings settings = new DnsAgentSettings(cluster.cluster(), KubernetesControlPlane.NAMESPACE,
                     new InetSocketAddress(cluster.serverAddress().toString(), ClusterDns.SERVER_PORT), 1, KubernetesControlPlane.resync());
             try (NamespaceThread thread = NamespaceThread.enter(cluster.server().namespace())) {
