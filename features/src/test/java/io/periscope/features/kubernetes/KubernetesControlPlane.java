@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.api.model.ServicePortBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.periscope.dataplane.command.CommandResult;
+import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.dataplane.command.RecordingCommandRunner;
 import io.periscope.kubernetes.broker.BrokerSync;
 import io.periscope.kubernetes.broker.BrokerSyncSettings;
@@ -31,6 +31,8 @@ import io.periscope.dataplane.election.LeaseTimings;
 import io.periscope.kubernetes.modelbuilder.ClusterModelBuilder;
 import io.periscope.kubernetes.modelbuilder.LabelSelectorConversion;
 import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
+import io.periscope.kubernetes.routeagent.RouteAgent;
+import io.periscope.dataplane.health.GatewayHealth;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
@@ -53,8 +55,10 @@ import java.util.Optional;
  * objects a real cluster would hold, and Periscope's real controllers from agents/kubernetes running
  * against them: per cluster two Globalnet replicas (one leads the Lease, as during a rollout), the
  * broker sync, and a gateway agent on every gateway node (leader election on the gateway Lease; one
- * Lease per node with multiple active gateways). The agents' kernels are recording command runners:
- * what they program is compared with what the backend programmed.
+ * Lease per node with multiple active gateways). The agents' kernels are the {@link NodeKernels} given:
+ * recording command runners for the scenarios (what they program is compared with what the backend
+ * programmed), or the lab's network namespaces, where a route agent runs on every node too
+ * ({@link KubernetesOnTheLab}).
  *
  * <p>Started by the first step that needs an API; the scenarios that never ask stay as fast as before.
  */
@@ -70,34 +74,54 @@ public final class KubernetesControlPlane implements AutoCloseable {
     private static final LeaseTimings TIMINGS = new LeaseTimings(Duration.ofMillis(1500), Duration.ofMillis(1000), Duration.ofMillis(100));
     private static final Duration RESYNC = Duration.ofSeconds(2);
 
-    /** One cluster's API server, its controllers and its gateway nodes' recorded kernels. */
+    /** One cluster's API server, its controllers and its node agents' kernels (gateway nodes', and every node's with route agents). */
     public record MemberCluster(Cluster model, MockApiServer api, List<GlobalnetController> globalnet, BrokerSync sync,
-                                Map<String, GatewayAgent> gateways, Map<String, RecordingCommandRunner> kernels) {
+                                Map<String, GatewayAgent> gateways, Map<String, RouteAgent> routeAgents, Map<String, CommandRunner> kernels) {
         public KubernetesClient client() {
             return api.client();
+        }
+
+        /** What the agents of {@code node} ran, on a control plane of {@link RecordedKernels}. */
+        public RecordingCommandRunner recorded(String node) {
+            if (kernels.get(node) instanceof RecordingCommandRunner recorded) {
+                return recorded;
+            }
+            throw new IllegalStateException("node " + model.name() + "/" + node + " has no recorded kernel: " + kernels.get(node));
         }
     }
 
     private final ClusterSet set;
+    private final NodeKernels nodeKernels;
     private final MockApiServer broker;
     private final Map<String, MemberCluster> clusters = new LinkedHashMap<>();
     private final List<AutoCloseable> running = new ArrayList<>();
 
-    private KubernetesControlPlane(ClusterSet set, MockApiServer broker) {
+    private KubernetesControlPlane(ClusterSet set, NodeKernels nodeKernels, MockApiServer broker) {
         this.set = set;
+        this.nodeKernels = nodeKernels;
         this.broker = broker;
     }
 
     /**
+     * The scenarios' control plane: gateway agents on {@link RecordedKernels}.
+     *
      * @param globalCidrs each cluster's global CIDR as the backend's broker handed them out (empty without Globalnet)
      */
     public static KubernetesControlPlane start(ClusterSet set, Map<String, Ipv4Prefix> globalCidrs) {
+        return start(set, globalCidrs, new RecordedKernels());
+    }
+
+    /**
+     * @param globalCidrs each cluster's global CIDR as the broker hands them out (empty without Globalnet)
+     * @param kernels     where the node agents program; closed with the control plane, after the agents
+     */
+    public static KubernetesControlPlane start(ClusterSet set, Map<String, Ipv4Prefix> globalCidrs, NodeKernels kernels) {
         MockApiServer broker = null;
         KubernetesControlPlane plane = null;
         try {
             List<CustomResourceDefinition> crds = MockApiServer.shippedCrds();
             broker = new MockApiServer(crds, BROKER_NAMESPACE);
-            plane = new KubernetesControlPlane(set, broker);
+            plane = new KubernetesControlPlane(set, kernels, broker);
             plane.writePolicies();
             for (Cluster cluster : set.clusters()) {
                 MockApiServer api = new MockApiServer(crds, NAMESPACE);
@@ -109,8 +133,11 @@ public final class KubernetesControlPlane implements AutoCloseable {
         } catch (RuntimeException e) {
             if (plane != null) {
                 plane.close();
-            } else if (broker != null) {
-                broker.close();
+            } else {
+                if (broker != null) {
+                    broker.close();
+                }
+                kernels.close();
             }
             throw e;
         }
@@ -122,6 +149,16 @@ public final class KubernetesControlPlane implements AutoCloseable {
 
     public KubernetesClient broker() {
         return broker.client();
+    }
+
+    /** The broker's API server, for controllers started beside the plane's (each takes a client of its own). */
+    MockApiServer brokerApi() {
+        return broker;
+    }
+
+    /** How often the plane's controllers resync, for those started beside them. */
+    static Duration resync() {
+        return RESYNC;
     }
 
     public MemberCluster cluster(String name) {
@@ -163,7 +200,8 @@ public final class KubernetesControlPlane implements AutoCloseable {
         object.setSpec(new ClusterSpec(cluster.name(), List.of(), text(cluster.podCidrs()), text(cluster.serviceCidrs()),
                 globalCidr.map(c -> List.of(c.toString())).orElse(List.of()), cluster.cni().yamlName(), cluster.multiActiveGateways(),
                 cluster.clusterEgressIPs(), cluster.loadBalancing().yamlName(), set.defaultCableDriver().yamlName(),
-                set.globalnet().enabled() ? set.globalnet().mode().yamlName() : null));
+                set.globalnet().enabled() ? set.globalnet().mode().yamlName() : null, cluster.egressOwnership().yamlName(),
+                set.behaviour().yamlName()));
         client.resource(object).create();
         for (Node node : cluster.nodes()) {
             Map<String, String> annotations = new HashMap<>();
@@ -215,12 +253,12 @@ public final class KubernetesControlPlane implements AutoCloseable {
                 RESYNC)).start();
         running.add(sync);
         Map<String, GatewayAgent> gateways = new LinkedHashMap<>();
-        Map<String, RecordingCommandRunner> kernels = new LinkedHashMap<>();
+        Map<String, CommandRunner> kernels = new LinkedHashMap<>();
         List<Node> labelled = cluster.nodes().stream().filter(Node::gateway).toList();
         for (Node node : labelled) {
-            RecordingCommandRunner kernel = freshKernel();
+            CommandRunner kernel = nodeKernels.runner(cluster.name(), node.name());
             GatewayAgent agent = new GatewayAgent(api.newClient(), new NodeAgentSettings(cluster.name(), NAMESPACE, node.name(),
-                    cluster.multiActiveGateways(), TIMINGS, RESYNC), kernel).start();
+                    cluster.multiActiveGateways(), TIMINGS, RESYNC), kernel, nodeKernels.watch(cluster.name(), node.name()), GatewayHealth.OFF).start();
             running.add(agent);
             gateways.put(node.name(), agent);
             kernels.put(node.name(), kernel);
@@ -229,7 +267,19 @@ public final class KubernetesControlPlane implements AutoCloseable {
                 Eventually.await("the gateway agent of " + cluster.name() + "/" + node.name() + " takes the gateway Lease", agent::leading);
             }
         }
-        return new MemberCluster(cluster, api, new java.util.concurrent.CopyOnWriteArrayList<>(globalnet), sync, gateways, kernels);
+        Map<String, RouteAgent> routeAgents = new LinkedHashMap<>();
+        if (nodeKernels.routeAgents()) {
+            // Every node, gateways included: a gateway's route agent programs it while it waits on the Lease.
+            for (Node node : cluster.nodes()) {
+                CommandRunner kernel = nodeKernels.runner(cluster.name(), node.name());
+                RouteAgent agent = new RouteAgent(api.newClient(), new NodeAgentSettings(cluster.name(), NAMESPACE, node.name(), false,
+                        TIMINGS, RESYNC), kernel, nodeKernels.watch(cluster.name(), node.name()), GatewayHealth.OFF).start();
+                running.add(agent);
+                routeAgents.put(node.name(), agent);
+                kernels.put(node.name(), kernel);
+            }
+        }
+        return new MemberCluster(cluster, api, new java.util.concurrent.CopyOnWriteArrayList<>(globalnet), sync, gateways, routeAgents, kernels);
     }
 
     private List<GlobalnetController> startGlobalnet(String cluster, MockApiServer api, String prefix) {
@@ -259,16 +309,11 @@ public final class KubernetesControlPlane implements AutoCloseable {
                 () -> fresh.stream().anyMatch(c -> c.leading() && c.passes() > 0));
     }
 
-    /** A node without Periscope's state: the readers' JSON answers are empty lists; every write is recorded. */
-    private static RecordingCommandRunner freshKernel() {
-        return new RecordingCommandRunner().answer(c -> c.argv().contains("-j"), c -> CommandResult.success("[]"));
-    }
-
     private static <T> List<String> text(List<T> values) {
         return values.stream().map(Object::toString).toList();
     }
 
-    /** Controllers first (they release their Leases and remove their Endpoints), then the API servers. */
+    /** Controllers first (they release their Leases and remove their Endpoints), then the API servers, then the kernels' threads. */
     @Override
     public void close() {
         List<AutoCloseable> reversed = new ArrayList<>(running);
@@ -281,5 +326,6 @@ public final class KubernetesControlPlane implements AutoCloseable {
             }
         }
         broker.close();
+        nodeKernels.close();
     }
 }

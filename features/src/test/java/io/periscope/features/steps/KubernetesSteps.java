@@ -330,7 +330,7 @@ public final class KubernetesSteps {
                     throw new AssertionError("the gateway agent of " + host + " does not hold its Lease");
                 }
                 StringBuilder written = new StringBuilder();
-                for (Command command : member.kernels().get(node).commands()) {
+                for (Command command : member.recorded(node).commands()) {
                     if (command.program().equals("iptables-restore")) {
                         written.append(command.stdin());
                     }

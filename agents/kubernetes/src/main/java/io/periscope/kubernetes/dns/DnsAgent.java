@@ -20,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 
 /**
  * The cluster's DNS server for {@code clusterset.local}, fed by informers: every change to the
@@ -54,15 +55,34 @@ public final class DnsAgent implements Controller, AutoCloseable {
     }
 
     /**
+     * Where the server's sockets are opened: a socket belongs to the network namespace of the thread
+     * that opens it. In a pod that is the calling thread's ({@link #HERE}); a test that runs the agent
+     * in its own JVM for a node of the lab opens them from a thread inside that node's namespace,
+     * while the agent's API connections stay in the JVM's (where the API server listens).
+     */
+    @FunctionalInterface
+    public interface ServerSockets {
+
+        ServerSockets HERE = Callable::call;
+
+        DnsServer open(Callable<DnsServer> bind) throws Exception;
+    }
+
+    /**
      * Watches the cluster, builds the first zone from the initial lists, then binds the server: it
      * answers from the start with what the API holds, never from an empty zone.
      */
     public DnsAgent start() {
+        return start(ServerSockets.HERE);
+    }
+
+    /** The same, the server's sockets opened by {@code sockets}. */
+    public DnsAgent start(ServerSockets sockets) {
         try {
             runtime.open();
             zone = new ClustersetZone(Optional.of(settings.clusterId()), LiveDiscovery.empty(settings.clusterId()));
             rebuild(runtime.snapshot());
-            server = DnsServer.start(settings.listen(), zone, settings.threads());
+            server = sockets.open(() -> DnsServer.start(settings.listen(), zone, settings.threads()));
         } catch (IOException e) {
             close();
             throw new UncheckedIOException("cannot serve DNS on " + settings.listen() + ": " + e.getMessage(), e);
@@ -73,6 +93,9 @@ public final class DnsAgent implements Controller, AutoCloseable {
         } catch (RuntimeException e) {
             close();
             throw e;
+        } catch (Exception e) {
+            close();
+            throw new IllegalStateException("cannot serve DNS on " + settings.listen() + ": " + e.getMessage(), e);
         }
         LOG.info("dns {}: serving clusterset.local for the pods of cluster {} on {} (UDP and TCP)", settings.clusterId(), settings.clusterId(),
                 address());
