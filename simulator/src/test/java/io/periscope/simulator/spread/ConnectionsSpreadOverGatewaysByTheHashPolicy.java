@@ -138,6 +138,40 @@ class ConnectionsSpreadOverGatewaysByTheHashPolicy {
     }
 
     @Test
+    void learningGatewaysSendEachFrameOnceAndTheirRatesAddUp() throws Exception {
+        GatewaySpread.Spread spread = spread(vanilla("l4", "multipath-routes", ", uplink: {rate: 20mbit}"), 64);
+
+        // Seed 004's vxlan-tunnel learns towards cluster2's two active gateways: one copy per frame.
+        assertThat(concat(spread.local(), spread.remote())).allSatisfy(s -> assertThat(s.copies()).isEqualTo(1));
+        assertThat(spread.aggregate()).hasValue(40_000_000L);
+    }
+
+    @Test
+    void aGatewayThatFloodsSendsAFrameToEveryAllZeroDestinationAndGivesItsRateOncePerCopy() throws Exception {
+        // One active gateway per cluster, three clusters: vxlan-tunnel stays upstream's (nolearning), so
+        // cluster1's gateway floods every frame for cluster2 to cluster3's gateway too.
+        String yaml = Files.readString(Path.of("..", "examples", "mag-vanilla.yaml"))
+                .replace("    multiActiveGateways: true\n", "")
+                .replace("      - {name: gw-2, ip: 172.18.0.8, cniIP: 10.1.64.1, gateway: true}\n", "")
+                .replace("      - {name: gw-4, ip: 172.18.0.9, cniIP: 10.2.192.0, gateway: true}\n", "")
+                .replace("gateway: true}", "gateway: true, uplink: {rate: 20mbit}}")
+                .replace("flows:", """
+                          - name: cluster3
+                            podCIDRs: [10.3.0.0/16]
+                            serviceCIDRs: [100.3.0.0/16]
+                            nodes:
+                              - {name: gw-5, ip: 172.18.0.20, cniIP: 10.3.0.1, gateway: true}
+                        flows:""");
+        GatewaySpread.Spread spread = spread(TopologyLoader.parse(yaml, "three-clusters.yaml"), 16);
+
+        assertThat(spread.local()).singleElement().satisfies(s -> {
+            assertThat(s.gateway()).hasToString("cluster1/gw-1");
+            assertThat(s.copies()).isEqualTo(2);
+        });
+        assertThat(spread.aggregate()).hasValue(10_000_000L);
+    }
+
+    @Test
     void ephemeralPortsAreSpreadEvenlyAndTheSameEveryTime() {
         List<Integer> ports = GatewaySpread.ephemeralPorts(64);
 
