@@ -149,12 +149,21 @@ public final class GatewaySpread {
         Set<HostId> localGateways = new LinkedHashSet<>();
         Set<HostId> remoteGateways = new LinkedHashSet<>();
         Map<HostId, Integer> copies = new HashMap<>();
+        boolean floodedIntoLocal = false;
         for (PathTrace path : all) {
-            boundary(path.forward()).ifPresent(b -> {
-                localGateways.add(b[0].node());
-                remoteGateways.add(b[1].node());
-                copies.merge(b[0].node(), copies(plan, b[0]), Math::max);
-            });
+            Optional<Hop[]> boundary = boundary(path.forward());
+            if (boundary.isEmpty()) {
+                continue;
+            }
+            Hop[] b = boundary.get();
+            localGateways.add(b[0].node());
+            remoteGateways.add(b[1].node());
+            copies.merge(b[0].node(), copies(plan, b[0]), Math::max);
+            // The hops inside the source's cluster before its gateway: a node whose vx-submariner
+            // floods sends every frame to each of the cluster's gateways.
+            for (Hop hop : path.forward().subList(0, path.forward().indexOf(b[0]))) {
+                floodedIntoLocal |= copies(plan, hop) > 1;
+            }
         }
         MultipathHashSettings hashing = hashing(plan, all);
         boolean addressesOnly = hashing.addressesOnly();
@@ -172,7 +181,7 @@ public final class GatewaySpread {
         localGateways.forEach(g -> gatewayLinks.add(g + " uplink"));
         remoteGateways.forEach(g -> gatewayLinks.add(g + " uplink"));
         Optional<LinkFigures.Bottleneck> other = otherBottleneck(new PathLinkCrossings(set), all, gatewayLinks);
-        return new Spread(ports.size(), hashing, addressesOnly, ports, local, remote, other, aggregate(local, remote, other));
+        return new Spread(ports.size(), hashing, addressesOnly, ports, local, remote, other, aggregate(local, remote, other, floodedIntoLocal));
     }
 
     /** The hop that leaves the source's cluster and the one it arrives at in the other: the local and the remote gateway. */
@@ -276,15 +285,21 @@ public final class GatewaySpread {
      * least of the local sum, the remote sum and the other bottleneck. A local gateway whose VXLAN
      * device floods gives its rate divided by the copies it sends of each frame, and then every
      * remote gateway its copies reach receives every frame: the remote side gives the least of their
-     * rates, not their sum. A side with an unshaped gateway that carries a connection limits nothing.
+     * rates, not their sum. The same holds for the local side when the source's node floods its
+     * frames to every local gateway ({@code floodedIntoLocal}). A side with an unshaped gateway that carries a connection limits nothing.
      * An upper bound: it assumes enough connections on each gateway to fill it, as TCP's congestion
      * control does given time.
      */
-    private static OptionalLong aggregate(List<GatewayShare> local, List<GatewayShare> remote, Optional<LinkFigures.Bottleneck> other) {
+    private static OptionalLong aggregate(List<GatewayShare> local, List<GatewayShare> remote, Optional<LinkFigures.Bottleneck> other,
+                                          boolean floodedIntoLocal) {
         OptionalLong result = other.map(b -> OptionalLong.of(b.bitsPerSecond())).orElse(OptionalLong.empty());
         boolean flooded = local.stream().anyMatch(s -> s.connections() > 0 && s.copies() > 1);
         for (List<GatewayShare> side : List.of(local, remote)) {
             OptionalLong sum = side == remote && flooded ? slowest(side) : sideRate(side);
+            if (side == local && floodedIntoLocal) {
+                OptionalLong least = slowest(side);
+                sum = sum.isEmpty() ? least : least.isEmpty() ? sum : OptionalLong.of(Math.min(sum.getAsLong(), least.getAsLong()));
+            }
             if (sum.isPresent() && (result.isEmpty() || sum.getAsLong() < result.getAsLong())) {
                 result = sum;
             }

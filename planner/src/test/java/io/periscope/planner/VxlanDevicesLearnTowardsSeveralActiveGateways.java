@@ -13,11 +13,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A gateway's {@code vxlan-tunnel} learns where a peer's MAC is exactly when a connected cluster has
- * several active gateways (seed 004): there upstream's flood to every all-zero entry would send each
- * frame once per remote gateway. Towards one active gateway per cluster, and on {@code vx-submariner},
- * the devices stay as upstream creates them.
+ * several active gateways, and a non-gateway node's {@code vx-submariner} exactly when its own cluster
+ * has (seed 004): there upstream's flood to every all-zero entry would send each frame once per
+ * gateway. Elsewhere (a gateway's {@code vx-submariner}, one active gateway per cluster) the devices
+ * stay as upstream creates them.
  */
-class VxlanTunnelLearnsTowardsSeveralActiveGateways {
+class VxlanDevicesLearnTowardsSeveralActiveGateways {
 
     @Test
     void onlyTheGatewayWhosePeersClusterHasSeveralActiveGatewaysLearns() {
@@ -29,7 +30,9 @@ class VxlanTunnelLearnsTowardsSeveralActiveGateways {
             assertThat(learning(plan, "cluster1", gateway)).as(gateway)
                     .containsExactlyInAnyOrderEntriesOf(Map.of("vx-submariner", false, "vxlan-tunnel", false));
         }
-        assertThat(learning(plan, "cluster1", "worker-1")).containsExactlyEntriesOf(Map.of("vx-submariner", false));
+        // cluster1's worker sends to its three active gateways; cluster2's to its one.
+        assertThat(learning(plan, "cluster1", "worker-1")).containsExactlyEntriesOf(Map.of("vx-submariner", true));
+        assertThat(learning(plan, "cluster2", "worker-2")).containsExactlyEntriesOf(Map.of("vx-submariner", false));
     }
 
     @Test
