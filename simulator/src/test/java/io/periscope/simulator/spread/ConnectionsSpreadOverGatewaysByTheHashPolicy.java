@@ -3,7 +3,9 @@ package io.periscope.simulator.spread;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostId;
+import io.periscope.plan.HostPlan;
 import io.periscope.planner.Planner;
 import io.periscope.simulator.FlowResolver;
 import io.periscope.simulator.ResolvedFlow;
@@ -169,6 +171,29 @@ class ConnectionsSpreadOverGatewaysByTheHashPolicy {
             assertThat(s.copies()).isEqualTo(2);
         });
         assertThat(spread.aggregate()).hasValue(10_000_000L);
+    }
+
+    @Test
+    void aNodeThatFloodsToEveryLocalGatewayLeavesThemTheSlowestRateNotTheSum() throws Exception {
+        ClusterSet set = vanilla("l4", "multipath-routes", ", uplink: {rate: 20mbit}");
+        ClusterSetPlan planned = Planner.plan(set);
+        // cluster1's worker with upstream's vx-submariner (nolearning): every frame goes to both gateways.
+        HostId worker = HostId.node("cluster1", "worker-1");
+        java.util.SortedMap<HostId, HostPlan> hosts = new java.util.TreeMap<>(planned.hosts());
+        HostPlan w = hosts.get(worker);
+        DataplanePlan s = w.submariner();
+        DataplanePlan upstreams = new DataplanePlan(s.netfilter(), s.ipsets(), s.vxlanDevices().stream().map(d -> d.withLearning(false)).toList(),
+                s.fdb(), s.neighbours(), s.nexthops(), s.nexthopGroups(), s.routes(), s.rules(), s.sysctls());
+        hosts.put(worker, new HostPlan(w.id(), w.role(), w.node(), w.interfaces(), w.environment(), w.kubeProxy(), upstreams));
+        ClusterSetPlan plan = new ClusterSetPlan(planned.clusterSet(), planned.endpoints(), hosts, planned.segments(), planned.serviceRecords(),
+                planned.allocations(), planned.ovn());
+        ResolvedFlow flow = new FlowResolver(plan).resolve(set.flow("client-to-nginx").orElseThrow());
+
+        GatewaySpread.Spread flooding = GatewaySpread.of(plan, flow, GatewaySpread.ephemeralPorts(64), seeds(plan));
+
+        assertThat(flooding.local()).allSatisfy(share -> assertThat(share.copies()).isEqualTo(1));
+        assertThat(flooding.aggregate()).as("each gateway's uplink receives every frame").hasValue(20_000_000L);
+        assertThat(spread(set, 64).aggregate()).as("the worker learning, as planned").hasValue(40_000_000L);
     }
 
     @Test
