@@ -22,8 +22,9 @@ import java.util.Optional;
  * @param learning  whether the device learns where a peer's MAC is from the frames it receives
  *                  ({@code learning}); upstream's never do ({@code nolearning}), so every frame for a MAC
  *                  no permanent entry names is flooded to each all-zero destination. Periscope turns it on
- *                  where seed 004's several active gateways would make that flood a copy per gateway
- *                  (docs/plan.md, "vxlan-tunnel learns where a peer's MAC is")
+ *                  where seed 004's several active gateways would make that flood a copy per gateway: a
+ *                  gateway's vxlan-tunnel towards such a cluster, a non-gateway node's vx-submariner in one
+ *                  (docs/plan.md, the two "... learns where each ... MAC is" rows)
  */
 public record VxlanDevice(String name, int vni, int port, Optional<Ipv4Address> local, Optional<String> underlay, int mtu,
                           Ipv4Address address, Ipv4Prefix network, boolean learning) {
