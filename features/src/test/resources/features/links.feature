@@ -159,28 +159,12 @@ Feature: Links with a rate, a delay, jitter and loss (seed 004's performance pro
               - {name: server, node: worker, ip: 10.2.100.5}
         """
 
-    @pending
     Scenario: With the L4 hash one pod pair's connections spread over both gateways, which carry twice one's rate
-      Pending: the agents now program vxlan-tunnel as upstream does, with one all-zero FDB entry per
-      remote active gateway and no learning, so the kernel sends every frame to both of cluster2's
-      gateways and each gateway's 20 Mbit/s uplink carries every packet twice: the lab measured 17.4
-      and 8.3 Mbit/s where seed 004 promises 40 and 20 (CI run 13 of session 12). Keeping seed 004's
-      promise needs unicast delivery on vxlan-tunnel towards a cluster with several active gateways
-      (an exact FDB entry per peer, or learning), a seed-004 difference from upstream not built yet;
-      the simulator's rate model does not count the flooded copies either.
       When 32 TCP connections run from cluster1/default/client to cluster2/default/server:5201 for 8 seconds
       Then they leave cluster1 by 2 of its gateways
       And they carry about 40 Mbit/s together
 
-    @pending
     Scenario: With the L3 hash one pod pair's connections all take one gateway, which carries one rate
-      Pending: the agents now program vxlan-tunnel as upstream does, with one all-zero FDB entry per
-      remote active gateway and no learning, so the kernel sends every frame to both of cluster2's
-      gateways and each gateway's 20 Mbit/s uplink carries every packet twice: the lab measured 17.4
-      and 8.3 Mbit/s where seed 004 promises 40 and 20 (CI run 13 of session 12). Keeping seed 004's
-      promise needs unicast delivery on vxlan-tunnel towards a cluster with several active gateways
-      (an exact FDB entry per peer, or learning), a seed-004 difference from upstream not built yet;
-      the simulator's rate model does not count the flooded copies either.
       Given cluster cluster1 hashes multipath routes by l3
       And cluster cluster2 hashes multipath routes by l3
       When 16 TCP connections run from cluster1/default/client to cluster2/default/server:5201 for 8 seconds

@@ -34,7 +34,7 @@ public final class DeviceRename {
                 .map(c -> new Chain(c.name(), c.rules().stream().map(r -> rule(r, from, to)).toList(),
                         c.last().stream().map(r -> rule(r, from, to)).toList())).toList())).toList();
         List<VxlanDevice> vxlan = plan.vxlanDevices().stream().map(d -> d.underlay().filter(from::equals).isPresent()
-                ? new VxlanDevice(d.name(), d.vni(), d.port(), d.local(), Optional.of(to), d.mtu(), d.address(), d.network()) : d)
+                ? new VxlanDevice(d.name(), d.vni(), d.port(), d.local(), Optional.of(to), d.mtu(), d.address(), d.network(), d.learning()) : d)
                 .toList();
         List<NexthopObject> nexthops = plan.nexthops().stream()
                 .map(n -> n.device().equals(from) ? new NexthopObject(n.id(), n.via(), to, n.onlink()) : n).toList();

@@ -263,8 +263,14 @@ final class RouteAgentPlanner {
         Ipv4Address vxAddress = Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, node.ip());
         // Neither local nor dev, as upstream creates it (createLinkDevice leaves SrcAddr nil): the
         // kernel sends each outer packet from the address its route to the peer picks, the node's own.
+        // A non-gateway node of a cluster with several active gateways (seed 004's multi-endpoint
+        // tunnel) learns where each gateway's MAC is, as a gateway's vxlan-tunnel towards them does
+        // (VxlanCablePlanner.learns): otherwise every frame to one gateway is flooded to all of them,
+        // and each gateway's uplink receives the node's whole traffic, so their rates never add up.
+        boolean learning = !gateway && activeGateways.size() > 1;
         plan.vxlan(VxlanDevice.unbound(Names.VX_SUBMARINER, Names.VX_SUBMARINER_VNI, Names.VX_SUBMARINER_PORT,
-                Names.vxlanMtu(node.link().effectiveMtu()), vxAddress, Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET)));
+                Names.vxlanMtu(node.link().effectiveMtu()), vxAddress, Tunnels.tunnelNetwork(Names.VX_SUBMARINER_FIRST_OCTET))
+                .withLearning(learning));
         // Upstream enables forwarding on the device itself (EnableForwarding) rather than trusting
         // that the node's ip_forward reached it when it was created.
         plan.sysctl("net.ipv4.conf." + Names.VX_SUBMARINER + ".forwarding", FORWARDING_ON);

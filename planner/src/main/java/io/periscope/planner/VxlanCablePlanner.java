@@ -41,7 +41,8 @@ final class VxlanCablePlanner {
         // Neither local nor dev, as upstream's driver creates it: the outer packets leave by the route
         // to each remote gateway's endpoint address (on a lab gateway, its WAN device and address).
         plan.vxlan(VxlanDevice.unbound(Names.VXLAN_TUNNEL, Names.VXLAN_TUNNEL_VNI, Names.VXLAN_TUNNEL_PORT,
-                Names.vxlanMtu(node.link().effectiveMtu()), address, Tunnels.tunnelNetwork(Names.VXLAN_TUNNEL_FIRST_OCTET)));
+                Names.vxlanMtu(node.link().effectiveMtu()), address, Tunnels.tunnelNetwork(Names.VXLAN_TUNNEL_FIRST_OCTET))
+                .withLearning(learns(remotes)));
         // The VXLAN cable driver sets loose reverse-path filtering on its device, as upstream does.
         plan.sysctl("net.ipv4.conf." + Names.VXLAN_TUNNEL + ".rp_filter", RouteAgentPlanner.LOOSE_RP_FILTER);
         // And enables forwarding on it, as upstream's driver does (EnableForwarding).
@@ -79,5 +80,22 @@ final class VxlanCablePlanner {
                 }
             }
         }
+    }
+
+    /**
+     * Whether {@code vxlan-tunnel} learns where each peer's MAC is (seed 004): when a connected cluster
+     * has several active gateways. Upstream's device learns nothing and has an all-zero entry per
+     * remote active gateway, so every unicast frame is flooded to each of them and a remote cluster
+     * with N active gateways costs the sending uplink N copies of every packet: seed 004's gateways
+     * would then not add their rates up. Learning keeps the all-zero entries for what they are for (the
+     * ARP request, flooded, reaches the gateway that owns the next hop and teaches it the sender's
+     * MAC; the reply, sent back unicast, teaches the sender the owner's), after which frames go to the
+     * one gateway that keeps them. Only the remote clusters count: a gateway's frames never go to its
+     * own cluster's gateways over this device. With one active gateway per connected cluster the
+     * device stays as upstream's (two such clusters still flood each other's frames, as upstream does;
+     * seed 004 is not about them).
+     */
+    static boolean learns(List<RemoteCluster> remotes) {
+        return remotes.stream().anyMatch(remote -> remote.cluster().activeGateways().size() > 1);
     }
 }

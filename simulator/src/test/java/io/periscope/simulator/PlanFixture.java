@@ -272,7 +272,13 @@ public final class PlanFixture {
 
         /** A VXLAN device; the kernel picks its MAC, as for upstream's devices. */
         HostBuilder vxlan(String name, int vni, int port, String local, String underlayDevice, String address, String network) {
-            vxlans.add(new VxlanDevice(name, vni, port, Optional.of(ip(local)), Optional.of(underlayDevice), 1450, ip(address), net(network)));
+            vxlans.add(new VxlanDevice(name, vni, port, Optional.of(ip(local)), Optional.of(underlayDevice), 1450, ip(address), net(network), false));
+            return this;
+        }
+
+        /** The VXLAN device {@code name} learns where peers' MACs are (seed 004's vxlan-tunnel towards several gateways). */
+        HostBuilder learning(String name) {
+            vxlans.replaceAll(d -> d.name().equals(name) ? d.withLearning(true) : d);
             return this;
         }
 

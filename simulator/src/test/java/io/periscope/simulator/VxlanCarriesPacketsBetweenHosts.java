@@ -102,6 +102,23 @@ class VxlanCarriesPacketsBetweenHosts {
     }
 
     @Test
+    void aLearningDeviceSendsTheFrameToTheOwnerAloneAfterTheFloodedArp() {
+        n1.route("10.0.3.0/24 via 240.0.0.3 dev vx-submariner")
+                .fdb("vx-submariner", MacAddress.ZERO, "172.18.0.2")
+                .fdb("vx-submariner", MacAddress.ZERO, "172.18.0.3")
+                .learning("vx-submariner");
+        List<PathTrace> paths = new Simulator(f.build()).trace(tcp(CLIENT, "10.0.1.4", "10.0.3.5", 80));
+
+        assertThat(paths).singleElement().satisfies(p -> {
+            assertThat(p.disposition()).isEqualTo(Disposition.DELIVERED);
+            Step.Encap encap = steps(p.forward(), Step.Encap.class).getFirst();
+            assertThat(encap.outerDst()).isEqualTo(ip("172.18.0.3"));
+            assertThat(encap.resolution()).isEqualTo("ARP flooded to [172.18.0.2, 172.18.0.3]: 240.0.0.3 is at c1/n3 vx-submariner's MAC;"
+                    + " the device learned that MAC at 172.18.0.3 from the reply, so the frame goes there alone");
+        });
+    }
+
+    @Test
     void anArpRequestNobodyAnswersMakesTheNextHopUnreachable() {
         n1.route("10.0.3.0/24 via 240.0.0.9 dev vx-submariner")
                 .fdb("vx-submariner", MacAddress.ZERO, "172.18.0.2")

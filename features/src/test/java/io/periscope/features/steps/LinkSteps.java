@@ -1,5 +1,7 @@
 package io.periscope.features.steps;
 
+import io.cucumber.java.Before;
+import io.cucumber.java.Scenario;
 import io.cucumber.java.en.Then;
 import io.cucumber.java.en.When;
 import io.periscope.features.backend.RoundTrips;
@@ -31,9 +33,15 @@ public final class LinkSteps {
     private Throughput connections;
     private int burstSent;
     private int burstAnswered = -1;
+    private Scenario scenario;
 
     public LinkSteps(ClusterSetUnderTest world) {
         this.world = world;
+    }
+
+    @Before
+    public void remember(Scenario scenario) {
+        this.scenario = scenario;
     }
 
     @When("{word} pings {word} {int} times")
@@ -83,6 +91,9 @@ public final class LinkSteps {
         Flow flow = new Flow("connections", FlowEndpointSyntax.parseSource(from), FlowEndpointSyntax.parseTarget(to), Protocol.TCP,
                 Optional.of(Disposition.DELIVERED));
         connections = world.deployment().connections(flow, count, seconds);
+        // In the report whether the scenario passes or not: a rate is a figure worth keeping.
+        scenario.log(String.format(java.util.Locale.ROOT, "%s %.1f Mbit/s, connections per gateway of the source's cluster %s",
+                connections.measured() ? "measured" : "predicted", connections.megabitsPerSecond(), connections.connectionsByLocalGateway()));
     }
 
     /**

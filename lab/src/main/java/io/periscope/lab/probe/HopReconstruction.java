@@ -210,10 +210,12 @@ public final class HopReconstruction {
 
     /**
      * The outer packet that carried the frame {@code out} shows leaving a VXLAN device. The devices have
-     * all-zero FDB entries only, as upstream's, so the kernel sends a copy to every destination of the
-     * list; only the device whose MAC the frame is for keeps its copy. That is the copy to follow: the
-     * first whose receiver has a VXLAN device with that MAC (when the captures read it), else the first
-     * whose receiver took the frame out of its device, else the first copy.
+     * all-zero FDB entries only, as upstream's, so a device that learns nothing sends a copy to every
+     * destination of the list; only the device whose MAC the frame is for keeps its copy. That is the
+     * copy to follow: the first whose receiver has a VXLAN device with that MAC (when the captures read
+     * it), else the first whose receiver took the frame out of its device, else the first copy. A
+     * learning device (seed 004's vxlan-tunnel towards several active gateways) sends the one copy, to
+     * the owner, once its ARP exchange taught it where the MAC is; the same choice then finds that one.
      */
     private Optional<Sighting> keptCopy(Sighting out) {
         HostId here = out.host();

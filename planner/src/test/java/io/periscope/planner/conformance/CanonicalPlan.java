@@ -83,7 +83,7 @@ public final class CanonicalPlan {
         }
         for (VxlanDevice d : plan.vxlanDevices()) {
             lines.add("link " + d.name() + " type vxlan id " + d.vni() + " dstport " + d.port() + d.local().map(l -> " local " + l).orElse("")
-                    + d.underlay().map(u -> " dev " + u).orElse("") + " mtu " + d.mtu() + " nolearning");
+                    + d.underlay().map(u -> " dev " + u).orElse("") + " mtu " + d.mtu() + (d.learning() ? " learning" : " nolearning"));
             lines.add("addr " + d.address() + "/" + d.network().length() + " dev " + d.name());
         }
         for (WireGuardDevice d : plan.wireGuardDevices()) {

@@ -21,7 +21,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * holds all-zero entries only: sending to next hop N, an ARP request flooded to those destinations is
  * answered by the host whose device of the same VNI owns N, and the frame for that device's MAC, which
  * no FDB entry names, is flooded to them too; only that device keeps its copy, so the copy that matters
- * is the one to its host. No plan names a VXLAN device's MAC, so a trace names it by its device.
+ * is the one to its host. A learning device (seed 004's {@code vxlan-tunnel} towards several active
+ * gateways) learned that MAC from the ARP reply and sends the frame to that host alone: {@link #copies}
+ * says how many copies of each frame leave. No plan names a VXLAN device's MAC, so a trace names it by
+ * its device.
  */
 public final class VxlanFabric {
 
@@ -138,6 +141,20 @@ public final class VxlanFabric {
         }
     }
 
+    /**
+     * How many copies of a unicast frame {@code plan}'s VXLAN device {@code name} sends once ARP has
+     * resolved its next hop: one when it learns (the reply taught it where that MAC is), else one per
+     * all-zero FDB destination, as the kernel floods a frame for a MAC no entry names; one for a
+     * device the plan does not have as VXLAN.
+     */
+    public static int copies(DataplanePlan plan, String name) {
+        boolean learning = plan.vxlanDevices().stream().filter(d -> d.name().equals(name)).findFirst().map(VxlanDevice::learning).orElse(true);
+        if (learning) {
+            return 1;
+        }
+        return (int) Math.max(1, plan.fdb().stream().filter(e -> e.device().equals(name) && e.mac().equals(MacAddress.ZERO)).count());
+    }
+
     /** A resolver for {@code host}'s VXLAN device {@code name}, or null when that is no VXLAN device there. */
     public Resolver resolver(int host, String name) {
         VxlanDevice device = device(host, name);
@@ -153,9 +170,14 @@ public final class VxlanFabric {
         for (FdbEntry e : defaults) {
             DeviceMac owner = owner(host, e.destination(), device, nextHop);
             if (owner != null) {
+                // A learning device (seed 004) noted where the ARP reply came from, so the frame goes
+                // there alone; upstream's floods it like the request.
+                String frame = device.learning()
+                        ? "; the device learned that MAC at " + e.destination() + " from the reply, so the frame goes there alone"
+                        : "; the frame for it, which no FDB entry names, is flooded to the same destinations and kept by "
+                                + e.destination() + " alone";
                 return new Resolution.Found(owner, e.destination(), "ARP flooded to " + destinations(defaults) + ": " + nextHop + " is at "
-                        + owner + "; the frame for it, which no FDB entry names, is flooded to the same destinations and kept by "
-                        + e.destination() + " alone");
+                        + owner + frame);
             }
         }
         return new Resolution.Failed(self.id() + " " + device.name() + ": ARP for " + nextHop + " flooded to "

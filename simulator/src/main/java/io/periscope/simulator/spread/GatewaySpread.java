@@ -11,11 +11,14 @@ import io.periscope.simulator.MultipathMode;
 import io.periscope.simulator.ResolvedFlow;
 import io.periscope.simulator.Simulator;
 import io.periscope.simulator.link.PathLinkCrossings;
+import io.periscope.simulator.link.VxlanFabric;
 import io.periscope.simulator.routing.KernelNexthopChoice;
 import io.periscope.simulator.routing.MultipathHashSettings;
+import io.periscope.simulator.trace.Encapsulation;
 import io.periscope.simulator.trace.Hop;
 import io.periscope.simulator.trace.LinkFigures;
 import io.periscope.simulator.trace.PathTrace;
+import io.periscope.simulator.trace.Step;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -62,9 +65,12 @@ public final class GatewaySpread {
      * @param samplingError one binomial standard deviation of its share over this many connections,
      *                      {@code sqrt(p (1 - p) / n)}: how far a sample of random ports strays
      * @param rate          its uplink's rate, empty when unshaped
+     * @param copies        how many copies of each frame of the flow its uplink sends: one, unless its
+     *                      VXLAN device floods the frames to several all-zero FDB destinations
+     *                      ({@link VxlanFabric#copies}); 1 on the remote side
      */
     public record GatewayShare(HostId gateway, int connections, double share, double expectedShare, double samplingError,
-                               OptionalLong rate) {
+                               OptionalLong rate, int copies) {
     }
 
     /**
@@ -78,8 +84,9 @@ public final class GatewaySpread {
      * @param otherBottleneck  the slowest link the paths cross that is no gateway's uplink (the source's and destination's
      *                         nodes, the cable), with its name
      * @param aggregate        the rate the connections could reach together: the sum of the rates of the local gateways
-     *                         that carry one, the same for the remote ones, capped by the other bottleneck; empty when
-     *                         nothing on the way is shaped
+     *                         that carry one, each divided by the copies of a frame it sends, the same for the remote
+     *                         ones (each of which receives every flooded copy), capped by the other bottleneck; empty
+     *                         when nothing on the way is shaped
      */
     public record Spread(int connections, MultipathHashSettings hashing, boolean addressesOnly, List<PortChoice> ports,
                          List<GatewayShare> local, List<GatewayShare> remote, Optional<LinkFigures.Bottleneck> otherBottleneck,
@@ -141,11 +148,22 @@ public final class GatewaySpread {
         List<PathTrace> all = new Simulator(plan, MultipathMode.ALL_BRANCHES).trace(flow);
         Set<HostId> localGateways = new LinkedHashSet<>();
         Set<HostId> remoteGateways = new LinkedHashSet<>();
+        Map<HostId, Integer> copies = new HashMap<>();
+        boolean floodedIntoLocal = false;
         for (PathTrace path : all) {
-            boundary(path.forward()).ifPresent(b -> {
-                localGateways.add(b[0].node());
-                remoteGateways.add(b[1].node());
-            });
+            Optional<Hop[]> boundary = boundary(path.forward());
+            if (boundary.isEmpty()) {
+                continue;
+            }
+            Hop[] b = boundary.get();
+            localGateways.add(b[0].node());
+            remoteGateways.add(b[1].node());
+            copies.merge(b[0].node(), copies(plan, b[0]), Math::max);
+            // The hops inside the source's cluster before its gateway: a node whose vx-submariner
+            // floods sends every frame to each of the cluster's gateways.
+            for (Hop hop : path.forward().subList(0, path.forward().indexOf(b[0]))) {
+                floodedIntoLocal |= copies(plan, hop) > 1;
+            }
         }
         MultipathHashSettings hashing = hashing(plan, all);
         boolean addressesOnly = hashing.addressesOnly();
@@ -156,14 +174,14 @@ public final class GatewaySpread {
             choice.remoteGateway().ifPresent(g -> remoteCounts.merge(g, 1, Integer::sum));
         }
         ClusterSet set = plan.clusterSet();
-        List<GatewayShare> local = shares(set, ordered(set, localGateways), localCounts, ports.size(), addressesOnly);
-        List<GatewayShare> remote = shares(set, ordered(set, remoteGateways), remoteCounts, ports.size(), addressesOnly);
+        List<GatewayShare> local = shares(set, ordered(set, localGateways), localCounts, ports.size(), addressesOnly, copies);
+        List<GatewayShare> remote = shares(set, ordered(set, remoteGateways), remoteCounts, ports.size(), addressesOnly, Map.of());
 
         Set<String> gatewayLinks = new LinkedHashSet<>();
         localGateways.forEach(g -> gatewayLinks.add(g + " uplink"));
         remoteGateways.forEach(g -> gatewayLinks.add(g + " uplink"));
         Optional<LinkFigures.Bottleneck> other = otherBottleneck(new PathLinkCrossings(set), all, gatewayLinks);
-        return new Spread(ports.size(), hashing, addressesOnly, ports, local, remote, other, aggregate(local, remote, other));
+        return new Spread(ports.size(), hashing, addressesOnly, ports, local, remote, other, aggregate(local, remote, other, floodedIntoLocal));
     }
 
     /** The hop that leaves the source's cluster and the one it arrives at in the other: the local and the remote gateway. */
@@ -206,15 +224,35 @@ public final class GatewaySpread {
         return ordered;
     }
 
+    /**
+     * The copies of each frame the local gateway's hop sends through its cable: a VXLAN device that
+     * floods (upstream's, which learns nothing) sends one per all-zero FDB destination, a learning
+     * one (seed 004's towards several active gateways), WireGuard and ESP one.
+     */
+    private static int copies(ClusterSetPlan plan, Hop hop) {
+        HostPlan host = plan.hosts().get(hop.node());
+        if (host == null) {
+            return 1;
+        }
+        int copies = 1;
+        for (Step step : hop.steps()) {
+            if (step instanceof Step.Encap encap && encap.encapsulation() == Encapsulation.VXLAN) {
+                copies = Math.max(copies, VxlanFabric.copies(host.effective(), encap.device()));
+            }
+        }
+        return copies;
+    }
+
     private static List<GatewayShare> shares(ClusterSet set, List<HostId> gateways, Map<HostId, Integer> counts, int n,
-                                             boolean addressesOnly) {
+                                             boolean addressesOnly, Map<HostId, Integer> copies) {
         List<GatewayShare> shares = new ArrayList<>();
         for (HostId gateway : gateways) {
             int count = counts.getOrDefault(gateway, 0);
             // Addresses alone: every connection hashes alike, so the one gateway that has them is certain to.
             double expected = addressesOnly ? (count == n && n > 0 ? 1 : 0) : 1.0 / gateways.size();
             double error = n == 0 ? 0 : Math.sqrt(expected * (1 - expected) / n);
-            shares.add(new GatewayShare(gateway, count, n == 0 ? 0 : (double) count / n, expected, error, uplinkRate(set, gateway)));
+            shares.add(new GatewayShare(gateway, count, n == 0 ? 0 : (double) count / n, expected, error, uplinkRate(set, gateway),
+                    copies.getOrDefault(gateway, 1)));
         }
         return shares;
     }
@@ -244,14 +282,24 @@ public final class GatewaySpread {
 
     /**
      * The gateways in parallel, each side's carrying gateways adding up, the rest in series: the
-     * least of the local sum, the remote sum and the other bottleneck. A side with an unshaped
-     * gateway that carries a connection limits nothing. An upper bound: it assumes enough connections
-     * on each gateway to fill it, as TCP's congestion control does given time.
+     * least of the local sum, the remote sum and the other bottleneck. A local gateway whose VXLAN
+     * device floods gives its rate divided by the copies it sends of each frame, and then every
+     * remote gateway its copies reach receives every frame: the remote side gives the least of their
+     * rates, not their sum. The same holds for the local side when the source's node floods its
+     * frames to every local gateway ({@code floodedIntoLocal}). A side with an unshaped gateway that carries a connection limits nothing.
+     * An upper bound: it assumes enough connections on each gateway to fill it, as TCP's congestion
+     * control does given time.
      */
-    private static OptionalLong aggregate(List<GatewayShare> local, List<GatewayShare> remote, Optional<LinkFigures.Bottleneck> other) {
+    private static OptionalLong aggregate(List<GatewayShare> local, List<GatewayShare> remote, Optional<LinkFigures.Bottleneck> other,
+                                          boolean floodedIntoLocal) {
         OptionalLong result = other.map(b -> OptionalLong.of(b.bitsPerSecond())).orElse(OptionalLong.empty());
+        boolean flooded = local.stream().anyMatch(s -> s.connections() > 0 && s.copies() > 1);
         for (List<GatewayShare> side : List.of(local, remote)) {
-            OptionalLong sum = sideRate(side);
+            OptionalLong sum = side == remote && flooded ? slowest(side) : sideRate(side);
+            if (side == local && floodedIntoLocal) {
+                OptionalLong least = slowest(side);
+                sum = sum.isEmpty() ? least : least.isEmpty() ? sum : OptionalLong.of(Math.min(sum.getAsLong(), least.getAsLong()));
+            }
             if (sum.isPresent() && (result.isEmpty() || sum.getAsLong() < result.getAsLong())) {
                 result = sum;
             }
@@ -269,9 +317,21 @@ public final class GatewaySpread {
             if (share.rate().isEmpty()) {
                 return OptionalLong.empty();
             }
-            sum += share.rate().getAsLong();
+            sum += share.rate().getAsLong() / share.copies();
             any = true;
         }
         return any ? OptionalLong.of(sum) : OptionalLong.empty();
+    }
+
+    /** The least rate of a side's gateways, each of which receives every frame; empty when one is unshaped. */
+    private static OptionalLong slowest(List<GatewayShare> side) {
+        long least = Long.MAX_VALUE;
+        for (GatewayShare share : side) {
+            if (share.rate().isEmpty()) {
+                return OptionalLong.empty();
+            }
+            least = Math.min(least, share.rate().getAsLong());
+        }
+        return side.isEmpty() ? OptionalLong.empty() : OptionalLong.of(least);
     }
 }

@@ -3,7 +3,9 @@ package io.periscope.simulator.spread;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostId;
+import io.periscope.plan.HostPlan;
 import io.periscope.planner.Planner;
 import io.periscope.simulator.FlowResolver;
 import io.periscope.simulator.ResolvedFlow;
@@ -135,6 +137,63 @@ class ConnectionsSpreadOverGatewaysByTheHashPolicy {
         assertThat(cable.aggregate()).hasValue(150_000_000L);
 
         assertThat(spread(vanilla("l4", "multipath-routes", ""), 8).aggregate()).isEmpty();
+    }
+
+    @Test
+    void learningGatewaysSendEachFrameOnceAndTheirRatesAddUp() throws Exception {
+        GatewaySpread.Spread spread = spread(vanilla("l4", "multipath-routes", ", uplink: {rate: 20mbit}"), 64);
+
+        // Seed 004's vxlan-tunnel learns towards cluster2's two active gateways: one copy per frame.
+        assertThat(concat(spread.local(), spread.remote())).allSatisfy(s -> assertThat(s.copies()).isEqualTo(1));
+        assertThat(spread.aggregate()).hasValue(40_000_000L);
+    }
+
+    @Test
+    void aGatewayThatFloodsSendsAFrameToEveryAllZeroDestinationAndGivesItsRateOncePerCopy() throws Exception {
+        // One active gateway per cluster, three clusters: vxlan-tunnel stays upstream's (nolearning), so
+        // cluster1's gateway floods every frame for cluster2 to cluster3's gateway too.
+        String yaml = Files.readString(Path.of("..", "examples", "mag-vanilla.yaml"))
+                .replace("    multiActiveGateways: true\n", "")
+                .replace("      - {name: gw-2, ip: 172.18.0.8, cniIP: 10.1.64.1, gateway: true}\n", "")
+                .replace("      - {name: gw-4, ip: 172.18.0.9, cniIP: 10.2.192.0, gateway: true}\n", "")
+                .replace("gateway: true}", "gateway: true, uplink: {rate: 20mbit}}")
+                .replace("flows:", """
+                          - name: cluster3
+                            podCIDRs: [10.3.0.0/16]
+                            serviceCIDRs: [100.3.0.0/16]
+                            nodes:
+                              - {name: gw-5, ip: 172.18.0.20, cniIP: 10.3.0.1, gateway: true}
+                        flows:""");
+        GatewaySpread.Spread spread = spread(TopologyLoader.parse(yaml, "three-clusters.yaml"), 16);
+
+        assertThat(spread.local()).singleElement().satisfies(s -> {
+            assertThat(s.gateway()).hasToString("cluster1/gw-1");
+            assertThat(s.copies()).isEqualTo(2);
+        });
+        assertThat(spread.aggregate()).hasValue(10_000_000L);
+    }
+
+    @Test
+    void aNodeThatFloodsToEveryLocalGatewayLeavesThemTheSlowestRateNotTheSum() throws Exception {
+        ClusterSet set = vanilla("l4", "multipath-routes", ", uplink: {rate: 20mbit}");
+        ClusterSetPlan planned = Planner.plan(set);
+        // cluster1's worker with upstream's vx-submariner (nolearning): every frame goes to both gateways.
+        HostId worker = HostId.node("cluster1", "worker-1");
+        java.util.SortedMap<HostId, HostPlan> hosts = new java.util.TreeMap<>(planned.hosts());
+        HostPlan w = hosts.get(worker);
+        DataplanePlan s = w.submariner();
+        DataplanePlan upstreams = new DataplanePlan(s.netfilter(), s.ipsets(), s.vxlanDevices().stream().map(d -> d.withLearning(false)).toList(),
+                s.fdb(), s.neighbours(), s.nexthops(), s.nexthopGroups(), s.routes(), s.rules(), s.sysctls());
+        hosts.put(worker, new HostPlan(w.id(), w.role(), w.node(), w.interfaces(), w.environment(), w.kubeProxy(), upstreams));
+        ClusterSetPlan plan = new ClusterSetPlan(planned.clusterSet(), planned.endpoints(), hosts, planned.segments(), planned.serviceRecords(),
+                planned.allocations(), planned.ovn());
+        ResolvedFlow flow = new FlowResolver(plan).resolve(set.flow("client-to-nginx").orElseThrow());
+
+        GatewaySpread.Spread flooding = GatewaySpread.of(plan, flow, GatewaySpread.ephemeralPorts(64), seeds(plan));
+
+        assertThat(flooding.local()).allSatisfy(share -> assertThat(share.copies()).isEqualTo(1));
+        assertThat(flooding.aggregate()).as("each gateway's uplink receives every frame").hasValue(20_000_000L);
+        assertThat(spread(set, 64).aggregate()).as("the worker learning, as planned").hasValue(40_000_000L);
     }
 
     @Test

@@ -6,9 +6,9 @@ import java.util.Optional;
 
 /**
  * A VXLAN device is created (with its address and MTU, and brought up; the kernel picks its MAC),
- * deleted, or changed in place. Only the MTU can change in place: the kernel cannot change a VXLAN
- * device's VNI, port, local address or underlay, and taking its only address away flushes every
- * route through it, so any other difference is a deletion followed by a creation.
+ * deleted, or changed in place. Only the MTU and learning can change in place: the kernel cannot
+ * change a VXLAN device's VNI, port, local address or underlay, and taking its only address away
+ * flushes every route through it, so any other difference is a deletion followed by a creation.
  */
 public record VxlanDeviceChange(Optional<VxlanDevice> before, Optional<VxlanDevice> after) implements DataplaneChange {
 
@@ -16,7 +16,7 @@ public record VxlanDeviceChange(Optional<VxlanDevice> before, Optional<VxlanDevi
         DataplaneChange.requireOneSide(before, after, "VXLAN device");
         if (before.isPresent() && after.isPresent() && !changeableInPlace(before.get(), after.get())) {
             throw new IllegalArgumentException("VXLAN device " + before.get().name()
-                    + " can only change its MTU in place; delete and create it instead");
+                    + " can only change its MTU and learning in place; delete and create it instead");
         }
     }
 

@@ -67,11 +67,13 @@ public final class IpBatchRenderer {
         }
         VxlanDevice device = change.after().get();
         if (change.before().isEmpty()) {
-            // The kernel learns nothing by itself (nolearning): the all-zero FDB entries say where the
-            // peers are, as upstream's do; ARP over them finds each peer's MAC, which the kernel picks.
+            // The all-zero FDB entries say where the peers are, as upstream's do; ARP over them finds
+            // each peer's MAC, which the kernel picks. Upstream's device learns nothing (nolearning);
+            // a learning one (seed 004's several remote gateways) also notes which peer each MAC came
+            // from, so frames for it go there alone instead of to every all-zero destination.
             lines.add("link add " + device.name() + " type vxlan id " + device.vni() + " dstport " + device.port()
                     + device.local().map(l -> " local " + l).orElse("") + device.underlay().map(d -> " dev " + d).orElse("")
-                    + " nolearning");
+                    + learning(device));
             lines.add("link set " + device.name() + " mtu " + device.mtu());
             lines.add("addr add " + device.address() + "/" + device.network().length() + " dev " + device.name());
             lines.add("link set " + device.name() + " up");
@@ -81,6 +83,15 @@ public final class IpBatchRenderer {
         if (before.mtu() != device.mtu()) {
             lines.add("link set " + device.name() + " mtu " + device.mtu());
         }
+        if (before.learning() != device.learning()) {
+            // The kernel changes the flag in place (vxlan_changelink): the entries learned so far and
+            // the routes through the device stay.
+            lines.add("link set " + device.name() + " type vxlan" + learning(device));
+        }
+    }
+
+    private static String learning(VxlanDevice device) {
+        return device.learning() ? " learning" : " nolearning";
     }
 
     private static String neighbourReplace(Neighbour neighbour) {

@@ -153,8 +153,8 @@ public final class IprouteJsonParser {
     }
 
     /**
-     * {@code ip -j -d addr show type vxlan}: the device with its first IPv4 address, and its local
-     * address and underlay where it has them (upstream's devices have neither).
+     * {@code ip -j -d addr show type vxlan}: the device with its first IPv4 address, its local
+     * address and underlay where it has them (upstream's devices have neither), and whether it learns.
      */
     public static List<VxlanDevice> vxlanDevices(String json) {
         List<VxlanDevice> devices = new ArrayList<>();
@@ -175,7 +175,8 @@ public final class IprouteJsonParser {
             Optional<Ipv4Address> local = data.has("local") ? Optional.of(Ipv4Address.parse(data.get("local").asText())) : Optional.empty();
             Optional<String> underlay = data.has("link") ? Optional.of(data.get("link").asText()) : Optional.empty();
             devices.add(new VxlanDevice(link.get("ifname").asText(), data.path("id").asInt(), data.path("port").asInt(), local,
-                    underlay, link.path("mtu").asInt(), address, Ipv4Prefix.containing(address, length)));
+                    underlay, link.path("mtu").asInt(), address, Ipv4Prefix.containing(address, length),
+                    data.path("learning").asBoolean(false)));
         }
         return devices;
     }

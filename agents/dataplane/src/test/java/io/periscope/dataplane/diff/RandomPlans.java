@@ -166,7 +166,7 @@ public final class RandomPlans {
         boolean bound = random.nextBoolean();
         return new VxlanDevice(name, pick(vnis), pick(ports), bound ? Optional.of(Ipv4Address.parse("172.18.0.10")) : Optional.empty(),
                 bound ? Optional.of("eth0") : Optional.empty(), pick(List.of(1400, 1450)),
-                Ipv4Address.parse(firstOctet + ".0.0." + (1 + random.nextInt(2))), Ipv4Prefix.parse(firstOctet + ".0.0.0/8"));
+                Ipv4Address.parse(firstOctet + ".0.0." + (1 + random.nextInt(2))), Ipv4Prefix.parse(firstOctet + ".0.0.0/8"), random.nextBoolean());
     }
 
     /** An address the device reaches directly: in its connected subnet. */

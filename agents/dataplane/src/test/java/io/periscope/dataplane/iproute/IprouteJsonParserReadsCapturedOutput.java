@@ -118,8 +118,8 @@ class IprouteJsonParserReadsCapturedOutput {
         List<VxlanDevice> devices = IprouteJsonParser.vxlanDevices(Captured.read("ip-vxlan-addr.json"));
 
         assertThat(devices).containsExactly(
-                new VxlanDevice("vx-submariner", 100, 4800, Optional.of(ip("172.18.0.10")), Optional.of("eth0"), 1450, ip("240.18.0.10"), cidr("240.0.0.0/8")),
-                new VxlanDevice("vxlan-tunnel", 1000, 4500, Optional.of(ip("198.51.100.10")), Optional.of("wan0"), 1450, ip("241.18.0.10"), cidr("241.0.0.0/8")));
+                new VxlanDevice("vx-submariner", 100, 4800, Optional.of(ip("172.18.0.10")), Optional.of("eth0"), 1450, ip("240.18.0.10"), cidr("240.0.0.0/8"), false),
+                new VxlanDevice("vxlan-tunnel", 1000, 4500, Optional.of(ip("198.51.100.10")), Optional.of("wan0"), 1450, ip("241.18.0.10"), cidr("241.0.0.0/8"), false));
     }
 
     @Test

@@ -70,9 +70,10 @@ final class SeedGateway {
 
     static DataplanePlan plan() {
         VxlanDevice vxSubmariner = new VxlanDevice("vx-submariner", 100, 4800, Optional.of(ip("172.18.0.10")), Optional.of("eth0"), 1450, ip("240.18.0.10"),
-                cidr("240.0.0.0/8"));
+                cidr("240.0.0.0/8"), false);
+        // Two remote active gateways (seed 004): vxlan-tunnel learns, so frames go to the one that owns the MAC.
         VxlanDevice vxlanTunnel = new VxlanDevice("vxlan-tunnel", 1000, 4500, Optional.of(ip("198.51.100.10")), Optional.of("wan0"), 1450, ip("241.18.0.10"),
-                cidr("241.0.0.0/8"));
+                cidr("241.0.0.0/8"), true);
 
         List<FdbEntry> fdb = new ArrayList<>();
         for (String worker : List.of("172.18.0.11", "172.18.0.12")) {

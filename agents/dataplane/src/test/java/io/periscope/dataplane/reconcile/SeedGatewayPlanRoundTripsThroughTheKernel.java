@@ -151,8 +151,8 @@ class SeedGatewayPlanRoundTripsThroughTheKernel {
                 .map(g -> g.resilient() ? new NexthopGroup(g.id(), g.members(), true, 128) : g).toList();
         List<VxlanDevice> devices = plan.vxlanDevices().stream()
                 .map(d -> d.name().equals("vxlan-tunnel")
-                        ? new VxlanDevice(d.name(), d.vni(), 4501, d.local(), d.underlay(), d.mtu(), d.address(), d.network())
-                        : new VxlanDevice(d.name(), d.vni(), d.port(), d.local(), d.underlay(), 1400, d.address(), d.network()))
+                        ? new VxlanDevice(d.name(), d.vni(), 4501, d.local(), d.underlay(), d.mtu(), d.address(), d.network(), d.learning())
+                        : new VxlanDevice(d.name(), d.vni(), d.port(), d.local(), d.underlay(), 1400, d.address(), d.network(), d.learning()))
                 .toList();
         List<IpSet> ipsets = plan.ipsets().stream().filter(s -> !s.name().equals(SeedGateway.EGRESS_IPSET)).toList();
         Map<String, String> sysctls = new HashMap<>(plan.sysctls());
