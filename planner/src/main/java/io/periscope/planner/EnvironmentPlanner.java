@@ -80,9 +80,12 @@ final class EnvironmentPlanner {
             }
         }
         HostDrafts hosts = new HostDrafts(count);
+        // Pods' environment layers equal across clusters (overlapping CIDRs give node k of every
+        // cluster the same CNI address) are one record too.
+        Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments = new java.util.HashMap<>();
         List<Segment.Attachment> wan = new ArrayList<>();
         for (Cluster cluster : set.clusters()) {
-            planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan);
+            planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan, podEnvironments);
         }
         // Gateway nodes of every cluster share the WAN; each routes the others' endpoint addresses over it.
         // The hosts with a WAN interface, in the order they were planned: those the WAN attaches.
@@ -113,7 +116,8 @@ final class EnvironmentPlanner {
     }
 
     private static void planCluster(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, HostDrafts hosts,
-                                    List<Segment> segments, List<Segment.Attachment> wan) {
+                                    List<Segment> segments, List<Segment.Attachment> wan,
+                                    Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments) {
         Map<String, List<Ipv4Prefix>> blocks = PodBlocks.of(cluster);
         List<Segment.Attachment> underlay = new ArrayList<>();
         List<Node> active = cluster.activeGateways();
@@ -145,6 +149,12 @@ final class EnvironmentPlanner {
                     return routes;
                 });
         Map<String, HostDraft> nodeHosts = new java.util.HashMap<>();
+        Map<String, Integer> podsOn = new java.util.HashMap<>();
+        for (Pod pod : cluster.pods()) {
+            if (!pod.hostNetwork()) {
+                podsOn.merge(pod.node(), 1, Integer::sum);
+            }
+        }
         for (Node node : cluster.nodes()) {
             HostRole role = active.contains(node) ? HostRole.GATEWAY : HostRole.NODE;
             HostId id = HostId.node(cluster.name(), node.name());
@@ -193,6 +203,15 @@ final class EnvironmentPlanner {
             if (!ovn && cluster.environment().cniMasquerade() == CniMasquerade.OUTSIDE_POD_CIDRS) {
                 cniMasquerade(cluster, host.environment());
             }
+            // The routes to the other nodes, the services' and the node's pods' routes, counted
+            // first: the node's route list is made once at its full size rather than grown by copying.
+            int routeCount = ovn ? 0 : cluster.serviceCidrs().size() + podsOn.getOrDefault(node.name(), 0);
+            for (Node other : cluster.nodes()) {
+                if (other != node) {
+                    routeCount += routesToNodeOn.apply(device, other).size();
+                }
+            }
+            host.environment().routeCapacity(routeCount);
             for (Node other : cluster.nodes()) {
                 if (other != node) {
                     host.environment().routes(routesToNodeOn.apply(device, other));
@@ -212,7 +231,7 @@ final class EnvironmentPlanner {
         for (Node node : cluster.nodes()) {
             nodesByName.putIfAbsent(node.name(), node);
         }
-        Map<String, io.periscope.plan.DataplanePlan> podEnvironments = new java.util.HashMap<>();
+        Map<String, io.periscope.plan.DataplanePlan> podEnvironmentOf = new java.util.HashMap<>();
         // A pod's host id and draft carry its namespace and node as Optionals: one per namespace and
         // per node for all their pods, instead of two for each of a large set's 100,000 pods.
         Map<String, Optional<String>> namespaces = new java.util.HashMap<>();
@@ -249,7 +268,7 @@ final class EnvironmentPlanner {
                     node.link().effectiveMtu()));
             Ipv4Address gateway = node.cniIp();
             // Every pod of the node has the same environment layer: one record for all of them.
-            podHost.environment(podEnvironments.computeIfAbsent(node.name(), n -> {
+            podHost.environment(podEnvironmentOf.computeIfAbsent(node.name(), n -> {
                 PlanBuilder environment = new PlanBuilder();
                 environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
                         List.of(Nexthop.onlink(gateway, Names.POD_INTERFACE)), RouteProtocol.BOOT));
@@ -259,7 +278,9 @@ final class EnvironmentPlanner {
                     environment.sysctl("net.ipv4.conf.all.rp_filter", cluster.environment().rpFilter().sysctlValue())
                             .sysctl("net.ipv4.conf.default.rp_filter", cluster.environment().rpFilter().sysctlValue());
                 }
-                return environment.build();
+                io.periscope.plan.DataplanePlan built = environment.build();
+                io.periscope.plan.DataplanePlan known = podEnvironments.putIfAbsent(built, built);
+                return known == null ? built : known;
             }));
             // As with the ptp CNI plugin, the node side of each pod's veth also carries the node's
             // CNI address, so the pod's default route has a neighbour to resolve.

@@ -34,7 +34,7 @@ final class SortedHosts extends AbstractMap<HostId, HostPlan> implements SortedM
         Arrays.sort(hosts, Comparator.comparing(HostPlan::id));
         int kept = 0;
         for (int i = 0; i < hosts.length; i++) {
-            if (i + 1 < hosts.length && hosts[i].id().equals(hosts[i + 1].id())) {
+            if (i + 1 < hosts.length && hosts[i].id().compareTo(hosts[i + 1].id()) == 0) {
                 continue;
             }
             hosts[kept++] = hosts[i];
