@@ -22,15 +22,16 @@ public record HostId(String cluster, Optional<String> namespace, String name) im
 
     @Override
     public int compareTo(HostId o) {
-        // Clusters, then nodes before pods, then names: the order people read a plan in.
-        int c = cluster.compareTo(o.cluster);
+        // Clusters, then nodes before pods, then names: the order people read a plan in. The ids of
+        // one cluster (and of one namespace) share their strings: the same string needs no comparing.
+        int c = cluster == o.cluster ? 0 : cluster.compareTo(o.cluster);
         if (c != 0) {
             return c;
         }
         if (namespace.isPresent() != o.namespace.isPresent()) {
             return namespace.isPresent() ? 1 : -1;
         }
-        if (namespace.isPresent()) {
+        if (namespace.isPresent() && namespace != o.namespace) {
             c = namespace.get().compareTo(o.namespace.get());
             if (c != 0) {
                 return c;

@@ -19,15 +19,18 @@ import java.util.List;
  * @param remoteSubnets the subnets the connected clusters' Endpoints offer, all of them in order
  * @param refused       the clusters no ClusterConnectivityPolicy connects this one to
  * @param shared        parts of host plans that are the same on many hosts of the cluster, built once
+ * @param setWide       answers about one cluster that the hosts of every cluster ask alike (its active
+ *                      gateways, what each of them owns), worked out once for the whole set
  */
 record ClusterContext(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, DownGateways down, CablePorts ports,
                       List<Ipv4Prefix> localSubnets, List<RemoteCluster> remotes, List<Ipv4Prefix> remoteSubnets,
-                      List<RouteAgentPlanner.RefusedCluster> refused, SharedParts shared) {
+                      List<RouteAgentPlanner.RefusedCluster> refused, SharedParts shared, SharedParts setWide) {
 
+    /** A cluster's context; {@code setWide} holds what every cluster's hosts ask alike, shared by all the set's contexts. */
     ClusterContext(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, DownGateways down, CablePorts ports,
                    List<Ipv4Prefix> localSubnets, List<RemoteCluster> remotes, List<Ipv4Prefix> remoteSubnets,
-                   List<RouteAgentPlanner.RefusedCluster> refused) {
-        this(set, cluster, index, global, down, ports, localSubnets, remotes, remoteSubnets, refused, new SharedParts());
+                   List<RouteAgentPlanner.RefusedCluster> refused, SharedParts setWide) {
+        this(set, cluster, index, global, down, ports, localSubnets, remotes, remoteSubnets, refused, new SharedParts(), setWide);
     }
 
     /**
@@ -48,6 +51,22 @@ record ClusterContext(ClusterSet set, Cluster cluster, ClusterIndex index, Globa
             }
             return (List<T>) found;
         }
+    }
+
+    /** The cluster's active gateways ({@link Cluster#activeGateways}), found once for the set. */
+    List<Node> activeGateways(Cluster of) {
+        return setWide.list(new ActiveGatewaysOf(of.name()), of::activeGateways);
+    }
+
+    /** What a gateway of a cluster owns ({@link OwnedEgress#of}), worked out once for the set. */
+    List<io.periscope.model.net.Ipv4Address> ownedEgress(Cluster of, Node gateway) {
+        return setWide.list(new OwnedEgressOf(of.name(), gateway.name()), () -> OwnedEgress.of(set, of, gateway, global, down));
+    }
+
+    private record ActiveGatewaysOf(String cluster) {
+    }
+
+    private record OwnedEgressOf(String cluster, String gateway) {
     }
 
     ClusterContext {

@@ -21,6 +21,7 @@ final class ClusterIndex {
 
     private final Set<String> exported = new HashSet<>();
     private final Map<Service, List<Pod>> endpoints = new IdentityHashMap<>();
+    private final Map<Service, Boolean> exportedServices = new IdentityHashMap<>();
 
     ClusterIndex(Cluster cluster) {
         for (ServiceExport export : cluster.exports()) {
@@ -62,7 +63,13 @@ final class ClusterIndex {
     }
 
     boolean isExported(Service service) {
-        return exported.contains(service.namespace() + "/" + service.name());
+        // Asked for every service by every gateway: the answer is kept per service object.
+        Boolean known = exportedServices.get(service);
+        if (known == null) {
+            known = exported.contains(service.namespace() + "/" + service.name());
+            exportedServices.put(service, known);
+        }
+        return known;
     }
 
     /** The same answer as {@link Cluster#endpointsOf}, from the index. */

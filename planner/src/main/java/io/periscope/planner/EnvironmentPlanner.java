@@ -69,15 +69,27 @@ final class EnvironmentPlanner {
         return cluster + "/underlay";
     }
 
-    static Map<HostId, HostDraft> plan(ClusterSet set, Map<String, ClusterIndex> indexes, GlobalAddresses global, List<Segment> segments) {
-        Map<HostId, HostDraft> hosts = new LinkedHashMap<>();
+    static HostDrafts plan(ClusterSet set, Map<String, ClusterIndex> indexes, GlobalAddresses global, List<Segment> segments) {
+        // Sized for every node and pod up front: a large set has 105,000 of them, and growing the map
+        // rehashes it over and over.
+        int count = 0;
+        for (Cluster cluster : set.clusters()) {
+            count += cluster.nodes().size();
+            for (Pod pod : cluster.pods()) {
+                count += pod.hostNetwork() ? 0 : 1;
+            }
+        }
+        HostDrafts hosts = new HostDrafts(count);
+        // Pods' environment layers equal across clusters (overlapping CIDRs give node k of every
+        // cluster the same CNI address) are one record too.
+        Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments = new java.util.HashMap<>();
         List<Segment.Attachment> wan = new ArrayList<>();
         for (Cluster cluster : set.clusters()) {
-            planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan);
+            planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan, podEnvironments);
         }
         // Gateway nodes of every cluster share the WAN; each routes the others' endpoint addresses over it.
         // The hosts with a WAN interface, in the order they were planned: those the WAN attaches.
-        List<HostDraft> gateways = wan.stream().map(attachment -> hosts.get(attachment.host())).toList();
+        List<HostDraft> gateways = wan.stream().map(attachment -> hosts.node(attachment.host())).toList();
         for (HostDraft gateway : gateways) {
             Node self = set.requireCluster(gateway.id.cluster()).requireNode(gateway.id.name());
             for (HostDraft other : gateways) {
@@ -89,12 +101,12 @@ final class EnvironmentPlanner {
                     // Behind NAT the gateway's own sockets send from its private address, as on a
                     // real NAT'd machine, and the NAT device below translates it on the WAN side.
                     Optional<Ipv4Address> source = self.behindNat() ? Optional.of(self.ip()) : Optional.empty();
-                    gateway.environment.route(new Route(Route.MAIN_TABLE, Ipv4Prefix.host(peer.endpointIp()), RouteType.UNICAST,
+                    gateway.environment().route(new Route(Route.MAIN_TABLE, Ipv4Prefix.host(peer.endpointIp()), RouteType.UNICAST,
                             List.of(Nexthop.direct(Names.WAN)), OptionalInt.empty(), source, 0, RouteProtocol.BOOT));
                 }
             }
             if (self.behindNat()) {
-                natDevice(self, gateway.environment);
+                natDevice(self, gateway.environment());
             }
         }
         if (!wan.isEmpty()) {
@@ -103,8 +115,9 @@ final class EnvironmentPlanner {
         return hosts;
     }
 
-    private static void planCluster(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, Map<HostId, HostDraft> hosts,
-                                    List<Segment> segments, List<Segment.Attachment> wan) {
+    private static void planCluster(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, HostDrafts hosts,
+                                    List<Segment> segments, List<Segment.Attachment> wan,
+                                    Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments) {
         Map<String, List<Ipv4Prefix>> blocks = PodBlocks.of(cluster);
         List<Segment.Attachment> underlay = new ArrayList<>();
         List<Node> active = cluster.activeGateways();
@@ -136,11 +149,17 @@ final class EnvironmentPlanner {
                     return routes;
                 });
         Map<String, HostDraft> nodeHosts = new java.util.HashMap<>();
+        Map<String, Integer> podsOn = new java.util.HashMap<>();
+        for (Pod pod : cluster.pods()) {
+            if (!pod.hostNetwork()) {
+                podsOn.merge(pod.node(), 1, Integer::sum);
+            }
+        }
         for (Node node : cluster.nodes()) {
             HostRole role = active.contains(node) ? HostRole.GATEWAY : HostRole.NODE;
             HostId id = HostId.node(cluster.name(), node.name());
             HostDraft host = new HostDraft(id, role, Optional.empty());
-            hosts.put(id, host);
+            hosts.add(host);
             nodeHosts.put(node.name(), host);
             String device = node.link().device();
             host.interfaces.add(new Interface(device, List.of(node.ip()), Macs.of(Macs.UNDERLAY, node.ip()),
@@ -152,15 +171,15 @@ final class EnvironmentPlanner {
                 host.interfaces.add(new Interface(Names.OVN_K8S_MP0, List.of(node.cniIp()), Macs.of(Macs.CNI, node.cniIp()),
                         OvnTopologySegments.nodeSwitch(cluster, node), Interface.DEFAULT_MTU));
                 Ipv4Address routerPort = Names.ovnRouterPortIp(node.cniIp());
-                host.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(routerPort), List.of(Nexthop.direct(Names.OVN_K8S_MP0)),
+                host.environment().route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(routerPort), List.of(Nexthop.direct(Names.OVN_K8S_MP0)),
                         RouteProtocol.BOOT));
                 for (Ipv4Prefix cidr : concat(cluster.podCidrs(), cluster.serviceCidrs())) {
-                    host.environment.route(Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.via(routerPort, Names.OVN_K8S_MP0)),
+                    host.environment().route(Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.via(routerPort, Names.OVN_K8S_MP0)),
                             RouteProtocol.BOOT));
                 }
                 externalIpDnat.forEach(rule -> {
-                    host.environment.rule(Table.NAT, "PREROUTING", rule);
-                    host.environment.rule(Table.NAT, "OUTPUT", rule);
+                    host.environment().rule(Table.NAT, "PREROUTING", rule);
+                    host.environment().rule(Table.NAT, "OUTPUT", rule);
                 });
             } else {
                 // cni0 holds the node's CNI address even on a node without pods (a port-less bridge,
@@ -178,21 +197,30 @@ final class EnvironmentPlanner {
             }
             // The distribution's reverse-path filter, for every interface (each copies conf.default).
             String rpFilter = cluster.environment().rpFilter().sysctlValue();
-            host.environment.sysctl("net.ipv4.ip_forward", "1")
+            host.environment().sysctl("net.ipv4.ip_forward", "1")
                     .sysctl("net.ipv4.conf.all.rp_filter", rpFilter)
                     .sysctl("net.ipv4.conf.default.rp_filter", rpFilter);
             if (!ovn && cluster.environment().cniMasquerade() == CniMasquerade.OUTSIDE_POD_CIDRS) {
-                cniMasquerade(cluster, host.environment);
+                cniMasquerade(cluster, host.environment());
             }
+            // The routes to the other nodes, the services' and the node's pods' routes, counted
+            // first: the node's route list is made once at its full size rather than grown by copying.
+            int routeCount = ovn ? 0 : cluster.serviceCidrs().size() + podsOn.getOrDefault(node.name(), 0);
             for (Node other : cluster.nodes()) {
                 if (other != node) {
-                    host.environment.routes(routesToNodeOn.apply(device, other));
+                    routeCount += routesToNodeOn.apply(device, other).size();
+                }
+            }
+            host.environment().routeCapacity(routeCount);
+            for (Node other : cluster.nodes()) {
+                if (other != node) {
+                    host.environment().routes(routesToNodeOn.apply(device, other));
                 }
             }
             // A node (or host-network pod) connecting to a ClusterIP needs some route before
             // kube-proxy's OUTPUT DNAT rewrites the destination; real nodes have a default route.
             if (!ovn) {
-                host.environment.routes(serviceRoutesOn.apply(device));
+                host.environment().routes(serviceRoutesOn.apply(device));
             }
             host.kubeProxy = kubeProxy;
         }
@@ -203,7 +231,7 @@ final class EnvironmentPlanner {
         for (Node node : cluster.nodes()) {
             nodesByName.putIfAbsent(node.name(), node);
         }
-        Map<String, Route> podDefaultRoutes = new java.util.HashMap<>();
+        Map<String, io.periscope.plan.DataplanePlan> podEnvironmentOf = new java.util.HashMap<>();
         // A pod's host id and draft carry its namespace and node as Optionals: one per namespace and
         // per node for all their pods, instead of two for each of a large set's 100,000 pods.
         Map<String, Optional<String>> namespaces = new java.util.HashMap<>();
@@ -223,37 +251,43 @@ final class EnvironmentPlanner {
                 // A port of the node's logical switch; its gateway is the node's port on ovn_cluster_router.
                 HostId podId = new HostId(cluster.name(), namespaces.computeIfAbsent(pod.namespace(), Optional::of), pod.name());
                 HostDraft podHost = new HostDraft(podId, HostRole.POD, podNodes.computeIfAbsent(node.name(), Optional::of));
-                hosts.put(podId, podHost);
+                hosts.add(podHost);
                 podHost.interfaces.add(new Interface(Names.POD_INTERFACE, List.of(pod.ip()), Macs.of(Macs.POD, pod.ip()),
                         OvnTopologySegments.nodeSwitch(cluster, node), Interface.DEFAULT_MTU));
-                podHost.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
+                podHost.environment().route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
                         List.of(Nexthop.onlink(Names.ovnRouterPortIp(node.cniIp()), Names.POD_INTERFACE)), RouteProtocol.BOOT));
                 continue;
             }
             String peerName = vethName(pod, usedNames.computeIfAbsent(node.name(), n -> new HashSet<>()));
             HostId podId = new HostId(cluster.name(), namespaces.computeIfAbsent(pod.namespace(), Optional::of), pod.name());
             HostDraft podHost = new HostDraft(podId, HostRole.POD, podNodes.computeIfAbsent(node.name(), Optional::of));
-            hosts.put(podId, podHost);
+            hosts.add(podHost);
             String segment = cluster.name() + "/" + node.name() + "/" + pod.namespace() + "/" + pod.name();
             // A routed CNI gives the pod's veth the node's MTU (what the node's network carries).
             podHost.interfaces.add(new Interface(Names.POD_INTERFACE, List.of(pod.ip()), Macs.of(Macs.POD, pod.ip()), segment,
                     node.link().effectiveMtu()));
             Ipv4Address gateway = node.cniIp();
-            // The same route in every pod of the node: one record for all of them.
-            podHost.environment.route(podDefaultRoutes.computeIfAbsent(node.name(), n -> Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
-                    List.of(Nexthop.onlink(gateway, Names.POD_INTERFACE)), RouteProtocol.BOOT)));
-            // A pod's namespace copies the node's conf.all and conf.default (IPv4's rule for new
-            // namespaces); the kernel's default needs no line.
-            if (cluster.environment().rpFilter() != RpFilter.OFF) {
-                podHost.environment.sysctl("net.ipv4.conf.all.rp_filter", cluster.environment().rpFilter().sysctlValue())
-                        .sysctl("net.ipv4.conf.default.rp_filter", cluster.environment().rpFilter().sysctlValue());
-            }
+            // Every pod of the node has the same environment layer: one record for all of them.
+            podHost.environment(podEnvironmentOf.computeIfAbsent(node.name(), n -> {
+                PlanBuilder environment = new PlanBuilder();
+                environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
+                        List.of(Nexthop.onlink(gateway, Names.POD_INTERFACE)), RouteProtocol.BOOT));
+                // A pod's namespace copies the node's conf.all and conf.default (IPv4's rule for new
+                // namespaces); the kernel's default needs no line.
+                if (cluster.environment().rpFilter() != RpFilter.OFF) {
+                    environment.sysctl("net.ipv4.conf.all.rp_filter", cluster.environment().rpFilter().sysctlValue())
+                            .sysctl("net.ipv4.conf.default.rp_filter", cluster.environment().rpFilter().sysctlValue());
+                }
+                io.periscope.plan.DataplanePlan built = environment.build();
+                io.periscope.plan.DataplanePlan known = podEnvironments.putIfAbsent(built, built);
+                return known == null ? built : known;
+            }));
             // As with the ptp CNI plugin, the node side of each pod's veth also carries the node's
             // CNI address, so the pod's default route has a neighbour to resolve.
             nodeHost.interfaces.add(new Interface(peerName, peerAddresses.computeIfAbsent(node.name(), n -> List.of(gateway)),
                     Macs.of(Macs.POD_PEER, pod.ip()), segment,
                     node.link().effectiveMtu()));
-            nodeHost.environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(pod.ip()),
+            nodeHost.environment().route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(pod.ip()),
                     List.of(Nexthop.direct(peerName)), RouteProtocol.BOOT));
             segments.add(new Segment(segment, Segment.SegmentKind.VETH,
                     List.of(new Segment.Attachment(podId, Names.POD_INTERFACE), new Segment.Attachment(nodeHost.id, peerName))));

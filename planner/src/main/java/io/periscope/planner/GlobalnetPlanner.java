@@ -19,6 +19,7 @@ import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Table;
 import io.periscope.plan.netfilter.Target;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -121,10 +122,19 @@ final class GlobalnetPlanner {
             if (range.isEmpty()) {
                 continue;
             }
-            List<Pod> selected = cluster.pods().stream().filter(p -> selects(egress, p)).toList();
             String setName = egressIpSetName(egress);
             // hash:net, as the seeds' README and upstream's NewNamedSet create every named set; each pod as a /32.
-            plan.ipset(new IpSet(setName, IpSetType.HASH_NET, selected.stream().map(p -> Ipv4Prefix.host(p.ip())).toList()));
+            // Every gateway of the cluster holds the same members: one list for all of them.
+            List<Ipv4Prefix> members = context.shared().list(new EgressIpSetMembers(egress), () -> {
+                List<Ipv4Prefix> selected = new ArrayList<>();
+                for (Pod pod : cluster.pods()) {
+                    if (selects(egress, pod)) {
+                        selected.add(Ipv4Prefix.host(pod.ip()));
+                    }
+                }
+                return selected;
+            });
+            plan.ipset(new IpSet(setName, IpSetType.HASH_NET, members));
             String chain = egress.namespaceScoped() ? Names.GN_EGRESS_NAMESPACE : Names.GN_EGRESS_PODS;
             plan.rule(Table.NAT, chain, new Rule(List.of(marked, new Match.SetMatch(setName, true, false)),
                     new Target.Snat(range.get()), Optional.empty()));
@@ -167,6 +177,10 @@ final class GlobalnetPlanner {
                 }
             }
         });
+    }
+
+    /** The key of a GlobalEgressIP's ipset members among a cluster's shared parts. */
+    private record EgressIpSetMembers(GlobalEgressIP egress) {
     }
 
     /** The pods a GlobalEgressIP's ipset holds: its namespace's, those its selector matches if it has one. */

@@ -56,12 +56,22 @@ record HostContext(ClusterContext clusterContext, Node node, HostDraft host, Tun
         return clusterContext.refused();
     }
 
+    /** A cluster's active gateways, found once for the whole set. */
+    List<Node> activeGateways(Cluster of) {
+        return clusterContext.activeGateways(of);
+    }
+
+    /** What a gateway of a cluster owns ({@link OwnedEgress#of}), worked out once for the whole set. */
+    List<io.periscope.model.net.Ipv4Address> ownedEgress(Cluster of, Node gateway) {
+        return clusterContext.ownedEgress(of, gateway);
+    }
+
     ClusterContext.SharedParts shared() {
         return clusterContext.shared();
     }
 
     /** What the host's planners write Submariner's part of its plan into. */
     PlanBuilder plan() {
-        return host.submariner;
+        return host.submariner();
     }
 }

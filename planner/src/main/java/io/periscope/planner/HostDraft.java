@@ -15,15 +15,50 @@ final class HostDraft {
     final HostId id;
     final HostPlan.HostRole role;
     final Optional<String> node;
-    final List<Interface> interfaces = new ArrayList<>();
-    final PlanBuilder environment = new PlanBuilder();
-    final PlanBuilder submariner = new PlanBuilder();
+    final List<Interface> interfaces = new ArrayList<>(2);
+    // Made on first use: most hosts of a large cluster set are pods, whose environment is built once
+    // per node (builtEnvironment) and whose Submariner layer stays empty, and every draft is alive
+    // (and copied by the garbage collector) until the whole set is planned.
+    private PlanBuilder environment;
+    private PlanBuilder submariner;
+    /** An environment layer made once and shared, as the pods of a node share theirs; null when built here. */
+    private DataplanePlan builtEnvironment;
     DataplanePlan kubeProxy = DataplanePlan.EMPTY;
 
     HostDraft(HostId id, HostPlan.HostRole role, Optional<String> node) {
         this.id = id;
         this.role = role;
         this.node = node;
+    }
+
+    /** What the planners write the host's environment (what exists without Submariner) into. */
+    PlanBuilder environment() {
+        if (builtEnvironment != null) {
+            throw new IllegalStateException(id + " has a shared environment layer already");
+        }
+        if (environment == null) {
+            environment = new PlanBuilder();
+        }
+        return environment;
+    }
+
+    /**
+     * The host's environment layer, made elsewhere and shared with other hosts: the same record for
+     * every pod of a node, rather than a builder per pod and an equal plan found again by hashing.
+     */
+    void environment(DataplanePlan built) {
+        if (environment != null) {
+            throw new IllegalStateException(id + " has environment state of its own already");
+        }
+        builtEnvironment = built;
+    }
+
+    /** What the planners write Submariner's part of the host's plan into. */
+    PlanBuilder submariner() {
+        if (submariner == null) {
+            submariner = new PlanBuilder();
+        }
+        return submariner;
     }
 
     /**
@@ -33,10 +68,12 @@ final class HostDraft {
      * copies, that much smaller. Equal records are interchangeable, so the plan reads the same.
      */
     HostPlan build(java.util.Map<DataplanePlan, DataplanePlan> podLayers) {
-        DataplanePlan env = environment.build();
-        DataplanePlan own = submariner.build();
+        DataplanePlan env = builtEnvironment != null ? builtEnvironment : environment == null ? DataplanePlan.EMPTY : environment.build();
+        DataplanePlan own = submariner == null ? DataplanePlan.EMPTY : submariner.build();
         if (role == HostPlan.HostRole.POD) {
-            env = interned(podLayers, env);
+            if (builtEnvironment == null) {
+                env = interned(podLayers, env);
+            }
             own = interned(podLayers, own);
         }
         return new HostPlan(id, role, node, interfaces, env, kubeProxy, own);

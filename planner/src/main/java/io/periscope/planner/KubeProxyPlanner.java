@@ -61,6 +61,11 @@ final class KubeProxyPlanner {
             }
             List<Pod> endpoints = index.endpointsOf(service);
             for (ServicePort port : service.ports()) {
+                // "ip:targetPort" of each endpoint, written once for the service's chains and the internal service's.
+                String[] ipAndPorts = new String[endpoints.size()];
+                for (int i = 0; i < ipAndPorts.length; i++) {
+                    ipAndPorts[i] = endpoints.get(i).ip() + ":" + port.targetPort();
+                }
                 String portName = servicePortName(service.qualifiedName(), service, port);
                 String svcChain = chainName("KUBE-SVC-", portName, port);
                 services.add(new Rule(List.of(new Match.Destination(Ipv4Prefix.host(service.clusterIp().orElseThrow())),
@@ -71,7 +76,7 @@ final class KubeProxyPlanner {
                             new Match.Destination(Ipv4Prefix.host(service.clusterIp().orElseThrow())), new Match.ProtocolIs(port.protocol()),
                             new Match.DestinationPort(port.port())), Target.jump(KUBE_MARK_MASQ), Optional.of(portName + " cluster IP")));
                 }
-                endpointChains(environment, svcChain, portName, port, endpoints, parts);
+                endpointChains(environment, svcChain, portName, port, endpoints, ipAndPorts, parts);
                 any = true;
                 Optional<Ipv4Address> external = externalIps.apply(service);
                 if (external.isPresent()) {
@@ -84,7 +89,7 @@ final class KubeProxyPlanner {
                     environment.rule(Table.NAT, extChain, new Rule(List.of(), Target.jump(KUBE_MARK_MASQ),
                             Optional.of("masquerade traffic for " + mirrored + " external destinations")));
                     environment.rule(Table.NAT, extChain, Rule.of(Target.jump(mirroredChain)));
-                    endpointChains(environment, mirroredChain, mirrored, port, endpoints, parts);
+                    endpointChains(environment, mirroredChain, mirrored, port, endpoints, ipAndPorts, parts);
                 }
             }
         }
@@ -122,18 +127,19 @@ final class KubeProxyPlanner {
     }
 
     private static void endpointChains(PlanBuilder environment, String svcChain, String portName, ServicePort port, List<Pod> endpoints,
-                                       EndpointRuleParts parts) {
+                                       String[] ipAndPorts, EndpointRuleParts parts) {
         List<Rule> svc = environment.chain(Table.NAT, svcChain);
         // The endpoint rules of a port all carry the port name as comment: one Optional for all of them.
         Optional<String> comment = Optional.of(portName);
         List<Match> protocol = List.of(new Match.ProtocolIs(port.protocol()));
         OptionalInt targetPort = OptionalInt.of(port.targetPort());
         // kube-proxy's KUBE-SEP- chain: base32(sha256(port name + protocol + "ip:targetPort")).
-        String hashedPrefix = portName + port.protocol().lowerName();
+        // The same first bytes for every endpoint of the port: encoded once, and hashed before each endpoint's own.
+        byte[] hashedPrefix = (portName + port.protocol().lowerName()).getBytes(StandardCharsets.UTF_8);
         for (int i = 0; i < endpoints.size(); i++) {
             Pod pod = endpoints.get(i);
-            String ipAndPort = pod.ip() + ":" + port.targetPort();
-            String sepChain = hashedChainName("KUBE-SEP-", hashedPrefix + ipAndPort);
+            String ipAndPort = ipAndPorts[i];
+            String sepChain = hashedChainName("KUBE-SEP-", sha256(hashedPrefix, ipAndPort));
             String description = portName + " -> " + ipAndPort;
             svc.add(new Rule(parts.oneIn(endpoints.size() - i), Target.jump(sepChain), Optional.of(description)));
             List<Rule> sep = environment.chain(Table.NAT, sepChain);
@@ -175,7 +181,10 @@ final class KubeProxyPlanner {
      * 52-character encoding cut down to 16 was most of what naming them allocated.
      */
     static String hashedChainName(String prefix, String text) {
-        byte[] digest = sha256(text);
+        return hashedChainName(prefix, sha256(text));
+    }
+
+    private static String hashedChainName(String prefix, byte[] digest) {
         int length = prefix.length();
         byte[] name = new byte[length + 16];
         for (int i = 0; i < length; i++) {
@@ -201,6 +210,13 @@ final class KubeProxyPlanner {
 
     private static byte[] sha256(String text) {
         return SHA_256.get().digest(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** sha256 of {@code head} followed by the UTF-8 of {@code tail}: that of the two texts joined, without joining them. */
+    private static byte[] sha256(byte[] head, String tail) {
+        MessageDigest digest = SHA_256.get();
+        digest.update(head);
+        return digest.digest(tail.getBytes(StandardCharsets.UTF_8));
     }
 
     /**

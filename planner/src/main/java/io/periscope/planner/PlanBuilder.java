@@ -130,6 +130,16 @@ final class PlanBuilder {
         return this;
     }
 
+    /** Room for {@code count} routes in all: a host whose route count is known up front. */
+    PlanBuilder routeCapacity(int count) {
+        if (routes == null) {
+            routes = new ArrayList<>(count);
+        } else {
+            ((ArrayList<Route>) routes).ensureCapacity(count);
+        }
+        return this;
+    }
+
     PlanBuilder policyRule(PolicyRule rule) {
         rules = added(rules, rule);
         return this;

@@ -27,7 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * Compiles a cluster set into every host's dataplane: a pure function (same model and addresses
@@ -114,8 +113,9 @@ public final class Planner {
         Map<String, ClusterIndex> indexes = new java.util.HashMap<>();
         set.clusters().forEach(c -> indexes.put(c.name(), new ClusterIndex(c)));
         List<Segment> segments = new ArrayList<>();
-        Map<HostId, HostDraft> hosts = EnvironmentPlanner.plan(set, indexes, global, segments);
+        HostDrafts hosts = EnvironmentPlanner.plan(set, indexes, global, segments);
         List<OvnTopology> ovn = new ArrayList<>();
+        ClusterContext.SharedParts setWide = new ClusterContext.SharedParts();
 
         for (Cluster cluster : set.clusters()) {
             List<String> peers = graph.peersOf(cluster.name());
@@ -128,12 +128,12 @@ public final class Planner {
                     .map(other -> new RouteAgentPlanner.RefusedCluster(other.name(), RemoteSubnets.of(set, other, global)))
                     .toList();
             ClusterContext context = new ClusterContext(set, cluster, indexes.get(cluster.name()), global, down, ports,
-                    RemoteSubnets.of(set, cluster, global), remotes, remoteSubnets, refused);
+                    RemoteSubnets.of(set, cluster, global), remotes, remoteSubnets, refused, setWide);
             if (cluster.cni() == Cni.OVN_KUBERNETES) {
                 ovn.add(OvnPlanner.plan(context, segments));
             }
             for (Node node : cluster.nodes()) {
-                HostDraft host = hosts.get(HostId.node(cluster.name(), node.name()));
+                HostDraft host = hosts.node(HostId.node(cluster.name(), node.name()));
                 HostContext planned = context.host(node, host, new Tunnels.NexthopIds());
                 RouteAgentPlanner.plan(planned);
                 if (host.role == HostPlan.HostRole.NODE && cluster.cni() != Cni.OVN_KUBERNETES && set.globalnet().enabled()) {
@@ -152,15 +152,16 @@ public final class Planner {
             }
         }
 
-        TreeMap<HostId, HostPlan> built = new TreeMap<>();
+        List<HostDraft> drafts = hosts.all();
+        HostPlan[] built = new HostPlan[drafts.size()];
         Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podLayers = new java.util.HashMap<>();
         // Each draft is let go once built, so that drafts and plans are not all held at once.
-        for (var drafts = hosts.entrySet().iterator(); drafts.hasNext(); ) {
-            Map.Entry<HostId, HostDraft> draft = drafts.next();
-            built.put(draft.getKey(), draft.getValue().build(podLayers));
-            drafts.remove();
+        for (int i = 0; i < built.length; i++) {
+            built[i] = drafts.get(i).build(podLayers);
+            drafts.set(i, null);
         }
-        return new ClusterSetPlan(set, endpoints(set, global, down), built, segments, serviceRecords(set, indexes, global),
+        hosts.clear();
+        return new ClusterSetPlan(set, endpoints(set, global, down), SortedHosts.of(built), segments, serviceRecords(set, indexes, global),
                 GlobalnetAllocations.NONE, ovn);
     }
 

@@ -259,7 +259,7 @@ final class RouteAgentPlanner {
         Tunnels.NexthopIds ids = context.ids();
         PlanBuilder plan = context.plan();
         boolean gateway = context.host().role == HostRole.GATEWAY;
-        List<Node> activeGateways = cluster.activeGateways();
+        List<Node> activeGateways = context.activeGateways(cluster);
         Ipv4Address vxAddress = Tunnels.tunnelAddress(Names.VX_SUBMARINER_FIRST_OCTET, node.ip());
         // Neither local nor dev, as upstream creates it (createLinkDevice leaves SrcAddr nil): the
         // kernel sends each outer packet from the address its route to the peer picks, the node's own.

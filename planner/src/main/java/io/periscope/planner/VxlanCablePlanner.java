@@ -49,23 +49,23 @@ final class VxlanCablePlanner {
         plan.sysctl("net.ipv4.conf." + Names.VXLAN_TUNNEL + ".forwarding", RouteAgentPlanner.FORWARDING_ON);
         List<Ipv4Address> peers = new ArrayList<>();
         for (RemoteCluster remote : remotes) {
-            for (Node gateway : remote.cluster().activeGateways()) {
+            for (Node gateway : context.activeGateways(remote.cluster())) {
                 peers.add(gateway.endpointIp());
             }
         }
         Tunnels.peers(plan, Names.VXLAN_TUNNEL, peers);
 
         for (RemoteCluster remote : remotes) {
-            List<Ipv4Address> via = remote.cluster().activeGateways().stream()
+            List<Ipv4Address> via = context.activeGateways(remote.cluster()).stream()
                     .map(g -> Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, g.ip())).toList();
             // Upstream's vxlan driver gives its routes no protocol, so the kernel records them as
             // `proto boot`; the agents recognise them by table and device, as upstream's cleanup does.
             Tunnels.spread(plan, context.shared(), context.ids(), Names.CABLE_TABLE, remote.subnets(), via, Names.VXLAN_TUNNEL, cluster.loadBalancing(),
                     Optional.of(node.cniIp()), Names.CABLE_ROUTE_METRIC, RouteProtocol.BOOT);
             if (set.globalnet().enabled() && remote.cluster().multiActiveGateways()) {
-                for (Node gateway : remote.cluster().activeGateways()) {
+                for (Node gateway : context.activeGateways(remote.cluster())) {
                     Ipv4Address owner = Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, gateway.ip());
-                    for (Ipv4Address egress : OwnedEgress.of(set, remote.cluster(), gateway, global, context.down())) {
+                    for (Ipv4Address egress : context.ownedEgress(remote.cluster(), gateway)) {
                         plan.route(Route.unicast(Names.CABLE_TABLE, Ipv4Prefix.host(egress), List.of(Nexthop.via(owner, Names.VXLAN_TUNNEL)),
                                 RouteProtocol.STATIC).withMetric(Names.EGRESS_IP_ROUTE_METRIC));
                     }

@@ -53,7 +53,7 @@ final class WireGuardCablePlanner {
         PlanBuilder plan = context.plan();
         List<WireGuardPeer> peers = new ArrayList<>();
         for (RemoteCluster remote : remotes) {
-            List<Node> gateways = remote.cluster().activeGateways();
+            List<Node> gateways = context.activeGateways(remote.cluster());
             int port = ports.port(remote.cluster().name(), CableDriver.WIREGUARD);
             for (int i = 0; i < gateways.size(); i++) {
                 Node gateway = gateways.get(i);
@@ -62,7 +62,7 @@ final class WireGuardCablePlanner {
                     allowed.addAll(remote.subnets());
                 }
                 if (set.globalnet().enabled() && remote.cluster().multiActiveGateways()) {
-                    for (Ipv4Address egress : OwnedEgress.of(set, remote.cluster(), gateway, context.global(), context.down())) {
+                    for (Ipv4Address egress : context.ownedEgress(remote.cluster(), gateway)) {
                         allowed.add(Ipv4Prefix.host(egress));
                     }
                 }
@@ -73,7 +73,7 @@ final class WireGuardCablePlanner {
         plan.wireGuard(new WireGuardDevice(Names.WIREGUARD_DEVICE, ports.port(cluster.name(), CableDriver.WIREGUARD),
                 Names.wireGuardKey(cluster.name(), node.name()), WireGuardDevice.DEFAULT_MTU, peers));
         for (RemoteCluster remote : remotes) {
-            if (remote.cluster().activeGateways().isEmpty()) {
+            if (context.activeGateways(remote.cluster()).isEmpty()) {
                 continue;
             }
             for (Ipv4Prefix subnet : remote.subnets()) {

@@ -43,6 +43,10 @@ public record Rule(List<Match> matches, Target target, Optional<String> comment)
         // order: one pass over a small array instead of a list per class and a stream per option,
         // and the given list itself when nothing moved (List.copyOf keeps an immutable list as is).
         int size = given.size();
+        if (size <= 1) {
+            // Nothing to reorder: one match stays as it is, unless it is a plain -s/-d 0.0.0.0/0.
+            return size == 1 && matchesEverything(given.getFirst()) ? List.of() : List.copyOf(given);
+        }
         Match[] ordered = new Match[size];
         int count = 0;
         for (int rank = 0; rank < BASIC_MATCHES; rank++) {
