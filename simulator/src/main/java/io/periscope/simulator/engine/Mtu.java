@@ -86,14 +86,14 @@ final class Mtu {
      * ({@code tcpmss_reverse_mtu}), less 40 bytes of IPv4 and TCP headers; 0 before routing chose a
      * device (PREROUTING), where the kernel's rule would have no route to read.
      */
-    static int clampedMss(Visit v) {
-        if (v.out == null) {
+    static int clampedMss(CompiledHost host, String out, Ipv4Address source) {
+        if (out == null) {
             return 0;
         }
-        int mtu = v.host.mtu(v.out);
-        if (v.host.routing.lookup(v.packet.src(), Ipv4Address.ANY, 0, RoutingPolicy.LOOPBACK, null) instanceof RouteDecision.Forward back
+        int mtu = host.mtu(out);
+        if (host.routing.lookup(source, Ipv4Address.ANY, 0, RoutingPolicy.LOOPBACK, null) instanceof RouteDecision.Forward back
                 && !back.nexthops().isEmpty()) {
-            mtu = Math.min(mtu, v.host.mtu(back.nexthops().getFirst().device()));
+            mtu = Math.min(mtu, host.mtu(back.nexthops().getFirst().device()));
         }
         return mtu - 40;
     }
