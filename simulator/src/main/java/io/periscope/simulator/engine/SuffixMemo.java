@@ -20,16 +20,17 @@ import java.util.Map;
  * once the remote gateway has undone its DNAT, the replies of a hundred endpoints are one packet, and
  * the rest of their walk, through the sender's gateway to the sender, is the same. A suffix begins
  * where a packet arrives at a host, and includes every branch that follows from there, forward and the
- * replies of the deliveries among them.
+ * replies of the deliveries among them; only some are kept ({@link #keeps}).
  *
  * <p>What a suffix's count depends on: the {@link Key} (the host and interface, the packet and the
  * tunnel it travels in, its MSS option, which TCP segment it is, the hop and pass counts that bound a
  * loop, the packet the flow's sender sent or, on a reply, the answer that sender expects and the size
- * of the reply as sent, and the host's conntrack entries), and the conntrack entries of every other host the suffix went through. Conntrack is per
- * network namespace, so the walk on a host reads no other host's entries, and every other part of the
- * walk's state is written on a host before it is read there. A suffix is reused only where all those
- * hosts hold the same entries as when it was counted; the hosts of a suffix reused count as gone
- * through for the suffixes around it.
+ * of the reply as sent, and the host's conntrack entries), and the conntrack entries of every other
+ * host the suffix went through. Conntrack is per network namespace, so the walk on a host reads no
+ * other host's entries, and every other part of the walk's state is written on a host before it is
+ * read there (the mark starts at 0 on every host). A suffix is reused only where all those hosts hold
+ * the same entries as when it was counted; the hosts of a suffix reused count as gone through for the
+ * suffixes around it.
  *
  * <p>One per flow (the sender's host and socket are the flow's); not thread-safe.
  */
