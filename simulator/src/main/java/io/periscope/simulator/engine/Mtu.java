@@ -28,6 +28,11 @@ final class Mtu {
      * tunnel's outer packet that copied Don't Fragment) with ICMP fragmentation needed back to its source.
      */
     static boolean fitsOut(Visit v, String device) {
+        // A packet whose size is not followed fits every MTU: no need to look the device's up (a map
+        // lookup by name, on every hop of every path).
+        if (v.packet.length() == Packet.SMALL) {
+            return true;
+        }
         int mtu = v.host.mtu(device);
         if (!v.packet.exceeds(mtu)) {
             return true;
@@ -61,6 +66,9 @@ final class Mtu {
      * was; {@code receiver} is the host of {@code port}, {@code device} the one the packet left by.
      */
     static boolean lostOnTheWire(Visit v, String device, CompiledHost receiver, Wiring.Port port) {
+        if (v.packet.length() == Packet.SMALL) {
+            return false;
+        }
         int mtu = receiver.mtu(port.iface());
         if (!v.packet.exceeds(mtu + VLAN_ALLOWANCE)) {
             return false;
