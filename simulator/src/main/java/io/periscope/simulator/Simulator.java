@@ -8,6 +8,7 @@ import io.periscope.simulator.conntrack.TcpSegment;
 import io.periscope.simulator.engine.CompiledNetwork;
 import io.periscope.simulator.engine.Dataplane;
 import io.periscope.simulator.engine.Ending;
+import io.periscope.simulator.engine.SuffixMemo;
 import io.periscope.simulator.netfilter.ChainObserver;
 import io.periscope.simulator.trace.FlowTrace;
 import io.periscope.simulator.trace.Packet;
@@ -149,32 +150,33 @@ public final class Simulator {
     /**
      * How many paths of an already resolved flow deliver, out of how many: the dispositions of
      * {@link #trace(ResolvedFlow, ChainObserver)} counted, from the same walk, forward and reply, but
-     * without building any path's hops, steps or choices. {@code chains} (when not null) is told of
-     * every netfilter chain the packets enter, as by a trace.
+     * without building any path's hops, steps or choices, and walking each suffix the flow's branches
+     * share once (see {@link SuffixMemo}). {@code chains} (when not null) is told of every netfilter
+     * chain the packets enter, as by a trace; a chain of a suffix whose count is reused was told when
+     * the suffix was walked, with the same packet.
      */
     public PathCount count(ResolvedFlow flow, ChainObserver chains) {
+        // The paths of a flow converge (the replies of all of a service's endpoints, once un-DNATed):
+        // a suffix counted once is added again wherever the flow reaches the same state.
+        return count(flow, chains, new SuffixMemo());
+    }
+
+    /** As {@link #count(ResolvedFlow, ChainObserver)}, with the flow's own {@code memo}, for tests to see what it reused. */
+    PathCount count(ResolvedFlow flow, ChainObserver chains, SuffixMemo memo) {
         int source = sourceIndex(flow);
         TcpSegment first = TcpSegment.SYN;
-        int[] delivered = new int[1];
-        int[] paths = new int[1];
         dataplane.send(source, sent(flow), first, flow.sourceIp().isEmpty(), false, ConntrackState.EMPTY, List.of(), chains, false,
-                forward -> {
+                memo, forward -> {
                     if (forward.disposition() != Disposition.DELIVERED || !flow.protocol().hasPorts()) {
-                        paths[0]++;
-                        if (forward.disposition() == Disposition.DELIVERED) {
-                            delivered[0]++;
-                        }
+                        memo.counted(forward.disposition() == Disposition.DELIVERED);
                         return;
                     }
+                    Packet expected = memo.expecting(forward.origin().answer());
                     dataplane.send(forward.hostIndex(), answer(forward), first.answer(), false, true, forward.conntrack(), List.of(),
-                            chains, false, reply -> {
-                                paths[0]++;
-                                if (answered(source, forward, reply)) {
-                                    delivered[0]++;
-                                }
-                            });
+                            chains, false, memo, reply -> memo.counted(answered(source, forward, reply)));
+                    memo.expecting(expected);
                 });
-        return new PathCount(delivered[0], paths[0]);
+        return new PathCount(Math.toIntExact(memo.delivered()), Math.toIntExact(memo.paths()));
     }
 
     private int sourceIndex(ResolvedFlow flow) {

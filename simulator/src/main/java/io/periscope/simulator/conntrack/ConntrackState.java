@@ -2,6 +2,9 @@ package io.periscope.simulator.conntrack;
 
 import io.periscope.simulator.trace.Packet;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The conntrack tables of every host along one path, as a persistent list: adding an entry shares the
  * rest, so each branch of a multipath fork keeps its own state for the price of one node. A path
@@ -28,6 +31,20 @@ public final class ConntrackState {
 
     public int size() {
         return size;
+    }
+
+    /** The entries of {@code host}, newest first: all of the state a packet on that host can read. */
+    public List<Connection> entriesOf(int host) {
+        List<Connection> entries = null;
+        for (ConntrackState s = this; s.head != null; s = s.tail) {
+            if (s.head.host() == host) {
+                if (entries == null) {
+                    entries = new ArrayList<>(2);
+                }
+                entries.add(s.head);
+            }
+        }
+        return entries == null ? List.of() : entries;
     }
 
     /** The entry of {@code host} this packet belongs to, in either direction; null when there is none. */

@@ -52,6 +52,9 @@ final class CompiledHost {
     /** Every device name of the host as the optional a hop carries, so finishing a hop allocates none. */
     private final Map<String, Optional<String>> deviceNames = new HashMap<>();
 
+    /** This host's {@code TCPMSS --clamp-mss-to-pmtu}, for its netfilter traversals to ask when a rule needs it. */
+    final io.periscope.simulator.netfilter.TableRun.MssClamp mssClamp = (out, source) -> Mtu.clampedMss(this, out, source);
+
     /** For an OVN logical router, its pipeline (it has no kernel: no netfilter, no policy routing); null for a host. */
     final LogicalRouterPipeline logical;
 

@@ -144,6 +144,18 @@ public final class Dataplane {
      */
     public void send(int host, Packet packet, TcpSegment segment, boolean selectSource, boolean socketFragments, ConntrackState conntrack,
                      List<String> choices, ChainObserver chains, boolean record, Consumer<Ending> endings) {
+        send(host, packet, segment, selectSource, socketFragments, conntrack, choices, chains, record, null, endings);
+    }
+
+    /**
+     * As {@link #send(int, Packet, TcpSegment, boolean, boolean, ConntrackState, List, ChainObserver, boolean, Consumer)};
+     * a walk that keeps no story and follows every branch adds the count {@code memo} (when not null)
+     * holds for a suffix of the flow counted before in the same state, instead of walking it again. The
+     * caller counts the endings that are walked into {@code memo}; {@code chains} is told of a suffix's
+     * chains when it is walked, not when its count is reused.
+     */
+    public void send(int host, Packet packet, TcpSegment segment, boolean selectSource, boolean socketFragments, ConntrackState conntrack,
+                     List<String> choices, ChainObserver chains, boolean record, SuffixMemo memo, Consumer<Ending> endings) {
         Visit v = new Visit();
         v.record = record;
         v.socketFragments = socketFragments;
@@ -160,7 +172,30 @@ public final class Dataplane {
         v.steps = new HopSteps();
         v.origin = packet;
         v.packet = packet;
+        if (memo != null && followAll && !record) {
+            v.memo = memo;
+            // The walk reads this host's conntrack entries: so do the suffixes it is part of.
+            memo.through(host);
+        }
         localOut(v, packet, null, selectSource, null);
+    }
+
+    // ---------------------------------------------------------------- suffixes counted before
+
+    /**
+     * {@code v} arrives at {@code port} in a counting walk: the count of the suffix from here is added
+     * from the memo when the flow reached this state before, else the suffix is walked and its count kept.
+     */
+    private void countedArrival(Visit v, Wiring.Port port) {
+        SuffixMemo memo = v.memo;
+        SuffixMemo.Key key = memo.key(v, port);
+        ConntrackState before = v.conntrack;
+        if (memo.reuse(key, before)) {
+            return;
+        }
+        long[] counted = memo.open(port.host());
+        arriveHere(v, port);
+        memo.close(key, before, counted);
     }
 
     // ---------------------------------------------------------------- locally generated packets
@@ -280,6 +315,14 @@ public final class Dataplane {
     // ---------------------------------------------------------------- arriving packets
 
     private void arrive(Visit v, Wiring.Port port) {
+        if (v.memo != null && v.memo.keeps(v)) {
+            countedArrival(v, port);
+            return;
+        }
+        arriveHere(v, port);
+    }
+
+    private void arriveHere(Visit v, Wiring.Port port) {
         v.host = net.host(port.host());
         v.hopIn = port.iface();
         v.hopArrive = v.packet;

@@ -28,6 +28,11 @@ final class Mtu {
      * tunnel's outer packet that copied Don't Fragment) with ICMP fragmentation needed back to its source.
      */
     static boolean fitsOut(Visit v, String device) {
+        // A packet whose size is not followed fits every MTU: no need to look the device's up (a map
+        // lookup by name, on every hop of every path).
+        if (v.packet.length() == Packet.SMALL) {
+            return true;
+        }
         int mtu = v.host.mtu(device);
         if (!v.packet.exceeds(mtu)) {
             return true;
@@ -61,6 +66,9 @@ final class Mtu {
      * was; {@code receiver} is the host of {@code port}, {@code device} the one the packet left by.
      */
     static boolean lostOnTheWire(Visit v, String device, CompiledHost receiver, Wiring.Port port) {
+        if (v.packet.length() == Packet.SMALL) {
+            return false;
+        }
         int mtu = receiver.mtu(port.iface());
         if (!v.packet.exceeds(mtu + VLAN_ALLOWANCE)) {
             return false;
@@ -86,14 +94,14 @@ final class Mtu {
      * ({@code tcpmss_reverse_mtu}), less 40 bytes of IPv4 and TCP headers; 0 before routing chose a
      * device (PREROUTING), where the kernel's rule would have no route to read.
      */
-    static int clampedMss(Visit v) {
-        if (v.out == null) {
+    static int clampedMss(CompiledHost host, String out, Ipv4Address source) {
+        if (out == null) {
             return 0;
         }
-        int mtu = v.host.mtu(v.out);
-        if (v.host.routing.lookup(v.packet.src(), Ipv4Address.ANY, 0, RoutingPolicy.LOOPBACK, null) instanceof RouteDecision.Forward back
+        int mtu = host.mtu(out);
+        if (host.routing.lookup(source, Ipv4Address.ANY, 0, RoutingPolicy.LOOPBACK, null) instanceof RouteDecision.Forward back
                 && !back.nexthops().isEmpty()) {
-            mtu = Math.min(mtu, v.host.mtu(back.nexthops().getFirst().device()));
+            mtu = Math.min(mtu, host.mtu(back.nexthops().getFirst().device()));
         }
         return mtu - 40;
     }

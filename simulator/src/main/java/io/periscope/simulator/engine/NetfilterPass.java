@@ -122,7 +122,8 @@ final class NetfilterPass {
         } else {
             v.run.start(v.packet, in, v.out, v.mark, v.connmark, ConntrackLayer.states(v), followAll);
         }
-        return v.run.withMss(v.mss, v.mss == 0 ? 0 : Mtu.clampedMss(v)).observedBy(v.observer, v.host.id);
+        // The clamp reads the packet's source and the output device as they are now: a later table may change them.
+        return v.run.withMss(v.mss, v.host.mssClamp, v.out, v.packet.src()).observedBy(v.observer, v.host.id);
     }
 
     /** Takes over what the rules did; false when the packet was dropped (the branch has ended). */

@@ -41,6 +41,8 @@ final class Visit {
      * ending counts, as for the reachability matrix, which reads nothing of a path but how it ended.
      */
     boolean record = true;
+    /** The flow's suffixes already counted, for a walk that only counts; null when every hop is walked. */
+    SuffixMemo memo;
 
     // the hop being built
     CompiledHost host;
@@ -105,6 +107,7 @@ final class Visit {
         v.socketFragments = socketFragments;
         v.invalidAt = invalidAt;
         v.record = record;
+        v.memo = memo;
         v.host = host;
         v.hopIn = hopIn;
         v.hopArrive = hopArrive;

@@ -301,8 +301,9 @@ public final class Ruleset {
             case CompiledRule.CLAMP_MSS -> {
                 // xt_TCPMSS's clamp: the smaller of the route's MTU and the MTU of the route back to
                 // the source, less 40 bytes of headers; it too never increases the MSS.
-                if (run.clampMss > 0 && run.mss > run.clampMss) {
-                    run.mss = run.clampMss;
+                int clamp = run.mss == 0 ? 0 : run.clampMss();
+                if (clamp > 0 && run.mss > clamp) {
+                    run.mss = clamp;
                     run.hit(rule, run.mss);
                 }
             }

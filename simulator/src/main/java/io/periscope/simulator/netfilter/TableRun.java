@@ -58,6 +58,9 @@ public final class TableRun {
         this.notrack = other.notrack;
         this.mss = other.mss;
         this.clampMss = other.clampMss;
+        this.clampSource = other.clampSource;
+        this.clampOut = other.clampOut;
+        this.clampFrom = other.clampFrom;
         this.hitRules = Arrays.copyOf(other.hitRules, other.hitRules.length);
         this.hitMarks = Arrays.copyOf(other.hitMarks, other.hitMarks.length);
         this.hits = other.hits;
@@ -110,7 +113,39 @@ public final class TableRun {
     public TableRun withMss(int packetMss, int clampTo) {
         this.mss = packetMss;
         this.clampMss = clampTo;
+        this.clampSource = null;
         return this;
+    }
+
+    /**
+     * As {@link #withMss(int, int)}, the clamp asked of {@code clamp} for the packet leaving by
+     * {@code out} only when a clamping rule is reached: it takes a routing lookup, and most traversals
+     * of a SYN reach no such rule.
+     */
+    public TableRun withMss(int packetMss, MssClamp clamp, String out, io.periscope.model.net.Ipv4Address source) {
+        this.mss = packetMss;
+        this.clampMss = UNKNOWN_CLAMP;
+        this.clampSource = clamp;
+        this.clampOut = out;
+        this.clampFrom = source;
+        return this;
+    }
+
+    /** What {@code TCPMSS --clamp-mss-to-pmtu} sets the MSS to on a host, for a packet leaving by {@code out} from {@code source}. */
+    @FunctionalInterface
+    public interface MssClamp {
+        /** @return 0 where no route is known yet ({@code out} null) */
+        int clampedMss(String out, io.periscope.model.net.Ipv4Address source);
+    }
+
+    private static final int UNKNOWN_CLAMP = -1;
+
+    /** What the clamp to the path MTU sets the MSS to in this traversal (0: unknown). */
+    int clampMss() {
+        if (clampMss == UNKNOWN_CLAMP) {
+            clampMss = clampSource.clampedMss(clampOut, clampFrom);
+        }
+        return clampMss;
     }
 
     TableRun copy() {
@@ -160,8 +195,11 @@ public final class TableRun {
     }
 
     /** The packet's MSS option after the traversal. */
-    /** What the clamp to the path MTU sets the MSS to in this traversal (0: unknown). */
-    int clampMss;
+    /** What the clamp to the path MTU sets the MSS to in this traversal (0: unknown), {@link #UNKNOWN_CLAMP} until asked. */
+    private int clampMss;
+    private MssClamp clampSource;
+    private String clampOut;
+    private io.periscope.model.net.Ipv4Address clampFrom;
 
     public int mss() {
         return mss;

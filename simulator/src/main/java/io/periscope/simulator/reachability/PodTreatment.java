@@ -196,10 +196,27 @@ final class PodTreatment {
             }
         }
 
+        /**
+         * {@link #namingChains} by the very objects a trace reports: each host's id and each chain's
+         * name are one object per compiled host and chain, so a chain entered again (on each of a
+         * flow's hundreds of paths) is found by identity, without hashing and comparing its strings.
+         * Per table; a chain naming no pod maps to {@link #NAMES_NONE}.
+         */
+        private final List<Map<HostId, Map<String, int[]>>> byIdentity = new ArrayList<>();
+        private static final int[] NAMES_NONE = new int[0];
+
         @Override
         public void entered(HostId host, Table table, String chain, Packet packet) {
-            int[] named = namingChains.get(new ChainId(host, table, chain));
+            while (byIdentity.size() <= table.ordinal()) {
+                byIdentity.add(new IdentityHashMap<>());
+            }
+            Map<String, int[]> chains = byIdentity.get(table.ordinal()).computeIfAbsent(host, h -> new IdentityHashMap<>());
+            int[] named = chains.get(chain);
             if (named == null) {
+                named = namingChains.getOrDefault(new ChainId(host, table, chain), NAMES_NONE);
+                chains.put(chain, named);
+            }
+            if (named.length == 0) {
                 return;
             }
             int src = packet.src().bits();

@@ -1,0 +1,196 @@
+package io.periscope.simulator.engine;
+
+import io.periscope.simulator.conntrack.Connection;
+import io.periscope.simulator.conntrack.ConntrackState;
+import io.periscope.simulator.conntrack.TcpSegment;
+import io.periscope.simulator.link.Wiring;
+import io.periscope.simulator.trace.Packet;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How the paths of one flow end, counted, and how many of them each suffix of its walk gave, so that a
+ * branch reaching a state counted before adds that suffix's counts instead of being walked again.
+ *
+ * <p>A flow's paths fork at every multipath route and every kube-proxy endpoint, and converge again:
+ * once the remote gateway has undone its DNAT, the replies of a hundred endpoints are one packet, and
+ * the rest of their walk, through the sender's gateway to the sender, is the same. A suffix begins
+ * where a packet arrives at a host, and includes every branch that follows from there, forward and the
+ * replies of the deliveries among them; only some are kept ({@link #keeps}).
+ *
+ * <p>What a suffix's count depends on: the {@link Key} (the host and interface, the packet and the
+ * tunnel it travels in, its MSS option, which TCP segment it is, the hop and pass counts that bound a
+ * loop, the packet the flow's sender sent or, on a reply, the answer that sender expects and the size
+ * of the reply as sent, and the host's conntrack entries), and the conntrack entries of every other
+ * host the suffix went through. Conntrack is per network namespace, so the walk on a host reads no
+ * other host's entries, and every other part of the walk's state is written on a host before it is
+ * read there (the mark starts at 0 on every host). A suffix is reused only where all those hosts hold
+ * the same entries as when it was counted; the hosts of a suffix reused count as gone through for the
+ * suffixes around it.
+ *
+ * <p>One per flow (the sender's host and socket are the flow's); not thread-safe.
+ */
+public final class SuffixMemo {
+
+    private final Map<Key, List<Suffix>> suffixes = new HashMap<>();
+    private long delivered;
+    private long paths;
+    private long reused;
+    /** The answer the sender's socket expects, while a reply is walked; null on the forward walk. */
+    private Packet expected;
+
+    // The hosts each open suffix went through, innermost last: the suffix opened k-th owns
+    // hosts[start[k] .. (k + 1 < open ? start[k + 1] : top)), a nested one's hosts after its parent's.
+    private int[] hosts = new int[16];
+    private int top;
+    private int[] start = new int[8];
+    private int open;
+
+    /** Counts a path that ended, delivered or not. */
+    public void counted(boolean pathDelivered) {
+        paths++;
+        if (pathDelivered) {
+            delivered++;
+        }
+    }
+
+    public long delivered() {
+        return delivered;
+    }
+
+    public long paths() {
+        return paths;
+    }
+
+    /** How many times a suffix's count was reused rather than walked. */
+    public long reused() {
+        return reused;
+    }
+
+    /**
+     * The answer the sender's socket expects while the reply to one delivery is walked, null for the
+     * forward walk: whether a reply path delivers depends on it. Returns the one it replaces.
+     */
+    public Packet expecting(Packet answer) {
+        Packet before = expected;
+        expected = answer;
+        return before;
+    }
+
+    /**
+     * Whether the suffix beginning with {@code v}'s arrival is kept: where a reply arrives by a cable
+     * (VXLAN, WireGuard, ESP). By then the remote cluster has undone its translations, so the replies
+     * of different endpoints, which forked at the remote kube-proxy, are one packet again; the rest of
+     * their walk, through the sender's gateway to the sender, is walked once. The forward branches of
+     * a flow differ by what they forked on (a nexthop, an endpoint) from there on, and replies meet
+     * nowhere earlier. Keeping every reply arrival's suffix cost more than it saved: on 500 flows of
+     * the 400-path set of {@code scripts/benchmark-check}, 8% more CPU time than no memo, against 20%
+     * less when only the cable's arrivals are kept.
+     */
+    boolean keeps(Visit v) {
+        return expected != null && v.tunnel != null;
+    }
+
+    /**
+     * Where a suffix begins: a packet arriving at {@code host} by {@code in}.
+     *
+     * @param entries the host's conntrack entries, newest first
+     */
+    record Key(int host, String in, Packet packet, Tunnel tunnel, int mss, TcpSegment segment, boolean socketFragments, Packet origin,
+               int originLength, Packet expected, int hopCount, int passes, boolean invalidSeen, List<Connection> entries) {
+    }
+
+    /** A suffix's counts, and the hosts it went through with their conntrack entries when it began. */
+    private record Suffix(int[] hosts, List<?>[] entries, long delivered, long paths) {
+    }
+
+    /** The key of the suffix that begins with {@code v} arriving at {@code port}. */
+    Key key(Visit v, Wiring.Port port) {
+        // A forward packet's origin is what its replies are expected to answer; of a reply's own origin
+        // (the answer as its socket sent it) only the size counts, which reassembly restores.
+        return new Key(port.host(), port.iface(), v.packet, v.tunnel, v.mss, v.segment, v.socketFragments, expected == null ? v.origin : null,
+                v.origin.length(), expected, v.hopCount, v.passes, v.invalidAt != null, v.conntrack.entriesOf(port.host()));
+    }
+
+    /**
+     * Adds the counts of a suffix counted before for {@code key} whose hosts hold the same entries in
+     * {@code conntrack} as when it was counted; false when there is none.
+     */
+    boolean reuse(Key key, ConntrackState conntrack) {
+        List<Suffix> known = suffixes.get(key);
+        if (known == null) {
+            return false;
+        }
+        for (Suffix s : known) {
+            if (sameEntries(s, conntrack)) {
+                reused++;
+                delivered += s.delivered();
+                paths += s.paths();
+                for (int host : s.hosts()) {
+                    through(host);
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean sameEntries(Suffix s, ConntrackState conntrack) {
+        for (int i = 0; i < s.hosts().length; i++) {
+            if (!conntrack.entriesOf(s.hosts()[i]).equals(s.entries()[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A suffix begins at {@code host}; returns the paths counted so far, for {@link #close}. */
+    long[] open(int host) {
+        if (open == start.length) {
+            start = Arrays.copyOf(start, open * 2);
+        }
+        start[open++] = top;
+        through(host);
+        return new long[] {delivered, paths};
+    }
+
+    /** The walk of a branch is on {@code host}: the suffixes open now depend on its entries. */
+    void through(int host) {
+        if (open == 0) {
+            return;
+        }
+        for (int i = start[open - 1]; i < top; i++) {
+            if (hosts[i] == host) {
+                return;
+            }
+        }
+        if (top == hosts.length) {
+            hosts = Arrays.copyOf(hosts, top * 2);
+        }
+        hosts[top++] = host;
+    }
+
+    /**
+     * The suffix opened last is walked: it is kept for {@code key} with what it counted since
+     * {@code before} and the entries {@code conntrack} (the state it began with) held on its hosts,
+     * and its hosts become its parent's.
+     */
+    void close(Key key, ConntrackState conntrack, long[] before) {
+        int from = start[--open];
+        int[] through = Arrays.copyOfRange(hosts, from, top);
+        List<?>[] entries = new List<?>[through.length];
+        for (int i = 0; i < through.length; i++) {
+            entries[i] = conntrack.entriesOf(through[i]);
+        }
+        suffixes.computeIfAbsent(key, k -> new ArrayList<>(1))
+                .add(new Suffix(through, entries, delivered - before[0], paths - before[1]));
+        top = from;
+        for (int host : through) {
+            through(host);
+        }
+    }
+}
