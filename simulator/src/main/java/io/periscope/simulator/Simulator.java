@@ -19,8 +19,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Traces flows through a cluster set plan. The plan is compiled once, in the constructor; a simulator
- * is immutable afterwards and may trace from several threads at once.
+ * Traces flows through a cluster set plan. The plan is compiled once, in the constructor (or, built by
+ * {@link #compilingOnFirstUse}, each host once, when a trace first reaches it); a simulator traces the
+ * same afterwards and may trace from several threads at once.
  *
  * <p>A flow is sent from its source host and followed along every path. Where a TCP or UDP packet is
  * delivered, the receiving socket's answer (addresses and ports swapped) is followed back from that host
@@ -44,9 +45,24 @@ public final class Simulator {
 
     /** @throws IllegalArgumentException when the plan could not be programmed into a kernel as it is */
     public Simulator(ClusterSetPlan plan, MultipathMode mode) {
+        this(plan, mode, new CompiledNetwork(plan));
+    }
+
+    /**
+     * A simulator that compiles each host's routing and netfilter tables when a trace first reaches
+     * the host, for a caller that builds a simulator often and traces few flows with it (the
+     * visualizer, on every save). Its traces are those of {@link #Simulator(ClusterSetPlan, MultipathMode)};
+     * only a plan that could not be programmed into a kernel is found later: the trace that first
+     * reaches the faulty host throws the {@link IllegalArgumentException} the constructor would.
+     */
+    public static Simulator compilingOnFirstUse(ClusterSetPlan plan, MultipathMode mode) {
+        return new Simulator(plan, mode, CompiledNetwork.compilingOnFirstUse(plan));
+    }
+
+    private Simulator(ClusterSetPlan plan, MultipathMode mode, CompiledNetwork network) {
         this.plan = plan;
         this.mode = mode;
-        this.network = new CompiledNetwork(plan);
+        this.network = network;
         this.dataplane = new Dataplane(network, mode == MultipathMode.ALL_BRANCHES);
         this.resolver = new FlowResolver(plan);
         this.links = new io.periscope.simulator.link.PathLinkCrossings(plan.clusterSet());

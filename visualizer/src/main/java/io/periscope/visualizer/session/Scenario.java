@@ -40,7 +40,9 @@ public record Scenario(ClusterSet healthy, List<String> failed, ClusterSetPlan p
         }
         List<String> names = failed.stream().distinct().sorted().toList();
         ClusterSetPlan plan = Planner.planWithout(healthy, names);
-        return new Scenario(healthy, names, plan, new Simulator(plan, MultipathMode.ALL_BRANCHES));
+        // Built on every save and for every what-if, and traced for a few flows: each host is compiled
+        // when a trace first reaches it, not all of them here.
+        return new Scenario(healthy, names, plan, Simulator.compilingOnFirstUse(plan, MultipathMode.ALL_BRANCHES));
     }
 
     public Outcome trace(Flow flow) {
