@@ -31,7 +31,7 @@ import java.util.Optional;
  * a save against a full reload of the page; then generated sets of 2, 20 and 50 clusters: the
  * server's time to load them, the size of the document the page loads, the first paint of the
  * page's first view, of the detailed topology and of the flow view, and at 20 clusters the redraw
- * after a save; with {@code -Dperiscope.launcher=./periscope}, {@code serve} and {@code trace --html}
+ * after a save, of a flow's name and of a pod inside one cluster; with {@code -Dperiscope.launcher=./periscope}, {@code serve} and {@code trace --html}
  * run as a user runs them, from the launch to the page drawn. On a 1600×1000 page, as issue 32 asks.
  * Not a test: a main, run by the script, printing medians and ratios.
  */
@@ -61,9 +61,10 @@ public final class PaintAndRedrawBenchmark {
             }
             if (Boolean.getBoolean("periscope.redrawOnly")) {
                 // The redraws alone (scripts/benchmark-visualizer --redraw-only): quick enough to run against an anchor's build in turns.
-                redrawAfterSave(chromium, mag, TopologyLoader.load(mag), "name: client-to-nginx", "?view=flow");
-                redrawAfterSave(chromium, work.resolve("synthetic-20.yaml"),
-                        withOneFlow(new SyntheticClusterSet(20, 4, 2, 8, 2, 0, GlobalnetMode.V2).build()), "name: first-to-last", "");
+                redrawAfterSave(chromium, mag, TopologyLoader.load(mag), renaming("name: client-to-nginx"), "?view=flow");
+                ClusterSet twenty = withOneFlow(new SyntheticClusterSet(20, 4, 2, 8, 2, 0, GlobalnetMode.V2).build());
+                redrawAfterSave(chromium, work.resolve("synthetic-20.yaml"), twenty, renaming("name: first-to-last"), "");
+                redrawAfterSave(chromium, work.resolve("synthetic-20.yaml"), twenty, renamingAPodOf(twenty.clusters().get(10)), "");
                 return;
             }
             Path page = work.resolve("mag-globalnet.html");
@@ -116,7 +117,9 @@ public final class PaintAndRedrawBenchmark {
                 generatedSet(chromium, work, clusters);
             }
             Path twenty = work.resolve("synthetic-20.yaml");
-            redrawAfterSave(chromium, twenty, withOneFlow(new SyntheticClusterSet(20, 4, 2, 8, 2, 0, GlobalnetMode.V2).build()), "name: first-to-last", "");
+            ClusterSet twentyClusters = withOneFlow(new SyntheticClusterSet(20, 4, 2, 8, 2, 0, GlobalnetMode.V2).build());
+            redrawAfterSave(chromium, twenty, twentyClusters, renaming("name: first-to-last"), "");
+            redrawAfterSave(chromium, twenty, twentyClusters, renamingAPodOf(twentyClusters.clusters().get(10)), "");
 
             if (launcher != null) {
                 throughTheLauncher(chromium, launcher, example, work);
@@ -166,8 +169,32 @@ public final class PaintAndRedrawBenchmark {
         }
     }
 
+    /** What a benchmark's save changes: the i-th save's text, from the file's original text. */
+    private record Edit(String what, java.util.function.BiFunction<String, Integer, String> saved) {
+    }
+
+    /** A save that renames what {@code text} names (a flow): nothing to plan again, one flow to trace again. */
+    private static Edit renaming(String text) {
+        return new Edit("'" + text + "' renamed", (original, i) -> original.replace(text, text + "-" + i));
+    }
+
+    /**
+     * A save that renames a pod of {@code cluster} (its fourth, no flow's end): an edit inside one
+     * cluster, which the server plans and simulates again, as a user's edit of that cluster would be.
+     */
+    private static Edit renamingAPodOf(Cluster cluster) {
+        String pod = "- name: " + cluster.pods().get(3).name() + "\n";
+        return new Edit("a pod of cluster " + cluster.name() + " renamed", (original, i) -> {
+            int at = original.indexOf(pod, original.indexOf("  - name: " + cluster.name() + "\n"));
+            if (at < 0) {
+                throw new IllegalStateException("cluster " + cluster.name() + " of the written set has no '" + pod.strip() + "'");
+            }
+            return original.substring(0, at) + pod.replace("\n", "-" + i + "\n") + original.substring(at + pod.length());
+        });
+    }
+
     /** The redraw after a save of a generated set: from the write to the redrawn picture, against a full reload. */
-    private static void redrawAfterSave(Chromium chromium, Path file, ClusterSet set, String flowName, String query) throws Exception {
+    private static void redrawAfterSave(Chromium chromium, Path file, ClusterSet set, Edit edit, String query) throws Exception {
         String original = TopologyWriter.write(set);
         Files.writeString(file, original);
         List<Double> redraw = new ArrayList<>();
@@ -179,9 +206,9 @@ public final class PaintAndRedrawBenchmark {
             int revision = 1;
             for (int i = 0; i < RUNS; i++) {
                 long start = System.currentTimeMillis();
-                String saved = original.replace(flowName, flowName + "-" + i);
+                String saved = edit.saved().apply(original, i);
                 if (saved.equals(original)) {
-                    throw new IllegalStateException("the written set has no '" + flowName + "': nothing to save");
+                    throw new IllegalStateException(edit.what() + ": the written set has nothing to change, nothing to save");
                 }
                 save(file, saved);
                 revision++;
@@ -195,7 +222,7 @@ public final class PaintAndRedrawBenchmark {
             }
             chromium.driver.get("about:blank");
             System.out.println();
-            report("redraw after a save, " + set.clusters().size() + " clusters, " + view
+            report("redraw after a save (" + edit.what() + "), " + set.clusters().size() + " clusters, " + view
                     + " (save to drawn: the 100 ms watch, load, plan, lay out and trace again, the pushed revision, the document fetched and drawn)",
                     redraw, "a full reload of the page", reload);
         }
