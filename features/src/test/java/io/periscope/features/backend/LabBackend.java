@@ -69,6 +69,21 @@ public final class LabBackend implements Backend {
         return deployment;
     }
 
+    /** How the lab realised this scenario's changes of the cluster set (see {@link LabDriver#takeNotes}). */
+    public synchronized List<String> takeNotes() {
+        return driver.map(LabDriver::takeNotes).orElse(List.of());
+    }
+
+    @Override
+    public synchronized Deployment change(ClusterSet changed) {
+        LabDriver lab = driver.orElseThrow(() -> new IllegalStateException(unavailable.orElse(NEEDS)));
+        if (!changed.equals(current)) {
+            deployment = current == null ? lab.up(changed) : lab.change(changed);
+            current = changed;
+        }
+        return deployment;
+    }
+
     /** Heals whatever the scenario left failed in the lab that is up. */
     public synchronized void healFailures() {
         if (current != null) {

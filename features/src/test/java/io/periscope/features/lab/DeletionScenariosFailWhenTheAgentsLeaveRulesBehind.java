@@ -1,0 +1,59 @@
+package io.periscope.features.lab;
+
+import io.cucumber.core.cli.Main;
+import io.periscope.dataplane.reconcile.SkipDeletionsMutation;
+import io.periscope.features.backend.LabBackend;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The mutation proof of issue 29: a deletion scenario run in the lab, once as it is and once with
+ * the agents' reconciler skipping every deletion ({@link SkipDeletionsMutation}, which the lab's
+ * supervisor is handed). The scenario goes to the running lab through {@code lab apply} and reads
+ * the gateway's kernel afterwards, so the faulty agents' leftover ingress rule must fail it, named.
+ * Runs the scenario's own text and steps (Cucumber's command line, the lab suite's glue), as root
+ * and under the lab's lock like the lab suite; each run takes its lab down when it ends.
+ */
+class DeletionScenariosFailWhenTheAgentsLeaveRulesBehind {
+
+    private static final String SCENARIO = "^Deleting an export releases the service's global IP and its ingress rule$";
+
+    @Test
+    void deletingAnExportFailsNamingTheIngressRuleFaultyAgentsLeft() throws IOException {
+        assumeTrue(LabBackend.onThisMachine().unavailable().isEmpty(), () -> LabBackend.onThisMachine().unavailable().orElseThrow());
+
+        Run honest = run(false);
+        Run faulty = run(true);
+
+        assertThat(honest.status()).as("the scenario with the agents as they are:\n" + honest.report()).isZero();
+        assertThat(faulty.status()).as("the scenario with agents that skip deletions").isNotZero();
+        assertThat(faulty.report()).contains("west/west-gw still has -A SUBMARINER-GN-INGRESS -d 169.254.1.254/32");
+        // The change went to the running lab: a rebuilt lab would have had nothing to leave behind.
+        assertThat(faulty.report()).contains("lab apply: the running lab took the change in place");
+    }
+
+    private record Run(byte status, String report) {
+    }
+
+    private static Run run(boolean skipDeletions) throws IOException {
+        Path report = Files.createTempFile("periscope-deletion-mutation", ".json");
+        try {
+            if (skipDeletions) {
+                System.setProperty(SkipDeletionsMutation.PROPERTY, "true");
+            }
+            byte status = Main.run(new String[]{"--glue", "io.periscope.features.steps", "--glue", "io.periscope.features.lab",
+                    "--name", SCENARIO, "--plugin", "json:" + report, "--monochrome", "classpath:features/globalnet.feature"},
+                    DeletionScenariosFailWhenTheAgentsLeaveRulesBehind.class.getClassLoader());
+            return new Run(status, Files.readString(report));
+        } finally {
+            System.clearProperty(SkipDeletionsMutation.PROPERTY);
+            Files.deleteIfExists(report);
+        }
+    }
+}
