@@ -139,6 +139,13 @@ public final class DataplaneSteps {
         }
     }
 
+    @Then("{word} has no ipset {word}")
+    public void noIpset(String host, String setName) {
+        programmed(host).ipset(setName).ifPresent(set -> {
+            throw new AssertionError(host + " still has the ipset " + setName + " holding " + set.members());
+        });
+    }
+
     @Then("the routes of {word} in table {word} include:")
     public void routesInclude(String host, String tableName, DataTable routes) {
         DataplanePlan plan = programmed(host);

@@ -96,6 +96,19 @@ public final class TopologySteps {
         }));
     }
 
+    @When("the GlobalEgressIP {word} of cluster {word} is deleted")
+    public void globalEgressIpDeleted(String name, String cluster) {
+        running();
+        world.change(changeCluster(cluster, c -> {
+            List<GlobalEgressIP> egress = c.globalEgressIPs().stream().filter(g -> !(g.namespace() + "/" + g.name()).equals(name)).toList();
+            if (egress.size() == c.globalEgressIPs().size()) {
+                throw new IllegalArgumentException("cluster " + cluster + " has no GlobalEgressIP " + name + " (write namespace/name)");
+            }
+            return new Cluster(c.name(), c.labels(), c.podCidrs(), c.serviceCidrs(), c.globalCidr(), c.cni(), c.multiActiveGateways(),
+                    c.clusterEgressIPs(), c.loadBalancing(), c.nodes(), c.pods(), c.services(), c.exports(), egress);
+        }));
+    }
+
     /**
      * The node leaves the cluster set for good: the set is planned again without it and redeployed,
      * what the control plane converges to once the node is gone (its Endpoint withdrawn, the routes
