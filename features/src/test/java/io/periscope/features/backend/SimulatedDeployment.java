@@ -135,6 +135,18 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
     }
 
     @Override
+    public void addForeignRule(HostId host, io.periscope.plan.netfilter.Table table, String chain, String rule) {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
+        hostPlan(host);
+    }
+
+    @Override
+    public boolean keepsForeignRule(HostId host, DataplanePlan before, io.periscope.plan.netfilter.Table table, String chain, String rule) {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
+        return ForeignRuleOutcome.kept(before, hostPlan(host).submariner(), table, chain, rule);
+    }
+
+    @Override
     public List<Interface> interfaces(HostId host) {
         EvidenceLog.record(Evidence.MODEL_ONLY);
         return hostPlan(host).interfaces();
