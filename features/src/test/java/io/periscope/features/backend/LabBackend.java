@@ -78,7 +78,14 @@ public final class LabBackend implements Backend {
     public synchronized Deployment change(ClusterSet changed) {
         LabDriver lab = driver.orElseThrow(() -> new IllegalStateException(unavailable.orElse(NEEDS)));
         if (!changed.equals(current)) {
-            deployment = current == null ? lab.up(changed) : lab.change(changed);
+            try {
+                deployment = current == null ? lab.up(changed) : lab.change(changed);
+            } catch (RuntimeException e) {
+                // The lab may now run either set (an apply that timed out was handed over): the next deploy rebuilds.
+                current = null;
+                deployment = null;
+                throw e;
+            }
             current = changed;
         }
         return deployment;

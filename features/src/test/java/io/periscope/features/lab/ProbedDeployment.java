@@ -41,6 +41,7 @@ import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
+import io.periscope.plan.netfilter.Table;
 import io.periscope.planner.Planner;
 import io.periscope.simulator.FlowResolutionException;
 import io.periscope.simulator.ResolvedFlow;
@@ -417,7 +418,7 @@ final class ProbedDeployment implements Deployment {
     }
 
     @Override
-    public void addForeignRule(HostId host, io.periscope.plan.netfilter.Table table, String chain, String rule) {
+    public void addForeignRule(HostId host, Table table, String chain, String rule) {
         EvidenceLog.record(Evidence.KERNEL_STATE);
         List<String> argv = new ArrayList<>(List.of("iptables", "-w", "-t", table.iptablesName(), "-A", chain));
         argv.addAll(java.util.Arrays.asList(rule.split(" ")));
@@ -429,7 +430,7 @@ final class ProbedDeployment implements Deployment {
 
     /** iptables-save of the host's table, the rule looked up as it prints it. */
     @Override
-    public boolean keepsForeignRule(HostId host, DataplanePlan before, io.periscope.plan.netfilter.Table table, String chain, String rule) {
+    public boolean keepsForeignRule(HostId host, DataplanePlan before, Table table, String chain, String rule) {
         EvidenceLog.record(Evidence.KERNEL_STATE);
         CommandResult saved = runner.execute(Command.of("iptables-save", "-t", table.iptablesName()).inNamespace(namespace(host)));
         if (!saved.succeeded()) {
