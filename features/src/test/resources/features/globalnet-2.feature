@@ -164,6 +164,23 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | node         | step | detail                                                 | SRC                  | DST                |
         | east/east-gw | snat | SM-GN-EGRESS-PODS: ... --to-source 242.0.0.9-242.0.0.10 | 242.0.0.9-242.0.0.10 | 242.1.255.254:8080 |
 
+    Scenario: Deleting a GlobalEgressIP releases its egress IPs, its rule and its ipset, and its pods leave with the namespace's
+      In the lab the deletion goes to the running lab (lab apply), so the gateway's agent must remove
+      the rule and destroy the ipset it programmed, and leave someone else's rule in the same built-in
+      chain; the kernel is read afterwards.
+      When the cluster set is deployed
+      And someone else's rule "-s 192.0.2.10/32 -j ACCEPT" is appended to chain POSTROUTING of the nat table of east/east-gw
+      And the GlobalEgressIP ns1/db-pods of cluster east is deleted
+      Then cluster east holds no global IP for "GlobalEgressIP ns1/db-pods"
+      And the nat table of east/east-gw has no rule like "... --match-set SM-GN-KOSF2JYAXQXSCLY3CSZKA232H src ..."
+      And east/east-gw has no ipset SM-GN-KOSF2JYAXQXSCLY3CSZKA232H
+      And someone else's rule "-s 192.0.2.10/32 -j ACCEPT" is still in chain POSTROUTING of the nat table of east/east-gw
+      When east/ns1/db-0 connects to nginx.default.svc.clusterset.local:8080
+      Then the connection is delivered
+      And the packet goes:
+        | node         | step | detail             | SRC           | DST                |
+        | east/east-gw | snat | SM-GN-EGRESS-NS: ... | 242.0.255.254 | 242.1.255.254:8080 |
+
     Scenario Outline: Pod-selector egress IPs take precedence over the namespace's, which take precedence over the cluster's (<source>)
       When <source> connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered

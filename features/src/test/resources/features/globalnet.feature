@@ -161,12 +161,17 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
       And cluster east has 0 free global IPs
 
     Scenario: Deleting an export releases the service's global IP and its ingress rule
+      In the lab the deletion goes to the running lab (lab apply): the gateway's agent must remove the
+      rule it programmed and leave someone else's rule in the same built-in chain; the kernel is read
+      afterwards.
       When the cluster set is deployed
       Then cluster west has 250 free global IPs
-      When the export default/nginx of cluster west is deleted
+      When someone else's rule "-d 192.0.2.10/32 -j ACCEPT" is appended to chain PREROUTING of the nat table of west/west-gw
+      And the export default/nginx of cluster west is deleted
       Then cluster west holds no global IP for "service default/nginx"
       And cluster west has 251 free global IPs
       And the nat table of west/west-gw has no rule like "-d 169.254.1.254/32 ... -j KUBE-SVC-..."
+      And someone else's rule "-d 192.0.2.10/32 -j ACCEPT" is still in chain PREROUTING of the nat table of west/west-gw
       And east/default/client resolves nginx.default.svc.clusterset.local to nothing
 
     Scenario: Deleting a pod releases its global IP and its egress rule

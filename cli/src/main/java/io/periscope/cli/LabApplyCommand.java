@@ -13,12 +13,13 @@ import picocli.CommandLine.Spec;
 import java.util.concurrent.Callable;
 
 /**
- * {@code periscope lab apply}: the running lab of a file takes the edited file in place (policies),
+ * {@code periscope lab apply}: the running lab of a file takes the edited file in place (policies, links, exports, GlobalEgressIPs),
  * or refuses naming what would need {@code lab down} + {@code lab up}.
  */
 @Command(name = "apply",
         description = {"As root, have the running lab built from this file take its edited policies in place (connectivityPolicies,"
-                + " connectionPolicies between VXLAN-like cables); return once every node has converged.",
+                + " connectionPolicies between VXLAN-like cables, links, a cluster's exports and globalEgressIPs); the agents delete"
+                + " what the edit dropped; return once every node has converged.",
                 "Changes to clusters, hosts, addresses, Globalnet or WireGuard devices are refused: they need 'lab down' and 'lab up'."})
 public final class LabApplyCommand implements Callable<Integer> {
 

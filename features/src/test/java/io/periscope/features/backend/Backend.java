@@ -17,4 +17,13 @@ public sealed interface Backend permits SimulatorBackend, LabBackend {
      * set, which a level-driven backend reconciles in place.
      */
     Deployment deploy(ClusterSet set);
+
+    /**
+     * Makes {@code changed}, a change of the set this backend last deployed, real by changing what
+     * runs: the lab applies it to the running lab ({@code lab apply}), so that the agents must remove
+     * what the change dropped; the simulator, which keeps no state between deployments, deploys it.
+     */
+    default Deployment change(ClusterSet changed) {
+        return deploy(changed);
+    }
 }

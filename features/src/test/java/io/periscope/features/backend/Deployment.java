@@ -10,6 +10,7 @@ import io.periscope.model.topology.FlowSource;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.Interface;
+import io.periscope.plan.netfilter.Table;
 import io.periscope.plan.ovn.OvnTopology;
 import io.periscope.simulator.FlowResolutionException;
 import io.periscope.simulator.trace.FlowTrace;
@@ -54,6 +55,20 @@ public interface Deployment {
 
     /** What is programmed in one host's namespace, all layers (CNI, kube-proxy, Submariner). */
     DataplanePlan programmed(HostId host);
+
+    /**
+     * Puts someone else's rule ({@code rule} as {@code iptables-save} prints it after {@code -A chain})
+     * at the end of {@code chain} of the host's {@code table}: in the lab with {@code iptables} in the
+     * host's namespace; the simulator keeps no kernel, so there it only names what {@link #keepsForeignRule} asks.
+     */
+    void addForeignRule(HostId host, Table table, String chain, String rule);
+
+    /**
+     * Whether someone else's rule, added while the host was programmed as {@code before}, is still in
+     * the host's table now that this deployment runs: in the lab read from the kernel; on the simulator
+     * as the agents' own reconcile from {@code before} plus the rule to this plan would leave it.
+     */
+    boolean keepsForeignRule(HostId host, DataplanePlan before, Table table, String chain, String rule);
 
     /** The host's plain interfaces with their addresses (VXLAN devices are in {@link #programmed}). */
     List<Interface> interfaces(HostId host);

@@ -69,6 +69,28 @@ public final class LabBackend implements Backend {
         return deployment;
     }
 
+    /** How the lab realised this scenario's changes of the cluster set (see {@link LabDriver#takeNotes}). */
+    public synchronized List<String> takeNotes() {
+        return driver.map(LabDriver::takeNotes).orElse(List.of());
+    }
+
+    @Override
+    public synchronized Deployment change(ClusterSet changed) {
+        LabDriver lab = driver.orElseThrow(() -> new IllegalStateException(unavailable.orElse(NEEDS)));
+        if (!changed.equals(current)) {
+            try {
+                deployment = current == null ? lab.up(changed) : lab.change(changed);
+            } catch (RuntimeException e) {
+                // The lab may now run either set (an apply that timed out was handed over): the next deploy rebuilds.
+                current = null;
+                deployment = null;
+                throw e;
+            }
+            current = changed;
+        }
+        return deployment;
+    }
+
     /** Heals whatever the scenario left failed in the lab that is up. */
     public synchronized void healFailures() {
         if (current != null) {

@@ -2,6 +2,8 @@ package io.periscope.features.backend;
 
 import io.periscope.model.topology.ClusterSet;
 
+import java.util.List;
+
 /**
  * What the acceptance suite needs from the lab (lab): build a cluster set as network
  * namespaces programmed by Periscope's agents, observe it, and take it down. The lab module cannot
@@ -20,6 +22,23 @@ public interface LabDriver {
      * and returns once every node has converged.
      */
     Deployment up(ClusterSet set);
+
+    /**
+     * Makes {@code set}, a change of the cluster set the last call made real (an export deleted, a
+     * node removed), real in the running lab: in place where the lab can take it, so that the agents
+     * must remove what the change dropped, else rebuilt. {@link #takeNotes} says which.
+     */
+    default Deployment change(ClusterSet set) {
+        return up(set);
+    }
+
+    /**
+     * How the lab realised the cluster sets given to {@link #up} since the last call, one line each
+     * time it changed a running lab: taken in place ({@code lab apply}) or rebuilt, and why.
+     */
+    default List<String> takeNotes() {
+        return List.of();
+    }
 
     /** Removes everything the lab built, and nothing else. */
     void down();

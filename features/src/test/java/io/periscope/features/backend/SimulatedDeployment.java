@@ -25,6 +25,7 @@ import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
 import io.periscope.plan.dns.ServiceDiscovery;
+import io.periscope.plan.netfilter.Table;
 import io.periscope.simulator.FlowResolutionException;
 import io.periscope.simulator.ResolvedFlow;
 import io.periscope.simulator.Simulator;
@@ -132,6 +133,19 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
     public DataplanePlan programmed(HostId host) {
         EvidenceLog.record(Evidence.MODEL_ONLY);
         return hostPlan(host).effective();
+    }
+
+    @Override
+    public void addForeignRule(HostId host, Table table, String chain, String rule) {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
+        // No kernel to add it to: keepsForeignRule works the rule's fate out. A host the plan lacks still fails here.
+        hostPlan(host);
+    }
+
+    @Override
+    public boolean keepsForeignRule(HostId host, DataplanePlan before, Table table, String chain, String rule) {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
+        return ForeignRuleOutcome.kept(before, hostPlan(host).submariner(), table, chain, rule);
     }
 
     @Override

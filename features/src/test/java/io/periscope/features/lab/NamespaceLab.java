@@ -2,7 +2,9 @@ package io.periscope.features.lab;
 
 import io.periscope.features.backend.Deployment;
 import io.periscope.features.backend.LabDriver;
+import io.periscope.lab.LabRefusal;
 import io.periscope.lab.agent.ReconcilingAgents;
+import io.periscope.lab.apply.LabApply;
 import io.periscope.lab.down.LabDown;
 import io.periscope.lab.down.LabTeardown;
 import io.periscope.lab.failover.LabFailure;
@@ -23,13 +25,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * The acceptance suite's {@link LabDriver}: {@code lab up} of the scenario's cluster set with its
  * supervisor (the agents kept running, every cluster's DNS server), a
  * {@link ProbedDeployment} whose traces are real probes, and {@code lab down}. One lab at a time:
- * a different cluster set takes the previous lab down first, as the lab refuses to reconcile a
- * topology in place. The state files live in a directory of this run, so the suite never meets a lab
+ * a changed cluster set (an export deleted, a policy added) goes to the running lab through
+ * {@code lab apply}, so that the agents must delete what the change dropped; a change the lab
+ * cannot take in place (a node or pod added or removed, other clusters) takes the previous lab down
+ * and builds the new one, and {@link #takeNotes} says which happened. The state files live in a directory of this run, so the suite never meets a lab
  * someone started by hand; a JVM shutdown hook takes the lab down if the run ends without
  * {@link #down}.
  */
@@ -37,12 +43,26 @@ public final class NamespaceLab implements LabDriver {
 
     private final ProcessCommandRunner runner = ProcessCommandRunner.here();
     private final List<String> progress = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
     private ClusterSet up;
     private Path stateDirectory;
     private LabStateFile stateFile;
 
     public NamespaceLab() {
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(this::down));
+    }
+
+    @Override
+    public synchronized Deployment change(ClusterSet set) {
+        if (up != null && up.name().equals(set.name())) {
+            Optional<Deployment> applied = applyInPlace(set);
+            if (applied.isPresent()) {
+                return applied.get();
+            }
+        } else {
+            notes.add("built with lab up: no lab of '" + set.name() + "' was running to take the change");
+        }
+        return up(set);
     }
 
     @Override
@@ -66,6 +86,36 @@ public final class NamespaceLab implements LabDriver {
         }
         up = set;
         return new ProbedDeployment(set, runner, stateFile, file(set));
+    }
+
+    /**
+     * The running lab takes {@code set} as {@code lab apply} takes an edited file: the same code, so
+     * that what the change drops must be deleted by the running agents (a rebuild would never show a
+     * rule left behind). Empty when the lab refuses to take it in place (a node or pod added or
+     * removed, say): the caller rebuilds, and the notes say so, with the lab's reasons.
+     */
+    private Optional<Deployment> applyInPlace(ClusterSet set) {
+        progress.clear();
+        try {
+            LabApply.Applied applied = new LabApply(stateFile).run(file(set), set, progress::add);
+            notes.add("lab apply: the running lab took the change in place (" + String.join(", ", applied.change().changed())
+                    + "; converged in " + applied.millis() + " ms)");
+        } catch (LabRefusal refusal) {
+            notes.add("rebuilt with lab down + lab up, so no deletion by the agents is shown: lab apply refused the change: "
+                    + refusal.getMessage().lines().findFirst().orElse("") + " " + refusal.getMessage().lines().skip(1)
+                    .map(String::strip).filter(l -> !l.startsWith("nothing was changed")).collect(Collectors.joining("; ")));
+            return Optional.empty();
+        }
+        up = set;
+        return Optional.of(new ProbedDeployment(set, runner, stateFile, file(set)));
+    }
+
+    /** What the lab did to realise the changes since the last call: applied in place, or rebuilt and why. */
+    @Override
+    public synchronized List<String> takeNotes() {
+        List<String> taken = List.copyOf(notes);
+        notes.clear();
+        return taken;
     }
 
     @Override

@@ -41,6 +41,7 @@ import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
+import io.periscope.plan.netfilter.Table;
 import io.periscope.planner.Planner;
 import io.periscope.simulator.FlowResolutionException;
 import io.periscope.simulator.ResolvedFlow;
@@ -414,6 +415,32 @@ final class ProbedDeployment implements Deployment {
                     kernel.nexthops(), kernel.nexthopGroups(), kernel.routes(), kernel.rules(), sysctls, kernel.wireGuardDevices(),
                     kernel.ipsecConnections());
         }
+    }
+
+    @Override
+    public void addForeignRule(HostId host, Table table, String chain, String rule) {
+        EvidenceLog.record(Evidence.KERNEL_STATE);
+        List<String> argv = new ArrayList<>(List.of("iptables", "-w", "-t", table.iptablesName(), "-A", chain));
+        argv.addAll(java.util.Arrays.asList(rule.split(" ")));
+        CommandResult result = runner.execute(new Command(argv, "").inNamespace(namespace(host)));
+        if (!result.succeeded()) {
+            throw new AssertionError("cannot add '" + rule + "' to " + chain + " on " + host + ": " + result.stderr().strip());
+        }
+    }
+
+    /** iptables-save of the host's table, the rule looked up as it prints it. */
+    @Override
+    public boolean keepsForeignRule(HostId host, DataplanePlan before, Table table, String chain, String rule) {
+        EvidenceLog.record(Evidence.KERNEL_STATE);
+        CommandResult saved = runner.execute(Command.of("iptables-save", "-t", table.iptablesName()).inNamespace(namespace(host)));
+        if (!saved.succeeded()) {
+            throw new AssertionError("iptables-save failed on " + host + ": " + saved.stderr().strip());
+        }
+        return saved.stdout().lines().anyMatch(line -> line.equals("-A " + chain + " " + rule));
+    }
+
+    private String namespace(HostId host) {
+        return layout.host(host).orElseThrow(() -> new AssertionError("the lab has no host " + host)).namespace();
     }
 
     @Override

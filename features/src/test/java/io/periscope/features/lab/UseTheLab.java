@@ -50,6 +50,18 @@ public final class UseTheLab {
         LAB.healFailures();
     }
 
+    /**
+     * Whether the scenario's changes went to the running lab in place or rebuilt it (and why): a
+     * deletion checked on a rebuilt lab shows no cleanup, and its report must say so.
+     */
+    @After(order = 20000)
+    public void sayHowTheLabTookTheChanges(Scenario scenario) {
+        for (String note : LAB.takeNotes()) {
+            scenario.log(note);
+            System.out.println("[lab] " + scenario.getName() + ": " + note);
+        }
+    }
+
     @AfterAll
     public static void takeTheLabDown() {
         LAB.shutDown();

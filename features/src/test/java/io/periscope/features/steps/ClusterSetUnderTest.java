@@ -28,6 +28,7 @@ public final class ClusterSetUnderTest {
     private ClusterSet clusterSet;
     private TopologyException refusal;
     private Deployment deployment;
+    private boolean changedWhileDeployed;
     private FlowTrace trace;
     private List<PathTrace> followed;
     private KubernetesControlPlane controlPlane;
@@ -54,6 +55,7 @@ public final class ClusterSetUnderTest {
             refusal = e;
         }
         deployment = null;
+        changedWhileDeployed = false;
         trace = null;
         followed = null;
         stopControlPlane();
@@ -76,16 +78,20 @@ public final class ClusterSetUnderTest {
     /** The deployment of the current cluster set, deployed on first use. */
     Deployment deployment() {
         if (deployment == null) {
-            deployment = backend().deploy(clusterSet());
+            deployment = changedWhileDeployed ? backend().change(clusterSet()) : backend().deploy(clusterSet());
+            changedWhileDeployed = false;
         }
         return deployment;
     }
 
     /**
      * The cluster set changed (an object added or deleted, a node failed): the next step that looks
-     * deploys the changed set, which a level-driven backend reconciles in place.
+     * deploys the changed set. A change of a set this scenario deployed goes to what runs
+     * ({@link Backend#change}), which the lab reconciles in place where it can; a change before the
+     * first deployment (a Given that adjusts the set) simply deploys the adjusted set.
      */
     void change(ClusterSet changed) {
+        changedWhileDeployed |= deployment != null;
         clusterSet = changed;
         deployment = null;
         trace = null;

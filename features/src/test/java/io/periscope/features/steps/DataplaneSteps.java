@@ -2,6 +2,7 @@ package io.periscope.features.steps;
 
 import io.cucumber.datatable.DataTable;
 import io.cucumber.java.en.Then;
+import io.cucumber.java.en.When;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.plan.DataplanePlan;
@@ -33,6 +34,8 @@ import java.util.stream.Collectors;
 public final class DataplaneSteps {
 
     private final ClusterSetUnderTest world;
+    /** Someone else's rules this scenario added, with what the host held then. */
+    private final Map<List<String>, DataplanePlan> foreign = new HashMap<>();
 
     public DataplaneSteps(ClusterSetUnderTest world) {
         this.world = world;
@@ -137,6 +140,32 @@ public final class DataplaneSteps {
         if (!expected.equals(actual)) {
             throw new AssertionError("the ipset " + setName + " holds " + actual + ", not " + expected);
         }
+    }
+
+    @When("someone else's rule {string} is appended to chain {word} of the {word} table of {word}")
+    public void foreignRuleAdded(String rule, String chain, String tableName, String host) {
+        HostId id = HostNames.parse(host);
+        DataplanePlan before = programmed(host);
+        world.deployment().addForeignRule(id, Table.fromIptablesName(tableName), chain, rule);
+        foreign.put(List.of(host, tableName, chain, rule), before);
+    }
+
+    @Then("someone else's rule {string} is still in chain {word} of the {word} table of {word}")
+    public void foreignRuleKept(String rule, String chain, String tableName, String host) {
+        DataplanePlan before = foreign.get(List.of(host, tableName, chain, rule));
+        if (before == null) {
+            throw new IllegalStateException("no step added '" + rule + "' to " + chain + " of " + host + " in this scenario");
+        }
+        if (!world.deployment().keepsForeignRule(HostNames.parse(host), before, Table.fromIptablesName(tableName), chain, rule)) {
+            throw new AssertionError(host + " lost someone else's rule '-A " + chain + " " + rule + "' in its " + tableName + " table");
+        }
+    }
+
+    @Then("{word} has no ipset {word}")
+    public void noIpset(String host, String setName) {
+        programmed(host).ipset(setName).ifPresent(set -> {
+            throw new AssertionError(host + " still has the ipset " + setName + " holding " + set.members());
+        });
     }
 
     @Then("the routes of {word} in table {word} include:")

@@ -72,6 +72,7 @@ public final class TopologySteps {
 
     @When("the export {word} of cluster {word} is deleted")
     public void exportDeleted(String export, String cluster) {
+        running();
         world.change(changeCluster(cluster, c -> {
             List<ServiceExport> exports = c.exports().stream().filter(e -> !e.toString().equals(export)).toList();
             if (exports.size() == c.exports().size()) {
@@ -84,6 +85,7 @@ public final class TopologySteps {
 
     @When("the pod {word} of cluster {word} is deleted")
     public void podDeleted(String pod, String cluster) {
+        running();
         world.change(changeCluster(cluster, c -> {
             var pods = c.pods().stream().filter(p -> !p.qualifiedName().equals(pod)).toList();
             if (pods.size() == c.pods().size()) {
@@ -91,6 +93,19 @@ public final class TopologySteps {
             }
             return new Cluster(c.name(), c.labels(), c.podCidrs(), c.serviceCidrs(), c.globalCidr(), c.cni(), c.multiActiveGateways(),
                     c.clusterEgressIPs(), c.loadBalancing(), c.nodes(), pods, c.services(), c.exports(), c.globalEgressIPs());
+        }));
+    }
+
+    @When("the GlobalEgressIP {word} of cluster {word} is deleted")
+    public void globalEgressIpDeleted(String name, String cluster) {
+        running();
+        world.change(changeCluster(cluster, c -> {
+            List<GlobalEgressIP> egress = c.globalEgressIPs().stream().filter(g -> !(g.namespace() + "/" + g.name()).equals(name)).toList();
+            if (egress.size() == c.globalEgressIPs().size()) {
+                throw new IllegalArgumentException("cluster " + cluster + " has no GlobalEgressIP " + name + " (write namespace/name)");
+            }
+            return new Cluster(c.name(), c.labels(), c.podCidrs(), c.serviceCidrs(), c.globalCidr(), c.cni(), c.multiActiveGateways(),
+                    c.clusterEgressIPs(), c.loadBalancing(), c.nodes(), c.pods(), c.services(), c.exports(), egress);
         }));
     }
 
@@ -107,7 +122,15 @@ public final class TopologySteps {
         if (parts.length != 2 || set.cluster(parts[0]).flatMap(c -> c.node(parts[1])).isEmpty()) {
             throw new IllegalArgumentException("'" + node + "' names no node of the cluster set (write cluster/node)");
         }
+        running();
         world.change(set.withoutNodes(List.of(node)));
+    }
+
+    /** A deletion is of something running: the set is deployed first, so that the backend takes the deletion as a change. */
+    private void running() {
+        if (world.refusal().isEmpty()) {
+            world.deployment();
+        }
     }
 
     @Given("cluster {word} balances its gateways with {word}")

@@ -1,6 +1,8 @@
 package io.periscope.lab.apply;
 
 import io.periscope.lab.LabRefusal;
+import io.periscope.lab.agent.ReconcilingAgents;
+import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.netns.NetworkNamespaces;
@@ -14,6 +16,8 @@ import io.periscope.model.load.TopologyWriter;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.HostPlan;
 import io.periscope.planner.Planner;
 
 import java.io.IOException;
@@ -37,7 +41,9 @@ import java.util.stream.Collectors;
  * topology file in the lab's directory, replaced atomically, which it reads every tick), and the
  * command returns once the supervisor plans from it, every running agent has found its node to
  * match the new plan and its link loop has found the links as the file asks (a rate, queue, loss or
- * delay changed in place), as {@code up} returns once every node converged. The DNS servers replace their
+ * delay changed in place), as {@code up} returns once every node converged. What an edit drops the
+ * agents delete, level-driven (a deleted export's Globalnet rules, a policy's routes); kube-proxy's
+ * chains, which {@code up} programmed, follow an export's global IP before the hand-over. The DNS servers replace their
  * zones when the supervisor takes the file, before the agents have programmed anything.
  */
 public final class LabApply {
@@ -92,7 +98,8 @@ public final class LabApply {
         files.writeAtomically(next, TopologyWriter.write(topology.withFlows(List.of())));
         boolean handed = false;
         try {
-            TopologyChange change = TopologyChange.between(running, read(next));
+            ClusterSet edited = read(next);
+            TopologyChange change = TopologyChange.between(running, edited);
             if (!change.takenInPlace()) {
                 throw new LabRefusal(file + ": the running lab cannot take this change in place:\n  "
                         + String.join("\n  ", change.refusals())
@@ -104,6 +111,7 @@ public final class LabApply {
                 return new Applied(change, files.revision(), 0, (System.nanoTime() - start) / 1_000_000);
             }
             progress.accept("apply: " + String.join(", ", change.changed()) + " changed; the running lab takes it in place");
+            kubeProxy(running, edited, progress);
             move(next, files.topology());
             handed = true;
             long handedOver = System.nanoTime();
@@ -117,6 +125,31 @@ public final class LabApply {
             if (!handed) {
                 deleteQuietly(next);
             }
+        }
+    }
+
+    /**
+     * kube-proxy's chains on the nodes where the edit changes them (an export's global IP is an
+     * external IP of Globalnet's internal Service, which kube-proxy answers on), reconciled by the
+     * lab's stand-in as kube-proxy follows its Services: Periscope's agents own none of those chains.
+     * Done before the hand-over, so that the agents' jumps, which a reconcile of kube-proxy's puts
+     * below its own in the built-in chains, are back on top by the time every agent converged.
+     */
+    private static void kubeProxy(ClusterSet running, ClusterSet edited, Consumer<String> progress) {
+        ClusterSetPlan before = Planner.plan(LabCables.of(running).set());
+        List<HostNamespace> changed = LabLayout.of(Planner.plan(LabCables.of(edited).set())).nodes().stream()
+                .filter(node -> !before.host(node.host()).map(HostPlan::kubeProxy).equals(Optional.of(node.plan().kubeProxy())))
+                .toList();
+        if (changed.isEmpty()) {
+            return;
+        }
+        try (ReconcilingAgents agents = new ReconcilingAgents()) {
+            int programs = 0;
+            for (HostNamespace node : changed) {
+                programs += agents.kubeProxy(node).reconcile().size();
+            }
+            progress.accept("apply: kube-proxy's chains follow the Services on " + changed.stream().map(n -> n.host().toString())
+                    .collect(Collectors.joining(", ")) + " (" + programs + " programs)");
         }
     }
 

@@ -32,13 +32,15 @@ import java.util.stream.Collectors;
  * layer of each node (routes, nexthops, VXLAN devices, rules, chains, ipsets), level-driven, and its
  * DNS servers answer from whatever plan they are handed. So an edit can be taken in place when the
  * clusters and Globalnet stay as they are (which keeps every host, address and service) and when,
- * planned again, everything {@code up} built stays the same: the layout, every host's interfaces,
- * environment and kube-proxy layer, the DNS servers' places, and the WireGuard devices. That leaves
+ * planned again, everything {@code up} built stays the same: the layout, every host's interfaces and
+ * environment, the DNS servers' places, and the WireGuard devices. That leaves
  * {@code connectivityPolicies} (which clusters get cables and which get unreachable routes),
  * {@code connectionPolicies} / {@code defaults.cableDriver} between drivers the agents build
  * themselves (VXLAN, and Libreswan, which the lab runs as VXLAN), and the links: nodes' {@code uplink}
  * and the {@code cables}' properties, which the supervisor's link loop reshapes in place; flows are not
- * the lab's business.
+ * the lab's business. Within a cluster, its exports and GlobalEgressIPs ({@link #RECONCILED_FIELDS})
+ * are the agents' and the DNS servers' (and, for an export's global IP, kube-proxy's, whose chains
+ * {@code lab apply} reconciles as kube-proxy would), so adding or deleting one is taken in place too.
  *
  * @param changed  the sections that differ, e.g. {@code connectivityPolicies}
  * @param refusals what the running lab cannot take, each naming what changed; empty when it can
@@ -71,7 +73,7 @@ public record TopologyChange(List<String> changed, List<String> refusals) {
         if (!running.globalnet().equals(edited.globalnet())) {
             refusals.add("globalnet: its settings changed (every global address is allocated from them)");
         }
-        refusals.addAll(clusterChanges(withoutUplinks(running), withoutUplinks(edited)));
+        refusals.addAll(clusterChanges(withoutUplinks(running), withoutUplinks(edited), changed));
         if (!uplinks(running).equals(uplinks(edited))) {
             changed.add("uplinks");
         }
@@ -108,8 +110,16 @@ public record TopologyChange(List<String> changed, List<String> refusals) {
                 .map(n -> n.withLink(n.link().withUplink(LinkProperties.NONE))).toList())).toList());
     }
 
-    /** Each cluster added, removed or changed, naming the fields that changed. */
-    private static List<String> clusterChanges(ClusterSet running, ClusterSet edited) {
+    /**
+     * A cluster's fields that only the agents and the DNS servers act on: an export and a
+     * GlobalEgressIP become Globalnet's rules, ipsets and Lighthouse's answers, which the supervisor
+     * replans and its agents reconcile (deleting what the edit dropped). The hosts, services and
+     * addresses {@code up} built stay, which {@link #builtByUp} still checks.
+     */
+    static final Set<String> RECONCILED_FIELDS = Set.of("exports", "globalEgressIPs");
+
+    /** Each cluster added, removed or changed, naming the fields that changed; changes the agents take go to {@code changed}. */
+    private static List<String> clusterChanges(ClusterSet running, ClusterSet edited, List<String> changed) {
         List<String> refusals = new ArrayList<>();
         Map<String, Cluster> before = byName(running.clusters());
         Map<String, Cluster> after = byName(edited.clusters());
@@ -120,7 +130,12 @@ public record TopologyChange(List<String> changed, List<String> refusals) {
         for (Map.Entry<String, Cluster> entry : before.entrySet()) {
             Cluster other = after.get(entry.getKey());
             if (other != null && !entry.getValue().equals(other)) {
-                refusals.add("clusters: cluster '" + entry.getKey() + "' changed its " + String.join(", ", fieldsThatDiffer(entry.getValue(), other)));
+                List<String> fields = fieldsThatDiffer(entry.getValue(), other);
+                if (RECONCILED_FIELDS.containsAll(fields)) {
+                    changed.add("the " + String.join(", ", fields) + " of cluster '" + entry.getKey() + "'");
+                    continue;
+                }
+                refusals.add("clusters: cluster '" + entry.getKey() + "' changed its " + String.join(", ", fields));
             }
         }
         List<String> order = running.clusters().stream().map(Cluster::name).filter(after::containsKey).toList();
@@ -173,9 +188,6 @@ public record TopologyChange(List<String> changed, List<String> refusals) {
             }
             if (!host.environment().equals(next.environment())) {
                 built.add("the CNI's routes, rules and settings of " + host.id());
-            }
-            if (!host.kubeProxy().equals(next.kubeProxy())) {
-                built.add("kube-proxy's chains of " + host.id());
             }
         }
         if (!wireGuard.isEmpty()) {

@@ -1,5 +1,6 @@
 package io.periscope.lab.supervisor;
 
+import io.periscope.dataplane.reconcile.SkipDeletionsMutation;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.SupervisorProcess;
@@ -92,7 +93,12 @@ public final class SupervisorLauncher {
         command.add("setsid");
         command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), LabSupervisor.class.getName(), stateDirectory.toString(), hash));
+                "-cp", System.getProperty("java.class.path")));
+        if (SkipDeletionsMutation.on()) {
+            // A mutation test drives the lab's agents, which run in this process.
+            command.add("-D" + SkipDeletionsMutation.PROPERTY + "=true");
+        }
+        command.addAll(List.of(LabSupervisor.class.getName(), stateDirectory.toString(), hash));
         return command;
     }
 

@@ -68,6 +68,32 @@ class TopologyChangeSaysWhatARunningLabCanTakeInPlace {
     }
 
     @Test
+    void aDeletedExportIsTakenInPlaceForTheAgentsToRemoveItsRules() throws Exception {
+        TopologyChange change = change(original().replace("exports: [default/nginx, myproject/http]", "exports: [myproject/http]"));
+
+        assertThat(change.takenInPlace()).as(change.refusals().toString()).isTrue();
+        assertThat(change.changed()).containsExactly("the exports of cluster 'west'");
+    }
+
+    @Test
+    void aDeletedGlobalEgressIpIsTakenInPlace() throws Exception {
+        TopologyChange change = change(original().replace(
+                "      - {name: db-pods, namespace: ns1, podSelector: {matchLabels: {role: db}}, numberOfIPs: 2}\n", ""));
+
+        assertThat(change.takenInPlace()).as(change.refusals().toString()).isTrue();
+        assertThat(change.changed()).containsExactly("the globalEgressIPs of cluster 'east'");
+    }
+
+    @Test
+    void aDeletedPodIsRefusedBecauseItsNamespaceWouldGo() throws Exception {
+        TopologyChange change = change(original().replace(
+                "      - {name: http-1, namespace: myproject, node: west-gw, ip: 10.244.0.21, labels: {app: http}}\n", ""));
+
+        assertThat(change.takenInPlace()).isFalse();
+        assertThat(change.refusals()).containsExactly("clusters: cluster 'west' changed its pods");
+    }
+
+    @Test
     void aMovedPodIsRefusedNamingItsClusterAndWhatChanged() throws Exception {
         TopologyChange change = change(original().replace("ip: 10.244.1.10, labels: {app: nginx}", "ip: 10.244.1.11, labels: {app: nginx}"));
 

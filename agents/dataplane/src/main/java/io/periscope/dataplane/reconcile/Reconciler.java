@@ -79,6 +79,10 @@ public final class Reconciler {
         Scope scope = scopeFor(desired);
         KernelState before = reader.read(scope);
         DataplaneDiff diff = DataplaneDiff.between(before.plan(), before.netfilter(), desired, scope.chainOwnership());
+        if (SkipDeletionsMutation.on()) {
+            // Tests only: the fault the deletion scenarios must catch (see SkipDeletionsMutation).
+            diff = SkipDeletionsMutation.apply(diff);
+        }
         List<Command> commands = ChangeCommands.of(diff, before.netfilter());
         List<Command> applied = new ArrayList<>();
         try {
