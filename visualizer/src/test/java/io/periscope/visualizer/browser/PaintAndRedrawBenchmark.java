@@ -116,10 +116,13 @@ public final class PaintAndRedrawBenchmark {
             for (int clusters : new int[] {2, 20, 50}) {
                 generatedSet(chromium, work, clusters);
             }
-            Path twenty = work.resolve("synthetic-20.yaml");
-            ClusterSet twentyClusters = withOneFlow(new SyntheticClusterSet(20, 4, 2, 8, 2, 0, GlobalnetMode.V2).build());
-            redrawAfterSave(chromium, twenty, twentyClusters, renaming("name: first-to-last"), "");
-            redrawAfterSave(chromium, twenty, twentyClusters, renamingAPodOf(twentyClusters.clusters().get(10)), "");
+            // The redraws at every size the issue asks figures for; its target (under 500 ms) is at 20 clusters.
+            for (int clusters : new int[] {2, 20, 50}) {
+                Path file = work.resolve("synthetic-" + clusters + ".yaml");
+                ClusterSet set = withOneFlow(new SyntheticClusterSet(clusters, 4, 2, 8, 2, 0, GlobalnetMode.V2).build());
+                redrawAfterSave(chromium, file, set, renaming("name: first-to-last"), "");
+                redrawAfterSave(chromium, file, set, renamingAPodOf(set.clusters().get(clusters / 2)), "");
+            }
 
             if (launcher != null) {
                 throughTheLauncher(chromium, launcher, example, work);
