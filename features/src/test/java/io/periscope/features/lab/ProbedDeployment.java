@@ -12,6 +12,9 @@ import io.periscope.features.backend.Throughput;
 import io.periscope.lab.agent.NamespaceCommandRunner;
 import io.periscope.lab.bench.BenchReport;
 import io.periscope.lab.bench.LabBench;
+import io.periscope.lab.capture.CaptureSession;
+import io.periscope.lab.capture.CaptureTarget;
+import io.periscope.lab.capture.WholeFrame;
 import io.periscope.lab.dns.ClusterDns;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
@@ -243,11 +246,11 @@ final class ProbedDeployment implements Deployment {
             inner.add(crossing.inner().src());
             inner.add(crossing.inner().dst());
         }
-        List<UnderlayCapture.Target> targets = new ArrayList<>();
+        List<CaptureTarget> targets = new ArrayList<>();
         for (String cluster : List.of(from, to)) {
             set.requireCluster(cluster).nodes().stream().filter(n -> n.gateway())
                     .map(n -> HostId.node(cluster, n.name())).forEach(gateway -> layout.host(gateway)
-                            .ifPresent(ns -> targets.add(new UnderlayCapture.Target(gateway, ns.namespace(), underlay))));
+                            .ifPresent(ns -> targets.add(CaptureTarget.forWholeFrames(gateway, ns.namespace(), underlay))));
         }
         byte[] marker = new byte[16];
         new java.security.SecureRandom().nextBytes(marker);
@@ -255,11 +258,11 @@ final class ProbedDeployment implements Deployment {
         HostNamespace sender = layout.host(source).orElseThrow(() -> new AssertionError("the lab has no host " + source));
         EvidenceLog.record(Evidence.REAL_PACKETS);
         CommandResult ping;
-        List<UnderlayCapture.Frame> frames;
-        try (UnderlayCapture capture = UnderlayCapture.start(targets)) {
+        List<WholeFrame> frames;
+        try (CaptureSession capture = CaptureSession.keepingWholeFrames(targets, UnderlayEvidence.SNAPLEN)) {
             ping = runner.execute(Command.of("ping", "-n", "-c", "3", "-i", "0.2", "-W", "2", "-s", "64", "-p", pattern,
                     first.inner().dst().toString()).inNamespace(sender.namespace()));
-            frames = capture.stop();
+            frames = capture.stopWithFrames();
         }
         if (!ping.stdout().matches("(?s).* [1-9][0-9]* received.*")) {
             return new CableSecrecy.Contradicted("no echo request from " + source + " to " + first.inner().dst()

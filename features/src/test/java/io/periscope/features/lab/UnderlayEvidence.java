@@ -1,6 +1,7 @@
 package io.periscope.features.lab;
 
 import io.periscope.features.backend.CableSecrecy;
+import io.periscope.lab.capture.WholeFrame;
 import io.periscope.model.net.Ipv4Address;
 
 import java.util.HexFormat;
@@ -27,17 +28,20 @@ record UnderlayEvidence(Side left, Side right, Set<Integer> ports, byte[] marker
     record Side(String cluster, Set<Ipv4Address> addresses) {
     }
 
+    /** Ethernet, outer IP and UDP, a WireGuard header and the inner packet's headers and marker fit. */
+    static final int SNAPLEN = 512;
+
     private static final int ETHERNET = 14;
     private static final int ETHERTYPE_IPV4 = 0x0800;
     private static final int UDP = 17;
     /** A transport data message: type, reserved, receiver index, counter, then at least the 16-byte tag. */
     private static final int WIREGUARD_DATA_MINIMUM = 1 + 3 + 4 + 8 + 16;
 
-    CableSecrecy judge(List<UnderlayCapture.Frame> frames) {
+    CableSecrecy judge(List<WholeFrame> frames) {
         int there = 0;
         int back = 0;
         int between = 0;
-        for (UnderlayCapture.Frame frame : frames) {
+        for (WholeFrame frame : frames) {
             byte[] b = frame.bytes();
             if (b.length < ETHERNET + 20 || u16(b, 12) != ETHERTYPE_IPV4 || (b[ETHERNET] & 0xf0) != 0x40) {
                 continue;

@@ -1,6 +1,7 @@
 package io.periscope.features.lab;
 
 import io.periscope.features.backend.CableSecrecy;
+import io.periscope.lab.capture.WholeFrame;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.plan.HostId;
 import org.junit.jupiter.api.Test;
@@ -110,8 +111,8 @@ class UnderlayEvidenceSeesWhatIsInClear {
         return concat(ethernet, ip, udp, payload);
     }
 
-    private static UnderlayCapture.Frame frame(Ipv4Address src, Ipv4Address dst, int sport, int dport, byte[] payload) {
-        return new UnderlayCapture.Frame(HostId.node("a", "gw"), "wan0", bytes(src, dst, sport, dport, payload));
+    private static WholeFrame frame(Ipv4Address src, Ipv4Address dst, int sport, int dport, byte[] payload) {
+        return new WholeFrame(HostId.node("a", "gw"), "wan0", bytes(src, dst, sport, dport, payload));
     }
 
     private static void put(byte[] b, int at, Ipv4Address address) {

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * enters the interface's namespace and opens the device by name (listing devices would read
  * {@code /sys}, which shows the machine's namespace, not the thread's). {@link #start} returns once
  * every capture is open; {@link #stop} waits for the last frames to be read and returns every
- * sighting.
+ * sighting. A session started by {@link #keepingWholeFrames} keeps every IPv4 frame's bytes
+ * instead, whichever way it went ({@link #stopWithFrames}).
  */
 public final class CaptureSession implements AutoCloseable {
 
@@ -40,7 +41,7 @@ public final class CaptureSession implements AutoCloseable {
 
     /** Long enough for frames still in the kernel's capture buffers to be read before the captures end. */
     private static final long QUIET_MILLIS = 250;
-    private static final int SNAPLEN = 256;
+    private static final int SIGHTING_SNAPLEN = 256;
     /**
      * The kernel's capture ring per interface. libpcap's default is 2 MiB, and a lab probe that
      * captured on every interface of a 4,000-pod lab held gigabytes in rings; a probe sends a few
@@ -61,10 +62,14 @@ public final class CaptureSession implements AutoCloseable {
 
     private final List<Capture> captures = new ArrayList<>();
     private final List<Sighting> sightings = Collections.synchronizedList(new ArrayList<>());
+    private final List<WholeFrame> wholeFrames = Collections.synchronizedList(new ArrayList<>());
     private final Set<Integer> vxlanPorts;
+    /** Positive when the session keeps frames' bytes (up to this many each) rather than sightings. */
+    private final int wholeFrameSnaplen;
 
-    private CaptureSession(Set<Integer> vxlanPorts) {
+    private CaptureSession(Set<Integer> vxlanPorts, int wholeFrameSnaplen) {
         this.vxlanPorts = Set.copyOf(vxlanPorts);
+        this.wholeFrameSnaplen = wholeFrameSnaplen;
     }
 
     /**
@@ -73,7 +78,24 @@ public final class CaptureSession implements AutoCloseable {
      *                          when the command is being interrupted ({@link #closeEveryOpenSession})
      */
     public static CaptureSession start(List<CaptureTarget> targets, Set<Integer> vxlanPorts) {
-        CaptureSession session = new CaptureSession(vxlanPorts);
+        return open(new CaptureSession(vxlanPorts, 0), targets);
+    }
+
+    /**
+     * A session that keeps the first {@code snaplen} bytes of every IPv4 frame on the targets,
+     * leaving and arriving alike (the targets' MACs are not looked at); read them with
+     * {@link #stopWithFrames}.
+     *
+     * @throws CaptureException as {@link #start}
+     */
+    public static CaptureSession keepingWholeFrames(List<CaptureTarget> targets, int snaplen) {
+        if (snaplen <= 0) {
+            throw new IllegalArgumentException("a snap length must be positive: " + snaplen);
+        }
+        return open(new CaptureSession(Set.of(), snaplen), targets);
+    }
+
+    private static CaptureSession open(CaptureSession session, List<CaptureTarget> targets) {
         for (CaptureTarget target : targets) {
             session.captures.add(session.new Capture(target));
         }
@@ -101,15 +123,30 @@ public final class CaptureSession implements AutoCloseable {
 
     /** Ends every capture and returns what was seen, in no particular order. */
     public List<Sighting> stop() {
+        quietThenClose();
+        synchronized (sightings) {
+            return List.copyOf(sightings);
+        }
+    }
+
+    /** Ends every capture of a {@link #keepingWholeFrames} session and returns its frames, in no particular order. */
+    public List<WholeFrame> stopWithFrames() {
+        if (wholeFrameSnaplen == 0) {
+            throw new IllegalStateException("this session keeps sightings, not frames: start it with keepingWholeFrames");
+        }
+        quietThenClose();
+        synchronized (wholeFrames) {
+            return List.copyOf(wholeFrames);
+        }
+    }
+
+    private void quietThenClose() {
         try {
             Thread.sleep(QUIET_MILLIS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         close();
-        synchronized (sightings) {
-            return List.copyOf(sightings);
-        }
     }
 
     @Override
@@ -177,7 +214,7 @@ public final class CaptureSession implements AutoCloseable {
                 NetworkNamespaces.enter(target.namespace());
                 // Immediate mode hands every frame over at once instead of in blocks; the
                 // capture then ends through breakLoop, since a blocked read has no timeout.
-                pcap = new PcapHandle.Builder(target.iface()).snaplen(SNAPLEN).bufferSize(BUFFER_BYTES)
+                pcap = new PcapHandle.Builder(target.iface()).snaplen(wholeFrameSnaplen > 0 ? wholeFrameSnaplen : SIGHTING_SNAPLEN).bufferSize(BUFFER_BYTES)
                         .promiscuousMode(PcapNetworkInterface.PromiscuousMode.NONPROMISCUOUS)
                         .timeoutMillis(20).immediateMode(true)
                         .timestampPrecision(PcapHandle.TimestampPrecision.NANO).build();
@@ -213,6 +250,10 @@ public final class CaptureSession implements AutoCloseable {
         }
 
         private void record(byte[] frame, Timestamp timestamp) {
+            if (wholeFrameSnaplen > 0) {
+                wholeFrames.add(new WholeFrame(target.host(), target.iface(), frame));
+                return;
+            }
             long nanos = timestamp.getTime() / 1000 * 1_000_000_000L + timestamp.getNanos();
             if (target.layer3().isPresent()) {
                 FrameParser.parseBareIp(frame, vxlanPorts).ifPresent(parsed ->

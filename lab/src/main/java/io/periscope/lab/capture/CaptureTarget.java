@@ -21,6 +21,14 @@ public record CaptureTarget(HostId host, String namespace, String iface, MacAddr
         this(host, namespace, iface, mac, Optional.empty());
     }
 
+    /**
+     * An Ethernet interface for a {@link CaptureSession#keepingWholeFrames} session, which keeps
+     * frames whichever way they went and so has no use for the interface's MAC.
+     */
+    public static CaptureTarget forWholeFrames(HostId host, String namespace, String iface) {
+        return new CaptureTarget(host, namespace, iface, MacAddress.ZERO);
+    }
+
     /** One direction of a layer-3 device. */
     public static CaptureTarget layer3(HostId host, String namespace, String iface, Direction direction) {
         return new CaptureTarget(host, namespace, iface, MacAddress.ZERO, Optional.of(direction));
