@@ -60,6 +60,8 @@ final class KubernetesDeployment implements Deployment {
     private final KubernetesControlPlane plane;
     private final CommandRunner runner;
     private final ProbedDeployment probed;
+    /** What a failover measured, for the scenario's log ({@link KubernetesLab#takeNotes}). */
+    private final List<String> notes = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     KubernetesDeployment(KubernetesOnTheLab lab, KubernetesControlPlane plane, CommandRunner runner) {
         this.lab = lab;
@@ -239,9 +241,11 @@ final class KubernetesDeployment implements Deployment {
         }
         double gap = report.streams().stream().filter(s -> s.crossedFailed(node)).mapToDouble(FailoverReport.StreamResult::failureWindowMillis)
                 .max().orElse(0);
-        System.out.println("[kubernetes-on-lab] " + node + " blackholed: the agents' health checks found it down "
-                + (detectedAt.get() - failedAt.get()) / 1_000_000 + " ms after the failure; its streams went at most "
-                + Math.round(gap) + " ms without packets before they resumed through the other gateways");
+        String measuredTimes = node + " blackholed: the agents' health checks found it down " + (detectedAt.get() - failedAt.get()) / 1_000_000
+                + " ms after the failure; its streams went at most " + Math.round(gap) + " ms without packets before they resumed through "
+                + "the other gateways";
+        notes.add(measuredTimes);
+        System.out.println("[kubernetes-on-lab] " + measuredTimes);
         List<GatewayFailover.Stream> measuredStreams = report.streams().stream().map(r -> new GatewayFailover.Stream(r.id(), r.before(),
                 r.during(), r.after(), r.lostOnFailure(), r.lostOnHeal())).toList();
         List<GatewayFailover.Connection> connections = report.tcp().stream().map(t -> new GatewayFailover.Connection(t.outcome().id(),
@@ -251,6 +255,13 @@ final class KubernetesDeployment implements Deployment {
                     + String.join("\n  ", report.prediction().differences()));
         }
         return new GatewayFailover(node, measuredStreams, connections);
+    }
+
+    /** What the failovers since the last call measured. */
+    List<String> takeNotes() {
+        List<String> taken = List.copyOf(notes);
+        notes.removeAll(taken);
+        return taken;
     }
 
     @Override

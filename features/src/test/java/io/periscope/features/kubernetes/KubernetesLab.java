@@ -24,7 +24,8 @@ import java.util.Map;
  * thread inside the node's namespace and its own API clients) and waited for until every node's
  * kernel reads back as its layer in {@code periscope plan}. One lab at a time; a changed cluster
  * set is rebuilt ({@link #takeNotes} says so), since the agents would reconcile a changed API but
- * nothing here edits the API objects of a running lab yet. A JVM shutdown hook takes the lab down if
+ * nothing here edits the API objects of a running lab yet; the notes also carry what a failover
+ * measured (how soon the agents found the gateway down, how long its streams went without packets). A JVM shutdown hook takes the lab down if
  * the run ends without {@link #down}.
  */
 public final class KubernetesLab implements LabDriver {
@@ -35,6 +36,7 @@ public final class KubernetesLab implements LabDriver {
     private final ProcessCommandRunner runner = ProcessCommandRunner.here();
     private final List<String> notes = new ArrayList<>();
     private KubernetesOnTheLab lab;
+    private KubernetesDeployment deployment;
     private Path stateDirectory;
 
     public KubernetesLab() {
@@ -58,7 +60,8 @@ public final class KubernetesLab implements LabDriver {
         }
         System.out.println("[kubernetes-on-lab] " + set.name() + ": namespaces up and the agents converged in "
                 + (System.nanoTime() - started) / 1_000_000 + " ms");
-        return new KubernetesDeployment(lab, plane, runner);
+        deployment = new KubernetesDeployment(lab, plane, runner);
+        return deployment;
     }
 
     @Override
@@ -70,8 +73,11 @@ public final class KubernetesLab implements LabDriver {
 
     @Override
     public synchronized List<String> takeNotes() {
-        List<String> taken = List.copyOf(notes);
+        List<String> taken = new ArrayList<>(notes);
         notes.clear();
+        if (deployment != null) {
+            taken.addAll(deployment.takeNotes());
+        }
         return taken;
     }
 
@@ -116,6 +122,7 @@ public final class KubernetesLab implements LabDriver {
         if (lab != null) {
             KubernetesOnTheLab going = lab;
             lab = null;
+            deployment = null;
             going.close();
         }
         if (stateDirectory != null) {

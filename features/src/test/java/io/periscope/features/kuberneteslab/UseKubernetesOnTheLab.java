@@ -38,7 +38,7 @@ public final class UseKubernetesOnTheLab {
         BACKEND.healFailures();
     }
 
-    /** Whether a changed cluster set was rebuilt, so that a reader of the report knows no deletion was shown. */
+    /** Whether a changed cluster set was rebuilt (a reader must know no deletion was shown), and what a failover measured. */
     @After(order = 20000)
     public void sayHowTheLabTookTheChanges(Scenario scenario) {
         for (String note : BACKEND.takeNotes()) {
