@@ -103,6 +103,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
         | client-2/default/app     | server/default/db:5432   |
         | server/default/db        | client-1/default/app:8080 |
 
+    @kubernetes
     Scenario: Clients that no policy connects exchange no traffic
       When client-1/default/app connects to client-2/default/app:8080
       Then the connection is not delivered
@@ -149,6 +150,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
       When web/default/app connects to batch/default/app:8080
       Then the connection is not delivered
 
+    @kubernetes
     Scenario: Connectivity policies live on the broker and are synced to every cluster
       When the cluster set is deployed
       Then the broker holds the ClusterConnectivityPolicy client-server-policy

@@ -79,6 +79,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
             exports: [default/nginx]
         """
 
+    @kubernetes
     Scenario: With the flag there is no stand-by gateway: every gateway publishes an Endpoint
       When the cluster set is deployed
       Then the Endpoints are:
@@ -88,6 +89,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | cluster2 | gw-3    | 100.2.0.0/16, 10.0.0.0/16 |              |
         | cluster2 | gw-4    | 100.2.0.0/16, 10.0.0.0/16 |              |
 
+    @kubernetes
     Scenario: A non-gateway node has one multi-endpoint VXLAN tunnel to every gateway of its cluster
       When the cluster set is deployed
       Then cluster1/worker-1 has the VXLAN device vx-submariner with VNI 100, UDP port 4800 and address 240.18.0.10/8
@@ -384,6 +386,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
             exports: [default/nginx]
         """
 
+    @kubernetes
     Scenario: Every gateway has a ClusterGlobalEgressIP of its own, named after its node, from one allocator
       When the cluster set is deployed
       Then the global IPs of cluster cluster1 are:
@@ -415,6 +418,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | SM-GN-EGRESS-NS      | ... --match-set SM-GN-7UWIRC3FINK6KY6B64K2JXSSZ src -j SNAT --to-source 242.254.1.254      |
         | SM-GN-EGRESS-CLUSTER | -s 10.0.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.254.1.9-242.254.1.16 |
 
+    @kubernetes
     Scenario: The Endpoints carry each gateway's ClusterGlobalEgressIPs to the other clusters
       When the cluster set is deployed
       Then the Endpoints are:
@@ -424,6 +428,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | cluster2 | gw-3    | 242.254.2.0/24 | 242.254.2.1-242.254.2.8  |
         | cluster2 | gw-4    | 242.254.2.0/24 | 242.254.2.9-242.254.2.16 |
 
+    @kubernetes
     Scenario: Remote gateways route each ClusterGlobalEgressIP back to its gateway with metric 98
       When the cluster set is deployed
       Then the routes of cluster2/gw-4 in table 100 include:
@@ -460,6 +465,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | cluster1/gw-1 | snat | SM-GN-EGRESS-CLUSTER: ... --to-source 242.254.1.1-242.254.1.8                | 242.254.1.1-242.254.1.8 | 242.254.2.252 |
         | cluster2/gw-4 | dnat | SUBMARINER-GN-INGRESS: -d 242.254.2.252/32 -p icmp -j DNAT --to-destination 10.0.192.1 | 242.254.1.1-242.254.1.8 | 10.0.192.1 |
 
+    @kubernetes
     Scenario: A pod reaches an imported service through GW-2 and GW-4 with Globalnet, step by step
       The document's step 2a SNATs to 242.254.1.1-242.254.1.8 while its step 5c routes 242.254.1.10 to
       16 back to GW-2: the ranges are per gateway, and GW-2's is 242.254.1.9-242.254.1.16. Rows follow
@@ -599,11 +605,13 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
             exports: [default/nginx]
         """
 
+    @kubernetes
     Scenario: One Globalnet replica allocates; every gateway pod programs its own node
       When the cluster set is deployed
       Then cluster cluster1 runs one Globalnet replica
       And the gateway pods of cluster1/gw-1 and cluster1/gw-2 program the Globalnet rules of their nodes
 
+    @kubernetes
     Scenario: The gateway pods report in the objects' status that the datapath is programmed
       When the cluster set is deployed
       Then the status of the ClusterGlobalEgressIP gw-1-cluster-egress.submariner.io in cluster cluster1 is Success
@@ -671,8 +679,12 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
       And <returning> of the streams that left the failed gateway return to it
       And the TCP connections that changed gateway are reset and the others survive
 
-      Examples:
+      @kubernetes
+      Examples: one option on the kubernetes-on-lab backend too, where the agents' own health checks withdraw the gateway
         | option                   | surviving | returning |
         | multipath-routes         | some      | every     |
+
+      Examples:
+        | option                   | surviving | returning |
         | nexthop-groups           | some      | every     |
         | resilient-nexthop-groups | none      | none      |

@@ -8,7 +8,7 @@ import io.periscope.model.topology.ClusterSet;
  */
 public sealed interface Backend permits SimulatorBackend, LabBackend {
 
-    /** {@code simulator} or {@code lab}, as the reports name the backend. */
+    /** {@code simulator}, {@code lab} or {@code kubernetes-on-lab}, as the reports name the backend. */
     String name();
 
     /**

@@ -1,5 +1,6 @@
 package io.periscope.features.backend;
 
+import io.periscope.features.kubernetes.KubernetesControlPlane;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.globalnet.GlobalnetAllocations;
 import io.periscope.model.net.Ipv4Address;
@@ -78,6 +79,15 @@ public interface Deployment {
 
     /** The Endpoints the active gateways publish through the broker. */
     List<Endpoint> endpoints();
+
+    /**
+     * The Kubernetes control plane whose agents run this deployment, when they do (the
+     * kubernetes-on-lab backend): the scenarios' API steps then ask it, not a plane of their own
+     * beside the backend. Empty on the simulator and the lab, whose agents read no API.
+     */
+    default Optional<KubernetesControlPlane> controlPlane() {
+        return Optional.empty();
+    }
 
     /** The OVN logical network of an OVN-Kubernetes cluster (its northbound database); empty for other clusters. */
     Optional<OvnTopology> ovnTopology(String cluster);

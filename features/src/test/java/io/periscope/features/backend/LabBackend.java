@@ -20,14 +20,36 @@ public final class LabBackend implements Backend {
     /** The start of every skip message, so that a skipped lab run is recognised at a glance. */
     public static final String NEEDS = "needs root and the lab (lab)";
 
+    /** The name of the backend whose lab nodes are programmed by the production Kubernetes agents. */
+    public static final String KUBERNETES_ON_LAB = "kubernetes-on-lab";
+
+    private final String name;
     private final Optional<LabDriver> driver;
     private final Optional<String> unavailable;
     private ClusterSet current;
     private Deployment deployment;
 
     private LabBackend(Optional<LabDriver> driver, Optional<String> unavailable) {
+        this("lab", driver, unavailable);
+    }
+
+    private LabBackend(String name, Optional<LabDriver> driver, Optional<String> unavailable) {
+        this.name = name;
         this.driver = driver;
         this.unavailable = unavailable;
+    }
+
+    /**
+     * The lab's namespaces programmed by the production Kubernetes agents instead of the lab's own
+     * ({@code kubernetes-on-lab}): {@code driver} builds them; as root only, like the lab.
+     */
+    public static LabBackend kubernetesOnThisMachine(java.util.function.Supplier<LabDriver> driver) {
+        ProcessUser uid = ProcessUser.effective(Path.of("/proc/self/status"));
+        if (!uid.isRoot()) {
+            return new LabBackend(KUBERNETES_ON_LAB, Optional.empty(), Optional.of(NEEDS + ": this process runs as " + uid.describe()
+                    + "; run KubernetesOnLabAcceptance as root, e.g. sudo mvn -pl features -am verify"));
+        }
+        return new LabBackend(KUBERNETES_ON_LAB, Optional.of(driver.get()), Optional.empty());
     }
 
     /** The lab as this machine and this classpath offer it. */
@@ -56,7 +78,7 @@ public final class LabBackend implements Backend {
 
     @Override
     public String name() {
-        return "lab";
+        return name;
     }
 
     @Override

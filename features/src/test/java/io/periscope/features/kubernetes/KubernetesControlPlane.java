@@ -32,7 +32,6 @@ import io.periscope.kubernetes.modelbuilder.ClusterModelBuilder;
 import io.periscope.kubernetes.modelbuilder.LabelSelectorConversion;
 import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
 import io.periscope.kubernetes.routeagent.RouteAgent;
-import io.periscope.dataplane.health.GatewayHealth;
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
@@ -258,7 +257,8 @@ public final class KubernetesControlPlane implements AutoCloseable {
         for (Node node : labelled) {
             CommandRunner kernel = nodeKernels.runner(cluster.name(), node.name());
             GatewayAgent agent = new GatewayAgent(api.newClient(), new NodeAgentSettings(cluster.name(), NAMESPACE, node.name(),
-                    cluster.multiActiveGateways(), TIMINGS, RESYNC), kernel, nodeKernels.watch(cluster.name(), node.name()), GatewayHealth.OFF).start();
+                    cluster.multiActiveGateways(), TIMINGS, RESYNC), kernel, nodeKernels.watch(cluster.name(), node.name()),
+                    nodeKernels.probers(cluster.name(), node.name())).start();
             running.add(agent);
             gateways.put(node.name(), agent);
             kernels.put(node.name(), kernel);
@@ -273,7 +273,8 @@ public final class KubernetesControlPlane implements AutoCloseable {
             for (Node node : cluster.nodes()) {
                 CommandRunner kernel = nodeKernels.runner(cluster.name(), node.name());
                 RouteAgent agent = new RouteAgent(api.newClient(), new NodeAgentSettings(cluster.name(), NAMESPACE, node.name(), false,
-                        TIMINGS, RESYNC), kernel, nodeKernels.watch(cluster.name(), node.name()), GatewayHealth.OFF).start();
+                        TIMINGS, RESYNC), kernel, nodeKernels.watch(cluster.name(), node.name()),
+                    nodeKernels.probers(cluster.name(), node.name())).start();
                 running.add(agent);
                 routeAgents.put(node.name(), agent);
                 kernels.put(node.name(), kernel);

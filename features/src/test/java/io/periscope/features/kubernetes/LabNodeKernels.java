@@ -1,6 +1,8 @@
 package io.periscope.features.kubernetes;
 
 import io.periscope.dataplane.command.CommandRunner;
+import io.periscope.dataplane.health.IcmpEchoProber;
+import io.periscope.dataplane.health.Prober;
 import io.periscope.dataplane.watch.KernelWatch;
 import io.periscope.dataplane.watch.NetlinkKernelWatch;
 import io.periscope.lab.agent.NamespaceCommandRunner;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 /**
  * The lab's node namespaces as the kernels of the production node agents: each node's programs run
@@ -19,7 +22,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * own agents use), so {@code iptables-restore}, {@code ipset} and {@code ip} change that node and
  * nothing else, as they would on the node a DaemonSet pod runs on with host networking. Each agent's
  * reconciler gets a netlink watch opened inside the namespace, as {@code periscope-agent} opens one
- * on its host.
+ * on its host, and probes the gateways it sends to from inside the namespace, so that a gateway
+ * the lab fails is found dead by the agents' own health checks.
  */
 public final class LabNodeKernels implements NodeKernels {
 
@@ -52,6 +56,13 @@ public final class LabNodeKernels implements NodeKernels {
         }
         watches.add(watch);
         return watch;
+    }
+
+    /** ICMP echo requests from a raw socket in the node's namespace, as the agents send them from the host they run on. */
+    @Override
+    public Supplier<Prober> probers(String cluster, String node) {
+        String namespace = namespace(cluster, node);
+        return () -> IcmpEchoProber.openIn(namespace);
     }
 
     @Override

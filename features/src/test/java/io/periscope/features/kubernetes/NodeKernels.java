@@ -1,7 +1,11 @@
 package io.periscope.features.kubernetes;
 
 import io.periscope.dataplane.command.CommandRunner;
+import io.periscope.dataplane.health.GatewayHealth;
+import io.periscope.dataplane.health.Prober;
 import io.periscope.dataplane.watch.KernelWatch;
+
+import java.util.function.Supplier;
 
 /**
  * Where a control plane's node agents program: each node's kernel, as the command runner and kernel
@@ -17,6 +21,15 @@ public interface NodeKernels extends AutoCloseable {
     /** A watch of the node's kernel for one agent's reconciler (each drains its own notifications). */
     default KernelWatch watch(String cluster, String node) {
         return KernelWatch.NONE;
+    }
+
+    /**
+     * How the agents of {@code cluster/node} probe the gateways they send to: off by default (a
+     * recorded kernel has no packets to answer); a real kernel's agents ping from the node's namespace,
+     * as {@code periscope-agent} does from its host.
+     */
+    default Supplier<Prober> probers(String cluster, String node) {
+        return GatewayHealth.OFF;
     }
 
     /**

@@ -98,7 +98,7 @@ import java.util.stream.Collectors;
  * Kubernetes API or broker. Names are answered by each cluster's real DNS server, which the lab's
  * supervisor runs inside the cluster ({@link #askDns}, {@link #resolve}).
  */
-final class ProbedDeployment implements Deployment {
+public final class ProbedDeployment implements Deployment {
 
     private final ClusterSet set;
     private final CommandRunner runner;
@@ -109,7 +109,7 @@ final class ProbedDeployment implements Deployment {
     private final LabLayout layout;
     private final List<ClusterDns> dns;
 
-    ProbedDeployment(ClusterSet set, CommandRunner runner, LabStateFile stateFile, Path file) {
+    public ProbedDeployment(ClusterSet set, CommandRunner runner, LabStateFile stateFile, Path file) {
         this.set = set;
         this.runner = runner;
         this.stateFile = stateFile;

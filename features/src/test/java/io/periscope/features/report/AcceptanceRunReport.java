@@ -12,6 +12,7 @@ import io.cucumber.plugin.event.TestRunFinished;
 import io.cucumber.plugin.event.TestStepFinished;
 import io.periscope.features.backend.Evidence;
 import io.periscope.features.backend.EvidenceLog;
+import io.periscope.features.backend.LabBackend;
 
 import java.io.File;
 import java.time.Instant;
@@ -58,6 +59,20 @@ public final class AcceptanceRunReport implements ConcurrentEventListener {
         publisher.registerHandlerFor(TestRunFinished.class, finished -> write(FeatureCatalog.fromClasspath("features"), finished.getInstant()));
     }
 
+    /** What each backend is, as the report says it. */
+    static String description(String backend) {
+        return switch (backend) {
+            case "simulator" -> "the simulator: the planner's plan for every host, packets traced through it";
+            case "lab" -> "the lab: network namespaces on this machine programmed by Periscope's lab agents (its supervisor), real packets";
+            case LabBackend.KUBERNETES_ON_LAB -> "the lab's network namespaces programmed by the production Kubernetes agents (gateway agent, "
+                    + "route agent, Globalnet replicas, broker sync, DNS agent; health checks on), run inside the test JVM, one set per node, "
+                    + "each node's programs and health probes in its namespace; against fabric8's mock API server in CRUD mode, one per "
+                    + "cluster and one for the broker, standing in for kube-apiserver, which cannot be had on this machine "
+                    + "(the kind-e2e module runs the agents on kind where Docker exists)";
+            default -> "";
+        };
+    }
+
     private void finished(TestCaseFinished finished) {
         TestCase testCase = finished.getTestCase();
         List<RunReport.StepRun> taken = steps.remove(testCase.getId());
@@ -85,12 +100,14 @@ public final class AcceptanceRunReport implements ConcurrentEventListener {
                         run.name(), run.line(), run.tags(), run.status(), run.reason(), run.evidence(), run.steps()));
             }
         }
-        for (FeatureCatalog.Entry pending : catalog.pending()) {
+        String backend = output.getName().replaceFirst("\\.json$", "");
+        boolean kubernetes = backend.equals(LabBackend.KUBERNETES_ON_LAB);
+        // The kubernetes-on-lab suite selects the @kubernetes scenarios: the pending ones it would run are its to list.
+        for (FeatureCatalog.Entry pending : catalog.pending().stream().filter(e -> !kubernetes || e.kubernetesRuns() > 0).toList()) {
             all.add(new RunReport.ScenarioRun(pending.file(), pending.feature(), pending.name(), pending.name(), 0, List.copyOf(pending.tags()),
                     RunReport.Status.pending, pending.description().replaceAll("\\s+", " ").strip(), Set.of(), List.of()));
         }
-        String backend = output.getName().replaceFirst("\\.json$", "");
-        new RunReport(backend, finished.toString(), all).write(output.toPath());
+        new RunReport(backend, description(backend), finished.toString(), all).write(output.toPath());
         System.out.println("acceptance report of the " + backend + " run: " + output);
     }
 

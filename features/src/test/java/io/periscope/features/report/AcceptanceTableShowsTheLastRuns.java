@@ -13,8 +13,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.abort;
 
 /**
- * docs/acceptance.md's results table is what the last runs of both suites reported. It runs in
- * {@code verify}, after both suites have written their reports in the {@code test} phase (see
+ * docs/acceptance.md's results table is what the last runs of the three suites (simulator, lab,
+ * kubernetes-on-lab) reported. It runs in
+ * {@code verify}, after the suites have written their reports in the {@code test} phase (see
  * features/pom.xml), never beside them. Without a report that can make the table (a targeted run,
  * a run of some scenarios only, the lab suite run without root) it is skipped, saying why: the
  * table is then neither confirmed nor contradicted.
@@ -28,8 +29,9 @@ class AcceptanceTableShowsTheLastRuns {
         FeatureCatalog catalog = FeatureCatalog.fromClasspath("features");
         RunReport simulator = usable(catalog, "simulator");
         RunReport lab = usable(catalog, "lab");
+        RunReport kubernetes = usable(catalog, io.periscope.features.backend.LabBackend.KUBERNETES_ON_LAB);
         String committed = AcceptanceTable.section(Files.readString(ROOT.resolve("docs/acceptance.md"), StandardCharsets.UTF_8));
-        String runs = AcceptanceTable.render(catalog, simulator, lab);
+        String runs = AcceptanceTable.render(catalog, simulator, lab, kubernetes);
         if (!committed.equals(runs)) {
             fail("docs/acceptance.md's results table is not what the last runs reported (features/target/acceptance); "
                     + "scripts/acceptance-table rewrites it. " + firstDifference(committed, runs));
@@ -54,8 +56,8 @@ class AcceptanceTableShowsTheLastRuns {
         Optional<RunReport> report = RunReport.read(file);
         Path shown = file.toAbsolutePath().normalize();
         if (report.isEmpty()) {
-            notChecked("no report of the " + backend + " suite at " + shown + "; the table is checked after both suites ran in "
-                    + "this build (mvn verify, or scripts/acceptance-table --run)");
+            notChecked("no report of the " + backend + " suite at " + shown + "; the table is checked after the three suites ran "
+                    + "in this build (mvn verify, or scripts/acceptance-table --run)");
         }
         AcceptanceTable.unusable(catalog, report.get(), shown.toString()).ifPresent(AcceptanceTableShowsTheLastRuns::notChecked);
         return report.get();

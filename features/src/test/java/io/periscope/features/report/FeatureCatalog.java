@@ -37,16 +37,20 @@ public record FeatureCatalog(List<Entry> scenarios) {
      */
     public static final String SIMULATOR_ONLY = "@simulator-only";
 
+    /** Scenarios (or an outline's Examples) the kubernetes-on-lab suite runs too. */
+    public static final String KUBERNETES = "@kubernetes";
+
     /** Where a simulator-only scenario's description gives the reason. */
     public static final String SIMULATOR_ONLY_REASON = "Simulator only:";
 
     /**
      * One scenario (an outline counts once per example row).
      *
-     * @param description the text under the scenario's title: for a pending one, why it is pending
+     * @param description    the text under the scenario's title: for a pending one, why it is pending
+     * @param kubernetesRuns how many of its runs are tagged {@code @kubernetes} (the scenario, or the Examples of an outline's rows)
      */
     public record Entry(String file, String feature, Optional<String> rule, String name, Set<String> tags, String description,
-                        int runs) {
+                        int runs, int kubernetesRuns) {
 
         public boolean pending() {
             return tags.contains(PENDING);
@@ -129,7 +133,9 @@ public record FeatureCatalog(List<Entry> scenarios) {
         ruleTags.forEach(t -> tags.add(t.getName()));
         scenario.getTags().forEach(t -> tags.add(t.getName()));
         int runs = scenario.getExamples().isEmpty() ? 1 : scenario.getExamples().stream().mapToInt(FeatureCatalog::rows).sum();
-        return new Entry(file, feature.getName(), rule, scenario.getName(), tags, scenario.getDescription().strip(), runs);
+        int kubernetesRuns = tags.contains(KUBERNETES) ? runs : scenario.getExamples().stream()
+                .filter(e -> e.getTags().stream().anyMatch(t -> t.getName().equals(KUBERNETES))).mapToInt(FeatureCatalog::rows).sum();
+        return new Entry(file, feature.getName(), rule, scenario.getName(), tags, scenario.getDescription().strip(), runs, kubernetesRuns);
     }
 
     private static int rows(Examples examples) {

@@ -20,14 +20,21 @@ import java.util.Set;
  * docs/acceptance.md's table is generated from. Scenarios tagged {@code @pending} are not run; they
  * are listed from the feature files with their reason, so the report covers every scenario.
  *
- * @param backend   {@code simulator} or {@code lab}
- * @param finished  when the run ended (ISO-8601), for people; the table does not show it
- * @param scenarios every scenario run (an outline once per example row) and every pending one
+ * @param backend     {@code simulator}, {@code lab} or {@code kubernetes-on-lab}
+ * @param description what the backend is, for people reading the report: what runs the agents, and where
+ * @param finished    when the run ended (ISO-8601), for people; the table does not show it
+ * @param scenarios   every scenario run (an outline once per example row) and every pending one
  */
-public record RunReport(String backend, String finished, List<ScenarioRun> scenarios) {
+public record RunReport(String backend, String description, String finished, List<ScenarioRun> scenarios) {
 
     public RunReport {
+        description = description == null ? "" : description;
         scenarios = List.copyOf(scenarios);
+    }
+
+    /** A report without a description (the tests' and older runs'). */
+    public RunReport(String backend, String finished, List<ScenarioRun> scenarios) {
+        this(backend, "", finished, scenarios);
     }
 
     /** How a scenario ended. {@code pending}: tagged so and not run. */

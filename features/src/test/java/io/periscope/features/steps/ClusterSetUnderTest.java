@@ -32,6 +32,8 @@ public final class ClusterSetUnderTest {
     private FlowTrace trace;
     private List<PathTrace> followed;
     private KubernetesControlPlane controlPlane;
+    /** Whether {@link #controlPlane} is the deployment's own (its agents program the backend), which the deployment stops. */
+    private boolean borrowedControlPlane;
 
     /** Called first in every scenario by the suite's backend hook. */
     public void use(Backend chosen) {
@@ -104,6 +106,10 @@ public final class ClusterSetUnderTest {
      * API (so scenarios that never ask stay fast), with the global CIDRs the backend's broker handed out.
      */
     KubernetesControlPlane controlPlane() {
+        if (controlPlane == null && deployment().controlPlane().isPresent()) {
+            controlPlane = deployment().controlPlane().get();
+            borrowedControlPlane = true;
+        }
         if (controlPlane == null) {
             ClusterSet set = clusterSet();
             Map<String, Ipv4Prefix> globalCidrs = new LinkedHashMap<>();
@@ -119,6 +125,10 @@ public final class ClusterSetUnderTest {
 
     /** The control plane when a step of this scenario started one. */
     Optional<KubernetesControlPlane> runningControlPlane() {
+        if (controlPlane == null && deployment != null && deployment.controlPlane().isPresent()) {
+            controlPlane = deployment.controlPlane().get();
+            borrowedControlPlane = true;
+        }
         if (controlPlane != null) {
             EvidenceLog.record(Evidence.API_OBJECTS);
         }
@@ -127,10 +137,11 @@ public final class ClusterSetUnderTest {
 
     /** Called after every scenario, and when the cluster set changes. */
     public void stopControlPlane() {
-        if (controlPlane != null) {
+        if (controlPlane != null && !borrowedControlPlane) {
             controlPlane.close();
-            controlPlane = null;
         }
+        controlPlane = null;
+        borrowedControlPlane = false;
     }
 
     void traced(FlowTrace flowTrace) {

@@ -325,6 +325,10 @@ public final class KubernetesSteps {
             if (expected.isEmpty()) {
                 throw new AssertionError(host + " has no Globalnet rules on the backend");
             }
+            if (!(member.kernels().get(node) instanceof io.periscope.dataplane.command.RecordingCommandRunner)) {
+                onItsKernel(host, member, node, agent, expected);
+                continue;
+            }
             Eventually.check("the gateway agent of " + host + " programs its node's Globalnet rules", () -> {
                 if (!agent.leading()) {
                     throw new AssertionError("the gateway agent of " + host + " does not hold its Lease");
@@ -342,6 +346,37 @@ public final class KubernetesSteps {
                 }
             });
         }
+    }
+
+    /**
+     * On a real kernel (the kubernetes-on-lab backend) the agents' programs are not recorded: the
+     * gateway agent leads and has reconciled, the node's route agent stands aside (so no other agent
+     * writes the node's Submariner layer), and the node's kernel holds every Globalnet rule
+     * {@code periscope plan} gives the node.
+     */
+    private void onItsKernel(String host, MemberCluster member, String node, io.periscope.kubernetes.gateway.GatewayAgent agent,
+                             List<String> inTheKernel) {
+        List<String> planned = new ArrayList<>();
+        io.periscope.planner.Planner.plan(world.deployment().clusterSet()).host(HostNames.parse(host)).orElseThrow()
+                .submariner().table(Table.fromIptablesName("nat")).ifPresent(nat -> nat.chains().stream()
+                        .filter(c -> c.name().startsWith("SUBMARINER-GN-") || c.name().startsWith("SM-GN-"))
+                        .forEach(c -> c.rules().forEach(r -> planned.add(IptablesSyntax.appendLine(c.name(), r)))));
+        if (planned.isEmpty()) {
+            throw new AssertionError("periscope plan gives " + host + " no Globalnet rules");
+        }
+        Eventually.check("the gateway agent of " + host + " programs its node's Globalnet rules", () -> {
+            if (!agent.leading() || agent.lastReconcile().isEmpty()) {
+                throw new AssertionError("the gateway agent of " + host + " does not hold its Lease or has not programmed yet");
+            }
+            var routeAgent = member.routeAgents().get(node);
+            if (routeAgent != null && !routeAgent.standingAside()) {
+                throw new AssertionError("the route agent of " + host + " programs the gateway too");
+            }
+            List<String> missing = planned.stream().filter(line -> !inTheKernel.contains(line)).toList();
+            if (!missing.isEmpty()) {
+                throw new AssertionError(host + "'s kernel lacks the planned Globalnet rules\n  " + String.join("\n  ", missing));
+            }
+        });
     }
 
     // ---- the first Globalnet design's annotations (seed 000) ----

@@ -70,6 +70,23 @@ public final class LabFailover {
 
     public FailoverReport run(UpLab lab, Options options, Consumer<String> progress) {
         lab.requireSupervisor();
+        return measure(lab, options, progress);
+    }
+
+    /**
+     * The same measurement of a lab whose nodes are programmed by agents other than its supervisor's
+     * (the production Kubernetes agents the acceptance suite runs on the lab's namespaces): the caller
+     * vouches that agents with health checking run on every node. Only a blackhole can be had there,
+     * since the other modes stop agents through the supervisor.
+     */
+    public FailoverReport runWithOtherAgents(UpLab lab, Options options, Consumer<String> progress) {
+        if (options.mode() != FailureMode.BLACKHOLE) {
+            throw new LabRefusal("only a blackhole fails a node whose agents the lab's supervisor does not run, not " + options.mode());
+        }
+        return measure(lab, options, progress);
+    }
+
+    private FailoverReport measure(UpLab lab, Options options, Consumer<String> progress) {
         HostNamespace failed = lab.node(options.fail());
         lab.current().failure(options.fail()).ifPresent(f -> {
             throw new LabRefusal(options.fail() + " is already failed (" + f.mode() + "); run 'lab heal " + lab.file() + " " + options.fail()

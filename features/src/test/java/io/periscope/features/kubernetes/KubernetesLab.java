@@ -1,0 +1,137 @@
+package io.periscope.features.kubernetes;
+
+import io.periscope.dataplane.command.ProcessCommandRunner;
+import io.periscope.features.backend.Deployment;
+import io.periscope.features.backend.LabDriver;
+import io.periscope.lab.failover.LabFailure;
+import io.periscope.lab.failover.UpLab;
+import io.periscope.lab.layout.HostNamespace;
+import io.periscope.model.topology.ClusterSet;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The kubernetes-on-lab backend's lab: {@link KubernetesOnTheLab} of the scenario's cluster set,
+ * the production agents started on it (in this JVM, one set of agents per node, each with its own
+ * thread inside the node's namespace and its own API clients) and waited for until every node's
+ * kernel reads back as its layer in {@code periscope plan}. One lab at a time; a changed cluster
+ * set is rebuilt ({@link #takeNotes} says so), since the agents would reconcile a changed API but
+ * nothing here edits the API objects of a running lab yet; the notes also carry what a failover
+ * measured (how soon the agents found the gateway down, how long its streams went without packets). A JVM shutdown hook takes the lab down if
+ * the run ends without {@link #down}.
+ */
+public final class KubernetesLab implements LabDriver {
+
+    /** Informers, Leases, the Endpoints' trip through the broker and a few reconciles: seconds; ample on a busy machine. */
+    static final Duration CONVERGENCE = Duration.ofSeconds(120);
+
+    private final ProcessCommandRunner runner = ProcessCommandRunner.here();
+    private final List<String> notes = new ArrayList<>();
+    private KubernetesOnTheLab lab;
+    private KubernetesDeployment deployment;
+    private Path stateDirectory;
+
+    public KubernetesLab() {
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(this::down));
+    }
+
+    @Override
+    public synchronized Deployment up(ClusterSet set) {
+        down();
+        try {
+            stateDirectory = Files.createTempDirectory("periscope-acceptance-k8s");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the lab's state directory", e);
+        }
+        long started = System.nanoTime();
+        lab = KubernetesOnTheLab.up(set, stateDirectory);
+        KubernetesControlPlane plane = lab.startAgents();
+        awaitConvergence();
+        if (set.clusters().stream().anyMatch(c -> !c.exports().isEmpty())) {
+            lab.awaitExportedNames();
+        }
+        System.out.println("[kubernetes-on-lab] " + set.name() + ": namespaces up and the agents converged in "
+                + (System.nanoTime() - started) / 1_000_000 + " ms");
+        deployment = new KubernetesDeployment(lab, plane, runner);
+        return deployment;
+    }
+
+    @Override
+    public synchronized Deployment change(ClusterSet set) {
+        notes.add("rebuilt: the kubernetes-on-lab backend builds a changed cluster set anew (namespaces, API servers and agents), "
+                + "so no deletion by the agents is shown here");
+        return up(set);
+    }
+
+    @Override
+    public synchronized List<String> takeNotes() {
+        List<String> taken = new ArrayList<>(notes);
+        notes.clear();
+        if (deployment != null) {
+            taken.addAll(deployment.takeNotes());
+        }
+        return taken;
+    }
+
+    /** Every node's kernel as periscope plan says, or the run fails naming what each node lacks or holds too much of. */
+    private void awaitConvergence() {
+        long deadline = System.nanoTime() + CONVERGENCE.toNanos();
+        while (true) {
+            Map<String, List<String>> left = new LinkedHashMap<>();
+            for (HostNamespace node : lab.layout().nodes()) {
+                List<String> differences = lab.differences(node);
+                if (!differences.isEmpty()) {
+                    left.put(node.host().toString(), differences);
+                }
+            }
+            if (left.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the production agents did not program " + lab.set().name() + " as periscope plan says within "
+                        + CONVERGENCE.toSeconds() + " s; still different: " + left);
+            }
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the agents converged", e);
+            }
+        }
+    }
+
+    @Override
+    public synchronized void healFailures() {
+        if (lab == null) {
+            return;
+        }
+        UpLab up = UpLab.of(lab.file(), lab.set(), lab.stateFile(), "acceptance");
+        up.current().failures().forEach(failure -> new LabFailure(runner).heal(up, failure.node(), line -> { }));
+    }
+
+    @Override
+    public synchronized void down() {
+        if (lab != null) {
+            KubernetesOnTheLab going = lab;
+            lab = null;
+            deployment = null;
+            going.close();
+        }
+        if (stateDirectory != null) {
+            try {
+                Files.deleteIfExists(stateDirectory);
+            } catch (IOException e) {
+                System.out.println("[kubernetes-on-lab] state directory " + stateDirectory + " kept: " + e.getMessage());
+            }
+            stateDirectory = null;
+        }
+    }
+}
