@@ -61,7 +61,7 @@ final class Encapsulator {
         if (egress.vxlan() != null) {
             return vxlan(v, egress.vxlan(), next);
         }
-        WireGuardDevice wireGuard = net.wireGuard.device(v.host.index, nexthop.device());
+        WireGuardDevice wireGuard = egress.wireGuard();
         if (wireGuard != null) {
             return wireGuard(v, wireGuard);
         }
