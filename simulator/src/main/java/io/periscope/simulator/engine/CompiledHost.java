@@ -108,9 +108,12 @@ final class CompiledHost {
     /**
      * How a packet leaves by a nexthop: through a VXLAN device (with its resolver), else through the
      * WireGuard device of that name (null when it is none), else over a segment; {@code peer} is where
-     * it arrives when that does not depend on the next hop (a veth).
+     * it arrives when that does not depend on the next hop (a veth). The device's name as a hop
+     * carries it, its MTU and its first address (null when it has none) are here too, so that no hop
+     * looks them up by name.
      */
-    record Egress(VxlanFabric.Resolver vxlan, WireGuardDevice wireGuard, Wiring.Link link, Wiring.Delivery.Reached peer) {
+    record Egress(VxlanFabric.Resolver vxlan, WireGuardDevice wireGuard, Wiring.Link link, Wiring.Delivery.Reached peer,
+                  Optional<String> device, int mtu, Ipv4Address firstAddress) {
     }
 
     /** By nexthop serial: routing hands out the very nexthops compiled here. */
@@ -123,7 +126,8 @@ final class CompiledHost {
         egress = new Egress[nexthops.size()];
         for (CompiledNexthop nexthop : nexthops) {
             egress[nexthop.serial()] = byDevice.computeIfAbsent(nexthop.device(),
-                    d -> new Egress(vxlan.resolver(index, d), wireGuard.device(index, d), wiring.link(index, d), wiring.peer(index, d)));
+                    d -> new Egress(vxlan.resolver(index, d), wireGuard.device(index, d), wiring.link(index, d), wiring.peer(index, d),
+                            device(d), mtu(d), firstAddress(d)));
         }
     }
 
