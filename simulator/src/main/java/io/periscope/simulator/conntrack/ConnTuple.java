@@ -11,9 +11,19 @@ public record ConnTuple(Ipv4Address src, Ipv4Address dst, int sport, int dport, 
         return new ConnTuple(packet.src(), packet.dst(), packet.sport(), packet.dport(), packet.protocol());
     }
 
+    /** The tuple of the direction opposite to {@code packet}'s: what {@code of(packet).inverse()} is, made at once. */
+    public static ConnTuple inverseOf(Packet packet) {
+        return new ConnTuple(packet.dst(), packet.src(), packet.dport(), packet.sport(), packet.protocol());
+    }
+
     /** The tuple of the other direction. */
     public ConnTuple inverse() {
         return new ConnTuple(dst, src, dport, sport, protocol);
+    }
+
+    /** The tuple written as a packet, as a trace lists a conntrack entry (its TTL means nothing). */
+    public Packet asPacket() {
+        return Packet.of(src, dst, sport, dport, protocol);
     }
 
     public boolean matches(Packet packet) {

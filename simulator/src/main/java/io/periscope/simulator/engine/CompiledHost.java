@@ -5,12 +5,14 @@ import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
+import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.link.VxlanDevice;
 import io.periscope.simulator.netfilter.Ruleset;
 import io.periscope.simulator.ovn.LogicalRouterPipeline;
 import io.periscope.simulator.routing.RoutingPolicy;
 
 import io.periscope.simulator.link.VxlanFabric;
+import io.periscope.simulator.link.WireGuardFabric;
 import io.periscope.simulator.link.Wiring;
 import io.periscope.simulator.routing.CompiledNexthop;
 import io.periscope.simulator.routing.MultipathHashSettings;
@@ -104,23 +106,28 @@ final class CompiledHost {
     }
 
     /**
-     * How a packet leaves by a nexthop: through a VXLAN device (with its resolver), else over a
-     * segment; {@code peer} is where it arrives when that does not depend on the next hop (a veth).
+     * How a packet leaves by a nexthop: through a VXLAN device (with its resolver), else through the
+     * WireGuard device of that name (null when it is none), else over a segment; {@code peer} is where
+     * it arrives when that does not depend on the next hop (a veth). The device's name as a hop
+     * carries it, its MTU and its first address (null when it has none) are here too, so that no hop
+     * looks them up by name.
      */
-    record Egress(VxlanFabric.Resolver vxlan, Wiring.Link link, Wiring.Delivery.Reached peer) {
+    record Egress(VxlanFabric.Resolver vxlan, WireGuardDevice wireGuard, Wiring.Link link, Wiring.Delivery.Reached peer,
+                  Optional<String> device, int mtu, Ipv4Address firstAddress) {
     }
 
     /** By nexthop serial: routing hands out the very nexthops compiled here. */
     private Egress[] egress = new Egress[0];
 
     /** Resolves every nexthop's way out once the network's wiring and VXLAN fabric exist. */
-    void connect(Wiring wiring, VxlanFabric vxlan) {
+    void connect(Wiring wiring, VxlanFabric vxlan, WireGuardFabric wireGuard) {
         Map<String, Egress> byDevice = new HashMap<>();
         List<CompiledNexthop> nexthops = routing.nexthops();
         egress = new Egress[nexthops.size()];
         for (CompiledNexthop nexthop : nexthops) {
             egress[nexthop.serial()] = byDevice.computeIfAbsent(nexthop.device(),
-                    d -> new Egress(vxlan.resolver(index, d), wiring.link(index, d), wiring.peer(index, d)));
+                    d -> new Egress(vxlan.resolver(index, d), wireGuard.device(index, d), wiring.link(index, d), wiring.peer(index, d),
+                            device(d), mtu(d), firstAddress(d)));
         }
     }
 

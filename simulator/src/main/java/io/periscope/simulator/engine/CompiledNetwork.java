@@ -95,7 +95,7 @@ public final class CompiledNetwork {
         wireGuard = new WireGuardFabric(effective);
         ipsec = new IpsecPolicies(effective);
         for (CompiledHost host : compiled) {
-            host.connect(wiring, vxlan);
+            host.connect(wiring, vxlan, wireGuard);
             hosts.set(host.index, host);
         }
     }
@@ -115,7 +115,7 @@ public final class CompiledNetwork {
     private CompiledHost compile(int i) {
         HostPlan plan = plans.get(i);
         CompiledHost host = new CompiledHost(i, plan, effective.get(i), routers.get(plan.id()));
-        host.connect(wiring, vxlan);
+        host.connect(wiring, vxlan, wireGuard);
         // Two threads may compile the same host at once; both get the first one stored, equal to theirs.
         CompiledHost stored = hosts.compareAndExchange(i, null, host);
         return stored != null ? stored : host;

@@ -83,18 +83,16 @@ final class ConntrackLayer {
         if (state == ConntrackLookup.State.UNTRACKED || state == ConntrackLookup.State.INVALID) {
             entry = Optional.empty();
         } else if (v.conn != null) {
-            Connection c = v.conn;
-            entry = Optional.of(new ConntrackLookup.Entry(tuple(c.original()), tuple(c.reply()), c.snat(), c.dnat(), c.connmark(), true));
+            entry = v.conn.listed();
         } else {
-            entry = Optional.of(new ConntrackLookup.Entry(tuple(ConnTuple.of(v.ctOriginal)), tuple(ConnTuple.of(v.packet).inverse()),
-                    v.snatDone, v.dnatDone, v.connmark, false));
+            // The unconfirmed entry's tuples, written straight from the packets (no tuple objects between).
+            Packet o = v.ctOriginal;
+            Packet p = v.packet;
+            entry = Optional.of(new ConntrackLookup.Entry(Packet.of(o.src(), o.dst(), o.sport(), o.dport(), o.protocol()),
+                    Packet.of(p.dst(), p.src(), p.dport(), p.sport(), p.protocol()), v.snatDone, v.dnatDone, v.connmark, false));
         }
         v.ctLayers = v.ctLayers.add(new ConntrackLookup(v.ctPacket, state, v.reply, entry));
         v.ctState = null;
-    }
-
-    private static Packet tuple(ConnTuple t) {
-        return Packet.of(t.src(), t.dst(), t.sport(), t.dport(), t.protocol());
     }
 
     private static final int UNTRACKED = 1 << CtState.UNTRACKED.ordinal();
@@ -124,7 +122,7 @@ final class ConntrackLayer {
             return;
         }
         if (v.isNew) {
-            Connection c = new Connection(v.host.index, ConnTuple.of(v.ctOriginal), ConnTuple.of(v.packet).inverse(),
+            Connection c = new Connection(v.host.index, ConnTuple.of(v.ctOriginal), ConnTuple.inverseOf(v.packet),
                     v.snatDone, v.dnatDone, v.connmark);
             v.conntrack = v.conntrack.with(c);
             v.conn = c;

@@ -220,7 +220,8 @@ public final class Dataplane {
             case RouteDecision.Local l -> sources.add(l.address());
             case RouteDecision.Forward f -> {
                 for (CompiledNexthop nh : f.nexthops()) {
-                    Ipv4Address s = f.route().route().source().orElse(v.host.firstAddress(nh.device()));
+                    Optional<Ipv4Address> routeSource = f.route().route().source();
+                    Ipv4Address s = routeSource.isPresent() ? routeSource.get() : v.host.egress(nh).firstAddress();
                     sources.add(s == null ? Ipv4Address.ANY : s);
                 }
             }
@@ -273,7 +274,7 @@ public final class Dataplane {
             return;
         }
         if (v.tunnel == null && v.mss == 0 && v.packet.protocol() == Protocol.TCP && v.segment != TcpSegment.ACK) {
-            v.mss = Mtu.advertisedMss(v.host.mtu(device));
+            v.mss = Mtu.advertisedMss(nexthop != null ? v.host.egress(nexthop).mtu() : v.host.mtu(device));
         }
         v.out = device;
         v.branchIndex = branchIndex;
@@ -549,7 +550,7 @@ public final class Dataplane {
             if (Mtu.lostOnTheWire(v, nexthop.device(), net.host(r.port().host()), r.port())) {
                 return;
             }
-            Endings.finishHop(v, nexthop.device(), true);
+            Endings.finishHop(v, egress);
             arrive(v, r.port());
         } else if (delivery instanceof Wiring.Delivery.Failed f) {
             Endings.end(v, Disposition.UNREACHABLE, f.reason() + encapsulator.clearTextNote(v));

@@ -61,7 +61,7 @@ final class Encapsulator {
         if (egress.vxlan() != null) {
             return vxlan(v, egress.vxlan(), next);
         }
-        WireGuardDevice wireGuard = net.wireGuard.device(v.host.index, nexthop.device());
+        WireGuardDevice wireGuard = egress.wireGuard();
         if (wireGuard != null) {
             return wireGuard(v, wireGuard);
         }
@@ -195,7 +195,8 @@ final class Encapsulator {
         if (v.host.routing.lookup(destination, Ipv4Address.ANY, 0, RoutingPolicy.LOOPBACK, null) instanceof RouteDecision.Forward f
                 && !f.nexthops().isEmpty()) {
             CompiledNexthop nh = f.nexthops().getFirst();
-            Ipv4Address source = f.route().route().source().orElse(v.host.firstAddress(nh.device()));
+            Optional<Ipv4Address> routeSource = f.route().route().source();
+            Ipv4Address source = routeSource.isPresent() ? routeSource.get() : v.host.egress(nh).firstAddress();
             return source == null ? null : new OuterRoute(source, nh.device());
         }
         return null;

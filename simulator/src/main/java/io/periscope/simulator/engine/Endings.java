@@ -58,12 +58,21 @@ final class Endings {
      */
     static void finishHop(Visit v, String device, boolean departs) {
         String out = v.hopOut != null ? v.hopOut : device;
+        finish(v, v.host.device(departs ? out : null), departs);
+    }
+
+    /** {@link #finishHop} for a hop that departs by {@code egress}, whose device name is at hand. */
+    static void finishHop(Visit v, CompiledHost.Egress egress) {
+        finish(v, v.hopOut != null ? v.host.device(v.hopOut) : egress.device(), true);
+    }
+
+    private static void finish(Visit v, Optional<String> out, boolean departs) {
         Packet depart = v.hopOut != null ? v.hopDepart : v.packet;
         ConntrackLayer.close(v);
         if (!v.record) {
             return;
         }
-        v.hops = v.hops.add(new Hop(v.host.id, v.host.device(v.hopIn), v.host.device(departs ? out : null),
-                v.hopArrive, v.steps.toList(), Optional.ofNullable(departs ? depart : null), v.ctLayers.toList()));
+        v.hops = v.hops.add(new Hop(v.host.id, v.host.device(v.hopIn), out, v.hopArrive, v.steps.toList(),
+                Optional.ofNullable(departs ? depart : null), v.ctLayers.toList()));
     }
 }

@@ -28,7 +28,6 @@ final class ReversePathFilter {
             return true;
         }
         RouteDecision back = v.host.routing.lookup(v.packet.src(), v.packet.dst(), 0, RoutingPolicy.LOOPBACK, null);
-        String filter = "rp_filter=" + mode + (mode == 1 ? " (strict)" : " (loose)") + " on " + v.host.name + " " + v.in;
         String problem;
         if (back instanceof RouteDecision.Forward f) {
             for (CompiledNexthop nh : f.nexthops()) {
@@ -48,6 +47,8 @@ final class ReversePathFilter {
         } else {
             problem = "there is no route back to " + v.packet.src();
         }
+        // Written only for a drop: most packets pass, and this runs at every arrival.
+        String filter = "rp_filter=" + mode + (mode == 1 ? " (strict)" : " (loose)") + " on " + v.host.name + " " + v.in;
         Endings.dropped(v, "dropped by " + filter + ": " + problem);
         return false;
     }
