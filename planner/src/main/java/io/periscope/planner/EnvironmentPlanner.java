@@ -84,8 +84,10 @@ final class EnvironmentPlanner {
         // cluster the same CNI address) are one record too.
         Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments = new java.util.HashMap<>();
         List<Segment.Attachment> wan = new ArrayList<>();
+        // kube-proxy's chains equal across clusters (the same services, endpoints and CIDRs) are one set of records too.
+        KubeProxyPlanner.SharedChains kubeProxyChains = new KubeProxyPlanner.SharedChains();
         for (Cluster cluster : set.clusters()) {
-            planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan, podEnvironments);
+            planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan, podEnvironments, kubeProxyChains);
         }
         // Gateway nodes of every cluster share the WAN; each routes the others' endpoint addresses over it.
         // The hosts with a WAN interface, in the order they were planned: those the WAN attaches.
@@ -117,18 +119,23 @@ final class EnvironmentPlanner {
 
     private static void planCluster(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, HostDrafts hosts,
                                     List<Segment> segments, List<Segment.Attachment> wan,
-                                    Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments) {
+                                    Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments,
+                                    KubeProxyPlanner.SharedChains kubeProxyChains) {
         Map<String, List<Ipv4Prefix>> blocks = PodBlocks.of(cluster);
         List<Segment.Attachment> underlay = new ArrayList<>();
         List<Node> active = cluster.activeGateways();
-        // kube-proxy programs the same chains on every node: build them once per cluster.
-        PlanBuilder kubeProxyTemplate = new PlanBuilder();
-        KubeProxyPlanner.plan(cluster, index, kubeProxyTemplate, service -> set.globalnet().enabled()
-                && set.globalnet().mode() == io.periscope.model.topology.GlobalnetMode.V2 && index.isExported(service)
-                ? global.serviceIngress(cluster.name(), service.namespace(), service.name()) : Optional.empty());
         boolean ovn = cluster.cni() == Cni.OVN_KUBERNETES;
-        // OVN-Kubernetes has no kube-proxy: OVN's load balancers (see OvnPlanner) serve the services.
-        io.periscope.plan.DataplanePlan kubeProxy = ovn ? io.periscope.plan.DataplanePlan.EMPTY : kubeProxyTemplate.build();
+        // kube-proxy programs the same chains on every node: build them once per cluster (a layer
+        // every node of the cluster holds). OVN-Kubernetes has no kube-proxy: OVN's load balancers
+        // (see OvnPlanner) serve the services.
+        io.periscope.plan.DataplanePlan kubeProxy = io.periscope.plan.DataplanePlan.EMPTY;
+        if (!ovn) {
+            PlanBuilder kubeProxyLayer = new PlanBuilder();
+            KubeProxyPlanner.plan(cluster, index, kubeProxyLayer, service -> set.globalnet().enabled()
+                    && set.globalnet().mode() == io.periscope.model.topology.GlobalnetMode.V2 && index.isExported(service)
+                    ? global.serviceIngress(cluster.name(), service.namespace(), service.name()) : Optional.empty(), kubeProxyChains);
+            kubeProxy = kubeProxyLayer.build();
+        }
         List<Rule> externalIpDnat = ovn ? OvnPlanner.externalIpDnat(set, cluster, index, global) : List.of();
         // Every other node routes a node's address and pod blocks the same way: build those
         // routes once per device name (the file may name a node's interface) and share the records.
