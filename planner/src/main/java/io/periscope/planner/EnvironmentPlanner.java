@@ -140,21 +140,27 @@ final class EnvironmentPlanner {
         // Every other node routes a node's address and pod blocks the same way: build those
         // routes once per device name (the file may name a node's interface) and share the records.
         Map<String, List<Route>> serviceRoutesBy = new LinkedHashMap<>();
-        Map<String, Map<String, List<Route>>> routesToNodeBy = new LinkedHashMap<>();
         java.util.function.Function<String, List<Route>> serviceRoutesOn = device -> serviceRoutesBy.computeIfAbsent(device, d ->
                 cluster.serviceCidrs().stream().map(cidr -> Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.direct(d)), RouteProtocol.BOOT))
                         .toList());
-        java.util.function.BiFunction<String, Node, List<Route>> routesToNodeOn = (device, other) -> routesToNodeBy
-                .computeIfAbsent(device, d -> new LinkedHashMap<>()).computeIfAbsent(other.name(), n -> {
-                    List<Route> routes = new ArrayList<>();
-                    routes.add(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(other.ip()), List.of(Nexthop.direct(device)), RouteProtocol.BOOT));
-                    List<Nexthop> viaOther = List.of(Nexthop.via(other.ip(), device));
-                    // On OVN-Kubernetes the pods sit on logical switches, reached through ovn-k8s-mp0.
-                    for (Ipv4Prefix block : ovn ? List.<Ipv4Prefix>of() : blocks.get(other.name())) {
-                        routes.add(Route.unicast(Route.MAIN_TABLE, block, viaOther, RouteProtocol.BOOT));
-                    }
-                    return routes;
-                });
+        // Per device, the routes to each node of the cluster in the cluster's order, made on the
+        // first node with that device: each node then takes the lists of the others by position,
+        // with no lookup (or capturing lambda) per pair of nodes, of which a large set has a million.
+        Map<String, List<List<Route>>> routesToNodesBy = new java.util.HashMap<>();
+        java.util.function.Function<String, List<List<Route>>> routesToNodesOn = device -> routesToNodesBy.computeIfAbsent(device, d -> {
+            List<List<Route>> toNodes = new ArrayList<>(cluster.nodes().size());
+            for (Node other : cluster.nodes()) {
+                List<Route> routes = new ArrayList<>();
+                routes.add(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(other.ip()), List.of(Nexthop.direct(d)), RouteProtocol.BOOT));
+                List<Nexthop> viaOther = List.of(Nexthop.via(other.ip(), d));
+                // On OVN-Kubernetes the pods sit on logical switches, reached through ovn-k8s-mp0.
+                for (Ipv4Prefix block : ovn ? List.<Ipv4Prefix>of() : blocks.get(other.name())) {
+                    routes.add(Route.unicast(Route.MAIN_TABLE, block, viaOther, RouteProtocol.BOOT));
+                }
+                toNodes.add(List.copyOf(routes));
+            }
+            return toNodes;
+        });
         Map<String, HostDraft> nodeHosts = new java.util.HashMap<>();
         Map<String, Integer> podsOn = new java.util.HashMap<>();
         for (Pod pod : cluster.pods()) {
@@ -213,15 +219,17 @@ final class EnvironmentPlanner {
             // The routes to the other nodes, the services' and the node's pods' routes, counted
             // first: the node's route list is made once at its full size rather than grown by copying.
             int routeCount = ovn ? 0 : cluster.serviceCidrs().size() + podsOn.getOrDefault(node.name(), 0);
-            for (Node other : cluster.nodes()) {
-                if (other != node) {
-                    routeCount += routesToNodeOn.apply(device, other).size();
+            List<List<Route>> toNodes = routesToNodesOn.apply(device);
+            List<Node> nodes = cluster.nodes();
+            for (int i = 0; i < nodes.size(); i++) {
+                if (nodes.get(i) != node) {
+                    routeCount += toNodes.get(i).size();
                 }
             }
             host.environment().routeCapacity(routeCount);
-            for (Node other : cluster.nodes()) {
-                if (other != node) {
-                    host.environment().routes(routesToNodeOn.apply(device, other));
+            for (int i = 0; i < nodes.size(); i++) {
+                if (nodes.get(i) != node) {
+                    host.environment().routes(toNodes.get(i));
                 }
             }
             // A node (or host-network pod) connecting to a ClusterIP needs some route before
