@@ -171,7 +171,8 @@ final class EnvironmentPlanner {
         for (Node node : cluster.nodes()) {
             HostRole role = active.contains(node) ? HostRole.GATEWAY : HostRole.NODE;
             HostId id = HostId.node(cluster.name(), node.name());
-            HostDraft host = new HostDraft(id, role, Optional.empty());
+            // Its own interfaces (up to three) and a veth end per pod on it: the list made at that size.
+            HostDraft host = new HostDraft(id, role, Optional.empty(), 3 + (ovn ? 0 : podsOn.getOrDefault(node.name(), 0)));
             hosts.add(host);
             nodeHosts.put(node.name(), host);
             String device = node.link().device();
@@ -283,20 +284,13 @@ final class EnvironmentPlanner {
                     node.link().effectiveMtu()));
             Ipv4Address gateway = node.cniIp();
             // Every pod of the node has the same environment layer: one record for all of them.
-            podHost.environment(podEnvironmentOf.computeIfAbsent(node.name(), n -> {
-                PlanBuilder environment = new PlanBuilder();
-                environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
-                        List.of(Nexthop.onlink(gateway, Names.POD_INTERFACE)), RouteProtocol.BOOT));
-                // A pod's namespace copies the node's conf.all and conf.default (IPv4's rule for new
-                // namespaces); the kernel's default needs no line.
-                if (cluster.environment().rpFilter() != RpFilter.OFF) {
-                    environment.sysctl("net.ipv4.conf.all.rp_filter", cluster.environment().rpFilter().sysctlValue())
-                            .sysctl("net.ipv4.conf.default.rp_filter", cluster.environment().rpFilter().sysctlValue());
-                }
-                io.periscope.plan.DataplanePlan built = environment.build();
-                io.periscope.plan.DataplanePlan known = podEnvironments.putIfAbsent(built, built);
-                return known == null ? built : known;
-            }));
+            // Looked up, not computeIfAbsent: a capturing lambda per pod is 100,000 of them in a large set.
+            io.periscope.plan.DataplanePlan podEnvironment = podEnvironmentOf.get(node.name());
+            if (podEnvironment == null) {
+                podEnvironment = podEnvironment(cluster, gateway, podEnvironments);
+                podEnvironmentOf.put(node.name(), podEnvironment);
+            }
+            podHost.environment(podEnvironment);
             // As with the ptp CNI plugin, the node side of each pod's veth also carries the node's
             // CNI address, so the pod's default route has a neighbour to resolve.
             nodeHost.interfaces.add(new Interface(peerName, peerAddresses.computeIfAbsent(node.name(), n -> List.of(gateway)),
@@ -307,6 +301,27 @@ final class EnvironmentPlanner {
             segments.add(new Segment(segment, Segment.SegmentKind.VETH,
                     List.of(new Segment.Attachment(podId, Names.POD_INTERFACE), new Segment.Attachment(nodeHost.id, peerName))));
         }
+    }
+
+    /**
+     * The environment layer of every pod on a node whose CNI address is {@code gateway}: the default
+     * route to it and the cluster's reverse-path filter; equal layers of other nodes and clusters
+     * (overlapping CIDRs) are one record, kept in {@code podEnvironments}.
+     */
+    private static io.periscope.plan.DataplanePlan podEnvironment(Cluster cluster, Ipv4Address gateway,
+                                                                  Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments) {
+        PlanBuilder environment = new PlanBuilder();
+        environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
+                List.of(Nexthop.onlink(gateway, Names.POD_INTERFACE)), RouteProtocol.BOOT));
+        // A pod's namespace copies the node's conf.all and conf.default (IPv4's rule for new
+        // namespaces); the kernel's default needs no line.
+        if (cluster.environment().rpFilter() != RpFilter.OFF) {
+            environment.sysctl("net.ipv4.conf.all.rp_filter", cluster.environment().rpFilter().sysctlValue())
+                    .sysctl("net.ipv4.conf.default.rp_filter", cluster.environment().rpFilter().sysctlValue());
+        }
+        io.periscope.plan.DataplanePlan built = environment.build();
+        io.periscope.plan.DataplanePlan known = podEnvironments.putIfAbsent(built, built);
+        return known == null ? built : known;
     }
 
     /**
