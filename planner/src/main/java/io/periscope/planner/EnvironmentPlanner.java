@@ -15,6 +15,7 @@ import io.periscope.plan.HostPlan.HostRole;
 import io.periscope.plan.Interface;
 import io.periscope.plan.Names;
 import io.periscope.plan.Segment;
+import io.periscope.plan.link.MacAddress;
 import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Target;
@@ -86,8 +87,10 @@ final class EnvironmentPlanner {
         List<Segment.Attachment> wan = new ArrayList<>();
         // kube-proxy's chains equal across clusters (the same services, endpoints and CIDRs) are one set of records too.
         KubeProxyPlanner.SharedChains kubeProxyChains = new KubeProxyPlanner.SharedChains();
+        // And so are the parts of a pod's veth that only its address and node-side name decide.
+        Map<VethKey, VethEnds> vethEnds = new java.util.HashMap<>();
         for (Cluster cluster : set.clusters()) {
-            planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan, podEnvironments, kubeProxyChains);
+            planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan, podEnvironments, kubeProxyChains, vethEnds);
         }
         // Gateway nodes of every cluster share the WAN; each routes the others' endpoint addresses over it.
         // The hosts with a WAN interface, in the order they were planned: those the WAN attaches.
@@ -120,7 +123,7 @@ final class EnvironmentPlanner {
     private static void planCluster(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, HostDrafts hosts,
                                     List<Segment> segments, List<Segment.Attachment> wan,
                                     Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments,
-                                    KubeProxyPlanner.SharedChains kubeProxyChains) {
+                                    KubeProxyPlanner.SharedChains kubeProxyChains, Map<VethKey, VethEnds> vethEnds) {
         Map<String, List<Ipv4Prefix>> blocks = PodBlocks.of(cluster);
         List<Segment.Attachment> underlay = new ArrayList<>();
         List<Node> active = cluster.activeGateways();
@@ -274,13 +277,20 @@ final class EnvironmentPlanner {
                         List.of(Nexthop.onlink(Names.ovnRouterPortIp(node.cniIp()), Names.POD_INTERFACE)), RouteProtocol.BOOT));
                 continue;
             }
-            String peerName = vethName(pod, usedNames.computeIfAbsent(node.name(), n -> new HashSet<>()));
+            String named = vethName(pod, usedNames.computeIfAbsent(node.name(), n -> new HashSet<>()));
+            VethKey vethKey = new VethKey(pod.ip(), named);
+            VethEnds veth = vethEnds.get(vethKey);
+            if (veth == null) {
+                veth = VethEnds.of(pod.ip(), named);
+                vethEnds.put(vethKey, veth);
+            }
+            String peerName = veth.peerName();
             HostId podId = new HostId(cluster.name(), namespaces.computeIfAbsent(pod.namespace(), Optional::of), pod.name());
             HostDraft podHost = new HostDraft(podId, HostRole.POD, podNodes.computeIfAbsent(node.name(), Optional::of));
             hosts.add(podHost);
             String segment = cluster.name() + "/" + node.name() + "/" + pod.namespace() + "/" + pod.name();
             // A routed CNI gives the pod's veth the node's MTU (what the node's network carries).
-            podHost.interfaces.add(new Interface(Names.POD_INTERFACE, List.of(pod.ip()), Macs.of(Macs.POD, pod.ip()), segment,
+            podHost.interfaces.add(new Interface(Names.POD_INTERFACE, veth.podAddresses(), veth.podMac(), segment,
                     node.link().effectiveMtu()));
             Ipv4Address gateway = node.cniIp();
             // Every pod of the node has the same environment layer: one record for all of them.
@@ -294,12 +304,30 @@ final class EnvironmentPlanner {
             // As with the ptp CNI plugin, the node side of each pod's veth also carries the node's
             // CNI address, so the pod's default route has a neighbour to resolve.
             nodeHost.interfaces.add(new Interface(peerName, peerAddresses.computeIfAbsent(node.name(), n -> List.of(gateway)),
-                    Macs.of(Macs.POD_PEER, pod.ip()), segment,
+                    veth.peerMac(), segment,
                     node.link().effectiveMtu()));
-            nodeHost.environment().route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(pod.ip()),
-                    List.of(Nexthop.direct(peerName)), RouteProtocol.BOOT));
+            nodeHost.environment().route(veth.toPod());
             segments.add(new Segment(segment, Segment.SegmentKind.VETH,
                     List.of(new Segment.Attachment(podId, Names.POD_INTERFACE), new Segment.Attachment(nodeHost.id, peerName))));
+        }
+    }
+
+    /** A pod's address and the name of its veth's node side: all that {@link VethEnds} is made of. */
+    record VethKey(Ipv4Address pod, String peerName) {
+    }
+
+    /**
+     * The parts of a pod's veth that depend on its address and node-side name only: the pod's
+     * address list and MAC, the node side's MAC and the node's route to the pod. Clusters with
+     * overlapping CIDRs and the same pods (what Globalnet is for) have the same ones, and as
+     * immutable records one of each serves them all: a large set has 100,000 pods, and this is
+     * nine of the objects of each that the garbage collector would otherwise copy.
+     */
+    record VethEnds(String peerName, List<Ipv4Address> podAddresses, MacAddress podMac, MacAddress peerMac, Route toPod) {
+
+        static VethEnds of(Ipv4Address pod, String peerName) {
+            return new VethEnds(peerName, List.of(pod), Macs.of(Macs.POD, pod), Macs.of(Macs.POD_PEER, pod),
+                    Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(pod), List.of(Nexthop.direct(peerName)), RouteProtocol.BOOT));
         }
     }
 
