@@ -72,7 +72,10 @@ final class PlanBuilder {
         }
 
         Chain build(String name, List<Rule> last) {
-            return shared != null && last.isEmpty() ? shared : new Chain(name, rules == null ? List.of() : rules, last);
+            if (shared != null) {
+                return last.isEmpty() ? shared : new Chain(name, shared.rules(), last);
+            }
+            return new Chain(name, rules == null ? List.of() : rules, last);
         }
     }
 

@@ -6,6 +6,7 @@ import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.netfilter.Chain;
+import io.periscope.plan.netfilter.HookPosition;
 import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Table;
 import io.periscope.plan.netfilter.Target;
@@ -68,6 +69,16 @@ class KubeProxyChainsAreSharedWhereTheyAreEqual {
 
         assertThat(builder.build().table(Table.NAT).orElseThrow().chains()).containsExactly(new Chain("KUBE-SVC-X",
                 List.of(new Rule(List.of(), new Target.Return(), Optional.of("first")), Rule.of(new Target.Masquerade()))));
+    }
+
+    @Test
+    void aSharedBuiltInChainKeepsItsRulesBeforeRulesPlacedLast() {
+        PlanBuilder builder = new PlanBuilder();
+        builder.chain(Table.NAT, new Chain("POSTROUTING", List.of(Rule.of(new Target.Masquerade()))));
+        builder.rule(Table.NAT, "POSTROUTING", HookPosition.LAST, Rule.of(new Target.Return()));
+
+        assertThat(builder.build().table(Table.NAT).orElseThrow().chains()).containsExactly(new Chain("POSTROUTING",
+                List.of(Rule.of(new Target.Masquerade())), List.of(Rule.of(new Target.Return()))));
     }
 
     private static Chain chain(List<Chain> chains, String name) {
