@@ -7,7 +7,8 @@ import java.util.Optional;
  * Everything about one network namespace, in three layers. {@code environment} is what exists
  * without Submariner (the CNI's routes, sysctls; built by the lab, present on real nodes);
  * {@code kubeProxy} is kube-proxy's service chains, one instance shared by every node of a cluster
- * because kube-proxy programs the same chains everywhere; {@code submariner} is what Periscope's
+ * because kube-proxy programs the same chains everywhere (and chains equal in several clusters, the
+ * same service with the same endpoints, one record for all of them); {@code submariner} is what Periscope's
  * agents own and program. The simulator runs all three; the agents only ever touch {@code submariner}.
  *
  * @param node   for a pod, the node it runs on

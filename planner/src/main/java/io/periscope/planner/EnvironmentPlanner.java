@@ -15,6 +15,7 @@ import io.periscope.plan.HostPlan.HostRole;
 import io.periscope.plan.Interface;
 import io.periscope.plan.Names;
 import io.periscope.plan.Segment;
+import io.periscope.plan.link.MacAddress;
 import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Target;
@@ -84,8 +85,12 @@ final class EnvironmentPlanner {
         // cluster the same CNI address) are one record too.
         Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments = new java.util.HashMap<>();
         List<Segment.Attachment> wan = new ArrayList<>();
+        // kube-proxy's chains equal across clusters (the same services, endpoints and CIDRs) are one set of records too.
+        KubeProxyPlanner.SharedChains kubeProxyChains = new KubeProxyPlanner.SharedChains();
+        // And so are the parts of a pod's veth that only its address and node-side name decide.
+        Map<VethKey, VethEnds> vethEnds = new java.util.HashMap<>();
         for (Cluster cluster : set.clusters()) {
-            planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan, podEnvironments);
+            planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan, podEnvironments, kubeProxyChains, vethEnds);
         }
         // Gateway nodes of every cluster share the WAN; each routes the others' endpoint addresses over it.
         // The hosts with a WAN interface, in the order they were planned: those the WAN attaches.
@@ -117,37 +122,48 @@ final class EnvironmentPlanner {
 
     private static void planCluster(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, HostDrafts hosts,
                                     List<Segment> segments, List<Segment.Attachment> wan,
-                                    Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments) {
+                                    Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments,
+                                    KubeProxyPlanner.SharedChains kubeProxyChains, Map<VethKey, VethEnds> vethEnds) {
         Map<String, List<Ipv4Prefix>> blocks = PodBlocks.of(cluster);
         List<Segment.Attachment> underlay = new ArrayList<>();
         List<Node> active = cluster.activeGateways();
-        // kube-proxy programs the same chains on every node: build them once per cluster.
-        PlanBuilder kubeProxyTemplate = new PlanBuilder();
-        KubeProxyPlanner.plan(cluster, index, kubeProxyTemplate, service -> set.globalnet().enabled()
-                && set.globalnet().mode() == io.periscope.model.topology.GlobalnetMode.V2 && index.isExported(service)
-                ? global.serviceIngress(cluster.name(), service.namespace(), service.name()) : Optional.empty());
         boolean ovn = cluster.cni() == Cni.OVN_KUBERNETES;
-        // OVN-Kubernetes has no kube-proxy: OVN's load balancers (see OvnPlanner) serve the services.
-        io.periscope.plan.DataplanePlan kubeProxy = ovn ? io.periscope.plan.DataplanePlan.EMPTY : kubeProxyTemplate.build();
+        // kube-proxy programs the same chains on every node: build them once per cluster (a layer
+        // every node of the cluster holds). OVN-Kubernetes has no kube-proxy: OVN's load balancers
+        // (see OvnPlanner) serve the services.
+        io.periscope.plan.DataplanePlan kubeProxy = io.periscope.plan.DataplanePlan.EMPTY;
+        if (!ovn) {
+            PlanBuilder kubeProxyLayer = new PlanBuilder();
+            KubeProxyPlanner.plan(cluster, index, kubeProxyLayer, service -> set.globalnet().enabled()
+                    && set.globalnet().mode() == io.periscope.model.topology.GlobalnetMode.V2 && index.isExported(service)
+                    ? global.serviceIngress(cluster.name(), service.namespace(), service.name()) : Optional.empty(), kubeProxyChains);
+            kubeProxy = kubeProxyLayer.build();
+        }
         List<Rule> externalIpDnat = ovn ? OvnPlanner.externalIpDnat(set, cluster, index, global) : List.of();
         // Every other node routes a node's address and pod blocks the same way: build those
         // routes once per device name (the file may name a node's interface) and share the records.
         Map<String, List<Route>> serviceRoutesBy = new LinkedHashMap<>();
-        Map<String, Map<String, List<Route>>> routesToNodeBy = new LinkedHashMap<>();
         java.util.function.Function<String, List<Route>> serviceRoutesOn = device -> serviceRoutesBy.computeIfAbsent(device, d ->
                 cluster.serviceCidrs().stream().map(cidr -> Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.direct(d)), RouteProtocol.BOOT))
                         .toList());
-        java.util.function.BiFunction<String, Node, List<Route>> routesToNodeOn = (device, other) -> routesToNodeBy
-                .computeIfAbsent(device, d -> new LinkedHashMap<>()).computeIfAbsent(other.name(), n -> {
-                    List<Route> routes = new ArrayList<>();
-                    routes.add(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(other.ip()), List.of(Nexthop.direct(device)), RouteProtocol.BOOT));
-                    List<Nexthop> viaOther = List.of(Nexthop.via(other.ip(), device));
-                    // On OVN-Kubernetes the pods sit on logical switches, reached through ovn-k8s-mp0.
-                    for (Ipv4Prefix block : ovn ? List.<Ipv4Prefix>of() : blocks.get(other.name())) {
-                        routes.add(Route.unicast(Route.MAIN_TABLE, block, viaOther, RouteProtocol.BOOT));
-                    }
-                    return routes;
-                });
+        // Per device, the routes to each node of the cluster in the cluster's order, made on the
+        // first node with that device: each node then takes the lists of the others by position,
+        // with no lookup (or capturing lambda) per pair of nodes, of which a large set has a million.
+        Map<String, List<List<Route>>> routesToNodesBy = new java.util.HashMap<>();
+        java.util.function.Function<String, List<List<Route>>> routesToNodesOn = device -> routesToNodesBy.computeIfAbsent(device, d -> {
+            List<List<Route>> toNodes = new ArrayList<>(cluster.nodes().size());
+            for (Node other : cluster.nodes()) {
+                List<Route> routes = new ArrayList<>();
+                routes.add(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(other.ip()), List.of(Nexthop.direct(d)), RouteProtocol.BOOT));
+                List<Nexthop> viaOther = List.of(Nexthop.via(other.ip(), d));
+                // On OVN-Kubernetes the pods sit on logical switches, reached through ovn-k8s-mp0.
+                for (Ipv4Prefix block : ovn ? List.<Ipv4Prefix>of() : blocks.get(other.name())) {
+                    routes.add(Route.unicast(Route.MAIN_TABLE, block, viaOther, RouteProtocol.BOOT));
+                }
+                toNodes.add(List.copyOf(routes));
+            }
+            return toNodes;
+        });
         Map<String, HostDraft> nodeHosts = new java.util.HashMap<>();
         Map<String, Integer> podsOn = new java.util.HashMap<>();
         for (Pod pod : cluster.pods()) {
@@ -158,7 +174,8 @@ final class EnvironmentPlanner {
         for (Node node : cluster.nodes()) {
             HostRole role = active.contains(node) ? HostRole.GATEWAY : HostRole.NODE;
             HostId id = HostId.node(cluster.name(), node.name());
-            HostDraft host = new HostDraft(id, role, Optional.empty());
+            // Its own interfaces (up to three) and a veth end per pod on it: the list made at that size.
+            HostDraft host = new HostDraft(id, role, Optional.empty(), 3 + (ovn ? 0 : podsOn.getOrDefault(node.name(), 0)));
             hosts.add(host);
             nodeHosts.put(node.name(), host);
             String device = node.link().device();
@@ -206,15 +223,17 @@ final class EnvironmentPlanner {
             // The routes to the other nodes, the services' and the node's pods' routes, counted
             // first: the node's route list is made once at its full size rather than grown by copying.
             int routeCount = ovn ? 0 : cluster.serviceCidrs().size() + podsOn.getOrDefault(node.name(), 0);
-            for (Node other : cluster.nodes()) {
-                if (other != node) {
-                    routeCount += routesToNodeOn.apply(device, other).size();
+            List<List<Route>> toNodes = routesToNodesOn.apply(device);
+            List<Node> nodes = cluster.nodes();
+            for (int i = 0; i < nodes.size(); i++) {
+                if (nodes.get(i) != node) {
+                    routeCount += toNodes.get(i).size();
                 }
             }
             host.environment().routeCapacity(routeCount);
-            for (Node other : cluster.nodes()) {
-                if (other != node) {
-                    host.environment().routes(routesToNodeOn.apply(device, other));
+            for (int i = 0; i < nodes.size(); i++) {
+                if (nodes.get(i) != node) {
+                    host.environment().routes(toNodes.get(i));
                 }
             }
             // A node (or host-network pod) connecting to a ClusterIP needs some route before
@@ -258,40 +277,79 @@ final class EnvironmentPlanner {
                         List.of(Nexthop.onlink(Names.ovnRouterPortIp(node.cniIp()), Names.POD_INTERFACE)), RouteProtocol.BOOT));
                 continue;
             }
-            String peerName = vethName(pod, usedNames.computeIfAbsent(node.name(), n -> new HashSet<>()));
+            String named = vethName(pod, usedNames.computeIfAbsent(node.name(), n -> new HashSet<>()));
+            VethKey vethKey = new VethKey(pod.ip(), named);
+            VethEnds veth = vethEnds.get(vethKey);
+            if (veth == null) {
+                veth = VethEnds.of(pod.ip(), named);
+                vethEnds.put(vethKey, veth);
+            }
+            String peerName = veth.peerName();
             HostId podId = new HostId(cluster.name(), namespaces.computeIfAbsent(pod.namespace(), Optional::of), pod.name());
             HostDraft podHost = new HostDraft(podId, HostRole.POD, podNodes.computeIfAbsent(node.name(), Optional::of));
             hosts.add(podHost);
             String segment = cluster.name() + "/" + node.name() + "/" + pod.namespace() + "/" + pod.name();
             // A routed CNI gives the pod's veth the node's MTU (what the node's network carries).
-            podHost.interfaces.add(new Interface(Names.POD_INTERFACE, List.of(pod.ip()), Macs.of(Macs.POD, pod.ip()), segment,
+            podHost.interfaces.add(new Interface(Names.POD_INTERFACE, veth.podAddresses(), veth.podMac(), segment,
                     node.link().effectiveMtu()));
             Ipv4Address gateway = node.cniIp();
             // Every pod of the node has the same environment layer: one record for all of them.
-            podHost.environment(podEnvironmentOf.computeIfAbsent(node.name(), n -> {
-                PlanBuilder environment = new PlanBuilder();
-                environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
-                        List.of(Nexthop.onlink(gateway, Names.POD_INTERFACE)), RouteProtocol.BOOT));
-                // A pod's namespace copies the node's conf.all and conf.default (IPv4's rule for new
-                // namespaces); the kernel's default needs no line.
-                if (cluster.environment().rpFilter() != RpFilter.OFF) {
-                    environment.sysctl("net.ipv4.conf.all.rp_filter", cluster.environment().rpFilter().sysctlValue())
-                            .sysctl("net.ipv4.conf.default.rp_filter", cluster.environment().rpFilter().sysctlValue());
-                }
-                io.periscope.plan.DataplanePlan built = environment.build();
-                io.periscope.plan.DataplanePlan known = podEnvironments.putIfAbsent(built, built);
-                return known == null ? built : known;
-            }));
+            // Looked up, not computeIfAbsent: a capturing lambda per pod is 100,000 of them in a large set.
+            io.periscope.plan.DataplanePlan podEnvironment = podEnvironmentOf.get(node.name());
+            if (podEnvironment == null) {
+                podEnvironment = podEnvironment(cluster, gateway, podEnvironments);
+                podEnvironmentOf.put(node.name(), podEnvironment);
+            }
+            podHost.environment(podEnvironment);
             // As with the ptp CNI plugin, the node side of each pod's veth also carries the node's
             // CNI address, so the pod's default route has a neighbour to resolve.
             nodeHost.interfaces.add(new Interface(peerName, peerAddresses.computeIfAbsent(node.name(), n -> List.of(gateway)),
-                    Macs.of(Macs.POD_PEER, pod.ip()), segment,
+                    veth.peerMac(), segment,
                     node.link().effectiveMtu()));
-            nodeHost.environment().route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(pod.ip()),
-                    List.of(Nexthop.direct(peerName)), RouteProtocol.BOOT));
+            nodeHost.environment().route(veth.toPod());
             segments.add(new Segment(segment, Segment.SegmentKind.VETH,
                     List.of(new Segment.Attachment(podId, Names.POD_INTERFACE), new Segment.Attachment(nodeHost.id, peerName))));
         }
+    }
+
+    /** A pod's address and the name of its veth's node side: all that {@link VethEnds} is made of. */
+    record VethKey(Ipv4Address pod, String peerName) {
+    }
+
+    /**
+     * The parts of a pod's veth that depend on its address and node-side name only: the pod's
+     * address list and MAC, the node side's MAC and the node's route to the pod. Clusters with
+     * overlapping CIDRs and the same pods (what Globalnet is for) have the same ones, and as
+     * immutable records one of each serves them all: a large set has 100,000 pods, and this is
+     * nine of the objects of each that the garbage collector would otherwise copy.
+     */
+    record VethEnds(String peerName, List<Ipv4Address> podAddresses, MacAddress podMac, MacAddress peerMac, Route toPod) {
+
+        static VethEnds of(Ipv4Address pod, String peerName) {
+            return new VethEnds(peerName, List.of(pod), Macs.of(Macs.POD, pod), Macs.of(Macs.POD_PEER, pod),
+                    Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(pod), List.of(Nexthop.direct(peerName)), RouteProtocol.BOOT));
+        }
+    }
+
+    /**
+     * The environment layer of every pod on a node whose CNI address is {@code gateway}: the default
+     * route to it and the cluster's reverse-path filter; equal layers of other nodes and clusters
+     * (overlapping CIDRs) are one record, kept in {@code podEnvironments}.
+     */
+    private static io.periscope.plan.DataplanePlan podEnvironment(Cluster cluster, Ipv4Address gateway,
+                                                                  Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments) {
+        PlanBuilder environment = new PlanBuilder();
+        environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
+                List.of(Nexthop.onlink(gateway, Names.POD_INTERFACE)), RouteProtocol.BOOT));
+        // A pod's namespace copies the node's conf.all and conf.default (IPv4's rule for new
+        // namespaces); the kernel's default needs no line.
+        if (cluster.environment().rpFilter() != RpFilter.OFF) {
+            environment.sysctl("net.ipv4.conf.all.rp_filter", cluster.environment().rpFilter().sysctlValue())
+                    .sysctl("net.ipv4.conf.default.rp_filter", cluster.environment().rpFilter().sysctlValue());
+        }
+        io.periscope.plan.DataplanePlan built = environment.build();
+        io.periscope.plan.DataplanePlan known = podEnvironments.putIfAbsent(built, built);
+        return known == null ? built : known;
     }
 
     /**

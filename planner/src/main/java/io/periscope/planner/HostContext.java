@@ -70,6 +70,11 @@ record HostContext(ClusterContext clusterContext, Node node, HostDraft host, Tun
         return clusterContext.shared();
     }
 
+    /** Parts of host plans that the hosts of every cluster build alike, built once for the whole set. */
+    ClusterContext.SharedParts setWide() {
+        return clusterContext.setWide();
+    }
+
     /** What the host's planners write Submariner's part of its plan into. */
     PlanBuilder plan() {
         return host.submariner();

@@ -15,7 +15,7 @@ final class HostDraft {
     final HostId id;
     final HostPlan.HostRole role;
     final Optional<String> node;
-    final List<Interface> interfaces = new ArrayList<>(2);
+    final List<Interface> interfaces;
     // Made on first use: most hosts of a large cluster set are pods, whose environment is built once
     // per node (builtEnvironment) and whose Submariner layer stays empty, and every draft is alive
     // (and copied by the garbage collector) until the whole set is planned.
@@ -26,9 +26,15 @@ final class HostDraft {
     DataplanePlan kubeProxy = DataplanePlan.EMPTY;
 
     HostDraft(HostId id, HostPlan.HostRole role, Optional<String> node) {
+        this(id, role, node, 2);
+    }
+
+    /** A host expected to have about {@code interfaceCount} interfaces (a node, with a veth end per pod). */
+    HostDraft(HostId id, HostPlan.HostRole role, Optional<String> node, int interfaceCount) {
         this.id = id;
         this.role = role;
         this.node = node;
+        this.interfaces = new ArrayList<>(interfaceCount);
     }
 
     /** What the planners write the host's environment (what exists without Submariner) into. */

@@ -7,6 +7,7 @@ import io.periscope.model.topology.Pod;
 import io.periscope.model.topology.Service;
 import io.periscope.model.topology.ServicePort;
 import io.periscope.plan.Names;
+import io.periscope.plan.netfilter.Chain;
 import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Table;
@@ -15,13 +16,14 @@ import io.periscope.plan.netfilter.Target;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Function;
 
 /**
  * kube-proxy's iptables mode, as far as the documented flows depend on it: KUBE-SERVICES matches a
@@ -49,47 +51,38 @@ final class KubeProxyPlanner {
      * Adds kube-proxy's chains for every service of the cluster to a node's environment.
      * {@code externalIps} gives, per service, the extra address kube-proxy also answers on: the
      * global IP of an exported service, which upstream Globalnet realises as an internal service
-     * {@code submariner-<hash>} with the global IP as external IP.
+     * {@code submariner-<hash>} with the global IP as external IP. {@code shared} holds the chains
+     * made for the clusters planned before, which this cluster takes where its own would be equal.
      */
-    static void plan(Cluster cluster, ClusterIndex index, PlanBuilder environment, java.util.function.Function<Service, Optional<Ipv4Address>> externalIps) {
+    static void plan(Cluster cluster, ClusterIndex index, PlanBuilder environment, Function<Service, Optional<Ipv4Address>> externalIps,
+                     SharedChains shared) {
         List<Rule> services = environment.chain(Table.NAT, Names.KUBE_SERVICES);
-        EndpointRuleParts parts = new EndpointRuleParts();
+        // kube-proxy's --cluster-cidr: the first pod CIDR, when the cluster has one.
+        Optional<Ipv4Prefix> clusterCidr = cluster.podCidrs().isEmpty() ? Optional.empty() : Optional.of(cluster.podCidrs().getFirst());
         boolean any = false;
         for (Service service : cluster.services()) {
             if (service.headless()) {
                 continue;
             }
             List<Pod> endpoints = index.endpointsOf(service);
+            List<Ipv4Address> endpointIps = new ArrayList<>(endpoints.size());
+            for (Pod pod : endpoints) {
+                endpointIps.add(pod.ip());
+            }
+            Ipv4Address clusterIp = service.clusterIp().orElseThrow();
+            Optional<Ipv4Address> external = externalIps.apply(service);
             for (ServicePort port : service.ports()) {
-                // "ip:targetPort" of each endpoint, written once for the service's chains and the internal service's.
-                String[] ipAndPorts = new String[endpoints.size()];
-                for (int i = 0; i < ipAndPorts.length; i++) {
-                    ipAndPorts[i] = endpoints.get(i).ip() + ":" + port.targetPort();
-                }
                 String portName = servicePortName(service.qualifiedName(), service, port);
-                String svcChain = chainName("KUBE-SVC-", portName, port);
-                services.add(new Rule(List.of(new Match.Destination(Ipv4Prefix.host(service.clusterIp().orElseThrow())),
-                        new Match.ProtocolIs(port.protocol()), new Match.DestinationPort(port.port())),
-                        Target.jump(svcChain), Optional.of(portName + " cluster IP")));
-                if (!cluster.podCidrs().isEmpty()) {
-                    environment.rule(Table.NAT, svcChain, new Rule(List.of(new Match.Source(cluster.podCidrs().getFirst(), true),
-                            new Match.Destination(Ipv4Prefix.host(service.clusterIp().orElseThrow())), new Match.ProtocolIs(port.protocol()),
-                            new Match.DestinationPort(port.port())), Target.jump(KUBE_MARK_MASQ), Optional.of(portName + " cluster IP")));
-                }
-                endpointChains(environment, svcChain, portName, port, endpoints, ipAndPorts, parts);
+                PortChains chains = shared.chains(new PortKey(portName, false, Optional.of(clusterIp), clusterCidr, port, endpointIps));
+                services.add(chains.entryRule(clusterIp, port));
+                chains.addTo(environment);
                 any = true;
-                Optional<Ipv4Address> external = externalIps.apply(service);
                 if (external.isPresent()) {
                     String mirrored = servicePortName(service.namespace() + "/" + mirroredServiceName(service), service, port);
-                    String mirroredChain = chainName("KUBE-SVC-", mirrored, port);
-                    String extChain = chainName("KUBE-EXT-", mirrored, port);
-                    services.add(new Rule(List.of(new Match.Destination(Ipv4Prefix.host(external.get())),
-                            new Match.ProtocolIs(port.protocol()), new Match.DestinationPort(port.port())),
-                            Target.jump(extChain), Optional.of(mirrored + " external IP")));
-                    environment.rule(Table.NAT, extChain, new Rule(List.of(), Target.jump(KUBE_MARK_MASQ),
-                            Optional.of("masquerade traffic for " + mirrored + " external destinations")));
-                    environment.rule(Table.NAT, extChain, Rule.of(Target.jump(mirroredChain)));
-                    endpointChains(environment, mirroredChain, mirrored, port, endpoints, ipAndPorts, parts);
+                    // The internal service has no cluster IP of its own to mark: its chains depend on the name, port and endpoints only.
+                    PortChains mirroredChains = shared.chains(new PortKey(mirrored, true, Optional.empty(), Optional.empty(), port, endpointIps));
+                    services.add(mirroredChains.entryRule(external.get(), port));
+                    mirroredChains.addTo(environment);
                 }
             }
         }
@@ -106,45 +99,119 @@ final class KubeProxyPlanner {
     }
 
     /**
-     * What the endpoint rules of a cluster's services have in common, made once: kube-proxy's rules
-     * are most of a large cluster set's plan (a service's endpoints twice with Globalnet, under the
-     * service's and the internal service's chains), and the plan is what the garbage collector copies.
+     * What kube-proxy's chains of one service port are made of, and nothing else: its port name
+     * (the mirrored internal service's for {@code external}), the cluster IP and cluster CIDR its
+     * KUBE-SVC chain marks traffic from outside the pods for (none for the internal service, whose
+     * KUBE-EXT chain marks everything), the port and its endpoints' addresses in order. Two ports
+     * with equal keys get equal chains: every chain name is a hash of the port name, protocol and
+     * endpoint, and every rule is made of these fields.
      */
-    private static final class EndpointRuleParts {
-        final Target markMasquerade = Target.jump(KUBE_MARK_MASQ);
-        /** {@code -s <pod>/32}, by pod. */
-        final Map<Pod, List<Match>> fromPod = new IdentityHashMap<>();
-        /** {@code -m statistic --probability 1/n}, by n. */
-        final Map<Integer, List<Match>> oneIn = new HashMap<>();
+    record PortKey(String portName, boolean external, Optional<Ipv4Address> clusterIp, Optional<Ipv4Prefix> clusterCidr, ServicePort port,
+                   List<Ipv4Address> endpoints) {
+    }
 
-        List<Match> fromPod(Pod pod) {
-            return fromPod.computeIfAbsent(pod, p -> List.of(new Match.Source(Ipv4Prefix.host(p.ip()))));
+    /**
+     * One service port's chains, in the order kube-proxy's layer names them (KUBE-EXT for the
+     * internal service, KUBE-SVC, then a KUBE-SEP per endpoint), and the chain and comment of the
+     * port's KUBE-SERVICES rule. The chains are immutable records: the same object serves every
+     * node of every cluster whose port has the same {@link PortKey}.
+     */
+    record PortChains(String entryChain, Optional<String> entryComment, List<Chain> chains) {
+
+        /** The KUBE-SERVICES rule sending the port's {@code destination} (cluster IP or external IP) to the port's chains. */
+        Rule entryRule(Ipv4Address destination, ServicePort port) {
+            return new Rule(List.of(new Match.Destination(Ipv4Prefix.host(destination)), new Match.ProtocolIs(port.protocol()),
+                    new Match.DestinationPort(port.port())), Target.jump(entryChain), entryComment);
         }
 
-        List<Match> oneIn(int remaining) {
-            return remaining > 1 ? oneIn.computeIfAbsent(remaining, n -> List.of(new Match.RandomProbability(1.0 / n))) : List.of();
+        void addTo(PlanBuilder environment) {
+            for (Chain chain : chains) {
+                environment.chain(Table.NAT, chain);
+            }
         }
     }
 
-    private static void endpointChains(PlanBuilder environment, String svcChain, String portName, ServicePort port, List<Pod> endpoints,
-                                       String[] ipAndPorts, EndpointRuleParts parts) {
-        List<Rule> svc = environment.chain(Table.NAT, svcChain);
-        // The endpoint rules of a port all carry the port name as comment: one Optional for all of them.
-        Optional<String> comment = Optional.of(portName);
-        List<Match> protocol = List.of(new Match.ProtocolIs(port.protocol()));
-        OptionalInt targetPort = OptionalInt.of(port.targetPort());
-        // kube-proxy's KUBE-SEP- chain: base32(sha256(port name + protocol + "ip:targetPort")).
-        // The same first bytes for every endpoint of the port: encoded once, and hashed before each endpoint's own.
-        byte[] hashedPrefix = (portName + port.protocol().lowerName()).getBytes(StandardCharsets.UTF_8);
-        for (int i = 0; i < endpoints.size(); i++) {
-            Pod pod = endpoints.get(i);
-            String ipAndPort = ipAndPorts[i];
-            String sepChain = hashedChainName("KUBE-SEP-", sha256(hashedPrefix, ipAndPort));
-            String description = portName + " -> " + ipAndPort;
-            svc.add(new Rule(parts.oneIn(endpoints.size() - i), Target.jump(sepChain), Optional.of(description)));
-            List<Rule> sep = environment.chain(Table.NAT, sepChain);
-            sep.add(new Rule(parts.fromPod(pod), parts.markMasquerade, comment));
-            sep.add(new Rule(protocol, new Target.Dnat(pod.ip(), targetPort), comment));
+    /**
+     * kube-proxy's chains of one planning, by {@link PortKey}, shared between clusters. kube-proxy's
+     * rules are most of a large cluster set's plan (a service's endpoints twice with Globalnet, under
+     * the service's and the internal service's chains), and the live plan is what the garbage
+     * collector copies. Clusters behind Globalnet often have the same pod and service CIDRs, and
+     * deployments repeated across clusters give the same namespaces, names and addresses: their
+     * chains are equal, so one set of records (named once, hashing a SHA-256 per endpoint once)
+     * serves them all. A cluster whose port differs in any part of its key gets chains of its own.
+     */
+    static final class SharedChains {
+        private final Map<PortKey, PortChains> byPort = new HashMap<>();
+        private final Target markMasquerade = Target.jump(KUBE_MARK_MASQ);
+        /** {@code -s <pod>/32}, by address. */
+        private final Map<Ipv4Address, List<Match>> fromPod = new HashMap<>();
+        /** {@code -m statistic --probability 1/n}, by n. */
+        private final Map<Integer, List<Match>> oneIn = new HashMap<>();
+
+        PortChains chains(PortKey key) {
+            PortChains known = byPort.get(key);
+            if (known == null) {
+                known = build(key);
+                byPort.put(key, known);
+            }
+            return known;
+        }
+
+        private List<Match> fromPod(Ipv4Address pod) {
+            return fromPod.computeIfAbsent(pod, p -> List.of(new Match.Source(Ipv4Prefix.host(p))));
+        }
+
+        private List<Match> oneIn(int remaining) {
+            return remaining > 1 ? oneIn.computeIfAbsent(remaining, n -> List.of(new Match.RandomProbability(1.0 / n))) : List.of();
+        }
+
+        private PortChains build(PortKey key) {
+            ServicePort port = key.port();
+            String name = key.portName();
+            String svcChain = chainName("KUBE-SVC-", name, port);
+            List<Chain> chains = new ArrayList<>(key.endpoints().size() + 2);
+            List<Rule> svc = new ArrayList<>(key.endpoints().size() + 1);
+            String entryChain;
+            Optional<String> entryComment;
+            if (key.external()) {
+                entryChain = chainName("KUBE-EXT-", name, port);
+                entryComment = Optional.of(name + " external IP");
+                chains.add(new Chain(entryChain, List.of(new Rule(List.of(), markMasquerade,
+                        Optional.of("masquerade traffic for " + name + " external destinations")), Rule.of(Target.jump(svcChain)))));
+            } else {
+                entryChain = svcChain;
+                entryComment = Optional.of(name + " cluster IP");
+                if (key.clusterCidr().isPresent()) {
+                    svc.add(new Rule(List.of(new Match.Source(key.clusterCidr().get(), true),
+                            new Match.Destination(Ipv4Prefix.host(key.clusterIp().orElseThrow())), new Match.ProtocolIs(port.protocol()),
+                            new Match.DestinationPort(port.port())), markMasquerade, entryComment));
+                }
+            }
+            List<Chain> endpointChains = endpointChains(svc, name, port, key.endpoints());
+            chains.add(new Chain(svcChain, svc));
+            chains.addAll(endpointChains);
+            return new PortChains(entryChain, entryComment, List.copyOf(chains));
+        }
+
+        /** The port's KUBE-SEP chains, one per endpoint, and the rules of {@code svc} that pick one. */
+        private List<Chain> endpointChains(List<Rule> svc, String portName, ServicePort port, List<Ipv4Address> endpoints) {
+            // The endpoint rules of a port all carry the port name as comment: one Optional for all of them.
+            Optional<String> comment = Optional.of(portName);
+            List<Match> protocol = List.of(new Match.ProtocolIs(port.protocol()));
+            OptionalInt targetPort = OptionalInt.of(port.targetPort());
+            // kube-proxy's KUBE-SEP- chain: base32(sha256(port name + protocol + "ip:targetPort")).
+            // The same first bytes for every endpoint of the port: encoded once, and hashed before each endpoint's own.
+            byte[] hashedPrefix = (portName + port.protocol().lowerName()).getBytes(StandardCharsets.UTF_8);
+            List<Chain> chains = new ArrayList<>(endpoints.size());
+            for (int i = 0; i < endpoints.size(); i++) {
+                Ipv4Address pod = endpoints.get(i);
+                String ipAndPort = pod + ":" + port.targetPort();
+                String sepChain = hashedChainName("KUBE-SEP-", sha256(hashedPrefix, ipAndPort));
+                svc.add(new Rule(oneIn(endpoints.size() - i), Target.jump(sepChain), Optional.of(portName + " -> " + ipAndPort)));
+                chains.add(new Chain(sepChain, List.of(new Rule(fromPod(pod), markMasquerade, comment),
+                        new Rule(protocol, new Target.Dnat(pod, targetPort), comment))));
+            }
+            return chains;
         }
     }
 

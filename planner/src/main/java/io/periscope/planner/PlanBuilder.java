@@ -31,7 +31,7 @@ final class PlanBuilder {
 
     // Created on first use: a large cluster set has two builders per host alive until the end of
     // planning, and most of a pod's collections stay empty.
-    private Map<Table, Map<String, List<Rule>>> tables;
+    private Map<Table, Map<String, ChainDraft>> tables;
     /** Rules of built-in chains placed {@link HookPosition#LAST}, by table and chain. */
     private Map<Table, Map<String, List<Rule>>> lastRules;
     private List<IpSet> ipsets;
@@ -55,12 +55,63 @@ final class PlanBuilder {
         return list == null ? List.of() : list;
     }
 
-    /** Declares a chain (so it exists even when empty) and returns its rule list to append to. */
-    List<Rule> chain(Table table, String name) {
+    /**
+     * A chain being filled in, or one built elsewhere and shared between hosts ({@link #chain(Table, Chain)})
+     * until someone adds a rule to it here, which turns it into a copy of its own.
+     */
+    private static final class ChainDraft {
+        private List<Rule> rules;
+        private Chain shared;
+
+        List<Rule> rules() {
+            if (rules == null) {
+                rules = shared == null ? new ArrayList<>() : new ArrayList<>(shared.rules());
+                shared = null;
+            }
+            return rules;
+        }
+
+        Chain build(String name, List<Rule> last) {
+            if (shared != null) {
+                return last.isEmpty() ? shared : new Chain(name, shared.rules(), last);
+            }
+            return new Chain(name, rules == null ? List.of() : rules, last);
+        }
+    }
+
+    private Map<String, ChainDraft> chains(Table table) {
         if (tables == null) {
             tables = new EnumMap<>(Table.class);
         }
-        return tables.computeIfAbsent(table, t -> new LinkedHashMap<>()).computeIfAbsent(name, n -> new ArrayList<>());
+        return tables.computeIfAbsent(table, t -> new LinkedHashMap<>());
+    }
+
+    /** Declares a chain (so it exists even when empty) and returns its rule list to append to. */
+    List<Rule> chain(Table table, String name) {
+        return chains(table).computeIfAbsent(name, n -> new ChainDraft()).rules();
+    }
+
+    /**
+     * A whole chain built elsewhere, declared here in its place in the chain order: the plan holds
+     * that very record. Chains are immutable records, so a chain equal on many hosts (kube-proxy's,
+     * the same in every cluster of a set with the same services, pods and CIDRs) can be one object
+     * for all of them and reads exactly as a copy would. A chain already named here gets the
+     * shared chain's rules appended instead, as {@link #rule} would.
+     */
+    PlanBuilder chain(Table table, Chain built) {
+        if (!built.last().isEmpty()) {
+            throw new IllegalArgumentException(built.name() + ": a shared chain has no rules placed last");
+        }
+        Map<String, ChainDraft> chains = chains(table);
+        ChainDraft draft = chains.get(built.name());
+        if (draft == null) {
+            draft = new ChainDraft();
+            draft.shared = built;
+            chains.put(built.name(), draft);
+        } else {
+            draft.rules().addAll(built.rules());
+        }
+        return this;
     }
 
     PlanBuilder rule(Table table, String chain, Rule rule) {
@@ -126,7 +177,11 @@ final class PlanBuilder {
         if (routes == null) {
             routes = new ArrayList<>(more.size());
         }
-        routes.addAll(more);
+        // One by one: addAll copies the list into a new array first, and a node of a large set
+        // takes a short list from each of a hundred other nodes.
+        for (int i = 0; i < more.size(); i++) {
+            routes.add(more.get(i));
+        }
         return this;
     }
 
@@ -179,9 +234,12 @@ final class PlanBuilder {
         List<NetfilterTable> netfilter = new ArrayList<>();
         Map<Table, Map<String, List<Rule>>> last = lastRules == null ? Map.of() : lastRules;
         if (tables != null) {
-            tables.forEach((table, chains) -> netfilter.add(new NetfilterTable(table,
-                    chains.entrySet().stream().map(e -> new Chain(e.getKey(), e.getValue(),
-                            last.getOrDefault(table, Map.of()).getOrDefault(e.getKey(), List.of()))).toList())));
+            tables.forEach((table, chains) -> {
+                Map<String, List<Rule>> lastOfTable = last.getOrDefault(table, Map.of());
+                List<Chain> built = new ArrayList<>(chains.size());
+                chains.forEach((name, draft) -> built.add(draft.build(name, lastOfTable.getOrDefault(name, List.of()))));
+                netfilter.add(new NetfilterTable(table, built));
+            });
         }
         return new DataplanePlan(netfilter, orEmpty(ipsets), orEmpty(vxlans), orEmpty(fdb), List.of(), orEmpty(nexthops),
                 orEmpty(groups), orEmpty(routes), orEmpty(rules), sysctls == null ? Map.of() : sysctls,

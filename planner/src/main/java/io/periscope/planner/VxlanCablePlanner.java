@@ -65,10 +65,18 @@ final class VxlanCablePlanner {
             if (set.globalnet().enabled() && remote.cluster().multiActiveGateways()) {
                 for (Node gateway : context.activeGateways(remote.cluster())) {
                     Ipv4Address owner = Tunnels.tunnelAddress(Names.VXLAN_TUNNEL_FIRST_OCTET, gateway.ip());
-                    for (Ipv4Address egress : context.ownedEgress(remote.cluster(), gateway)) {
-                        plan.route(Route.unicast(Names.CABLE_TABLE, Ipv4Prefix.host(egress), List.of(Nexthop.via(owner, Names.VXLAN_TUNNEL)),
-                                RouteProtocol.STATIC).withMetric(Names.EGRESS_IP_ROUTE_METRIC));
-                    }
+                    // The same routes on every active gateway of every other cluster: one list of
+                    // records for the set (a gateway of 49 peers with 20 egress addresses each
+                    // would otherwise hold 980 routes of its own). Routes are immutable records.
+                    plan.routes(context.setWide().list(new EgressRoutesTo(remote.cluster().name(), gateway.name()), () -> {
+                        List<Nexthop> viaOwner = List.of(Nexthop.via(owner, Names.VXLAN_TUNNEL));
+                        List<Route> routes = new ArrayList<>();
+                        for (Ipv4Address egress : context.ownedEgress(remote.cluster(), gateway)) {
+                            routes.add(Route.unicast(Names.CABLE_TABLE, Ipv4Prefix.host(egress), viaOwner, RouteProtocol.STATIC)
+                                    .withMetric(Names.EGRESS_IP_ROUTE_METRIC));
+                        }
+                        return routes;
+                    }));
                     // The gateway's own global IP (its Endpoint's healthCheckIP) is DNATed by that
                     // gateway alone: a health-check ping spread over the cluster's gateways would
                     // find no route on the others, so it goes to its gateway like its egress IPs.
@@ -97,5 +105,9 @@ final class VxlanCablePlanner {
      */
     static boolean learns(List<RemoteCluster> remotes) {
         return remotes.stream().anyMatch(remote -> remote.cluster().activeGateways().size() > 1);
+    }
+
+    /** The metric-98 routes to the egress addresses a remote cluster's gateway owns, through that gateway: the same from every peer. */
+    private record EgressRoutesTo(String cluster, String gateway) {
     }
 }

@@ -1,9 +1,15 @@
 package io.periscope.planner;
 
+import io.periscope.model.generate.SyntheticClusterSet;
 import io.periscope.model.load.TopologyLoader;
+import io.periscope.model.net.Ipv4Address;
+import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
+import io.periscope.plan.Interface;
+import io.periscope.plan.routing.Route;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,5 +66,26 @@ class PodsOfANodeShareTheirLayers {
 
         assertThat(pod(plan, "c").environment()).isNotEqualTo(pod(plan, "a").environment());
         assertThat(pod(plan, "c").node()).contains("gw");
+    }
+
+    @Test
+    void theSamePodInClustersWithOverlappingCidrsSharesItsVethParts() {
+        ClusterSetPlan plan = Planner.plan(new SyntheticClusterSet(2, 2, 1, 4, 2, 0, GlobalnetMode.V2).build());
+        HostPlan first = plan.host(HostId.pod("c0", "ns-0", "pod-0")).orElseThrow();
+        HostPlan second = plan.host(HostId.pod("c1", "ns-0", "pod-0")).orElseThrow();
+        Interface podSide = first.interfaces().getFirst();
+        Interface otherPodSide = second.interfaces().getFirst();
+
+        assertThat(otherPodSide.mac()).isSameAs(podSide.mac());
+        assertThat(otherPodSide.addresses()).isSameAs(podSide.addresses());
+        // Each keeps its own segment, named after its cluster.
+        assertThat(otherPodSide.segment()).isNotEqualTo(podSide.segment());
+        Route toPod = nodeRouteTo(plan, "c0", podSide.addresses().getFirst());
+        assertThat(nodeRouteTo(plan, "c1", podSide.addresses().getFirst())).isSameAs(toPod);
+    }
+
+    private static Route nodeRouteTo(ClusterSetPlan plan, String cluster, Ipv4Address pod) {
+        return plan.host(HostId.node(cluster, "node-0")).orElseThrow().environment().routes().stream()
+                .filter(r -> r.destination().equals(Ipv4Prefix.host(pod))).findFirst().orElseThrow();
     }
 }
