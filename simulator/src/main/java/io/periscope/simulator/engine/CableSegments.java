@@ -68,9 +68,20 @@ public final class CableSegments {
     record Segment(int[] hosts, List<?>[] entries, long delivered, long paths, List<Exit> exits) {
     }
 
-    /** Whether {@code v}'s arrival begins a segment: a forward packet by a cable, no segment being walked, nobody told of chains. */
+    /**
+     * Whether {@code v}'s arrival begins a segment: a forward packet by a cable, nobody told of chains.
+     * A segment may begin inside another (a node's tunnel to its own gateway, then the cable between
+     * clusters); the outer one is then not kept, as its packet still carries what is the flow's own.
+     */
     boolean begins(Visit v, boolean forward) {
-        return recording == null && forward && v.tunnel != null && v.observer == null;
+        return forward && v.tunnel != null && v.observer == null && (recording == null || recording.suspended == 0);
+    }
+
+    /** A segment begins inside those being walked: none of them is kept. */
+    void nested() {
+        for (Recording r = recording; r != null; r = r.outer) {
+            r.kept = false;
+        }
     }
 
     Key key(Visit v, Wiring.Port port) {
@@ -104,7 +115,7 @@ public final class CableSegments {
 
     /** A segment begins at {@code host} with the state {@code conntrack}; the flow has counted what {@code memo} holds. */
     void open(Key key, ConntrackState conntrack, int host, SuffixMemo memo) {
-        recording = new Recording(key, conntrack, memo.delivered(), memo.paths());
+        recording = new Recording(key, conntrack, memo.delivered(), memo.paths(), recording);
         recording.hosts.add(host);
     }
 
@@ -152,7 +163,7 @@ public final class CableSegments {
     /** The segment is walked: kept with what it counted, unless something in it depended on the flow. */
     void close(SuffixMemo memo) {
         Recording r = recording;
-        recording = null;
+        recording = r.outer;
         if (!r.kept) {
             return;
         }
@@ -165,8 +176,9 @@ public final class CableSegments {
                 memo.delivered() - r.delivered - r.exitDelivered, memo.paths() - r.paths - r.exitPaths, List.copyOf(r.exits)));
     }
 
-    /** The segment being walked. */
+    /** The segment being walked, and the one it began inside. */
     private static final class Recording {
+        final Recording outer;
         final Key key;
         final ConntrackState start;
         final long delivered;
@@ -178,7 +190,8 @@ public final class CableSegments {
         int suspended;
         boolean kept = true;
 
-        Recording(Key key, ConntrackState start, long delivered, long paths) {
+        Recording(Key key, ConntrackState start, long delivered, long paths, Recording outer) {
+            this.outer = outer;
             this.key = key;
             this.start = start;
             this.delivered = delivered;

@@ -348,6 +348,7 @@ public final class Dataplane {
      * else the segment is walked and kept.
      */
     private void segmentArrival(Visit v, Wiring.Port port, SuffixMemo memo, CableSegments segments) {
+        segments.nested();
         CableSegments.Key key = segments.key(v, port);
         CableSegments.Segment known = segments.known(key, v.conntrack);
         if (known == null) {
