@@ -182,12 +182,17 @@ public final class Simulator {
     /**
      * As {@link #count(ResolvedFlow, ChainObserver)}, sharing with the flows counted before it the
      * segments {@code segments} holds (see {@link CableSegments}): where this flow's packet arrives by a
-     * cable in a state one of them reached, the count of what follows there is reused, and only the
-     * replies that come back by a cable are walked on. The caller keeps one {@code segments} per run of
-     * flows (the reachability matrix: per service); with {@code chains} not null none is used.
+     * cable in a state one of them reached, the count of what follows there is reused (and {@code chains}
+     * told of the chains it entered), and only the replies that come back by a cable are walked on. The
+     * caller keeps one {@code segments} per run of flows (the reachability matrix: per service).
      */
     public PathCount count(ResolvedFlow flow, ChainObserver chains, CableSegments segments) {
-        return count(flow, chains, new SuffixMemo(segments));
+        // The chains of a segment are kept with it, to be told again to the flows that reuse it.
+        ChainObserver told = chains == null || segments == null ? chains : (host, table, chain, packet) -> {
+            chains.entered(host, table, chain, packet);
+            segments.entered(host, table, chain, packet);
+        };
+        return count(flow, told, new SuffixMemo(segments));
     }
 
     /** As {@link #count(ResolvedFlow, ChainObserver)}, with the flow's own {@code memo}, for tests to see what it reused. */

@@ -26,7 +26,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -83,7 +85,7 @@ class CountedPathsEqualWalkedPaths {
 
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3, 4, 5, 6})
-    void randomTopologiesSharingSegmentsAcrossFlowsCountWhatTheyWalk(int seed) throws FlowResolutionException {
+    void randomTopologiesSharingSegmentsAcrossFlowsCountWhatTheyWalkAndTellTheSameChains(int seed) throws FlowResolutionException {
         int flows = 0;
         for (boolean globalnet : new boolean[] {true, false}) {
             ClusterSet set = RandomClusterSet.generate(seed, globalnet);
@@ -110,9 +112,15 @@ class CountedPathsEqualWalkedPaths {
                                 continue;
                             }
 
-                            PathCount shared = simulator.count(flow, null, segments);
+                            Set<List<Object>> toldShared = new HashSet<>();
+                            Set<List<Object>> toldWalked = new HashSet<>();
+                            PathCount shared = simulator.count(flow, (host, table, chain, packet) -> toldShared.add(List.of(host, table, chain,
+                                    packet)), segments);
+                            simulator.trace(flow, (host, table, chain, packet) -> toldWalked.add(List.of(host, table, chain, packet)));
 
                             assertThat(shared).as("seed %d, Globalnet %s: %s", seed, globalnet, flow).isEqualTo(walked(simulator, flow));
+                            assertThat(toldShared).as("chains entered, seed %d, Globalnet %s: %s", seed, globalnet, flow)
+                                    .isEqualTo(toldWalked);
                             flows++;
                         }
                     }

@@ -1,5 +1,7 @@
 package io.periscope.simulator.engine;
 
+import io.periscope.plan.HostId;
+import io.periscope.plan.netfilter.Table;
 import io.periscope.simulator.conntrack.Connection;
 import io.periscope.simulator.conntrack.ConntrackState;
 import io.periscope.simulator.conntrack.TcpSegment;
@@ -8,8 +10,10 @@ import io.periscope.simulator.trace.Packet;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The walks that begin where a flow's packet arrives by a cable, counted once and shared by the flows
@@ -34,7 +38,8 @@ import java.util.Map;
  * segment is reused (conntrack is per network namespace: the walk on a host reads no other host's
  * entries). The flow's own packet as sent, its source host and the answer it expects are read only by
  * a reply that is delivered: a segment in which a reply is delivered before leaving by a cable is not
- * kept. A walk told of the chains it enters ({@code ChainObserver}) does not use segments.
+ * kept. The netfilter chains a segment entered, with their packets, are kept too, and told again to the
+ * chain observer of a flow that reuses it (the matrix reads them to find rules naming a pod).
  *
  * <p>Kept for the flows of one service at a time (the matrix clears it between services: a segment of
  * another service is never met again); not thread-safe.
@@ -64,17 +69,31 @@ public final class CableSegments {
     record Exit(Wiring.Port port, Visit visit, List<Connection> made) {
     }
 
-    /** The hosts a segment arrived at, their entries when it began, the paths that ended inside it, and its exits. */
-    record Segment(int[] hosts, List<?>[] entries, long delivered, long paths, List<Exit> exits) {
+    /**
+     * The hosts a segment arrived at, their entries when it began, the paths that ended inside it, its
+     * exits, and the chains it entered.
+     */
+    record Segment(int[] hosts, List<?>[] entries, long delivered, long paths, List<Exit> exits, List<Entered> chains) {
+    }
+
+    /** A netfilter chain entered, as a {@code ChainObserver} is told of it. */
+    record Entered(HostId host, Table table, String chain, Packet packet) {
+    }
+
+    /** The walk of a flow that shares these segments entered a chain: the segment being walked keeps it. */
+    public void entered(HostId host, Table table, String chain, Packet packet) {
+        if (walking()) {
+            recording.chains.add(new Entered(host, table, chain, packet));
+        }
     }
 
     /**
-     * Whether {@code v}'s arrival begins a segment: a forward packet by a cable, nobody told of chains.
+     * Whether {@code v}'s arrival begins a segment: a forward packet by a cable.
      * A segment may begin inside another (a node's tunnel to its own gateway, then the cable between
      * clusters); the outer one is then not kept, as its packet still carries what is the flow's own.
      */
     boolean begins(Visit v, boolean forward) {
-        return forward && v.tunnel != null && v.observer == null && (recording == null || recording.suspended == 0);
+        return forward && v.tunnel != null && (recording == null || recording.suspended == 0);
     }
 
     /** A segment begins inside those being walked: none of them is kept. */
@@ -173,7 +192,8 @@ public final class CableSegments {
             entries[i] = r.start.entriesOf(hosts[i]);
         }
         segments.computeIfAbsent(r.key, k -> new ArrayList<>(1)).add(new Segment(hosts, entries,
-                memo.delivered() - r.delivered - r.exitDelivered, memo.paths() - r.paths - r.exitPaths, List.copyOf(r.exits)));
+                memo.delivered() - r.delivered - r.exitDelivered, memo.paths() - r.paths - r.exitPaths, List.copyOf(r.exits),
+                List.copyOf(r.chains)));
     }
 
     /** The segment being walked, and the one it began inside. */
@@ -185,6 +205,8 @@ public final class CableSegments {
         final long paths;
         final List<Integer> hosts = new ArrayList<>(8);
         final List<Exit> exits = new ArrayList<>();
+        /** Each chain once: an observer may be told of a chain more than once, and replaying fewer is cheaper. */
+        final Set<Entered> chains = new LinkedHashSet<>();
         long exitDelivered;
         long exitPaths;
         int suspended;

@@ -358,6 +358,11 @@ public final class Dataplane {
             return;
         }
         memo.add(known.delivered(), known.paths());
+        if (v.observer != null) {
+            for (CableSegments.Entered c : known.chains()) {
+                v.observer.entered(c.host(), c.table(), c.chain(), c.packet());
+            }
+        }
         // The replies of a delivery are expected to answer the packet as the flow's sender sent it.
         Packet expected = memo.expecting(v.origin.answer());
         for (CableSegments.Exit exit : known.exits()) {
@@ -365,6 +370,7 @@ public final class Dataplane {
             e.conntrack = v.conntrack.withAll(exit.made());
             e.memo = memo;
             e.sink = memo.replies();
+            e.observer = v.observer;
             arrive(e, exit.port());
         }
         memo.expecting(expected);
