@@ -10,10 +10,8 @@ import io.periscope.simulator.trace.Packet;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The walks that begin where a flow's packet arrives by a cable, counted once and shared by the flows
@@ -82,7 +80,7 @@ public final class CableSegments {
 
     /** The walk of a flow that shares these segments entered a chain: the segment being walked keeps it. */
     public void entered(HostId host, Table table, String chain, Packet packet) {
-        if (walking()) {
+        if (walking() && recording.kept) {
             recording.chains.add(new Entered(host, table, chain, packet));
         }
     }
@@ -152,6 +150,9 @@ public final class CableSegments {
 
     /** A reply leaves the segment by a cable at {@code port}: kept with the entries made since the segment began. */
     void exit(Wiring.Port port, Visit v) {
+        if (!recording.kept) {
+            return;
+        }
         List<Connection> made = v.conntrack.since(recording.start);
         if (made == null) {
             recording.kept = false;
@@ -205,8 +206,8 @@ public final class CableSegments {
         final long paths;
         final List<Integer> hosts = new ArrayList<>(8);
         final List<Exit> exits = new ArrayList<>();
-        /** Each chain once: an observer may be told of a chain more than once, and replaying fewer is cheaper. */
-        final Set<Entered> chains = new LinkedHashSet<>();
+        /** In the order entered, repeats and all: hashing each to keep it once cost more than telling it again. */
+        final List<Entered> chains = new ArrayList<>();
         long exitDelivered;
         long exitPaths;
         int suspended;
