@@ -5,6 +5,7 @@ import io.periscope.model.topology.Flow;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.simulator.conntrack.ConntrackState;
 import io.periscope.simulator.conntrack.TcpSegment;
+import io.periscope.simulator.engine.CableSegments;
 import io.periscope.simulator.engine.CompiledNetwork;
 import io.periscope.simulator.engine.Dataplane;
 import io.periscope.simulator.engine.Ending;
@@ -17,6 +18,7 @@ import io.periscope.simulator.trace.PathTrace;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Traces flows through a cluster set plan. The plan is compiled once, in the constructor (or, built by
@@ -177,10 +179,30 @@ public final class Simulator {
         return count(flow, chains, new SuffixMemo());
     }
 
+    /**
+     * As {@link #count(ResolvedFlow, ChainObserver)}, sharing with the flows counted before it the
+     * segments {@code segments} holds (see {@link CableSegments}): where this flow's packet arrives by a
+     * cable in a state one of them reached, the count of what follows there is reused (and {@code chains}
+     * told of the chains it entered), and only the replies that come back by a cable are walked on. The
+     * caller keeps one {@code segments} per run of flows (the reachability matrix: per service).
+     */
+    public PathCount count(ResolvedFlow flow, ChainObserver chains, CableSegments segments) {
+        // The chains of a segment are kept with it, to be told again to the flows that reuse it.
+        ChainObserver told = chains == null || segments == null ? chains : (host, table, chain, packet) -> {
+            chains.entered(host, table, chain, packet);
+            segments.entered(host, table, chain, packet);
+        };
+        return count(flow, told, new SuffixMemo(segments));
+    }
+
     /** As {@link #count(ResolvedFlow, ChainObserver)}, with the flow's own {@code memo}, for tests to see what it reused. */
     PathCount count(ResolvedFlow flow, ChainObserver chains, SuffixMemo memo) {
         int source = sourceIndex(flow);
         TcpSegment first = TcpSegment.SYN;
+        // A reply is counted against the answer the sender expects, which the memo holds while it is walked.
+        Consumer<Ending> replies = reply -> memo.countedReply(reply.disposition() == Disposition.DELIVERED,
+                answered(source, memo.expected(), reply));
+        memo.replies(replies);
         dataplane.send(source, sent(flow), first, flow.sourceIp().isEmpty(), false, ConntrackState.EMPTY, List.of(), chains, false,
                 memo, forward -> {
                     if (forward.disposition() != Disposition.DELIVERED || !flow.protocol().hasPorts()) {
@@ -189,7 +211,7 @@ public final class Simulator {
                     }
                     Packet expected = memo.expecting(forward.origin().answer());
                     dataplane.send(forward.hostIndex(), answer(forward), first.answer(), false, true, forward.conntrack(), List.of(),
-                            chains, false, memo, reply -> memo.counted(answered(source, forward, reply)));
+                            chains, false, memo, replies);
                     memo.expecting(expected);
                 });
         return new PathCount(Math.toIntExact(memo.delivered()), Math.toIntExact(memo.paths()));
@@ -218,8 +240,12 @@ public final class Simulator {
 
     /** Whether the answer reached the sender's socket addressed exactly as it expects: the path delivered. */
     private static boolean answered(int source, Ending forward, Ending reply) {
-        return reply.disposition() == Disposition.DELIVERED && reply.hostIndex() == source
-                && reply.packet().sameFlow(forward.origin().answer());
+        return answered(source, forward.origin().answer(), reply);
+    }
+
+    /** Whether the answer reached the sender's socket, on host {@code source}, as {@code expected}. */
+    private static boolean answered(int source, Packet expected, Ending reply) {
+        return reply.disposition() == Disposition.DELIVERED && reply.hostIndex() == source && reply.packet().sameFlow(expected);
     }
 
     /** @param source the sender's host index */

@@ -33,6 +33,30 @@ public final class ConntrackState {
         return size;
     }
 
+    /**
+     * The entries made since {@code base}, oldest first, when this state grew from {@code base} (the
+     * very object); null when it did not.
+     */
+    public List<Connection> since(ConntrackState base) {
+        List<Connection> made = new ArrayList<>(2);
+        for (ConntrackState s = this; s != base; s = s.tail) {
+            if (s.head == null) {
+                return null;
+            }
+            made.add(s.head);
+        }
+        return made.reversed();
+    }
+
+    /** This state with {@code made} added, oldest first: {@link #since}'s entries made again on another state. */
+    public ConntrackState withAll(List<Connection> made) {
+        ConntrackState s = this;
+        for (Connection c : made) {
+            s = s.with(c);
+        }
+        return s;
+    }
+
     /** The entries of {@code host}, newest first: all of the state a packet on that host can read. */
     public List<Connection> entriesOf(int host) {
         List<Connection> entries = null;

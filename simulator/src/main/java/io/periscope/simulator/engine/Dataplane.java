@@ -316,11 +316,65 @@ public final class Dataplane {
     // ---------------------------------------------------------------- arriving packets
 
     private void arrive(Visit v, Wiring.Port port) {
-        if (v.memo != null && v.memo.keeps(v)) {
-            countedArrival(v, port);
-            return;
+        SuffixMemo memo = v.memo;
+        if (memo != null) {
+            CableSegments segments = memo.segments();
+            if (memo.keeps(v)) {
+                if (segments != null && segments.walking()) {
+                    // A reply leaves a segment: what follows is the flow's own, not the segment's.
+                    segments.exit(port, v);
+                    long[] before = segments.suspend(memo);
+                    countedArrival(v, port);
+                    segments.resume(memo, before);
+                    return;
+                }
+                countedArrival(v, port);
+                return;
+            }
+            if (segments != null) {
+                if (segments.begins(v, memo.forward())) {
+                    segmentArrival(v, port, memo, segments);
+                    return;
+                }
+                segments.arrived(port.host());
+            }
         }
         arriveHere(v, port);
+    }
+
+    /**
+     * A forward packet arrives by a cable in a counting walk that shares segments with other flows:
+     * when one of them reached this state, its segment's counts are added and only its exits (replies
+     * arriving back by a cable) are walked on, with this flow's conntrack state and expected answer;
+     * else the segment is walked and kept.
+     */
+    private void segmentArrival(Visit v, Wiring.Port port, SuffixMemo memo, CableSegments segments) {
+        segments.nested();
+        CableSegments.Key key = segments.key(v, port);
+        CableSegments.Segment known = segments.known(key, v.conntrack);
+        if (known == null) {
+            segments.open(key, v.conntrack, port.host(), memo);
+            arriveHere(v, port);
+            segments.close(memo);
+            return;
+        }
+        memo.add(known.delivered(), known.paths());
+        if (v.observer != null) {
+            for (CableSegments.Entered c : known.chains()) {
+                v.observer.entered(c.host(), c.table(), c.chain(), c.packet());
+            }
+        }
+        // The replies of a delivery are expected to answer the packet as the flow's sender sent it.
+        Packet expected = memo.expecting(v.origin.answer());
+        for (CableSegments.Exit exit : known.exits()) {
+            Visit e = exit.visit().copy();
+            e.conntrack = v.conntrack.withAll(exit.made());
+            e.memo = memo;
+            e.sink = memo.replies();
+            e.observer = v.observer;
+            arrive(e, exit.port());
+        }
+        memo.expecting(expected);
     }
 
     private void arriveHere(Visit v, Wiring.Port port) {

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * How the paths of one flow end, counted, and how many of them each suffix of its walk gave, so that a
@@ -37,6 +38,10 @@ import java.util.Map;
 public final class SuffixMemo {
 
     private final Map<Key, List<Suffix>> suffixes = new HashMap<>();
+    /** The segments shared with other flows, null when none are. */
+    private final CableSegments segments;
+    /** Where the replies of this flow end: counted against {@link #expected}. */
+    private Consumer<Ending> replies;
     private long delivered;
     private long paths;
     private long reused;
@@ -49,6 +54,57 @@ public final class SuffixMemo {
     private int top;
     private int[] start = new int[8];
     private int open;
+
+    /** A memo of one flow alone. */
+    public SuffixMemo() {
+        this(null);
+    }
+
+    /** A memo of one flow that shares {@code segments} (when not null) with the flows counted before it. */
+    public SuffixMemo(CableSegments segments) {
+        this.segments = segments;
+    }
+
+    CableSegments segments() {
+        return segments;
+    }
+
+    /** Where the flow's replies end, for the exits of a segment walked by another flow. */
+    public void replies(Consumer<Ending> sink) {
+        replies = sink;
+    }
+
+    Consumer<Ending> replies() {
+        return replies;
+    }
+
+    /** The answer the sender expects while a reply is walked; null on the forward walk. */
+    public Packet expected() {
+        return expected;
+    }
+
+    /**
+     * Counts a reply path that ended: {@code answered} when it delivered what the sender expects;
+     * {@code reachedASocket} when it was delivered anywhere (a segment in which that happens depends on
+     * who the sender is, see {@link CableSegments}).
+     */
+    public void countedReply(boolean reachedASocket, boolean answered) {
+        if (reachedASocket && segments != null) {
+            segments.replyDelivered();
+        }
+        counted(answered);
+    }
+
+    /** Adds the counts of a segment another flow walked. */
+    void add(long segmentDelivered, long segmentPaths) {
+        delivered += segmentDelivered;
+        paths += segmentPaths;
+    }
+
+    /** Whether {@code v} is on the forward walk (no reply is being walked). */
+    boolean forward() {
+        return expected == null;
+    }
 
     /** Counts a path that ended, delivered or not. */
     public void counted(boolean pathDelivered) {

@@ -16,6 +16,7 @@ import io.periscope.simulator.NameNotAnswered;
 import io.periscope.simulator.PathCount;
 import io.periscope.simulator.ResolvedFlow;
 import io.periscope.simulator.Simulator;
+import io.periscope.simulator.engine.CableSegments;
 import io.periscope.simulator.netfilter.ChainObserver;
 import io.periscope.simulator.trace.PathTrace;
 
@@ -102,36 +103,45 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
         long done = 0;
         long traced = 0;
         PodTreatment.NamedPods named = treatment.chainsNaming();
+        List<PodClass> runs = new ArrayList<>();
         for (List<SourcePod> members : classes.values()) {
             // A pod no rule names is the best stand-in: its trace concerns nobody's address but its own.
             List<SourcePod> ordered = new ArrayList<>(members);
             ordered.sort((a, b) -> Boolean.compare(treatment.namedInSomeChain(a), treatment.namedInSomeChain(b)));
-            SourcePod stand = ordered.getFirst();
-            Cell[] shared = new Cell[probes.size()];
-            Map<SourcePod, Cell[]> own = new HashMap<>();
-            for (int c = 0; c < probes.size(); c++) {
-                Probe probe = probes.get(c);
-                shared[c] = cell(simulator, stand, probe, named.tracing(stand).orNullWhenUseless(), paths);
+            runs.add(new PodClass(members, ordered, new Cell[probes.size()], new HashMap<>()));
+        }
+        // Service by service: the flows of all classes to one service share what they walk in its
+        // cluster (CableSegments), which is then forgotten.
+        CableSegments segments = new CableSegments();
+        for (int c = 0; c < probes.size(); c++) {
+            Probe probe = probes.get(c);
+            segments.clear();
+            for (PodClass run : runs) {
+                SourcePod stand = run.ordered().getFirst();
+                run.shared()[c] = cell(simulator, stand, probe, named.tracing(stand).orNullWhenUseless(), paths, segments);
                 traced++;
                 boolean standNamed = named.named(stand);
-                for (SourcePod member : ordered) {
+                for (SourcePod member : run.ordered()) {
                     if (member != stand && (standNamed || named.named(member))) {
-                        own.computeIfAbsent(member, m -> new Cell[probes.size()])[c] = cell(simulator, member, probe, null, paths);
+                        run.own().computeIfAbsent(member, m -> new Cell[probes.size()])[c] = cell(simulator, member, probe, null, paths,
+                                segments);
                         traced++;
                     }
                 }
-                done += members.size();
+                done += run.members().size();
                 progress.advance(done);
             }
-            List<Cell> sharedRow = List.of(shared);
-            for (SourcePod member : members) {
-                Cell[] mine = own.get(member);
+        }
+        for (PodClass run : runs) {
+            List<Cell> sharedRow = List.of(run.shared());
+            for (SourcePod member : run.members()) {
+                Cell[] mine = run.own().get(member);
                 if (mine == null) {
                     rows.set(member.row(), sharedRow);
                 } else {
                     for (int c = 0; c < mine.length; c++) {
                         if (mine[c] == null) {
-                            mine[c] = shared[c];
+                            mine[c] = run.shared()[c];
                         }
                     }
                     rows.set(member.row(), List.of(mine));
@@ -142,6 +152,13 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
                 rows, traced);
     }
 
+    /**
+     * A class of alike pods: its stand-in first in {@code ordered}, the cells of its row that the
+     * stand-in's traces fill, and those of members traced themselves.
+     */
+    private record PodClass(List<SourcePod> members, List<SourcePod> ordered, Cell[] shared, Map<SourcePod, Cell[]> own) {
+    }
+
     /** The matrix with every pod traced to every service, every path built in full: what {@link #of} must equal. */
     static ReachabilityMatrix everyPodTraced(Simulator simulator) {
         List<Probe> probes = probes(simulator.plan().clusterSet());
@@ -150,7 +167,7 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
         for (SourcePod pod : pods) {
             Cell[] row = new Cell[probes.size()];
             for (int c = 0; c < row.length; c++) {
-                row[c] = cell(simulator, pod, probes.get(c), null, Paths.WALKED);
+                row[c] = cell(simulator, pod, probes.get(c), null, Paths.WALKED, null);
             }
             rows.add(Arrays.asList(row));
         }
@@ -197,7 +214,8 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
         return pods;
     }
 
-    private static Cell cell(Simulator simulator, SourcePod pod, Probe probe, ChainObserver chains, Paths paths) {
+    /** @param segments what the flows to {@code probe}'s service walked in its cluster, shared when counting */
+    private static Cell cell(Simulator simulator, SourcePod pod, Probe probe, ChainObserver chains, Paths paths, CableSegments segments) {
         ResolvedFlow flow;
         try {
             // Named after the service alone: whatever goes wrong resolving it goes wrong for every pod of the cluster.
@@ -210,7 +228,7 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
             return new Cell(0, 0, Optional.of(e.getMessage()));
         }
         if (paths == Paths.COUNTED) {
-            PathCount count = simulator.count(flow, chains);
+            PathCount count = simulator.count(flow, chains, segments);
             return new Cell(count.delivered(), count.paths(), Optional.empty());
         }
         List<PathTrace> walked = simulator.trace(flow, chains);
