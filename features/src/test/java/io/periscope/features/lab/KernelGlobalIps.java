@@ -36,10 +36,11 @@ import java.util.regex.Pattern;
  * rule in the kernel that uses one of the cluster's global IPs but that the plan does not have fails
  * the read, naming it: the scenario then sees the kernel's addresses, not the planner's.
  *
- * <p>What no kernel holds stays the model's, and {@link Answer#fromModel} says which: an
- * allocation no rule of the plan carries (one that got nothing, a stand-by gateway's own IP), every
- * status condition and the pool's free count, and the GlobalCIDR of a cluster no other cluster's
- * gateway marks traffic to.
+ * <p>An allocation that got nothing is confirmed by the kernels holding no rule with a global IP
+ * that the plan lacks. What no kernel holds stays the model's, and {@link Answer#fromModel} says
+ * which: an allocation with addresses that no rule of the plan carries (a stand-by gateway's own
+ * IP), and the GlobalCIDR of a cluster no other cluster's gateway marks traffic to. Every status
+ * condition and the pool's free count are the model's too: no kernel holds them.
  */
 final class KernelGlobalIps {
 
@@ -73,8 +74,7 @@ final class KernelGlobalIps {
             for (GlobalIpAllocation allocation : cluster.allocations()) {
                 Optional<List<Ipv4Address>> seen = addresses(allocation, own, kernel, matched);
                 if (seen.isEmpty()) {
-                    fromModel.add(cluster.cluster() + ": " + allocation.requester() + " (no rule of the plan carries "
-                            + (allocation.addresses().isEmpty() ? "it" : "its addresses") + ")");
+                    fromModel.add(cluster.cluster() + ": " + allocation.requester() + " (no rule of the plan carries its addresses)");
                 }
                 allocations.add(withAddresses(allocation, seen.orElse(allocation.addresses())));
             }
@@ -143,7 +143,9 @@ final class KernelGlobalIps {
     private static Optional<List<Ipv4Address>> addresses(GlobalIpAllocation allocation, Map<HostId, List<String>> own,
                                                          Map<HostId, List<String>> kernel, Set<String> matched) {
         if (allocation.addresses().isEmpty()) {
-            return Optional.empty();
+            // Nothing to look for, and the kernels agree when no rule of theirs uses a global IP that no
+            // allocation programs (the strays, which fail the read).
+            return Optional.of(List.of());
         }
         Set<Ipv4Address> held = new LinkedHashSet<>(allocation.addresses());
         boolean carried = false;

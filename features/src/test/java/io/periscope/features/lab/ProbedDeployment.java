@@ -90,10 +90,13 @@ import java.util.stream.Collectors;
  * <p>Programmed state is read back from the host's namespace with the agents' own reader
  * ({@code iptables-save}, {@code ipset save}, {@code ip -j}, {@code bridge -j fdb}, and the sysctls
  * the plan sets), every layer, Periscope's or not. Plain interfaces are the plan's: {@code lab up}
- * creates exactly those. Lighthouse's answers, Globalnet's allocations, the Endpoints and the
- * connections are control-plane decisions the lab takes from the same plan: the lab runs no
- * Kubernetes API or broker. Names are answered by each cluster's real DNS server, which the lab's
- * supervisor runs inside the cluster ({@link #askDns}, {@link #resolve}).
+ * creates exactly those. The lab runs no Kubernetes API, broker or Globalnet controller: the planner
+ * decides the allocations, the Endpoints and which clusters connect, and the agents program them. So
+ * those answers are read where the agents put them: the connections from the cables the gateways'
+ * kernels hold ({@link KernelTunnels}), the allocations from the addresses in the nodes' netfilter
+ * rules ({@link KernelGlobalIps}), the Endpoints from both ({@link KernelEndpoints}); what no kernel
+ * shows stays the plan's and is recorded as the model's. Names are answered by each cluster's real
+ * DNS server, which the lab's supervisor runs inside the cluster ({@link #askDns}, {@link #resolve}).
  */
 final class ProbedDeployment implements Deployment {
 
