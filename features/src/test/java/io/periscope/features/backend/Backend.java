@@ -1,6 +1,10 @@
 package io.periscope.features.backend;
 
+import io.periscope.model.load.TopologyException;
+import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
+
+import java.util.Optional;
 
 /**
  * Where the acceptance scenarios run: the simulator (always) or the lab (real namespaces and packets,
@@ -25,5 +29,20 @@ public sealed interface Backend permits SimulatorBackend, LabBackend {
      */
     default Deployment change(ClusterSet changed) {
         return deploy(changed);
+    }
+
+    /**
+     * What this backend makes of the cluster set file {@code yaml}: its refusal, or empty when it
+     * takes the file. The simulator has no file to refuse, so its answer is the topology loader's
+     * verdict; the lab hands the file to its own {@code lab up} ({@link LabDriver#refuse}).
+     */
+    default Optional<TopologyException> refusal(String yaml) {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
+        try {
+            TopologyLoader.parse(yaml, "cluster-set.yaml");
+            return Optional.empty();
+        } catch (TopologyException e) {
+            return Optional.of(e);
+        }
     }
 }

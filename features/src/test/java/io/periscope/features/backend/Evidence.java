@@ -2,8 +2,8 @@ package io.periscope.features.backend;
 
 /**
  * Where a backend's answer to a step came from. The lab answers most steps from what it observes,
- * but some only from the plan it was built from (Globalnet's allocations, the Endpoints, the cable
- * drivers the policies chose): a scenario whose checks are all answered that way shows the model,
+ * but some only from the plan it was built from (the plain interfaces, the parts of an allocation or
+ * an Endpoint that no kernel holds): a scenario whose checks are all answered that way shows the model,
  * not the lab, and is reported "model only" rather than "passes". Declared from strongest to weakest.
  */
 public enum Evidence {

@@ -91,6 +91,15 @@ public final class LabBackend implements Backend {
         return deployment;
     }
 
+    /** The lab's own {@code lab up} given the file: it must refuse it before creating anything ({@link LabDriver#refuse}). */
+    @Override
+    public synchronized Optional<io.periscope.model.load.TopologyException> refusal(String yaml) {
+        LabDriver lab = driver.orElseThrow(() -> new IllegalStateException(unavailable.orElse(NEEDS)));
+        // The namespaces listed before and after the refusal: nothing was created.
+        EvidenceLog.record(Evidence.KERNEL_STATE);
+        return lab.refuse(yaml);
+    }
+
     /** How the lab realised this scenario's changes of the cluster set (see {@link LabDriver#takeNotes}). */
     public synchronized List<String> takeNotes() {
         return driver.map(LabDriver::takeNotes).orElse(List.of());

@@ -1,8 +1,10 @@
 package io.periscope.features.backend;
 
+import io.periscope.model.load.TopologyException;
 import io.periscope.model.topology.ClusterSet;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What the acceptance suite needs from the lab (lab): build a cluster set as network
@@ -39,6 +41,13 @@ public interface LabDriver {
     default List<String> takeNotes() {
         return List.of();
     }
+
+    /**
+     * Gives the cluster set file {@code yaml} to {@code lab up}, as a user would: its refusal, after
+     * checking that it created no namespace and wrote no state; empty when it took the file (what it
+     * built is then taken down again).
+     */
+    Optional<TopologyException> refuse(String yaml);
 
     /** Removes everything the lab built, and nothing else. */
     void down();

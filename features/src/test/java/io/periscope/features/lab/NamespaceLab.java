@@ -16,6 +16,7 @@ import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.supervisor.SupervisorLauncher;
 import io.periscope.lab.up.LabUp;
 import io.periscope.lab.up.LabUpResult;
+import io.periscope.model.load.TopologyException;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.planner.Planner;
 
@@ -116,6 +117,56 @@ public final class NamespaceLab implements LabDriver {
         List<String> taken = List.copyOf(notes);
         notes.clear();
         return taken;
+    }
+
+    /**
+     * {@code lab up} of the file in a state directory of its own, which leaves a running lab alone. A
+     * refusal must come before anything exists: the namespaces ({@code ip netns list}) are the same
+     * after it as before, and no state was written.
+     */
+    @Override
+    public synchronized Optional<TopologyException> refuse(String yaml) {
+        Path directory;
+        Path file;
+        try {
+            directory = Files.createTempDirectory("periscope-acceptance-refusal");
+            file = Files.writeString(directory.resolve("cluster-set.yaml"), yaml);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the cluster set file", e);
+        }
+        Path states = directory.resolve("state");
+        LabStateFile own = new LabStateFile(states);
+        List<String> before = namespaces();
+        try {
+            LabUpResult taken = new LabUp(runner, own, new ReconcilingAgents()).run(file, progress::add);
+            own.read(taken.layout().names().hash()).ifPresent(state -> new LabTeardown(runner, own).remove(state, progress::add));
+            return Optional.empty();
+        } catch (TopologyException refusal) {
+            List<String> after = namespaces();
+            if (!after.equals(before)) {
+                throw new AssertionError("lab up refused the file but the namespaces changed: before " + before + ", after " + after);
+            }
+            if (Files.exists(states)) {
+                throw new AssertionError("lab up refused the file but wrote state in " + states);
+            }
+            return Optional.of(refusal);
+        } finally {
+            try {
+                Files.deleteIfExists(file);
+                Files.deleteIfExists(states);
+                Files.deleteIfExists(directory);
+            } catch (IOException e) {
+                progress.add("cannot remove " + directory + ": " + e.getMessage());
+            }
+        }
+    }
+
+    private List<String> namespaces() {
+        var listed = runner.execute(io.periscope.dataplane.command.Command.of("ip", "netns", "list"));
+        if (!listed.succeeded()) {
+            throw new AssertionError("ip netns list failed: " + listed.stderr().strip());
+        }
+        return listed.stdout().lines().map(line -> line.split(" ")[0]).sorted().toList();
     }
 
     @Override

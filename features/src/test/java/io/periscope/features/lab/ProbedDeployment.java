@@ -93,10 +93,13 @@ import java.util.stream.Collectors;
  * <p>Programmed state is read back from the host's namespace with the agents' own reader
  * ({@code iptables-save}, {@code ipset save}, {@code ip -j}, {@code bridge -j fdb}, and the sysctls
  * the plan sets), every layer, Periscope's or not. Plain interfaces are the plan's: {@code lab up}
- * creates exactly those. Lighthouse's answers, Globalnet's allocations, the Endpoints and the
- * connections are control-plane decisions the lab takes from the same plan: the lab runs no
- * Kubernetes API or broker. Names are answered by each cluster's real DNS server, which the lab's
- * supervisor runs inside the cluster ({@link #askDns}, {@link #resolve}).
+ * creates exactly those. The lab runs no Kubernetes API, broker or Globalnet controller: the planner
+ * decides the allocations, the Endpoints and which clusters connect, and the agents program them. So
+ * those answers are read where the agents put them: the connections from the cables the gateways'
+ * kernels hold ({@link KernelTunnels}), the allocations from the addresses in the nodes' netfilter
+ * rules ({@link KernelGlobalIps}), the Endpoints from both ({@link KernelEndpoints}); what no kernel
+ * shows stays the plan's and is recorded as the model's. Names are answered by each cluster's real
+ * DNS server, which the lab's supervisor runs inside the cluster ({@link #askDns}, {@link #resolve}).
  */
 public final class ProbedDeployment implements Deployment {
 
@@ -457,25 +460,105 @@ public final class ProbedDeployment implements Deployment {
         return plan.host(host).orElseThrow(() -> new AssertionError("the lab has no host " + host + "; hosts: " + plan.hosts().keySet()));
     }
 
+    /**
+     * The planner's allocations as the agents programmed them: each address read back from the
+     * netfilter rules of the cluster's nodes ({@link KernelGlobalIps}); statuses, free counts and
+     * what no rule carries stay the plan's.
+     */
     @Override
     public GlobalnetAllocations allocations() {
-        // Control-plane decisions: the lab runs no Globalnet controller of its own.
-        EvidenceLog.record(Evidence.MODEL_ONLY);
-        return plan.allocations();
+        return globalIps(kernelOfNodes()).allocations();
     }
 
+    private KernelGlobalIps.Answer globalIps(Map<HostId, DataplanePlan> kernel) {
+        GlobalnetAllocations model = plan.allocations();
+        if (model.clusters().isEmpty()) {
+            // Globalnet off: nothing to look for, and nothing allocated.
+            EvidenceLog.record(Evidence.MODEL_ONLY);
+            return new KernelGlobalIps.Answer(model, List.of("Globalnet is off"));
+        }
+        Map<HostId, List<String>> planned = new java.util.LinkedHashMap<>();
+        Map<HostId, List<String>> read = new java.util.LinkedHashMap<>();
+        kernel.forEach((host, programmed) -> {
+            planned.put(host, KernelGlobalIps.lines(hostPlan(host).effective()));
+            read.put(host, KernelGlobalIps.lines(programmed));
+        });
+        KernelGlobalIps.Answer answer = KernelGlobalIps.read(model, planned, read);
+        recordModelParts(answer.fromModel());
+        return answer;
+    }
+
+    /** Each Endpoint as the other clusters' gateways' cables and its own gateway's Globalnet rules show it ({@link KernelEndpoints}). */
     @Override
     public List<Endpoint> endpoints() {
-        EvidenceLog.record(Evidence.MODEL_ONLY);
-        return plan.endpoints();
+        Map<HostId, DataplanePlan> kernel = kernelOfNodes();
+        KernelGlobalIps.Answer allocated = globalIps(kernel);
+        KernelEndpoints.Answer answer = KernelEndpoints.read(plan.endpoints(), plannedTunnels(), kernelTunnels(kernel), plan.allocations(),
+                allocated.allocations());
+        recordModelParts(answer.fromModel());
+        return answer.endpoints();
     }
 
+    /** The pairs of clusters whose gateways hold cables to each other, by the driver the kernels show ({@link KernelTunnels}). */
     @Override
     public List<ClusterGraph.Connection> connections() {
-        EvidenceLog.record(Evidence.MODEL_ONLY);
-        return ClusterGraph.of(plan.clusterSet()).connections();
+        return kernelTunnels(kernelOfNodes()).connections(ClusterGraph.of(plan.clusterSet()).connections());
     }
 
+    /** Every node's namespace read back, every layer (the answers above come from these). */
+    private Map<HostId, DataplanePlan> kernelOfNodes() {
+        Map<HostId, DataplanePlan> kernel = new java.util.LinkedHashMap<>();
+        for (HostNamespace node : layout.nodes()) {
+            kernel.put(node.host(), programmed(node.host()));
+        }
+        return kernel;
+    }
+
+    /** A part of an answer that no kernel showed is the model's, and is recorded as such next to the kernel's. */
+    private static void recordModelParts(List<String> fromModel) {
+        if (!fromModel.isEmpty()) {
+            EvidenceLog.record(Evidence.MODEL_ONLY);
+        }
+    }
+
+    private KernelTunnels kernelTunnels(Map<HostId, DataplanePlan> kernel) {
+        Map<HostId, List<io.periscope.plan.link.FdbEntry>> fdb = new java.util.LinkedHashMap<>();
+        Map<HostId, List<Ipv4Address>> wireGuard = new java.util.LinkedHashMap<>();
+        Map<String, io.periscope.lab.state.WireGuardProcess> daemons = new java.util.HashMap<>();
+        stateFile.read(layout.names().hash()).ifPresent(state -> state.wireGuard().forEach(d -> daemons.put(d.namespace(), d)));
+        io.periscope.lab.wireguard.WireGuardCounterReader reader = new io.periscope.lab.wireguard.WireGuardCounterReader(runner);
+        for (HostNamespace node : layout.nodes()) {
+            HostPlan planned = hostPlan(node.host());
+            if (planned.role() != HostPlan.HostRole.GATEWAY) {
+                continue;
+            }
+            fdb.put(node.host(), kernel.get(node.host()).fdb());
+            List<Ipv4Address> peers = new ArrayList<>();
+            for (io.periscope.plan.cable.WireGuardDevice device : planned.submariner().wireGuardDevices()) {
+                io.periscope.lab.state.WireGuardProcess daemon = daemons.get(node.namespace());
+                if (daemon == null) {
+                    throw new AssertionError("the lab runs no wireguard-go in " + node.namespace() + " for the device " + device.name()
+                            + " that the plan gives " + node.host());
+                }
+                reader.read(daemon, device.name()).ifPresent(counters -> counters.peers().forEach(peer -> peer.endpoint()
+                        .ifPresent(endpoint -> peers.add(Ipv4Address.parse(endpoint.substring(0, endpoint.lastIndexOf(':')))))));
+            }
+            wireGuard.put(node.host(), peers);
+        }
+        return KernelTunnels.of(set, fdb, wireGuard);
+    }
+
+    /** The cables the plan gives the gateways, to tell a cable the kernel lacks from one nobody planned. */
+    private KernelTunnels plannedTunnels() {
+        Map<HostId, List<io.periscope.plan.link.FdbEntry>> fdb = new java.util.LinkedHashMap<>();
+        Map<HostId, List<Ipv4Address>> wireGuard = new java.util.LinkedHashMap<>();
+        plan.hosts().values().stream().filter(h -> h.role() == HostPlan.HostRole.GATEWAY).forEach(host -> {
+            fdb.put(host.id(), host.effective().fdb());
+            wireGuard.put(host.id(), host.submariner().wireGuardDevices().stream()
+                    .flatMap(d -> d.peers().stream().map(io.periscope.plan.cable.WireGuardPeer::endpointAddress)).toList());
+        });
+        return KernelTunnels.of(set, fdb, wireGuard);
+    }
 
     /**
      * {@code lab failover} on this lab: the supervisor's agents run with health checking, the node is blackholed through {@link io.periscope.lab.failover.LabFailure}

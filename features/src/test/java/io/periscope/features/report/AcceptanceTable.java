@@ -27,9 +27,9 @@ import java.util.stream.Collectors;
  * namespaces programmed by the production Kubernetes agents) and that backend's evidence. Only the part of the document between
  * {@link #BEGIN} and {@link #END} is generated; the prose around it is written by hand.
  *
- * <p>In the lab column a scenario that passed on answers that all came from the model (the
- * planner's allocations, Endpoints, interfaces; the topology loader's verdict) is "model only",
- * never "passes": the lab confirmed nothing of it.
+ * <p>In the lab column a scenario that passed on answers that all came from the model (the plain
+ * interfaces, which the lab builds from the plan and does not read back; whatever of an allocation
+ * or an Endpoint no kernel shows) is "model only", never "passes": the lab confirmed nothing of it.
  *
  * <p>Run by {@code scripts/acceptance-table}: {@code main(repositoryRoot)} rewrites the table.
  */

@@ -26,6 +26,7 @@ public final class ClusterSetUnderTest {
 
     private Backend backend;
     private ClusterSet clusterSet;
+    private String yaml;
     private TopologyException refusal;
     private Deployment deployment;
     private boolean changedWhileDeployed;
@@ -49,6 +50,7 @@ public final class ClusterSetUnderTest {
     }
 
     void describe(String yaml) {
+        this.yaml = yaml;
         try {
             clusterSet = TopologyLoader.parse(yaml, "cluster-set.yaml");
             refusal = null;
@@ -61,6 +63,14 @@ public final class ClusterSetUnderTest {
         trace = null;
         followed = null;
         stopControlPlane();
+    }
+
+    /** The cluster set file as the scenario wrote it. */
+    String yaml() {
+        if (yaml == null) {
+            throw new IllegalStateException("no cluster set: start the scenario with 'Given the cluster set:'");
+        }
+        return yaml;
     }
 
     Optional<TopologyException> refusal() {

@@ -4,8 +4,6 @@ import io.cucumber.datatable.DataTable;
 import io.cucumber.java.en.Given;
 import io.cucumber.java.en.Then;
 import io.cucumber.java.en.When;
-import io.periscope.features.backend.Evidence;
-import io.periscope.features.backend.EvidenceLog;
 import io.periscope.model.load.TopologyError;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.selector.LabelSelector;
@@ -48,9 +46,8 @@ public final class TopologySteps {
 
     @Then("the cluster set is refused with:")
     public void refusedWith(DataTable table) {
-        // The topology loader's verdict, before any backend: the same on both.
-        EvidenceLog.record(Evidence.MODEL_ONLY);
-        TopologyException refusal = world.refusal()
+        // The backend's verdict on the file: the loader's on the simulator, the lab's own lab up in the lab.
+        TopologyException refusal = world.backend().refusal(world.yaml())
                 .orElseThrow(() -> new AssertionError("the cluster set was accepted; expected it to be refused"));
         for (Map<String, String> row : table.asMaps()) {
             String field = row.get("field").trim();
@@ -62,12 +59,20 @@ public final class TopologySteps {
         }
     }
 
+    /**
+     * Accepted and running: every node of the set is there to be read (in the lab its namespace, which
+     * {@code lab up} built from the file; on the simulator its plan).
+     */
     @Then("the cluster set is accepted")
     public void accepted() {
-        EvidenceLog.record(Evidence.MODEL_ONLY);
         world.refusal().ifPresent(e -> {
             throw new AssertionError("the cluster set was refused:\n" + e.report());
         });
+        for (Cluster cluster : world.clusterSet().clusters()) {
+            for (var node : cluster.nodes()) {
+                world.deployment().programmed(io.periscope.plan.HostId.node(cluster.name(), node.name()));
+            }
+        }
     }
 
     @When("the export {word} of cluster {word} is deleted")
