@@ -81,6 +81,14 @@ public interface Deployment {
     List<Endpoint> endpoints();
 
     /**
+     * Called by a step before it reads allocations' statuses, status messages or free counts, so a
+     * backend that has them only from the model records so: no kernel holds a status or counts what
+     * is free, while addresses show in the rules that use them.
+     */
+    default void readsAllocationStatuses() {
+    }
+
+    /**
      * The Kubernetes control plane whose agents run this deployment, when they do (the
      * kubernetes-on-lab backend): the scenarios' API steps then ask it, not a plane of their own
      * beside the backend. Empty on the simulator and the lab, whose agents read no API.

@@ -7,6 +7,7 @@ import io.periscope.lab.failover.LabFailure;
 import io.periscope.lab.failover.UpLab;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.model.load.TopologyException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The kubernetes-on-lab backend's lab: {@link KubernetesOnTheLab} of the scenario's cluster set,
@@ -62,6 +64,16 @@ public final class KubernetesLab implements LabDriver {
                 + (System.nanoTime() - started) / 1_000_000 + " ms");
         deployment = new KubernetesDeployment(lab, plane, runner);
         return deployment;
+    }
+
+    /**
+     * Only the {@code @kubernetes} scenarios run on this backend, and none of them hands it a cluster
+     * set to refuse: the lab backend's {@code lab up} answers refusals ({@code NamespaceLab#refuse}).
+     */
+    @Override
+    public Optional<TopologyException> refuse(String yaml) {
+        throw new UnsupportedOperationException("the kubernetes-on-lab backend runs no refusal scenario: tag it @kubernetes only when"
+                + " KubernetesLab can give the file to its API servers' admission, or leave it to the lab backend");
     }
 
     @Override

@@ -488,6 +488,12 @@ public final class ProbedDeployment implements Deployment {
         return answer;
     }
 
+    /** Statuses, status messages and free counts are the plan's: the kernels hold addresses only. */
+    @Override
+    public void readsAllocationStatuses() {
+        EvidenceLog.record(Evidence.MODEL_ONLY);
+    }
+
     /** Each Endpoint as the other clusters' gateways' cables and its own gateway's Globalnet rules show it ({@link KernelEndpoints}). */
     @Override
     public List<Endpoint> endpoints() {

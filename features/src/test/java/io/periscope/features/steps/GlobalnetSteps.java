@@ -44,11 +44,15 @@ public final class GlobalnetSteps {
     public void globalIpsAre(String cluster, DataTable table) {
         List<String> expected = table.asMaps().stream().map(row -> line(row, row.containsKey("status"))).sorted().toList();
         boolean withStatus = table.asMaps().stream().anyMatch(r -> r.containsKey("status"));
+        if (withStatus) {
+            world.deployment().readsAllocationStatuses();
+        }
         List<String> actual = cluster(cluster).allocations().stream().map(a -> line(a, withStatus)).sorted().toList();
         if (!actual.equals(expected)) {
             throw new AssertionError("cluster " + cluster + "'s global IPs are\n  " + String.join("\n  ", actual)
                     + "\nnot\n  " + String.join("\n  ", expected));
-        }        apiAgrees(cluster, table);
+        }
+        apiAgrees(cluster, table);
     }
 
     /** When this scenario runs a Kubernetes control plane, its objects' status must say the same. */
@@ -63,17 +67,22 @@ public final class GlobalnetSteps {
     @Then("the global IPs of cluster {word} include:")
     public void globalIpsInclude(String cluster, DataTable table) {
         boolean withStatus = table.asMaps().stream().anyMatch(r -> r.containsKey("status"));
+        if (withStatus) {
+            world.deployment().readsAllocationStatuses();
+        }
         List<String> actual = cluster(cluster).allocations().stream().map(a -> line(a, withStatus)).toList();
         for (Map<String, String> row : table.asMaps()) {
             String expected = line(row, withStatus);
             if (!actual.contains(expected)) {
                 throw new AssertionError("cluster " + cluster + " has no " + expected + "; its global IPs:\n  " + String.join("\n  ", actual));
             }
-        }        apiAgrees(cluster, table);
+        }
+        apiAgrees(cluster, table);
     }
 
     @Then("the status message of {string} in cluster {word} says {string}")
     public void statusMessage(String object, String cluster, String text) {
+        world.deployment().readsAllocationStatuses();
         GlobalIpAllocation allocation = cluster(cluster).allocations().stream().filter(a -> a.requester().equals(object)).findFirst()
                 .orElseThrow(() -> new AssertionError("cluster " + cluster + " has no " + object));
         if (!TextPattern.parse(text).foundIn(allocation.condition().message())) {
@@ -115,6 +124,7 @@ public final class GlobalnetSteps {
 
     @Then("cluster {word} has {int} free global IPs")
     public void freeCount(String cluster, int free) {
+        world.deployment().readsAllocationStatuses();
         int actual = cluster(cluster).freeCount();
         if (actual != free) {
             throw new AssertionError("cluster " + cluster + " has " + actual + " free global IPs, not " + free);
