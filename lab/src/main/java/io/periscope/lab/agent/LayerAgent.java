@@ -11,6 +11,6 @@ public interface LayerAgent {
     /** Brings the node to the layer. @return the programs it ran (none when nothing differed) */
     List<String> reconcile();
 
-    /** What the node still lacks or holds too much of, one line per change; empty once converged. */
+    /** What the node still lacks or holds too much of, as read from its kernel, one line per change; empty once converged. */
     List<String> pendingChanges();
 }

@@ -3,6 +3,7 @@ package io.periscope.lab.agent;
 import io.periscope.dataplane.change.BuiltinChainChange;
 import io.periscope.dataplane.change.DataplaneChange;
 import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.reconcile.NetfilterPicture;
 import io.periscope.dataplane.reconcile.Ownership;
 import io.periscope.dataplane.reconcile.ReconcileResult;
 import io.periscope.dataplane.reconcile.Reconciler;
@@ -27,6 +28,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class ReconcilingAgents implements LayerAgents {
 
     private final Map<String, NamespaceThread> threads = new ConcurrentHashMap<>();
+    private final Map<String, NetfilterPicture> pictures = new ConcurrentHashMap<>();
     private final List<KernelWatch> watches = new CopyOnWriteArrayList<>();
 
     /** kube-proxy's chains and nothing else: no sets, devices, tables or route protocols of its own. */
@@ -34,12 +36,12 @@ public final class ReconcilingAgents implements LayerAgents {
 
     @Override
     public LayerAgent kubeProxy(HostNamespace node) {
-        return new KubeProxyAgent(new Reconciler(runner(node), KUBE_PROXY, watch(node)), node.plan().kubeProxy());
+        return new KubeProxyAgent(new Reconciler(runner(node), KUBE_PROXY, watch(node), picture(node)), node.plan().kubeProxy());
     }
 
     @Override
     public LayerAgent submariner(HostNamespace node) {
-        return new PeriscopeAgent(new Reconciler(runner(node), Ownership.submariner(), watch(node)), node.plan().submariner());
+        return new PeriscopeAgent(new Reconciler(runner(node), Ownership.submariner(), watch(node), picture(node)), node.plan().submariner());
     }
 
     /**
@@ -52,6 +54,16 @@ public final class ReconcilingAgents implements LayerAgents {
 
     private NamespaceCommandRunner runner(HostNamespace node) {
         return new NamespaceCommandRunner(thread(node));
+    }
+
+    /**
+     * The node's tables as last read or committed, shared by its two agents: each otherwise reads
+     * with {@code iptables-save} what the other just committed (kube-proxy's rules run to hundreds
+     * of kilobytes per node in a lab of thousands of pods). Believed only at the generation the
+     * kernel reports, as each agent's own picture is.
+     */
+    private NetfilterPicture picture(HostNamespace node) {
+        return pictures.computeIfAbsent(node.namespace(), namespace -> new NetfilterPicture());
     }
 
     private NamespaceThread thread(HostNamespace node) {
@@ -79,6 +91,7 @@ public final class ReconcilingAgents implements LayerAgents {
         watches.clear();
         threads.values().forEach(NamespaceThread::close);
         threads.clear();
+        pictures.clear();
     }
 
     private record PeriscopeAgent(Reconciler reconciler, DataplanePlan layer) implements LayerAgent {
@@ -88,7 +101,7 @@ public final class ReconcilingAgents implements LayerAgents {
         }
 
         public List<String> pendingChanges() {
-            return reconciler.diff(layer).changes().stream().map(DataplaneChange::toString).toList();
+            return reconciler.diffWithKernel(layer).changes().stream().map(DataplaneChange::toString).toList();
         }
     }
 
@@ -104,7 +117,7 @@ public final class ReconcilingAgents implements LayerAgents {
         }
 
         public List<String> pendingChanges() {
-            return reconciler.diff(layer).changes().stream()
+            return reconciler.diffWithKernel(layer).changes().stream()
                     .filter(change -> !(change instanceof BuiltinChainChange builtin && builtin.before().equals(builtin.after())))
                     .map(DataplaneChange::toString).toList();
         }

@@ -459,9 +459,12 @@ public final class LabUp {
         return ran.stream().mapToInt(List::size).sum();
     }
 
-    /** Node agents work in parallel: each mostly waits for iproute2 and iptables of its own namespace. */
+    /**
+     * Node agents work in parallel, on a pool sized to the cores as the namespace workers are: each
+     * mostly waits for iproute2 and iptables of its own namespace, whose work is the kernel's.
+     */
     private static <T> List<T> onEveryNode(List<HostNamespace> nodes, Function<HostNamespace, T> work) {
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(4, nodes.size())),
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(NamespaceWorkers.threads(), nodes.size())),
                 task -> Thread.ofPlatform().daemon().name("lab-agent").unstarted(task));
         try {
             List<Future<T>> futures = new ArrayList<>();

@@ -10,7 +10,7 @@ import java.util.Optional;
 public record NetfilterTable(Table table, List<Chain> chains) {
 
     public NetfilterTable {
-        chains = List.copyOf(chains);
+        chains = ChainList.of(chains, Chain::name);
         for (Chain chain : chains) {
             if (!table.isBuiltin(chain.name()) && !chain.last().isEmpty()) {
                 throw new IllegalArgumentException(table.iptablesName() + " chain " + chain.name()
@@ -20,7 +20,7 @@ public record NetfilterTable(Table table, List<Chain> chains) {
     }
 
     public Optional<Chain> chain(String name) {
-        return chains.stream().filter(c -> c.name().equals(name)).findFirst();
+        return ChainList.find(chains, name, Chain::name);
     }
 
     /** Chains Periscope owns entirely (everything that is not a built-in chain). */

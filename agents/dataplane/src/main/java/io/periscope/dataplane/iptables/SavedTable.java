@@ -1,6 +1,7 @@
 package io.periscope.dataplane.iptables;
 
 import io.periscope.plan.netfilter.Chain;
+import io.periscope.plan.netfilter.ChainList;
 import io.periscope.plan.netfilter.IptablesSyntax;
 import io.periscope.plan.netfilter.NetfilterTable;
 import io.periscope.plan.netfilter.Table;
@@ -17,7 +18,7 @@ import java.util.Optional;
 public record SavedTable(Table table, List<SavedChain> chains) {
 
     public SavedTable {
-        chains = List.copyOf(chains);
+        chains = ChainList.of(chains, SavedChain::name);
     }
 
     public static SavedTable empty(Table table) {
@@ -40,7 +41,7 @@ public record SavedTable(Table table, List<SavedChain> chains) {
     }
 
     public Optional<SavedChain> chain(String name) {
-        return chains.stream().filter(c -> c.name().equals(name)).findFirst();
+        return ChainList.find(chains, name, SavedChain::name);
     }
 
     public List<String> chainNames() {

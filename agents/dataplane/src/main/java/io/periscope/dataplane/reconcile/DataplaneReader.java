@@ -60,23 +60,42 @@ public final class DataplaneReader {
     private final CommandRunner runner;
     private final KernelWatch watch;
 
-    /** The tables as last read or committed, valid while the generation is {@link #generation}. */
-    private Map<Table, SavedTable> knownNetfilter;
+    /** {@code iptables -V} of the nf_tables backend ends so; asked only when {@code iptables-save} printed nothing. */
+    public static final Command IPTABLES_VERSION = Command.of("iptables", "-V");
+
+    private final NetfilterPicture picture;
+    /** The generation at which the tables of the last {@link #read} were current, when proven. */
     private OptionalLong generation = OptionalLong.empty();
     private Routing knownRouting;
+    private Boolean nfTablesBackend;
 
     public DataplaneReader(CommandRunner runner) {
         this(runner, KernelWatch.NONE);
     }
 
     public DataplaneReader(CommandRunner runner, KernelWatch watch) {
+        this(runner, watch, new NetfilterPicture());
+    }
+
+    /** A reader that shares {@code picture} with the other readers of the same namespace in this process. */
+    public DataplaneReader(CommandRunner runner, KernelWatch watch, NetfilterPicture picture) {
         this.runner = runner;
         this.watch = watch;
+        this.picture = picture;
     }
 
     /** The part of the node's state that {@code scope} says is Periscope's. */
     public KernelState read(Scope scope) {
-        KernelState all = readKnowing(scope.sysctlKeys());
+        return read(scope, false);
+    }
+
+    /**
+     * The same, with the tables as {@code iptables-save} printed them at the current generation when
+     * {@code kernelTables}: a picture only rendered from committed transactions does not do (a
+     * convergence check that must see the kernel); one read by another reader sharing the picture does.
+     */
+    public KernelState read(Scope scope, boolean kernelTables) {
+        KernelState all = readKnowing(scope.sysctlKeys(), kernelTables);
         return new KernelState(scope.restrict(all.plan(), all.netfilter()), all.netfilter());
     }
 
@@ -98,11 +117,7 @@ public final class DataplaneReader {
         if (transactions == 0 || generation.isEmpty()) {
             return;
         }
-        OptionalLong now = watch.netfilterGeneration();
-        if (now.isPresent() && now.getAsLong() == generation.getAsLong() + transactions) {
-            knownNetfilter = Map.copyOf(netfilter);
-            generation = now;
-        } else {
+        if (!picture.committed(netfilter, generation.getAsLong(), transactions, watch.netfilterGeneration())) {
             forget();
         }
     }
@@ -112,31 +127,55 @@ public final class DataplaneReader {
      * proved it (nf_tables backend, generation readable); empty otherwise.
      */
     public OptionalLong provenGeneration() {
-        return knownNetfilter == null ? OptionalLong.empty() : generation;
+        return generation;
     }
 
     /** Reads everything again next time (after a failure, when the picture may be wrong). */
     public void forget() {
-        knownNetfilter = null;
+        picture.forget();
         generation = OptionalLong.empty();
         knownRouting = null;
     }
 
-    private KernelState readKnowing(Collection<String> sysctlKeys) {
+    private KernelState readKnowing(Collection<String> sysctlKeys, boolean kernelTables) {
         boolean routingChanged = watch.routingChanged();    // asked every time, so a period starts with every read
         if (knownRouting == null || routingChanged) {
             knownRouting = readRouting();
         }
         OptionalLong now = watch.netfilterGeneration();
-        if (knownNetfilter == null || now.isEmpty() || !now.equals(generation)) {
+        Map<Table, SavedTable> tables = picture.at(now, kernelTables).orElse(null);
+        if (tables == null) {
             String text = run(IPTABLES_SAVE);
-            knownNetfilter = IptablesSaveParser.parse(text);
+            tables = IptablesSaveParser.parse(text);
             // The generation read before the save: if someone commits during it, the next read sees a
             // newer generation and reads again, which is the safe side.
-            generation = text.contains(NF_TABLES_BACKEND) ? now : OptionalLong.empty();
+            if (now.isPresent() && nfTables(text)) {
+                picture.read(tables, now.getAsLong());
+                generation = now;
+            } else {
+                picture.forget();
+                generation = OptionalLong.empty();
+            }
+        } else {
+            generation = now;
         }
         Map<String, String> sysctls = sysctlKeys.isEmpty() ? Map.of() : SysctlCommands.parse(run(SysctlCommands.read(sysctlKeys)));
-        return state(knownNetfilter, knownRouting, sysctls);
+        return state(tables, knownRouting, sysctls);
+    }
+
+    /**
+     * Whether the tables just saved are nf_tables ones, whose commits the generation counts. The save
+     * says so in its header; a namespace without any table (a node just made) prints nothing at all,
+     * and then the backend's version line tells, asked once.
+     */
+    private boolean nfTables(String saved) {
+        if (!saved.isBlank()) {
+            return saved.contains(NF_TABLES_BACKEND);
+        }
+        if (nfTablesBackend == null) {
+            nfTablesBackend = run(IPTABLES_VERSION).contains(NF_TABLES_BACKEND);
+        }
+        return nfTablesBackend;
     }
 
     private KernelState state(Map<Table, SavedTable> saved, Routing routing, Map<String, String> sysctls) {

@@ -56,15 +56,37 @@ public final class Reconciler {
      * read (see {@link DataplaneReader}); the watch must be of the namespace the runner's programs run in.
      */
     public Reconciler(CommandRunner runner, Ownership ownership, KernelWatch watch) {
+        this(runner, ownership, watch, new NetfilterPicture());
+    }
+
+    /**
+     * The same, sharing {@code picture} with the other reconcilers of the namespace in this process
+     * (see {@link NetfilterPicture}): what one read or committed spares the others a read.
+     */
+    public Reconciler(CommandRunner runner, Ownership ownership, KernelWatch watch, NetfilterPicture picture) {
         this.runner = runner;
         this.ownership = ownership;
-        this.reader = new DataplaneReader(runner, watch);
+        this.reader = new DataplaneReader(runner, watch, picture);
     }
 
     /** What a reconcile would change now, without changing anything. */
     public synchronized DataplaneDiff diff(DataplanePlan desired) {
+        return diff(desired, false);
+    }
+
+    /**
+     * The same, against the tables as {@code iptables-save} prints them now (read by this reconciler
+     * or by another sharing its picture, at the current generation), never against what this
+     * reconciler rendered of its own transactions: a convergence check then proves the kernel holds
+     * the plan.
+     */
+    public synchronized DataplaneDiff diffWithKernel(DataplanePlan desired) {
+        return diff(desired, true);
+    }
+
+    private DataplaneDiff diff(DataplanePlan desired, boolean kernelTables) {
         Scope scope = scopeFor(desired);
-        KernelState current = reader.read(scope);
+        KernelState current = reader.read(scope, kernelTables);
         return DataplaneDiff.between(current.plan(), current.netfilter(), desired, scope.chainOwnership());
     }
 
