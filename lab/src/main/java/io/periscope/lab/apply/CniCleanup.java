@@ -1,10 +1,11 @@
 package io.periscope.lab.apply;
 
-import io.periscope.dataplane.diff.DataplaneDiff;
 import io.periscope.dataplane.iproute.IpBatchRenderer;
+import io.periscope.lab.layout.LabBatches;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostPlan;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -27,14 +28,29 @@ final class CniCleanup {
         return withoutRouting(before.environment()).equals(withoutRouting(after.environment()));
     }
 
-    /** The {@code ip -batch} lines bringing {@code before}'s environment routing level with {@code after}'s. */
+    /**
+     * The {@code ip -batch} lines bringing {@code before}'s environment routing level with {@code after}'s:
+     * what went is deleted, whole (a host may route one address over two devices, the underlay and the
+     * WAN, which a deletion by destination alone would confuse), then what came is added as {@code up}
+     * adds it ({@link LabBatches#routing}).
+     */
     static List<String> lines(HostPlan before, HostPlan after) {
-        return IpBatchRenderer.lines(DataplaneDiff.between(routing(before.environment()), routing(after.environment())).changes());
+        DataplanePlan was = before.environment();
+        DataplanePlan will = after.environment();
+        List<String> lines = new ArrayList<>();
+        gone(was.rules(), will.rules()).forEach(r -> lines.add("rule del " + IpBatchRenderer.policyRule(r)));
+        gone(was.routes(), will.routes()).forEach(r -> lines.add("route del " + IpBatchRenderer.route(r)));
+        gone(was.nexthopGroups(), will.nexthopGroups()).forEach(g -> lines.add("nexthop del id " + g.id()));
+        gone(was.nexthops(), will.nexthops()).forEach(n -> lines.add("nexthop del id " + n.id()));
+        lines.addAll(LabBatches.routing(new DataplanePlan(List.of(), List.of(), List.of(), List.of(), List.of(),
+                gone(will.nexthops(), was.nexthops()), gone(will.nexthopGroups(), was.nexthopGroups()), gone(will.routes(), was.routes()),
+                gone(will.rules(), was.rules()), Map.of())));
+        return lines;
     }
 
-    private static DataplanePlan routing(DataplanePlan plan) {
-        return new DataplanePlan(List.of(), List.of(), List.of(), List.of(), List.of(), plan.nexthops(), plan.nexthopGroups(), plan.routes(),
-                plan.rules(), Map.of());
+    /** What {@code from} has and {@code other} has not, in {@code from}'s order. */
+    private static <T> List<T> gone(List<T> from, List<T> other) {
+        return from.stream().filter(item -> !other.contains(item)).toList();
     }
 
     /** The plan's layers other than routing, to compare them whole. */
