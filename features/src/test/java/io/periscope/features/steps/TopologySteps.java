@@ -123,6 +123,14 @@ public final class TopologySteps {
             throw new IllegalArgumentException("'" + node + "' names no node of the cluster set (write cluster/node)");
         }
         running();
+        if (world.refusal().isEmpty()) {
+            // What the node had, read from the deployment before it goes: its interfaces' and its VXLAN devices' addresses.
+            io.periscope.plan.HostId id = io.periscope.plan.HostId.node(parts[0], parts[1]);
+            List<io.periscope.model.net.Ipv4Address> addresses = new ArrayList<>();
+            world.deployment().interfaces(id).forEach(i -> addresses.addAll(i.addresses()));
+            world.deployment().programmed(id).vxlanDevices().forEach(d -> addresses.add(d.address()));
+            world.removedNode(node, addresses.stream().distinct().toList());
+        }
         world.change(set.withoutNodes(List.of(node)));
     }
 
