@@ -110,8 +110,9 @@ public final class TopologySteps {
     }
 
     /**
-     * The node leaves the cluster set for good: the set is planned again without it and redeployed,
-     * what the control plane converges to once the node is gone (its Endpoint withdrawn, the routes
+     * The node leaves the cluster set for good: the set is planned again without it and the change
+     * deployed (in the lab, {@code lab apply} in place: its namespace goes and the agents that stay
+     * reconcile), what the control plane converges to once the node is gone (its Endpoint withdrawn, the routes
      * rebuilt from the gateways left). Not a live failure: {@link FailoverSteps} fails a gateway while
      * traffic runs and lets the agents' health checks notice.
      */

@@ -51,7 +51,10 @@ import java.util.stream.Stream;
  * delay changed in place), as {@code up} returns once every node converged. What an edit drops the
  * agents delete, level-driven (a deleted export's Globalnet rules, a policy's routes); kube-proxy's
  * chains, which {@code up} programmed, follow an export's global IP before the hand-over. The DNS servers replace their
- * zones when the supervisor takes the file, before the agents have programmed anything.
+ * zones when the supervisor takes the file, before the agents have programmed anything. A node or
+ * pod removed for good leaves in place too: once the agents that stay converged without it, the CNI's
+ * routes of the hosts left follow ({@link CniCleanup}), its veths and namespace are deleted and the
+ * lab's state lists what is left ({@link #removeHosts}).
  */
 public final class LabApply {
 
