@@ -338,8 +338,14 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
       without the node, as the control plane converges once it is gone, and the routes are rebuilt
       from the gateways that remain, with no nexthop left behind. A gateway failing under traffic,
       noticed by the agents' health checks, is the rule "Traffic survives a gateway's failure" below.
-      When the node cluster1/gw-1 is removed from the cluster set
-      Then on cluster1/worker-1 the route to 100.2.0.0/16 in table main has the nexthops 240.18.0.8
+      In the lab the removal goes to the running lab (lab apply): the gateway's namespace goes, and
+      the agents of the nodes that remain must delete every entry naming it; the kernel is read
+      afterwards, and someone else's rule stays.
+      When someone else's rule "-d 192.0.2.10/32 -j ACCEPT" is appended to chain FORWARD of the filter table of cluster1/worker-1
+      And the node cluster1/gw-1 is removed from the cluster set
+      Then no host names an address of the removed node cluster1/gw-1
+      And someone else's rule "-d 192.0.2.10/32 -j ACCEPT" is still in chain FORWARD of the filter table of cluster1/worker-1
+      And on cluster1/worker-1 the route to 100.2.0.0/16 in table main has the nexthops 240.18.0.8
       And on cluster2/gw-4 the route to 10.1.0.0/16 in table 100 has the nexthops 241.18.0.8
       When cluster1/default/client connects to nginx.default.svc.clusterset.local:80
       Then the connection is delivered

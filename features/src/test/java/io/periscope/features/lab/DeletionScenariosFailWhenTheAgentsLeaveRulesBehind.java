@@ -35,6 +35,20 @@ class DeletionScenariosFailWhenTheAgentsLeaveRulesBehind {
                 + "and its pods leave with the namespace's", "east/east-gw still has -A SM-GN-EGRESS-PODS");
     }
 
+    @Test
+    void removingAGatewayFailsNamingTheEntriesFaultyAgentsLeftOnTheNodesThatStay() throws IOException {
+        // The gateway's namespace goes with lab apply; what names it on the nodes that stay is the agents' to delete.
+        failsOnlyWithTheFault("multiple-active-gateways.feature",
+                "When a gateway is removed for good, its flows move to the remaining gateway and the routes follow",
+                "still names cluster1/gw-1's address in: ");
+    }
+
+    @Test
+    void removingASpokesOnlyGatewayFailsNamingTheEntriesFaultyAgentsLeft() throws IOException {
+        failsOnlyWithTheFault("globalnet.feature", "A cluster whose gateways have all failed is left out",
+                "still names north/north-gw's address in: ");
+    }
+
     private static void failsOnlyWithTheFault(String feature, String scenario, String leftover) throws IOException {
         assumeTrue(LabBackend.onThisMachine().unavailable().isEmpty(), () -> LabBackend.onThisMachine().unavailable().orElseThrow());
 

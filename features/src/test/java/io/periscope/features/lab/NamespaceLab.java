@@ -33,9 +33,9 @@ import java.util.stream.Collectors;
  * The acceptance suite's {@link LabDriver}: {@code lab up} of the scenario's cluster set with its
  * supervisor (the agents kept running, every cluster's DNS server), a
  * {@link ProbedDeployment} whose traces are real probes, and {@code lab down}. One lab at a time:
- * a changed cluster set (an export deleted, a policy added) goes to the running lab through
- * {@code lab apply}, so that the agents must delete what the change dropped; a change the lab
- * cannot take in place (a node or pod added or removed, other clusters) takes the previous lab down
+ * a changed cluster set (an export deleted, a policy added, a node or pod removed) goes to the running
+ * lab through {@code lab apply}, so that the agents must delete what the change dropped; a change the lab
+ * cannot take in place (a node or pod added, other clusters) takes the previous lab down
  * and builds the new one, and {@link #takeNotes} says which happened. The state files live in a directory of this run, so the suite never meets a lab
  * someone started by hand; a JVM shutdown hook takes the lab down if the run ends without
  * {@link #down}.
@@ -92,8 +92,8 @@ public final class NamespaceLab implements LabDriver {
     /**
      * The running lab takes {@code set} as {@code lab apply} takes an edited file: the same code, so
      * that what the change drops must be deleted by the running agents (a rebuild would never show a
-     * rule left behind). Empty when the lab refuses to take it in place (a node or pod added or
-     * removed, say): the caller rebuilds, and the notes say so, with the lab's reasons.
+     * rule left behind). Empty when the lab refuses to take it in place (a node or pod added,
+     * say): the caller rebuilds, and the notes say so, with the lab's reasons.
      */
     private Optional<Deployment> applyInPlace(ClusterSet set) {
         progress.clear();

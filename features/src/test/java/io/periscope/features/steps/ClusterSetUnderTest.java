@@ -35,6 +35,17 @@ public final class ClusterSetUnderTest {
     private KubernetesControlPlane controlPlane;
     /** Whether {@link #controlPlane} is the deployment's own (its agents program the backend), which the deployment stops. */
     private boolean borrowedControlPlane;
+    /** Each node removed from the cluster set in this scenario ({@code cluster/node}), with the addresses it had then. */
+    private final java.util.Map<String, List<io.periscope.model.net.Ipv4Address>> removedNodes = new java.util.LinkedHashMap<>();
+
+    /** Remembers a node's addresses as it leaves, for the steps that check nothing names them afterwards. */
+    public void removedNode(String node, List<io.periscope.model.net.Ipv4Address> addresses) {
+        removedNodes.put(node, List.copyOf(addresses));
+    }
+
+    public java.util.Optional<List<io.periscope.model.net.Ipv4Address>> removedNodeAddresses(String node) {
+        return java.util.Optional.ofNullable(removedNodes.get(node));
+    }
 
     /** Called first in every scenario by the suite's backend hook. */
     public void use(Backend chosen) {

@@ -161,6 +161,58 @@ public final class DataplaneSteps {
         }
     }
 
+    /**
+     * Level-driven cleanup after a node left: on every host of the cluster set as it is now, no route
+     * (any table), nexthop, ipset member, iptables rule or VXLAN FDB entry programmed there names an
+     * address the node had (its interfaces' and VXLAN devices', read before it went) and no host that
+     * stays has.
+     */
+    @Then("no host names an address of the removed node {word}")
+    public void nothingNamesTheRemovedNode(String node) {
+        List<Ipv4Address> had = world.removedNodeAddresses(node)
+                .orElseThrow(() -> new IllegalStateException("no step removed the node " + node + " in this scenario"));
+        List<HostId> hosts = world.clusterSet().clusters().stream().flatMap(c -> c.nodes().stream().map(n -> HostId.node(c.name(), n.name())))
+                .toList();
+        // An address a host that stays has too (Globalnet's clusters overlap: every gateway may be 10.244.0.1) names that host.
+        Set<Ipv4Address> held = new java.util.HashSet<>();
+        for (HostId host : hosts) {
+            world.deployment().interfaces(host).forEach(i -> held.addAll(i.addresses()));
+            world.deployment().programmed(host).vxlanDevices().forEach(d -> held.add(d.address()));
+        }
+        List<Ipv4Address> addresses = had.stream().filter(a -> !held.contains(a)).toList();
+        if (addresses.isEmpty()) {
+            throw new IllegalStateException(node + " had no address of its own: " + had + " are all held by hosts that stay");
+        }
+        java.util.regex.Pattern named = java.util.regex.Pattern.compile("(?<![0-9.])(" + addresses.stream()
+                .map(a -> java.util.regex.Pattern.quote(a.toString())).collect(Collectors.joining("|")) + ")(?![0-9])");
+        List<String> left = new java.util.ArrayList<>();
+        for (HostId host : hosts) {
+            DataplanePlan plan = world.deployment().programmed(host);
+            for (String entry : entries(plan)) {
+                if (named.matcher(entry).find()) {
+                    left.add(host + " still names " + node + "'s address in: " + entry);
+                }
+            }
+        }
+        if (!left.isEmpty()) {
+            throw new AssertionError(left.size() + " entries name " + node + " (" + addresses + ") after it left:\n  "
+                    + String.join("\n  ", left));
+        }
+    }
+
+    /** Every entry of the plan that can name another host, one line each. */
+    private static List<String> entries(DataplanePlan plan) {
+        List<String> entries = new java.util.ArrayList<>();
+        plan.routes().forEach(r -> entries.add("route " + RouteText.of(r, plan) + " (table " + r.table() + ")"));
+        plan.nexthops().forEach(n -> entries.add("nexthop id " + n.id() + " via " + n.via() + " dev " + n.device()));
+        plan.ipsets().forEach(set -> set.members().forEach(m -> entries.add("ipset " + set.name() + " member " + m)));
+        plan.netfilter().forEach(t -> t.chains().forEach(c -> c.inOrder().forEach(r -> entries.add(t.table().iptablesName() + " "
+                + IptablesSyntax.appendLine(c.name(), r)))));
+        plan.fdb().forEach(f -> entries.add("fdb " + f.mac() + " dev " + f.device() + " dst " + f.destination()));
+        plan.neighbours().forEach(n -> entries.add("neighbour " + n));
+        return entries;
+    }
+
     @Then("{word} has no ipset {word}")
     public void noIpset(String host, String setName) {
         programmed(host).ipset(setName).ifPresent(set -> {

@@ -115,8 +115,9 @@ public final class TopologySteps {
     }
 
     /**
-     * The node leaves the cluster set for good: the set is planned again without it and redeployed,
-     * what the control plane converges to once the node is gone (its Endpoint withdrawn, the routes
+     * The node leaves the cluster set for good: the set is planned again without it and the change
+     * deployed (in the lab, {@code lab apply} in place: its namespace goes and the agents that stay
+     * reconcile), what the control plane converges to once the node is gone (its Endpoint withdrawn, the routes
      * rebuilt from the gateways left). Not a live failure: {@link FailoverSteps} fails a gateway while
      * traffic runs and lets the agents' health checks notice.
      */
@@ -128,6 +129,14 @@ public final class TopologySteps {
             throw new IllegalArgumentException("'" + node + "' names no node of the cluster set (write cluster/node)");
         }
         running();
+        if (world.refusal().isEmpty()) {
+            // What the node had, read from the deployment before it goes: its interfaces' and its VXLAN devices' addresses.
+            io.periscope.plan.HostId id = io.periscope.plan.HostId.node(parts[0], parts[1]);
+            List<io.periscope.model.net.Ipv4Address> addresses = new ArrayList<>();
+            world.deployment().interfaces(id).forEach(i -> addresses.addAll(i.addresses()));
+            world.deployment().programmed(id).vxlanDevices().forEach(d -> addresses.add(d.address()));
+            world.removedNode(node, addresses.stream().distinct().toList());
+        }
         world.change(set.withoutNodes(List.of(node)));
     }
 

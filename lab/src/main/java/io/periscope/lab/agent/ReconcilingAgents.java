@@ -29,7 +29,8 @@ public final class ReconcilingAgents implements LayerAgents {
 
     private final Map<String, NamespaceThread> threads = new ConcurrentHashMap<>();
     private final Map<String, NetfilterPicture> pictures = new ConcurrentHashMap<>();
-    private final List<KernelWatch> watches = new CopyOnWriteArrayList<>();
+    /** Each namespace's watches, so that a node that leaves can let its namespace go ({@link #release}). */
+    private final Map<String, List<KernelWatch>> watches = new ConcurrentHashMap<>();
 
     /** kube-proxy's chains and nothing else: no sets, devices, tables or route protocols of its own. */
     static final Ownership KUBE_PROXY = new Ownership(List.of("KUBE-"), List.of(), List.of(), Set.of(), Set.of());
@@ -81,13 +82,30 @@ public final class ReconcilingAgents implements LayerAgents {
         } catch (RuntimeException e) {
             watch = KernelWatch.NONE;
         }
-        watches.add(watch);
+        watches.computeIfAbsent(node.namespace(), ns -> new CopyOnWriteArrayList<>()).add(watch);
         return watch;
+    }
+
+    /**
+     * Closes what the agents hold inside the namespace (its thread, its netlink watches): a namespace
+     * lives on, with its interfaces, as long as a thread or a socket is in it, so a node that leaves
+     * the cluster ({@code lab apply}) must be let go before its namespace is deleted.
+     */
+    public void release(String namespace) {
+        List<KernelWatch> held = watches.remove(namespace);
+        if (held != null) {
+            held.forEach(KernelWatch::close);
+        }
+        NamespaceThread thread = threads.remove(namespace);
+        if (thread != null) {
+            thread.close();
+        }
+        pictures.remove(namespace);
     }
 
     @Override
     public void close() {
-        watches.forEach(KernelWatch::close);
+        watches.values().forEach(held -> held.forEach(KernelWatch::close));
         watches.clear();
         threads.values().forEach(NamespaceThread::close);
         threads.clear();

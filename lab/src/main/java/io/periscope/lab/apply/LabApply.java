@@ -1,7 +1,13 @@
 package io.periscope.lab.apply;
 
 import io.periscope.lab.LabRefusal;
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandRunner;
+import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.agent.ReconcilingAgents;
+import io.periscope.lab.dns.PodResolverFiles;
+import io.periscope.lab.layout.LabBatches;
+import io.periscope.plan.HostId;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
@@ -33,6 +39,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * {@code lab apply FILE}: a running lab takes its edited file in place, when the edit is one it can
@@ -44,22 +51,29 @@ import java.util.stream.Collectors;
  * delay changed in place), as {@code up} returns once every node converged. What an edit drops the
  * agents delete, level-driven (a deleted export's Globalnet rules, a policy's routes); kube-proxy's
  * chains, which {@code up} programmed, follow an export's global IP before the hand-over. The DNS servers replace their
- * zones when the supervisor takes the file, before the agents have programmed anything.
+ * zones when the supervisor takes the file, before the agents have programmed anything. A node or
+ * pod removed for good leaves in place too: once the agents that stay converged without it, the CNI's
+ * routes of the hosts left follow ({@link CniCleanup}), its veths and namespace are deleted and the
+ * lab's state lists what is left ({@link #removeHosts}).
  */
 public final class LabApply {
 
     static final Duration CONVERGED_WITHIN = Duration.ofSeconds(60);
+    /** How long a deleted veth's far end, a bridge port, may take to go. */
+    static final Duration PORTS_GONE_WITHIN = Duration.ofSeconds(10);
 
     private final LabStateFile stateFile;
     private final Supplier<Boolean> runningAsRoot;
+    private final CommandRunner runner;
 
     public LabApply(LabStateFile stateFile) {
-        this(stateFile, NetworkNamespaces::runningAsRoot);
+        this(stateFile, NetworkNamespaces::runningAsRoot, ProcessCommandRunner.here());
     }
 
-    LabApply(LabStateFile stateFile, Supplier<Boolean> runningAsRoot) {
+    LabApply(LabStateFile stateFile, Supplier<Boolean> runningAsRoot, CommandRunner runner) {
         this.stateFile = stateFile;
         this.runningAsRoot = runningAsRoot;
+        this.runner = runner;
     }
 
     /**
@@ -118,6 +132,9 @@ public final class LabApply {
             String revision = files.revision();
             progress.accept("apply: handed to the supervisor (" + files.topology() + ", revision " + revision.substring(0, 12) + "...)");
             waitForAgents(files, revision, progress, handedOver);
+            if (!change.removed().isEmpty()) {
+                removeHosts(state.hash(), running, edited, change.removed(), progress);
+            }
             long millis = (System.nanoTime() - start) / 1_000_000;
             progress.accept("apply: " + topology.name() + " converged in " + millis + " ms");
             return new Applied(change, revision, handedOver, millis);
@@ -151,6 +168,76 @@ public final class LabApply {
             progress.accept("apply: kube-proxy's chains follow the Services on " + changed.stream().map(n -> n.host().toString())
                     .collect(Collectors.joining(", ")) + " (" + programs + " programs)");
         }
+    }
+
+    /**
+     * The removed nodes and pods leave as machines and pods leave a cluster, once the agents of the
+     * nodes that remain reconciled without them: the CNI's routes on the hosts that remain follow
+     * ({@link CniCleanup}), then each removed host's namespace is deleted, and with it everything in
+     * it (its veths, whose far ends are the switches' bridge ports and the nodes' pod interfaces, its
+     * routes, rules and chains), and the lab's state lists only the namespaces left.
+     */
+    private void removeHosts(String hash, ClusterSet running, ClusterSet edited, List<HostId> removed, Consumer<String> progress) {
+        ClusterSetPlan before = Planner.plan(LabCables.of(running).set());
+        ClusterSetPlan after = Planner.plan(LabCables.of(edited).set());
+        LabLayout layout = LabLayout.of(before);
+        List<String> cni = new java.util.ArrayList<>();
+        for (HostNamespace host : LabLayout.of(after).hosts()) {
+            List<String> lines = CniCleanup.lines(before.host(host.host()).orElseThrow(), host.plan());
+            if (!lines.isEmpty()) {
+                runner.run(Command.of("ip", "-n", host.namespace(), "-batch", "-")
+                        .withStdin(lines.stream().map(l -> l + "\n").collect(Collectors.joining())));
+                cni.add(host.host() + " (" + lines.size() + ")");
+            }
+        }
+        List<String> namespaces = layout.hosts().stream().filter(h -> removed.contains(h.host())).map(HostNamespace::namespace).toList();
+        List<String> present = namespaces.stream().filter(NetworkNamespaces::exists).toList();
+        // The veths first, each deleted with its far end at once: the kernel tears a deleted namespace
+        // down in the background, its devices seconds later on a busy machine.
+        for (String namespace : present) {
+            String veths = layout.veths().stream().flatMap(v -> Stream.of(v.first(), v.second())).filter(end -> end.namespace().equals(namespace))
+                    .map(end -> "link del " + end.name() + "\n").collect(Collectors.joining());
+            if (!veths.isEmpty()) {
+                runner.run(Command.of("ip", "-n", namespace, "-batch", "-").withStdin(veths));
+            }
+        }
+        if (!present.isEmpty()) {
+            runner.run(Command.of("ip", "-batch", "-").withStdin(LabBatches.deleteNamespaces(present)));
+        }
+        namespaces.forEach(PodResolverFiles.SYSTEM::remove);
+        List<String> left = namespaces.stream().filter(NetworkNamespaces::exists).toList();
+        if (!left.isEmpty()) {
+            throw new IllegalStateException("namespaces could not be removed: " + String.join(", ", left));
+        }
+        waitForPortsToGo(layout, removed);
+        List<String> nodes = removed.stream().filter(id -> id.namespace().isEmpty()).map(HostId::toString).toList();
+        stateFile.read(hash).ifPresent(state -> stateFile.write(state.withoutNamespaces(namespaces, nodes)));
+        progress.accept("apply: " + removed.stream().map(HostId::toString).collect(Collectors.joining(", ")) + " left: "
+                + namespaces.size() + " namespace" + (namespaces.size() == 1 ? "" : "s") + " deleted with their veths and bridge ports"
+                + (cni.isEmpty() ? "" : "; the CNI's routes followed on " + String.join(", ", cni)));
+    }
+
+    /** The switches' ports of the removed hosts, which went with their veths: checked, so that apply says if one stayed. */
+    private void waitForPortsToGo(LabLayout layout, List<HostId> removed) {
+        List<String[]> ports = layout.switches().stream().flatMap(sw -> sw.ports().stream().filter(p -> removed.contains(p.host()))
+                .map(p -> new String[]{sw.namespace(), p.name()})).toList();
+        long deadline = System.nanoTime() + PORTS_GONE_WITHIN.toNanos();
+        List<String> left = List.of();
+        while (System.nanoTime() < deadline) {
+            left = ports.stream().filter(p -> runner.execute(Command.of("ip", "-n", p[0], "link", "show", p[1])).succeeded())
+                    .map(p -> p[0] + "/" + p[1]).toList();
+            if (left.isEmpty()) {
+                return;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the removed hosts' ports to go", e);
+            }
+        }
+        throw new IllegalStateException("the removed hosts' veths are deleted but the bridge ports " + String.join(", ", left)
+                + " are still there after " + PORTS_GONE_WITHIN.toSeconds() + " s");
     }
 
     /** Until the supervisor plans from {@code revision} and every agent that runs has found its node to match it. */

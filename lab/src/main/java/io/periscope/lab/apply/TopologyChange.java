@@ -10,6 +10,7 @@ import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.LinkProperties;
 import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.planner.Planner;
 
@@ -42,14 +43,22 @@ import java.util.stream.Collectors;
  * are the agents' and the DNS servers' (and, for an export's global IP, kube-proxy's, whose chains
  * {@code lab apply} reconciles as kube-proxy would), so adding or deleting one is taken in place too.
  *
+ * <p>A node or pod removed for good is taken in place too ({@link #removed}): its namespace (and with
+ * it its veths, their bridge ports and everything programmed in it) is what {@code lab apply}
+ * deletes, as a machine leaves a cluster, once the agents of the nodes that remain have reconciled
+ * without it; everything else {@code up} built must stay as it is for the hosts that remain. Only
+ * removals: a node or pod added, or changed, still needs {@code up}.
+ *
  * @param changed  the sections that differ, e.g. {@code connectivityPolicies}
  * @param refusals what the running lab cannot take, each naming what changed; empty when it can
+ * @param removed  the hosts (nodes and pods) the edit removes, whose namespaces {@code apply} deletes
  */
-public record TopologyChange(List<String> changed, List<String> refusals) {
+public record TopologyChange(List<String> changed, List<String> refusals, List<HostId> removed) {
 
     public TopologyChange {
         changed = List.copyOf(changed);
         refusals = List.copyOf(refusals);
+        removed = List.copyOf(removed);
     }
 
     public boolean takenInPlace() {
@@ -74,7 +83,11 @@ public record TopologyChange(List<String> changed, List<String> refusals) {
             refusals.add("globalnet: its settings changed (every global address is allocated from them)");
         }
         refusals.addAll(clusterChanges(withoutUplinks(running), withoutUplinks(edited), changed));
-        if (!uplinks(running).equals(uplinks(edited))) {
+        Map<String, LinkProperties> uplinksAfter = uplinks(edited);
+        // A removed node's uplink goes with it: only the nodes that stay count.
+        Map<String, LinkProperties> uplinksBefore = new java.util.TreeMap<>(uplinks(running));
+        uplinksBefore.keySet().retainAll(uplinksAfter.keySet());
+        if (!uplinksBefore.equals(uplinksAfter)) {
             changed.add("uplinks");
         }
         if (!running.cables().equals(edited.cables())) {
@@ -89,12 +102,42 @@ public record TopologyChange(List<String> changed, List<String> refusals) {
         if (running.defaultCableDriver() != edited.defaultCableDriver()) {
             changed.add("defaults.cableDriver");
         }
+        List<HostId> removed = refusals.isEmpty() ? removedHosts(running, edited) : List.of();
         if (refusals.isEmpty() && !changed.isEmpty()) {
-            refusals.addAll(builtByUp(running, edited));
+            refusals.addAll(builtByUp(running, edited, removed));
         }
         List<String> all = new ArrayList<>(refusals.stream().map(r -> r.substring(0, r.indexOf(':'))).toList());
         changed.stream().filter(c -> !all.contains(c)).forEach(all::add);
-        return new TopologyChange(new ArrayList<>(new LinkedHashSet<>(all)), refusals);
+        return new TopologyChange(new ArrayList<>(new LinkedHashSet<>(all)), refusals, refusals.isEmpty() ? removed : List.of());
+    }
+
+    /** The hosts the running set plans and the edited one no longer does: the removed nodes and pods. */
+    private static List<HostId> removedHosts(ClusterSet running, ClusterSet edited) {
+        Set<HostId> after = Planner.plan(LabCables.of(edited).set()).hosts().keySet();
+        return Planner.plan(LabCables.of(running).set()).hosts().keySet().stream().filter(id -> !after.contains(id)).toList();
+    }
+
+    /**
+     * Whether {@code after}'s nodes and pods are {@code before}'s with some left out, each kept one as
+     * it was and in its order: what a node or pod leaving the cluster for good looks like.
+     */
+    private static boolean onlyRemoved(Cluster before, Cluster after) {
+        return keptInOrder(before.nodes(), after.nodes()) && keptInOrder(before.pods(), after.pods())
+                && after.pods().stream().allMatch(p -> after.node(p.node()).isPresent());
+    }
+
+    private static <T> boolean keptInOrder(List<T> before, List<T> after) {
+        int at = 0;
+        for (T kept : after) {
+            while (at < before.size() && !before.get(at).equals(kept)) {
+                at++;
+            }
+            if (at == before.size()) {
+                return false;
+            }
+            at++;
+        }
+        return true;
     }
 
     /** Every node's uplink, by {@code cluster/node}: the supervisor's link loop reshapes them in place. */
@@ -118,6 +161,17 @@ public record TopologyChange(List<String> changed, List<String> refusals) {
      */
     static final Set<String> RECONCILED_FIELDS = Set.of("exports", "globalEgressIPs");
 
+    /** A cluster's fields that lose entries when a node or pod leaves for good ({@link #onlyRemoved}). */
+    static final Set<String> REMOVABLE_FIELDS = Set.of("nodes", "pods");
+
+    /** {@code cluster 'c' lost its node gw-1 (and pod default/x)}: what a removal says it changes. */
+    private static String removal(Cluster before, Cluster after) {
+        List<String> gone = new ArrayList<>();
+        before.nodes().stream().filter(n -> after.node(n.name()).isEmpty()).forEach(n -> gone.add("node " + n.name()));
+        before.pods().stream().filter(p -> !after.pods().contains(p)).forEach(p -> gone.add("pod " + p.namespace() + "/" + p.name()));
+        return "cluster '" + before.name() + "' lost its " + String.join(", ", gone);
+    }
+
     /** Each cluster added, removed or changed, naming the fields that changed; changes the agents take go to {@code changed}. */
     private static List<String> clusterChanges(ClusterSet running, ClusterSet edited, List<String> changed) {
         List<String> refusals = new ArrayList<>();
@@ -133,6 +187,12 @@ public record TopologyChange(List<String> changed, List<String> refusals) {
                 List<String> fields = fieldsThatDiffer(entry.getValue(), other);
                 if (RECONCILED_FIELDS.containsAll(fields)) {
                     changed.add("the " + String.join(", ", fields) + " of cluster '" + entry.getKey() + "'");
+                    continue;
+                }
+                List<String> others = fields.stream().filter(f -> !RECONCILED_FIELDS.contains(f) && !REMOVABLE_FIELDS.contains(f)).toList();
+                if (others.isEmpty() && onlyRemoved(entry.getValue(), other)) {
+                    changed.add(removal(entry.getValue(), other) + (fields.stream().anyMatch(RECONCILED_FIELDS::contains)
+                            ? " and its " + String.join(", ", fields.stream().filter(RECONCILED_FIELDS::contains).toList()) + " changed" : ""));
                     continue;
                 }
                 refusals.add("clusters: cluster '" + entry.getKey() + "' changed its " + String.join(", ", fields));
@@ -166,7 +226,7 @@ public record TopologyChange(List<String> changed, List<String> refusals) {
     }
 
     /** What {@code up} built that the edit, planned again, would want otherwise. */
-    private static List<String> builtByUp(ClusterSet running, ClusterSet edited) {
+    private static List<String> builtByUp(ClusterSet running, ClusterSet edited, List<HostId> removed) {
         ClusterSetPlan before = Planner.plan(LabCables.of(running).set());
         ClusterSetPlan after = Planner.plan(LabCables.of(edited).set());
         LabLayout was = LabLayout.of(before);
@@ -177,16 +237,24 @@ public record TopologyChange(List<String> changed, List<String> refusals) {
         for (HostPlan host : before.hosts().values()) {
             HostPlan next = after.host(host.id()).orElse(null);
             if (next == null) {
-                built.add("host " + host.id() + " would go");
+                if (!removed.contains(host.id())) {
+                    built.add("host " + host.id() + " would go");
+                } else if (!host.submariner().wireGuardDevices().isEmpty()) {
+                    // up started its wireguard-go, which nothing but lab down stops.
+                    wireGuard.add(host.id().toString());
+                }
                 continue;
             }
             if (!host.submariner().wireGuardDevices().equals(next.submariner().wireGuardDevices())) {
                 wireGuard.add(host.id().toString());
             }
-            if (!host.interfaces().equals(next.interfaces())) {
+            // A removed pod's veth goes with its namespace, and the CNI deletes its routes to what left (CniCleanup).
+            boolean vethsToRemoved = removed.isEmpty() ? host.interfaces().equals(next.interfaces())
+                    : keptInOrder(host.interfaces(), next.interfaces());
+            if (!vethsToRemoved) {
                 built.add("the interfaces of " + host.id());
             }
-            if (!host.environment().equals(next.environment())) {
+            if (!host.environment().equals(next.environment()) && (removed.isEmpty() || !CniCleanup.routingOnly(host, next))) {
                 built.add("the CNI's routes, rules and settings of " + host.id());
             }
         }
@@ -194,10 +262,13 @@ public record TopologyChange(List<String> changed, List<String> refusals) {
             refusals.add(cableSection(running, edited) + ": the WireGuard devices of " + String.join(", ", wireGuard)
                     + " would change, and 'lab up' starts wireguard-go for each device (the agents only route into them)");
         }
-        if (!was.namespaces().equals(will.namespaces())) {
+        after.hosts().keySet().stream().filter(id -> before.host(id).isEmpty()).forEach(id -> built.add("host " + id + " would come"));
+        LabLayout remaining = without(was, removed);
+        if (!remaining.namespaces().equals(will.namespaces())) {
             built.add("the namespaces");
         }
-        if (!LabBatches.veths(was).equals(LabBatches.veths(will)) || !batches(was).equals(batches(will))) {
+        // Each remaining host's own batch was checked above, interface by interface and route by route.
+        if (!LabBatches.veths(remaining).equals(LabBatches.veths(will)) || !batches(remaining, removed.isEmpty()).equals(batches(will, removed.isEmpty()))) {
             built.add("the links and addresses");
         }
         if (!places(ClusterDns.of(before.clusterSet(), was)).equals(places(ClusterDns.of(after.clusterSet(), will)))) {
@@ -209,20 +280,38 @@ public record TopologyChange(List<String> changed, List<String> refusals) {
         return refusals;
     }
 
+    /**
+     * The lab as it is once the namespaces of {@code removed} are deleted: their veths go with them, and
+     * so do the far ends of those veths, the switches' ports.
+     */
+    static LabLayout without(LabLayout layout, List<HostId> removed) {
+        Set<String> gone = layout.hosts().stream().filter(h -> removed.contains(h.host())).map(HostNamespace::namespace)
+                .collect(Collectors.toSet());
+        return new LabLayout(layout.names(), layout.hosts().stream().filter(h -> !gone.contains(h.namespace())).toList(),
+                layout.switches().stream().map(sw -> new SwitchNamespace(sw.segment(), sw.namespace(),
+                        sw.ports().stream().filter(p -> !removed.contains(p.host())).toList())).toList(),
+                layout.veths().stream().filter(v -> !gone.contains(v.first().namespace()) && !gone.contains(v.second().namespace())).toList());
+    }
+
     private static List<String> places(List<ClusterDns> servers) {
         return servers.stream().map(d -> d.cluster() + " " + d.serviceAddress() + " " + d.server().namespace() + " " + d.serverAddress()).toList();
     }
 
-    private static List<String> batches(LabLayout layout) {
+    private static List<String> batches(LabLayout layout, boolean hostBatches) {
         List<String> all = new ArrayList<>();
         layout.hosts().stream().map(HostNamespace::namespace).forEach(all::add);
-        layout.hosts().stream().map(LabBatches::hostBatch).forEach(all::add);
+        if (hostBatches) {
+            layout.hosts().stream().map(LabBatches::hostBatch).forEach(all::add);
+        }
         layout.switches().stream().map(SwitchNamespace::namespace).forEach(all::add);
         layout.switches().stream().map(LabBatches::switchBatch).forEach(all::add);
         return all;
     }
 
     private static String cableSection(ClusterSet running, ClusterSet edited) {
+        if (!running.clusters().equals(edited.clusters()) && running.connectivityPolicies().equals(edited.connectivityPolicies())) {
+            return "clusters";
+        }
         if (!running.connectionPolicies().equals(edited.connectionPolicies())) {
             return "connectionPolicies";
         }

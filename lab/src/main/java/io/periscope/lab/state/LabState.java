@@ -75,6 +75,15 @@ public record LabState(String topology, String file, String hash, List<String> n
         return new LabState(topology, file, hash, namespaces, state, wireGuard, applied, supervisor, failures, links);
     }
 
+    /**
+     * The lab once {@code lab apply} deleted the namespaces of the nodes and pods an edit removed: it
+     * lists only those left, and forgets a removed node's failure.
+     */
+    public LabState withoutNamespaces(java.util.Collection<String> deleted, java.util.Collection<String> removedNodes) {
+        return new LabState(topology, file, hash, namespaces.stream().filter(ns -> !deleted.contains(ns)).toList(), state, wireGuard,
+                sourceSha256, supervisor, failures.stream().filter(f -> !removedNodes.contains(f.node())).toList(), links);
+    }
+
     /** The lab as {@code up} shaped its links. */
     public LabState withLinks(String summary) {
         return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, failures, summary);

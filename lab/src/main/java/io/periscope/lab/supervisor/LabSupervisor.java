@@ -105,6 +105,8 @@ public final class LabSupervisor implements AutoCloseable {
     /** A handed-over revision that could not be planned, so that it is logged once. */
     private String refusedRevision = "";
     private volatile boolean closed;
+    /** The first namespace of the lab as planned now, whose absence means lab down ran ({@code lab apply} deletes those of removed nodes). */
+    private volatile String firstNamespace;
     private ClusterDnsServers dns;
     private Map<String, SupervisorStatus.NodeAgentStatus> lastWritten = Map.of();
     private Map<String, ClusterDnsStatus> lastWrittenDns = Map.of();
@@ -165,6 +167,7 @@ public final class LabSupervisor implements AutoCloseable {
         topology = set;
         ClusterSetPlan plan = Planner.plan(LabCables.of(set).set());
         LabLayout layout = LabLayout.of(plan);
+        firstNamespace = layout.namespaces().getFirst();
         if (!layout.names().hash().equals(hash)) {
             throw new IllegalStateException(files.topology() + " is not the topology of lab " + hash);
         }
@@ -209,7 +212,7 @@ public final class LabSupervisor implements AutoCloseable {
         links = new LinkLoop(ProcessCommandRunner.here(), current::get, LINK_RESYNC, LabSupervisor::log);
         links.start();
         while (!closed) {
-            if (stateFile.read(hash).isEmpty() || !NetworkNamespaces.exists(layout.namespaces().getFirst())) {
+            if (stateFile.read(hash).isEmpty() || !NetworkNamespaces.exists(firstNamespace)) {
                 log("the lab's state file or namespaces are gone: stopping");
                 break;
             }
@@ -314,15 +317,18 @@ public final class LabSupervisor implements AutoCloseable {
         try {
             ClusterSet next = TopologyLoader.loadWritten(files.topology());
             SupervisedPlan planned = SupervisedPlan.of(revision, next, before.holders());
-            if (!LabLayout.of(planned.plan()).names().hash().equals(layout.names().hash())) {
+            LabLayout nextLayout = LabLayout.of(planned.plan());
+            if (!nextLayout.names().hash().equals(layout.names().hash())) {
                 throw new IllegalStateException("it is the topology of another lab");
             }
+            firstNamespace = nextLayout.namespaces().getFirst();
             if (!LinkTimings.of(next).health(HealthSettings.DEFAULTS).equals(LinkTimings.of(topology).health(HealthSettings.DEFAULTS))) {
                 log("links: the applied topology's delays or losses would want other health probe timings; the agents keep those they"
                         + " started with (rebuild the lab to change them)");
             }
             topology = next;
             current.set(planned);
+            stopAgentsOfRemovedNodes(planned);
             loops.values().forEach(NodeAgentLoop::poke);
             links.poke();
             dns.adopt(planned.plan());
@@ -331,6 +337,23 @@ public final class LabSupervisor implements AutoCloseable {
         } catch (TopologyException | RuntimeException e) {
             refusedRevision = revision;
             log("topology " + revision.substring(0, 12) + "... not applied, the agents keep the plan they have: " + e.getMessage());
+        }
+    }
+
+    /**
+     * A node the applied topology no longer has left the cluster for good ({@code lab apply} deletes
+     * its namespace once the agents of the nodes that remain converged): its agent stops, as its pod
+     * goes with the node, and it is no longer reported.
+     */
+    private void stopAgentsOfRemovedNodes(SupervisedPlan planned) {
+        List<String> gone = loops.keySet().stream().filter(name -> planned.plan().hosts().keySet().stream()
+                .noneMatch(id -> id.namespace().isEmpty() && id.toString().equals(name))).toList();
+        for (String name : gone) {
+            NodeAgentLoop loop = loops.remove(name);
+            loop.close();
+            // Its thread and sockets in the namespace would keep the namespace, and its veths, alive.
+            agents.release(loop.namespace());
+            log(name + ": left the cluster set; its agent stopped");
         }
     }
 

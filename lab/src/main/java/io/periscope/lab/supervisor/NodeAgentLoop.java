@@ -71,6 +71,10 @@ final class NodeAgentLoop implements AutoCloseable {
         return node.host().toString();
     }
 
+    String namespace() {
+        return node.namespace();
+    }
+
     void start() {
         thread = Thread.ofPlatform().name("agent-" + name()).start(this::loop);
     }

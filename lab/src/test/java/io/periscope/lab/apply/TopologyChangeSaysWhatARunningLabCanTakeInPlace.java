@@ -4,6 +4,7 @@ import io.periscope.lab.Examples;
 import io.periscope.model.load.TopologyWriter;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
+import io.periscope.plan.HostId;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -85,12 +86,37 @@ class TopologyChangeSaysWhatARunningLabCanTakeInPlace {
     }
 
     @Test
-    void aDeletedPodIsRefusedBecauseItsNamespaceWouldGo() throws Exception {
+    void aDeletedPodIsTakenInPlaceNamingTheNamespaceThatGoes() throws Exception {
         TopologyChange change = change(original().replace(
                 "      - {name: http-1, namespace: myproject, node: west-gw, ip: 10.244.0.21, labels: {app: http}}\n", ""));
 
+        assertThat(change.takenInPlace()).as(change.refusals().toString()).isTrue();
+        assertThat(change.changed()).containsExactly("cluster 'west' lost its pod myproject/http-1");
+        assertThat(change.removed()).containsExactly(HostId.pod("west", "myproject", "http-1"));
+    }
+
+    /** A gateway leaving a cluster of three active gateways: its namespace goes, the other hosts stay as up built them. */
+    @Test
+    void aRemovedGatewayIsTakenInPlace() throws Exception {
+        String mag = Files.readString(Examples.file(Examples.MAG_3_GATEWAYS));
+        ClusterSet running = asWritten(mag);
+        ClusterSet edited = running.withoutNodes(List.of("cluster1/gw-1"));
+
+        TopologyChange change = TopologyChange.between(running, asWritten(TopologyWriter.write(edited)));
+
+        assertThat(change.takenInPlace()).as(change.refusals().toString()).isTrue();
+        assertThat(change.removed()).contains(HostId.node("cluster1", "gw-1"))
+                .allSatisfy(host -> assertThat(host.cluster()).isEqualTo("cluster1"));
+        assertThat(change.changed()).singleElement().asString().startsWith("cluster 'cluster1' lost its node gw-1");
+    }
+
+    @Test
+    void aNodeWhoseAddressChangedIsRefusedAsNoRemoval() throws Exception {
+        TopologyChange change = change(original().replace("{name: east-worker, ip: 192.168.10.3,", "{name: east-worker, ip: 192.168.10.9,"));
+
         assertThat(change.takenInPlace()).isFalse();
-        assertThat(change.refusals()).containsExactly("clusters: cluster 'west' changed its pods");
+        assertThat(change.refusals()).containsExactly("clusters: cluster 'east' changed its nodes");
+        assertThat(change.removed()).isEmpty();
     }
 
     @Test
