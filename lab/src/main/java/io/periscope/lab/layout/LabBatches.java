@@ -109,7 +109,7 @@ public final class LabBatches {
         }
         StringBuilder text = new StringBuilder();
         for (Interface iface : host.plan().interfaces()) {
-            // ovn-k8s-sub0 has its address from its bridge, as Submariner gives it (its subnet's length).
+            // A node's ovn-k8s-sub0 off the plan's segments (not the chassis of submariner_router) has only its bridge's address.
             if (OvnTopology.isSegment(iface.segment())) {
                 addressAndLink(text, iface);
             }
@@ -120,8 +120,10 @@ public final class LabBatches {
 
     /**
      * The host's interfaces that OVS makes: those plugged into OVN logical switches, and on a node
-     * of OVN a bridge's internal port such as Submariner's {@code ovn-k8s-sub0} (which the plan plugs
-     * into nothing, and which the lab would otherwise stand in for with a port-less Linux bridge).
+     * of OVN Submariner's {@code ovn-k8s-sub0}, an internal port of {@code br-submariner}. The plan
+     * plugs a node's {@code ovn-k8s-sub0} into {@code submariner_gateway} only on the chassis of
+     * {@code submariner_router}; elsewhere into nothing, where the lab would otherwise stand in for it
+     * with a port-less Linux bridge, and OVS could then not make its own.
      */
     public static List<String> ovnInterfaceNames(HostNamespace host) {
         boolean onOvn = host.plan().interfaces().stream().anyMatch(i -> OvnTopology.isSegment(i.segment()));
