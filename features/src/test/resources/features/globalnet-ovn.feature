@@ -4,8 +4,9 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
   ovn-k8s-sub0), where the same Globalnet rules apply. Periscope plans OVN's logical topology
   (ovn_cluster_router, submariner_router, submariner_join, submariner_gateway, clusterLBGroup), the
   route agent's OVN handler (ovn-k8s-sub0, tables 149 and 150) and the Globalnet rules, and the
-  simulator routes packets through the logical routers. The lab builds no OVN datapath yet, so
-  every scenario here runs on the simulator only.
+  simulator routes packets through the logical routers. The lab builds both clusters on real OVN,
+  but its probe does not yet read OVN's logical hops, so every scenario here runs on the simulator
+  only.
 
   Background:
     Given the cluster set:

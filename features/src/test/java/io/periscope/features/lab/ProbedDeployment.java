@@ -123,7 +123,7 @@ public final class ProbedDeployment implements Deployment {
         this.dns = ClusterDns.of(set, layout);
     }
 
-    /** The lab builds no OVN (it refuses OVN-Kubernetes clusters), so this is the plan's, for completeness. */
+    /** The plan's (what the lab writes into each OVN cluster's northbound database), for completeness: the probe does not read OVN back yet. */
     @Override
     public java.util.Optional<io.periscope.plan.ovn.OvnTopology> ovnTopology(String cluster) {
         EvidenceLog.record(Evidence.MODEL_ONLY);

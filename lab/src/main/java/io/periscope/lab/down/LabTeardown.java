@@ -3,6 +3,7 @@ package io.periscope.lab.down;
 import io.periscope.lab.dns.PodResolverFiles;
 import io.periscope.lab.layout.LabBatches;
 import io.periscope.lab.netns.NetworkNamespaces;
+import io.periscope.lab.ovn.OvnDaemons;
 import io.periscope.dataplane.command.Command;
 import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.lab.state.LabState;
@@ -10,6 +11,7 @@ import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.WireGuardProcess;
 import io.periscope.lab.supervisor.SupervisorStop;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,7 +21,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * Stops the lab's supervisor and the {@code wireguard-go} daemons a {@link LabState} lists (their
+ * Stops the lab's supervisor, the {@code wireguard-go} daemons and the OVN daemons a {@link LabState} lists (their
  * namespaces would outlive the deletion while they run), removes the namespaces it lists and the
  * resolver files of those namespaces under {@code /etc/netns}, and nothing else, then the state
  * itself. Deleting
@@ -66,6 +68,12 @@ public final class LabTeardown {
                     + WIREGUARD_STOP_SECONDS + " s each for it to end, then killing it)");
         }
         state.wireGuard().forEach(this::stop);
+        if (!state.ovnRunDirectories().isEmpty()) {
+            progress.accept("down: stopping the OVN daemons of " + state.ovnRunDirectories().size() + " cluster"
+                    + (state.ovnRunDirectories().size() == 1 ? "" : "s") + " (SIGTERM, then SIGKILL after "
+                    + OvnDaemons.STOP_SECONDS + " s) and removing their run directories");
+            state.ovnRunDirectories().forEach(directory -> OvnDaemons.stopAllUnder(Path.of(directory)));
+        }
         List<String> present = state.namespaces().stream().filter(NetworkNamespaces::exists).toList();
         List<String> stillBusy = new ArrayList<>();
         NetworkNamespaces.processesIn(present).forEach((namespace, pids) -> stillBusy.add(namespace + " (processes "

@@ -4,9 +4,11 @@ import io.periscope.dataplane.iproute.IpBatchRenderer;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.Interface;
+import io.periscope.plan.Names;
 import io.periscope.plan.netfilter.Chain;
 import io.periscope.plan.netfilter.IptablesSyntax;
 import io.periscope.plan.netfilter.NetfilterTable;
+import io.periscope.plan.ovn.OvnTopology;
 import io.periscope.plan.routing.NexthopGroup;
 import io.periscope.plan.routing.NexthopObject;
 import io.periscope.plan.routing.PolicyRule;
@@ -80,23 +82,68 @@ public final class LabBatches {
     public static String hostBatch(HostNamespace host) {
         StringBuilder text = new StringBuilder();
         text.append("link set lo up\n");
+        List<String> ovn = ovnInterfaceNames(host);
         for (Interface iface : host.plan().interfaces()) {
-            if (iface.segment().isEmpty()) {
+            if (iface.segment().isEmpty() && !ovn.contains(iface.name())) {
                 text.append("link add ").append(iface.name()).append(" address ").append(iface.mac()).append(" type bridge\n");
             }
         }
         for (Interface iface : host.plan().interfaces()) {
-            for (Ipv4Address address : iface.addresses()) {
-                text.append("addr add ").append(address).append("/32 dev ").append(iface.name()).append('\n');
+            if (!ovn.contains(iface.name())) {
+                addressAndLink(text, iface);
             }
-            text.append("link set ").append(iface.name());
-            if (iface.mtu() != Interface.DEFAULT_MTU) {
-                text.append(" mtu ").append(iface.mtu());
-            }
-            text.append(" up\n");
         }
-        routing(host.plan().environment()).forEach(line -> text.append(line).append('\n'));
+        routing(host.plan().environment(), route -> !throughAny(route, ovn)).forEach(line -> text.append(line).append('\n'));
         return text.toString();
+    }
+
+    /**
+     * Run inside a host namespace once OVN has plugged its interfaces on OVN logical switches (a
+     * node's {@code ovn-k8s-mp0}, a pod's {@code eth0}): their addresses, and the environment's routes
+     * through them, which {@link #hostBatch} left out. Empty when the host has none.
+     */
+    public static Optional<String> ovnInterfaces(HostNamespace host) {
+        List<String> ovn = ovnInterfaceNames(host);
+        if (ovn.isEmpty()) {
+            return Optional.empty();
+        }
+        StringBuilder text = new StringBuilder();
+        for (Interface iface : host.plan().interfaces()) {
+            // A node's ovn-k8s-sub0 off the plan's segments (not the chassis of submariner_router) has only its bridge's address.
+            if (OvnTopology.isSegment(iface.segment())) {
+                addressAndLink(text, iface);
+            }
+        }
+        routing(host.plan().environment(), route -> throughAny(route, ovn)).forEach(line -> text.append(line).append('\n'));
+        return Optional.of(text.toString());
+    }
+
+    /**
+     * The host's interfaces that OVS makes: those plugged into OVN logical switches, and on a node
+     * of OVN Submariner's {@code ovn-k8s-sub0}, an internal port of {@code br-submariner}. The plan
+     * plugs a node's {@code ovn-k8s-sub0} into {@code submariner_gateway} only on the chassis of
+     * {@code submariner_router}; elsewhere into nothing, where the lab would otherwise stand in for it
+     * with a port-less Linux bridge, and OVS could then not make its own.
+     */
+    public static List<String> ovnInterfaceNames(HostNamespace host) {
+        boolean onOvn = host.plan().interfaces().stream().anyMatch(i -> OvnTopology.isSegment(i.segment()));
+        return host.plan().interfaces().stream()
+                .filter(i -> OvnTopology.isSegment(i.segment()) || onOvn && i.name().equals(Names.OVN_K8S_SUB0)).map(Interface::name).toList();
+    }
+
+    private static boolean throughAny(Route route, List<String> devices) {
+        return route.nexthops().stream().anyMatch(n -> devices.contains(n.device()));
+    }
+
+    private static void addressAndLink(StringBuilder text, Interface iface) {
+        for (Ipv4Address address : iface.addresses()) {
+            text.append("addr add ").append(address).append("/32 dev ").append(iface.name()).append('\n');
+        }
+        text.append("link set ").append(iface.name());
+        if (iface.mtu() != Interface.DEFAULT_MTU) {
+            text.append(" mtu ").append(iface.mtu());
+        }
+        text.append(" up\n");
     }
 
     /**
@@ -134,6 +181,10 @@ public final class LabBatches {
      * destination both are there and the kernel, like the plan, uses the first.
      */
     public static List<String> routing(DataplanePlan layer) {
+        return routing(layer, route -> true);
+    }
+
+    private static List<String> routing(DataplanePlan layer, java.util.function.Predicate<Route> routes) {
         List<String> lines = new ArrayList<>();
         for (NexthopObject object : layer.nexthops()) {
             lines.add("nexthop add " + IpBatchRenderer.nexthop(object));
@@ -142,6 +193,9 @@ public final class LabBatches {
             lines.add("nexthop add " + IpBatchRenderer.group(group));
         }
         for (Route route : layer.routes()) {
+            if (!routes.test(route)) {
+                continue;
+            }
             lines.add("route append " + IpBatchRenderer.route(route));
         }
         for (PolicyRule rule : layer.rules()) {

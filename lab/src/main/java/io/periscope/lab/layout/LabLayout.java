@@ -5,6 +5,7 @@ import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
 import io.periscope.plan.Segment;
+import io.periscope.plan.ovn.OvnTopology;
 
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,7 +17,8 @@ import java.util.Set;
 
 /**
  * What a lab is made of, worked out from the plan before anything is created: a namespace per host,
- * a switch namespace per BRIDGE segment, and the veth pairs between them. Pure, so that {@code up}
+ * a switch namespace per BRIDGE segment, and the veth pairs between them. The ports of OVN logical
+ * switches are left unwired: OVN's datapath plugs them ({@link LabBatches#ovnInterfaces}). Pure, so that {@code up}
  * can record exactly what it is about to create and {@code down} can remove exactly that.
  */
 public record LabLayout(LabNames names, List<HostNamespace> hosts, List<SwitchNamespace> switches, List<VethPair> veths) {
@@ -59,7 +61,11 @@ public record LabLayout(LabNames names, List<HostNamespace> hosts, List<SwitchNa
                     }
                     veths.add(new VethPair(hostEnd(hosts, segment.attachments().get(0)), hostEnd(hosts, segment.attachments().get(1))));
                 }
+                // An OVN logical switch is OVN's to build (OvnCluster): its ports are left unwired here.
                 case BRIDGE -> {
+                    if (OvnTopology.isSegment(segment.name())) {
+                        continue;
+                    }
                     String namespace = names.unique(names.switchFor(segment.name()), "segment " + segment.name(), taken);
                     taken.add(namespace);
                     Set<String> portNames = new HashSet<>(Set.of(SwitchNamespace.BRIDGE));

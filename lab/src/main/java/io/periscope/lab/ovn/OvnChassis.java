@@ -88,7 +88,8 @@ public final class OvnChassis {
         vsctl("add-br", "breth0", "--", "set", "bridge", "breth0", "datapath_type=netdev", "other_config:hwaddr=\"" + mac + "\"",
                 "--", "add-port", "breth0", device);
         String address = node.underlayAddress() + "/" + node.underlayLength();
-        inNode("ip", "addr", "del", address, "dev", device);
+        // Whatever length the device had the address with: breth0 gets it with the spec's.
+        inNode("ip", "-4", "addr", "flush", "dev", device);
         inNode("sysctl", "-qw", "net.ipv4.conf." + device + ".arp_ignore=8", "net.ipv6.conf." + device + ".disable_ipv6=1");
         inNode("ip", "addr", "add", address, "dev", "breth0");
         inNode("ip", "link", "set", "breth0", "up");
@@ -136,19 +137,33 @@ public final class OvnChassis {
 
     /**
      * Adds OVN-Kubernetes' management port {@code ovn-k8s-mp0}, the node's own leg into its logical
-     * switch (logical port {@code k8s-NODE}), with the subnet's second address and a route to the
-     * cluster CIDR through the node switch's router port.
+     * switch (logical port {@code k8s-NODE}), with its MAC. With {@code addressed}, also its address
+     * (in the node subnet) and a route to the cluster CIDR through the node switch's router port;
+     * without, the caller gives it those (the lab: the plan's addresses and routes).
      */
-    void addManagementPort(OvnClusterSpec cluster) {
+    void addManagementPort(OvnClusterSpec cluster, boolean addressed) {
         vsctl("add-port", "br-int", "ovn-k8s-mp0", "--", "set", "interface", "ovn-k8s-mp0", "type=internal",
                 "external_ids:iface-id=k8s-" + node.name());
-        inNode("ip", "link", "set", "ovn-k8s-mp0", "address", OvnClusterSpec.macOf(node.managementAddress()), "mtu",
-                String.valueOf(OvnClusterSpec.POD_MTU));
-        inNode("ip", "addr", "add", node.managementAddress() + "/" + node.podSubnet().length(), "dev", "ovn-k8s-mp0");
+        inNode("ip", "link", "set", "ovn-k8s-mp0", "address", node.managementMac(), "mtu", String.valueOf(OvnClusterSpec.POD_MTU));
         inNode("ip", "link", "set", "ovn-k8s-mp0", "up");
-        inNode("ip", "route", "replace", cluster.clusterCidr().toString(), "via", node.gateway().toString(), "dev", "ovn-k8s-mp0");
         // The tap's checksums are left to "hardware" that is ovs-vswitchd, which does not fill them in.
         inNode("ethtool", "-K", "ovn-k8s-mp0", "tx", "off");
+        if (addressed) {
+            inNode("ip", "addr", "add", node.managementAddress() + "/" + node.podSubnet().length(), "dev", "ovn-k8s-mp0");
+            inNode("ip", "route", "replace", cluster.clusterCidr().toString(), "via", node.gateway().toString(), "dev", "ovn-k8s-mp0");
+        }
+    }
+
+    /**
+     * Builds the plan's {@code br-submariner} (or any such bridge) on this node: the bridge, its
+     * internal port, and the bridge mapping that ties it to a localnet port. The port's address is the
+     * caller's to give.
+     */
+    void addBridge(String bridge, String internalPort, String logicalSwitch) {
+        vsctl("--may-exist", "add-br", bridge, "--", "set", "bridge", bridge, "datapath_type=netdev",
+                "--", "--may-exist", "add-port", bridge, internalPort, "--", "set", "interface", internalPort, "type=internal",
+                "--", "set", "open_vswitch", ".", "external_ids:ovn-bridge-mappings=" + logicalSwitch + ":" + bridge);
+        inNode("ethtool", "-K", internalPort, "tx", "off");
     }
 
     /**
@@ -168,7 +183,7 @@ public final class OvnChassis {
      */
     void removeBridges() {
         runner.execute(Command.of(program("ovs-vsctl"), "--db=unix:" + databaseSocket(), "--timeout=5", "--if-exists", "del-br", "br-int",
-                "--", "--if-exists", "del-br", "breth0"));
+                "--", "--if-exists", "del-br", "breth0", "--", "--if-exists", "del-br", "br-submariner"));
     }
 
     /** {@code ovs-appctl} against this node's ovs-vswitchd (ofproto/trace, dpctl/dump-flows, tnl/neigh/show). */

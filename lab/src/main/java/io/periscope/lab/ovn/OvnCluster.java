@@ -3,7 +3,11 @@ package io.periscope.lab.ovn;
 import io.periscope.dataplane.command.Command;
 import io.periscope.dataplane.command.CommandFailedException;
 import io.periscope.dataplane.command.CommandRunner;
+import io.periscope.dataplane.ovn.NbctlNorthbound;
+import io.periscope.dataplane.ovn.NorthboundProgrammer;
+import io.periscope.dataplane.ovn.NorthboundScope;
 import io.periscope.model.net.Ipv4Address;
+import io.periscope.plan.ovn.OvnTopology;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,6 +18,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One cluster on OVN-Kubernetes made real in the lab's node namespaces: its control plane
@@ -40,13 +45,15 @@ public final class OvnCluster implements AutoCloseable {
     private final OvnControlPlane controlPlane;
     private final Map<String, OvnChassis> chassis = new LinkedHashMap<>();
     private final List<OvnPod> pods = new ArrayList<>();
+    private final Optional<OvnTopology> plan;
     private final Thread onSignal;
     private boolean closed;
 
-    private OvnCluster(CommandRunner runner, OvnClusterSpec spec, Path directory) {
+    private OvnCluster(CommandRunner runner, OvnClusterSpec spec, Path directory, Optional<OvnTopology> plan) {
         this.runner = runner;
         this.spec = spec;
         this.directory = directory;
+        this.plan = plan;
         this.controlPlane = new OvnControlPlane(runner, spec.name(), directory.resolve("central"));
         for (OvnNodeSpec node : spec.nodes()) {
             chassis.put(node.name(), new OvnChassis(runner, node, directory.resolve(node.name())));
@@ -63,6 +70,21 @@ public final class OvnCluster implements AutoCloseable {
      * @param directory a directory of this cluster's own that does not exist yet
      */
     public static OvnCluster start(CommandRunner runner, OvnClusterSpec spec, Path directory) {
+        return start(runner, spec, directory, Optional.empty());
+    }
+
+    /**
+     * The same with the planner's logical network: its northbound rows, OVN-Kubernetes' and
+     * Submariner's, are written by the agents' {@link NorthboundProgrammer}, and the lab adds only
+     * the gateway routers, which the plan leaves out ({@link OvnLogicalTopology#gatewayRouters}).
+     * The management ports then get no address: the plan's host layer gives them theirs, and the
+     * pods are plugged with {@link #plugPod} into the ports the plan already holds.
+     */
+    public static OvnCluster start(CommandRunner runner, OvnClusterSpec spec, Path directory, OvnTopology plan) {
+        return start(runner, spec, directory, Optional.of(plan));
+    }
+
+    private static OvnCluster start(CommandRunner runner, OvnClusterSpec spec, Path directory, Optional<OvnTopology> plan) {
         OvnPrograms.datapathUnavailable().ifPresent(why -> {
             throw new IllegalStateException(why);
         });
@@ -77,7 +99,7 @@ public final class OvnCluster implements AutoCloseable {
             throw new IllegalStateException("run directory " + directory + " exists already: another OVN cluster of the lab, or one"
                     + " left behind (OvnDaemons.stopAllUnder removes it)");
         }
-        OvnCluster cluster = new OvnCluster(runner, spec, directory);
+        OvnCluster cluster = new OvnCluster(runner, spec, directory, plan);
         Runtime.getRuntime().addShutdownHook(cluster.onSignal);
         try {
             cluster.build();
@@ -109,9 +131,16 @@ public final class OvnCluster implements AutoCloseable {
                 }
             }
         }
-        controlPlane.nbctl(OvnLogicalTopology.cluster(spec));
+        if (plan.isPresent()) {
+            NbctlNorthbound northbound = new NbctlNorthbound(runner, controlPlane.northbound());
+            new NorthboundProgrammer(northbound, NorthboundScope.OVN_KUBERNETES).program(plan.get());
+            new NorthboundProgrammer(northbound, NorthboundScope.SUBMARINER).program(plan.get());
+            controlPlane.nbctl(OvnLogicalTopology.gatewayRouters(spec));
+        } else {
+            controlPlane.nbctl(OvnLogicalTopology.cluster(spec));
+        }
         for (OvnChassis node : chassis.values()) {
-            node.addManagementPort(spec);
+            node.addManagementPort(spec, plan.isEmpty());
         }
         for (OvnChassis node : chassis.values()) {
             awaitPortUp(node, "k8s-" + node.node().name());
@@ -167,6 +196,45 @@ public final class OvnCluster implements AutoCloseable {
         OvnPod pod = new OvnPod(node, podNamespace, logicalPort, device, address);
         pods.add(pod);
         return pod;
+    }
+
+    /**
+     * Plugs the pod in {@code podNamespace} into logical port {@code logicalPort} of the planned
+     * network, which already holds the port with the pod's MAC and address: a veth whose pod end is
+     * {@code eth0} with {@code mac}, up, and whose node end br-int binds to the port. The address and
+     * routes are the caller's to give (the lab: the plan's). Returns once ovn-controller reports the
+     * port up.
+     */
+    public OvnPod plugPod(String node, String podNamespace, String logicalPort, Ipv4Address address, String mac) {
+        OvnChassis on = chassis(node);
+        String device = "ovn" + HexFormat.of().toHexDigits(logicalPort.hashCode());
+        runner.run(Command.of("ip", "link", "add", device, "type", "veth", "peer", "name", "eth0", "netns", podNamespace)
+                .inNamespace(on.node().namespace()));
+        inPod(podNamespace, "ip", "link", "set", "eth0", "address", mac, "mtu", String.valueOf(OvnClusterSpec.POD_MTU), "up");
+        // The userspace datapath does not complete checksums the veth left to "hardware": TCP would be dropped.
+        inPod(podNamespace, "ethtool", "-K", "eth0", "tx", "off");
+        on.bindPort(device, logicalPort);
+        awaitPortUp(on, logicalPort);
+        OvnPod pod = new OvnPod(node, podNamespace, logicalPort, device, address);
+        pods.add(pod);
+        return pod;
+    }
+
+    /** Builds bridge {@code bridge} with internal port {@code internalPort} on {@code node}, mapped to localnet switch {@code logicalSwitch}. */
+    public void addBridge(String node, String bridge, String internalPort, String logicalSwitch) {
+        chassis(node).addBridge(bridge, internalPort, logicalSwitch);
+    }
+
+    /**
+     * Lets the daemons outlive this JVM: {@code lab up} hands them to the state file, from which
+     * {@code lab down} stops them ({@link OvnDaemons#stopAllUnder}).
+     */
+    public void release() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(onSignal);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs already: the lab is being stopped anyway
+        }
     }
 
     private void inPod(String podNamespace, String... argv) {

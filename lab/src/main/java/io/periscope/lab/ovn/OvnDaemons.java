@@ -37,7 +37,7 @@ public final class OvnDaemons {
 
     /** How long a launcher may take to detach, and a stopped daemon to end before it is killed. */
     static final long START_SECONDS = 20;
-    static final long STOP_SECONDS = 5;
+    public static final long STOP_SECONDS = 5;
 
     /**
      * The waves daemons are stopped in: those that write into a database before the databases'

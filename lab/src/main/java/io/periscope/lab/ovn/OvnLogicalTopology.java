@@ -43,13 +43,29 @@ final class OvnLogicalTopology {
             commands.add(List.of("set", "logical_switch", node.name(), "other_config:subnet=" + node.podSubnet()));
             routerPort(commands, CLUSTER_ROUTER, "rtos-" + node.name(), node.gateway(), node.podSubnet().length(), node.name(),
                     "stor-" + node.name());
-            commands.addAll(switchPort(node.name(), "k8s-" + node.name(), node.managementAddress()));
+            commands.add(List.of("lsp-add", node.name(), "k8s-" + node.name()));
+            commands.add(List.of("lsp-set-addresses", "k8s-" + node.name(), node.managementMac() + " " + node.managementAddress()));
+        }
+        commands.addAll(gatewayRouters(cluster));
+        return commands;
+    }
+
+    /**
+     * One gateway router {@code GR_NODE} per node on the join switch, bound to the node's chassis and
+     * routing the cluster CIDR back to {@code ovn_cluster_router}: the rows OVN-Kubernetes adds besides
+     * what the plan holds. The plan's source routes on {@code ovn_cluster_router} point at their join
+     * addresses, which OVN resolves only if something there answers.
+     */
+    static List<List<String>> gatewayRouters(OvnClusterSpec cluster) {
+        List<List<String>> commands = new ArrayList<>();
+        for (int i = 0; i < cluster.nodes().size(); i++) {
+            OvnNodeSpec node = cluster.nodes().get(i);
             String gatewayRouter = "GR_" + node.name();
             commands.add(List.of("lr-add", gatewayRouter));
             commands.add(List.of("set", "logical_router", gatewayRouter, "options:chassis=" + node.name()));
             routerPort(commands, gatewayRouter, "rtoj-" + gatewayRouter, cluster.gatewayRouterJoinAddress(i), cluster.joinSubnet().length(),
                     JOIN_SWITCH, "jtor-" + gatewayRouter);
-            commands.add(List.of("lr-route-add", gatewayRouter, cluster.clusterCidr().toString(), routerJoin.toString()));
+            commands.add(List.of("lr-route-add", gatewayRouter, cluster.clusterCidr().toString(), cluster.clusterRouterJoinAddress().toString()));
         }
         return commands;
     }

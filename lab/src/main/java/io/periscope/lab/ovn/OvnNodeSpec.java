@@ -14,17 +14,20 @@ import io.periscope.model.net.Ipv4Prefix;
  * @param underlayAddress   the node's address: the Geneve tunnel endpoint ({@code ovn-encap-ip})
  * @param underlayLength    the prefix length of that address on the underlay
  * @param podSubnet         the node's pod subnet: its logical switch's subnet
+ * @param gateway           the node switch's router port ({@code rtos-NODE}): the pods' default gateway
+ * @param managementAddress the management port's address ({@code ovn-k8s-mp0}, logical port {@code k8s-NODE})
+ * @param managementMac     the management port's MAC
  */
 public record OvnNodeSpec(String name, String namespace, String underlayDevice, Ipv4Address underlayAddress, int underlayLength,
-                          Ipv4Prefix podSubnet) {
+                          Ipv4Prefix podSubnet, Ipv4Address gateway, Ipv4Address managementAddress, String managementMac) {
 
-    /** The node switch's router port ({@code rtos-NODE}): the pods' default gateway, the first address of the subnet. */
-    public Ipv4Address gateway() {
-        return podSubnet.first().plus(1);
-    }
-
-    /** The management port's address ({@code ovn-k8s-mp0}, logical port {@code k8s-NODE}): the subnet's second address. */
-    public Ipv4Address managementAddress() {
-        return podSubnet.first().plus(2);
+    /**
+     * A node with OVN-Kubernetes' own choice of addresses: the router port has the subnet's first
+     * address, the management port the second, each with OVN-Kubernetes' MAC for it.
+     */
+    public OvnNodeSpec(String name, String namespace, String underlayDevice, Ipv4Address underlayAddress, int underlayLength,
+                       Ipv4Prefix podSubnet) {
+        this(name, namespace, underlayDevice, underlayAddress, underlayLength, podSubnet, podSubnet.first().plus(1),
+                podSubnet.first().plus(2), OvnClusterSpec.macOf(podSubnet.first().plus(2)));
     }
 }

@@ -45,6 +45,15 @@ final class LabInterfaces {
         return macs;
     }
 
+    private static boolean isUp(JsonNode link) {
+        for (JsonNode flag : link.path("flags")) {
+            if (flag.asText().equals("UP")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private List<CaptureTarget> read(HostNamespace host) {
         List<CaptureTarget> found = new ArrayList<>();
         String json = runner.run(Command.of("ip", "-n", host.namespace(), "-j", "link", "show")).stdout();
@@ -57,6 +66,11 @@ final class LabInterfaces {
         for (JsonNode link : links) {
             String name = link.path("ifname").asText();
             if (name.equals("lo") || !link.hasNonNull("address")) {
+                continue;
+            }
+            // A device that is down carries nothing and cannot be captured on: on an OVN node, the
+            // devices ovs-vswitchd makes for its userspace datapath and bridges (ovs-netdev, br-int).
+            if (!isUp(link)) {
                 continue;
             }
             MacAddress mac = MacAddress.parse(link.get("address").asText());

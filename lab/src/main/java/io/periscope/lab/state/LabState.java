@@ -21,10 +21,13 @@ import java.util.List;
  * @param supervisor the supervisor keeping the agents running once {@code up} converged (null before, or without one)
  * @param failures   the nodes {@code lab fail} failed and {@code lab heal} has not healed yet
  * @param links      what {@code up} made of the links (shaped devices, loss, delay), as its progress line says; empty for none
+ * @param ovnRunDirectories the run directory of every OVN-Kubernetes cluster's daemons (databases, ovn-northd, each node's
+ *                   ovsdb-server, ovs-vswitchd and ovn-controller), listed before the first daemon starts: they detach,
+ *                   and a running daemon keeps its namespace alive, so {@code down} stops them by their pid files first
  */
 public record LabState(String topology, String file, String hash, List<String> namespaces, String state,
                        List<WireGuardProcess> wireGuard, String sourceSha256, SupervisorProcess supervisor, List<NodeFailure> failures,
-                       String links) {
+                       String links, List<String> ovnRunDirectories) {
 
     public static final String BUILDING = "building";
     public static final String CONVERGED = "converged";
@@ -36,6 +39,14 @@ public record LabState(String topology, String file, String hash, List<String> n
         failures = failures == null ? List.of() : List.copyOf(failures);
         // State files written before links were shaped have none.
         links = links == null ? "" : links;
+        // State files written before the lab ran OVN have none.
+        ovnRunDirectories = ovnRunDirectories == null ? List.of() : List.copyOf(ovnRunDirectories);
+    }
+
+    public LabState(String topology, String file, String hash, List<String> namespaces, String state,
+                    List<WireGuardProcess> wireGuard, String sourceSha256, SupervisorProcess supervisor, List<NodeFailure> failures,
+                    String links) {
+        this(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, failures, links, List.of());
     }
 
     public LabState(String topology, String file, String hash, List<String> namespaces, String state,
@@ -57,22 +68,22 @@ public record LabState(String topology, String file, String hash, List<String> n
     }
 
     public LabState withState(String newState) {
-        return new LabState(topology, file, hash, namespaces, newState, wireGuard, sourceSha256, supervisor, failures, links);
+        return new LabState(topology, file, hash, namespaces, newState, wireGuard, sourceSha256, supervisor, failures, links, ovnRunDirectories);
     }
 
     public LabState withWireGuard(WireGuardProcess started) {
         List<WireGuardProcess> all = new ArrayList<>(wireGuard);
         all.add(started);
-        return new LabState(topology, file, hash, namespaces, state, all, sourceSha256, supervisor, failures, links);
+        return new LabState(topology, file, hash, namespaces, state, all, sourceSha256, supervisor, failures, links, ovnRunDirectories);
     }
 
     public LabState withSupervisor(SupervisorProcess started) {
-        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, started, failures, links);
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, started, failures, links, ovnRunDirectories);
     }
 
     /** The lab as {@code lab apply} left it: built from the same file, which now has these bytes. */
     public LabState withSourceSha256(String applied) {
-        return new LabState(topology, file, hash, namespaces, state, wireGuard, applied, supervisor, failures, links);
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, applied, supervisor, failures, links, ovnRunDirectories);
     }
 
     /**
@@ -86,7 +97,14 @@ public record LabState(String topology, String file, String hash, List<String> n
 
     /** The lab as {@code up} shaped its links. */
     public LabState withLinks(String summary) {
-        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, failures, summary);
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, failures, summary, ovnRunDirectories);
+    }
+
+    /** The lab with one more OVN run directory, recorded before its daemons start. */
+    public LabState withOvnRunDirectory(String directory) {
+        List<String> all = new ArrayList<>(ovnRunDirectories);
+        all.add(directory);
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, failures, links, all);
     }
 
     public java.util.Optional<NodeFailure> failure(String node) {
@@ -97,12 +115,12 @@ public record LabState(String topology, String file, String hash, List<String> n
         List<NodeFailure> all = new ArrayList<>(failures);
         all.removeIf(f -> f.node().equals(failure.node()));
         all.add(failure);
-        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, all, links);
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, all, links, ovnRunDirectories);
     }
 
     public LabState withoutFailure(String node) {
         List<NodeFailure> all = new ArrayList<>(failures);
         all.removeIf(f -> f.node().equals(node));
-        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, all, links);
+        return new LabState(topology, file, hash, namespaces, state, wireGuard, sourceSha256, supervisor, all, links, ovnRunDirectories);
     }
 }

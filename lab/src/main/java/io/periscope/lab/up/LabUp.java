@@ -22,6 +22,11 @@ import io.periscope.lab.machine.MachineNetwork;
 import io.periscope.lab.netns.NamespaceWorkers;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.netns.SysctlWriter;
+import io.periscope.lab.ovn.OvnCluster;
+import io.periscope.lab.ovn.OvnClusterSpec;
+import io.periscope.lab.ovn.OvnPrograms;
+import io.periscope.lab.ovn.PlannedOvnCluster;
+import io.periscope.plan.ovn.OvnTopology;
 import io.periscope.dataplane.command.Command;
 import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.dataplane.command.CommandResult;
@@ -132,7 +137,7 @@ public final class LabUp {
 
     /** The same, starting {@code supervisor} as the last step. */
     public LabUpResult run(Path file, ClusterSet topology, Consumer<String> progress, Supervision supervisor) {
-        refuseOvn(file, topology);
+        refuseOvn(file, topology, OvnPrograms.datapathUnavailable());
         refuseNonRoot();
         long start = System.nanoTime();
         LabCables cables = LabCables.of(topology);
@@ -155,7 +160,7 @@ public final class LabUp {
             try {
                 rollback.run(() -> stateFile.write(state));
                 try {
-                    build(set, layout, dns, state, progress, rollback);
+                    build(set, plan, layout, dns, state, progress, rollback);
                 } finally {
                     agents.close();
                 }
@@ -182,18 +187,17 @@ public final class LabUp {
     }
 
     /**
-     * The lab builds a routed CNI of veths and bridges; an OVN-Kubernetes cluster would need OVN's
-     * datapath (ovs-vswitchd, ovn-controller, the northbound database), so building one the lab's way
-     * would quietly test a kube-proxy cluster instead. The simulator models OVN's logical routers.
+     * An OVN-Kubernetes cluster runs on OVN's own datapath (ovs-vswitchd, ovn-controller, the
+     * databases); without those programs the lab refuses it rather than build it as a routed CNI,
+     * which would quietly test a kube-proxy cluster instead.
      */
-    static void refuseOvn(Path file, ClusterSet topology) {
+    static void refuseOvn(Path file, ClusterSet topology, Optional<String> datapathUnavailable) {
         List<String> ovn = topology.clusters().stream().filter(c -> c.cni() == Cni.OVN_KUBERNETES).map(Cluster::name).toList();
-        if (!ovn.isEmpty()) {
+        if (!ovn.isEmpty() && datapathUnavailable.isPresent()) {
             throw new LabRefusal(file + ": cluster" + (ovn.size() > 1 ? "s " : " ") + String.join(", ", ovn)
-                    + " use" + (ovn.size() > 1 ? "" : "s") + " cni: ovn-kubernetes, which the lab cannot build: it wires a routed CNI"
-                    + " of veths and bridges, and OVN's datapath (ovs-vswitchd, ovn-controller) is not part of it."
-                    + "\ntrace the file with the simulator ('periscope trace " + file + "'), which models OVN's logical routers,"
-                    + " or set cni: kube-proxy for the lab");
+                    + " use" + (ovn.size() > 1 ? "" : "s") + " cni: ovn-kubernetes, and this machine cannot run OVN: "
+                    + datapathUnavailable.get()
+                    + "\nor trace the file with the simulator ('periscope trace " + file + "'), which models OVN's logical routers");
         }
     }
 
@@ -254,7 +258,8 @@ public final class LabUp {
         }
     }
 
-    private void build(ClusterSet set, LabLayout layout, List<ClusterDns> dns, LabState initial, Consumer<String> progress, LabRollback rollback) {
+    private void build(ClusterSet set, ClusterSetPlan plan, LabLayout layout, List<ClusterDns> dns, LabState initial, Consumer<String> progress,
+                       LabRollback rollback) {
         List<String> namespaces = layout.namespaces();
         phase(progress, rollback, "namespaces", () -> {
             runner.run(Command.of("ip", "-batch", "-").withStdin(LabBatches.addNamespaces(namespaces)));
@@ -315,6 +320,12 @@ public final class LabUp {
             return lines + " ip commands in " + layout.hosts().size() + " hosts";
         });
         AtomicReference<LabState> recorded = new AtomicReference<>(initial);
+        // Before the agents: Submariner's routes on an OVN node go through ovn-k8s-mp0 and ovn-k8s-sub0, which OVN plugs.
+        for (Cluster cluster : set.clusters()) {
+            if (cluster.cni() == Cni.OVN_KUBERNETES) {
+                phase(progress, rollback, "ovn " + cluster.name(), () -> ovn(cluster, plan, layout, recorded, progress));
+            }
+        }
         // The agents route into the WireGuard devices ("dev submariner") but do not build them.
         if (!WireGuardGateways.withDevices(layout.nodes()).isEmpty()) {
             phase(progress, rollback, "wireguard", () -> {
@@ -366,6 +377,24 @@ public final class LabUp {
         phase(progress, rollback, "links", () -> links(set, layout, recorded));
         // After convergence: the kube-proxy stand-in's check above knows only the plan's services.
         phase(progress, rollback, "cluster dns", () -> clusterDns(layout, dns));
+    }
+
+    /**
+     * An OVN-Kubernetes cluster's real datapath ({@link PlannedOvnCluster}): its run directory is in
+     * the state file before its first daemon starts, so that {@code down}, or the rollback of this
+     * {@code up}, stops the daemons that detached from this JVM.
+     */
+    private String ovn(Cluster cluster, ClusterSetPlan plan, LabLayout layout, AtomicReference<LabState> recorded, Consumer<String> progress) {
+        OvnTopology topology = plan.ovn(cluster.name()).orElseThrow(() -> new IllegalStateException(
+                "the planner made no OVN topology for cluster " + cluster.name()));
+        OvnClusterSpec spec = PlannedOvnCluster.spec(cluster, topology, layout);
+        Path directory = stateFile.directoryFor(recorded.get().hash()).resolve("ovn-" + cluster.name());
+        stateFile.write(recorded.updateAndGet(s -> s.withOvnRunDirectory(directory.toString())));
+        progress.accept("ovn " + cluster.name() + ": starting the northbound and southbound databases and ovn-northd on " + spec.controlPlaneNode().name()
+                + ", and ovsdb-server, ovs-vswitchd (userspace datapath) and ovn-controller on each of " + spec.nodes().size()
+                + " nodes (files in " + directory + ")...");
+        OvnCluster started = PlannedOvnCluster.start(runner, spec, topology, layout, directory, progress);
+        return started.daemons().size() + " daemons, " + started.pods().size() + " pods on OVN logical switch ports";
     }
 
     /**

@@ -68,8 +68,7 @@ class LabUpRefusesBeforeCreatingAnything {
     }
 
     @Test
-    void anOvnKubernetesClusterIsRefusedRatherThanBuiltAsAKubeProxyOne() throws Exception {
-        RecordingCommandRunner runner = machine("");
+    void anOvnKubernetesClusterOnAMachineWithoutOvnIsRefusedRatherThanBuiltAsAKubeProxyOne() throws Exception {
         ClusterSet ovn = io.periscope.model.load.TopologyLoader.parse("""
                 clusters:
                   - name: east
@@ -79,12 +78,12 @@ class LabUpRefusesBeforeCreatingAnything {
                     nodes: [{name: gw, ip: 172.20.1.2, cniIP: 10.1.0.1, gateway: true}]
                 """, "ovn.yaml");
 
-        assertThatThrownBy(() -> new LabUp(runner, new LabStateFile(state), new NoAgents(), () -> true).run(Path.of("ovn.yaml"), ovn, line -> { }))
+        assertThatThrownBy(() -> LabUp.refuseOvn(Path.of("ovn.yaml"), ovn, java.util.Optional.of("missing ovn-northd (Debian ovn-central)")))
                 .isInstanceOf(LabRefusal.class)
-                .hasMessageStartingWith("ovn.yaml: cluster east uses cni: ovn-kubernetes, which the lab cannot build")
+                .hasMessageStartingWith("ovn.yaml: cluster east uses cni: ovn-kubernetes, and this machine cannot run OVN: missing ovn-northd")
                 .hasMessageContaining("periscope trace ovn.yaml");
-        assertThat(runner.commands()).isEmpty();
-        assertThat(state.toFile().list()).isEmpty();
+        LabUp.refuseOvn(Path.of("ovn.yaml"), ovn, java.util.Optional.empty());
+        LabUp.refuseOvn(Path.of("f.yaml"), set, java.util.Optional.of("missing everything"));
     }
 
     @Test

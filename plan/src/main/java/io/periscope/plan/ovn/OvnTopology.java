@@ -25,6 +25,11 @@ public record OvnTopology(String cluster, List<LogicalRouter> routers, List<Logi
         return cluster + "/ovn/" + name;
     }
 
+    /** Whether {@code segment} is one of an OVN topology's logical switches ({@link #segmentName}). */
+    public static boolean isSegment(String segment) {
+        return segment.contains("/ovn/");
+    }
+
     public Optional<LogicalRouter> router(String name) {
         return routers.stream().filter(r -> r.name().equals(name)).findFirst();
     }
