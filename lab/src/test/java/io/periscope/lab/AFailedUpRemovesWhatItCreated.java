@@ -1,9 +1,5 @@
 package io.periscope.lab;
 
-import io.periscope.lab.agent.LayerAgent;
-import io.periscope.lab.agent.LayerAgents;
-import io.periscope.lab.agent.ReconcilingAgents;
-import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.up.LabUp;
@@ -24,41 +20,13 @@ class AFailedUpRemovesWhatItCreated {
     @RegisterExtension
     final TestLabs labs = new TestLabs();
 
-    /** Real kube-proxy chains, then an agent that fails, as a node whose iptables refuses a rule would. */
-    static final class FailingAgents implements LayerAgents {
-        private final ReconcilingAgents real = new ReconcilingAgents();
-
-        @Override
-        public LayerAgent kubeProxy(HostNamespace node) {
-            return real.kubeProxy(node);
-        }
-
-        @Override
-        public LayerAgent submariner(HostNamespace node) {
-            return new LayerAgent() {
-                public List<String> reconcile() {
-                    throw new IllegalStateException("iptables-restore refused line 3 on " + node.host());
-                }
-
-                public List<String> pendingChanges() {
-                    return List.of("everything");
-                }
-            };
-        }
-
-        @Override
-        public void close() {
-            real.close();
-        }
-    }
-
     @Test
     void theAgentsFailingLeavesNoNamespaceAndNoState() {
         ClusterSet set = RunningLab.forTest(Examples.load(Examples.GLOBALNET_EGRESS), "failing");
         RunningLab lab = labs.planned(set);
         List<String> progress = new ArrayList<>();
 
-        assertThatThrownBy(() -> new LabUp(ProcessCommandRunner.here(), lab.stateFile(), new FailingAgents())
+        assertThatThrownBy(() -> new LabUp(ProcessCommandRunner.here(), lab.stateFile(), new FailingSubmarinerAgents())
                 .run(Path.of("failing.yaml"), set, progress::add))
                 .hasMessageContaining("iptables-restore refused line 3");
 

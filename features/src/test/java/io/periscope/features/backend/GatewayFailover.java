@@ -12,6 +12,24 @@ import java.util.Set;
  */
 public record GatewayFailover(String failed, List<Stream> streams, List<Connection> connections) {
 
+    /**
+     * What a lab failover measured, as the scenario's steps read it; fails when the streams did not
+     * take the gateways the simulator predicted for them, since the figures would then be about
+     * other paths than the scenario's.
+     */
+    public static GatewayFailover measured(String node, io.periscope.lab.failover.FailoverReport report) {
+        if (!report.prediction().differences().isEmpty()) {
+            throw new AssertionError("the streams did not take the gateways the simulator predicts for them:\n  "
+                    + String.join("\n  ", report.prediction().differences()));
+        }
+        List<Stream> streams = report.streams().stream()
+                .map(r -> new Stream(r.id(), r.before(), r.during(), r.after(), r.lostOnFailure(), r.lostOnHeal())).toList();
+        List<Connection> connections = report.tcp().stream().map(t -> new Connection(t.outcome().id(),
+                t.before(), t.during(), t.outcome().fate().equals("survived"), t.outcome().fate())).toList();
+        return new GatewayFailover(node, streams, connections);
+    }
+
+
     /** Datagrams per second per UDP stream, on both backends: enough to see a loss window, little enough for a shared machine. */
     public static final int RATE = 100;
     /** How long the gateway stays failed before it is healed, on both backends. */

@@ -246,15 +246,7 @@ final class KubernetesDeployment implements Deployment {
                 + "the other gateways";
         notes.add(measuredTimes);
         System.out.println("[kubernetes-on-lab] " + measuredTimes);
-        List<GatewayFailover.Stream> measuredStreams = report.streams().stream().map(r -> new GatewayFailover.Stream(r.id(), r.before(),
-                r.during(), r.after(), r.lostOnFailure(), r.lostOnHeal())).toList();
-        List<GatewayFailover.Connection> connections = report.tcp().stream().map(t -> new GatewayFailover.Connection(t.outcome().id(),
-                t.before(), t.during(), t.outcome().fate().equals("survived"), t.outcome().fate())).toList();
-        if (!report.prediction().differences().isEmpty()) {
-            throw new AssertionError("the streams did not take the gateways the simulator predicts for them:\n  "
-                    + String.join("\n  ", report.prediction().differences()));
-        }
-        return new GatewayFailover(node, measuredStreams, connections);
+        return GatewayFailover.measured(node, report);
     }
 
     /** What the failovers since the last call measured. */

@@ -580,15 +580,7 @@ public final class ProbedDeployment implements Deployment {
         FailoverReport report = new LabFailover(runner, new SimulatorFailover()).run(lab,
                 new LabFailover.Options(node, FailureMode.BLACKHOLE, streams, GatewayFailover.RATE, tcp,
                 Optional.of(GatewayFailover.FAILED_FOR)), line -> { });
-        List<GatewayFailover.Stream> measuredStreams = report.streams().stream().map(r -> new GatewayFailover.Stream(r.id(), r.before(),
-                r.during(), r.after(), r.lostOnFailure(), r.lostOnHeal())).toList();
-        List<GatewayFailover.Connection> connections = report.tcp().stream().map(t -> new GatewayFailover.Connection(t.outcome().id(),
-                t.before(), t.during(), t.outcome().fate().equals("survived"), t.outcome().fate())).toList();
-        if (!report.prediction().differences().isEmpty()) {
-            throw new AssertionError("the streams did not take the gateways the simulator predicts for them:\n  "
-                    + String.join("\n  ", report.prediction().differences()));
-        }
-        return new GatewayFailover(node, measuredStreams, connections);
+        return GatewayFailover.measured(node, report);
     }
 
     /**

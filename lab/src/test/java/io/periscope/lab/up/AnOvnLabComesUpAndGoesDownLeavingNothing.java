@@ -4,12 +4,9 @@ import io.periscope.dataplane.command.Command;
 import io.periscope.dataplane.command.CommandResult;
 import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.Examples;
+import io.periscope.lab.FailingSubmarinerAgents;
 import io.periscope.lab.RunningLab;
 import io.periscope.lab.TestLabs;
-import io.periscope.lab.agent.LayerAgent;
-import io.periscope.lab.agent.LayerAgents;
-import io.periscope.lab.agent.ReconcilingAgents;
-import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.ovn.OvnPrograms;
 import io.periscope.lab.state.LabState;
@@ -82,7 +79,7 @@ class AnOvnLabComesUpAndGoesDownLeavingNothing {
         List<String> progress = new ArrayList<>();
         Path runDirectories = lab.stateFile().directoryFor(lab.layout().names().hash());
 
-        assertThatThrownBy(() -> new LabUp(ProcessCommandRunner.here(), lab.stateFile(), new FailingSubmariner())
+        assertThatThrownBy(() -> new LabUp(ProcessCommandRunner.here(), lab.stateFile(), new FailingSubmarinerAgents())
                 .run(Path.of("ovnfail.yaml"), set, progress::add))
                 .hasMessageContaining("iptables-restore refused line 3");
 
@@ -147,33 +144,5 @@ class AnOvnLabComesUpAndGoesDownLeavingNothing {
     private static List<String> processesNaming(List<Path> directories) {
         return ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
                 .filter(line -> directories.stream().anyMatch(d -> line.contains(d.toString()))).toList();
-    }
-
-    /** The real agents, except Submariner's, which fails as a node whose iptables refuses a rule would: after the OVN phase. */
-    private static final class FailingSubmariner implements LayerAgents {
-        private final ReconcilingAgents real = new ReconcilingAgents();
-
-        @Override
-        public LayerAgent kubeProxy(HostNamespace node) {
-            return real.kubeProxy(node);
-        }
-
-        @Override
-        public LayerAgent submariner(HostNamespace node) {
-            return new LayerAgent() {
-                public List<String> reconcile() {
-                    throw new IllegalStateException("iptables-restore refused line 3 on " + node.host());
-                }
-
-                public List<String> pendingChanges() {
-                    return List.of("everything");
-                }
-            };
-        }
-
-        @Override
-        public void close() {
-            real.close();
-        }
     }
 }
