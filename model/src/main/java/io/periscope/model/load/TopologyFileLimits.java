@@ -4,6 +4,8 @@ import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
 import java.util.ArrayDeque;
@@ -11,11 +13,12 @@ import java.util.Collections;
 import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * How big a topology file may be, and how much its anchors may expand. Documented in docs/topology.md
@@ -87,7 +90,10 @@ public final class TopologyFileLimits {
      * content uses it ({@code clusters: &c [*c]}), which every reader of the nodes would follow forever,
      * and aliases that expand beyond {@link #MAX_EXPANDED_NODES} ("billion laughs"). One depth-first walk
      * over the shared node graph with memoisation, so the check costs one visit per distinct node, and
-     * with its own stack, so a deep chain of aliases cannot overflow the thread's.
+     * with its own stack, so a deep chain of aliases cannot overflow the thread's. Only an anchored node
+     * can be reached twice (an alias is the node its anchor names; merge keys are left to the reader, not
+     * flattened while composing), so only anchored nodes are remembered and watched for re-entry: the
+     * rest, nearly every node of a real file, cost no map lookups.
      */
     static Optional<TopologyError> aliasesTooLarge(String fileName, Node root) {
         Map<Node, Long> sizes = new IdentityHashMap<>();
@@ -99,6 +105,14 @@ public final class TopologyFileLimits {
             Visit visit = stack.peek();
             if (visit.children().hasNext()) {
                 Node child = visit.children().next();
+                if (child.getAnchor() == null) {
+                    if (child instanceof ScalarNode) {
+                        visit.add(1);
+                    } else {
+                        stack.push(new Visit(child, children(child)));
+                    }
+                    continue;
+                }
                 Long known = sizes.get(child);
                 if (known != null) {
                     visit.add(known);
@@ -111,12 +125,17 @@ public final class TopologyFileLimits {
                 continue;
             }
             stack.pop();
-            open.remove(visit.node());
+            boolean anchored = visit.node().getAnchor() != null;
+            if (anchored) {
+                open.remove(visit.node());
+            }
             if (visit.total() > MAX_EXPANDED_NODES) {
                 // The first node to pass the limit is the smallest that does: the anchor to rewrite.
                 return Optional.of(expansion(fileName, visit.node()));
             }
-            sizes.put(visit.node(), visit.total());
+            if (anchored) {
+                sizes.put(visit.node(), visit.total());
+            }
             if (!stack.isEmpty()) {
                 stack.peek().add(visit.total());
             }
@@ -154,7 +173,24 @@ public final class TopologyFileLimits {
 
     private static Iterator<Node> children(Node node) {
         if (node instanceof MappingNode mapping) {
-            return mapping.getValue().stream().flatMap(t -> Stream.of(t.getKeyNode(), t.getValueNode())).iterator();
+            List<NodeTuple> tuples = mapping.getValue();
+            return new Iterator<>() {
+                private int next;    // key of tuple next / 2 when even, its value when odd
+
+                @Override
+                public boolean hasNext() {
+                    return next < 2 * tuples.size();
+                }
+
+                @Override
+                public Node next() {
+                    if (!hasNext()) {
+                        throw new NoSuchElementException();
+                    }
+                    NodeTuple tuple = tuples.get(next / 2);
+                    return next++ % 2 == 0 ? tuple.getKeyNode() : tuple.getValueNode();
+                }
+            };
         }
         if (node instanceof SequenceNode sequence) {
             return sequence.getValue().iterator();

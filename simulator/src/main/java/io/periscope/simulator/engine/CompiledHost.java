@@ -7,6 +7,7 @@ import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
 import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.link.VxlanDevice;
+import io.periscope.plan.netfilter.Rule;
 import io.periscope.simulator.netfilter.Ruleset;
 import io.periscope.simulator.ovn.LogicalRouterPipeline;
 import io.periscope.simulator.routing.RoutingPolicy;
@@ -60,7 +61,7 @@ final class CompiledHost {
     /** For an OVN logical router, its pipeline (it has no kernel: no netfilter, no policy routing); null for a host. */
     final LogicalRouterPipeline logical;
 
-    CompiledHost(int index, HostPlan plan, DataplanePlan effective, LogicalRouterPipeline logical) {
+    CompiledHost(int index, HostPlan plan, DataplanePlan effective, LogicalRouterPipeline logical, Map<Rule, String> ruleTexts) {
         this.index = index;
         this.logical = logical;
         this.id = plan.id();
@@ -102,7 +103,7 @@ final class CompiledHost {
             rpFilter.put(device, Math.max(all, own == null ? byDefault : parseRpFilter(own)));
         }
         this.routing = RoutingPolicy.compile(name, effective, local);
-        this.ruleset = Ruleset.compile(name, effective, routing::isLocal);
+        this.ruleset = Ruleset.compile(name, effective, routing::isLocal, ruleTexts);
     }
 
     /**

@@ -16,6 +16,7 @@ import io.periscope.simulator.trace.RuleRef;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,6 +48,16 @@ public final class Ruleset {
      *                                  a loop: iptables-restore would refuse such a table
      */
     public static Ruleset compile(String host, DataplanePlan plan, Predicate<Ipv4Address> isLocal) {
+        return compile(host, plan, isLocal, new IdentityHashMap<>());
+    }
+
+    /**
+     * As {@link #compile(String, DataplanePlan, Predicate)}, with each rule's {@code iptables-save} text
+     * (what a trace shows of it) taken from {@code ruleTexts} and added there: the hosts of a network share
+     * most rules (every node of a cluster has kube-proxy's), and one rule object has one text, so a whole
+     * network's compilation writes each once.
+     */
+    public static Ruleset compile(String host, DataplanePlan plan, Predicate<Ipv4Address> isLocal, Map<Rule, String> ruleTexts) {
         Map<String, CompiledIpSet> sets = new HashMap<>();
         for (IpSet set : plan.ipsets()) {
             sets.put(set.name(), new CompiledIpSet(set));
@@ -63,7 +74,7 @@ public final class Ruleset {
                 CompiledChain compiled = chains.get(chain.name());
                 List<CompiledRule> rules = new ArrayList<>();
                 for (Rule rule : chain.inOrder()) {
-                    CompiledRule cr = compileRule(host, table, chain.name(), rule, sets, isLocal, serial[0]++);
+                    CompiledRule cr = compileRule(host, table, chain.name(), rule, sets, isLocal, serial[0]++, ruleTexts);
                     if (rule.target() instanceof Target.Jump jump) {
                         cr.jump = chains.get(jump.chain());
                         if (cr.jump == null || table.isBuiltin(jump.chain())) {
@@ -386,7 +397,7 @@ public final class Ruleset {
     }
 
     private static CompiledRule compileRule(String host, Table table, String chain, Rule rule, Map<String, CompiledIpSet> sets,
-                                            Predicate<Ipv4Address> isLocal, int serial) {
+                                            Predicate<Ipv4Address> isLocal, int serial, Map<Rule, String> ruleTexts) {
         CompiledRule.Matches m = new CompiledRule.Matches();
         List<CompiledRule.Condition> others = new ArrayList<>();
         double probability = 1.0;
@@ -440,7 +451,7 @@ public final class Ruleset {
                 default -> others.add(condition(host, match, sets, isLocal));
             }
         }
-        RuleRef ref = new RuleRef(table.iptablesName(), chain, IptablesSyntax.rule(rule));
+        RuleRef ref = new RuleRef(table.iptablesName(), chain, ruleTexts.computeIfAbsent(rule, IptablesSyntax::rule));
         String choice = random ? host + " " + ref.table() + "/" + ref.chain() + ": statistic "
                 + String.format(java.util.Locale.ROOT, "%.5f", probability) : null;
         return new CompiledRule(rule, ref, m, others.toArray(CompiledRule.Condition[]::new), probability, random, serial, choice);
