@@ -57,6 +57,19 @@ public final class ConntrackState {
         return s;
     }
 
+    /**
+     * Whether each of {@code hosts} holds exactly the entries recorded for it ({@code entries[i]}, as
+     * {@link #entriesOf} gave them): a walk memoised over those hosts then reads the same state again.
+     */
+    public boolean holdsOn(int[] hosts, List<?>[] entries) {
+        for (int i = 0; i < hosts.length; i++) {
+            if (!entriesOf(hosts[i]).equals(entries[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The entries of {@code host}, newest first: all of the state a packet on that host can read. */
     public List<Connection> entriesOf(int host) {
         List<Connection> entries = null;

@@ -113,21 +113,12 @@ public final class CableSegments {
             return null;
         }
         for (Segment s : known) {
-            if (sameEntries(s, conntrack)) {
+            if (conntrack.holdsOn(s.hosts(), s.entries())) {
                 reused++;
                 return s;
             }
         }
         return null;
-    }
-
-    private static boolean sameEntries(Segment s, ConntrackState conntrack) {
-        for (int i = 0; i < s.hosts().length; i++) {
-            if (!conntrack.entriesOf(s.hosts()[i]).equals(s.entries()[i])) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** A segment begins at {@code host} with the state {@code conntrack}; the flow has counted what {@code memo} holds. */

@@ -182,7 +182,7 @@ public final class SuffixMemo {
             return false;
         }
         for (Suffix s : known) {
-            if (sameEntries(s, conntrack)) {
+            if (conntrack.holdsOn(s.hosts(), s.entries())) {
                 reused++;
                 delivered += s.delivered();
                 paths += s.paths();
@@ -193,15 +193,6 @@ public final class SuffixMemo {
             }
         }
         return false;
-    }
-
-    private static boolean sameEntries(Suffix s, ConntrackState conntrack) {
-        for (int i = 0; i < s.hosts().length; i++) {
-            if (!conntrack.entriesOf(s.hosts()[i]).equals(s.entries()[i])) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** A suffix begins at {@code host}; returns the paths counted so far, for {@link #close}. */
