@@ -198,40 +198,18 @@ final class PodTreatment {
         /**
          * {@link #namingChains} by the very objects a trace reports: each host's id and each chain's
          * name are one object per compiled host and chain, so a chain entered again (on each of a
-         * flow's hundreds of paths) is found by identity, without hashing and comparing their strings.
-         * Per table, then per host; a chain naming no pod maps to {@link #NAMES_NONE}.
+         * flow's hundreds of paths) is found by identity, without hashing and comparing its strings.
+         * Per table; a chain naming no pod maps to {@link #NAMES_NONE}.
          */
-        private final Map<HostId, Map<String, int[]>>[] byIdentity = newTables();
-        /**
-         * Per table, the host whose chains were looked up last, and its chains. A packet's traversal of
-         * a table enters several chains of one host in a row, and the map of every host entered (some
-         * ten thousand in a big set, looked up a hundred million times) was the costliest part of the
-         * look-up: an eighth of the 400-path set's CPU, most of it missing the caches.
-         */
-        private final HostId[] lastHost = new HostId[TABLES];
-        private final Map<String, int[]>[] lastChains = newTables();
-        private static final int TABLES = Table.values().length;
+        private final List<Map<HostId, Map<String, int[]>>> byIdentity = new ArrayList<>();
         private static final int[] NAMES_NONE = new int[0];
-
-        @SuppressWarnings("unchecked")
-        private static <K, V> Map<K, V>[] newTables() {
-            return new Map[TABLES];
-        }
 
         @Override
         public void entered(HostId host, Table table, String chain, Packet packet) {
-            int t = table.ordinal();
-            Map<String, int[]> chains = lastChains[t];
-            if (lastHost[t] != host) {
-                Map<HostId, Map<String, int[]>> hosts = byIdentity[t];
-                if (hosts == null) {
-                    hosts = new IdentityHashMap<>();
-                    byIdentity[t] = hosts;
-                }
-                chains = hosts.computeIfAbsent(host, h -> new IdentityHashMap<>());
-                lastHost[t] = host;
-                lastChains[t] = chains;
+            while (byIdentity.size() <= table.ordinal()) {
+                byIdentity.add(new IdentityHashMap<>());
             }
+            Map<String, int[]> chains = byIdentity.get(table.ordinal()).computeIfAbsent(host, h -> new IdentityHashMap<>());
             int[] named = chains.get(chain);
             if (named == null) {
                 named = namingChains.getOrDefault(new ChainId(host, table, chain), NAMES_NONE);
