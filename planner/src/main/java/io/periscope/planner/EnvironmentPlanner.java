@@ -11,6 +11,7 @@ import io.periscope.model.topology.RpFilter;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
 import io.periscope.plan.HostId;
+import io.periscope.plan.HostPlan;
 import io.periscope.plan.HostPlan.HostRole;
 import io.periscope.plan.Interface;
 import io.periscope.plan.Names;
@@ -88,7 +89,7 @@ final class EnvironmentPlanner {
         // kube-proxy's chains equal across clusters (the same services, endpoints and CIDRs) are one set of records too.
         KubeProxyPlanner.SharedChains kubeProxyChains = new KubeProxyPlanner.SharedChains();
         // And so are the parts of a pod's veth that only its address and node-side name decide.
-        Map<VethKey, VethEnds> vethEnds = new java.util.HashMap<>();
+        Map<Ipv4Address, VethEnds> vethEnds = new java.util.HashMap<>();
         for (Cluster cluster : set.clusters()) {
             planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan, podEnvironments, kubeProxyChains, vethEnds);
         }
@@ -123,7 +124,7 @@ final class EnvironmentPlanner {
     private static void planCluster(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, HostDrafts hosts,
                                     List<Segment> segments, List<Segment.Attachment> wan,
                                     Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments,
-                                    KubeProxyPlanner.SharedChains kubeProxyChains, Map<VethKey, VethEnds> vethEnds) {
+                                    KubeProxyPlanner.SharedChains kubeProxyChains, Map<Ipv4Address, VethEnds> vethEnds) {
         Map<String, List<Ipv4Prefix>> blocks = PodBlocks.of(cluster);
         List<Segment.Attachment> underlay = new ArrayList<>();
         List<Node> active = cluster.activeGateways();
@@ -278,20 +279,19 @@ final class EnvironmentPlanner {
                 continue;
             }
             String named = vethName(pod, usedNames.computeIfAbsent(node.name(), n -> new HashSet<>()));
-            VethKey vethKey = new VethKey(pod.ip(), named);
-            VethEnds veth = vethEnds.get(vethKey);
-            if (veth == null) {
-                veth = VethEnds.of(pod.ip(), named);
-                vethEnds.put(vethKey, veth);
+            // By address alone (an int's hash, no key record per pod); another name for the same
+            // address, rare, gets parts of its own.
+            VethEnds veth = vethEnds.get(pod.ip());
+            if (veth == null || !veth.peerName().equals(named)) {
+                VethEnds made = VethEnds.of(pod.ip(), named);
+                if (veth == null) {
+                    vethEnds.put(pod.ip(), made);
+                }
+                veth = made;
             }
             String peerName = veth.peerName();
             HostId podId = new HostId(cluster.name(), namespaces.computeIfAbsent(pod.namespace(), Optional::of), pod.name());
-            HostDraft podHost = new HostDraft(podId, HostRole.POD, podNodes.computeIfAbsent(node.name(), Optional::of));
-            hosts.add(podHost);
             String segment = cluster.name() + "/" + node.name() + "/" + pod.namespace() + "/" + pod.name();
-            // A routed CNI gives the pod's veth the node's MTU (what the node's network carries).
-            podHost.interfaces.add(new Interface(Names.POD_INTERFACE, veth.podAddresses(), veth.podMac(), segment,
-                    node.link().effectiveMtu()));
             Ipv4Address gateway = node.cniIp();
             // Every pod of the node has the same environment layer: one record for all of them.
             // Looked up, not computeIfAbsent: a capturing lambda per pod is 100,000 of them in a large set.
@@ -300,20 +300,24 @@ final class EnvironmentPlanner {
                 podEnvironment = podEnvironment(cluster, gateway, podEnvironments);
                 podEnvironmentOf.put(node.name(), podEnvironment);
             }
-            podHost.environment(podEnvironment);
+            // The pod is complete here (no later planner adds to a pod of a routed CNI): its plan at
+            // once, with no draft. A routed CNI gives the pod's veth the node's MTU (what the node's
+            // network carries); the pod has no kube-proxy and no Submariner state of its own.
+            hosts.add(new HostPlan(podId, HostRole.POD, podNodes.computeIfAbsent(node.name(), Optional::of),
+                    List.of(new Interface(Names.POD_INTERFACE, veth.podAddresses(), veth.podMac(), segment, node.link().effectiveMtu())),
+                    podEnvironment, io.periscope.plan.DataplanePlan.EMPTY, io.periscope.plan.DataplanePlan.EMPTY));
             // As with the ptp CNI plugin, the node side of each pod's veth also carries the node's
             // CNI address, so the pod's default route has a neighbour to resolve.
-            nodeHost.interfaces.add(new Interface(peerName, peerAddresses.computeIfAbsent(node.name(), n -> List.of(gateway)),
-                    veth.peerMac(), segment,
-                    node.link().effectiveMtu()));
+            List<Ipv4Address> peerAddress = peerAddresses.get(node.name());
+            if (peerAddress == null) {
+                peerAddress = List.of(gateway);
+                peerAddresses.put(node.name(), peerAddress);
+            }
+            nodeHost.interfaces.add(new Interface(peerName, peerAddress, veth.peerMac(), segment, node.link().effectiveMtu()));
             nodeHost.environment().route(veth.toPod());
             segments.add(new Segment(segment, Segment.SegmentKind.VETH,
                     List.of(new Segment.Attachment(podId, Names.POD_INTERFACE), new Segment.Attachment(nodeHost.id, peerName))));
         }
-    }
-
-    /** A pod's address and the name of its veth's node side: all that {@link VethEnds} is made of. */
-    record VethKey(Ipv4Address pod, String peerName) {
     }
 
     /**
