@@ -74,6 +74,24 @@ class APlansHostsAreFoundByIdAndByRange {
     }
 
     @Test
+    void aClusterWhoseHostsComeInAnotherOrderIsSortedToo() {
+        List<HostPlan> hosts = new ArrayList<>();
+        for (String cluster : List.of("b", "a", "c")) {
+            for (int i = 0; i < 12; i++) {
+                // Cluster a's names come in the opposite order to b's and c's; the runs are the same length.
+                int n = cluster.equals("a") ? 11 - i : (i * 5) % 12;
+                hosts.add(host(HostId.node(cluster, "n" + n), HostPlan.HostRole.NODE));
+            }
+        }
+        TreeMap<HostId, HostPlan> expected = new TreeMap<>();
+        hosts.forEach(h -> expected.put(h.id(), h));
+
+        SortedMap<HostId, HostPlan> byId = ClusterSetPlan.hostsById(hosts.toArray(HostPlan[]::new));
+
+        assertThat(List.copyOf(byId.keySet())).isEqualTo(List.copyOf(expected.keySet()));
+    }
+
+    @Test
     void ofTwoHostsWithOneIdTheLaterIsKept() {
         HostId id = HostId.node("east", "n1");
         HostPlan first = host(id, HostPlan.HostRole.NODE);

@@ -78,7 +78,7 @@ final class KubeProxyPlanner {
                 chains.addTo(environment);
                 any = true;
                 if (external.isPresent()) {
-                    String mirrored = servicePortName(service.namespace() + "/" + mirroredServiceName(service), service, port);
+                    String mirrored = servicePortName(shared.mirroredQualifiedName(service), service, port);
                     // The internal service has no cluster IP of its own to mark: its chains depend on the name, port and endpoints only.
                     PortChains mirroredChains = shared.chains(new PortKey(mirrored, true, Optional.empty(), Optional.empty(), port, endpointIps));
                     services.add(mirroredChains.entryRule(external.get(), port));
@@ -108,6 +108,20 @@ final class KubeProxyPlanner {
      */
     record PortKey(String portName, boolean external, Optional<Ipv4Address> clusterIp, Optional<Ipv4Prefix> clusterCidr, ServicePort port,
                    List<Ipv4Address> endpoints) {
+
+        // Written out: the derived methods dispatch through a method handle the JIT does not inline,
+        // and a large set looks up 20,000 keys, each with its endpoints.
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof PortKey key && external == key.external && portName.equals(key.portName)
+                    && endpoints.equals(key.endpoints) && clusterIp.equals(key.clusterIp) && clusterCidr.equals(key.clusterCidr)
+                    && port.equals(key.port);
+        }
+
+        @Override
+        public int hashCode() {
+            return (portName.hashCode() * 31 + endpoints.hashCode()) * 31 + clusterIp.hashCode();
+        }
     }
 
     /**
@@ -147,6 +161,20 @@ final class KubeProxyPlanner {
         private final Map<Ipv4Address, List<Match>> fromPod = new HashMap<>();
         /** {@code -m statistic --probability 1/n}, by n. */
         private final Map<Integer, List<Match>> oneIn = new HashMap<>();
+
+        /** {@code namespace/submariner-<hash>} by the exported service's qualified name: one SHA-256 per name, not per cluster. */
+        private final Map<String, String> mirroredNames = new HashMap<>();
+
+        /** The qualified name of the internal service Globalnet makes for {@code service} ({@link #mirroredServiceName}). */
+        String mirroredQualifiedName(Service service) {
+            String qualified = service.qualifiedName();
+            String mirrored = mirroredNames.get(qualified);
+            if (mirrored == null) {
+                mirrored = service.namespace() + "/" + mirroredServiceName(service);
+                mirroredNames.put(qualified, mirrored);
+            }
+            return mirrored;
+        }
 
         PortChains chains(PortKey key) {
             PortChains known = byPort.get(key);
