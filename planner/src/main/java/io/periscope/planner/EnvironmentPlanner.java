@@ -90,8 +90,11 @@ final class EnvironmentPlanner {
         KubeProxyPlanner.SharedChains kubeProxyChains = new KubeProxyPlanner.SharedChains();
         // And so are the parts of a pod's veth that only its address and node-side name decide.
         Map<Ipv4Address, VethEnds> vethEnds = new java.util.HashMap<>();
+        // And each pod name's first choice of a veth name.
+        Map<String, String> vethNames = new java.util.HashMap<>();
         for (Cluster cluster : set.clusters()) {
-            planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan, podEnvironments, kubeProxyChains, vethEnds);
+            planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan, podEnvironments, kubeProxyChains, vethEnds,
+                    vethNames);
         }
         // Gateway nodes of every cluster share the WAN; each routes the others' endpoint addresses over it.
         // The hosts with a WAN interface, in the order they were planned: those the WAN attaches.
@@ -124,7 +127,8 @@ final class EnvironmentPlanner {
     private static void planCluster(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, HostDrafts hosts,
                                     List<Segment> segments, List<Segment.Attachment> wan,
                                     Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments,
-                                    KubeProxyPlanner.SharedChains kubeProxyChains, Map<Ipv4Address, VethEnds> vethEnds) {
+                                    KubeProxyPlanner.SharedChains kubeProxyChains, Map<Ipv4Address, VethEnds> vethEnds,
+                                    Map<String, String> vethNames) {
         Map<String, List<Ipv4Prefix>> blocks = PodBlocks.of(cluster);
         List<Segment.Attachment> underlay = new ArrayList<>();
         List<Node> active = cluster.activeGateways();
@@ -278,7 +282,7 @@ final class EnvironmentPlanner {
                         List.of(Nexthop.onlink(Names.ovnRouterPortIp(node.cniIp()), Names.POD_INTERFACE)), RouteProtocol.BOOT));
                 continue;
             }
-            String named = vethName(pod, usedNames.computeIfAbsent(node.name(), n -> new HashSet<>()));
+            String named = vethName(pod, usedNames.computeIfAbsent(node.name(), n -> new HashSet<>()), vethNames);
             // By address alone (an int's hash, no key record per pod); another name for the same
             // address, rare, gets parts of its own.
             VethEnds veth = vethEnds.get(pod.ip());
@@ -408,6 +412,10 @@ final class EnvironmentPlanner {
         return all;
     }
 
+    private static String vethBase(Pod pod) {
+        return "p-" + (isInterfaceNameSafe(pod.name()) ? pod.name() : pod.name().replaceAll("[^A-Za-z0-9-]", ""));
+    }
+
     /** Whether every character of {@code name} may stay in an interface name (no regular expression per pod). */
     private static boolean isInterfaceNameSafe(String name) {
         for (int i = 0; i < name.length(); i++) {
@@ -419,10 +427,23 @@ final class EnvironmentPlanner {
         return true;
     }
 
-    /** A node-side veth name: readable, unique on the node, at most 15 characters (IFNAMSIZ). */
-    static String vethName(Pod pod, Set<String> used) {
-        String base = "p-" + (isInterfaceNameSafe(pod.name()) ? pod.name() : pod.name().replaceAll("[^A-Za-z0-9-]", ""));
-        String name = base.length() > 15 ? base.substring(0, 15) : base;
+    /**
+     * A node-side veth name: readable, unique on the node, at most 15 characters (IFNAMSIZ). Each
+     * pod name's first choice is kept in {@code firstChoices}: the clusters of a large set repeat the same pod names, and making the name again for each of
+     * 100,000 pods was a string and its bytes each.
+     */
+    static String vethName(Pod pod, Set<String> used, Map<String, String> firstChoices) {
+        String first = firstChoices.get(pod.name());
+        if (first == null) {
+            String base = vethBase(pod);
+            first = base.length() > 15 ? base.substring(0, 15) : base;
+            firstChoices.put(pod.name(), first);
+        }
+        if (used.add(first)) {
+            return first;
+        }
+        String base = vethBase(pod);
+        String name = first;
         for (int i = 1; used.contains(name); i++) {
             String suffix = "-" + i;
             name = (base.length() + suffix.length() > 15 ? base.substring(0, 15 - suffix.length()) : base) + suffix;

@@ -56,6 +56,15 @@ final class KubeProxyPlanner {
      */
     static void plan(Cluster cluster, ClusterIndex index, PlanBuilder environment, Function<Service, Optional<Ipv4Address>> externalIps,
                      SharedChains shared) {
+        // At most KUBE-EXT, KUBE-SVC and a KUBE-SEP per endpoint twice (the internal service's) per
+        // port, and the few chains below: a cluster of a large set has thousands.
+        int chainCount = 8;
+        for (Service service : cluster.services()) {
+            if (!service.headless()) {
+                chainCount += service.ports().size() * (3 + 2 * index.endpointsOf(service).size());
+            }
+        }
+        environment.chainCapacity(Table.NAT, chainCount);
         List<Rule> services = environment.chain(Table.NAT, Names.KUBE_SERVICES);
         // kube-proxy's --cluster-cidr: the first pod CIDR, when the cluster has one.
         Optional<Ipv4Prefix> clusterCidr = cluster.podCidrs().isEmpty() ? Optional.empty() : Optional.of(cluster.podCidrs().getFirst());

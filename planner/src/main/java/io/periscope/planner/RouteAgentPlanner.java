@@ -160,8 +160,15 @@ final class RouteAgentPlanner {
             postrouting.add(hostNetworkSnat(context.node()));
         }
         if (!ovn) {
-            postrouting.addAll(context.shared().list(new NoNatKey(remoteSubnets, RemoteSubnets.local(cluster)),
-                    () -> noNatBetween(RemoteSubnets.local(cluster), remoteSubnets)));
+            List<Rule> noNat = context.shared().list(new NoNatKey(remoteSubnets, RemoteSubnets.local(cluster)),
+                    () -> noNatBetween(RemoteSubnets.local(cluster), remoteSubnets));
+            // One by one into room made once: addAll copies the shared list to an array first, on every node.
+            if (postrouting instanceof ArrayList<Rule> list) {
+                list.ensureCapacity(postrouting.size() + noNat.size());
+            }
+            for (int i = 0; i < noNat.size(); i++) {
+                postrouting.add(noNat.get(i));
+            }
         }
 
         if (ovn) {
