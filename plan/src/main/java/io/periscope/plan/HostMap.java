@@ -167,32 +167,43 @@ final class HostMap extends AbstractMap<HostId, HostPlan> implements SortedMap<H
             if (run.length < length) {
                 run = new HostPlan[length];
             }
-            boolean sorted = false;
-            if (order != null && order.length == length) {
-                for (int i = 0; i < length; i++) {
-                    run[i] = hosts[start + order[i]];
-                }
-                sorted = true;
-                for (int i = 1; i < length && sorted; i++) {
-                    sorted = run[i - 1].id().compareTo(run[i].id()) < 0;
-                }
-            }
-            if (!sorted) {
-                Integer[] positions = new Integer[length];
-                for (int i = 0; i < length; i++) {
-                    positions[i] = i;
-                }
-                int from = start;
-                Arrays.sort(positions, (a, b) -> hosts[from + a].id().compareTo(hosts[from + b].id()));
-                order = new int[length];
-                for (int i = 0; i < length; i++) {
-                    order[i] = positions[i];
-                    run[i] = hosts[start + order[i]];
-                }
+            if (!sortedInOrder(hosts, start, length, order, run)) {
+                order = sortRun(hosts, start, length, run);
             }
             System.arraycopy(run, 0, hosts, start, length);
             start = end;
         }
+    }
+
+    /** Whether {@code order}, applied to the run at {@code start}, sorts it strictly; the run so ordered is left in {@code run}. */
+    private static boolean sortedInOrder(HostPlan[] hosts, int start, int length, int[] order, HostPlan[] run) {
+        if (order == null || order.length != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            run[i] = hosts[start + order[i]];
+        }
+        for (int i = 1; i < length; i++) {
+            if (run[i - 1].id().compareTo(run[i].id()) >= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Sorts the run at {@code start} (stably) into {@code run}; the order that does it. */
+    private static int[] sortRun(HostPlan[] hosts, int start, int length, HostPlan[] run) {
+        Integer[] positions = new Integer[length];
+        for (int i = 0; i < length; i++) {
+            positions[i] = i;
+        }
+        Arrays.sort(positions, (a, b) -> hosts[start + a].id().compareTo(hosts[start + b].id()));
+        int[] order = new int[length];
+        for (int i = 0; i < length; i++) {
+            order[i] = positions[i];
+            run[i] = hosts[start + order[i]];
+        }
+        return order;
     }
 
     private boolean inRange(int index) {

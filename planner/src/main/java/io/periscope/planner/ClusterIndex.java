@@ -30,8 +30,15 @@ final class ClusterIndex {
         // Pods of a namespace grouped by their labels: a selector is matched once per distinct set
         // of labels (an app's replicas share theirs) instead of once per pod and service. Positions
         // as ints: a large set indexes 100,000 pods, and boxed they were an object each.
-        Map<String, Map<Map<String, String>, Positions>> podsByNamespace = new HashMap<>();
         List<Pod> pods = cluster.pods();
+        Map<String, Map<Map<String, String>, Positions>> podsByNamespace = groupedByLabels(pods);
+        for (Service service : cluster.services()) {
+            index(service, podsByNamespace, pods);
+        }
+    }
+
+    private static Map<String, Map<Map<String, String>, Positions>> groupedByLabels(List<Pod> pods) {
+        Map<String, Map<Map<String, String>, Positions>> podsByNamespace = new HashMap<>();
         for (int i = 0; i < pods.size(); i++) {
             Pod pod = pods.get(i);
             if (!pod.hostNetwork()) {
@@ -39,39 +46,42 @@ final class ClusterIndex {
                         .computeIfAbsent(pod.labels(), l -> new Positions()).add(i);
             }
         }
-        for (Service service : cluster.services()) {
-            Positions selected = null;
-            boolean several = false;
-            if (!service.selector().isEmpty()) {
-                for (Map.Entry<Map<String, String>, Positions> group
-                        : podsByNamespace.getOrDefault(service.namespace(), Map.of()).entrySet()) {
-                    if (service.selector().matches(group.getKey())) {
-                        if (selected == null) {
-                            selected = group.getValue();
-                        } else {
-                            if (!several) {
-                                selected = selected.copy();
-                                several = true;
-                            }
-                            selected.addAll(group.getValue());
+        return podsByNamespace;
+    }
+
+    /** The pods {@code service} selects, from the groups (a method of its own, compiled as such rather than on the stack of the loop). */
+    private void index(Service service, Map<String, Map<Map<String, String>, Positions>> podsByNamespace, List<Pod> pods) {
+        Positions selected = null;
+        boolean several = false;
+        if (!service.selector().isEmpty()) {
+            for (Map.Entry<Map<String, String>, Positions> group
+                    : podsByNamespace.getOrDefault(service.namespace(), Map.of()).entrySet()) {
+                if (service.selector().matches(group.getKey())) {
+                    if (selected == null) {
+                        selected = group.getValue();
+                    } else {
+                        if (!several) {
+                            selected = selected.copy();
+                            several = true;
                         }
+                        selected.addAll(group.getValue());
                     }
                 }
             }
-            if (selected == null) {
-                endpoints.put(service, List.of());
-                continue;
-            }
-            if (several) {
-                // Back in file order, which the chains and records list endpoints in.
-                Arrays.sort(selected.values, 0, selected.size);
-            }
-            Pod[] endpointPods = new Pod[selected.size];
-            for (int i = 0; i < selected.size; i++) {
-                endpointPods[i] = pods.get(selected.values[i]);
-            }
-            endpoints.put(service, List.of(endpointPods));
         }
+        if (selected == null) {
+            endpoints.put(service, List.of());
+            return;
+        }
+        if (several) {
+            // Back in file order, which the chains and records list endpoints in.
+            Arrays.sort(selected.values, 0, selected.size);
+        }
+        Pod[] endpointPods = new Pod[selected.size];
+        for (int i = 0; i < selected.size; i++) {
+            endpointPods[i] = pods.get(selected.values[i]);
+        }
+        endpoints.put(service, List.of(endpointPods));
     }
 
     /** Positions of pods in the cluster's list, in the order added. */

@@ -70,29 +70,8 @@ final class KubeProxyPlanner {
         Optional<Ipv4Prefix> clusterCidr = cluster.podCidrs().isEmpty() ? Optional.empty() : Optional.of(cluster.podCidrs().getFirst());
         boolean any = false;
         for (Service service : cluster.services()) {
-            if (service.headless()) {
-                continue;
-            }
-            List<Pod> endpoints = index.endpointsOf(service);
-            List<Ipv4Address> endpointIps = new ArrayList<>(endpoints.size());
-            for (Pod pod : endpoints) {
-                endpointIps.add(pod.ip());
-            }
-            Ipv4Address clusterIp = service.clusterIp().orElseThrow();
-            Optional<Ipv4Address> external = externalIps.apply(service);
-            for (ServicePort port : service.ports()) {
-                String portName = servicePortName(service.qualifiedName(), service, port);
-                PortChains chains = shared.chains(new PortKey(portName, false, Optional.of(clusterIp), clusterCidr, port, endpointIps));
-                services.add(chains.entryRule(clusterIp, port));
-                chains.addTo(environment);
-                any = true;
-                if (external.isPresent()) {
-                    String mirrored = servicePortName(shared.mirroredQualifiedName(service), service, port);
-                    // The internal service has no cluster IP of its own to mark: its chains depend on the name, port and endpoints only.
-                    PortChains mirroredChains = shared.chains(new PortKey(mirrored, true, Optional.empty(), Optional.empty(), port, endpointIps));
-                    services.add(mirroredChains.entryRule(external.get(), port));
-                    mirroredChains.addTo(environment);
-                }
+            if (!service.headless()) {
+                any |= planService(service, index, environment, services, externalIps.apply(service), clusterCidr, shared);
             }
         }
         if (any) {
@@ -105,6 +84,37 @@ final class KubeProxyPlanner {
             environment.rule(Table.NAT, KUBE_POSTROUTING, new Rule(List.of(new Match.MarkIs(MASQUERADE_MARK, MASQUERADE_MARK, false)),
                     new Target.Masquerade(), Optional.of("kubernetes service traffic requiring SNAT")));
         }
+    }
+
+    /**
+     * The chains of one service's ports and their KUBE-SERVICES rules; whether it has a port. A
+     * method of its own: a large set plans 10,000 services, and inside the loop over a cluster's
+     * services this was compiled twice (on the stack and whole) at some 70 KB of code each.
+     */
+    private static boolean planService(Service service, ClusterIndex index, PlanBuilder environment, List<Rule> services,
+                                       Optional<Ipv4Address> external, Optional<Ipv4Prefix> clusterCidr, SharedChains shared) {
+        List<Pod> endpoints = index.endpointsOf(service);
+        List<Ipv4Address> endpointIps = new ArrayList<>(endpoints.size());
+        for (Pod pod : endpoints) {
+            endpointIps.add(pod.ip());
+        }
+        Ipv4Address clusterIp = service.clusterIp().orElseThrow();
+        boolean any = false;
+        for (ServicePort port : service.ports()) {
+            String portName = servicePortName(service.qualifiedName(), service, port);
+            PortChains chains = shared.chains(new PortKey(portName, false, Optional.of(clusterIp), clusterCidr, port, endpointIps));
+            services.add(chains.entryRule(clusterIp, port));
+            chains.addTo(environment);
+            any = true;
+            if (external.isPresent()) {
+                String mirrored = servicePortName(shared.mirroredQualifiedName(service), service, port);
+                // The internal service has no cluster IP of its own to mark: its chains depend on the name, port and endpoints only.
+                PortChains mirroredChains = shared.chains(new PortKey(mirrored, true, Optional.empty(), Optional.empty(), port, endpointIps));
+                services.add(mirroredChains.entryRule(external.get(), port));
+                mirroredChains.addTo(environment);
+            }
+        }
+        return any;
     }
 
     /**

@@ -59,29 +59,32 @@ final class PodBlocks {
         Arrays.sort(all);
         Map<String, List<Ipv4Prefix>> blocks = new LinkedHashMap<>();
         for (Node node : cluster.nodes()) {
-            List<Ipv4Address> owned = ownedBy.get(node.name());
-            long[] mine = sortedUnsigned(owned);
-            Ipv4Prefix block = largestBlock(cluster, node, all, mine);
-            boolean allInBlock = block != null;
-            for (int i = 0; i < owned.size() && allInBlock; i++) {
-                allInBlock = block.contains(owned.get(i));
-            }
-            if (allInBlock) {
-                blocks.put(node.name(), List.of(block));
-                continue;
-            }
-            LinkedHashSet<Ipv4Prefix> nodeBlocks = new LinkedHashSet<>();
-            if (block != null) {
-                nodeBlocks.add(block);
-            }
-            for (Ipv4Address ip : owned) {
-                if (block == null || !block.contains(ip)) {
-                    nodeBlocks.add(Ipv4Prefix.host(ip));
-                }
-            }
-            blocks.put(node.name(), List.copyOf(nodeBlocks));
+            blocks.put(node.name(), blocksOf(cluster, node, ownedBy.get(node.name()), all));
         }
         return blocks;
+    }
+
+    /** One node's blocks: a method of its own, so that the JIT compiles it whole rather than on the stack of the loop over nodes. */
+    private static List<Ipv4Prefix> blocksOf(Cluster cluster, Node node, List<Ipv4Address> owned, long[] all) {
+        long[] mine = sortedUnsigned(owned);
+        Ipv4Prefix block = largestBlock(cluster, node, all, mine);
+        boolean allInBlock = block != null;
+        for (int i = 0; i < owned.size() && allInBlock; i++) {
+            allInBlock = block.contains(owned.get(i));
+        }
+        if (allInBlock) {
+            return List.of(block);
+        }
+        LinkedHashSet<Ipv4Prefix> nodeBlocks = new LinkedHashSet<>();
+        if (block != null) {
+            nodeBlocks.add(block);
+        }
+        for (Ipv4Address ip : owned) {
+            if (block == null || !block.contains(ip)) {
+                nodeBlocks.add(Ipv4Prefix.host(ip));
+            }
+        }
+        return List.copyOf(nodeBlocks);
     }
 
     private static Ipv4Prefix largestBlock(Cluster cluster, Node node, long[] all, long[] mine) {
