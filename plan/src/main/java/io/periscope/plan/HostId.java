@@ -40,6 +40,18 @@ public record HostId(String cluster, Optional<String> namespace, String name) im
         return name.compareTo(o.name);
     }
 
+    // Written out, with the values a record derives: the derived methods dispatch through a method
+    // handle the JIT does not inline, and a plan's hosts are looked up by id all the time.
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof HostId id && name.equals(id.name) && cluster.equals(id.cluster) && namespace.equals(id.namespace);
+    }
+
+    @Override
+    public int hashCode() {
+        return (cluster.hashCode() * 31 + namespace.hashCode()) * 31 + name.hashCode();
+    }
+
     @Override
     public String toString() {
         return namespace.map(ns -> cluster + "/" + ns + "/" + name).orElse(cluster + "/" + name);

@@ -5,7 +5,7 @@ import io.periscope.model.topology.Pod;
 import io.periscope.model.topology.Service;
 import io.periscope.model.topology.ServiceExport;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -28,37 +28,85 @@ final class ClusterIndex {
             exported.add(export.namespace() + "/" + export.name());
         }
         // Pods of a namespace grouped by their labels: a selector is matched once per distinct set
-        // of labels (an app's replicas share theirs) instead of once per pod and service.
-        Map<String, Map<Map<String, String>, List<Integer>>> podsByNamespace = new HashMap<>();
+        // of labels (an app's replicas share theirs) instead of once per pod and service. Positions
+        // as ints: a large set indexes 100,000 pods, and boxed they were an object each.
         List<Pod> pods = cluster.pods();
+        Map<String, Map<Map<String, String>, Positions>> podsByNamespace = groupedByLabels(pods);
+        for (Service service : cluster.services()) {
+            index(service, podsByNamespace, pods);
+        }
+    }
+
+    private static Map<String, Map<Map<String, String>, Positions>> groupedByLabels(List<Pod> pods) {
+        Map<String, Map<Map<String, String>, Positions>> podsByNamespace = new HashMap<>();
         for (int i = 0; i < pods.size(); i++) {
             Pod pod = pods.get(i);
             if (!pod.hostNetwork()) {
                 podsByNamespace.computeIfAbsent(pod.namespace(), n -> new java.util.LinkedHashMap<>())
-                        .computeIfAbsent(pod.labels(), l -> new ArrayList<>()).add(i);
+                        .computeIfAbsent(pod.labels(), l -> new Positions()).add(i);
             }
         }
-        for (Service service : cluster.services()) {
-            List<Integer> selected = new ArrayList<>();
-            int groups = 0;
-            if (!service.selector().isEmpty()) {
-                for (Map.Entry<Map<String, String>, List<Integer>> group
-                        : podsByNamespace.getOrDefault(service.namespace(), Map.of()).entrySet()) {
-                    if (service.selector().matches(group.getKey())) {
+        return podsByNamespace;
+    }
+
+    /** The pods {@code service} selects, from the groups (a method of its own, compiled as such rather than on the stack of the loop). */
+    private void index(Service service, Map<String, Map<Map<String, String>, Positions>> podsByNamespace, List<Pod> pods) {
+        Positions selected = null;
+        boolean several = false;
+        if (!service.selector().isEmpty()) {
+            for (Map.Entry<Map<String, String>, Positions> group
+                    : podsByNamespace.getOrDefault(service.namespace(), Map.of()).entrySet()) {
+                if (service.selector().matches(group.getKey())) {
+                    if (selected == null) {
+                        selected = group.getValue();
+                    } else {
+                        if (!several) {
+                            selected = selected.copy();
+                            several = true;
+                        }
                         selected.addAll(group.getValue());
-                        groups++;
                     }
                 }
             }
-            if (groups > 1) {
-                // Back in file order, which the chains and records list endpoints in.
-                java.util.Collections.sort(selected);
+        }
+        if (selected == null) {
+            endpoints.put(service, List.of());
+            return;
+        }
+        if (several) {
+            // Back in file order, which the chains and records list endpoints in.
+            Arrays.sort(selected.values, 0, selected.size);
+        }
+        Pod[] endpointPods = new Pod[selected.size];
+        for (int i = 0; i < selected.size; i++) {
+            endpointPods[i] = pods.get(selected.values[i]);
+        }
+        endpoints.put(service, List.of(endpointPods));
+    }
+
+    /** Positions of pods in the cluster's list, in the order added. */
+    private static final class Positions {
+        private int[] values = new int[4];
+        private int size;
+
+        void add(int position) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
             }
-            List<Pod> endpointPods = new ArrayList<>(selected.size());
-            for (int i : selected) {
-                endpointPods.add(pods.get(i));
+            values[size++] = position;
+        }
+
+        void addAll(Positions more) {
+            for (int i = 0; i < more.size; i++) {
+                add(more.values[i]);
             }
-            endpoints.put(service, List.copyOf(endpointPods));
+        }
+
+        Positions copy() {
+            Positions copy = new Positions();
+            copy.values = Arrays.copyOf(values, Math.max(4, size));
+            copy.size = size;
+            return copy;
         }
     }
 

@@ -11,6 +11,7 @@ import io.periscope.model.topology.RpFilter;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
 import io.periscope.plan.HostId;
+import io.periscope.plan.HostPlan;
 import io.periscope.plan.HostPlan.HostRole;
 import io.periscope.plan.Interface;
 import io.periscope.plan.Names;
@@ -88,9 +89,12 @@ final class EnvironmentPlanner {
         // kube-proxy's chains equal across clusters (the same services, endpoints and CIDRs) are one set of records too.
         KubeProxyPlanner.SharedChains kubeProxyChains = new KubeProxyPlanner.SharedChains();
         // And so are the parts of a pod's veth that only its address and node-side name decide.
-        Map<VethKey, VethEnds> vethEnds = new java.util.HashMap<>();
+        Map<Ipv4Address, VethEnds> vethEnds = new java.util.HashMap<>();
+        // And each pod name's first choice of a veth name.
+        Map<String, String> vethNames = new java.util.HashMap<>();
         for (Cluster cluster : set.clusters()) {
-            planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan, podEnvironments, kubeProxyChains, vethEnds);
+            planCluster(set, cluster, indexes.get(cluster.name()), global, hosts, segments, wan, podEnvironments, kubeProxyChains, vethEnds,
+                    vethNames);
         }
         // Gateway nodes of every cluster share the WAN; each routes the others' endpoint addresses over it.
         // The hosts with a WAN interface, in the order they were planned: those the WAN attaches.
@@ -123,10 +127,8 @@ final class EnvironmentPlanner {
     private static void planCluster(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, HostDrafts hosts,
                                     List<Segment> segments, List<Segment.Attachment> wan,
                                     Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments,
-                                    KubeProxyPlanner.SharedChains kubeProxyChains, Map<VethKey, VethEnds> vethEnds) {
-        Map<String, List<Ipv4Prefix>> blocks = PodBlocks.of(cluster);
-        List<Segment.Attachment> underlay = new ArrayList<>();
-        List<Node> active = cluster.activeGateways();
+                                    KubeProxyPlanner.SharedChains kubeProxyChains, Map<Ipv4Address, VethEnds> vethEnds,
+                                    Map<String, String> vethNames) {
         boolean ovn = cluster.cni() == Cni.OVN_KUBERNETES;
         // kube-proxy programs the same chains on every node: build them once per cluster (a layer
         // every node of the cluster holds). OVN-Kubernetes has no kube-proxy: OVN's load balancers
@@ -140,38 +142,118 @@ final class EnvironmentPlanner {
             kubeProxy = kubeProxyLayer.build();
         }
         List<Rule> externalIpDnat = ovn ? OvnPlanner.externalIpDnat(set, cluster, index, global) : List.of();
-        // Every other node routes a node's address and pod blocks the same way: build those
-        // routes once per device name (the file may name a node's interface) and share the records.
-        Map<String, List<Route>> serviceRoutesBy = new LinkedHashMap<>();
-        java.util.function.Function<String, List<Route>> serviceRoutesOn = device -> serviceRoutesBy.computeIfAbsent(device, d ->
-                cluster.serviceCidrs().stream().map(cidr -> Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.direct(d)), RouteProtocol.BOOT))
-                        .toList());
-        // Per device, the routes to each node of the cluster in the cluster's order, made on the
-        // first node with that device: each node then takes the lists of the others by position,
-        // with no lookup (or capturing lambda) per pair of nodes, of which a large set has a million.
-        Map<String, List<List<Route>>> routesToNodesBy = new java.util.HashMap<>();
-        java.util.function.Function<String, List<List<Route>>> routesToNodesOn = device -> routesToNodesBy.computeIfAbsent(device, d -> {
+        ClusterHosts planned = new ClusterHosts(cluster, hosts, segments, wan, podEnvironments, vethEnds, vethNames, kubeProxy, externalIpDnat);
+        for (Node node : cluster.nodes()) {
+            planned.node(node);
+        }
+        segments.add(new Segment(underlaySegment(cluster.name()), Segment.SegmentKind.BRIDGE, planned.underlay));
+        for (Node node : cluster.nodes()) {
+            planned.nodesByName.putIfAbsent(node.name(), node);
+        }
+        for (Pod pod : cluster.pods()) {
+            if (!pod.hostNetwork()) {
+                planned.pod(pod);
+            }
+        }
+    }
+
+    /**
+     * One cluster's nodes and pods as they are planned, a method for each: a large set plans 5,000
+     * nodes and 100,000 pods, and with the loops' bodies in one method of a whole cluster the JIT
+     * compiled that method twice (on-stack and whole) at over 100 KB of code, in the middle of the
+     * plans, for more CPU time than planning the pods took.
+     */
+    private static final class ClusterHosts {
+        private final Cluster cluster;
+        private final HostDrafts hosts;
+        private final List<Segment> segments;
+        private final List<Segment.Attachment> wan;
+        private final Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments;
+        private final Map<Ipv4Address, VethEnds> vethEnds;
+        private final Map<String, String> vethNames;
+        private final io.periscope.plan.DataplanePlan kubeProxy;
+        private final List<Rule> externalIpDnat;
+        private final boolean ovn;
+        private final Map<String, List<Ipv4Prefix>> blocks;
+        private final List<Node> active;
+        final List<Segment.Attachment> underlay = new ArrayList<>();
+        /** Every other node routes a node's address and pod blocks the same way: those routes once per device name (the file may name a node's interface). */
+        private final Map<String, List<Route>> serviceRoutesBy = new LinkedHashMap<>();
+        /**
+         * Per device, the routes to each node of the cluster in the cluster's order, made on the
+         * first node with that device: each node then takes the lists of the others by position,
+         * with no lookup (or capturing lambda) per pair of nodes, of which a large set has a million.
+         */
+        private final Map<String, List<List<Route>>> routesToNodesBy = new java.util.HashMap<>();
+        private final Map<String, HostDraft> nodeHosts = new java.util.HashMap<>();
+        private final Map<String, Integer> podsOn = new java.util.HashMap<>();
+        private final Map<String, Set<String>> usedNames = new LinkedHashMap<>();
+        /** Looked up once per pod: by name, rather than a search of the cluster's nodes each time. */
+        final Map<String, Node> nodesByName = new java.util.HashMap<>();
+        private final Map<String, io.periscope.plan.DataplanePlan> podEnvironmentOf = new java.util.HashMap<>();
+        /**
+         * A pod's host id and draft carry its namespace and node as Optionals: one per namespace and
+         * per node for all their pods, instead of two for each of a large set's 100,000 pods.
+         */
+        private final Map<String, Optional<String>> namespaces = new java.util.HashMap<>();
+        private final Map<String, Optional<String>> podNodes = new java.util.HashMap<>();
+        /** The node side of every pod's veth has the node's CNI address: one list per node. */
+        private final Map<String, List<Ipv4Address>> peerAddresses = new java.util.HashMap<>();
+
+        ClusterHosts(Cluster cluster, HostDrafts hosts, List<Segment> segments, List<Segment.Attachment> wan,
+                     Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments,
+                     Map<Ipv4Address, VethEnds> vethEnds, Map<String, String> vethNames, io.periscope.plan.DataplanePlan kubeProxy,
+                     List<Rule> externalIpDnat) {
+            this.cluster = cluster;
+            this.hosts = hosts;
+            this.segments = segments;
+            this.wan = wan;
+            this.podEnvironments = podEnvironments;
+            this.vethEnds = vethEnds;
+            this.vethNames = vethNames;
+            this.kubeProxy = kubeProxy;
+            this.externalIpDnat = externalIpDnat;
+            this.ovn = cluster.cni() == Cni.OVN_KUBERNETES;
+            this.blocks = PodBlocks.of(cluster);
+            this.active = cluster.activeGateways();
+            for (Pod pod : cluster.pods()) {
+                if (!pod.hostNetwork()) {
+                    podsOn.merge(pod.node(), 1, Integer::sum);
+                }
+            }
+        }
+
+        private List<Route> serviceRoutesOn(String device) {
+            List<Route> routes = serviceRoutesBy.get(device);
+            if (routes == null) {
+                routes = cluster.serviceCidrs().stream()
+                        .map(cidr -> Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.direct(device)), RouteProtocol.BOOT)).toList();
+                serviceRoutesBy.put(device, routes);
+            }
+            return routes;
+        }
+
+        private List<List<Route>> routesToNodesOn(String device) {
+            List<List<Route>> known = routesToNodesBy.get(device);
+            if (known != null) {
+                return known;
+            }
             List<List<Route>> toNodes = new ArrayList<>(cluster.nodes().size());
             for (Node other : cluster.nodes()) {
                 List<Route> routes = new ArrayList<>();
-                routes.add(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(other.ip()), List.of(Nexthop.direct(d)), RouteProtocol.BOOT));
-                List<Nexthop> viaOther = List.of(Nexthop.via(other.ip(), d));
+                routes.add(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(other.ip()), List.of(Nexthop.direct(device)), RouteProtocol.BOOT));
+                List<Nexthop> viaOther = List.of(Nexthop.via(other.ip(), device));
                 // On OVN-Kubernetes the pods sit on logical switches, reached through ovn-k8s-mp0.
                 for (Ipv4Prefix block : ovn ? List.<Ipv4Prefix>of() : blocks.get(other.name())) {
                     routes.add(Route.unicast(Route.MAIN_TABLE, block, viaOther, RouteProtocol.BOOT));
                 }
                 toNodes.add(List.copyOf(routes));
             }
+            routesToNodesBy.put(device, toNodes);
             return toNodes;
-        });
-        Map<String, HostDraft> nodeHosts = new java.util.HashMap<>();
-        Map<String, Integer> podsOn = new java.util.HashMap<>();
-        for (Pod pod : cluster.pods()) {
-            if (!pod.hostNetwork()) {
-                podsOn.merge(pod.node(), 1, Integer::sum);
-            }
         }
-        for (Node node : cluster.nodes()) {
+
+        void node(Node node) {
             HostRole role = active.contains(node) ? HostRole.GATEWAY : HostRole.NODE;
             HostId id = HostId.node(cluster.name(), node.name());
             // Its own interfaces (up to three) and a veth end per pod on it: the list made at that size.
@@ -183,21 +265,7 @@ final class EnvironmentPlanner {
                     underlaySegment(cluster.name()), node.link().effectiveMtu()));
             underlay.add(new Segment.Attachment(id, device));
             if (ovn) {
-                // OVN-Kubernetes: the node's CNI address is on its management port, a port of the
-                // node's logical switch; the pod and service CIDRs are routed into OVN through it.
-                host.interfaces.add(new Interface(Names.OVN_K8S_MP0, List.of(node.cniIp()), Macs.of(Macs.CNI, node.cniIp()),
-                        OvnTopologySegments.nodeSwitch(cluster, node), Interface.DEFAULT_MTU));
-                Ipv4Address routerPort = Names.ovnRouterPortIp(node.cniIp());
-                host.environment().route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(routerPort), List.of(Nexthop.direct(Names.OVN_K8S_MP0)),
-                        RouteProtocol.BOOT));
-                for (Ipv4Prefix cidr : concat(cluster.podCidrs(), cluster.serviceCidrs())) {
-                    host.environment().route(Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.via(routerPort, Names.OVN_K8S_MP0)),
-                            RouteProtocol.BOOT));
-                }
-                externalIpDnat.forEach(rule -> {
-                    host.environment().rule(Table.NAT, "PREROUTING", rule);
-                    host.environment().rule(Table.NAT, "OUTPUT", rule);
-                });
+                ovnManagementPort(node, host);
             } else {
                 // cni0 holds the node's CNI address even on a node without pods (a port-less bridge,
                 // because the lab's kernel has no dummy interfaces).
@@ -220,10 +288,36 @@ final class EnvironmentPlanner {
             if (!ovn && cluster.environment().cniMasquerade() == CniMasquerade.OUTSIDE_POD_CIDRS) {
                 cniMasquerade(cluster, host.environment());
             }
+            nodeRoutes(node, host, device);
+            host.kubeProxy = kubeProxy;
+        }
+
+        /**
+         * OVN-Kubernetes: the node's CNI address is on its management port, a port of the node's
+         * logical switch; the pod and service CIDRs are routed into OVN through it.
+         */
+        private void ovnManagementPort(Node node, HostDraft host) {
+            host.interfaces.add(new Interface(Names.OVN_K8S_MP0, List.of(node.cniIp()), Macs.of(Macs.CNI, node.cniIp()),
+                    OvnTopologySegments.nodeSwitch(cluster, node), Interface.DEFAULT_MTU));
+            Ipv4Address routerPort = Names.ovnRouterPortIp(node.cniIp());
+            host.environment().route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.host(routerPort), List.of(Nexthop.direct(Names.OVN_K8S_MP0)),
+                    RouteProtocol.BOOT));
+            for (Ipv4Prefix cidr : concat(cluster.podCidrs(), cluster.serviceCidrs())) {
+                host.environment().route(Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.via(routerPort, Names.OVN_K8S_MP0)),
+                        RouteProtocol.BOOT));
+            }
+            externalIpDnat.forEach(rule -> {
+                host.environment().rule(Table.NAT, "PREROUTING", rule);
+                host.environment().rule(Table.NAT, "OUTPUT", rule);
+            });
+        }
+
+        /** The routes to the other nodes and, on a routed CNI, to the services. */
+        private void nodeRoutes(Node node, HostDraft host, String device) {
             // The routes to the other nodes, the services' and the node's pods' routes, counted
             // first: the node's route list is made once at its full size rather than grown by copying.
             int routeCount = ovn ? 0 : cluster.serviceCidrs().size() + podsOn.getOrDefault(node.name(), 0);
-            List<List<Route>> toNodes = routesToNodesOn.apply(device);
+            List<List<Route>> toNodes = routesToNodesOn(device);
             List<Node> nodes = cluster.nodes();
             for (int i = 0; i < nodes.size(); i++) {
                 if (nodes.get(i) != node) {
@@ -239,81 +333,89 @@ final class EnvironmentPlanner {
             // A node (or host-network pod) connecting to a ClusterIP needs some route before
             // kube-proxy's OUTPUT DNAT rewrites the destination; real nodes have a default route.
             if (!ovn) {
-                host.environment().routes(serviceRoutesOn.apply(device));
+                host.environment().routes(serviceRoutesOn(device));
             }
-            host.kubeProxy = kubeProxy;
         }
-        segments.add(new Segment(underlaySegment(cluster.name()), Segment.SegmentKind.BRIDGE, underlay));
-        Map<String, Set<String>> usedNames = new LinkedHashMap<>();
-        // Looked up once per pod: by name, rather than a search of the cluster's nodes each time.
-        Map<String, Node> nodesByName = new java.util.HashMap<>();
-        for (Node node : cluster.nodes()) {
-            nodesByName.putIfAbsent(node.name(), node);
+
+        /** A pod of OVN-Kubernetes: a port of the node's logical switch; its gateway is the node's port on ovn_cluster_router. */
+        private void ovnPod(Pod pod, Node node) {
+            HostId podId = new HostId(cluster.name(), namespaces.computeIfAbsent(pod.namespace(), Optional::of), pod.name());
+            HostDraft podHost = new HostDraft(podId, HostRole.POD, podNodes.computeIfAbsent(node.name(), Optional::of));
+            hosts.add(podHost);
+            podHost.interfaces.add(new Interface(Names.POD_INTERFACE, List.of(pod.ip()), Macs.of(Macs.POD, pod.ip()),
+                    OvnTopologySegments.nodeSwitch(cluster, node), Interface.DEFAULT_MTU));
+            podHost.environment().route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
+                    List.of(Nexthop.onlink(Names.ovnRouterPortIp(node.cniIp()), Names.POD_INTERFACE)), RouteProtocol.BOOT));
         }
-        Map<String, io.periscope.plan.DataplanePlan> podEnvironmentOf = new java.util.HashMap<>();
-        // A pod's host id and draft carry its namespace and node as Optionals: one per namespace and
-        // per node for all their pods, instead of two for each of a large set's 100,000 pods.
-        Map<String, Optional<String>> namespaces = new java.util.HashMap<>();
-        Map<String, Optional<String>> podNodes = new java.util.HashMap<>();
-        // The node side of every pod's veth has the node's CNI address: one list per node.
-        Map<String, List<Ipv4Address>> peerAddresses = new java.util.HashMap<>();
-        for (Pod pod : cluster.pods()) {
-            if (pod.hostNetwork()) {
-                continue;
+
+        /**
+         * The parts of a pod's veth, by address alone (an int's hash, no key record per pod);
+         * another name for the same address, rare, gets parts of its own.
+         */
+        private VethEnds vethEnds(Pod pod, String named) {
+            VethEnds veth = vethEnds.get(pod.ip());
+            if (veth == null || !veth.peerName().equals(named)) {
+                VethEnds made = VethEnds.of(pod.ip(), named);
+                if (veth == null) {
+                    vethEnds.put(pod.ip(), made);
+                }
+                veth = made;
             }
+            return veth;
+        }
+
+        /**
+         * Every pod of the node has the same environment layer: one record for all of them. Looked
+         * up, not computeIfAbsent: a capturing lambda per pod is 100,000 of them in a large set.
+         */
+        private io.periscope.plan.DataplanePlan podEnvironmentOn(Node node) {
+            io.periscope.plan.DataplanePlan podEnvironment = podEnvironmentOf.get(node.name());
+            if (podEnvironment == null) {
+                podEnvironment = podEnvironment(cluster, node.cniIp(), podEnvironments);
+                podEnvironmentOf.put(node.name(), podEnvironment);
+            }
+            return podEnvironment;
+        }
+
+        /** The node side of every pod's veth has the node's CNI address: one list per node. */
+        private List<Ipv4Address> peerAddressOn(Node node) {
+            List<Ipv4Address> peerAddress = peerAddresses.get(node.name());
+            if (peerAddress == null) {
+                peerAddress = List.of(node.cniIp());
+                peerAddresses.put(node.name(), peerAddress);
+            }
+            return peerAddress;
+        }
+
+        void pod(Pod pod) {
             Node node = nodesByName.get(pod.node());
             if (node == null) {
                 node = cluster.requireNode(pod.node());
             }
             HostDraft nodeHost = nodeHosts.get(node.name());
             if (ovn) {
-                // A port of the node's logical switch; its gateway is the node's port on ovn_cluster_router.
-                HostId podId = new HostId(cluster.name(), namespaces.computeIfAbsent(pod.namespace(), Optional::of), pod.name());
-                HostDraft podHost = new HostDraft(podId, HostRole.POD, podNodes.computeIfAbsent(node.name(), Optional::of));
-                hosts.add(podHost);
-                podHost.interfaces.add(new Interface(Names.POD_INTERFACE, List.of(pod.ip()), Macs.of(Macs.POD, pod.ip()),
-                        OvnTopologySegments.nodeSwitch(cluster, node), Interface.DEFAULT_MTU));
-                podHost.environment().route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
-                        List.of(Nexthop.onlink(Names.ovnRouterPortIp(node.cniIp()), Names.POD_INTERFACE)), RouteProtocol.BOOT));
-                continue;
+                ovnPod(pod, node);
+                return;
             }
-            String named = vethName(pod, usedNames.computeIfAbsent(node.name(), n -> new HashSet<>()));
-            VethKey vethKey = new VethKey(pod.ip(), named);
-            VethEnds veth = vethEnds.get(vethKey);
-            if (veth == null) {
-                veth = VethEnds.of(pod.ip(), named);
-                vethEnds.put(vethKey, veth);
-            }
+            String named = vethName(pod, usedNames.computeIfAbsent(node.name(), n -> new HashSet<>()), vethNames);
+            VethEnds veth = vethEnds(pod, named);
             String peerName = veth.peerName();
             HostId podId = new HostId(cluster.name(), namespaces.computeIfAbsent(pod.namespace(), Optional::of), pod.name());
-            HostDraft podHost = new HostDraft(podId, HostRole.POD, podNodes.computeIfAbsent(node.name(), Optional::of));
-            hosts.add(podHost);
             String segment = cluster.name() + "/" + node.name() + "/" + pod.namespace() + "/" + pod.name();
-            // A routed CNI gives the pod's veth the node's MTU (what the node's network carries).
-            podHost.interfaces.add(new Interface(Names.POD_INTERFACE, veth.podAddresses(), veth.podMac(), segment,
-                    node.link().effectiveMtu()));
-            Ipv4Address gateway = node.cniIp();
-            // Every pod of the node has the same environment layer: one record for all of them.
-            // Looked up, not computeIfAbsent: a capturing lambda per pod is 100,000 of them in a large set.
-            io.periscope.plan.DataplanePlan podEnvironment = podEnvironmentOf.get(node.name());
-            if (podEnvironment == null) {
-                podEnvironment = podEnvironment(cluster, gateway, podEnvironments);
-                podEnvironmentOf.put(node.name(), podEnvironment);
-            }
-            podHost.environment(podEnvironment);
+            io.periscope.plan.DataplanePlan podEnvironment = podEnvironmentOn(node);
+            // The pod is complete here (no later planner adds to a pod of a routed CNI): its plan at
+            // once, with no draft. A routed CNI gives the pod's veth the node's MTU (what the node's
+            // network carries); the pod has no kube-proxy and no Submariner state of its own.
+            hosts.add(new HostPlan(podId, HostRole.POD, podNodes.computeIfAbsent(node.name(), Optional::of),
+                    List.of(new Interface(Names.POD_INTERFACE, veth.podAddresses(), veth.podMac(), segment, node.link().effectiveMtu())),
+                    podEnvironment, io.periscope.plan.DataplanePlan.EMPTY, io.periscope.plan.DataplanePlan.EMPTY));
             // As with the ptp CNI plugin, the node side of each pod's veth also carries the node's
             // CNI address, so the pod's default route has a neighbour to resolve.
-            nodeHost.interfaces.add(new Interface(peerName, peerAddresses.computeIfAbsent(node.name(), n -> List.of(gateway)),
-                    veth.peerMac(), segment,
-                    node.link().effectiveMtu()));
+            nodeHost.interfaces.add(new Interface(peerName, peerAddressOn(node), veth.peerMac(), segment, node.link().effectiveMtu()));
             nodeHost.environment().route(veth.toPod());
             segments.add(new Segment(segment, Segment.SegmentKind.VETH,
                     List.of(new Segment.Attachment(podId, Names.POD_INTERFACE), new Segment.Attachment(nodeHost.id, peerName))));
         }
-    }
-
-    /** A pod's address and the name of its veth's node side: all that {@link VethEnds} is made of. */
-    record VethKey(Ipv4Address pod, String peerName) {
     }
 
     /**
@@ -404,6 +506,10 @@ final class EnvironmentPlanner {
         return all;
     }
 
+    private static String vethBase(Pod pod) {
+        return "p-" + (isInterfaceNameSafe(pod.name()) ? pod.name() : pod.name().replaceAll("[^A-Za-z0-9-]", ""));
+    }
+
     /** Whether every character of {@code name} may stay in an interface name (no regular expression per pod). */
     private static boolean isInterfaceNameSafe(String name) {
         for (int i = 0; i < name.length(); i++) {
@@ -415,10 +521,23 @@ final class EnvironmentPlanner {
         return true;
     }
 
-    /** A node-side veth name: readable, unique on the node, at most 15 characters (IFNAMSIZ). */
-    static String vethName(Pod pod, Set<String> used) {
-        String base = "p-" + (isInterfaceNameSafe(pod.name()) ? pod.name() : pod.name().replaceAll("[^A-Za-z0-9-]", ""));
-        String name = base.length() > 15 ? base.substring(0, 15) : base;
+    /**
+     * A node-side veth name: readable, unique on the node, at most 15 characters (IFNAMSIZ). Each
+     * pod name's first choice is kept in {@code firstChoices}: the clusters of a large set repeat the same pod names, and making the name again for each of
+     * 100,000 pods was a string and its bytes each.
+     */
+    static String vethName(Pod pod, Set<String> used, Map<String, String> firstChoices) {
+        String first = firstChoices.get(pod.name());
+        if (first == null) {
+            String base = vethBase(pod);
+            first = base.length() > 15 ? base.substring(0, 15) : base;
+            firstChoices.put(pod.name(), first);
+        }
+        if (used.add(first)) {
+            return first;
+        }
+        String base = vethBase(pod);
+        String name = first;
         for (int i = 1; used.contains(name); i++) {
             String suffix = "-" + i;
             name = (base.length() + suffix.length() > 15 ? base.substring(0, 15 - suffix.length()) : base) + suffix;

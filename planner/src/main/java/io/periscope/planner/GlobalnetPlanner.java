@@ -165,13 +165,14 @@ final class GlobalnetPlanner {
             // Upstream's ClusterGlobalEgressIP controller SNATs from every local subnet, the service
             // CIDR too: a packet that leaves with a service address as source gets a global address
             // like pod traffic instead of reaching the other cluster with an address meaningless there.
-            for (Ipv4Prefix local : Stream.concat(cluster.podCidrs().stream(), cluster.serviceCidrs().stream()).toList()) {
+            List<Ipv4Prefix> locals = Stream.concat(cluster.podCidrs().stream(), cluster.serviceCidrs().stream()).toList();
+            for (Ipv4Prefix local : locals) {
                 plan.rule(Table.NAT, Names.GN_EGRESS_CLUSTER, Rule.of(new Target.Snat(range), new Match.Source(local), marked));
             }
             // Host networking: nodes whose CNI address lies outside the pod CIDRs still use the
             // cluster's egress IPs (their routes to remote clusters use the CNI address as source).
             for (Node node : cluster.nodes()) {
-                if (Stream.concat(cluster.podCidrs().stream(), cluster.serviceCidrs().stream()).noneMatch(c -> c.contains(node.cniIp()))) {
+                if (!containsAny(locals, node.cniIp())) {
                     plan.rule(Table.NAT, Names.GN_EGRESS_CLUSTER, Rule.of(new Target.Snat(range),
                             new Match.Source(Ipv4Prefix.host(node.cniIp())), marked));
                 }
@@ -273,5 +274,15 @@ final class GlobalnetPlanner {
      */
     static String egressIpSetName(GlobalEgressIP egress) {
         return Names.GLOBALNET_PREFIX + KubeProxyPlanner.base32Sha256(egress.namespace() + "/" + egress.name()).substring(0, 25);
+    }
+
+    /** Whether a prefix of {@code prefixes} holds {@code address}: asked for every node by every gateway, without a stream each time. */
+    private static boolean containsAny(List<Ipv4Prefix> prefixes, Ipv4Address address) {
+        for (int i = 0; i < prefixes.size(); i++) {
+            if (prefixes.get(i).contains(address)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

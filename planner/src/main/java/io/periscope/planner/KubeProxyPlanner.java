@@ -56,34 +56,22 @@ final class KubeProxyPlanner {
      */
     static void plan(Cluster cluster, ClusterIndex index, PlanBuilder environment, Function<Service, Optional<Ipv4Address>> externalIps,
                      SharedChains shared) {
+        // At most KUBE-EXT, KUBE-SVC and a KUBE-SEP per endpoint twice (the internal service's) per
+        // port, and the few chains below: a cluster of a large set has thousands.
+        int chainCount = 8;
+        for (Service service : cluster.services()) {
+            if (!service.headless()) {
+                chainCount += service.ports().size() * (3 + 2 * index.endpointsOf(service).size());
+            }
+        }
+        environment.chainCapacity(Table.NAT, chainCount);
         List<Rule> services = environment.chain(Table.NAT, Names.KUBE_SERVICES);
         // kube-proxy's --cluster-cidr: the first pod CIDR, when the cluster has one.
         Optional<Ipv4Prefix> clusterCidr = cluster.podCidrs().isEmpty() ? Optional.empty() : Optional.of(cluster.podCidrs().getFirst());
         boolean any = false;
         for (Service service : cluster.services()) {
-            if (service.headless()) {
-                continue;
-            }
-            List<Pod> endpoints = index.endpointsOf(service);
-            List<Ipv4Address> endpointIps = new ArrayList<>(endpoints.size());
-            for (Pod pod : endpoints) {
-                endpointIps.add(pod.ip());
-            }
-            Ipv4Address clusterIp = service.clusterIp().orElseThrow();
-            Optional<Ipv4Address> external = externalIps.apply(service);
-            for (ServicePort port : service.ports()) {
-                String portName = servicePortName(service.qualifiedName(), service, port);
-                PortChains chains = shared.chains(new PortKey(portName, false, Optional.of(clusterIp), clusterCidr, port, endpointIps));
-                services.add(chains.entryRule(clusterIp, port));
-                chains.addTo(environment);
-                any = true;
-                if (external.isPresent()) {
-                    String mirrored = servicePortName(service.namespace() + "/" + mirroredServiceName(service), service, port);
-                    // The internal service has no cluster IP of its own to mark: its chains depend on the name, port and endpoints only.
-                    PortChains mirroredChains = shared.chains(new PortKey(mirrored, true, Optional.empty(), Optional.empty(), port, endpointIps));
-                    services.add(mirroredChains.entryRule(external.get(), port));
-                    mirroredChains.addTo(environment);
-                }
+            if (!service.headless()) {
+                any |= planService(service, index, environment, services, externalIps.apply(service), clusterCidr, shared);
             }
         }
         if (any) {
@@ -99,6 +87,37 @@ final class KubeProxyPlanner {
     }
 
     /**
+     * The chains of one service's ports and their KUBE-SERVICES rules; whether it has a port. A
+     * method of its own: a large set plans 10,000 services, and inside the loop over a cluster's
+     * services this was compiled twice (on the stack and whole) at some 70 KB of code each.
+     */
+    private static boolean planService(Service service, ClusterIndex index, PlanBuilder environment, List<Rule> services,
+                                       Optional<Ipv4Address> external, Optional<Ipv4Prefix> clusterCidr, SharedChains shared) {
+        List<Pod> endpoints = index.endpointsOf(service);
+        List<Ipv4Address> endpointIps = new ArrayList<>(endpoints.size());
+        for (Pod pod : endpoints) {
+            endpointIps.add(pod.ip());
+        }
+        Ipv4Address clusterIp = service.clusterIp().orElseThrow();
+        boolean any = false;
+        for (ServicePort port : service.ports()) {
+            String portName = servicePortName(service.qualifiedName(), service, port);
+            PortChains chains = shared.chains(new PortKey(portName, false, Optional.of(clusterIp), clusterCidr, port, endpointIps));
+            services.add(chains.entryRule(clusterIp, port));
+            chains.addTo(environment);
+            any = true;
+            if (external.isPresent()) {
+                String mirrored = servicePortName(shared.mirroredQualifiedName(service), service, port);
+                // The internal service has no cluster IP of its own to mark: its chains depend on the name, port and endpoints only.
+                PortChains mirroredChains = shared.chains(new PortKey(mirrored, true, Optional.empty(), Optional.empty(), port, endpointIps));
+                services.add(mirroredChains.entryRule(external.get(), port));
+                mirroredChains.addTo(environment);
+            }
+        }
+        return any;
+    }
+
+    /**
      * What kube-proxy's chains of one service port are made of, and nothing else: its port name
      * (the mirrored internal service's for {@code external}), the cluster IP and cluster CIDR its
      * KUBE-SVC chain marks traffic from outside the pods for (none for the internal service, whose
@@ -108,6 +127,20 @@ final class KubeProxyPlanner {
      */
     record PortKey(String portName, boolean external, Optional<Ipv4Address> clusterIp, Optional<Ipv4Prefix> clusterCidr, ServicePort port,
                    List<Ipv4Address> endpoints) {
+
+        // Written out: the derived methods dispatch through a method handle the JIT does not inline,
+        // and a large set looks up 20,000 keys, each with its endpoints.
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof PortKey key && external == key.external && portName.equals(key.portName)
+                    && endpoints.equals(key.endpoints) && clusterIp.equals(key.clusterIp) && clusterCidr.equals(key.clusterCidr)
+                    && port.equals(key.port);
+        }
+
+        @Override
+        public int hashCode() {
+            return (portName.hashCode() * 31 + endpoints.hashCode()) * 31 + clusterIp.hashCode();
+        }
     }
 
     /**
@@ -147,6 +180,20 @@ final class KubeProxyPlanner {
         private final Map<Ipv4Address, List<Match>> fromPod = new HashMap<>();
         /** {@code -m statistic --probability 1/n}, by n. */
         private final Map<Integer, List<Match>> oneIn = new HashMap<>();
+
+        /** {@code namespace/submariner-<hash>} by the exported service's qualified name: one SHA-256 per name, not per cluster. */
+        private final Map<String, String> mirroredNames = new HashMap<>();
+
+        /** The qualified name of the internal service Globalnet makes for {@code service} ({@link #mirroredServiceName}). */
+        String mirroredQualifiedName(Service service) {
+            String qualified = service.qualifiedName();
+            String mirrored = mirroredNames.get(qualified);
+            if (mirrored == null) {
+                mirrored = service.namespace() + "/" + mirroredServiceName(service);
+                mirroredNames.put(qualified, mirrored);
+            }
+            return mirrored;
+        }
 
         PortChains chains(PortKey key) {
             PortChains known = byPort.get(key);

@@ -152,16 +152,8 @@ public final class Planner {
             }
         }
 
-        List<HostDraft> drafts = hosts.all();
-        HostPlan[] built = new HostPlan[drafts.size()];
-        Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podLayers = new java.util.HashMap<>();
-        // Each draft is let go once built, so that drafts and plans are not all held at once.
-        for (int i = 0; i < built.length; i++) {
-            built[i] = drafts.get(i).build(podLayers);
-            drafts.set(i, null);
-        }
-        hosts.clear();
-        return new ClusterSetPlan(set, endpoints(set, global, down), SortedHosts.of(built), segments, serviceRecords(set, indexes, global),
+        HostPlan[] built = hosts.build(new java.util.HashMap<>());
+        return new ClusterSetPlan(set, endpoints(set, global, down), ClusterSetPlan.hostsById(built), segments, serviceRecords(set, indexes, global),
                 GlobalnetAllocations.NONE, ovn);
     }
 

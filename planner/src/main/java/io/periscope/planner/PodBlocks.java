@@ -44,46 +44,80 @@ final class PodBlocks {
                 owned.add(pod.ip());
             }
         }
-        long[] all = sortedUnsigned(ownedBy.values().stream().flatMap(List::stream).toList());
+        // Without streams, candidate prefixes or a set per node: a large set derives 5,000 blocks.
+        int count = 0;
+        for (List<Ipv4Address> owned : ownedBy.values()) {
+            count += owned.size();
+        }
+        long[] all = new long[count];
+        int filled = 0;
+        for (List<Ipv4Address> owned : ownedBy.values()) {
+            for (int i = 0; i < owned.size(); i++) {
+                all[filled++] = owned.get(i).unsigned();
+            }
+        }
+        Arrays.sort(all);
         Map<String, List<Ipv4Prefix>> blocks = new LinkedHashMap<>();
         for (Node node : cluster.nodes()) {
-            List<Ipv4Address> owned = ownedBy.get(node.name());
-            long[] mine = sortedUnsigned(owned);
-            Ipv4Prefix block = largestBlock(cluster, node, all, mine);
-            LinkedHashSet<Ipv4Prefix> nodeBlocks = new LinkedHashSet<>();
-            if (block != null) {
-                nodeBlocks.add(block);
-            }
-            for (Ipv4Address ip : owned) {
-                if (block == null || !block.contains(ip)) {
-                    nodeBlocks.add(Ipv4Prefix.host(ip));
-                }
-            }
-            blocks.put(node.name(), List.copyOf(nodeBlocks));
+            blocks.put(node.name(), blocksOf(cluster, node, ownedBy.get(node.name()), all));
         }
         return blocks;
     }
 
+    /** One node's blocks: a method of its own, so that the JIT compiles it whole rather than on the stack of the loop over nodes. */
+    private static List<Ipv4Prefix> blocksOf(Cluster cluster, Node node, List<Ipv4Address> owned, long[] all) {
+        long[] mine = sortedUnsigned(owned);
+        Ipv4Prefix block = largestBlock(cluster, node, all, mine);
+        boolean allInBlock = block != null;
+        for (int i = 0; i < owned.size() && allInBlock; i++) {
+            allInBlock = block.contains(owned.get(i));
+        }
+        if (allInBlock) {
+            return List.of(block);
+        }
+        LinkedHashSet<Ipv4Prefix> nodeBlocks = new LinkedHashSet<>();
+        if (block != null) {
+            nodeBlocks.add(block);
+        }
+        for (Ipv4Address ip : owned) {
+            if (block == null || !block.contains(ip)) {
+                nodeBlocks.add(Ipv4Prefix.host(ip));
+            }
+        }
+        return List.copyOf(nodeBlocks);
+    }
+
     private static Ipv4Prefix largestBlock(Cluster cluster, Node node, long[] all, long[] mine) {
-        Ipv4Prefix podCidr = cluster.podCidrs().stream().filter(c -> c.contains(node.cniIp())).findFirst().orElse(null);
+        Ipv4Prefix podCidr = null;
+        for (Ipv4Prefix cidr : cluster.podCidrs()) {
+            if (cidr.contains(node.cniIp())) {
+                podCidr = cidr;
+                break;
+            }
+        }
         if (podCidr == null) {
             return null;
         }
         int start = cluster.nodes().size() > 1 ? Math.min(32, podCidr.length() + 1) : podCidr.length();
+        int address = node.cniIp().bits();
         for (int length = start; length <= 32; length++) {
-            Ipv4Prefix candidate = Ipv4Prefix.containing(node.cniIp(), length);
-            long first = candidate.first().unsigned();
-            long last = candidate.last().unsigned();
+            // The candidate prefix's first and last addresses, unsigned.
+            int mask = length == 0 ? 0 : -1 << (32 - length);
+            long first = (address & mask) & 0xffffffffL;
+            long last = first | (~mask & 0xffffffffL);
             // Clean when every owned address inside the candidate is this node's own.
             if (countIn(all, first, last) == countIn(mine, first, last)) {
-                return candidate;
+                return Ipv4Prefix.containing(node.cniIp(), length);
             }
         }
         return null;
     }
 
     private static long[] sortedUnsigned(List<Ipv4Address> addresses) {
-        long[] values = addresses.stream().mapToLong(Ipv4Address::unsigned).toArray();
+        long[] values = new long[addresses.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = addresses.get(i).unsigned();
+        }
         Arrays.sort(values);
         return values;
     }

@@ -19,14 +19,30 @@ import java.util.function.Function;
 public final class ChainList<T> extends AbstractList<T> implements RandomAccess {
 
     private final List<T> chains;
-    private final Map<String, T> byName;
+    private final Function<T, String> name;
+    /**
+     * Made on the first {@link #find}: a plan of a large cluster set holds some 5,000 kube-proxy
+     * chains per cluster layer, and planning it looks none up, so an index made with each list was a
+     * map entry per chain that the garbage collector copied for nothing. Immutable once made; two
+     * threads that find at once may each make one, equal.
+     */
+    private volatile Map<String, T> byName;
 
     private ChainList(List<T> chains, Function<T, String> name) {
         this.chains = List.copyOf(chains);
-        this.byName = new HashMap<>();
-        for (T chain : this.chains) {
-            byName.putIfAbsent(name.apply(chain), chain);    // the first of a name, as a walk of the list finds it
+        this.name = name;
+    }
+
+    private Map<String, T> byName() {
+        Map<String, T> index = byName;
+        if (index == null) {
+            index = new HashMap<>();
+            for (T chain : chains) {
+                index.putIfAbsent(name.apply(chain), chain);    // the first of a name, as a walk of the list finds it
+            }
+            byName = index;
         }
+        return index;
     }
 
     /** {@code chains} as they are, when already indexed; otherwise copied and indexed by {@code name}. */
@@ -37,7 +53,7 @@ public final class ChainList<T> extends AbstractList<T> implements RandomAccess 
     /** The first chain named {@code name} of {@code chains}, by its index when it has one. */
     public static <T> Optional<T> find(List<T> chains, String name, Function<T, String> nameOf) {
         if (chains instanceof ChainList<T> indexed) {
-            return Optional.ofNullable(indexed.byName.get(name));
+            return Optional.ofNullable(indexed.byName().get(name));
         }
         return chains.stream().filter(c -> nameOf.apply(c).equals(name)).findFirst();
     }
