@@ -13,20 +13,31 @@ import java.util.List;
  */
 public final class ConntrackState {
 
-    public static final ConntrackState EMPTY = new ConntrackState(null, null, 0);
+    public static final ConntrackState EMPTY = new ConntrackState(null, null, 0, 0L);
 
     private final Connection head;
     private final ConntrackState tail;
     private final int size;
+    /**
+     * Bit {@code host % 64} set for the host of every entry: a packet's first arrival at a host (every
+     * hop of a forward path) is told it has no entry there without a walk of the whole list.
+     */
+    private final long hosts;
 
-    private ConntrackState(Connection head, ConntrackState tail, int size) {
+    private ConntrackState(Connection head, ConntrackState tail, int size, long hosts) {
         this.head = head;
         this.tail = tail;
         this.size = size;
+        this.hosts = hosts;
     }
 
     public ConntrackState with(Connection connection) {
-        return new ConntrackState(connection, this, size + 1);
+        return new ConntrackState(connection, this, size + 1, hosts | 1L << connection.host());
+    }
+
+    /** False when no entry belongs to {@code host}; true when one may. */
+    private boolean mayHold(int host) {
+        return (hosts & 1L << host) != 0;
     }
 
     public int size() {
@@ -72,6 +83,9 @@ public final class ConntrackState {
 
     /** The entries of {@code host}, newest first: all of the state a packet on that host can read. */
     public List<Connection> entriesOf(int host) {
+        if (!mayHold(host)) {
+            return List.of();
+        }
         List<Connection> entries = null;
         for (ConntrackState s = this; s.head != null; s = s.tail) {
             if (s.head.host() == host) {
@@ -86,6 +100,9 @@ public final class ConntrackState {
 
     /** The entry of {@code host} this packet belongs to, in either direction; null when there is none. */
     public Match find(int host, Packet packet) {
+        if (!mayHold(host)) {
+            return null;
+        }
         for (ConntrackState s = this; s.head != null; s = s.tail) {
             Connection c = s.head;
             if (c.host() != host) {
@@ -103,6 +120,9 @@ public final class ConntrackState {
 
     /** Whether some entry of {@code host} already expects replies on {@code reply} (a NAT clash). */
     public boolean replyTupleInUse(int host, ConnTuple reply) {
+        if (!mayHold(host)) {
+            return false;
+        }
         for (ConntrackState s = this; s.head != null; s = s.tail) {
             if (s.head.host() == host && s.head.reply().equals(reply)) {
                 return true;

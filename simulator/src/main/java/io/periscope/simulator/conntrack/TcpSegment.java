@@ -16,11 +16,8 @@ public enum TcpSegment {
      * leaves it without an entry, so NAT never sees it and only rules can drop it.
      */
     public boolean opensConnection(boolean tcpLoose) {
-        return switch (this) {
-            case SYN -> true;
-            case SYN_ACK -> false;
-            case ACK -> tcpLoose;
-        };
+        // Compared, not switched on: an enum switch reads a lookup array, and conntrack asks at every layer.
+        return this == SYN || this == ACK && tcpLoose;
     }
 
     /** The segment a receiving socket answers this one with. */

@@ -20,9 +20,11 @@ import io.periscope.simulator.routing.MultipathHashSettings;
 
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One host's plan turned into lookup structures once per plan: policy routing with its tables,
@@ -44,16 +46,18 @@ final class CompiledHost {
     final boolean tcpLoose;
     /** The multipath hash policy and fields the plan's sysctls give (the kernel's defaults where it sets none). */
     final MultipathHashSettings multipathHash;
-    /** Each device's reverse-path filter: the kernel's max(conf.all, conf.DEVICE); absent means 0. */
-    private final Map<String, Integer> rpFilter = new HashMap<>();
+    /** Each device's reverse-path filter: the kernel's max(conf.all, conf.DEVICE); others have rpFilterOfOthers. */
     private final int rpFilterOfOthers;
     final RoutingPolicy routing;
     final Ruleset ruleset;
     private final Map<String, Ipv4Address> firstAddress;
     /** Each device's MTU: what a socket's SYN offers as its MSS, and which packets fit, depend on it. */
     private final Map<String, Integer> mtu = new HashMap<>();
-    /** Every device name of the host as the optional a hop carries, so finishing a hop allocates none. */
-    private final Map<String, Optional<String>> deviceNames = new HashMap<>();
+    /**
+     * Every device name of the host as the optional a hop carries, so finishing a hop allocates none,
+     * and its reverse-path filter.
+     */
+    private final DeviceTable devices;
 
     /** This host's {@code TCPMSS --clamp-mss-to-pmtu}, for its netfilter traversals to ask when a rule needs it. */
     final io.periscope.simulator.netfilter.TableRun.MssClamp mssClamp = (out, source) -> Mtu.clampedMss(this, out, source);
@@ -73,6 +77,7 @@ final class CompiledHost {
         this.tcpLoose = !"0".equals(effective.sysctls().get(TCP_LOOSE));
         this.multipathHash = MultipathHashSettings.of(effective.sysctls());
         Map<Ipv4Address, String> local = new LinkedHashMap<>();
+        Set<String> deviceNames = new LinkedHashSet<>();
         firstAddress = new HashMap<>();
         for (Interface iface : plan.interfaces()) {
             for (Ipv4Address a : iface.addresses()) {
@@ -85,10 +90,10 @@ final class CompiledHost {
         for (VxlanDevice d : effective.vxlanDevices()) {
             local.putIfAbsent(d.address(), d.name());
             firstAddress.put(d.name(), d.address());
-            deviceNames.put(d.name(), Optional.of(d.name()));
+            deviceNames.add(d.name());
         }
         for (Interface iface : plan.interfaces()) {
-            deviceNames.put(iface.name(), Optional.of(iface.name()));
+            deviceNames.add(iface.name());
             mtu.put(iface.name(), iface.mtu());
         }
         effective.vxlanDevices().forEach(d -> mtu.put(d.name(), d.mtu()));
@@ -98,10 +103,13 @@ final class CompiledHost {
         int all = sysctlInt(effective, "net.ipv4.conf.all.rp_filter");
         int byDefault = sysctlInt(effective, "net.ipv4.conf.default.rp_filter");
         this.rpFilterOfOthers = Math.max(all, byDefault);
-        for (String device : deviceNames.keySet()) {
+        int[] rpFilters = new int[deviceNames.size()];
+        int i = 0;
+        for (String device : deviceNames) {
             String own = effective.sysctls().get("net.ipv4.conf." + device + ".rp_filter");
-            rpFilter.put(device, Math.max(all, own == null ? byDefault : parseRpFilter(own)));
+            rpFilters[i++] = Math.max(all, own == null ? byDefault : parseRpFilter(own));
         }
+        this.devices = new DeviceTable(deviceNames, rpFilters);
         this.routing = RoutingPolicy.compile(name, effective, local);
         this.ruleset = Ruleset.compile(name, effective, routing::isLocal, ruleTexts);
     }
@@ -139,17 +147,12 @@ final class CompiledHost {
 
     /** {@code device} as an optional; empty for null. */
     Optional<String> device(String device) {
-        if (device == null) {
-            return Optional.empty();
-        }
-        Optional<String> known = deviceNames.get(device);
-        return known != null ? known : Optional.of(device);
+        return devices.optional(device);
     }
 
     /** The reverse-path filter a packet arriving on {@code device} meets: 0 off, 1 strict, 2 loose. */
     int rpFilter(String device) {
-        Integer mode = rpFilter.get(device);
-        return mode != null ? mode : rpFilterOfOthers;
+        return devices.rpFilter(device, rpFilterOfOthers);
     }
 
     private static int sysctlInt(DataplanePlan plan, String key) {

@@ -46,13 +46,26 @@ final class HopSteps {
         return copy;
     }
 
-    /** The steps as an unmodifiable list of their own. */
+    /**
+     * The steps as an unmodifiable list of their own. Up to ten by List.of's fixed arities, which
+     * keep the array they are given: List.of of an array copies it, which with the copy of the
+     * items was two arrays per hop.
+     */
     List<Step> toList() {
+        Step[] s = items;
         return switch (size) {
             case 0 -> List.of();
-            case 1 -> List.of(items[0]);
-            case 2 -> List.of(items[0], items[1]);
-            default -> List.of(Arrays.copyOf(items, size));
+            case 1 -> List.of(s[0]);
+            case 2 -> List.of(s[0], s[1]);
+            case 3 -> List.of(s[0], s[1], s[2]);
+            case 4 -> List.of(s[0], s[1], s[2], s[3]);
+            case 5 -> List.of(s[0], s[1], s[2], s[3], s[4]);
+            case 6 -> List.of(s[0], s[1], s[2], s[3], s[4], s[5]);
+            case 7 -> List.of(s[0], s[1], s[2], s[3], s[4], s[5], s[6]);
+            case 8 -> List.of(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]);
+            case 9 -> List.of(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8]);
+            case 10 -> List.of(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9]);
+            default -> List.of(Arrays.copyOf(s, size));
         };
     }
 }

@@ -44,8 +44,24 @@ final class Trail<T> {
     /** The items, oldest first, as an unmodifiable list (which records take over without copying). */
     @SuppressWarnings("unchecked")
     List<T> toList() {
-        if (size == 0) {
-            return List.of();
+        // The short ones (a hop's conntrack layers, most often) without an array between: List.of
+        // of an array copies it.
+        switch (size) {
+            case 0 -> {
+                return List.of();
+            }
+            case 1 -> {
+                return List.of(last);
+            }
+            case 2 -> {
+                return List.of(before.last, last);
+            }
+            case 3 -> {
+                return List.of(before.before.last, before.last, last);
+            }
+            default -> {
+                // below
+            }
         }
         Object[] items = new Object[size];
         int i = size;

@@ -10,6 +10,7 @@ import io.periscope.plan.link.Neighbour;
 import io.periscope.plan.link.VxlanDevice;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -125,6 +126,13 @@ public final class VxlanFabric {
         private final int host;
         private final VxlanDevice device;
         private final Map<Ipv4Address, Resolution> known = new ConcurrentHashMap<>();
+        /**
+         * The first {@link #FEW} answers, searched by the next hop's bits before the map: every hop
+         * through the device asks, mostly for one of a few next hops (the remote gateways or nodes),
+         * and the map's hashing of an address record was a twentieth of a trace. Replaced, never
+         * changed, so a reader sees a whole array.
+         */
+        private volatile Answered[] first = new Answered[0];
 
         private Resolver(int host, VxlanDevice device) {
             this.host = host;
@@ -136,9 +144,32 @@ public final class VxlanFabric {
         }
 
         public Resolution resolve(Ipv4Address nextHop) {
+            int bits = nextHop.bits();
+            for (Answered a : first) {
+                if (a.nextHop() == bits) {
+                    return a.resolution();
+                }
+            }
             Resolution answer = known.get(nextHop);
-            return answer != null ? answer : known.computeIfAbsent(nextHop, n -> answer(host, device, n));
+            return answer != null ? answer : answerFirst(nextHop);
         }
+
+        private synchronized Resolution answerFirst(Ipv4Address nextHop) {
+            Resolution answer = known.computeIfAbsent(nextHop, n -> answer(host, device, n));
+            Answered[] now = first;
+            if (now.length < FEW && Arrays.stream(now).noneMatch(a -> a.nextHop() == nextHop.bits())) {
+                Answered[] more = Arrays.copyOf(now, now.length + 1);
+                more[now.length] = new Answered(nextHop.bits(), answer);
+                first = more;
+            }
+            return answer;
+        }
+    }
+
+    /** How many next hops of a device are found by a scan before a map lookup. */
+    private static final int FEW = 8;
+
+    private record Answered(int nextHop, Resolution resolution) {
     }
 
     /**

@@ -248,8 +248,14 @@ public final class Ruleset {
             }
             int kind = rule.kind;
             if (kind == CompiledRule.JUMP) {
-                run.entered(rule.jump);
-                if (walkOnce(run, rule.jump)) {
+                CompiledChain jump = rule.jump;
+                // A chain that can do nothing to the packet returns without a step: as for a built-in
+                // chain, it is not walked (unless someone is told of every chain entered).
+                if (run.observer == null && !jump.mayActOn(run.packet, run.in)) {
+                    continue;
+                }
+                run.entered(jump);
+                if (walkOnce(run, jump)) {
                     return true;
                 }
             } else if (kind == CompiledRule.RETURN) {
