@@ -23,6 +23,8 @@ public final class OvnTraceText {
     private static final Pattern STAGE = Pattern.compile("^\\s*\\d+\\. (\\w+) \\([^)]*\\): (.*), priority (\\d+), uuid \\w+");
     private static final Pattern REG0 = Pattern.compile("^\\s*reg0 = ([^;]+);");
     private static final Pattern BACKENDS = Pattern.compile("ct_lb(?:_mark)?\\(backends=([^);]+)");
+    /** A router action that rewrites addresses through conntrack: a load balancer, a NAT, or undoing one for a reply. */
+    private static final Pattern TRANSLATION = Pattern.compile("\\b(?:ct_lb(?:_mark)?\\(backends|ct_dnat|ct_snat|ct_dnat_in_czone|ct_snat_in_czone)\\b");
 
     private OvnTraceText() {
     }
@@ -34,9 +36,12 @@ public final class OvnTraceText {
      * @param byPolicy  a policy of priority above 0 rerouted it (not the routing table)
      * @param backends  the backends of the load balancer met since the previous router, as OVN lists them
      * @param out       empty when the packet did not leave the router
+     * @param translates one of the router's own stages (ingress or egress) rewrites addresses through
+     *                  conntrack ({@code ct_lb_mark}, {@code ct_dnat}, {@code ct_snat}): where a probe
+     *                  places the change it saw between the packet entering OVN and the packet leaving it
      */
     public record RouterVisit(String router, String in, Optional<String> out, Optional<String> nexthop, boolean byPolicy,
-                              Optional<String> backends) {
+                              Optional<String> backends, boolean translates) {
     }
 
     public static List<RouterVisit> routerVisits(String trace, Set<String> routers) {
@@ -79,6 +84,9 @@ public final class OvnTraceText {
                 }
                 continue;
             }
+            if (current != null && datapath.equals(current.router) && TRANSLATION.matcher(line).find()) {
+                current.translates = true;
+            }
             if (current == null || !pipeline.equals("ingress") || !datapath.equals(current.router)) {
                 continue;
             }
@@ -102,6 +110,7 @@ public final class OvnTraceText {
         String nexthop;
         boolean byPolicy;
         String backends;
+        boolean translates;
 
         Builder(String router, String in, String backends) {
             this.router = router;
@@ -110,7 +119,7 @@ public final class OvnTraceText {
         }
 
         RouterVisit build() {
-            return new RouterVisit(router, in, Optional.ofNullable(out), Optional.ofNullable(nexthop), byPolicy, Optional.ofNullable(backends));
+            return new RouterVisit(router, in, Optional.ofNullable(out), Optional.ofNullable(nexthop), byPolicy, Optional.ofNullable(backends), translates || backends != null);
         }
     }
 }

@@ -29,6 +29,7 @@ public final class AttemptAnalysis {
     private final List<Sighting> sightings;
     private final RouteQuery routes;
     private final WireGuardReceipts receipts;
+    private final OvnAccount ovn;
 
     public AttemptAnalysis(ProbeTarget target, LabWiring wiring, List<Sighting> sightings, RouteQuery routes) {
         this(target, wiring, sightings, routes, WireGuardReceipts.UNREAD);
@@ -36,6 +37,13 @@ public final class AttemptAnalysis {
 
     /** @param receipts what the WireGuard devices counted while the captures ran, which explains a drop inside one */
     public AttemptAnalysis(ProbeTarget target, LabWiring wiring, List<Sighting> sightings, RouteQuery routes, WireGuardReceipts receipts) {
+        this(target, wiring, sightings, routes, receipts, OvnAccount.NONE);
+    }
+
+    /** @param ovn OVN's account of what the packets did inside an OVN cluster's logical network */
+    public AttemptAnalysis(ProbeTarget target, LabWiring wiring, List<Sighting> sightings, RouteQuery routes, WireGuardReceipts receipts,
+                           OvnAccount ovn) {
+        this.ovn = ovn;
         this.target = target;
         this.wiring = wiring;
         this.sightings = sightings;
@@ -135,7 +143,7 @@ public final class AttemptAnalysis {
     }
 
     private HopReconstruction.Followed follow(PacketIdentity identity, HostId from, TracePacket generated) {
-        return new HopReconstruction(wiring, sightings, identity, receipts).trace(from, generated);
+        return new HopReconstruction(wiring, sightings, identity, receipts, ovn).trace(from, generated);
     }
 
     /** The path of a packet that did not arrive, {@code last} being the direction it ended in. */
@@ -172,6 +180,10 @@ public final class AttemptAnalysis {
 
     private String fate(List<TraceHop> hops, AttemptOutcome outcome) {
         TraceHop last = hops.getLast();
+        if (wiring.isOvnRouter(last.node())) {
+            // It ended inside OVN, at the last router OVN's account names: no kernel of the lab to ask.
+            return "dropped";
+        }
         HostId host = host(last);
         Optional<IpDatagram> error = sightings.stream()
                 .filter(s -> s.host().equals(host) && s.direction() == Direction.LEAVING)

@@ -4,6 +4,7 @@ import io.periscope.lab.capture.CapturedFrame;
 import io.periscope.lab.capture.Direction;
 import io.periscope.lab.capture.IpDatagram;
 import io.periscope.lab.capture.Sighting;
+import io.periscope.lab.ovn.OvnTraceText;
 import io.periscope.lab.trace.TraceEncap;
 import io.periscope.lab.trace.TraceHop;
 import io.periscope.lab.trace.TracePacket;
@@ -47,6 +48,7 @@ public final class HopReconstruction {
     private final List<Sighting> udp;
     private final PacketIdentity identity;
     private final WireGuardReceipts receipts;
+    private final OvnAccount ovn;
 
     /**
      * The packet's path as the captures show it, and where it ended in a WireGuard device that let
@@ -70,6 +72,12 @@ public final class HopReconstruction {
      * @param receipts  what the WireGuard devices counted while the captures ran
      */
     public HopReconstruction(LabWiring wiring, List<Sighting> sightings, PacketIdentity identity, WireGuardReceipts receipts) {
+        this(wiring, sightings, identity, receipts, OvnAccount.NONE);
+    }
+
+    /** @param ovn OVN's account of the packet between the interface it entered OVN by and the one it left by */
+    public HopReconstruction(LabWiring wiring, List<Sighting> sightings, PacketIdentity identity, WireGuardReceipts receipts, OvnAccount ovn) {
+        this.ovn = ovn;
         this.wiring = wiring;
         this.identity = identity;
         this.receipts = receipts;
@@ -170,6 +178,19 @@ public final class HopReconstruction {
             }
             hops.add(new TraceHop(host.toString(), in, Optional.of(out.iface()), arrive, Optional.of(packet(out.frame().datagram())), encap));
 
+            Optional<OvnPort> entry = encap.isPresent() ? Optional.empty() : wiring.ovnPort(new LabWiring.Port(host, out.iface()));
+            if (entry.isPresent()) {
+                Optional<Sighting> emerged = throughOvn(entry.get(), out, hops);
+                if (emerged.isEmpty()) {
+                    break;
+                }
+                host = emerged.get().host();
+                in = Optional.of(emerged.get().iface());
+                arrive = packet(emerged.get().frame().datagram());
+                after = emerged.get().nanos();
+                continue;
+            }
+
             Optional<LabWiring.Port> receiver = wiring.receiver(new LabWiring.Port(host, onTheWire.iface()), onTheWire.frame().dstMac());
             if (receiver.isEmpty()) {
                 break;
@@ -206,6 +227,42 @@ public final class HopReconstruction {
             }
         }
         return new Followed(hops, Optional.empty());
+    }
+
+    /**
+     * A packet that went into OVN by {@code into}: the logical routers OVN says it crossed, as hops,
+     * and the sighting of it coming out of OVN by another of the cluster's OVN ports, if it did.
+     * The captures show the packet going in and coming out; where its addresses changed in
+     * between, the change is placed at the router whose own stages translate (a load balancer, a
+     * NAT, or undoing one for an answer). A router OVN names but the packet never got out of
+     * is where the path ends.
+     */
+    private Optional<Sighting> throughOvn(OvnPort entry, Sighting into, List<TraceHop> hops) {
+        Optional<Sighting> emerged = first(s -> s.direction() == Direction.ARRIVING && !encapsulated(s) && s.nanos() >= into.nanos()
+                && !(s.host().equals(into.host()) && s.iface().equals(into.iface()))
+                && wiring.ovnPort(new LabWiring.Port(s.host(), s.iface())).filter(p -> p.cluster().equals(entry.cluster())).isPresent());
+        OvnAccount.Crossing crossing = ovn.cross(entry, into.frame(), answers(into.frame().datagram()));
+        TracePacket entering = packet(into.frame().datagram());
+        TracePacket leaving = emerged.map(s -> packet(s.frame().datagram())).orElse(entering);
+        boolean translated = false;
+        for (OvnTraceText.RouterVisit visit : crossing.routers()) {
+            TracePacket arrive = translated ? leaving : entering;
+            translated |= visit.translates();
+            TracePacket depart = translated ? leaving : entering;
+            hops.add(new TraceHop(entry.cluster() + "/" + visit.router(), Optional.of(visit.in()), visit.out(), arrive,
+                    visit.out().map(o -> depart), Optional.empty()));
+        }
+        return emerged;
+    }
+
+    /** An answer to a probe (a SYN-ACK, the echo server's datagram, an echo reply): OVN's conntrack holds its connection. */
+    static boolean answers(IpDatagram datagram) {
+        return switch (datagram.protocol()) {
+            case IpDatagram.TCP -> datagram.tcp().isSynAck();
+            case IpDatagram.UDP -> datagram.payload().startsWith(EchoServers.REPLY_MARK);
+            case IpDatagram.ICMP -> datagram.icmpType() == IpDatagram.ICMP_ECHO_REPLY;
+            default -> false;
+        };
     }
 
     /**

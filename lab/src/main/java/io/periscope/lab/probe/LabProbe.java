@@ -82,6 +82,8 @@ public final class LabProbe {
     static final int ICMP_PROBES = 2;
     static final int FIRST_SOURCE_PORT = 40000;
     static final int FIRST_ICMP_SIZE = 56;
+    /** {@code lab up} runs an OVN cluster's daemons in {@code STATE/lab-HASH.d/ovn-CLUSTER}. */
+    static final String OVN_DIRECTORY_PREFIX = "ovn-";
 
     private final CommandRunner runner;
     private final LabStateFile stateFile;
@@ -156,7 +158,16 @@ public final class LabProbe {
         long readStart = System.nanoTime();
         List<HostNamespace> nodes = layout.nodes();
         nodes.forEach(interfaces::of);
-        LabHosts lab = new LabHosts(current, hosts, named, nodes, interfaces, LinkTimings.of(set), wireGuard);
+        Map<String, Path> ovnDirectories = new HashMap<>();
+        for (String directory : state.ovnRunDirectories()) {
+            Path path = Path.of(directory);
+            String name = path.getFileName().toString();
+            if (name.startsWith(OVN_DIRECTORY_PREFIX)) {
+                ovnDirectories.put(name.substring(OVN_DIRECTORY_PREFIX.length()), path);
+            }
+        }
+        LabHosts lab = new LabHosts(current, hosts, named, nodes, interfaces, LinkTimings.of(set), wireGuard,
+                new SouthboundTrace(runner, ovnDirectories));
         // Names are asked for real once, before sizing: the answer decides where a flow's packets
         // go, so the flow is sized and then probed toward the same address.
         List<Optional<RealAnswer>> answers = new ArrayList<>();
@@ -206,11 +217,11 @@ public final class LabProbe {
     }
 
     /**
-     * The lab's hosts by id and by name, its nodes, the interfaces read so far, and the wireguard-go
-     * daemon of each gateway with a WireGuard device.
+     * The lab's hosts by id and by name, its nodes, the interfaces read so far, the wireguard-go
+     * daemon of each gateway with a WireGuard device, and OVN's account of packets inside its clusters.
      */
     private record LabHosts(ClusterSetPlan plan, Map<HostId, HostNamespace> byId, Map<String, HostNamespace> byName, List<HostNamespace> nodes,
-                            LabInterfaces interfaces, LinkTimings timings, Map<HostId, WireGuardProcess> wireGuard) {
+                            LabInterfaces interfaces, LinkTimings timings, Map<HostId, WireGuardProcess> wireGuard, OvnAccount ovn) {
     }
 
     /** What real DNS answered, in the source's namespace, for a flow written with a name. */
@@ -415,7 +426,8 @@ public final class LabProbe {
                 }
                 WireGuardReceipts receipts = new WireGuardReceipts(countedBefore, wireGuardCounters(lab));
                 for (AttemptOutcome outcome : outcomes) {
-                    ObservedAttempt attempt = analyse(outcome, target, wiring, sightings, receipts, servers, simulation, routes(lab.byId()));
+                    ObservedAttempt attempt = analyse(outcome, target, wiring, sightings, receipts, servers, simulation, routes(lab.byId()),
+                            lab.ovn());
                     attempts.add(attempt);
                     if (attempt.match().matches()) {
                         seen.add(attempt.match().simulatedPath());
@@ -540,8 +552,9 @@ public final class LabProbe {
     }
 
     private static ObservedAttempt analyse(AttemptOutcome outcome, ProbeTarget target, LabWiring wiring, List<Sighting> sightings,
-                                           WireGuardReceipts receipts, EchoServers servers, FlowSimulation simulation, RouteQuery routes) {
-        TracePath observed = new AttemptAnalysis(target, wiring, sightings, routes, receipts).observe(outcome,
+                                           WireGuardReceipts receipts, EchoServers servers, FlowSimulation simulation, RouteQuery routes,
+                                           OvnAccount ovn) {
+        TracePath observed = new AttemptAnalysis(target, wiring, sightings, routes, receipts, ovn).observe(outcome,
                 port -> servers.awaitDelivery(d -> d.received().proto() == target.protocol() && d.received().sport() == port,
                         outcome.disposition().equals("delivered") ? 1_000 : 0));
         List<TracePath> simulated = simulation.paths(target, outcome.sourcePort());

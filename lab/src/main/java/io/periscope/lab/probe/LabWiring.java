@@ -54,6 +54,17 @@ public final class LabWiring {
         return macs;
     }
 
+    /** The OVN logical switch port a host's interface is bound to, where it is one ({@link OvnPort}). */
+    public Optional<OvnPort> ovnPort(Port port) {
+        return OvnPort.of(plan, port.host(), port.iface());
+    }
+
+    /** Whether {@code node} ({@code cluster/name}) is a logical router of an OVN cluster: a hop with no namespace of its own. */
+    public boolean isOvnRouter(String node) {
+        String[] parts = node.split("/");
+        return parts.length == 2 && plan.ovn(parts[0]).flatMap(t -> t.router(parts[1])).isPresent();
+    }
+
     public Optional<MacAddress> mac(Port port) {
         return Optional.ofNullable(macs.get(port));
     }

@@ -5,6 +5,7 @@ import io.periscope.lab.agent.LayerAgent;
 import io.periscope.lab.agent.LayerAgents;
 import io.periscope.lab.dns.ClusterDns;
 import io.periscope.lab.dns.ClusterDnsRules;
+import io.periscope.lab.dns.OvnClusterDns;
 import io.periscope.lab.dns.PodResolverFiles;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabCables;
@@ -43,6 +44,8 @@ import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.Cni;
+import io.periscope.model.topology.Node;
+import io.periscope.plan.Names;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.planner.Planner;
 
@@ -376,7 +379,7 @@ public final class LabUp {
         });
         phase(progress, rollback, "links", () -> links(set, layout, recorded));
         // After convergence: the kube-proxy stand-in's check above knows only the plan's services.
-        phase(progress, rollback, "cluster dns", () -> clusterDns(layout, dns));
+        phase(progress, rollback, "cluster dns", () -> clusterDns(layout, dns) + ovnClusterDns(set, plan, dns, recorded.get()));
     }
 
     /**
@@ -395,6 +398,31 @@ public final class LabUp {
                 + " nodes (files in " + directory + ")...");
         OvnCluster started = PlannedOvnCluster.start(runner, spec, topology, layout, directory, progress);
         return started.daemons().size() + " daemons, " + started.pods().size() + " pods on OVN logical switch ports";
+    }
+
+    /**
+     * On an OVN-Kubernetes cluster, the DNS Service as OVN-Kubernetes serves Services: load balancers
+     * and a reroute to the server's node in the cluster's northbound database ({@link OvnClusterDns}),
+     * applied by every chassis before {@code up} goes on.
+     */
+    private String ovnClusterDns(ClusterSet set, ClusterSetPlan plan, List<ClusterDns> dns, LabState state) {
+        List<String> written = new ArrayList<>();
+        for (ClusterDns cluster : dns) {
+            if (plan.ovn(cluster.cluster()).isEmpty()) {
+                continue;
+            }
+            Cluster model = set.cluster(cluster.cluster()).orElseThrow();
+            Node server = model.node(cluster.server().host().name()).orElseThrow();
+            OvnClusterDns service = new OvnClusterDns(cluster, server.cniIp(), model.podCidrs());
+            String northbound = "--db=unix:" + stateFile.directoryFor(state.hash()).resolve("ovn-" + cluster.cluster()).resolve("central/nb.sock");
+            List<String> argv = new ArrayList<>(List.of("ovn-nbctl", northbound, "--timeout=20"));
+            argv.addAll(service.transaction());
+            runner.run(new Command(argv, ""));
+            runner.run(Command.of("ovn-nbctl", northbound, "--timeout=20", "--wait=hv", "sync"));
+            written.add(cluster.cluster());
+        }
+        return written.isEmpty() ? "" : "; on OVN " + String.join(", ", written) + ": load balancers " + String.join(" and ", OvnClusterDns.loadBalancers())
+                + " in " + Names.CLUSTER_LB_GROUP + ", reroute " + OvnClusterDns.REROUTE_PRIORITY + " to the server node's ovn-k8s-mp0";
     }
 
     /**

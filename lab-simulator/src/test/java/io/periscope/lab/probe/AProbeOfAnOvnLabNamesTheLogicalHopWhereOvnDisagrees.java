@@ -1,0 +1,92 @@
+package io.periscope.lab.probe;
+
+import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.command.CommandResult;
+import io.periscope.dataplane.command.ProcessCommandRunner;
+import io.periscope.lab.Examples;
+import io.periscope.lab.RunningLab;
+import io.periscope.lab.TestLabs;
+import io.periscope.lab.ovn.OvnPrograms;
+import io.periscope.lab.trace.HopDifference;
+import io.periscope.lab.trace.TraceHop;
+import io.periscope.labsimulator.SimulatorFlows;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code lab probe} of seed 003 on real OVN: between the interface a packet enters an OVN cluster by
+ * and the one it leaves by, the hops are the logical routers OVN's own trace of the captured packet
+ * crosses, compared with the simulator's logical hops like any host's. With the cluster's
+ * northbound database as the plan has it the path matches hop for hop; with a row deliberately
+ * wrong (Submariner's reroute policy deleted from {@code ovn_cluster_router}) the probe names the
+ * router and the port where OVN took the packet elsewhere, rather than a path that ends where OVN
+ * took it. The pod's flow is written with a name: the DNS Service it asks is an OVN load balancer,
+ * as OVN-Kubernetes serves Services. Root and Open vSwitch / OVN; run under {@code flock /tmp/periscope-lab.lock}.
+ */
+class AProbeOfAnOvnLabNamesTheLogicalHopWhereOvnDisagrees {
+
+    private static final String FLOW = "host-network-to-nginx";
+
+    @RegisterExtension
+    final TestLabs labs = new TestLabs();
+
+    @BeforeEach
+    void ovnIsInstalled() {
+        Assumptions.assumeTrue(OvnPrograms.datapathUnavailable().isEmpty(), () -> OvnPrograms.datapathUnavailable().orElse(""));
+    }
+
+    @Test
+    void theLogicalHopsMatchAndAWrongNorthboundRowIsReportedAtItsRouter() {
+        RunningLab lab = labs.up(RunningLab.forTest(Examples.load(Examples.GLOBALNET_OVN), "ovnprobe"));
+
+        ProbeReport report = lab.probe(Optional.empty(), SimulatorFlows::new);
+
+        // Both flows, the pod's too: its name is answered through the DNS Service's OVN load balancer.
+        assertThat(report.flows()).allSatisfy(flow -> assertThat(flow.matchesSimulation())
+                .as("%s: %s %s", flow.name(), flow.problem(), flow.firstDifference()).isTrue());
+        FlowProbeResult asPlanned = report.flows().stream().filter(f -> f.name().equals(FLOW)).findFirst().orElseThrow();
+        assertThat(asPlanned.problem()).isEmpty();
+        assertThat(asPlanned.attempts()).isNotEmpty();
+        assertThat(asPlanned.attempts().getFirst().observed().forward()).extracting(TraceHop::position).containsExactly(
+                "east/east-worker out ovn-k8s-mp0",
+                "east/ovn_cluster_router in rtos-east-worker out ovn_cluster_subm_lrp",
+                "east/submariner_router in submariner_j_lrp out submariner_up_lrp",
+                "east/east-gw in ovn-k8s-sub0 out vxlan-tunnel",
+                "west/west-gw in vxlan-tunnel out ovn-k8s-sub0",
+                "west/submariner_router in submariner_up_lrp out submariner_j_lrp",
+                "west/ovn_cluster_router in ovn_cluster_subm_lrp out rtos-west-worker",
+                "west/default/nginx-1 in eth0");
+
+        Path east = Path.of(lab.stateFile().read(lab.layout().names().hash()).orElseThrow().ovnRunDirectories().stream()
+                .filter(d -> d.endsWith("/ovn-east")).findFirst().orElseThrow());
+        northbound(east, "lr-policy-del", "ovn_cluster_router", "20000", "ip4.dst == 242.1.0.0/16");
+        northbound(east, "--wait=hv", "sync");
+
+        FlowProbeResult wrongRow = lab.probe(Optional.of(FLOW), SimulatorFlows::new).flows().getFirst();
+
+        assertThat(wrongRow.problem()).isEmpty();
+        assertThat(wrongRow.matchesSimulation()).isFalse();
+        HopDifference difference = wrongRow.firstDifference().orElseThrow();
+        assertThat(difference.node()).isEqualTo("east/ovn_cluster_router");
+        assertThat(difference.field()).isEqualTo("out");
+        assertThat(difference.simulated()).isEqualTo("ovn_cluster_subm_lrp");
+        // Without the policy, ovn_cluster_router's source route sends the node's traffic to its gateway router.
+        assertThat(difference.observed()).isEqualTo("rtoj-ovn_cluster_router");
+    }
+
+    private static void northbound(Path cluster, String... arguments) {
+        List<String> argv = new ArrayList<>(List.of("ovn-nbctl", "--db=unix:" + cluster.resolve("central/nb.sock")));
+        argv.addAll(List.of(arguments));
+        CommandResult result = ProcessCommandRunner.here().execute(new Command(argv, ""));
+        assertThat(result.succeeded()).as("ovn-nbctl %s: %s", String.join(" ", arguments), result.stderr()).isTrue();
+    }
+}
