@@ -107,6 +107,11 @@ public final class PlannedOvnCluster {
         return labDirectory.resolve("ovn-" + cluster);
     }
 
+    /** The OVSDB remote of that cluster's northbound database, for {@code ovn-nbctl --db}. */
+    public static String northbound(Path labDirectory, String cluster) {
+        return "unix:" + directory(labDirectory, cluster).resolve("central").resolve("nb.sock");
+    }
+
     /** The OVSDB remote of node {@code node}'s Open vSwitch in that cluster, for {@code ovs-vsctl --db}. */
     public static String nodeDatabase(Path labDirectory, String cluster, String node) {
         return "unix:" + OvnChassis.databaseSocket(directory(labDirectory, cluster).resolve(node));

@@ -11,7 +11,7 @@ import java.util.Optional;
  * One OVS bridge a node's Submariner agent keeps: the bridge, its internal port with the port's MAC
  * and MTU, the port's address in the kernel, and the bridge mapping that ties the bridge to a
  * localnet network ({@code submariner_gateway:br-submariner}). What upstream's route agent made in
- * {@code ensureSubmarinerNodeBridge} before v0.16 (docs/ovn.md, "Who builds what on an OVN node").
+ * {@code ensureSubmarinerNodeBridge} before v0.16 (docs/lab.md, "Who builds what on an OVN node").
  *
  * @param mac empty leaves the MAC to OVS (a random one for an internal port)
  */
