@@ -28,8 +28,6 @@ import java.util.TreeMap;
  */
 public final class OvsBridgeProgrammer {
 
-    public static final String PROGRAM = "ovs-vsctl";
-
     /** Submariner's bridge names: upstream's route agent made and deletes {@code br-submariner} by name. */
     public static final Set<String> OWNED_BRIDGES = Set.of(Names.BR_SUBMARINER);
 
@@ -124,7 +122,7 @@ public final class OvsBridgeProgrammer {
     }
 
     private List<String> vsctl() {
-        List<String> argv = new ArrayList<>(List.of(PROGRAM));
+        List<String> argv = new ArrayList<>(List.of("ovs-vsctl"));
         database.ifPresent(db -> argv.add("--db=" + db));
         argv.add("--timeout=15");
         return argv;
