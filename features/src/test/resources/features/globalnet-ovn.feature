@@ -144,7 +144,9 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     Scenario: Every node has br-submariner with the internal interface ovn-k8s-sub0 at 169.254.254.10
       When the cluster set is deployed
-      Then east/east-gw has the interface ovn-k8s-sub0 with the address 169.254.254.10
+      Then east/east-gw has the OVS bridge br-submariner with the internal port ovn-k8s-sub0 mapped to submariner_gateway
+      And east/east-worker has the OVS bridge br-submariner with the internal port ovn-k8s-sub0 mapped to submariner_gateway
+      And east/east-gw has the interface ovn-k8s-sub0 with the address 169.254.254.10
       And east/east-worker has the interface ovn-k8s-sub0 with the address 169.254.254.10
 
     @simulator-only

@@ -136,6 +136,18 @@ public final class ProbedDeployment implements Deployment {
         return Optional.of(NorthboundTopology.of(cluster, new NbctlNorthbound(runner, northbound).read()));
     }
 
+    @Override
+    public List<io.periscope.plan.ovn.OvsBridge> ovsBridges(HostId node) {
+        if (!onOvn(node.cluster())) {
+            return List.of();
+        }
+        EvidenceLog.record(Evidence.OVN_DATABASES);
+        String database = PlannedOvnCluster.nodeDatabase(stateFile.directoryFor(layout.names().hash()), node.cluster(), node.name());
+        return new io.periscope.dataplane.ovs.OvsBridgeProgrammer(io.periscope.dataplane.command.ProcessCommandRunner.inNamespace(namespace(node)),
+                Optional.of(database))
+                .mappedBridges(node.name());
+    }
+
     private boolean onOvn(String cluster) {
         return set.cluster(cluster).map(c -> c.cni() == io.periscope.model.topology.Cni.OVN_KUBERNETES).orElse(false);
     }

@@ -4,7 +4,9 @@ import io.periscope.dataplane.command.Command;
 import io.periscope.dataplane.command.CommandFailedException;
 import io.periscope.dataplane.command.CommandResult;
 import io.periscope.dataplane.command.CommandRunner;
+import io.periscope.model.net.Ipv4Address;
 import io.periscope.plan.Names;
+import io.periscope.plan.ovn.OvsBridge;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -126,6 +128,35 @@ public final class OvsBridgeProgrammer {
         database.ifPresent(db -> argv.add("--db=" + db));
         argv.add("--timeout=15");
         return argv;
+    }
+
+    /**
+     * The node's Submariner-style bridges as its Open vSwitch and kernel hold them, whoever made
+     * them: each bridge that {@code ovn-bridge-mappings} maps to a network, with each of its internal
+     * ports (not the bridge's own) and the port's first IPv4 address. What a test reads back.
+     */
+    public synchronized List<OvsBridge> mappedBridges(String node) {
+        Set<String> mapped = new LinkedHashSet<>();
+        OvsPicture first = read(Set.of(), List.of());
+        first.mappings().forEach(m -> mapped.add(m.substring(m.indexOf(':') + 1)));
+        OvsPicture picture = read(mapped, List.of());
+        List<OvsBridge> rows = new ArrayList<>();
+        for (String mapping : picture.mappings()) {
+            String network = mapping.substring(0, mapping.indexOf(':'));
+            OvsPicture.Bridge bridge = picture.bridges().get(mapping.substring(mapping.indexOf(':') + 1));
+            if (bridge == null) {
+                continue;
+            }
+            for (OvsPicture.Port port : bridge.interfaces().values()) {
+                OvsPicture.PortKernel kernel = picture.kernel().get(port.name());
+                if (port.type().equals("internal") && !port.name().equals(bridge.name()) && kernel != null && !kernel.cidrs().isEmpty()) {
+                    String cidr = kernel.cidrs().getFirst();
+                    rows.add(new OvsBridge(node, bridge.name(), port.name(), Ipv4Address.parse(cidr.substring(0, cidr.indexOf('/'))),
+                            Integer.parseInt(cidr.substring(cidr.indexOf('/') + 1)), network));
+                }
+            }
+        }
+        return rows;
     }
 
     /** The database's bridges and mappings, and the kernel side of the internal ports of the bridges wanted or owned. */
