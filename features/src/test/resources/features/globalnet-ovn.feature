@@ -4,9 +4,10 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
   ovn-k8s-sub0), where the same Globalnet rules apply. Periscope plans OVN's logical topology
   (ovn_cluster_router, submariner_router, submariner_join, submariner_gateway, clusterLBGroup), the
   route agent's OVN handler (ovn-k8s-sub0, tables 149 and 150) and the Globalnet rules, and the
-  simulator routes packets through the logical routers. The lab builds both clusters on real OVN,
-  but its probe does not yet read OVN's logical hops, so every scenario here runs on the simulator
-  only.
+  simulator routes packets through the logical routers. The lab builds both clusters on real OVN
+  (userspace datapath), with the northbound rows, br-submariner and the host side written by
+  Periscope's agents; it answers from the nodes' kernels and OVN's databases. Its probe does not yet
+  read OVN's logical hops, so the scenarios that follow a packet inside OVN run on the simulator only.
 
   Background:
     Given the cluster set:
@@ -41,11 +42,7 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
   Rule: Globalnet keeps its iptables and ipset design on OVN-Kubernetes (sections "Proposal" and "Design Details")
 
-    @simulator-only
     Scenario: The active gateway of an OVN-Kubernetes cluster carries Globalnet's chains and egress rules
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
-      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
-      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then the nat table of east/east-gw has:
         | chain                  | rule                                                                                    |
@@ -58,11 +55,7 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
         | object                            | addresses     | status  |
         | GlobalIngressIP default/svc-nginx | 242.1.255.254 | Success |
 
-    @simulator-only
     Scenario: The route agent's chains exist on every node
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
-      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
-      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then the nat table of east/east-worker has:
         | chain       | rule                      |
@@ -80,9 +73,12 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: A pod of an OVN-Kubernetes cluster reaches a remote exported service through submariner_router and the gateway's host
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
-      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
-      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
+      Simulator only: the lab runs both clusters on real OVN, but its probe does not read OVN's logical
+      hops yet (ovn_cluster_router, submariner_router: OVN's own account of the packet, ofproto/trace),
+      so an observed path ends where OVN takes the packet and cannot show the rows inside OVN.
+      Nor can a pod on OVN resolve a clusterset.local name in the lab: the lab's cluster DNS is a DNAT
+      in the nodes' netfilter, which a pod's packets on OVN never cross (OVN-Kubernetes serves Services
+      with OVN load balancers).
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And the packet goes:
@@ -95,9 +91,9 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: Without Globalnet, a pod of an OVN-Kubernetes cluster reaches a remote pod through submariner_router
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
-      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
-      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
+      Simulator only: the lab runs both clusters on real OVN, but its probe does not read OVN's logical
+      hops yet (ovn_cluster_router, submariner_router: OVN's own account of the packet, ofproto/trace),
+      so an observed path ends where OVN takes the packet and cannot show the rows inside OVN.
       The document requires its changes to keep working for deployments without Globalnet
       (section "Backward Compatibility").
       Given the cluster set:
@@ -129,49 +125,35 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
   Rule: The network plugin syncer builds Submariner's OVN topology (section "Design Details", "Network Plugin Syncer (NPS)")
 
-    @simulator-only
     Scenario: submariner_router, submariner_join and submariner_gateway exist, with the cluster's load balancer group
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
-      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
-      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then cluster east has the OVN logical router submariner_router
       And cluster east has the OVN logical switches submariner_join and submariner_gateway
       And the OVN logical router submariner_router of cluster east uses the load balancer group clusterLBGroup
 
-    @simulator-only
     Scenario: ovn_cluster_router reroutes traffic for remote clusters to submariner_router
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
-      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
-      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then the OVN logical router ovn_cluster_router of cluster east has a policy rerouting 242.1.0.0/16 to submariner_router
 
-    @simulator-only
     Scenario: submariner_router is pinned to the active gateway and sends incoming traffic to ovn_cluster_router
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
-      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
-      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then the OVN logical router submariner_router of cluster west is bound to the chassis of west/west-gw
       And the OVN logical router submariner_router of cluster west routes 10.244.0.0/16 to ovn_cluster_router
 
   Rule: The route agent's OVN handler connects the host to OVN (section "Design Details", "OVN Handler in Route Agent")
 
-    @simulator-only
     Scenario: Every node has br-submariner with the internal interface ovn-k8s-sub0 at 169.254.254.10
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
-      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
-      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
-      Then east/east-gw has the interface ovn-k8s-sub0 with the address 169.254.254.10
+      Then east/east-gw has the OVS bridge br-submariner with the internal port ovn-k8s-sub0 mapped to submariner_gateway
+      And east/east-worker has the OVS bridge br-submariner with the internal port ovn-k8s-sub0 mapped to submariner_gateway
+      And east/east-gw has the interface ovn-k8s-sub0 with the address 169.254.254.10
       And east/east-worker has the interface ovn-k8s-sub0 with the address 169.254.254.10
 
     @simulator-only
     Scenario: Table 150 on every node sends host traffic for remote clusters into the CNI network through ovn-k8s-mp0
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
-      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
-      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
+      Simulator only: the lab runs both clusters on real OVN, but its probe does not read OVN's logical
+      hops yet (ovn_cluster_router, submariner_router: OVN's own account of the packet, ofproto/trace),
+      so an observed path ends where OVN takes the packet and cannot show the rows inside OVN.
       When the cluster set is deployed
       Then the routes of east/east-worker in table 150 include:
         | route                                     |
@@ -184,9 +166,12 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: Table 149 on the active gateway sends traffic from remote clusters through submariner_router
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
-      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
-      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
+      Simulator only: the lab runs both clusters on real OVN, but its probe does not read OVN's logical
+      hops yet (ovn_cluster_router, submariner_router: OVN's own account of the packet, ofproto/trace),
+      so an observed path ends where OVN takes the packet and cannot show the rows inside OVN.
+      Nor can a pod on OVN resolve a clusterset.local name in the lab: the lab's cluster DNS is a DNAT
+      in the nodes' netfilter, which a pod's packets on OVN never cross (OVN-Kubernetes serves Services
+      with OVN load balancers).
       When the cluster set is deployed
       Then west/west-gw looks up table 149 with priority 149
       And the routes of west/west-gw in table 149 include:
@@ -202,9 +187,12 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: OVN-Kubernetes DNATs an exported service's external IP to its cluster IP in PREROUTING
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
-      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
-      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
+      Simulator only: the lab runs both clusters on real OVN, but its probe does not read OVN's logical
+      hops yet (ovn_cluster_router, submariner_router: OVN's own account of the packet, ofproto/trace),
+      so an observed path ends where OVN takes the packet and cannot show the rows inside OVN.
+      Nor can a pod on OVN resolve a clusterset.local name in the lab: the lab's cluster DNS is a DNAT
+      in the nodes' netfilter, which a pod's packets on OVN never cross (OVN-Kubernetes serves Services
+      with OVN load balancers).
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the packet goes:
         | node         | step | detail                                            | DST             |
@@ -212,21 +200,13 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
   Rule: The four fixes Globalnet needs on OVN-Kubernetes (section "Changes")
 
-    @simulator-only
     Scenario: SUBMARINER-POSTROUTING leaves the traffic between OVN and the tunnel untranslated (fix "Missing rule in SUBMARINER-POSTROUTING chain")
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
-      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
-      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then the nat table of west/west-gw has:
         | chain                  | rule                           |
         | SUBMARINER-POSTROUTING | -o ovn-k8s-sub0 ... -j ACCEPT  |
 
-    @simulator-only
     Scenario: Table 150 has a default route on every worker node (fix "Missing default route in table 150 on all the worker nodes")
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
-      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
-      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
       When the cluster set is deployed
       Then the routes of east/east-worker in table 150 include:
         | route                               |
@@ -234,18 +214,24 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
     @simulator-only
     Scenario: Ingress traffic to a cluster goes through submariner_router (fix "Redirect the ingress traffic to a cluster via the submariner_router")
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
-      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
-      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
+      Simulator only: the lab runs both clusters on real OVN, but its probe does not read OVN's logical
+      hops yet (ovn_cluster_router, submariner_router: OVN's own account of the packet, ofproto/trace),
+      so an observed path ends where OVN takes the packet and cannot show the rows inside OVN.
+      Nor can a pod on OVN resolve a clusterset.local name in the lab: the lab's cluster DNS is a DNAT
+      in the nodes' netfilter, which a pod's packets on OVN never cross (OVN-Kubernetes serves Services
+      with OVN load balancers).
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And every path crosses west/submariner_router
 
     @simulator-only
     Scenario: submariner_router's logical routes send replies back to the active gateway (fix "Fix logical routes programmed in submariner_router")
-      Simulator only: the lab builds a routed CNI of veths and bridges, not OVN-Kubernetes, and refuses
-      OVN-Kubernetes clusters. A real OVN datapath in the lab (ovs-vswitchd's userspace datapath and an
-      ovn-controller per node, from Debian's openvswitch-switch and ovn-host) is not built yet.
+      Simulator only: the lab runs both clusters on real OVN, but its probe does not read OVN's logical
+      hops yet (ovn_cluster_router, submariner_router: OVN's own account of the packet, ofproto/trace),
+      so an observed path ends where OVN takes the packet and cannot show the rows inside OVN.
+      Nor can a pod on OVN resolve a clusterset.local name in the lab: the lab's cluster DNS is a DNAT
+      in the nodes' netfilter, which a pod's packets on OVN never cross (OVN-Kubernetes serves Services
+      with OVN load balancers).
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And the reply goes:

@@ -100,6 +100,13 @@ public interface Deployment {
     /** The OVN logical network of an OVN-Kubernetes cluster (its northbound database); empty for other clusters. */
     Optional<OvnTopology> ovnTopology(String cluster);
 
+    /**
+     * The OVS bridges of an OVN-Kubernetes node mapped to a localnet network, with their internal
+     * ports and addresses: in the lab read from the node's Open vSwitch database and kernel; on the
+     * simulator the plan's.
+     */
+    List<io.periscope.plan.ovn.OvsBridge> ovsBridges(HostId node);
+
     /** Which cluster pairs have a tunnel, and with which cable driver the policies chose. */
     List<ClusterGraph.Connection> connections();
 

@@ -14,6 +14,9 @@ public enum Evidence {
     /** State read back from the kernel: iptables-save, ipset save, ip -j, bridge fdb, sysctl, rule counters. */
     KERNEL_STATE("kernel state"),
 
+    /** Rows read back from OVN's and Open vSwitch's own databases ({@code ovn-nbctl}, {@code ovs-vsctl}) of a cluster running on OVN. */
+    OVN_DATABASES("OVN databases"),
+
     /** Objects in the Kubernetes API servers, written and read by Periscope's real controllers. */
     API_OBJECTS("API objects"),
 

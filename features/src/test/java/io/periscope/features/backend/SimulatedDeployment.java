@@ -160,6 +160,11 @@ record SimulatedDeployment(Simulator simulator) implements Deployment {
     }
 
     @Override
+    public List<io.periscope.plan.ovn.OvsBridge> ovsBridges(HostId node) {
+        return ovnTopology(node.cluster()).map(t -> t.bridges().stream().filter(b -> b.node().equals(node.name())).toList()).orElse(List.of());
+    }
+
+    @Override
     public java.util.Optional<io.periscope.plan.ovn.OvnTopology> ovnTopology(String cluster) {
         EvidenceLog.record(Evidence.MODEL_ONLY);
         return plan().ovn(cluster);

@@ -121,6 +121,11 @@ final class KubernetesDeployment implements Deployment {
     }
 
     @Override
+    public List<io.periscope.plan.ovn.OvsBridge> ovsBridges(HostId node) {
+        return probed.ovsBridges(node);
+    }
+
+    @Override
     public Optional<OvnTopology> ovnTopology(String cluster) {
         return probed.ovnTopology(cluster);
     }

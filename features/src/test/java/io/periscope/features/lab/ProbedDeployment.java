@@ -16,7 +16,9 @@ import io.periscope.lab.capture.CaptureSession;
 import io.periscope.lab.capture.CaptureTarget;
 import io.periscope.lab.capture.WholeFrame;
 import io.periscope.lab.dns.ClusterDns;
+import io.periscope.dataplane.ovn.NbctlNorthbound;
 import io.periscope.lab.layout.HostNamespace;
+import io.periscope.lab.ovn.PlannedOvnCluster;
 import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.netns.NamespaceThread;
@@ -123,11 +125,31 @@ public final class ProbedDeployment implements Deployment {
         this.dns = ClusterDns.of(set, layout);
     }
 
-    /** The plan's (what the lab writes into each OVN cluster's northbound database), for completeness: the probe does not read OVN back yet. */
+    /** The cluster's logical network read back from its northbound database in the lab ({@code ovn-nbctl list}). */
     @Override
-    public java.util.Optional<io.periscope.plan.ovn.OvnTopology> ovnTopology(String cluster) {
-        EvidenceLog.record(Evidence.MODEL_ONLY);
-        return plan.ovn(cluster);
+    public Optional<io.periscope.plan.ovn.OvnTopology> ovnTopology(String cluster) {
+        if (!onOvn(cluster)) {
+            return Optional.empty();
+        }
+        EvidenceLog.record(Evidence.OVN_DATABASES);
+        String northbound = PlannedOvnCluster.northbound(stateFile.directoryFor(layout.names().hash()), cluster);
+        return Optional.of(NorthboundTopology.of(cluster, new NbctlNorthbound(runner, northbound).read()));
+    }
+
+    @Override
+    public List<io.periscope.plan.ovn.OvsBridge> ovsBridges(HostId node) {
+        if (!onOvn(node.cluster())) {
+            return List.of();
+        }
+        EvidenceLog.record(Evidence.OVN_DATABASES);
+        String database = PlannedOvnCluster.nodeDatabase(stateFile.directoryFor(layout.names().hash()), node.cluster(), node.name());
+        return new io.periscope.dataplane.ovs.OvsBridgeProgrammer(io.periscope.dataplane.command.ProcessCommandRunner.inNamespace(namespace(node)),
+                Optional.of(database))
+                .mappedBridges(node.name());
+    }
+
+    private boolean onOvn(String cluster) {
+        return set.cluster(cluster).map(c -> c.cni() == io.periscope.model.topology.Cni.OVN_KUBERNETES).orElse(false);
     }
 
     @Override
@@ -451,9 +473,45 @@ public final class ProbedDeployment implements Deployment {
 
     @Override
     public List<Interface> interfaces(HostId host) {
+        if (onOvn(host.cluster())) {
+            return kernelInterfaces(host);
+        }
         // The plan's interfaces, which lab up creates; not read back.
         EvidenceLog.record(Evidence.MODEL_ONLY);
         return hostPlan(host).interfaces();
+    }
+
+    /**
+     * On an OVN-Kubernetes cluster, where OVS makes the ports and the agents br-submariner's, the
+     * plan's interfaces as the host's kernel has them ({@code ip -4 -j addr}): their addresses and
+     * MACs read back, and an interface the kernel lacks left out.
+     */
+    private List<Interface> kernelInterfaces(HostId host) {
+        EvidenceLog.record(Evidence.KERNEL_STATE);
+        String shown = runner.run(Command.of("ip", "-j", "addr", "show").inNamespace(namespace(host))).stdout();
+        com.fasterxml.jackson.databind.JsonNode links;
+        try {
+            links = new com.fasterxml.jackson.databind.ObjectMapper().readTree(shown);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new AssertionError("ip -j addr printed no JSON in " + namespace(host), e);
+        }
+        List<Interface> found = new ArrayList<>();
+        for (Interface planned : hostPlan(host).interfaces()) {
+            for (com.fasterxml.jackson.databind.JsonNode link : links) {
+                if (!link.path("ifname").asText().equals(planned.name())) {
+                    continue;
+                }
+                List<Ipv4Address> addresses = new ArrayList<>();
+                for (com.fasterxml.jackson.databind.JsonNode address : link.path("addr_info")) {
+                    if (address.path("family").asText().equals("inet")) {
+                        addresses.add(Ipv4Address.parse(address.path("local").asText()));
+                    }
+                }
+                found.add(new Interface(planned.name(), addresses.stream().distinct().toList(),
+                        io.periscope.plan.link.MacAddress.parse(link.path("address").asText()), planned.segment(), link.path("mtu").asInt()));
+            }
+        }
+        return found;
     }
 
     private HostPlan hostPlan(HostId host) {

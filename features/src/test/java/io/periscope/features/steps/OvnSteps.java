@@ -5,6 +5,7 @@ import io.periscope.model.net.Ipv4Address;
 import io.periscope.plan.ovn.LogicalRouter;
 import io.periscope.plan.ovn.LogicalSwitch;
 import io.periscope.plan.ovn.OvnTopology;
+import io.periscope.plan.ovn.OvsBridge;
 import io.periscope.plan.ovn.RouterPolicy;
 import io.periscope.plan.ovn.RouterPort;
 import io.periscope.plan.ovn.StaticRoute;
@@ -103,6 +104,18 @@ public final class OvnSteps {
         if (!found) {
             throw new AssertionError(name + " of cluster " + cluster + " has no static route for " + prefix + " to " + target
                     + "; its routes: " + routes.stream().map(StaticRoute::text).toList());
+        }
+    }
+
+    @Then("{word} has the OVS bridge {word} with the internal port {word} mapped to {word}")
+    public void hasBridge(String host, String bridge, String port, String network) {
+        var node = HostNames.parse(host);
+        List<OvsBridge> bridges = world.deployment().ovsBridges(node);
+        boolean found = bridges.stream().anyMatch(b -> b.bridge().equals(bridge) && b.internalPort().equals(port) && b.logicalSwitch().equals(network));
+        if (!found) {
+            throw new AssertionError(host + " has no OVS bridge " + bridge + " with the internal port " + port + " mapped to " + network
+                    + "; its mapped bridges: " + bridges.stream().map(b -> b.logicalSwitch() + ":" + b.bridge() + " port " + b.internalPort()
+                    + " " + b.address() + "/" + b.prefixLength()).toList());
         }
     }
 }

@@ -13,6 +13,15 @@ public interface LayerAgents extends AutoCloseable {
 
     LayerAgent submariner(HostNamespace node);
 
+    /**
+     * Periscope's agent of a node of an OVN-Kubernetes cluster, which also keeps the plan's bridges
+     * in the node's Open vSwitch, before its layer (whose routes go through their ports). Agents
+     * that stand in for the real ones in tests of something else leave the bridges out.
+     */
+    default LayerAgent submariner(HostNamespace node, NodeOvs ovs) {
+        return submariner(node);
+    }
+
     /** Ends whatever the agents keep running (threads inside the namespaces). */
     @Override
     void close();

@@ -3,6 +3,9 @@ package io.periscope.lab.agent;
 import io.periscope.dataplane.change.BuiltinChainChange;
 import io.periscope.dataplane.change.DataplaneChange;
 import io.periscope.dataplane.command.Command;
+import io.periscope.dataplane.ovs.BridgeChange;
+import io.periscope.dataplane.ovs.NodeBridge;
+import io.periscope.dataplane.ovs.OvsBridgeProgrammer;
 import io.periscope.dataplane.reconcile.NetfilterPicture;
 import io.periscope.dataplane.reconcile.Ownership;
 import io.periscope.dataplane.reconcile.ReconcileResult;
@@ -13,7 +16,9 @@ import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.plan.DataplanePlan;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,6 +48,22 @@ public final class ReconcilingAgents implements LayerAgents {
     @Override
     public LayerAgent submariner(HostNamespace node) {
         return new PeriscopeAgent(new Reconciler(runner(node), Ownership.submariner(), watch(node), picture(node)), node.plan().submariner());
+    }
+
+    /**
+     * On an OVN node, the same agent first keeps the node's bridges ({@link OvsBridgeProgrammer},
+     * the code the route agent runs on a real node): the layer's routes through {@code ovn-k8s-sub0}
+     * need the port.
+     */
+    @Override
+    public LayerAgent submariner(HostNamespace node, NodeOvs ovs) {
+        return new OvnNodeAgent(bridgeProgrammer(node, ovs.database()), ovs.bridges(),
+                new PeriscopeAgent(new Reconciler(runner(node), Ownership.submariner(), watch(node), picture(node)), node.plan().submariner()));
+    }
+
+    /** Periscope's agent's keeper of the node's bridges, running its programs inside the node's namespace. */
+    public OvsBridgeProgrammer bridgeProgrammer(HostNamespace node, String database) {
+        return new OvsBridgeProgrammer(runner(node), Optional.of(database));
     }
 
     /**
@@ -120,6 +141,20 @@ public final class ReconcilingAgents implements LayerAgents {
 
         public List<String> pendingChanges() {
             return reconciler.diffWithKernel(layer).changes().stream().map(DataplaneChange::toString).toList();
+        }
+    }
+
+    private record OvnNodeAgent(OvsBridgeProgrammer bridges, List<NodeBridge> wanted, PeriscopeAgent layer) implements LayerAgent {
+        public List<String> reconcile() {
+            List<String> ran = new ArrayList<>(bridges.program(wanted).stream().map(BridgeChange::toString).toList());
+            ran.addAll(layer.reconcile());
+            return ran;
+        }
+
+        public List<String> pendingChanges() {
+            List<String> pending = new ArrayList<>(bridges.pending(wanted).stream().map(BridgeChange::toString).toList());
+            pending.addAll(layer.pendingChanges());
+            return pending;
         }
     }
 

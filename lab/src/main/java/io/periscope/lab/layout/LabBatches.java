@@ -109,8 +109,8 @@ public final class LabBatches {
         }
         StringBuilder text = new StringBuilder();
         for (Interface iface : host.plan().interfaces()) {
-            // A node's ovn-k8s-sub0 off the plan's segments (not the chassis of submariner_router) has only its bridge's address.
-            if (OvnTopology.isSegment(iface.segment())) {
+            // ovn-k8s-sub0 is Submariner's: the agents make br-submariner with it and give it its address.
+            if (OvnTopology.isSegment(iface.segment()) && !iface.name().equals(Names.OVN_K8S_SUB0)) {
                 addressAndLink(text, iface);
             }
         }

@@ -155,18 +155,6 @@ public final class OvnChassis {
     }
 
     /**
-     * Builds the plan's {@code br-submariner} (or any such bridge) on this node: the bridge, its
-     * internal port, and the bridge mapping that ties it to a localnet port. The port's address is the
-     * caller's to give.
-     */
-    void addBridge(String bridge, String internalPort, String logicalSwitch) {
-        vsctl("--may-exist", "add-br", bridge, "--", "set", "bridge", bridge, "datapath_type=netdev",
-                "--", "--may-exist", "add-port", bridge, internalPort, "--", "set", "interface", internalPort, "type=internal",
-                "--", "set", "open_vswitch", ".", "external_ids:ovn-bridge-mappings=" + logicalSwitch + ":" + bridge);
-        inNode("ethtool", "-K", internalPort, "tx", "off");
-    }
-
-    /**
      * Binds logical port {@code logicalPort} to the node's veth end {@code device} in br-int: what
      * the CNI plugin of OVN-Kubernetes does for a pod. That end must neither answer ARP for the
      * node's own addresses nor speak IPv6: it is a cable into OVN, not an interface of the node.
@@ -178,7 +166,7 @@ public final class OvnChassis {
     }
 
     /**
-     * Removes both bridges while ovs-vswitchd still runs, so that it closes its tap devices and
+     * Removes the node's bridges (the lab's two and the agents' br-submariner) while ovs-vswitchd still runs, so that it closes its tap devices and
      * packet sockets in order; what is left when this fails is removed with the namespace.
      */
     void removeBridges() {
@@ -218,7 +206,12 @@ public final class OvnChassis {
     }
 
     private Path databaseSocket() {
-        return directory.resolve("db.sock");
+        return databaseSocket(directory);
+    }
+
+    /** The socket of the Open vSwitch database of the node whose files are in {@code nodeDirectory}. */
+    static Path databaseSocket(Path nodeDirectory) {
+        return nodeDirectory.resolve("db.sock");
     }
 
     private static JsonNode json(String text) {

@@ -220,11 +220,6 @@ public final class OvnCluster implements AutoCloseable {
         return pod;
     }
 
-    /** Builds bridge {@code bridge} with internal port {@code internalPort} on {@code node}, mapped to localnet switch {@code logicalSwitch}. */
-    public void addBridge(String node, String bridge, String internalPort, String logicalSwitch) {
-        chassis(node).addBridge(bridge, internalPort, logicalSwitch);
-    }
-
     /**
      * Lets the daemons outlive this JVM: {@code lab up} hands them to the state file, from which
      * {@code lab down} stops them ({@link OvnDaemons#stopAllUnder}).

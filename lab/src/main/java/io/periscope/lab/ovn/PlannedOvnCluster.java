@@ -14,7 +14,6 @@ import io.periscope.plan.Names;
 import io.periscope.plan.ovn.LogicalRouter;
 import io.periscope.plan.ovn.LogicalSwitch;
 import io.periscope.plan.ovn.OvnTopology;
-import io.periscope.plan.ovn.OvsBridge;
 import io.periscope.plan.ovn.RouterPort;
 
 import java.nio.file.Path;
@@ -26,8 +25,10 @@ import java.util.function.Consumer;
 /**
  * An OVN-Kubernetes cluster of a lab, built from the planner's OVN topology in the namespaces the
  * lab's layout made: the cluster's daemons ({@link OvnCluster}), its northbound database as the plan
- * has it, the pods plugged into their logical ports, the plan's bridges ({@code br-submariner}), and
- * then the plan's addresses and routes on the interfaces OVN plugged ({@link LabBatches#ovnInterfaces}).
+ * has it, the pods plugged into their logical ports, and then the plan's addresses and routes on the
+ * interfaces OVN plugged ({@link LabBatches#ovnInterfaces}). The plan's bridges ({@code br-submariner}
+ * with {@code ovn-k8s-sub0}) are not the lab's: Submariner's route agent makes them, so the lab's
+ * agents do ({@link #nodeDatabase} is where they find each node's Open vSwitch).
  *
  * <p>The lab fits OVN to the plan, not the reverse: the management port has the node's CNI address
  * and the router port the address after it, and every MAC is the plan's. So the kernel and the
@@ -83,28 +84,37 @@ public final class PlannedOvnCluster {
                     }
                 }
             }
-            for (OvsBridge bridge : topology.bridges()) {
-                cluster.addBridge(bridge.node(), bridge.bridge(), bridge.internalPort(), bridge.logicalSwitch());
-                String namespace = layout.requireHost(HostId.node(spec.name(), bridge.node())).namespace();
-                runner.run(Command.of("ip", "-batch", "-").withStdin("addr add " + bridge.address() + "/" + bridge.prefixLength() + " dev "
-                        + bridge.internalPort() + "\nlink set " + bridge.internalPort() + " up\n").inNamespace(namespace));
-            }
             for (HostNamespace host : hosts) {
                 Optional<String> batch = LabBatches.ovnInterfaces(host);
                 if (batch.isPresent()) {
                     runner.run(Command.of("ip", "-batch", "-").withStdin(batch.get()).inNamespace(host.namespace()));
                 }
             }
-            // Every chassis has applied the pods' ports and the bridges' localnet before the agents start.
+            // Every chassis has applied the pods' ports before the agents start.
             cluster.controlPlane().awaitChassis();
-            progress.accept("ovn: cluster " + spec.name() + ": " + pods + " pods plugged, " + topology.bridges().size() + " bridges, "
-                    + "the plan's addresses and routes on OVN's ports (" + (System.nanoTime() - start) / 1_000_000 + " ms)");
+            progress.accept("ovn: cluster " + spec.name() + ": " + pods + " pods plugged, the plan's addresses and routes on OVN's ports"
+                    + " (" + (System.nanoTime() - start) / 1_000_000 + " ms); " + topology.bridges().size() + " bridges left to the agents");
             cluster.release();
             return cluster;
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
         }
+    }
+
+    /** Where {@code lab up} keeps the files of OVN-Kubernetes cluster {@code cluster} of the lab whose files are in {@code labDirectory}. */
+    public static Path directory(Path labDirectory, String cluster) {
+        return labDirectory.resolve("ovn-" + cluster);
+    }
+
+    /** The OVSDB remote of that cluster's northbound database, for {@code ovn-nbctl --db}. */
+    public static String northbound(Path labDirectory, String cluster) {
+        return "unix:" + directory(labDirectory, cluster).resolve("central").resolve("nb.sock");
+    }
+
+    /** The OVSDB remote of node {@code node}'s Open vSwitch in that cluster, for {@code ovs-vsctl --db}. */
+    public static String nodeDatabase(Path labDirectory, String cluster, String node) {
+        return "unix:" + OvnChassis.databaseSocket(directory(labDirectory, cluster).resolve(node));
     }
 
     /**

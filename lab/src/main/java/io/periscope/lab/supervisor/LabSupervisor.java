@@ -5,6 +5,9 @@ import io.periscope.dataplane.election.LeaseCandidate;
 import io.periscope.dataplane.election.LeaseTimings;
 import io.periscope.dataplane.health.HealthSettings;
 import io.periscope.lab.agent.ReconcilingAgents;
+import io.periscope.dataplane.ovs.OvsBridgeProgrammer;
+import io.periscope.lab.ovn.PlannedOvnCluster;
+import io.periscope.model.topology.Cni;
 import io.periscope.lab.dns.ClusterDnsServers;
 import io.periscope.lab.dns.ClusterDnsStatus;
 import io.periscope.lab.layout.HostNamespace;
@@ -195,7 +198,10 @@ public final class LabSupervisor implements AutoCloseable {
                     .filter(c -> c.requireNode(node.host().name()).gateway())
                     .map(c -> () -> new LeaseCandidate(c.name() + " gateway lease", new LeaderElection(node.host().name(), LeaseTimings.LAB),
                             store(c, reference), Clock.systemUTC(), LeaseCandidate.Leadership.signalling(() -> { }), line -> log(c.name() + ": " + line)));
-            NodeAgentLoop loop = new NodeAgentLoop(node, agents.submarinerReconciler(node), current::get, candidacy, health,
+            Optional<OvsBridgeProgrammer> bridges = set.cluster(node.host().cluster()).filter(c -> c.cni() == Cni.OVN_KUBERNETES)
+                    .map(c -> agents.bridgeProgrammer(node, PlannedOvnCluster.nodeDatabase(stateFile.directoryFor(hash), c.name(),
+                            node.host().name())));
+            NodeAgentLoop loop = new NodeAgentLoop(node, agents.submarinerReconciler(node), bridges, current::get, candidacy, health,
                     RESYNC, LabSupervisor::log);
             loops.put(loop.name(), loop);
         }

@@ -4,6 +4,10 @@ import io.periscope.dataplane.election.LeaseCandidate;
 import io.periscope.dataplane.health.GatewayHealth;
 import io.periscope.dataplane.health.HealthSettings;
 import io.periscope.dataplane.health.IcmpEchoProber;
+import io.periscope.dataplane.ovs.BridgeChange;
+import io.periscope.dataplane.ovs.NodeBridge;
+import io.periscope.dataplane.ovs.OvsBridgeProgrammer;
+import io.periscope.lab.agent.NodeOvs;
 import io.periscope.dataplane.reconcile.ReconcileResult;
 import io.periscope.dataplane.reconcile.Reconciler;
 import io.periscope.lab.layout.HostNamespace;
@@ -36,6 +40,8 @@ final class NodeAgentLoop implements AutoCloseable {
 
     private final HostNamespace node;
     private final Reconciler reconciler;
+    /** On a node of an OVN-Kubernetes cluster, the keeper of its bridges (br-submariner), which a pass programs first. */
+    private final Optional<OvsBridgeProgrammer> bridges;
     private final Supplier<SupervisedPlan> plans;
     private final Optional<Supplier<LeaseCandidate>> candidacy;
     private final HealthSettings settings;
@@ -56,10 +62,11 @@ final class NodeAgentLoop implements AutoCloseable {
      * @param plans     the plan to program now (it changes when a lease changes hands)
      * @param candidacy opens this node's candidacy for its cluster's gateway lease, when it stands for one
      */
-    NodeAgentLoop(HostNamespace node, Reconciler reconciler, Supplier<SupervisedPlan> plans, Optional<Supplier<LeaseCandidate>> candidacy,
-                  HealthSettings settings, Duration resync, Consumer<String> log) {
+    NodeAgentLoop(HostNamespace node, Reconciler reconciler, Optional<OvsBridgeProgrammer> bridges, Supplier<SupervisedPlan> plans,
+                  Optional<Supplier<LeaseCandidate>> candidacy, HealthSettings settings, Duration resync, Consumer<String> log) {
         this.node = node;
         this.reconciler = reconciler;
+        this.bridges = bridges;
         this.plans = plans;
         this.candidacy = candidacy;
         this.settings = settings;
@@ -152,8 +159,13 @@ final class NodeAgentLoop implements AutoCloseable {
             DataplanePlan desired = health.desired(down -> current.submariner(node.host(), down), current.gatewayNames());
             List<String> down = health.view().down();
             health.unavailable().ifPresent(reason -> lastError = reason);
+            List<NodeBridge> wantedBridges = current.plan().host(node.host()).map(h -> NodeOvs.bridges(current.plan(), h)).orElse(List.of());
+            List<BridgeChange> bridged = bridges.map(b -> b.program(wantedBridges)).orElse(List.of());
             ReconcileResult result = reconciler.reconcile(desired);
             passes++;
+            if (!bridged.isEmpty()) {
+                log.accept(name() + ": bridges: " + bridged);
+            }
             if (result.changedAnything()) {
                 log.accept(name() + ": " + result.applied().size() + " programs applied; gateways down: "
                         + (down.isEmpty() ? "none" : String.join(", ", down)));

@@ -3,6 +3,7 @@ package io.periscope.lab.up;
 import io.periscope.lab.LabRefusal;
 import io.periscope.lab.agent.LayerAgent;
 import io.periscope.lab.agent.LayerAgents;
+import io.periscope.lab.agent.NodeOvs;
 import io.periscope.lab.dns.ClusterDns;
 import io.periscope.lab.dns.ClusterDnsRules;
 import io.periscope.lab.dns.OvnClusterDns;
@@ -352,7 +353,7 @@ public final class LabUp {
         // Each node's two agents made once: the convergence check asks the same reconcilers that
         // programmed the node, whose kernel watch lets them read again only what changed since.
         List<LayerAgent> kubeProxies = nodes.stream().map(agents::kubeProxy).toList();
-        List<LayerAgent> submariners = nodes.stream().map(agents::submariner).toList();
+        List<LayerAgent> submariners = nodes.stream().map(node -> submarinerAgent(node, set, plan, initial)).toList();
         phase(progress, rollback, "kube-proxy", () -> {
             List<List<String>> ran = onEveryNode(nodes, node -> kubeProxies.get(nodes.indexOf(node)).reconcile());
             return programs(ran) + " programs on " + nodes.size() + " nodes";
@@ -383,6 +384,19 @@ public final class LabUp {
     }
 
     /**
+     * Periscope's agent of {@code node}; on a node of an OVN-Kubernetes cluster it also keeps the
+     * node's bridges in the Open vSwitch the OVN phase started there.
+     */
+    private LayerAgent submarinerAgent(HostNamespace node, ClusterSet set, ClusterSetPlan plan, LabState state) {
+        boolean ovn = set.cluster(node.host().cluster()).map(c -> c.cni() == Cni.OVN_KUBERNETES).orElse(false);
+        if (!ovn) {
+            return agents.submariner(node);
+        }
+        String database = PlannedOvnCluster.nodeDatabase(stateFile.directoryFor(state.hash()), node.host().cluster(), node.host().name());
+        return agents.submariner(node, new NodeOvs(database, NodeOvs.bridges(plan, node.plan())));
+    }
+
+    /**
      * An OVN-Kubernetes cluster's real datapath ({@link PlannedOvnCluster}): its run directory is in
      * the state file before its first daemon starts, so that {@code down}, or the rollback of this
      * {@code up}, stops the daemons that detached from this JVM.
@@ -391,7 +405,7 @@ public final class LabUp {
         OvnTopology topology = plan.ovn(cluster.name()).orElseThrow(() -> new IllegalStateException(
                 "the planner made no OVN topology for cluster " + cluster.name()));
         OvnClusterSpec spec = PlannedOvnCluster.spec(cluster, topology, layout);
-        Path directory = stateFile.directoryFor(recorded.get().hash()).resolve("ovn-" + cluster.name());
+        Path directory = PlannedOvnCluster.directory(stateFile.directoryFor(recorded.get().hash()), cluster.name());
         stateFile.write(recorded.updateAndGet(s -> s.withOvnRunDirectory(directory.toString())));
         progress.accept("ovn " + cluster.name() + ": starting the northbound and southbound databases and ovn-northd on " + spec.controlPlaneNode().name()
                 + ", and ovsdb-server, ovs-vswitchd (userspace datapath) and ovn-controller on each of " + spec.nodes().size()

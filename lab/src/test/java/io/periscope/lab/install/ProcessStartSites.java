@@ -109,6 +109,8 @@ final class ProcessStartSites {
     }
 
     static final List<Review> REVIEWED = List.of(
+            new Review("agents/dataplane/src/main/java/io/periscope/dataplane/ovs/OvsBridgeProgrammer.java", "change.kernel().get()",
+                    Set.of("ip", "ethtool"), "a BridgeChange's kernel program: ip addr/link or ethtool -K (BridgeChange.kernel), the two the file reads with"),
             new Review("agents/dataplane/src/main/java/io/periscope/dataplane/command/ProcessCommandRunner.java", "command.argv()", Set.of(),
                     "ProcessCommandRunner runs a Command's argv; every Command is a start site of its own where it is built"),
             new Review("agents/dataplane/src/main/java/io/periscope/dataplane/command/Command.java", "argv", Set.of(),

@@ -63,6 +63,9 @@ class AnOvnLabComesUpAndGoesDownLeavingNothing {
         assertThat(ping(web, "10.244.1.1").exitCode()).as(() -> diagnose(lab, web, worker, runDirectories)).isZero();
         assertThat(ping(web, "10.244.0.1").exitCode()).as(() -> diagnose(lab, web, worker, runDirectories)).isZero();
         HostHasOvnPorts.check(lab, "east", "east-gw");
+        for (String node : List.of("east-gw", "east-worker")) {
+            AgentsBuiltTheBridge.check(lab, runDirectories.getFirst(), "east", node);
+        }
 
         lab.down();
 
@@ -97,6 +100,37 @@ class AnOvnLabComesUpAndGoesDownLeavingNothing {
             String namespace = lab.layout().requireHost(HostId.node(cluster, node)).namespace();
             assertThat(lab.inNamespace(namespace, "ip", "-4", "-o", "addr", "show", "dev", "ovn-k8s-mp0")).contains("10.244.0.1/32");
             assertThat(lab.inNamespace(namespace, "ip", "-4", "-o", "addr", "show", "dev", "ovn-k8s-sub0")).contains("169.254.254.10/29");
+        }
+    }
+
+    /**
+     * br-submariner is the agents' (the lab builds no bridge of Submariner's): on every node, with
+     * ovn-k8s-sub0 at the plan's MAC, mapped to submariner_gateway next to the lab's own mapping-less
+     * bridges, and the agents' second look finds nothing to change.
+     */
+    private static final class AgentsBuiltTheBridge {
+        static void check(RunningLab lab, Path clusterDirectory, String cluster, String node) {
+            HostPlanOf host = new HostPlanOf(lab, cluster, node);
+            String db = "--db=unix:" + clusterDirectory.resolve(node).resolve("db.sock");
+            assertThat(lab.inNamespace(host.namespace(), "ovs-vsctl", db, "list-ports", "br-submariner")).contains("ovn-k8s-sub0");
+            assertThat(lab.inNamespace(host.namespace(), "ovs-vsctl", db, "get", "open_vswitch", ".", "external_ids:ovn-bridge-mappings"))
+                    .contains("submariner_gateway:br-submariner");
+            assertThat(lab.inNamespace(host.namespace(), "ovs-vsctl", db, "get", "bridge", "br-submariner", "datapath_type")).contains("netdev");
+            String mac = host.plan().interfaces().stream().filter(i -> i.name().equals("ovn-k8s-sub0")).findFirst().orElseThrow().mac().toString();
+            assertThat(lab.inNamespace(host.namespace(), "ip", "-o", "link", "show", "dev", "ovn-k8s-sub0")).contains(mac).contains(",UP");
+            io.periscope.dataplane.ovs.OvsBridgeProgrammer again = new io.periscope.dataplane.ovs.OvsBridgeProgrammer(
+                    ProcessCommandRunner.inNamespace(host.namespace()), java.util.Optional.of(db.substring("--db=".length())));
+            assertThat(again.pending(io.periscope.lab.agent.NodeOvs.bridges(lab.plan(), host.plan()))).isEmpty();
+        }
+    }
+
+    private record HostPlanOf(RunningLab lab, String cluster, String node) {
+        String namespace() {
+            return lab.layout().requireHost(HostId.node(cluster, node)).namespace();
+        }
+
+        io.periscope.plan.HostPlan plan() {
+            return lab.layout().requireHost(HostId.node(cluster, node)).plan();
         }
     }
 

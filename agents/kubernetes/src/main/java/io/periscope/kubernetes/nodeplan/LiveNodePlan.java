@@ -1,10 +1,12 @@
 package io.periscope.kubernetes.nodeplan;
 
+import io.periscope.dataplane.ovs.NodeBridge;
 import io.periscope.kubernetes.modelbuilder.ClusterModelBuilder;
 import io.periscope.kubernetes.modelbuilder.LiveModel;
 import io.periscope.kubernetes.modelbuilder.LiveObjects;
 import io.periscope.model.endpoint.Endpoint;
 import io.periscope.model.topology.Cluster;
+import io.periscope.model.topology.Cni;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.NodeLink;
 import io.periscope.plan.DeviceRename;
@@ -13,6 +15,8 @@ import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.ovn.OvnTopology;
+import io.periscope.plan.ovn.OvsBridge;
 import io.periscope.planner.DownGateways;
 import io.periscope.planner.Planner;
 
@@ -74,6 +78,21 @@ public record LiveNodePlan(LiveModel model, ClusterSetPlan plan, Optional<HostPl
             return bound(own.submariner());
         }
         return bound(Planner.plan(model.clusterSet(), model.addresses(), DownGateways.of(down)).host(own.id()).orElseThrow().submariner());
+    }
+
+    /** Whether the node's cluster runs on OVN-Kubernetes, where the route agent keeps the node's OVS bridges. */
+    public boolean onOvnKubernetes() {
+        return cluster().map(c -> c.cni() == Cni.OVN_KUBERNETES).orElse(false);
+    }
+
+    /**
+     * The bridges the plan gives the node ({@code br-submariner} with {@code ovn-k8s-sub0} under
+     * seed 003's architecture; none under upstream's, where the agent deletes the old one as
+     * upstream's {@code LegacyCleanup} does).
+     */
+    public List<NodeBridge> bridges() {
+        List<OvsBridge> rows = plan.ovn(clusterId).map(OvnTopology::bridges).orElse(List.of());
+        return NodeBridge.forNode(node, rows, host.map(HostPlan::interfaces).orElse(List.of()));
     }
 
     /** Whether the planner made this node an active gateway. */

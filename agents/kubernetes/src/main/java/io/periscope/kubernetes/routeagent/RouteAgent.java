@@ -7,6 +7,8 @@ import io.periscope.dataplane.health.HealthMessages;
 import io.periscope.dataplane.health.HealthTargets;
 import io.periscope.dataplane.health.HealthView;
 import io.periscope.dataplane.health.Prober;
+import io.periscope.dataplane.ovs.BridgeChange;
+import io.periscope.dataplane.ovs.OvsBridgeProgrammer;
 import io.periscope.dataplane.reconcile.Ownership;
 import io.periscope.dataplane.reconcile.ReconcileResult;
 import io.periscope.dataplane.reconcile.Reconciler;
@@ -39,7 +41,9 @@ import java.util.function.Supplier;
  * with the same planner, so they agree on which node is which. It health-checks the active
  * gateways it load-balances to, withdraws the silent ones from its routes, steers the headless pods a
  * silent gateway owned (per-gateway egress ownership) to the owners among the live ones, and says
- * which it considers up in the node's RouteAgent object.
+ * which it considers up in the node's RouteAgent object. On an OVN-Kubernetes node it also keeps the
+ * node's Submariner bridge ({@code br-submariner} with {@code ovn-k8s-sub0}) through
+ * {@link OvsBridgeProgrammer}, on every node, gateway or not.
  *
  * <p>It runs on the {@link ControllerRuntime} (informers, level loop; no lease: every node programs
  * itself). Its pass programs the kernel at its edge (see {@link Controller}) and returns the
@@ -51,11 +55,13 @@ public final class RouteAgent implements Controller, AutoCloseable {
 
     private final NodeAgentSettings settings;
     private final Reconciler reconciler;
+    private final OvsBridgeProgrammer bridges;
     private final DefaultInterfaceOnce defaultInterface;
     private final ControllerRuntime runtime;
     private final GatewayHealth health;
     private volatile Optional<ReconcileResult> lastReconcile = Optional.empty();
     private volatile boolean standingAside;
+    private volatile List<BridgeChange> lastBridges = List.of();
 
     /** An agent that does not health-check its gateways (tests of everything else). */
     public RouteAgent(KubernetesClient client, NodeAgentSettings settings, CommandRunner runner) {
@@ -70,6 +76,8 @@ public final class RouteAgent implements Controller, AutoCloseable {
                       Supplier<Prober> probers) {
         this.settings = settings;
         this.reconciler = new Reconciler(runner, Ownership.submariner(), watch);
+        // The node's own Open vSwitch, at ovs-vsctl's default socket, as upstream's handler reached it.
+        this.bridges = new OvsBridgeProgrammer(runner, Optional.empty());
         this.defaultInterface = new DefaultInterfaceOnce(runner, settings.nodeName());
         this.runtime = ControllerRuntime.builder("route-agent-" + settings.nodeName(), client)
                 .liveObjects(settings.namespace(), settings.clusterId())
@@ -92,6 +100,11 @@ public final class RouteAgent implements Controller, AutoCloseable {
         return lastReconcile;
     }
 
+    /** What the last pass changed of the node's OVS bridges (OVN-Kubernetes nodes). */
+    public List<BridgeChange> lastBridges() {
+        return lastBridges;
+    }
+
     /** Whether the last pass found the node to be an active gateway, left to the gateway agent. */
     public boolean standingAside() {
         return standingAside;
@@ -107,6 +120,11 @@ public final class RouteAgent implements Controller, AutoCloseable {
         if (nodePlan.host().isEmpty()) {
             LOG.warn("route agent {}: the model has no node {} in cluster {} yet", settings.nodeName(), settings.nodeName(), settings.clusterId());
             return Pass.NOTHING;
+        }
+        if (nodePlan.onOvnKubernetes()) {
+            // Every node's, the active gateway's too: upstream's OVN handler made br-submariner on all of them,
+            // before the layer whose routes go through ovn-k8s-sub0.
+            lastBridges = bridges.program(nodePlan.bridges());
         }
         standingAside = nodePlan.activeGateway();
         if (standingAside) {
