@@ -29,6 +29,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
             pods: [{name: app, node: gamma-gw, ip: 10.30.0.10}]
         """
 
+    @kubernetes
     Scenario: With no ClusterConnectivityPolicy the clusters form a full mesh of one cable driver
       When the cluster set is deployed
       Then the clusters are connected as follows:
@@ -37,6 +38,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
         | alpha and gamma | vxlan        |
         | beta and gamma  | vxlan        |
 
+    @kubernetes
     Scenario Outline: Every pair of clusters of the full mesh exchanges traffic (<from> to <to>)
       When <from>/default/app connects to <to>/default/app:8080
       Then the connection is delivered
@@ -83,6 +85,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
               database-role: client
         """
 
+    @kubernetes
     Scenario: The client-server policy of the document connects the server to each client and no client to another
       When the cluster set is deployed
       Then the clusters are connected as follows:
@@ -91,6 +94,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
         | client-2 and server | vxlan        |
       And clusters client-1 and client-2 are not connected
 
+    @kubernetes
     Scenario Outline: A server and a client exchange traffic in both directions (<from> to <to>)
       The policy names the server on the left and the clients on the right; it matches the pair
       whichever end looks at it.
@@ -111,6 +115,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
       And client-1/client-1-gw has no route to 10.30.0.0/16 in table 100
       And every path ends unreachable
 
+    @kubernetes
     Scenario: An empty selector matches every cluster (the document's second example)
       Given the cluster set:
         """
@@ -272,6 +277,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
         | clusters           | cable driver | options                         |
         | cloud and onprem-1 | libreswan    | esp=aes256-sha2_256, udp-port=4600 |
 
+    @kubernetes
     Scenario: A connection policy does not connect clusters that no connectivity policy connects
       The two APIs stay apart: one decides whether a pair connects, the other how.
       Given the cluster set:
@@ -348,6 +354,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
               name: wireguard
         """
 
+    @kubernetes
     Scenario: On-premise clusters use vxlan and everything else wireguard (the document's second example)
       When the cluster set is deployed
       Then the clusters are connected as follows:
@@ -356,17 +363,20 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
         | cloud and onprem-1    | wireguard    |
         | cloud and onprem-2    | wireguard    |
 
+    @kubernetes
     Scenario: The on-premise clusters exchange packets over their private link in a vxlan cable, unencrypted
       When onprem-1/default/app connects to onprem-2/default/app:8080
       Then the connection is delivered
       And the packets between the clusters travel in a vxlan cable
 
+    @kubernetes
     Scenario: The cloud cluster is reached through an encrypted wireguard cable
       When onprem-1/default/app connects to cloud/default/app:8080
       Then the connection is delivered
       And the packets between the clusters travel in a wireguard cable
       And the packets between the clusters are encrypted
 
+    @kubernetes
     Scenario: One gateway carries a vxlan cable and a wireguard cable side by side
       When onprem-1/default/app connects to onprem-2/default/app:8080
       Then the packets between the clusters travel in a vxlan cable
@@ -399,6 +409,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
       And the packets between the clusters travel in a libreswan cable
       And the packets between the clusters are encrypted
 
+    @kubernetes
     Scenario: ClusterConnectionPolicies is one object with a well-known name, synced from the broker
       When the cluster set is deployed
       Then the broker holds the ClusterConnectionPolicies cluster-connection-policies
