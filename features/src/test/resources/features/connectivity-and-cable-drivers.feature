@@ -29,7 +29,6 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
             pods: [{name: app, node: gamma-gw, ip: 10.30.0.10}]
         """
 
-    @kubernetes
     Scenario: With no ClusterConnectivityPolicy the clusters form a full mesh of one cable driver
       When the cluster set is deployed
       Then the clusters are connected as follows:
@@ -38,7 +37,6 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
         | alpha and gamma | vxlan        |
         | beta and gamma  | vxlan        |
 
-    @kubernetes
     Scenario Outline: Every pair of clusters of the full mesh exchanges traffic (<from> to <to>)
       When <from>/default/app connects to <to>/default/app:8080
       Then the connection is delivered
@@ -115,7 +113,6 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
       And client-1/client-1-gw has no route to 10.30.0.0/16 in table 100
       And every path ends unreachable
 
-    @kubernetes
     Scenario: An empty selector matches every cluster (the document's second example)
       Given the cluster set:
         """
@@ -363,20 +360,17 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
         | cloud and onprem-1    | wireguard    |
         | cloud and onprem-2    | wireguard    |
 
-    @kubernetes
     Scenario: The on-premise clusters exchange packets over their private link in a vxlan cable, unencrypted
       When onprem-1/default/app connects to onprem-2/default/app:8080
       Then the connection is delivered
       And the packets between the clusters travel in a vxlan cable
 
-    @kubernetes
     Scenario: The cloud cluster is reached through an encrypted wireguard cable
       When onprem-1/default/app connects to cloud/default/app:8080
       Then the connection is delivered
       And the packets between the clusters travel in a wireguard cable
       And the packets between the clusters are encrypted
 
-    @kubernetes
     Scenario: One gateway carries a vxlan cable and a wireguard cable side by side
       When onprem-1/default/app connects to onprem-2/default/app:8080
       Then the packets between the clusters travel in a vxlan cable

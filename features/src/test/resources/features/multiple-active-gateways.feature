@@ -523,7 +523,6 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
 
   Rule: With egressOwnership per-gateway every egress address has one owning gateway, so replies reach the gateway that did the SNAT (Periscope's design for the gap the section "An example packet flow with Globalnet enabled" leaves for GlobalEgressIPs and headless pods)
 
-    @kubernetes
     Scenario Outline: <egress> across <gateways> active gateways: <ownership> ownership
       Given the cluster set:
         """

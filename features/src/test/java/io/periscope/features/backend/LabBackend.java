@@ -85,6 +85,9 @@ public final class LabBackend implements Backend {
     public synchronized Deployment deploy(ClusterSet set) {
         LabDriver lab = driver.orElseThrow(() -> new IllegalStateException(unavailable.orElse(NEEDS)));
         if (!set.equals(current)) {
+            // A build that fails has already taken the previous lab down: nothing is reused after it.
+            current = null;
+            deployment = null;
             deployment = lab.up(set);
             current = set;
         }
