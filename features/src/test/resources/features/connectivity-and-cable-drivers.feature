@@ -360,17 +360,20 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
         | cloud and onprem-1    | wireguard    |
         | cloud and onprem-2    | wireguard    |
 
+    @kubernetes
     Scenario: The on-premise clusters exchange packets over their private link in a vxlan cable, unencrypted
       When onprem-1/default/app connects to onprem-2/default/app:8080
       Then the connection is delivered
       And the packets between the clusters travel in a vxlan cable
 
+    @kubernetes
     Scenario: The cloud cluster is reached through an encrypted wireguard cable
       When onprem-1/default/app connects to cloud/default/app:8080
       Then the connection is delivered
       And the packets between the clusters travel in a wireguard cable
       And the packets between the clusters are encrypted
 
+    @kubernetes
     Scenario: One gateway carries a vxlan cable and a wireguard cable side by side
       When onprem-1/default/app connects to onprem-2/default/app:8080
       Then the packets between the clusters travel in a vxlan cable
