@@ -83,6 +83,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
               database-role: client
         """
 
+    @kubernetes
     Scenario: The client-server policy of the document connects the server to each client and no client to another
       When the cluster set is deployed
       Then the clusters are connected as follows:
@@ -91,6 +92,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
         | client-2 and server | vxlan        |
       And clusters client-1 and client-2 are not connected
 
+    @kubernetes
     Scenario Outline: A server and a client exchange traffic in both directions (<from> to <to>)
       The policy names the server on the left and the clients on the right; it matches the pair
       whichever end looks at it.
@@ -272,6 +274,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
         | clusters           | cable driver | options                         |
         | cloud and onprem-1 | libreswan    | esp=aes256-sha2_256, udp-port=4600 |
 
+    @kubernetes
     Scenario: A connection policy does not connect clusters that no connectivity policy connects
       The two APIs stay apart: one decides whether a pair connects, the other how.
       Given the cluster set:
@@ -348,6 +351,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
               name: wireguard
         """
 
+    @kubernetes
     Scenario: On-premise clusters use vxlan and everything else wireguard (the document's second example)
       When the cluster set is deployed
       Then the clusters are connected as follows:
@@ -356,17 +360,20 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
         | cloud and onprem-1    | wireguard    |
         | cloud and onprem-2    | wireguard    |
 
+    @kubernetes
     Scenario: The on-premise clusters exchange packets over their private link in a vxlan cable, unencrypted
       When onprem-1/default/app connects to onprem-2/default/app:8080
       Then the connection is delivered
       And the packets between the clusters travel in a vxlan cable
 
+    @kubernetes
     Scenario: The cloud cluster is reached through an encrypted wireguard cable
       When onprem-1/default/app connects to cloud/default/app:8080
       Then the connection is delivered
       And the packets between the clusters travel in a wireguard cable
       And the packets between the clusters are encrypted
 
+    @kubernetes
     Scenario: One gateway carries a vxlan cable and a wireguard cable side by side
       When onprem-1/default/app connects to onprem-2/default/app:8080
       Then the packets between the clusters travel in a vxlan cable
@@ -399,6 +406,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
       And the packets between the clusters travel in a libreswan cable
       And the packets between the clusters are encrypted
 
+    @kubernetes
     Scenario: ClusterConnectionPolicies is one object with a well-known name, synced from the broker
       When the cluster set is deployed
       Then the broker holds the ClusterConnectionPolicies cluster-connection-policies

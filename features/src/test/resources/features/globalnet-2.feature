@@ -49,6 +49,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
 
   Rule: Every cluster gets egress IPs of its own, used by every pod by default (user story "Default scenario", sections "Proposal" and "Design Details")
 
+    @kubernetes
     Scenario: Globalnet allocates the cluster's egress IPs when it is deployed
       The document calls the object cluster-default; upstream named it cluster-egress.submariner.io,
       as Periscope does. Upstream's default of 8 contiguous IPs avoids ephemeral port exhaustion.
@@ -63,6 +64,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | chain                | rule                                                                                    |
         | SM-GN-EGRESS-CLUSTER | -s 10.244.0.0/16 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 242.0.0.1-242.0.0.8 |
 
+    @kubernetes
     Scenario: A pod without any GlobalEgressIP reaches an exported service of another cluster right away
       The cluster's egress IPs serve every pod at once (section "Caveats"): no per-pod address has to
       be allocated and programmed first. The SNAT range gives each flow one of its 8 addresses.
@@ -82,6 +84,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | east/east-gw     | unsnat  | 242.1.255.254:8080 | 10.244.1.10         |
         | east/default/web | deliver | 242.1.255.254:8080 | 10.244.1.10         |
 
+    @kubernetes
     Scenario Outline: Host networking uses the cluster's egress IPs (<source>)
       When <source> connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
@@ -116,6 +119,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | ClusterGlobalEgressIP cluster-egress.submariner.io | 242.0.0.1-242.0.0.2 |
         | Gateway east-gw                                    | 242.0.255.254       |
 
+    @kubernetes
     Scenario: Further ClusterGlobalEgressIP objects are marked with an error
       When the cluster set is deployed
       And an admin creates the ClusterGlobalEgressIP extra-egress in cluster east
@@ -124,6 +128,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | object                                             | addresses           |
         | ClusterGlobalEgressIP cluster-egress.submariner.io | 242.0.0.1-242.0.0.8 |
 
+    @kubernetes
     Scenario: Only an admin creates ClusterGlobalEgressIP objects; users create GlobalEgressIP objects
       When a user without admin rights creates the ClusterGlobalEgressIP extra-egress in cluster east
       Then the request is forbidden
@@ -132,6 +137,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
 
   Rule: A namespace can have egress IPs of its own (user story "Unique globalIP for a namespace")
 
+    @kubernetes
     Scenario: Every pod of the namespace leaves with the namespace's egress IP
       When the cluster set is deployed
       Then the global IPs of cluster east include:
@@ -151,6 +157,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
 
   Rule: Selected pods can have egress IPs of their own (user story "Unique globalIP for selected Pods in a namespace")
 
+    @kubernetes
     Scenario: The selected pods leave with their own two egress IPs
       A block of IPs is the lowest contiguous free block: the cluster's 8 took 242.0.0.1-242.0.0.8.
       When the cluster set is deployed
@@ -164,6 +171,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | node         | step | detail                                                 | SRC                  | DST                |
         | east/east-gw | snat | SM-GN-EGRESS-PODS: ... --to-source 242.0.0.9-242.0.0.10 | 242.0.0.9-242.0.0.10 | 242.1.255.254:8080 |
 
+    @kubernetes
     Scenario: Deleting a GlobalEgressIP releases its egress IPs, its rule and its ipset, and its pods leave with the namespace's
       In the lab the deletion goes to the running lab (lab apply), so the gateway's agent must remove
       the rule and destroy the ipset it programmed, and leave someone else's rule in the same built-in
@@ -181,6 +189,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | node         | step | detail             | SRC           | DST                |
         | east/east-gw | snat | SM-GN-EGRESS-NS: ... | 242.0.255.254 | 242.1.255.254:8080 |
 
+    @kubernetes
     Scenario Outline: Pod-selector egress IPs take precedence over the namespace's, which take precedence over the cluster's (<source>)
       When <source> connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
@@ -194,6 +203,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | east/ns1/report  | SM-GN-EGRESS-NS      | 242.0.255.254        |
         | east/default/web | SM-GN-EGRESS-CLUSTER | 242.0.0.1-242.0.0.8  |
 
+    @kubernetes
     Scenario: The egress chains are tried in precedence order and use ipsets
       When the cluster set is deployed
       Then the nat table of east/east-gw has:
@@ -210,6 +220,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
 
   Rule: An exported ClusterIP service gets a global IP for ingress (user story "GlobalIP for exported ClusterIP service")
 
+    @kubernetes
     Scenario: Only exported services get a GlobalIngressIP
       When the cluster set is deployed
       Then the global IPs of cluster west include:
@@ -219,6 +230,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
       And east/default/web resolves nginx.default.svc.clusterset.local to 242.1.255.254
       And east/default/web resolves internal.default.svc.clusterset.local to nothing
 
+    @kubernetes
     Scenario: Traffic to the service's global IP reaches a backend pod and the answer comes from the global IP
       When east/ns1/report connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
@@ -232,6 +244,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | west/west-gw    | undnat  | 242.1.255.254:8080 | 242.0.255.254 |
         | east/ns1/report | deliver | 242.1.255.254:8080 | 10.244.1.11   |
 
+    @kubernetes
     Scenario: kube-proxy DNATs the service's global IP as an external IP, without Globalnet jumping into kube-proxy's chains
       Work item 8 of the document: Globalnet creates an internal service holding the global IP as an
       external IP, so kube-proxy's own rules DNAT it: the external IP's KUBE-EXT chain marks the
@@ -263,6 +276,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
 
   Rule: Every pod of an exported headless service gets a global IP for ingress and egress (user story "GlobalIP for exported Headless Service")
 
+    @kubernetes
     Scenario: Each backend pod of the headless service gets its own GlobalIngressIP, discoverable through Lighthouse
       When the cluster set is deployed
       Then the global IPs of cluster west include:
@@ -272,6 +286,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
       And east/default/web resolves http-0.west.http.myproject.svc.clusterset.local to 242.1.255.253
       And east/default/web resolves http-1.west.http.myproject.svc.clusterset.local to 242.1.255.252
 
+    @kubernetes
     Scenario: A remote client connects to a headless pod at its global IP
       When east/ns1/report connects to http-0.west.http.myproject.svc.clusterset.local:80
       Then the connection is delivered
@@ -284,6 +299,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | west/west-gw    | undnat  | 242.1.255.253:80 | 242.0.255.254 |
         | east/ns1/report | deliver | 242.1.255.253:80 | 10.244.1.11 |
 
+    @kubernetes
     Scenario: A headless pod leaves with the same global IP it is reached at
       When west/myproject/http-0 connects to api.default.svc.clusterset.local:8080
       Then the connection is delivered
@@ -291,6 +307,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | node         | step | detail                                                                   | SRC           | DST                |
         | west/west-gw | snat | SM-GN-EGRESS-HDLS-PODS: -s 10.244.1.20/32 ... --to-source 242.1.255.253 | 242.1.255.253 | 242.0.255.253:8080 |
 
+    @kubernetes
     Scenario: A pod-selector GlobalEgressIP matching the headless pods takes precedence for their egress
       The document's http-pods GlobalEgressIP. Egress objects are allocated before ingress ones, so
       in this cluster set the service and the headless pods get the next addresses down.
@@ -316,6 +333,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | node             | step    | SRC              | DST         |
         | east/default/web | deliver | 242.1.255.252:80 | 10.244.1.10 |
 
+    @kubernetes
     Scenario: A namespace GlobalEgressIP matching the headless pods takes precedence for their egress
       The document says a GlobalEgressIP that matches the namespace of the headless pods wins over
       their own global IP. The chains keep upstream's jump order (SM-GN-EGRESS-HDLS-PODS before
@@ -343,6 +361,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
 
   Rule: Egress and ingress IPs come from the cluster's GlobalCIDR, within Globalnet's limits (section "Design Details")
 
+    @kubernetes
     Scenario: Every global IP lies in the cluster's GlobalCIDR and is held once
       Single IPs are taken from the top of the pool, blocks from the bottom.
       When the cluster set is deployed
@@ -386,6 +405,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
       And the status message of "GlobalEgressIP ns1/db-pods" in cluster east says "10"
       And the nat table of east/east-gw has no rule like '... --match-set SM-GN-KOSF2JYAXQXSCLY3CSZKA232H src ...'
 
+    @kubernetes
     Scenario: A GlobalEgressIP asking for no IPs gets none
       Given cluster east also has the GlobalEgressIP:
         | name    | namespace | podSelector | numberOfIPs |
@@ -415,6 +435,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | clusters[0].clusterEgressIPs           | 21      |
         | clusters[0].globalEgressIPs[0].numberOfIPs | 21  |
 
+    @kubernetes
     Scenario: Allocated global IPs survive a restart of Globalnet
       When the cluster set is deployed
       And Globalnet restarts in cluster east
@@ -428,6 +449,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
     to the gateway's CNI address. The seeds' addresses come first: the gateways take theirs after
     every other object, the next single addresses from the top.
 
+    @kubernetes
     Scenario: The active gateway has a global IP of its own, after every object, published as its Endpoint's healthCheckIP
       When the cluster set is deployed
       Then the global IPs of cluster east include:
@@ -441,6 +463,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
         | east    | east-gw | 242.0.0.0/16 |              | 242.0.255.252 |
         | west    | west-gw | 242.1.0.0/16 |              | 242.1.255.251 |
 
+    @kubernetes
     Scenario: A remote gateway's health-check ping is DNATed to the gateway's CNI address and answered
       When the cluster set is deployed
       Then the nat table of west/west-gw has:
@@ -504,6 +527,7 @@ Feature: Globalnet 2.0 (seed 002_6472e28d3d9ff793.txt, "Globalnet 2.0: Enhanceme
 
   Rule: Pods talk to remote pods directly only without Globalnet (section "Alternatives")
 
+    @kubernetes
     Scenario: Without Globalnet, clusters with their own CIDRs connect pod to pod with unchanged addresses
       Given the cluster set:
         """

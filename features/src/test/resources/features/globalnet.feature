@@ -56,6 +56,7 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
         | clusters[1].podCIDRs[0]     | overlaps cluster east's podCIDRs ... Globalnet is off |
         | clusters[1].serviceCIDRs[0] | overlaps cluster east's serviceCIDRs ... Globalnet is off |
 
+    @kubernetes
     Scenario: The same clusters are accepted with Globalnet
       When the cluster set is deployed
       Then the cluster set is accepted
@@ -107,6 +108,7 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
 
   Rule: Every pod and every exported service gets a global IP (sections "Architecture" and "IP Address Manager (IPAM)")
 
+    @kubernetes
     Scenario: Pods, exported services and nodes get a global IP from their cluster's GlobalCIDR
       A non-exported service gets none. Single addresses come from the top of the pool.
       When the cluster set is deployed
@@ -160,6 +162,7 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
         | node east-gw   |             | IPPoolAllocationFailed |
       And cluster east has 0 free global IPs
 
+    @kubernetes
     Scenario: Deleting an export releases the service's global IP and its ingress rule
       In the lab the deletion goes to the running lab (lab apply): the gateway's agent must remove the
       rule it programmed and leave someone else's rule in the same built-in chain; the kernel is read
@@ -174,6 +177,7 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
       And someone else's rule "-d 192.0.2.10/32 -j ACCEPT" is still in chain PREROUTING of the nat table of west/west-gw
       And east/default/client resolves nginx.default.svc.clusterset.local to nothing
 
+    @kubernetes
     Scenario: Deleting a pod releases its global IP and its egress rule
       When the cluster set is deployed
       Then cluster east has 251 free global IPs
@@ -182,6 +186,7 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
       And cluster east has 252 free global IPs
       And the nat table of east/east-gw has no rule like "-s 10.244.1.10/32 ... -j SNAT --to-source 169.254.0.254"
 
+    @kubernetes
     Scenario: Pods and exported services are annotated with their global IP
       When the cluster set is deployed
       Then the pod default/nginx-0 of cluster west is annotated submariner.io/globalIp=169.254.1.253
@@ -189,6 +194,7 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
 
   Rule: The gateways translate between cluster addresses and global IPs (sections "Architecture" and "Globalnet")
 
+    @kubernetes
     Scenario: Globalnet creates its chains on the gateway
       When the cluster set is deployed
       Then the nat table of east/east-gw has:
@@ -201,18 +207,21 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
       And the nat table of east/east-worker has no chain SUBMARINER-GN-INGRESS
       And the nat table of east/east-worker has no chain SUBMARINER-GN-EGRESS
 
+    @kubernetes
     Scenario: A pod with a global IP gets an egress SNAT rule on the gateway
       When the cluster set is deployed
       Then the nat table of east/east-gw has:
         | chain                | rule                                                                               |
         | SUBMARINER-GN-EGRESS | -s 10.244.1.10/32 -m mark --mark 0xc0000/0xc0000 -j SNAT --to-source 169.254.0.254 |
 
+    @kubernetes
     Scenario: An exported service with a global IP gets an ingress rule into its kube-proxy chain
       When the cluster set is deployed
       Then the nat table of west/west-gw has:
         | chain                 | rule                                                                           |
         | SUBMARINER-GN-INGRESS | -d 169.254.1.254/32 -p tcp -m tcp --dport 80 -j KUBE-SVC-... |
 
+    @kubernetes
     Scenario: A pod reaches a remote service through global IPs, translated only on the gateways
       When east/default/client connects to nginx.default.svc.clusterset.local:80
       Then the destination is 169.254.1.254:80
@@ -241,6 +250,7 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
       When east/default/client connects to west/default/nginx-0:8080
       Then no packet reaches cluster west
 
+    @kubernetes
     Scenario: A remote pod's global IP accepts no connection
       When east/default/client connects to 169.254.1.253:8080
       Then the connection is not delivered
@@ -248,6 +258,7 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
 
   Rule: Nodes and host-network pods reach remote services through global IPs (section "submariner-globalnet")
 
+    @kubernetes
     Scenario: A node reaches a remote service through its global IP
       The node's own traffic leaves with its CNI address (10.244.1.1) and is SNATed to the node's
       global IP on the gateway.
@@ -257,6 +268,7 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
         | node         | step | detail                                 | SRC           | DST              |
         | east/east-gw | snat | --to-source 169.254.0.252              | 169.254.0.252 | 169.254.1.254:80 |
 
+    @kubernetes
     Scenario: A host-network pod reaches a remote service through its node's global IP
       When east/kube-system/node-agent connects to nginx.default.svc.clusterset.local:80
       Then the connection is delivered
@@ -266,6 +278,7 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
 
   Rule: Lighthouse answers with global IPs (section "Service Discovery - Lighthouse")
 
+    @kubernetes
     Scenario: An exported service resolves to its global IP in every cluster
       When the cluster set is deployed
       Then east/default/client resolves nginx.default.svc.clusterset.local to 169.254.1.254
@@ -326,21 +339,25 @@ Feature: Globalnet, the first design (seed 000_74ce4ad56a2c3811.txt, "Globalnet 
           - {name: hub-and-spokes, leftClusterSelector: {role: hub}, rightClusterSelector: {role: spoke}}
         """
 
+    @kubernetes
     Scenario: A pod's DNS server answers an exported service's name with its global IP, as the simulator resolves it
       When east/default/client asks its cluster's DNS server for nginx.default.svc.clusterset.local
       Then the answer is 242.1.255.254
       And east/default/client resolves nginx.default.svc.clusterset.local to 242.1.255.254
 
+    @kubernetes
     Scenario: Every ready pod of an exported headless service is in the answer with its own global IP
       When east/default/client asks its cluster's DNS server for http.myproject.svc.clusterset.local
       Then the answer is 242.1.255.253, 242.1.255.252
       When east/default/client asks its cluster's DNS server for http-1.west.http.myproject.svc.clusterset.local
       Then the answer is 242.1.255.252
 
+    @kubernetes
     Scenario: A named port of a headless service has an SRV record per pod
       When east/default/client asks its cluster's DNS server for _web._tcp.http.myproject.svc.clusterset.local
       Then the answer is 0 50 80 http-0.west.http.myproject.svc.clusterset.local., 0 50 80 http-1.west.http.myproject.svc.clusterset.local.
 
+    @kubernetes
     Scenario: A cluster the connectivity policy keeps apart from the asking cluster is left out
       The spokes west and north have no connection: Periscope leaves north out of west's answers
       (its own check; Lighthouse knows no connectivity policy and would answer with an address west

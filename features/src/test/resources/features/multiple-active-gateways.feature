@@ -8,6 +8,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
 
   Rule: The flag --multi-active-gateway turns the feature on; without it one gateway is active (sections on the subctl join flag and on leader election)
 
+    @kubernetes
     Scenario: Without the flag only the first gateway is active and the others stand by
       Given the cluster set:
         """
@@ -95,12 +96,14 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
       Then cluster1/worker-1 has the VXLAN device vx-submariner with VNI 100, UDP port 4800 and address 240.18.0.10/8
       And the all-zero FDB entries of vx-submariner on cluster1/worker-1 go to exactly 172.18.0.6 and 172.18.0.8
 
+    @kubernetes
     Scenario: A gateway's intra-cluster tunnel reaches every non-gateway node of its cluster
       When the cluster set is deployed
       Then cluster1/gw-1 has the VXLAN device vx-submariner with VNI 100, UDP port 4800 and address 240.18.0.6/8
       And the all-zero FDB entries of vx-submariner on cluster1/gw-1 go to exactly 172.18.0.10
       And the all-zero FDB entries of vx-submariner on cluster1/gw-2 go to exactly 172.18.0.10
 
+    @kubernetes
     Scenario: Every gateway has an inter-cluster tunnel to every remote gateway
       When the cluster set is deployed
       Then cluster1/gw-1 has the VXLAN device vxlan-tunnel with VNI 1000, UDP port 4500 and address 241.18.0.6/8
@@ -142,6 +145,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
             exports: [default/nginx]
         """
 
+    @kubernetes
     Scenario: Option 1: multipath routes of equal weights to every local and every remote gateway
       When the cluster set is deployed
       Then the routes of cluster1/worker-1 in table main include:
@@ -155,12 +159,14 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
       And cluster1/worker-1 sets net.ipv4.fib_multipath_hash_policy to 1
       And cluster1/gw-2 sets net.ipv4.fib_multipath_hash_policy to 1
 
+    @kubernetes
     Scenario: Flows are spread over the local gateways and over the remote gateways
       When cluster1/default/client connects to nginx.default.svc.clusterset.local:80
       Then the connection is delivered
       And the paths are spread over cluster1/gw-1 and cluster1/gw-2
       And the paths are spread over cluster2/gw-3 and cluster2/gw-4
 
+    @kubernetes
     Scenario: Option 2: one nexthop group shared by the routes
       Given the cluster set:
         """
@@ -201,6 +207,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
       Then the connection is delivered
       And the paths are spread over cluster1/gw-1 and cluster1/gw-2
 
+    @kubernetes
     Scenario: Option 3: a resilient nexthop group
       Given the cluster set:
         """
@@ -272,6 +279,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
             exports: [default/nginx]
         """
 
+    @kubernetes
     Scenario: A pod reaches an imported service through GW-2 and GW-4, step by step
       The document's addresses, where they agree with each other: its step 3b SNATs to 10.2.192.0,
       which lies outside cluster2's pod network, so GW-4's CNI address here is 10.0.192.1. The doc
@@ -301,6 +309,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | 6a  | cluster1/default/client  | deliver |                                                                                                                      | 100.2.0.132:80 | 10.1.128.4 |
       And the replies return through cluster1/gw-1 on some paths and through cluster1/gw-2 on others
 
+    @kubernetes
     Scenario: A reply that comes back through the other gateway is accepted and not translated again
       GW-1 has no conntrack state for a flow that left through GW-2: the FORWARD rule lets the reply
       in, and the SNAT of step 3b does not apply to it (it only matches DNATed connections).
@@ -314,6 +323,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | 6a  | cluster1/default/client | deliver |                                                              | 100.2.0.132:80 | 10.1.128.4 |
       And cluster1/gw-1 translates nothing in the reply
 
+    @kubernetes
     Scenario: Every gateway has the SNAT rule for DNATed tunnel traffic and the FORWARD rule for returning traffic
       Seed 004 writes the SNAT rule with -i vxlan-tunnel, which iptables does not allow in
       POSTROUTING: Periscope marks the packets that arrive on vxlan-tunnel in mangle PREROUTING and
@@ -411,6 +421,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | Gateway gw-4                                            | 242.254.2.252             | Success |
       And no global IP of cluster cluster1 is held twice
 
+    @kubernetes
     Scenario: Each gateway SNATs cluster egress to its own range; cluster-wide GlobalEgressIPs are on every gateway
       When the cluster set is deployed
       Then the nat table of cluster1/gw-1 has:
@@ -445,6 +456,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | 242.254.1.9 via 241.18.0.8 dev vxlan-tunnel proto static metric 98                                                                    |
         | 242.254.1.16 via 241.18.0.8 dev vxlan-tunnel proto static metric 98                                                                   |
 
+    @kubernetes
     Scenario: Each gateway's own global IP is routed to it, so a remote health check reaches the gateway that answers it
       Upstream's node controller gives the active gateway node a global IP of its own, its Endpoint's
       healthCheckIP, and DNATs ICMP to it to the node's CNI address. With several active gateways only
@@ -500,6 +512,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         | 6   | cluster1/default/client     | deliver |                                                             | 242.254.2.254:80 | 10.0.128.4               |
       And every reply returns through cluster1/gw-2
 
+    @kubernetes
     Scenario: Every reply returns to the gateway that translated its request
       When cluster1/default/client connects to nginx.default.svc.clusterset.local:80
       Then the connection is delivered

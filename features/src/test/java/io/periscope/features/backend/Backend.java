@@ -32,6 +32,14 @@ public sealed interface Backend permits SimulatorBackend, LabBackend {
     }
 
     /**
+     * A step changed what runs beyond the cluster set (it created an object in the deployment's own
+     * API servers): the next scenario must not be handed this deployment as the set's. Nothing to do
+     * where no deployment outlives its scenario.
+     */
+    default void changedOutsideTheSet() {
+    }
+
+    /**
      * What this backend makes of the cluster set file {@code yaml}: its refusal, or empty when it
      * takes the file. The simulator has no file to refuse, so its answer is the topology loader's
      * verdict; the lab hands the file to its own {@code lab up} ({@link LabDriver#refuse}).

@@ -85,6 +85,9 @@ public final class LabBackend implements Backend {
     public synchronized Deployment deploy(ClusterSet set) {
         LabDriver lab = driver.orElseThrow(() -> new IllegalStateException(unavailable.orElse(NEEDS)));
         if (!set.equals(current)) {
+            // A build that fails has already taken the previous lab down: nothing is reused after it.
+            current = null;
+            deployment = null;
             deployment = lab.up(set);
             current = set;
         }
@@ -111,7 +114,7 @@ public final class LabBackend implements Backend {
         if (!changed.equals(current)) {
             try {
                 deployment = current == null ? lab.up(changed) : lab.change(changed);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | AssertionError e) {
                 // The lab may now run either set (an apply that timed out was handed over): the next deploy rebuilds.
                 current = null;
                 deployment = null;
@@ -120,6 +123,12 @@ public final class LabBackend implements Backend {
             current = changed;
         }
         return deployment;
+    }
+
+    /** The lab that runs holds more than its cluster set says: the next deploy builds the set anew. */
+    @Override
+    public synchronized void changedOutsideTheSet() {
+        current = null;
     }
 
     /** Heals whatever the scenario left failed in the lab that is up. */
@@ -131,7 +140,7 @@ public final class LabBackend implements Backend {
 
     /** Takes the lab down after the last scenario. */
     public synchronized void shutDown() {
-        if (current != null) {
+        if (current != null || deployment != null) {
             driver.ifPresent(LabDriver::down);
             current = null;
             deployment = null;

@@ -227,7 +227,7 @@ public final class KubernetesControlPlane implements AutoCloseable {
             client.resource(new ServiceBuilder().withNewMetadata().withName(service.name()).withNamespace(service.namespace()).endMetadata()
                     .withNewSpec().withClusterIP(service.clusterIp().map(Object::toString).orElse("None"))
                     .withSelector(service.selector().matchLabels())
-                    .withPorts(service.ports().stream().map(p -> new ServicePortBuilder().withPort(p.port())
+                    .withPorts(service.ports().stream().map(p -> new ServicePortBuilder().withName(p.name().orElse(null)).withPort(p.port())
                             .withTargetPort(new IntOrString(p.targetPort())).withProtocol(p.protocol().name()).build()).toList())
                     .endSpec().build()).create();
         }

@@ -19,8 +19,6 @@ import io.periscope.lab.failover.LabFailover;
 import io.periscope.lab.failover.UpLab;
 import io.periscope.labsimulator.SimulatorFailover;
 import io.periscope.model.endpoint.Endpoint;
-import io.periscope.model.globalnet.ClusterGlobalnetAllocations;
-import io.periscope.model.globalnet.GlobalIpAllocation;
 import io.periscope.model.globalnet.GlobalnetAllocations;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.net.Ipv4Prefix;
@@ -159,42 +157,15 @@ final class KubernetesDeployment implements Deployment {
     }
 
     /**
-     * Every allocation of the plan that names an object the API holds (ClusterGlobalEgressIP,
-     * GlobalEgressIP, GlobalIngressIP, a gateway's Gateway), with the addresses the Globalnet
-     * controller wrote in that object's status: an object the controller has not allocated for is
-     * left out, so the steps see what the API says. Allocations of requesters no object stands for
-     * (the first design's pods and nodes) are the plan's, and are recorded as the model's.
+     * Every cluster's global IPs as its API server holds them ({@link ApiAllocations}): the global
+     * CIDR of its Cluster object, what each Globalnet object (and the first design's annotated
+     * services, pods and nodes) holds with its status, and the free count as what no object holds.
+     * The plan only names the objects to look for.
      */
     @Override
     public GlobalnetAllocations allocations() {
-        GlobalnetAllocations planned = lab.plan().allocations();
-        java.util.Map<String, ClusterGlobalnetAllocations> clusters = new java.util.LinkedHashMap<>();
-        for (var entry : planned.clusters().entrySet()) {
-            MemberCluster member = plane.cluster(entry.getKey());
-            List<GlobalIpAllocation> read = new ArrayList<>();
-            for (GlobalIpAllocation allocation : entry.getValue().allocations()) {
-                Optional<ApiGlobalnet> object;
-                try {
-                    object = ApiGlobalnet.read(member.client(), allocation.requester());
-                } catch (IllegalArgumentException noObject) {
-                    EvidenceLog.record(Evidence.MODEL_ONLY);
-                    read.add(allocation);
-                    continue;
-                }
-                EvidenceLog.record(Evidence.API_OBJECTS);
-                object.filter(o -> o.allocated().filter(c -> "True".equals(c.getStatus())).isPresent())
-                        .filter(o -> o.addresses().equals(allocation.addresses().stream().map(Ipv4Address::toString).toList()))
-                        .ifPresentOrElse(o -> read.add(allocation), () -> {
-                            throw new AssertionError("cluster " + entry.getKey() + "'s " + allocation.requester() + " holds "
-                                    + object.map(o -> o.addressText() + " (" + o.allocated().map(c -> c.getReason()).orElse("no status") + ")")
-                                    .orElse("nothing: the API has no such object")
-                                    + " in the API, where periscope plan allocates " + allocation.addresses());
-                        });
-            }
-            ClusterGlobalnetAllocations cluster = entry.getValue();
-            clusters.put(entry.getKey(), new ClusterGlobalnetAllocations(cluster.cluster(), cluster.globalCidr(), read, cluster.freeCount()));
-        }
-        return new GlobalnetAllocations(clusters);
+        EvidenceLog.record(Evidence.API_OBJECTS);
+        return lab.apiAllocations();
     }
 
     /**

@@ -24,9 +24,9 @@ import java.util.Optional;
  * The kubernetes-on-lab backend's lab: {@link KubernetesOnTheLab} of the scenario's cluster set,
  * the production agents started on it (in this JVM, one set of agents per node, each with its own
  * thread inside the node's namespace and its own API clients) and waited for until every node's
- * kernel reads back as its layer in {@code periscope plan}. One lab at a time; a changed cluster
- * set is rebuilt ({@link #takeNotes} says so), since the agents would reconcile a changed API but
- * nothing here edits the API objects of a running lab yet; the notes also carry what a failover
+ * kernel reads back as its layer in {@code periscope plan}. One lab at a time; a change that only
+ * deletes exports, pods or GlobalEgressIPs goes to the running API servers and agents, any other
+ * rebuilds the lab ({@link #takeNotes} says which); the notes also carry what a failover
  * measured (how soon the agents found the gateway down, how long its streams went without packets). A JVM shutdown hook takes the lab down if
  * the run ends without {@link #down}.
  */
@@ -76,11 +76,51 @@ public final class KubernetesLab implements LabDriver {
                 + " KubernetesLab can give the file to its API servers' admission, or leave it to the lab backend");
     }
 
+    /**
+     * Deletions of exports, pods and GlobalEgressIPs go to the running API servers
+     * ({@link KubernetesOnTheLab#apply}) and the running agents must remove what they programmed: the
+     * change returns once every node's kernel reads back as the changed set's plan, every object the
+     * change released has left the API, and no DNS server answers a deleted export's name any more.
+     * Any other change rebuilds the lab, and the notes say why.
+     */
     @Override
     public synchronized Deployment change(ClusterSet set) {
-        notes.add("rebuilt: the kubernetes-on-lab backend builds a changed cluster set anew (namespaces, API servers and agents), "
-                + "so no deletion by the agents is shown here");
-        return up(set);
+        if (lab == null) {
+            notes.add("built anew: no kubernetes-on-lab of '" + set.name() + "' was running to take the change");
+            return up(set);
+        }
+        ClusterSet before = lab.set();
+        var planBefore = lab.plan();
+        long started = System.nanoTime();
+        Optional<String> refused = lab.apply(set);
+        if (refused.isPresent()) {
+            notes.add("rebuilt: the kubernetes-on-lab backend takes only deleted exports, pods and GlobalEgressIPs in place, so no deletion by "
+                    + "the agents is shown here; this change: " + refused.get());
+            return up(set);
+        }
+        awaitConvergence();
+        awaitReleased(planBefore, lab.plan());
+        lab.awaitRemovedNames(before);
+        notes.add("applied in place: the API objects deleted, the running agents reconciled every node to the changed plan in "
+                + (System.nanoTime() - started) / 1_000_000 + " ms");
+        deployment = new KubernetesDeployment(lab, deployment.controlPlane().orElseThrow(), runner);
+        return deployment;
+    }
+
+    /** Every global IP the change released is gone from the object that held it (the first design's annotations too). */
+    private void awaitReleased(io.periscope.plan.ClusterSetPlan before, io.periscope.plan.ClusterSetPlan after) {
+        for (var cluster : before.allocations().clusters().entrySet()) {
+            var client = lab.controlPlane().cluster(cluster.getKey()).client();
+            java.util.Set<String> kept = after.allocations().cluster(cluster.getKey()).map(a -> a.allocations().stream()
+                    .map(io.periscope.model.globalnet.GlobalIpAllocation::requester).collect(java.util.stream.Collectors.toSet()))
+                    .orElse(java.util.Set.of());
+            for (var allocation : cluster.getValue().allocations()) {
+                if (!kept.contains(allocation.requester())) {
+                    Eventually.await("cluster " + cluster.getKey() + "'s Globalnet releases the global IP of " + allocation.requester(),
+                            () -> ApiGlobalnet.read(client, allocation.requester()).map(o -> o.addresses().isEmpty()).orElse(true));
+                }
+            }
+        }
     }
 
     @Override
@@ -98,8 +138,12 @@ public final class KubernetesLab implements LabDriver {
         long deadline = System.nanoTime() + CONVERGENCE.toNanos();
         while (true) {
             Map<String, List<String>> left = new LinkedHashMap<>();
+            io.periscope.plan.ClusterSetPlan expected = lab.expectedPlan();
             for (HostNamespace node : lab.layout().nodes()) {
-                List<String> differences = lab.differences(node);
+                if (expected.host(node.host()).isEmpty()) {
+                    continue;
+                }
+                List<String> differences = lab.differences(node, expected);
                 if (!differences.isEmpty()) {
                     left.put(node.host().toString(), differences);
                 }

@@ -29,11 +29,15 @@ import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.up.LabUp;
 import io.periscope.model.net.Ipv4Prefix;
+import io.periscope.model.policy.ClusterGraph;
+import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Service;
 import io.periscope.plan.ClusterSetPlan;
 import io.periscope.plan.dns.ServiceDiscovery;
+import io.periscope.model.globalnet.GlobalnetAllocations;
+import io.periscope.planner.AllocatedGlobalAddresses;
 import io.periscope.planner.Planner;
 
 import java.net.InetSocketAddress;
@@ -42,6 +46,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Kubernetes on the lab: the lab's network namespaces for a cluster set's nodes and pods, with only
@@ -59,7 +64,11 @@ import java.util.Map;
  */
 public final class KubernetesOnTheLab implements AutoCloseable {
 
-    private final ClusterSet set;
+    /** The cluster set the API servers hold: the one built, or a change of it taken in place ({@link #apply}). */
+    private volatile ClusterSet set;
+    private volatile ClusterSetPlan plan;
+    /** Whether {@link #set} is a change the running agents took ({@link #apply}), not the set they started with. */
+    private volatile boolean changedInPlace;
     private final Path file;
     private final LabStateFile stateFile;
     private final LabLayout layout;
@@ -72,6 +81,7 @@ public final class KubernetesOnTheLab implements AutoCloseable {
 
     private KubernetesOnTheLab(ClusterSet set, Path stateDirectory) {
         this.set = set;
+        this.plan = Planner.plan(set);
         this.file = Path.of(set.name() + ".yaml");
         this.stateFile = new LabStateFile(stateDirectory);
         this.layout = LabLayout.of(Planner.plan(set));
@@ -81,14 +91,18 @@ public final class KubernetesOnTheLab implements AutoCloseable {
      * Builds the namespaces, as a cluster holds its nodes before Submariner is installed; no agent runs
      * yet ({@link #startAgents}).
      *
-     * @throws IllegalArgumentException for a cluster set whose cables the lab would build differently
-     *                                  (Libreswan as VXLAN): the agents program what the Cluster
-     *                                  objects name, so the two would not be the same cluster set
+     * @throws IllegalArgumentException for a cluster set with a Libreswan cable between two clusters:
+     *                                  the lab would build it as VXLAN (no XFRM here) while the agents
+     *                                  program what the Cluster objects and policies name, so the two
+     *                                  would not be the same cluster set. A Libreswan default that the
+     *                                  connection policies leave to no pair builds nothing, and is taken.
      */
     public static KubernetesOnTheLab up(ClusterSet set, Path stateDirectory) {
-        List<String> substituted = LabCables.of(set).substitutions();
-        if (!substituted.isEmpty()) {
-            throw new IllegalArgumentException("the lab would build " + set.name() + "'s cables differently from what its agents program: " + substituted);
+        List<String> libreswan = ClusterGraph.of(set).connections().stream().filter(c -> c.cableDriver().name() == CableDriver.LIBRESWAN)
+                .map(c -> c.left() + " and " + c.right()).toList();
+        if (!libreswan.isEmpty()) {
+            throw new IllegalArgumentException("the lab would build " + set.name() + "'s Libreswan cables (" + String.join(", ", libreswan)
+                    + ") as VXLAN, unlike what its agents program: " + LabCables.of(set).substitutions());
         }
         KubernetesOnTheLab lab = new KubernetesOnTheLab(set, stateDirectory);
         try {
@@ -111,7 +125,7 @@ public final class KubernetesOnTheLab implements AutoCloseable {
         plane = KubernetesControlPlane.start(set, globalCidrs(plan()), new LabNodeKernels(layout));
         for (Cluster cluster : set.clusters()) {
             MemberCluster member = plane.cluster(cluster.name());
-            writeEndpointSlices(member);
+            writeEndpointSlices(member.client(), cluster);
             // What periscope-agent broker-sync runs by default beside the broker sync: the exports' ServiceImports, which the DNS server answers from.
             dns.add(new ServiceExportSync(member.api().newClient(), plane.brokerApi().newClient(), new BrokerSyncSettings(cluster.name(),
                     KubernetesControlPlane.NAMESPACE, KubernetesControlPlane.BROKER_NAMESPACE, KubernetesControlPlane.resync())).start());
@@ -134,8 +148,7 @@ public final class KubernetesOnTheLab implements AutoCloseable {
      * pods it selects, ready (the lab's pods are up). The export sync and the DNS server read a
      * service's readiness from them, as Lighthouse does; the mock API server has no controller of its own.
      */
-    private static void writeEndpointSlices(MemberCluster member) {
-        Cluster cluster = member.model();
+    private static void writeEndpointSlices(io.fabric8.kubernetes.client.KubernetesClient client, Cluster cluster) {
         for (Service service : cluster.services()) {
             if (service.selector().isEmpty()) {
                 continue;
@@ -146,7 +159,7 @@ public final class KubernetesOnTheLab implements AutoCloseable {
                             .withNodeName(p.node()).withNewTargetRef().withKind("Pod").withName(p.name()).withNamespace(p.namespace()).endTargetRef()
                             .build())
                     .toList();
-            member.client().resource(new EndpointSliceBuilder().withNewMetadata().withName(service.name() + "-lab").withNamespace(service.namespace())
+            client.resource(new EndpointSliceBuilder().withNewMetadata().withName(service.name() + "-lab").withNamespace(service.namespace())
                     .withLabels(Map.of(ReadyPods.SERVICE_NAME_LABEL, service.name())).endMetadata()
                     .withAddressType("IPv4").withEndpoints(endpoints)
                     .withPorts(service.ports().stream().map(p -> new EndpointPortBuilder().withName(p.name().orElse("")).withPort(p.targetPort())
@@ -170,7 +183,113 @@ public final class KubernetesOnTheLab implements AutoCloseable {
 
     /** What {@code periscope plan} says for the cluster set: the plan each node's kernel is compared with. */
     public ClusterSetPlan plan() {
-        return Planner.plan(set);
+        return plan;
+    }
+
+    /**
+     * What the agents must program now: {@code periscope plan} of the cluster set, with the global IPs
+     * the API holds once a change was taken in place. A running Globalnet keeps every address it gave
+     * (upstream restores them from the objects' status and annotations), where the plan of the changed
+     * file would hand them out afresh, so after a deletion the first design's pods and nodes keep
+     * theirs rather than move up into the freed one.
+     */
+    public ClusterSetPlan expectedPlan() {
+        if (!changedInPlace || !set.globalnet().enabled()) {
+            return plan;
+        }
+        return Planner.plan(set, new AllocatedGlobalAddresses(apiAllocations()));
+    }
+
+    /** Every cluster's global IPs as its API server holds them ({@link ApiAllocations}), the plan naming the objects to read. */
+    public GlobalnetAllocations apiAllocations() {
+        Map<String, io.periscope.model.globalnet.ClusterGlobalnetAllocations> clusters = new LinkedHashMap<>();
+        for (var entry : plan.allocations().clusters().entrySet()) {
+            clusters.put(entry.getKey(), ApiAllocations.read(controlPlane().cluster(entry.getKey()).client(), KubernetesControlPlane.NAMESPACE,
+                    entry.getValue()));
+        }
+        return new GlobalnetAllocations(clusters);
+    }
+
+    /**
+     * Takes a change of the running cluster set in place, as a user would make it with kubectl: each
+     * deleted ServiceExport, pod and GlobalEgressIP is deleted from its cluster's API server (a pod's
+     * EndpointSlices rewritten as the endpoint controller would), and the running agents reconcile.
+     * Returns once the API servers hold the change, before the agents have acted on it (the kernels
+     * then converge to the changed set's plan: {@link #differences}).
+     *
+     * @return why the change cannot be taken in place (anything but those deletions: a node, a pod or
+     *         an object added, another topology); empty when it was
+     */
+    public synchronized Optional<String> apply(ClusterSet changed) {
+        Optional<String> refused = deletionsOnly(set, changed);
+        if (refused.isPresent()) {
+            return refused;
+        }
+        ClusterSet before = set;
+        for (Cluster was : before.clusters()) {
+            Cluster now = changed.cluster(was.name()).orElseThrow();
+            MemberCluster member = plane.cluster(was.name());
+            var client = member.client();
+            for (var export : was.exports()) {
+                if (!now.exports().contains(export)) {
+                    client.resources(io.periscope.kubernetes.crd.ServiceExportResource.class).inNamespace(export.namespace())
+                            .withName(export.name()).delete();
+                }
+            }
+            for (var egress : was.globalEgressIPs()) {
+                if (!now.globalEgressIPs().contains(egress)) {
+                    client.resources(io.periscope.kubernetes.crd.GlobalEgressIPResource.class).inNamespace(egress.namespace())
+                            .withName(egress.name()).delete();
+                }
+            }
+            boolean podsGone = false;
+            for (var pod : was.pods()) {
+                if (!now.pods().contains(pod)) {
+                    client.pods().inNamespace(pod.namespace()).withName(pod.name()).delete();
+                    podsGone = true;
+                }
+            }
+            if (podsGone) {
+                for (Service service : was.services()) {
+                    client.resources(io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice.class).inNamespace(service.namespace())
+                            .withName(service.name() + "-lab").delete();
+                }
+                Eventually.await("cluster " + was.name() + "'s API server drops the old EndpointSlices", () -> was.services().stream()
+                        .allMatch(service -> client.resources(io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice.class)
+                                .inNamespace(service.namespace()).withName(service.name() + "-lab").get() == null));
+                writeEndpointSlices(client, now);
+            }
+        }
+        set = changed;
+        plan = Planner.plan(changed);
+        changedInPlace = true;
+        return Optional.empty();
+    }
+
+    /** Empty when {@code changed} is {@code running} with only exports, pods and GlobalEgressIPs deleted; else what else changed. */
+    static Optional<String> deletionsOnly(ClusterSet running, ClusterSet changed) {
+        if (!running.name().equals(changed.name()) || running.clusters().size() != changed.clusters().size()) {
+            return Optional.of("another cluster set, or clusters added or removed");
+        }
+        List<Cluster> kept = new ArrayList<>();
+        for (Cluster was : running.clusters()) {
+            Optional<Cluster> now = changed.cluster(was.name());
+            if (now.isEmpty()) {
+                return Optional.of("cluster " + was.name() + " removed");
+            }
+            Cluster c = now.get();
+            if (!was.exports().containsAll(c.exports()) || !was.pods().containsAll(c.pods()) || !was.globalEgressIPs().containsAll(c.globalEgressIPs())) {
+                return Optional.of("cluster " + was.name() + " gained an export, a pod or a GlobalEgressIP (the lab has no namespace for a new pod,"
+                        + " and only deletions are taken in place)");
+            }
+            kept.add(new Cluster(was.name(), was.labels(), was.podCidrs(), was.serviceCidrs(), was.globalCidr(), was.cni(), was.multiActiveGateways(),
+                    was.clusterEgressIPs(), was.loadBalancing(), was.nodes(), c.pods(), was.services(), c.exports(), c.globalEgressIPs(),
+                    was.environment(), was.egressOwnership()));
+        }
+        if (!running.withClusters(kept).equals(changed)) {
+            return Optional.of("more than exports, pods or GlobalEgressIPs deleted (nodes, services, policies, Globalnet or the clusters' settings)");
+        }
+        return Optional.empty();
     }
 
     public LabLayout layout() {
@@ -190,6 +309,25 @@ public final class KubernetesOnTheLab implements AutoCloseable {
                     Eventually.await("the DNS server of " + server.getKey() + " holds " + name,
                             () -> server.getValue().discovery().names().contains(name));
                 }
+            }
+        }
+    }
+
+    /** Waits until no cluster's DNS server holds the name of an export {@code before} had and the running set has not. */
+    public void awaitRemovedNames(ClusterSet before) {
+        List<String> gone = new ArrayList<>();
+        for (Cluster cluster : before.clusters()) {
+            for (var export : cluster.exports()) {
+                boolean stillExported = set.clusters().stream().anyMatch(c -> c.exports().contains(export));
+                if (!stillExported) {
+                    gone.add(export.name() + "." + export.namespace() + ".svc." + ServiceDiscovery.ZONE);
+                }
+            }
+        }
+        for (Map.Entry<String, DnsAgent> server : dnsServers.entrySet()) {
+            for (String name : gone) {
+                Eventually.await("the DNS server of " + server.getKey() + " drops " + name,
+                        () -> !server.getValue().discovery().names().contains(name));
             }
         }
     }
@@ -221,9 +359,14 @@ public final class KubernetesOnTheLab implements AutoCloseable {
      * (the check {@code lab up} ends with), with Periscope's ownership; empty once they agree.
      */
     public List<String> differences(HostNamespace node) {
+        return differences(node, plan);
+    }
+
+    /** What the node's kernel still lacks or holds too much of, against its Submariner layer in {@code expected}. */
+    public List<String> differences(HostNamespace node, ClusterSetPlan expected) {
         try (NamespaceThread thread = NamespaceThread.enter(node.namespace())) {
             Reconciler reader = new Reconciler(new NamespaceCommandRunner(thread), Ownership.submariner());
-            return reader.diff(node.plan().submariner()).changes().stream().map(DataplaneChange::toString).toList();
+            return reader.diff(expected.host(node.host()).orElseThrow().submariner()).changes().stream().map(DataplaneChange::toString).toList();
         }
     }
 

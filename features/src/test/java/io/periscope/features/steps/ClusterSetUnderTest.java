@@ -156,6 +156,16 @@ public final class ClusterSetUnderTest {
         return Optional.ofNullable(controlPlane);
     }
 
+    /**
+     * A step created an object in the API servers: when they are the deployment's own (its agents
+     * act on them), what runs is no longer the cluster set, so the backend must not reuse it.
+     */
+    void apiChangedOutsideTheSet() {
+        if (borrowedControlPlane) {
+            backend().changedOutsideTheSet();
+        }
+    }
+
     /** Called after every scenario, and when the cluster set changes. */
     public void stopControlPlane() {
         if (controlPlane != null && !borrowedControlPlane) {

@@ -170,6 +170,7 @@ public final class KubernetesSteps {
                 }
             });
             member.client().resource(object.get()).create();
+            world.apiChangedOutsideTheSet();
         }
     }
 
