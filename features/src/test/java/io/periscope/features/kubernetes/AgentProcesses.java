@@ -94,7 +94,10 @@ final class AgentProcesses implements AutoCloseable {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> argv = new ArrayList<>(List.of("ip", "netns", "exec", namespace, java.toString(), "--enable-native-access=ALL-UNNAMED",
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-Xms16m", "-Xmx128m", "-Xshare:auto",
-                "-Dkubernetes.auth.tryServiceAccount=false", "-cp", classpath(), AgentProcessMain.class.getName()));
+                "-Dkubernetes.auth.tryServiceAccount=false",
+                // HTTP/1.1, as the mock server's own clients speak to it: the JDK client's h2c upgrade through it stalls now and then.
+                "-Dkubernetes.http2.disable=true",
+                "-cp", classpath(), AgentProcessMain.class.getName()));
         argv.addAll(resolved);
         Path log = directory.resolve(name.replace('/', '_') + ".log");
         ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true);
@@ -117,6 +120,15 @@ final class AgentProcesses implements AutoCloseable {
     /** Every agent started, in order. */
     synchronized List<AgentProcess> processes() {
         return List.copyOf(processes);
+    }
+
+    /** What each namespace's relay has carried, and which agents have ended, for a message on agents that did not converge. */
+    synchronized String describe() {
+        StringBuilder text = new StringBuilder("connections relayed to the API servers:");
+        relays.forEach((namespace, relay) -> text.append(' ').append(namespace).append('=').append(relay.carried()));
+        processes.stream().filter(p -> !p.process().isAlive())
+                .forEach(p -> text.append("; ").append(p.name()).append(" ended with ").append(p.process().exitValue()).append(": ").append(tail(p, 5)));
+        return text.toString();
     }
 
     /** Stops one agent as a pod is stopped (SIGTERM, then SIGKILL after a grace period). */

@@ -36,6 +36,7 @@ final class ApiRelay implements AutoCloseable {
     private final Set<Integer> ports = new java.util.HashSet<>();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.AtomicLong accepted = new java.util.concurrent.atomic.AtomicLong();
 
     private ApiRelay(String namespace) {
         this.namespace = namespace;
@@ -79,7 +80,14 @@ final class ApiRelay implements AutoCloseable {
         return namespace;
     }
 
+    /** How many connections the relay has carried to an API server so far. */
+    long carried() {
+        return accepted.get();
+    }
+
     private void accept(ServerSocket socket, InetSocketAddress target) {
+        // The relayed connections leave from this JVM's own namespace, whichever thread started the relay.
+        io.periscope.lab.netns.NetworkNamespaces.enterTheProcessNamespace();
         while (!closed) {
             Socket client;
             try {
@@ -91,9 +99,12 @@ final class ApiRelay implements AutoCloseable {
             try {
                 server = new Socket(target.getAddress(), target.getPort());
             } catch (IOException e) {
+                // The agent's client retries; the line says why it could not get through.
+                System.err.println("[api-relay] " + namespace + ": cannot reach the API server at " + target + ": " + e.getMessage());
                 closeQuietly(client);
                 continue;
             }
+            accepted.incrementAndGet();
             open.add(client);
             open.add(server);
             Thread.ofVirtual().start(() -> copy(client, server));

@@ -331,19 +331,29 @@ public final class KubernetesControlPlane implements AutoCloseable {
     private MemberCluster startProcesses(Cluster cluster, MockApiServer api) {
         List<Node> nodes = cluster.nodes();
         List<Node> labelled = nodes.stream().filter(Node::gateway).toList();
-        for (Node node : labelled) {
-            List<String> flags = cluster.multiActiveGateways() ? List.of("--multi-active-gateway") : List.of();
+        List<String> flags = cluster.multiActiveGateways() ? List.of("--multi-active-gateway") : List.of();
+        for (int i = 0; i < labelled.size(); i++) {
+            Node node = labelled.get(i);
             Runnable start = () -> processes.start(cluster.name(), node.name(), "gateway", List.of(api), flags, null);
-            if (cluster.multiActiveGateways() || node == labelled.getFirst()) {
+            if (i == 0) {
                 start.run();
-            } else {
-                standbys.add(() -> {
-                    String holder = LiveObjectsReader.gatewayLease(false, node.name());
-                    Eventually.await("the gateway agent of " + cluster.name() + "/" + labelled.getFirst().name() + " holds the Lease " + holder,
-                            () -> labelled.getFirst().name().equals(leaseHolder(api.client(), holder)));
-                    start.run();
-                });
+                continue;
             }
+            // In the model's order, as the in-JVM agents start: Globalnet hands out by the Gateway objects' age, and
+            // with one active gateway the first takes the Lease. The next starts once the API shows the previous one.
+            Node previous = labelled.get(i - 1);
+            standbys.add(() -> {
+                if (cluster.multiActiveGateways()) {
+                    awaitStarted("the gateway agent of " + cluster.name() + "/" + previous.name() + " publishes its Gateway object",
+                            () -> api.client().resources(io.periscope.kubernetes.crd.Gateway.class).inNamespace(NAMESPACE)
+                                    .withName(previous.name()).get() != null);
+                } else {
+                    String lease = LiveObjectsReader.gatewayLease(false, labelled.getFirst().name());
+                    awaitStarted("the gateway agent of " + cluster.name() + "/" + labelled.getFirst().name() + " holds the Lease " + lease,
+                            () -> labelled.getFirst().name().equals(leaseHolder(api.client(), lease)));
+                }
+                start.run();
+            });
         }
         for (Node node : nodes) {
             processes.start(cluster.name(), node.name(), "route-agent", List.of(api), List.of(), null);
@@ -365,6 +375,22 @@ public final class KubernetesControlPlane implements AutoCloseable {
             replicas.put(identity, processes.start(cluster, nodes.get(replica % nodes.size()).name(), "globalnet", List.of(api), List.of(), identity));
         }
         globalnetProcesses.put(cluster, replicas);
+    }
+
+    /** An agent process's JVM and first pass: as long as the lab's convergence may take on a busy machine. */
+    private static void awaitStarted(String what, java.util.function.BooleanSupplier condition) {
+        long deadline = System.nanoTime() + KubernetesLab.CONVERGENCE.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("after " + KubernetesLab.CONVERGENCE.toSeconds() + " s, not yet: " + what);
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting: " + what, e);
+            }
+        }
     }
 
     /** Who holds the Lease {@code name} in the cluster's namespace, as the API says; null when nobody does. */

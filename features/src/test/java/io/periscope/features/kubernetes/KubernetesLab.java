@@ -119,7 +119,7 @@ public final class KubernetesLab implements LabDriver {
             }
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the production agents did not program " + lab.set().name() + " as periscope plan says within "
-                        + CONVERGENCE.toSeconds() + " s; still different: " + left);
+                        + CONVERGENCE.toSeconds() + " s (" + lab.controlPlane().processes().map(LabNodeProcesses::describe).orElse("") + "); still different: " + left);
             }
             try {
                 Thread.sleep(250);

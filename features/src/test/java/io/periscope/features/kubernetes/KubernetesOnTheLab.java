@@ -105,7 +105,6 @@ public final class KubernetesOnTheLab implements AutoCloseable {
         if (plane != null) {
             throw new IllegalStateException("the agents of " + set.name() + " already run");
         }
-        requireLoopbackFree(plan());
         LabNodeProcesses processes = new LabNodeProcesses(layout, agentDirectory(), KubernetesControlPlane.resync());
         plane = KubernetesControlPlane.startProcesses(set, globalCidrs(plan()), processes);
         for (Cluster cluster : set.clusters()) {
@@ -132,25 +131,6 @@ public final class KubernetesOnTheLab implements AutoCloseable {
             throw new java.io.UncheckedIOException("cannot clear " + directory.toAbsolutePath(), e);
         }
         return directory;
-    }
-
-    /**
-     * The agents reach their API servers at 127.0.0.1 of their node ({@link ApiRelay}): a cluster set
-     * that gives a host an address in 127.0.0.0/8 would be answered by the relay, or the relay by it.
-     */
-    static void requireLoopbackFree(ClusterSetPlan plan) {
-        Ipv4Prefix loopback = Ipv4Prefix.parse("127.0.0.0/8");
-        for (var host : plan.hosts().values()) {
-            for (var nic : host.interfaces()) {
-                for (var address : nic.addresses()) {
-                    if (loopback.contains(address)) {
-                        throw new IllegalArgumentException("the kubernetes-on-lab backend cannot run " + plan.clusterSet().name() + ": "
-                                + host.id() + " has " + address + " on " + nic.name() + ", in 127.0.0.0/8, where the agents reach their API"
-                                + " servers; give the cluster set addresses outside 127.0.0.0/8");
-                    }
-                }
-            }
-        }
     }
 
     /** How long each agent's JVM took from its process's start to {@code main}, by agent, once all have got there (or ended). */

@@ -71,6 +71,11 @@ public final class LabNodeProcesses implements AutoCloseable {
         processes.stop(agent);
     }
 
+    /** The relays' traffic and the agents that ended, for a failure message. */
+    public String describe() {
+        return processes.describe();
+    }
+
     /** Every agent running, in the order they started. */
     public List<AgentProcess> running() {
         return processes.processes();

@@ -166,8 +166,9 @@ public final class AgentCommand {
 
         @Override
         public Integer call() throws InterruptedException {
+            NodeAgentSettings settings = common.nodeAgent(node, multiActive);
             KubernetesClient client = new KubernetesClientBuilder().build();
-            return runUntilStopped(new GatewayAgent(client, common.nodeAgent(node, multiActive), ProcessCommandRunner.here(), hostWatch(),
+            return runUntilStopped(new GatewayAgent(client, settings, ProcessCommandRunner.here(), hostWatch(),
                     IcmpEchoProber::open).start());
         }
     }
@@ -182,8 +183,9 @@ public final class AgentCommand {
 
         @Override
         public Integer call() throws InterruptedException {
+            NodeAgentSettings settings = common.nodeAgent(node, false);
             KubernetesClient client = new KubernetesClientBuilder().build();
-            return runUntilStopped(new RouteAgent(client, common.nodeAgent(node, false), ProcessCommandRunner.here(), hostWatch(),
+            return runUntilStopped(new RouteAgent(client, settings, ProcessCommandRunner.here(), hostWatch(),
                     IcmpEchoProber::open).start());
         }
     }
