@@ -12,8 +12,9 @@ import static io.cucumber.junit.platform.engine.Constants.PLUGIN_PROPERTY_NAME;
 /**
  * The seeds' Kubernetes scenarios (tagged {@code @kubernetes}: CR status, Globalnet allocations,
  * exports and imports, Endpoints, multiple active gateways, a gateway failure) on the third backend:
- * the lab's namespaces programmed by the production Kubernetes agents, in this JVM, against
- * fabric8's mock API servers in CRUD mode standing in for kube-apiserver. As root; otherwise every
+ * the lab's namespaces programmed by the production Kubernetes agents, each a process in the
+ * namespace of the node it runs on, against fabric8's mock API servers in CRUD mode (in this JVM)
+ * standing in for kube-apiserver. As root; otherwise every
  * scenario is skipped with the reason.
  */
 @Suite

@@ -3,7 +3,9 @@ package io.periscope.features.kubernetes;
 import io.periscope.dataplane.command.CommandResult;
 import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.features.kubernetes.KubernetesControlPlane.MemberCluster;
-import io.periscope.kubernetes.gateway.GatewayAgent;
+import io.periscope.kubernetes.crd.Gateway;
+import io.periscope.kubernetes.crd.GatewayStatus;
+import io.periscope.kubernetes.modelbuilder.LiveObjectsReader;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.probe.FlowProbeResult;
@@ -38,8 +40,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The production Kubernetes agents on a real kernel. The lab builds the clusters' nodes and pods as
  * network namespaces with only the CNI's and kube-proxy's part; the API servers (fabric8's CRUD mock)
  * hold the clusters as Kubernetes objects; the gateway agents, route agents, Globalnet replicas and
- * broker syncs of agents/kubernetes, constructed as {@code periscope-agent} constructs them but with
- * each node's namespace as their host, program the nodes. Before they start, no node holds its layer
+ * broker syncs and DNS servers of agents/kubernetes, each a {@code periscope-agent} process inside
+ * the namespace of the node it runs on ({@link LabNodeProcesses}), program the nodes. Before they start, no node holds its layer
  * and no packet crosses; once they converged, each node's kernel, read back, is what
  * {@code periscope plan} says for it, and a real packet goes from a pod of one cluster to a pod of
  * the other; a flow written with a service's name asks the production DNS server first.
@@ -187,19 +189,26 @@ class KubernetesAgentsProgramTheNodesTheyRunOn {
         }
         assertThat(left).as("what each node's kernel lacks or holds too much of against periscope plan, after %s", CONVERGENCE)
                 .allSatisfy((node, differences) -> assertThat(differences).as(node.host().toString()).isEmpty());
-        // Whose work it is: every gateway's agent leads its Lease and programmed its node; the route
-        // agents programmed the other nodes and stand aside on the active gateways.
+        // Whose work it is, as the API says: every gateway agent process holds its Lease and reports its
+        // gateway active or passive; the route agents of the non-gateway nodes report the gateways they load-balance to.
         for (MemberCluster cluster : plane.clusters()) {
-            for (Map.Entry<String, GatewayAgent> gateway : cluster.gateways().entrySet()) {
-                boolean active = cluster.model().multiActiveGateways() || cluster.model().nodes().stream()
-                        .filter(n -> n.gateway()).findFirst().orElseThrow().name().equals(gateway.getKey());
-                assertThat(gateway.getValue().leading()).as("the gateway agent of %s leads", gateway.getKey()).isEqualTo(active);
-                assertThat(gateway.getValue().lastReconcile().isPresent()).as("the gateway agent of %s programmed", gateway.getKey()).isEqualTo(active);
+            List<io.periscope.model.topology.Node> gateways = cluster.model().nodes().stream().filter(io.periscope.model.topology.Node::gateway).toList();
+            for (io.periscope.model.topology.Node gateway : gateways) {
+                boolean active = cluster.model().multiActiveGateways() || gateways.getFirst() == gateway;
+                String lease = LiveObjectsReader.gatewayLease(cluster.model().multiActiveGateways(), gateway.name());
+                Eventually.check("the gateway agent of " + gateway.name() + " reports itself " + (active ? "active" : "passive"), () -> {
+                    if (active) {
+                        assertThat(KubernetesControlPlane.leaseHolder(cluster.client(), lease)).as("holder of %s", lease).isEqualTo(gateway.name());
+                    }
+                    Gateway object = cluster.client().resources(Gateway.class).inNamespace(KubernetesControlPlane.NAMESPACE).withName(gateway.name()).get();
+                    assertThat(object).as("the Gateway object of %s", gateway.name()).isNotNull();
+                    assertThat(object.getStatus().haStatus()).as("%s's haStatus", gateway.name())
+                            .isEqualTo(active ? GatewayStatus.ACTIVE : GatewayStatus.PASSIVE);
+                });
             }
-            cluster.routeAgents().forEach((node, agent) -> assertThat(agent.standingAside())
-                    .as("the route agent of %s/%s stands aside", cluster.model().name(), node)
-                    .isEqualTo(lab.plan().host(HostId.node(cluster.model().name(), node)).orElseThrow().role()
-                            == io.periscope.plan.HostPlan.HostRole.GATEWAY));
+            assertThat(plane.processes().orElseThrow().running()).as("the agent processes of %s", cluster.model().name())
+                    .filteredOn(p -> p.name().startsWith(cluster.model().name() + "_"))
+                    .allSatisfy(p -> assertThat(p.process().isAlive()).as("%s runs", p.name()).isTrue());
         }
     }
 

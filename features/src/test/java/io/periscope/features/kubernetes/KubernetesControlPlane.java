@@ -30,6 +30,7 @@ import io.periscope.kubernetes.globalnet.GlobalnetSettings;
 import io.periscope.dataplane.election.LeaseTimings;
 import io.periscope.kubernetes.modelbuilder.ClusterModelBuilder;
 import io.periscope.kubernetes.modelbuilder.LabelSelectorConversion;
+import io.periscope.kubernetes.modelbuilder.LiveObjectsReader;
 import io.periscope.kubernetes.nodeplan.NodeAgentSettings;
 import io.periscope.kubernetes.routeagent.RouteAgent;
 import io.periscope.model.net.Ipv4Prefix;
@@ -90,14 +91,22 @@ public final class KubernetesControlPlane implements AutoCloseable {
     }
 
     private final ClusterSet set;
+    /** The in-JVM agents' kernels, or none when the agents run as processes. */
     private final NodeKernels nodeKernels;
+    /** The agents as processes in the lab's namespaces, or null when they run in this JVM. */
+    private final LabNodeProcesses processes;
     private final MockApiServer broker;
     private final Map<String, MemberCluster> clusters = new LinkedHashMap<>();
     private final List<AutoCloseable> running = new ArrayList<>();
+    /** Each cluster's Globalnet replicas as processes, by the identity they stand for the Lease with. */
+    private final Map<String, Map<String, AgentProcesses.AgentProcess>> globalnetProcesses = new LinkedHashMap<>();
+    /** What starts once every cluster's first pass is under way: the stand-by gateways, after the active one took the Lease. */
+    private final List<Runnable> standbys = new ArrayList<>();
 
-    private KubernetesControlPlane(ClusterSet set, NodeKernels nodeKernels, MockApiServer broker) {
+    private KubernetesControlPlane(ClusterSet set, NodeKernels nodeKernels, LabNodeProcesses processes, MockApiServer broker) {
         this.set = set;
         this.nodeKernels = nodeKernels;
+        this.processes = processes;
         this.broker = broker;
     }
 
@@ -115,19 +124,45 @@ public final class KubernetesControlPlane implements AutoCloseable {
      * @param kernels     where the node agents program; closed with the control plane, after the agents
      */
     public static KubernetesControlPlane start(ClusterSet set, Map<String, Ipv4Prefix> globalCidrs, NodeKernels kernels) {
+        return start(set, globalCidrs, kernels, null);
+    }
+
+    /**
+     * The control plane of the kubernetes-on-lab backend: the API servers in this JVM, every agent a
+     * process in the namespace of the node it runs on ({@link LabNodeProcesses}).
+     *
+     * @param processes where the agents start; closed with the control plane
+     */
+    public static KubernetesControlPlane startProcesses(ClusterSet set, Map<String, Ipv4Prefix> globalCidrs, LabNodeProcesses processes) {
+        return start(set, globalCidrs, new NodeKernels() {
+            @Override
+            public CommandRunner runner(String cluster, String node) {
+                throw new IllegalStateException("the agents of " + cluster + "/" + node + " run as processes with their own runner");
+            }
+
+            @Override
+            public boolean routeAgents() {
+                return true;
+            }
+        }, processes);
+    }
+
+    private static KubernetesControlPlane start(ClusterSet set, Map<String, Ipv4Prefix> globalCidrs, NodeKernels kernels, LabNodeProcesses processes) {
         MockApiServer broker = null;
         KubernetesControlPlane plane = null;
         try {
             List<CustomResourceDefinition> crds = MockApiServer.shippedCrds();
             broker = new MockApiServer(crds, BROKER_NAMESPACE);
-            plane = new KubernetesControlPlane(set, kernels, broker);
+            plane = new KubernetesControlPlane(set, kernels, processes, broker);
             plane.writePolicies();
             for (Cluster cluster : set.clusters()) {
                 MockApiServer api = new MockApiServer(crds, NAMESPACE);
                 plane.running.add(api);
                 write(api, set, cluster, Optional.ofNullable(globalCidrs.get(cluster.name())));
-                plane.clusters.put(cluster.name(), plane.startControllers(cluster, api));
+                plane.clusters.put(cluster.name(), processes != null ? plane.startProcesses(cluster, api) : plane.startControllers(cluster, api));
             }
+            plane.standbys.forEach(Runnable::run);
+            plane.standbys.clear();
             return plane;
         } catch (RuntimeException e) {
             if (plane != null) {
@@ -137,6 +172,9 @@ public final class KubernetesControlPlane implements AutoCloseable {
                     broker.close();
                 }
                 kernels.close();
+                if (processes != null) {
+                    processes.close();
+                }
             }
             throw e;
         }
@@ -283,6 +321,98 @@ public final class KubernetesControlPlane implements AutoCloseable {
         return new MemberCluster(cluster, api, new java.util.concurrent.CopyOnWriteArrayList<>(globalnet), sync, gateways, routeAgents, kernels);
     }
 
+    /**
+     * The cluster's agents as processes, as its manifests place them: a route agent on every node
+     * and a gateway agent on every gateway node (DaemonSets), the Globalnet replicas, the broker sync
+     * and the DNS server on nodes of the cluster (Deployments). With one active gateway the model's
+     * first gateway starts first and takes the Lease (as read from the API); the others start once
+     * every cluster's first agents are under way.
+     */
+    private MemberCluster startProcesses(Cluster cluster, MockApiServer api) {
+        List<Node> nodes = cluster.nodes();
+        List<Node> labelled = nodes.stream().filter(Node::gateway).toList();
+        List<String> flags = cluster.multiActiveGateways() ? List.of("--multi-active-gateway") : List.of();
+        for (int i = 0; i < labelled.size(); i++) {
+            Node node = labelled.get(i);
+            Runnable start = () -> processes.start(cluster.name(), node.name(), "gateway", List.of(api), flags, null);
+            if (i == 0) {
+                start.run();
+                continue;
+            }
+            // In the model's order, as the in-JVM agents start: Globalnet hands out by the Gateway objects' age, and
+            // with one active gateway the first takes the Lease. The next starts once the API shows the previous one.
+            Node previous = labelled.get(i - 1);
+            standbys.add(() -> {
+                if (cluster.multiActiveGateways()) {
+                    awaitStarted("the gateway agent of " + cluster.name() + "/" + previous.name() + " publishes its Gateway object",
+                            () -> api.client().resources(io.periscope.kubernetes.crd.Gateway.class).inNamespace(NAMESPACE)
+                                    .withName(previous.name()).get() != null);
+                } else {
+                    String lease = LiveObjectsReader.gatewayLease(false, labelled.getFirst().name());
+                    awaitStarted("the gateway agent of " + cluster.name() + "/" + labelled.getFirst().name() + " holds the Lease " + lease,
+                            () -> labelled.getFirst().name().equals(leaseHolder(api.client(), lease)));
+                }
+                start.run();
+            });
+        }
+        for (Node node : nodes) {
+            processes.start(cluster.name(), node.name(), "route-agent", List.of(api), List.of(), null);
+        }
+        if (set.globalnet().enabled()) {
+            startGlobalnetProcesses(cluster.name(), api, "globalnet-");
+        }
+        processes.start(cluster.name(), nodes.getFirst().name(), "broker-sync", List.of(api, broker),
+                List.of("--broker-kubeconfig", "{kubeconfig:" + broker.address().getPort() + "}", "--broker-namespace", BROKER_NAMESPACE),
+                "broker-sync-0");
+        return new MemberCluster(cluster, api, new java.util.concurrent.CopyOnWriteArrayList<>(), null, Map.of(), Map.of(), Map.of());
+    }
+
+    private void startGlobalnetProcesses(String cluster, MockApiServer api, String prefix) {
+        List<Node> nodes = this.set.clusters().stream().filter(c -> c.name().equals(cluster)).findFirst().orElseThrow().nodes();
+        Map<String, AgentProcesses.AgentProcess> replicas = new LinkedHashMap<>();
+        for (int replica = 0; replica < GLOBALNET_REPLICAS; replica++) {
+            String identity = prefix + replica;
+            replicas.put(identity, processes.start(cluster, nodes.get(replica % nodes.size()).name(), "globalnet", List.of(api), List.of(), identity));
+        }
+        globalnetProcesses.put(cluster, replicas);
+    }
+
+    /** An agent process's JVM and first pass: as long as the lab's convergence may take on a busy machine. */
+    private static void awaitStarted(String what, java.util.function.BooleanSupplier condition) {
+        long deadline = System.nanoTime() + KubernetesLab.CONVERGENCE.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("after " + KubernetesLab.CONVERGENCE.toSeconds() + " s, not yet: " + what);
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting: " + what, e);
+            }
+        }
+    }
+
+    /** Who holds the Lease {@code name} in the cluster's namespace, as the API says; null when nobody does. */
+    public static String leaseHolder(KubernetesClient client, String name) {
+        io.fabric8.kubernetes.api.model.coordination.v1.Lease lease = client.resources(io.fabric8.kubernetes.api.model.coordination.v1.Lease.class)
+                .inNamespace(NAMESPACE).withName(name).get();
+        return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
+    }
+
+    /**
+     * The identities the cluster's Globalnet replicas stand for the Lease with, for a control plane
+     * whose agents run as processes; empty for one whose controllers run in this JVM ({@link MemberCluster#globalnet()}).
+     */
+    public List<String> globalnetProcessIdentities(String cluster) {
+        return List.copyOf(globalnetProcesses.getOrDefault(cluster, Map.of()).keySet());
+    }
+
+    /** The agents as processes, or empty when they run in this JVM. */
+    public java.util.Optional<LabNodeProcesses> processes() {
+        return java.util.Optional.ofNullable(processes);
+    }
+
     private List<GlobalnetController> startGlobalnet(String cluster, MockApiServer api, String prefix) {
         List<GlobalnetController> replicas = new ArrayList<>();
         for (int replica = 0; replica < GLOBALNET_REPLICAS; replica++) {
@@ -300,6 +430,15 @@ public final class KubernetesControlPlane implements AutoCloseable {
      */
     public void restartGlobalnet(String cluster) {
         MemberCluster member = cluster(cluster);
+        if (processes != null) {
+            // The pods are deleted (SIGTERM: the leader releases the Lease) and new ones scheduled.
+            globalnetProcesses.getOrDefault(cluster, Map.of()).values().forEach(processes::stop);
+            startGlobalnetProcesses(cluster, member.api(), "globalnet-restarted-" + System.nanoTime() + "-");
+            List<String> fresh = globalnetProcessIdentities(cluster);
+            Eventually.await("a restarted Globalnet replica of " + cluster + " holds the Lease " + GlobalnetSettings.LEASE,
+                    () -> fresh.contains(leaseHolder(member.client(), GlobalnetSettings.LEASE)));
+            return;
+        }
         List<GlobalnetController> old = List.copyOf(member.globalnet());
         old.forEach(GlobalnetController::close);
         running.removeAll(old);
@@ -317,6 +456,10 @@ public final class KubernetesControlPlane implements AutoCloseable {
     /** Controllers first (they release their Leases and remove their Endpoints), then the API servers, then the kernels' threads. */
     @Override
     public void close() {
+        if (processes != null) {
+            // The agents first, while their API servers still answer: leaders release their Leases.
+            processes.close();
+        }
         List<AutoCloseable> reversed = new ArrayList<>(running);
         java.util.Collections.reverse(reversed);
         for (AutoCloseable closeable : reversed) {

@@ -1,7 +1,6 @@
 package io.periscope.features.kubernetes;
 
 import io.periscope.dataplane.command.CommandRunner;
-import io.periscope.dataplane.health.HealthView;
 import io.periscope.features.backend.CableSecrecy;
 import io.periscope.features.backend.Deployment;
 import io.periscope.features.backend.Evidence;
@@ -12,6 +11,10 @@ import io.periscope.features.backend.Throughput;
 import io.periscope.features.kubernetes.KubernetesControlPlane.MemberCluster;
 import io.periscope.features.lab.ProbedDeployment;
 import io.periscope.kubernetes.crd.EndpointSpec;
+import io.periscope.kubernetes.crd.Gateway;
+import io.periscope.kubernetes.crd.GatewayConnection;
+import io.periscope.kubernetes.crd.RouteAgentResource;
+import io.periscope.kubernetes.crd.RouteAgentStatus;
 import io.periscope.kubernetes.crd.SubmarinerEndpoint;
 import io.periscope.lab.failover.FailoverReport;
 import io.periscope.lab.failover.FailureMode;
@@ -40,7 +43,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 /**
  * A cluster set on the kubernetes-on-lab backend: the lab's namespaces, programmed by the production
@@ -49,8 +51,8 @@ import java.util.function.Supplier;
  * namespaces, here answered by the production DNS agent). What the lab takes from the plan, this
  * backend reads from the API objects the agents wrote: the Endpoints from the broker, the Globalnet
  * allocations from the objects' status. A gateway failure is the lab's blackhole of the gateway's
- * namespace, found and handled by the agents' own health checks, timed from the failure to the
- * first agent that saw it.
+ * namespace, found and handled by the agents' own health checks (in their own processes), timed
+ * from the failure to the first down verdict an agent reported in the API.
  */
 final class KubernetesDeployment implements Deployment {
 
@@ -170,9 +172,9 @@ final class KubernetesDeployment implements Deployment {
 
     /**
      * {@code lab failover} with a blackhole of the gateway's namespace, the agents' health checks
-     * doing the rest: while the streams run, every agent's view of its peers is polled, so that the
-     * report says how long after the failure the first agent found the gateway dead, and how long the
-     * longest stream of the failed gateway went without packets.
+     * doing the rest: while the streams run, what the agents report of their peers in the API is
+     * polled, so that the report says how long after the failure the first agent found the gateway
+     * dead, and how long the longest stream of the failed gateway went without packets.
      */
     @Override
     public GatewayFailover failover(Flow udp, int streams, Flow tcpFlow, int tcp, String node) {
@@ -182,18 +184,14 @@ final class KubernetesDeployment implements Deployment {
         UpLab up = UpLab.of(lab.file(), measured, lab.stateFile(), "acceptance");
         AtomicLong failedAt = new AtomicLong();
         AtomicLong detectedAt = new AtomicLong();
-        List<Supplier<HealthView>> views = new ArrayList<>();
-        for (MemberCluster cluster : plane.clusters()) {
-            cluster.routeAgents().values().forEach(agent -> views.add(agent::health));
-            cluster.gateways().values().forEach(agent -> views.add(agent::health));
-        }
         Thread watcher = Thread.ofPlatform().daemon().name("failover-watch").start(() -> {
             while (!Thread.currentThread().isInterrupted()) {
-                if (failedAt.get() != 0 && detectedAt.get() == 0 && views.stream().anyMatch(v -> v.get().down().contains(node))) {
-                    detectedAt.set(System.nanoTime());
+                long failed = failedAt.get();
+                if (failed != 0 && detectedAt.get() == 0) {
+                    foundDown(node, failed).ifPresent(at -> detectedAt.compareAndSet(0, at));
                 }
                 try {
-                    Thread.sleep(5);
+                    Thread.sleep(50);
                 } catch (InterruptedException e) {
                     return;
                 }
@@ -205,24 +203,75 @@ final class KubernetesDeployment implements Deployment {
                     new LabFailover.Options(node, FailureMode.BLACKHOLE, streams, GatewayFailover.RATE, tcp, Optional.of(GatewayFailover.FAILED_FOR)),
                     line -> {
                         if (line.startsWith("fail: ")) {
-                            failedAt.compareAndSet(0, System.nanoTime());
+                            failedAt.compareAndSet(0, System.currentTimeMillis());
                         }
                     });
         } finally {
             watcher.interrupt();
         }
         if (detectedAt.get() == 0) {
-            throw new AssertionError("no agent's health check found " + node + " down while the lab blackholed it for "
+            throw new AssertionError("no agent reported " + node + " down in the API (RouteAgent and Gateway status) while the lab blackholed it for "
                     + GatewayFailover.FAILED_FOR.toMillis() + " ms");
         }
         double gap = report.streams().stream().filter(s -> s.crossedFailed(node)).mapToDouble(FailoverReport.StreamResult::failureWindowMillis)
                 .max().orElse(0);
-        String measuredTimes = node + " blackholed: the agents' health checks found it down " + (detectedAt.get() - failedAt.get()) / 1_000_000
-                + " ms after the failure; its streams went at most " + Math.round(gap) + " ms without packets before they resumed through "
+        String measuredTimes = node + " blackholed: the agents' health checks found it down " + (detectedAt.get() - failedAt.get())
+                + " ms after the failure (the earliest down verdict in the API's RouteAgent and Gateway status); its streams went at most " + Math.round(gap) + " ms without packets before they resumed through "
                 + "the other gateways";
         notes.add(measuredTimes);
         System.out.println("[kubernetes-on-lab] " + measuredTimes);
         return GatewayFailover.measured(node, report);
+    }
+
+    /**
+     * When an agent first declared {@code node} ({@code cluster/node}) down at or after
+     * {@code sinceMillis}, as the agents report it in the API: a route agent in its RouteAgent's
+     * status, a remote gateway agent in its Gateway's connections; each verdict carries the time the
+     * agent's health checker reached it, so the poll's own pace does not count.
+     */
+    private Optional<Long> foundDown(String node, long sinceMillis) {
+        Optional<Long> earliest = Optional.empty();
+        for (MemberCluster cluster : plane.clusters()) {
+            try {
+                for (RouteAgentResource agent : cluster.client().resources(RouteAgentResource.class).inNamespace(KubernetesControlPlane.NAMESPACE)
+                        .list().getItems()) {
+                    if (agent.getStatus() == null) {
+                        continue;
+                    }
+                    for (RouteAgentStatus.GatewayHealthStatus gateway : agent.getStatus().gateways()) {
+                        if (node.equals(gateway.gateway()) && RouteAgentStatus.GatewayHealthStatus.DOWN.equals(gateway.status())) {
+                            earliest = earlier(earliest, gateway.lastTransitionTime(), sinceMillis);
+                        }
+                    }
+                }
+                for (Gateway gateway : cluster.client().resources(Gateway.class).inNamespace(KubernetesControlPlane.NAMESPACE).list().getItems()) {
+                    if (gateway.getStatus() == null) {
+                        continue;
+                    }
+                    for (GatewayConnection connection : gateway.getStatus().connections()) {
+                        EndpointSpec remote = connection.endpoint();
+                        if (remote != null && node.equals(remote.clusterId() + "/" + remote.hostname())
+                                && GatewayConnection.ERROR.equals(connection.status())) {
+                            earliest = earlier(earliest, connection.lastTransitionTime(), sinceMillis);
+                        }
+                    }
+                }
+            } catch (RuntimeException e) {
+                // The API answers again at the next poll.
+            }
+        }
+        return earliest;
+    }
+
+    private static Optional<Long> earlier(Optional<Long> earliest, String transition, long sinceMillis) {
+        if (transition == null) {
+            return earliest;
+        }
+        long at = java.time.Instant.parse(transition).toEpochMilli();
+        if (at < sinceMillis) {
+            return earliest;
+        }
+        return Optional.of(earliest.map(e -> Math.min(e, at)).orElse(at));
     }
 
     /** What the failovers since the last call measured. */

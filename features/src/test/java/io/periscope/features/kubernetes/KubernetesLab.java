@@ -22,8 +22,8 @@ import java.util.Optional;
 
 /**
  * The kubernetes-on-lab backend's lab: {@link KubernetesOnTheLab} of the scenario's cluster set,
- * the production agents started on it (in this JVM, one set of agents per node, each with its own
- * thread inside the node's namespace and its own API clients) and waited for until every node's
+ * the production agents started on it (each a process of its own inside the namespace of the node
+ * it runs on, {@link LabNodeProcesses}) and waited for until every node's
  * kernel reads back as its layer in {@code periscope plan}. One lab at a time; a change that only
  * deletes exports, pods or GlobalEgressIPs goes to the running API servers and agents, any other
  * rebuilds the lab ({@link #takeNotes} says which); the notes also carry what a failover
@@ -61,9 +61,19 @@ public final class KubernetesLab implements LabDriver {
             lab.awaitExportedNames();
         }
         System.out.println("[kubernetes-on-lab] " + set.name() + ": namespaces up and the agents converged in "
-                + (System.nanoTime() - started) / 1_000_000 + " ms");
+                + (System.nanoTime() - started) / 1_000_000 + " ms; " + startTimes(lab.agentStartMillis()));
         deployment = new KubernetesDeployment(lab, plane, runner);
         return deployment;
+    }
+
+    /** The agents' JVMs from process start to {@code main}: how many, the fastest, the median and the slowest. */
+    static String startTimes(Map<String, Long> millis) {
+        List<Long> sorted = millis.values().stream().filter(m -> m >= 0).sorted().toList();
+        if (sorted.isEmpty()) {
+            return "no agent process reached main";
+        }
+        return sorted.size() + " agent processes, JVM start to main " + sorted.getFirst() + " / " + sorted.get(sorted.size() / 2) + " / "
+                + sorted.getLast() + " ms (fastest / median / slowest)";
     }
 
     /**
@@ -153,7 +163,7 @@ public final class KubernetesLab implements LabDriver {
             }
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the production agents did not program " + lab.set().name() + " as periscope plan says within "
-                        + CONVERGENCE.toSeconds() + " s; still different: " + left);
+                        + CONVERGENCE.toSeconds() + " s (" + lab.controlPlane().processes().map(LabNodeProcesses::describe).orElse("") + "); still different: " + left);
             }
             try {
                 Thread.sleep(250);

@@ -10,11 +10,7 @@ import io.periscope.features.kubernetes.KubernetesControlPlane.MemberCluster;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPortBuilder;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSliceBuilder;
-import io.periscope.kubernetes.broker.BrokerSyncSettings;
 import io.periscope.kubernetes.dns.ReadyPods;
-import io.periscope.kubernetes.dns.DnsAgent;
-import io.periscope.kubernetes.dns.DnsAgentSettings;
-import io.periscope.kubernetes.serviceexport.ServiceExportSync;
 import io.periscope.lab.agent.LayerAgent;
 import io.periscope.lab.agent.LayerAgents;
 import io.periscope.lab.agent.NamespaceCommandRunner;
@@ -40,7 +36,6 @@ import io.periscope.model.globalnet.GlobalnetAllocations;
 import io.periscope.planner.AllocatedGlobalAddresses;
 import io.periscope.planner.Planner;
 
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,12 +48,13 @@ import java.util.Optional;
  * what Kubernetes and the CNI would have set up before Submariner (the underlay, the CNI's addresses
  * and routes and masquerade, kube-proxy's chains); then a {@link KubernetesControlPlane} whose
  * production agents (a gateway agent on every gateway node, a route agent on every node, Globalnet
- * replicas, the broker sync) run in this JVM against fabric8's mock API servers and program those
- * namespaces through {@link LabNodeKernels}. Nothing of Periscope's own lab agents programs the
- * Submariner layer: whatever of it a node holds, the production agents put there. Each cluster's
- * DNS server is the production {@link DnsAgent}, fed by the service export sync through the broker,
- * its sockets in the node namespace where the lab's DNS Service sends the pods' queries
- * ({@link ClusterDns}), in place of the server the lab's supervisor would run there.
+ * replicas, the broker sync) run as processes, each in the namespace of the node it runs on
+ * ({@link LabNodeProcesses}), against fabric8's mock API servers in this JVM, which they reach
+ * through their namespace's loopback ({@link ApiRelay}). Nothing of Periscope's own lab agents
+ * programs the Submariner layer: whatever of it a node holds, the production agents put there. Each
+ * cluster's DNS server is the production {@code periscope-agent dns}, fed by the broker sync's
+ * service exports, listening in the node namespace where the lab's DNS Service sends the pods'
+ * queries ({@link ClusterDns}), in place of the server the lab's supervisor would run there.
  *
  * <p>Close it to stop the agents and remove every namespace, whatever state the test left.
  */
@@ -75,9 +71,8 @@ public final class KubernetesOnTheLab implements AutoCloseable {
     private final ProcessCommandRunner runner = ProcessCommandRunner.here();
     private final List<String> progress = new ArrayList<>();
     private KubernetesControlPlane plane;
-    /** The service export syncs and DNS servers, stopped before the plane. */
-    private final List<AutoCloseable> dns = new ArrayList<>();
-    private final Map<String, DnsAgent> dnsServers = new LinkedHashMap<>();
+    /** Each cluster's DNS server, by cluster. */
+    private final Map<String, ClusterDns> dnsServers = new LinkedHashMap<>();
 
     private KubernetesOnTheLab(ClusterSet set, Path stateDirectory) {
         this.set = set;
@@ -115,32 +110,50 @@ public final class KubernetesOnTheLab implements AutoCloseable {
     }
 
     /**
-     * Writes the cluster set into the API servers and starts the production agents on the nodes'
-     * namespaces; returns with them running, before they converge (see {@link #differences}).
+     * Writes the cluster set into the API servers and starts the production agents as processes in
+     * the nodes' namespaces ({@link LabNodeProcesses}); returns with them started, before they
+     * converge (see {@link #differences}). Each cluster's DNS server is the production
+     * {@code periscope-agent dns}, listening where the lab's DNS Service sends the pods' queries.
      */
     public KubernetesControlPlane startAgents() {
         if (plane != null) {
             throw new IllegalStateException("the agents of " + set.name() + " already run");
         }
-        plane = KubernetesControlPlane.start(set, globalCidrs(plan()), new LabNodeKernels(layout));
+        LabNodeProcesses processes = new LabNodeProcesses(layout, agentDirectory(), KubernetesControlPlane.resync());
+        plane = KubernetesControlPlane.startProcesses(set, globalCidrs(plan()), processes);
         for (Cluster cluster : set.clusters()) {
-            MemberCluster member = plane.cluster(cluster.name());
-            writeEndpointSlices(member.client(), cluster);
-            // What periscope-agent broker-sync runs by default beside the broker sync: the exports' ServiceImports, which the DNS server answers from.
-            dns.add(new ServiceExportSync(member.api().newClient(), plane.brokerApi().newClient(), new BrokerSyncSettings(cluster.name(),
-                    KubernetesControlPlane.NAMESPACE, KubernetesControlPlane.BROKER_NAMESPACE, KubernetesControlPlane.resync())).start());
+            writeEndpointSlices(plane.cluster(cluster.name()).client(), cluster);
         }
         for (ClusterDns cluster : ClusterDns.of(set, layout)) {
             MemberCluster member = plane.cluster(cluster.cluster());
-            DnsAgentSettings settings = new DnsAgentSettings(cluster.cluster(), KubernetesControlPlane.NAMESPACE,
-                    new InetSocketAddress(cluster.serverAddress().toString(), ClusterDns.SERVER_PORT), 1, KubernetesControlPlane.resync());
-            try (NamespaceThread thread = NamespaceThread.enter(cluster.server().namespace())) {
-                DnsAgent server = new DnsAgent(member.api().newClient(), settings).start(thread::call);
-                dns.add(server);
-                dnsServers.put(cluster.cluster(), server);
-            }
+            processes.start(cluster.cluster(), cluster.server().host().name(), "dns", List.of(member.api()),
+                    List.of("--address", cluster.serverAddress().toString(), "--port", Integer.toString(ClusterDns.SERVER_PORT), "--threads", "1"),
+                    "dns-0");
+            dnsServers.put(cluster.cluster(), cluster);
         }
         return plane;
+    }
+
+    /** Where the agents' logs and kubeconfigs go: the features module's target directory, one directory per cluster set. */
+    private Path agentDirectory() {
+        Path directory = Path.of("target", "kubernetes-on-lab", set.name());
+        try (var old = java.nio.file.Files.exists(directory) ? java.nio.file.Files.list(directory) : java.util.stream.Stream.<Path>empty()) {
+            for (Path file : old.toList()) {
+                java.nio.file.Files.delete(file);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot clear " + directory.toAbsolutePath(), e);
+        }
+        return directory;
+    }
+
+    /** How long each agent's JVM took from its process's start to {@code main}, by agent, once all have got there (or ended). */
+    public Map<String, Long> agentStartMillis() {
+        Map<String, Long> times = new LinkedHashMap<>();
+        for (var agent : controlPlane().processes().orElseThrow().running()) {
+            times.put(agent.name(), agent.mainAfterMillis().join());
+        }
+        return times;
     }
 
     /**
@@ -297,17 +310,20 @@ public final class KubernetesOnTheLab implements AutoCloseable {
     }
 
     /**
-     * Waits until every cluster's DNS server holds the name of every exported service: the exports
-     * reach the other clusters as ServiceImports through the broker, a few passes after the agents
-     * converged.
+     * Waits until every cluster's DNS server answers the name of every exported service (asked with
+     * {@code dig} in the server's namespace, as the pods' queries reach it): the exports reach the
+     * other clusters as ServiceImports through the broker, a few passes after the agents converged.
      */
     public void awaitExportedNames() {
-        for (Map.Entry<String, DnsAgent> server : dnsServers.entrySet()) {
+        for (ClusterDns server : dnsServers.values()) {
             for (Cluster cluster : set.clusters()) {
                 for (var export : cluster.exports()) {
                     String name = export.name() + "." + export.namespace() + ".svc." + ServiceDiscovery.ZONE;
-                    Eventually.await("the DNS server of " + server.getKey() + " holds " + name,
-                            () -> server.getValue().discovery().names().contains(name));
+                    Eventually.await("the DNS server of " + server.cluster() + " answers " + name, () -> {
+                        CommandResult answer = inNamespace(server.server().namespace(), "dig", "-p", Integer.toString(ClusterDns.SERVER_PORT),
+                                "@" + server.serverAddress(), name, "A", "+time=1", "+tries=1");
+                        return answer.succeeded() && answer.stdout().contains("status: NOERROR");
+                    });
                 }
             }
         }
@@ -375,17 +391,10 @@ public final class KubernetesOnTheLab implements AutoCloseable {
         return runner.execute(Command.of(argv).inNamespace(namespace));
     }
 
-    /** The agents first (they release their Leases and remove their Endpoints), then every namespace of the lab. */
+    /** The agents' processes first (they release their Leases), then the API servers, then every namespace of the lab. */
     @Override
     public void close() {
         try {
-            for (AutoCloseable part : dns.reversed()) {
-                try {
-                    part.close();
-                } catch (Exception e) {
-                    // Stopping after the test: the namespaces go next whatever this left.
-                }
-            }
             if (plane != null) {
                 plane.close();
             }

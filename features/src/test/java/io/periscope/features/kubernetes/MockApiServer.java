@@ -66,6 +66,40 @@ final class MockApiServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Where this JVM reaches the server (a port on loopback): the far end of the lab's relays
+     * ({@link ApiRelay}), which listen on the same port inside the namespaces.
+     */
+    java.net.InetSocketAddress address() {
+        String host = server.getHostName();
+        java.net.InetAddress address;
+        try {
+            address = java.net.InetAddress.getByName(host);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException("the mock API server names an unknown host " + host, e);
+        }
+        return new java.net.InetSocketAddress(address.isAnyLocalAddress() ? java.net.InetAddress.getLoopbackAddress() : address, server.getPort());
+    }
+
+    /** The kubeconfig of a process that reaches this server through its namespace's relay: {@code http://127.0.0.1:PORT}. */
+    String kubeconfig() {
+        String server = "http://127.0.0.1:" + address().getPort();
+        return """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: lab
+                  cluster: {server: "%s"}
+                users:
+                - name: agent
+                  user: {token: lab}
+                contexts:
+                - name: lab
+                  context: {cluster: lab, user: agent}
+                current-context: lab
+                """.formatted(server);
+    }
+
     /** The client the scenario's steps use (they act as an admin would). */
     KubernetesClient client() {
         return client;

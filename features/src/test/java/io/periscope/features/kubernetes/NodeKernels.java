@@ -10,8 +10,9 @@ import java.util.function.Supplier;
 /**
  * Where a control plane's node agents program: each node's kernel, as the command runner and kernel
  * watch its agents are constructed with (as {@code periscope-agent gateway} and {@code route-agent}
- * construct them with the host's). Recorded kernels ({@link RecordedKernels}) for the scenarios, real
- * network namespaces of the lab ({@link LabNodeKernels}) for the agents proven on a kernel.
+ * construct them with the host's), for agents that run in this JVM: recorded kernels
+ * ({@link RecordedKernels}) for the simulator's scenarios. On the lab the agents run as processes
+ * with their node's own kernel ({@link LabNodeProcesses}).
  */
 public interface NodeKernels extends AutoCloseable {
 

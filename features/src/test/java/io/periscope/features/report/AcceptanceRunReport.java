@@ -65,8 +65,9 @@ public final class AcceptanceRunReport implements ConcurrentEventListener {
             case "simulator" -> "the simulator: the planner's plan for every host, packets traced through it";
             case "lab" -> "the lab: network namespaces on this machine programmed by Periscope's lab agents (its supervisor), real packets";
             case LabBackend.KUBERNETES_ON_LAB -> "the lab's network namespaces programmed by the production Kubernetes agents (gateway agent, "
-                    + "route agent, Globalnet replicas, broker sync, DNS agent; health checks on), run inside the test JVM, one set per node, "
-                    + "each node's programs and health probes in its namespace; against fabric8's mock API server in CRUD mode, one per "
+                    + "route agent, Globalnet replicas, broker sync, DNS agent; health checks on), each a process of its own "
+                    + "(periscope-agent through ip netns exec) in the namespace of the node it runs on, reaching its API server through a "
+                    + "relay on that namespace's loopback; against fabric8's mock API server in CRUD mode, one per "
                     + "cluster and one for the broker, standing in for kube-apiserver, which cannot be had on this machine "
                     + "(the kind-e2e module runs the agents on kind where Docker exists)";
             default -> "";

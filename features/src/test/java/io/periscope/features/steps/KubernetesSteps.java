@@ -280,7 +280,21 @@ public final class KubernetesSteps {
     @Then("cluster {word} runs one Globalnet replica")
     public void oneGlobalnetReplica(String cluster) {
         MemberCluster member = plane().cluster(cluster);
+        List<String> processes = plane().globalnetProcessIdentities(cluster);
         Eventually.check("one Globalnet replica of " + cluster + " leads and allocates", () -> {
+            if (!processes.isEmpty()) {
+                // Replicas in processes of their own: the Lease in the API says which leads, the objects' status what it allocated.
+                String holder = KubernetesControlPlane.leaseHolder(member.client(), GlobalnetSettings.LEASE);
+                if (!processes.contains(holder)) {
+                    throw new AssertionError("the Lease " + GlobalnetSettings.LEASE + " is held by " + holder + ", not by one of the replicas "
+                            + processes);
+                }
+                for (GlobalIpAllocation allocation : world.deployment().allocations().cluster(cluster).orElseThrow().allocations()) {
+                    agreesWithTheBackend(cluster, ApiGlobalnet.read(member.client(), allocation.requester())
+                            .orElseThrow(() -> new AssertionError("the API has no " + allocation.requester())));
+                }
+                return;
+            }
             List<GlobalnetController> leading = member.globalnet().stream().filter(GlobalnetController::leading).toList();
             if (leading.size() != 1) {
                 throw new AssertionError(leading.size() + " of the " + member.globalnet().size() + " Globalnet replicas lead");
@@ -312,7 +326,6 @@ public final class KubernetesSteps {
             String cluster = host.substring(0, host.indexOf('/'));
             String node = host.substring(host.indexOf('/') + 1);
             MemberCluster member = plane().cluster(cluster);
-            var agent = Optional.ofNullable(member.gateways().get(node)).orElseThrow(() -> new AssertionError(host + " runs no gateway agent"));
             NetfilterTable nat = world.deployment().programmed(id).table(Table.fromIptablesName("nat"))
                     .orElseThrow(() -> new AssertionError(host + " has no nat table on the backend"));
             List<String> expected = new ArrayList<>();
@@ -327,9 +340,10 @@ public final class KubernetesSteps {
                 throw new AssertionError(host + " has no Globalnet rules on the backend");
             }
             if (!(member.kernels().get(node) instanceof io.periscope.dataplane.command.RecordingCommandRunner)) {
-                onItsKernel(host, member, node, agent, expected);
+                onItsKernel(host, member, node, expected);
                 continue;
             }
+            var agent = Optional.ofNullable(member.gateways().get(node)).orElseThrow(() -> new AssertionError(host + " runs no gateway agent"));
             Eventually.check("the gateway agent of " + host + " programs its node's Globalnet rules", () -> {
                 if (!agent.leading()) {
                     throw new AssertionError("the gateway agent of " + host + " does not hold its Lease");
@@ -350,13 +364,12 @@ public final class KubernetesSteps {
     }
 
     /**
-     * On a real kernel (the kubernetes-on-lab backend) the agents' programs are not recorded: the
-     * gateway agent leads and has reconciled, the node's route agent stands aside (so no other agent
-     * writes the node's Submariner layer), and the node's kernel holds every Globalnet rule
-     * {@code periscope plan} gives the node.
+     * On a real kernel (the kubernetes-on-lab backend, its agents in processes of their own) the
+     * agents' programs are not recorded: the API says the node's gateway agent holds its Lease and
+     * reports its gateway active (its Gateway object's status), and the node's kernel holds every
+     * Globalnet rule {@code periscope plan} gives the node.
      */
-    private void onItsKernel(String host, MemberCluster member, String node, io.periscope.kubernetes.gateway.GatewayAgent agent,
-                             List<String> inTheKernel) {
+    private void onItsKernel(String host, MemberCluster member, String node, List<String> inTheKernel) {
         List<String> planned = new ArrayList<>();
         io.periscope.planner.Planner.plan(world.deployment().clusterSet()).host(HostNames.parse(host)).orElseThrow()
                 .submariner().table(Table.fromIptablesName("nat")).ifPresent(nat -> nat.chains().stream()
@@ -366,12 +379,17 @@ public final class KubernetesSteps {
             throw new AssertionError("periscope plan gives " + host + " no Globalnet rules");
         }
         Eventually.check("the gateway agent of " + host + " programs its node's Globalnet rules", () -> {
-            if (!agent.leading() || agent.lastReconcile().isEmpty()) {
-                throw new AssertionError("the gateway agent of " + host + " does not hold its Lease or has not programmed yet");
+            String lease = io.periscope.kubernetes.modelbuilder.LiveObjectsReader.gatewayLease(member.model().multiActiveGateways(), node);
+            String holder = KubernetesControlPlane.leaseHolder(member.client(), lease);
+            if (!node.equals(holder)) {
+                throw new AssertionError("the Lease " + lease + " of " + host + "'s gateway agent is held by " + holder);
             }
-            var routeAgent = member.routeAgents().get(node);
-            if (routeAgent != null && !routeAgent.standingAside()) {
-                throw new AssertionError("the route agent of " + host + " programs the gateway too");
+            io.periscope.kubernetes.crd.Gateway gateway = member.client().resources(io.periscope.kubernetes.crd.Gateway.class)
+                    .inNamespace(KubernetesControlPlane.NAMESPACE).withName(node).get();
+            if (gateway == null || gateway.getStatus() == null
+                    || !io.periscope.kubernetes.crd.GatewayStatus.ACTIVE.equals(gateway.getStatus().haStatus())) {
+                throw new AssertionError("the Gateway object of " + host + " does not report it active: "
+                        + (gateway == null ? "no such object" : gateway.getStatus()));
             }
             List<String> missing = planned.stream().filter(line -> !inTheKernel.contains(line)).toList();
             if (!missing.isEmpty()) {

@@ -25,6 +25,19 @@ public final class NetworkNamespaces {
         if (!Files.exists(file)) {
             throw new NamespaceException("network namespace " + name + " does not exist (no " + file + ")");
         }
+        enterFile(file, name);
+    }
+
+    /**
+     * Moves the calling thread into the namespace the process started in (its first thread's), for
+     * a thread that must open sockets there whichever thread created it: a thread starts in its
+     * creator's namespace, which may be a lab namespace.
+     */
+    public static void enterTheProcessNamespace() {
+        enterFile(Path.of("/proc/self/ns/net"), "of this process");
+    }
+
+    private static void enterFile(Path file, String name) {
         int fd = LibC.INSTANCE.open(file.toString(), LibC.O_RDONLY | LibC.O_CLOEXEC);
         if (fd < 0) {
             throw new NamespaceException("cannot open " + file + ": errno " + Native.getLastError());

@@ -74,13 +74,34 @@ public final class AgentCommand {
                 description = "how long a gateway declared down must answer every probe before it is used again (default 2 s)")
         Duration healthHoldDown;
 
+        @Option(names = "--lease-duration", defaultValue = "PT15S",
+                description = "how long a Lease lasts without renewal (ISO-8601 duration; default upstream's 15 s)")
+        Duration leaseDuration;
+
+        @Option(names = "--renew-deadline", defaultValue = "PT10S",
+                description = "how long a leader keeps trying to renew before it steps down (ISO-8601 duration; default upstream's 10 s)")
+        Duration renewDeadline;
+
+        @Option(names = "--retry-period", defaultValue = "PT2S",
+                description = "how often candidates try for the Lease (ISO-8601 duration; default upstream's 2 s)")
+        Duration retryPeriod;
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
+
+        /** Upstream's timings unless the flags say otherwise (a lab on one machine elects faster). */
+        LeaseTimings timings() {
+            try {
+                return new LeaseTimings(leaseDuration, renewDeadline, retryPeriod);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
 
         /** The settings both node agents share: this cluster, this namespace, this node. */
         NodeAgentSettings nodeAgent(String node, boolean multiActive) {
             return new NodeAgentSettings(require(clusterId, "--cluster-id", "CLUSTER_ID"), namespace,
-                    require(node, "--node-name", "NODE_NAME"), multiActive, LeaseTimings.UPSTREAM, resync, health());
+                    require(node, "--node-name", "NODE_NAME"), multiActive, timings(), resync, health());
         }
 
         HealthSettings health() {
@@ -128,7 +149,7 @@ public final class AgentCommand {
             KubernetesClient client = new KubernetesClientBuilder().build();
             return runUntilStopped(new GlobalnetController(client, new GlobalnetSettings(common.require(common.clusterId, "--cluster-id", "CLUSTER_ID"), common.namespace,
                     common.require(identity, "--identity", "POD_NAME"),
-                    LeaseTimings.UPSTREAM, common.resync), Clock.systemUTC()).start());
+                    common.timings(), common.resync), Clock.systemUTC()).start());
         }
     }
 
@@ -145,8 +166,9 @@ public final class AgentCommand {
 
         @Override
         public Integer call() throws InterruptedException {
+            NodeAgentSettings settings = common.nodeAgent(node, multiActive);
             KubernetesClient client = new KubernetesClientBuilder().build();
-            return runUntilStopped(new GatewayAgent(client, common.nodeAgent(node, multiActive), ProcessCommandRunner.here(), hostWatch(),
+            return runUntilStopped(new GatewayAgent(client, settings, ProcessCommandRunner.here(), hostWatch(),
                     IcmpEchoProber::open).start());
         }
     }
@@ -161,8 +183,9 @@ public final class AgentCommand {
 
         @Override
         public Integer call() throws InterruptedException {
+            NodeAgentSettings settings = common.nodeAgent(node, false);
             KubernetesClient client = new KubernetesClientBuilder().build();
-            return runUntilStopped(new RouteAgent(client, common.nodeAgent(node, false), ProcessCommandRunner.here(), hostWatch(),
+            return runUntilStopped(new RouteAgent(client, settings, ProcessCommandRunner.here(), hostWatch(),
                     IcmpEchoProber::open).start());
         }
     }
@@ -225,7 +248,7 @@ public final class AgentCommand {
         public Integer call() throws InterruptedException {
             KubernetesClient client = new KubernetesClientBuilder().build();
             NetworkPluginSyncerSettings settings = new NetworkPluginSyncerSettings(common.require(common.clusterId, "--cluster-id", "CLUSTER_ID"),
-                    common.namespace, common.require(identity, "--identity", "POD_NAME"), LeaseTimings.UPSTREAM, common.resync, retry);
+                    common.namespace, common.require(identity, "--identity", "POD_NAME"), common.timings(), common.resync, retry);
             return runUntilStopped(new NetworkPluginSyncer(client, settings, new NbctlNorthbound(ProcessCommandRunner.here(), northboundDatabase)).start());
         }
     }
