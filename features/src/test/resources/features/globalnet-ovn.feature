@@ -71,14 +71,7 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
         | SUBMARINER-FWD-MSSCLAMP | -d 242.1.0.0/16 -p tcp -m tcp --tcp-flags SYN,RST SYN -j TCPMSS --set-mss 1398      |
         | SUBMARINER-FORWARD      | -d 242.1.0.0/16 -i ovn-k8s-mp0 -o wan0 -j ACCEPT                                  |
 
-    @simulator-only
     Scenario: A pod of an OVN-Kubernetes cluster reaches a remote exported service through submariner_router and the gateway's host
-      Simulator only: the lab runs both clusters on real OVN, but its probe does not read OVN's logical
-      hops yet (ovn_cluster_router, submariner_router: OVN's own account of the packet, ofproto/trace),
-      so an observed path ends where OVN takes the packet and cannot show the rows inside OVN.
-      Nor can a pod on OVN resolve a clusterset.local name in the lab: the lab's cluster DNS is a DNAT
-      in the nodes' netfilter, which a pod's packets on OVN never cross (OVN-Kubernetes serves Services
-      with OVN load balancers).
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And the packet goes:
@@ -89,13 +82,7 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
         | east/east-gw            | snat   | SM-GN-EGRESS-CLUSTER: ... --to-source 242.0.0.1-242.0.0.8 | 242.0.0.1-242.0.0.8 | 242.1.255.254:8080 |
         | east/east-gw            | depart | out vxlan-tunnel                                          | 242.0.0.1-242.0.0.8 | 242.1.255.254:8080 |
 
-    @simulator-only
     Scenario: Without Globalnet, a pod of an OVN-Kubernetes cluster reaches a remote pod through submariner_router
-      Simulator only: the lab runs both clusters on real OVN, but its probe does not read OVN's logical
-      hops yet (ovn_cluster_router, submariner_router: OVN's own account of the packet, ofproto/trace),
-      so an observed path ends where OVN takes the packet and cannot show the rows inside OVN.
-      The document requires its changes to keep working for deployments without Globalnet
-      (section "Backward Compatibility").
       Given the cluster set:
         """
         name: vanilla-ovn
@@ -149,11 +136,7 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
       And east/east-gw has the interface ovn-k8s-sub0 with the address 169.254.254.10
       And east/east-worker has the interface ovn-k8s-sub0 with the address 169.254.254.10
 
-    @simulator-only
     Scenario: Table 150 on every node sends host traffic for remote clusters into the CNI network through ovn-k8s-mp0
-      Simulator only: the lab runs both clusters on real OVN, but its probe does not read OVN's logical
-      hops yet (ovn_cluster_router, submariner_router: OVN's own account of the packet, ofproto/trace),
-      so an observed path ends where OVN takes the packet and cannot show the rows inside OVN.
       When the cluster set is deployed
       Then the routes of east/east-worker in table 150 include:
         | route                                     |
@@ -164,14 +147,7 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
         | node             | step   | detail           |
         | east/east-worker | depart | out ovn-k8s-mp0  |
 
-    @simulator-only
     Scenario: Table 149 on the active gateway sends traffic from remote clusters through submariner_router
-      Simulator only: the lab runs both clusters on real OVN, but its probe does not read OVN's logical
-      hops yet (ovn_cluster_router, submariner_router: OVN's own account of the packet, ofproto/trace),
-      so an observed path ends where OVN takes the packet and cannot show the rows inside OVN.
-      Nor can a pod on OVN resolve a clusterset.local name in the lab: the lab's cluster DNS is a DNAT
-      in the nodes' netfilter, which a pod's packets on OVN never cross (OVN-Kubernetes serves Services
-      with OVN load balancers).
       When the cluster set is deployed
       Then west/west-gw looks up table 149 with priority 149
       And the routes of west/west-gw in table 149 include:
@@ -185,14 +161,7 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
 
   Rule: OVN-Kubernetes and Globalnet share iptables on the gateway (section "Design Details")
 
-    @simulator-only
     Scenario: OVN-Kubernetes DNATs an exported service's external IP to its cluster IP in PREROUTING
-      Simulator only: the lab runs both clusters on real OVN, but its probe does not read OVN's logical
-      hops yet (ovn_cluster_router, submariner_router: OVN's own account of the packet, ofproto/trace),
-      so an observed path ends where OVN takes the packet and cannot show the rows inside OVN.
-      Nor can a pod on OVN resolve a clusterset.local name in the lab: the lab's cluster DNS is a DNAT
-      in the nodes' netfilter, which a pod's packets on OVN never cross (OVN-Kubernetes serves Services
-      with OVN load balancers).
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the packet goes:
         | node         | step | detail                                            | DST             |
@@ -212,26 +181,12 @@ Feature: Globalnet on OVN-Kubernetes (seed 003_574650d90d5e9317.txt, "Globalnet 
         | route                               |
         | default via ... dev ovn-k8s-mp0 ... |
 
-    @simulator-only
     Scenario: Ingress traffic to a cluster goes through submariner_router (fix "Redirect the ingress traffic to a cluster via the submariner_router")
-      Simulator only: the lab runs both clusters on real OVN, but its probe does not read OVN's logical
-      hops yet (ovn_cluster_router, submariner_router: OVN's own account of the packet, ofproto/trace),
-      so an observed path ends where OVN takes the packet and cannot show the rows inside OVN.
-      Nor can a pod on OVN resolve a clusterset.local name in the lab: the lab's cluster DNS is a DNAT
-      in the nodes' netfilter, which a pod's packets on OVN never cross (OVN-Kubernetes serves Services
-      with OVN load balancers).
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And every path crosses west/submariner_router
 
-    @simulator-only
     Scenario: submariner_router's logical routes send replies back to the active gateway (fix "Fix logical routes programmed in submariner_router")
-      Simulator only: the lab runs both clusters on real OVN, but its probe does not read OVN's logical
-      hops yet (ovn_cluster_router, submariner_router: OVN's own account of the packet, ofproto/trace),
-      so an observed path ends where OVN takes the packet and cannot show the rows inside OVN.
-      Nor can a pod on OVN resolve a clusterset.local name in the lab: the lab's cluster DNS is a DNAT
-      in the nodes' netfilter, which a pod's packets on OVN never cross (OVN-Kubernetes serves Services
-      with OVN load balancers).
       When east/default/web connects to nginx.default.svc.clusterset.local:8080
       Then the connection is delivered
       And the reply goes:

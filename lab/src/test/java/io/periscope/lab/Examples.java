@@ -14,6 +14,7 @@ public final class Examples {
     public static final String MAG_GLOBALNET = "mag-globalnet.yaml";
     public static final String GLOBALNET_EGRESS = "globalnet-egress.yaml";
     public static final String GLOBALNET_OVN = "globalnet-ovn.yaml";
+    public static final String GLOBALNET_MIXED_OVN = "globalnet-mixed-ovn.yaml";
     public static final String CLIENT_SERVER = "client-server.yaml";
     public static final String MAG_GLOBALNET_EGRESS = "mag-globalnet-egress.yaml";
     public static final String MAG_3_GATEWAYS = "mag-3-gateways.yaml";

@@ -340,10 +340,14 @@ public final class KubernetesOnTheLab implements AutoCloseable {
                 }
             }
         }
-        for (Map.Entry<String, DnsAgent> server : dnsServers.entrySet()) {
+        for (ClusterDns server : dnsServers.values()) {
             for (String name : gone) {
-                Eventually.await("the DNS server of " + server.getKey() + " drops " + name,
-                        () -> !server.getValue().discovery().names().contains(name));
+                // Asked as the pods ask it: the server is a process of its own in its node's namespace.
+                Eventually.await("the DNS server of " + server.cluster() + " drops " + name, () -> {
+                    CommandResult answer = inNamespace(server.server().namespace(), "dig", "-p", Integer.toString(ClusterDns.SERVER_PORT),
+                            "@" + server.serverAddress(), name, "A", "+time=1", "+tries=1");
+                    return answer.succeeded() && answer.stdout().contains("status: NXDOMAIN");
+                });
             }
         }
     }

@@ -314,6 +314,12 @@ public final class ProbedDeployment implements Deployment {
      * captures confirmed are the whole of its effect.
      */
     private static boolean countable(Step step, HostId node, RuleCounters counters) {
+        // An OVN load balancer is a northbound row, not a netfilter rule: no iptables-save counts it.
+        // Its evidence is OVN's own trace of the captured packet, which the probe already compared
+        // hop for hop (the logical router that translates, and the addresses before and after).
+        if (rule(step).filter(rule -> rule.table().equals("ovn")).isPresent()) {
+            return false;
+        }
         return !(step instanceof Step.Filter filter && filter.rule().table().equals("nat") && !counters.tracksConnections(node));
     }
 

@@ -393,6 +393,7 @@ public final class LabProbe {
         progress.accept("capturing on " + setup.targets().size() + " interfaces of " + setup.watched().size() + " hosts, " + simulatedPaths
                 + " simulated path" + (simulatedPaths == 1 ? "" : "s"));
         forgetConnections(lab.nodes());
+        lab.ovn().forgetConnections();
         ProbeTraffic traffic = new ProbeTraffic(runner, lab.timings().patience(ProbeTraffic.TIMEOUT));
         List<ObservedAttempt> attempts = new ArrayList<>();
         Set<Integer> seen = new TreeSet<>();

@@ -21,6 +21,14 @@ public interface OvnAccount {
     Crossing cross(OvnPort entry, CapturedFrame frame, boolean reply);
 
     /**
+     * Empties the connection tables of OVN's datapaths, as the probe empties the kernels' before a
+     * flow: OVS's userspace datapath keeps its own conntrack, where a connection of an earlier
+     * probe with the same addresses and ports would meet this probe's first packet and drop it.
+     */
+    default void forgetConnections() {
+    }
+
+    /**
      * @param routers the routers in the order the packet crossed them
      * @param account what OVN said, as it said it, for a reader looking into a difference
      */

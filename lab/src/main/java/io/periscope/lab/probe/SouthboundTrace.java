@@ -7,6 +7,9 @@ import io.periscope.lab.capture.CapturedFrame;
 import io.periscope.lab.capture.IpDatagram;
 import io.periscope.lab.ovn.OvnTraceText;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,6 +67,22 @@ public record SouthboundTrace(CommandRunner runner, Map<String, Path> directorie
                     + result.stderr().strip());
         }
         return new Crossing(OvnTraceText.routerVisits(result.stdout(), entry.routers()), result.stdout());
+    }
+
+    @Override
+    public void forgetConnections() {
+        for (Path cluster : directories.values()) {
+            try (var chassis = Files.list(cluster)) {
+                for (Path control : chassis.map(node -> node.resolve("ovs-vswitchd.ctl")).filter(Files::exists).sorted().toList()) {
+                    CommandResult result = runner.execute(Command.of("ovs-appctl", "-t", control.toString(), "dpctl/flush-conntrack"));
+                    if (!result.succeeded()) {
+                        throw new IllegalStateException("ovs-appctl dpctl/flush-conntrack of " + control + " failed: " + result.stderr().strip());
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot list the OVN run directory " + cluster, e);
+            }
+        }
     }
 
     /** The packet's headers as {@code ovn-trace}'s microflow expression. */
