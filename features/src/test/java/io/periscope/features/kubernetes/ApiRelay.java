@@ -35,6 +35,7 @@ final class ApiRelay implements AutoCloseable {
     private final List<ServerSocket> listening = new ArrayList<>();
     private final Set<Integer> ports = new java.util.HashSet<>();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final List<Thread> accepting = new ArrayList<>();
     private volatile boolean closed;
     private final java.util.concurrent.atomic.AtomicLong accepted = new java.util.concurrent.atomic.AtomicLong();
 
@@ -68,7 +69,7 @@ final class ApiRelay implements AutoCloseable {
                 });
                 listening.add(socket);
                 ports.add(port);
-                Thread.ofPlatform().daemon().name("api-relay-" + namespace + "-" + port).start(() -> accept(socket, target));
+                accepting.add(Thread.ofPlatform().daemon().name("api-relay-" + namespace + "-" + port).start(() -> accept(socket, target)));
             }
         } catch (RuntimeException e) {
             throw new IllegalStateException("cannot open the API relay in namespace " + namespace + ": " + e.getMessage(), e);
@@ -93,6 +94,11 @@ final class ApiRelay implements AutoCloseable {
             try {
                 client = socket.accept();
             } catch (IOException e) {
+                return;
+            }
+            if (closed) {
+                // Accepted while the relay closed: refused as a closed relay would.
+                closeQuietly(client);
                 return;
             }
             Socket server;
@@ -149,5 +155,18 @@ final class ApiRelay implements AutoCloseable {
             }
         }
         List.copyOf(open).forEach(this::closeQuietly);
+        // Closing a listening socket that a thread blocks in accept() on only takes it out of the
+        // descriptor table: the kernel keeps it listening until that accept() returns. Waiting for
+        // the accepting threads makes "closed" mean no connection to the port is taken any more.
+        for (Thread thread : accepting) {
+            try {
+                if (!thread.join(java.time.Duration.ofSeconds(10))) {
+                    throw new IllegalStateException("the API relay of namespace " + namespace + " still accepts 10 s after it closed: " + thread.getName());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 }

@@ -126,6 +126,7 @@ public final class LinkSteps {
                 Optional.of(Disposition.DELIVERED));
         burstSent = count;
         burstAnswered = world.deployment().burst(flow, count, size);
+        scenario.log(burstAnswered + " of " + count + " pings of the burst answered");
     }
 
     @Then("at most {int} of them are answered")
