@@ -100,7 +100,7 @@ public final class KubernetesControlPlane implements AutoCloseable {
     private final List<AutoCloseable> running = new ArrayList<>();
     /** Each cluster's Globalnet replicas as processes, by the identity they stand for the Lease with. */
     private final Map<String, Map<String, AgentProcesses.AgentProcess>> globalnetProcesses = new LinkedHashMap<>();
-    /** What starts once every cluster's first pass is under way: the stand-by gateways, after the active one took the Lease. */
+    /** What starts once every cluster's first agents are under way: the stand-by gateways, after the active one took the Lease, then the Globalnet replicas. */
     private final List<Runnable> standbys = new ArrayList<>();
 
     private KubernetesControlPlane(ClusterSet set, NodeKernels nodeKernels, LabNodeProcesses processes, MockApiServer broker) {
@@ -326,7 +326,9 @@ public final class KubernetesControlPlane implements AutoCloseable {
      * and a gateway agent on every gateway node (DaemonSets), the Globalnet replicas, the broker sync
      * and the DNS server on nodes of the cluster (Deployments). With one active gateway the model's
      * first gateway starts first and takes the Lease (as read from the API); the others start once
-     * every cluster's first agents are under way.
+     * every cluster's first agents are under way. The Globalnet replicas start last, once every
+     * active gateway holds its Lease and has its Gateway object, as upstream's Globalnet allocates
+     * only once its gateway is active.
      */
     private MemberCluster startProcesses(Cluster cluster, MockApiServer api) {
         List<Node> nodes = cluster.nodes();
@@ -359,7 +361,22 @@ public final class KubernetesControlPlane implements AutoCloseable {
             processes.start(cluster.name(), node.name(), "route-agent", List.of(api), List.of(), null);
         }
         if (set.globalnet().enabled()) {
-            startGlobalnetProcesses(cluster.name(), api, "globalnet-");
+            // After the gateways, once every active one holds its Lease and has its Gateway object: upstream's
+            // Globalnet starts its controllers only when its gateway is active (TransitionToGateway, then
+            // OnStartedLeading: startControllers, pkg/globalnet/controllers/gateway_monitor.go), so its first
+            // allocations see the gateways in place, as periscope plan hands them out. Started beside them, a
+            // replica allocated for whichever gateways held a Lease at its first pass: cluster1/gw-1 alone on
+            // mag-globalnet-egress, its db-pods slice at .9-.10 where gw-2's ClusterGlobalEgressIP belongs.
+            standbys.add(() -> {
+                for (Node gateway : cluster.activeGateways()) {
+                    String lease = LiveObjectsReader.gatewayLease(cluster.multiActiveGateways(), gateway.name());
+                    awaitStarted("the gateway agent of " + cluster.name() + "/" + gateway.name() + " holds the Lease " + lease
+                            + " and publishes its Gateway object", () -> gateway.name().equals(leaseHolder(api.client(), lease))
+                            && api.client().resources(io.periscope.kubernetes.crd.Gateway.class).inNamespace(NAMESPACE)
+                                    .withName(gateway.name()).get() != null);
+                }
+                startGlobalnetProcesses(cluster.name(), api, "globalnet-");
+            });
         }
         processes.start(cluster.name(), nodes.getFirst().name(), "broker-sync", List.of(api, broker),
                 List.of("--broker-kubeconfig", "{kubeconfig:" + broker.address().getPort() + "}", "--broker-namespace", BROKER_NAMESPACE),
