@@ -29,6 +29,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
             pods: [{name: app, node: gamma-gw, ip: 10.30.0.10}]
         """
 
+    @kubernetes
     Scenario: With no ClusterConnectivityPolicy the clusters form a full mesh of one cable driver
       When the cluster set is deployed
       Then the clusters are connected as follows:
@@ -37,6 +38,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
         | alpha and gamma | vxlan        |
         | beta and gamma  | vxlan        |
 
+    @kubernetes
     Scenario Outline: Every pair of clusters of the full mesh exchanges traffic (<from> to <to>)
       When <from>/default/app connects to <to>/default/app:8080
       Then the connection is delivered
@@ -113,6 +115,7 @@ Feature: Fine-grained cluster connectivity and multiple cable drivers (seed 001_
       And client-1/client-1-gw has no route to 10.30.0.0/16 in table 100
       And every path ends unreachable
 
+    @kubernetes
     Scenario: An empty selector matches every cluster (the document's second example)
       Given the cluster set:
         """

@@ -16,7 +16,8 @@ import java.util.Optional;
 /**
  * The changes that turn one table of the kernel into what the plan wants, touching only what
  * {@link ChainOwnership} says is Periscope's: owned chains that differ are refilled, missing ones
- * created, no longer wanted ones deleted; in each built-in chain Periscope's first rules end up first, in
+ * created, no longer wanted ones deleted (an owned chain whose rules differ only by the order of rules no
+ * packet can tell apart is in place: {@link RuleOrderEquivalence}); in each built-in chain Periscope's first rules end up first, in
  * plan order, with everyone else's rules after them in their own order, and its last rules below.
  */
 public final class NetfilterDiff {
@@ -33,7 +34,7 @@ public final class NetfilterDiff {
         List<DataplaneChange> changes = new ArrayList<>();
         for (Chain chain : desired.ownedChains()) {
             Optional<SavedChain> found = current.chain(chain.name());
-            if (found.isEmpty() || found.get().hasForeignRules() || !found.get().parsedRules().equals(chain.rules())) {
+            if (found.isEmpty() || found.get().hasForeignRules() || !RuleOrderEquivalence.sameEffect(found.get().parsedRules(), chain.rules())) {
                 changes.add(new ChainChange(table, found.map(c -> new Chain(c.name(), c.parsedRules())), Optional.of(chain)));
             }
         }
