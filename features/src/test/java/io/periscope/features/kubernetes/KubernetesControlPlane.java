@@ -285,7 +285,6 @@ public final class KubernetesControlPlane implements AutoCloseable {
     }
 
     private MemberCluster startControllers(Cluster cluster, MockApiServer api) {
-        List<GlobalnetController> globalnet = set.globalnet().enabled() ? startGlobalnet(cluster.name(), api, "globalnet-") : List.of();
         BrokerSync sync = new BrokerSync(api.newClient(), broker.newClient(), new BrokerSyncSettings(cluster.name(), NAMESPACE, BROKER_NAMESPACE,
                 RESYNC)).start();
         running.add(sync);
@@ -317,6 +316,12 @@ public final class KubernetesControlPlane implements AutoCloseable {
                 routeAgents.put(node.name(), agent);
                 kernels.put(node.name(), kernel);
             }
+        }
+        // Last, as the processes' variant starts them (see startProcesses): once every active gateway is in place.
+        List<GlobalnetController> globalnet = List.of();
+        if (set.globalnet().enabled()) {
+            awaitActiveGateways(cluster, api);
+            globalnet = startGlobalnet(cluster.name(), api, "globalnet-");
         }
         return new MemberCluster(cluster, api, new java.util.concurrent.CopyOnWriteArrayList<>(globalnet), sync, gateways, routeAgents, kernels);
     }
@@ -368,13 +373,7 @@ public final class KubernetesControlPlane implements AutoCloseable {
             // replica allocated for whichever gateways held a Lease at its first pass: cluster1/gw-1 alone on
             // mag-globalnet-egress, its db-pods slice at .9-.10 where gw-2's ClusterGlobalEgressIP belongs.
             standbys.add(() -> {
-                for (Node gateway : cluster.activeGateways()) {
-                    String lease = LiveObjectsReader.gatewayLease(cluster.multiActiveGateways(), gateway.name());
-                    awaitStarted("the gateway agent of " + cluster.name() + "/" + gateway.name() + " holds the Lease " + lease
-                            + " and publishes its Gateway object", () -> gateway.name().equals(leaseHolder(api.client(), lease))
-                            && api.client().resources(io.periscope.kubernetes.crd.Gateway.class).inNamespace(NAMESPACE)
-                                    .withName(gateway.name()).get() != null);
-                }
+                awaitActiveGateways(cluster, api);
                 startGlobalnetProcesses(cluster.name(), api, "globalnet-");
             });
         }
@@ -382,6 +381,17 @@ public final class KubernetesControlPlane implements AutoCloseable {
                 List.of("--broker-kubeconfig", "{kubeconfig:" + broker.address().getPort() + "}", "--broker-namespace", BROKER_NAMESPACE),
                 "broker-sync-0");
         return new MemberCluster(cluster, api, new java.util.concurrent.CopyOnWriteArrayList<>(), null, Map.of(), Map.of(), Map.of());
+    }
+
+    /** Until every active gateway of the model holds its Lease and has published its Gateway object. */
+    private static void awaitActiveGateways(Cluster cluster, MockApiServer api) {
+        for (Node gateway : cluster.activeGateways()) {
+            String lease = LiveObjectsReader.gatewayLease(cluster.multiActiveGateways(), gateway.name());
+            awaitStarted("the gateway agent of " + cluster.name() + "/" + gateway.name() + " holds the Lease " + lease
+                    + " and publishes its Gateway object", () -> gateway.name().equals(leaseHolder(api.client(), lease))
+                    && api.client().resources(io.periscope.kubernetes.crd.Gateway.class).inNamespace(NAMESPACE)
+                            .withName(gateway.name()).get() != null);
+        }
     }
 
     private void startGlobalnetProcesses(String cluster, MockApiServer api, String prefix) {

@@ -75,7 +75,7 @@ public final class GlobalnetAllocator {
      * @throws IllegalArgumentException if a cluster has no global CIDR: the caller must refuse a topology whose hand-out failed
      */
     public static GlobalnetAllocations allocate(ClusterSet clusterSet, Map<String, Ipv4Prefix> globalCidrs) {
-        return allocate(clusterSet, globalCidrs, cluster -> cluster.activeGateways());
+        return allocate(clusterSet, globalCidrs, cluster -> byName(cluster.activeGateways()));
     }
 
     /**
@@ -89,8 +89,8 @@ public final class GlobalnetAllocator {
      * gets one of its own, the next single address down from the top ({@code allocateIP}).
      */
     public static GlobalnetAllocations allocate(ClusterSet clusterSet, Map<String, Ipv4Prefix> globalCidrs, ClusterSet survivors) {
-        return allocate(clusterSet, globalCidrs, cluster -> holdersAfterFailover(cluster.activeGateways(),
-                survivors.cluster(cluster.name()).map(Cluster::activeGateways).orElse(List.of())));
+        return allocate(clusterSet, globalCidrs, cluster -> holdersAfterFailover(byName(cluster.activeGateways()),
+                byName(survivors.cluster(cluster.name()).map(Cluster::activeGateways).orElse(List.of()))));
     }
 
     /** The whole set's active gateways, which keep theirs, then the survivors' active gateways that had none. */
@@ -121,7 +121,17 @@ public final class GlobalnetAllocator {
 
     /** One cluster's allocations from a fresh pool over {@code globalCidr}. */
     public static ClusterGlobalnetAllocations allocate(Cluster cluster, Ipv4Prefix globalCidr, GlobalnetMode mode) {
-        return allocate(cluster, globalCidr, mode, cluster.activeGateways());
+        return allocate(cluster, globalCidr, mode, byName(cluster.activeGateways()));
+    }
+
+    /**
+     * Gateways in the order the Kubernetes controller asks for them: by node name. The API server
+     * lists Nodes by name, the controller's model of the cluster keeps that order, and the
+     * per-gateway ClusterGlobalEgressIPs, all created in one pass, are then allocated by name too;
+     * the topology file's order of its nodes means nothing to a running cluster.
+     */
+    private static List<Node> byName(List<Node> gateways) {
+        return gateways.stream().sorted(java.util.Comparator.comparing(Node::name)).toList();
     }
 
     /** @param gateways the gateways that hold a global IP of their own (Globalnet 2.0), in the order they ask for it */
@@ -137,7 +147,7 @@ public final class GlobalnetAllocator {
     private static List<GlobalIpAllocation> globalnetV2(Cluster cluster, GlobalIpPool pool, List<Node> gateways) {
         List<GlobalIpAllocation> allocations = new ArrayList<>();
         List<ClusterGlobalEgressIP> clusterEgress = cluster.multiActiveGateways()
-                ? cluster.gateways().stream()
+                ? byName(cluster.gateways()).stream()
                         .map(gw -> ClusterGlobalEgressIP.forGateway(cluster.name(), gw.name(), cluster.clusterEgressIPs()))
                         .toList()
                 : List.of(ClusterGlobalEgressIP.forCluster(cluster.name(), cluster.clusterEgressIPs()));
@@ -147,7 +157,7 @@ public final class GlobalnetAllocator {
         }
         for (GlobalEgressIP object : cluster.globalEgressIPs()) {
             if (cluster.egressPerGateway()) {
-                allocations.addAll(slices(pool, object, cluster.activeGateways()));
+                allocations.addAll(slices(pool, object, byName(cluster.activeGateways())));
             } else {
                 Outcome outcome = request(pool, Egress.requesterName(object), object.numberOfIPs());
                 allocations.add(new Egress(object, outcome.addresses(), outcome.condition()));

@@ -13,6 +13,7 @@ import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.model.topology.Cluster;
 import io.periscope.model.topology.GlobalnetMode;
+import io.periscope.model.topology.Node;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -85,6 +86,29 @@ class GlobalnetAllocatesAsPlannedOnceItsGatewaysAreActiveCrudTest {
         active("gw-2");
         controller = GlobalnetFixture.controller(client, "cluster1", "globalnet-0");
 
+        assertHandsOut(planned);
+    }
+
+    /**
+     * The controller asks for each gateway's objects in node-name order (the API server lists Nodes
+     * by name); a file that lists gw-2 before gw-1 must be planned the same way, or the plan gives
+     * gw-2 the addresses gw-1 gets on a cluster.
+     */
+    @Test
+    void aFileListingItsGatewaysOutOfNameOrderIsPlannedAsTheControllerAllocates() {
+        List<Node> reversed = new java.util.ArrayList<>(model.nodes());
+        java.util.Collections.reverse(reversed);
+        Cluster outOfOrder = model.withNodes(reversed);
+        assertThat(outOfOrder.gateways().stream().map(Node::name)).as("the file's gateway order").containsExactly("gw-2", "gw-1");
+        ClusterGlobalnetAllocations plannedOutOfOrder = GlobalnetAllocator.allocate(outOfOrder, model.globalCidr().orElseThrow(), GlobalnetMode.V2);
+        active("gw-2");
+        active("gw-1");
+        controller = GlobalnetFixture.controller(client, "cluster1", "globalnet-0");
+
+        assertHandsOut(plannedOutOfOrder);
+    }
+
+    private void assertHandsOut(ClusterGlobalnetAllocations planned) {
         assertThatEventually("every object holds the plan's addresses", () -> {
             for (String gateway : List.of("gw-1", "gw-2")) {
                 String name = planned.clusterEgress(gateway).orElseThrow().object().name();
