@@ -103,7 +103,8 @@ public final class ConntrackState {
         if (!mayHold(host)) {
             return null;
         }
-        for (ConntrackState s = this; s.head != null; s = s.tail) {
+        // The summary of each node covers it and all older ones: once it lacks the host, so does the rest.
+        for (ConntrackState s = this; s.mayHold(host); s = s.tail) {
             Connection c = s.head;
             if (c.host() != host) {
                 continue;

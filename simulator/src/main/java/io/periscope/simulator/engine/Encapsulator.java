@@ -112,7 +112,7 @@ final class Encapsulator {
         Packet outer = new Packet(source, found.outerDestination(), entropyPort(v.packet), device.port(),
                 Protocol.UDP, Packet.DEFAULT_TTL, outerLength(v.packet, VXLAN_OVERHEAD), false);
         Tunnel tunnel = new Tunnel.Vxlan(device.vni(), found.mac(), v.packet, v.tunnel);
-        v.step(new Step.Encap(Encapsulation.VXLAN, device.name(), OptionalInt.of(device.vni()), device.port(), source,
+        v.step(new Step.Encap(Encapsulation.VXLAN, device.name(), vxlan.vni(), device.port(), source,
                 found.outerDestination(), underlay, found.how(), false, outer));
         // Only a device bound to its underlay (dev) forces the outer packet out of it.
         String oif = device.underlay().orElse(null);
