@@ -15,12 +15,16 @@ import java.util.Optional;
  * <p>A value (equal by its six fields) rather than a record only so that it can keep the entry as a
  * trace lists it: every hop that looks the connection up, forward and reply and on every branch that
  * shares it, writes the same entry, which is made once instead of per lookup.
+ *
+ * <p>Each tuple is kept as the packet a trace lists for it (TTL 64, size not followed): a trace lists
+ * every entry it meets, so a tuple object beside that packet was two more objects per connection,
+ * and one confirmed from a packet already in that form shares it.
  */
 public final class Connection {
 
     private final int host;
-    private final ConnTuple original;
-    private final ConnTuple reply;
+    private final Packet original;
+    private final Packet reply;
     private final boolean snat;
     private final boolean dnat;
     private final int connmark;
@@ -29,6 +33,22 @@ public final class Connection {
 
     /** @param host the host index the entry lives in (conntrack is per network namespace) */
     public Connection(int host, ConnTuple original, ConnTuple reply, boolean snat, boolean dnat, int connmark) {
+        this(host, tuple(original.src(), original.dst(), original.sport(), original.dport(), original.protocol()),
+                tuple(reply.src(), reply.dst(), reply.sport(), reply.dport(), reply.protocol()), snat, dnat, connmark);
+    }
+
+    /**
+     * The connection conntrack confirms for a packet that was {@code original} when it was looked up and
+     * leaves as {@code leaving}: its reply tuple is the inverse of {@code leaving}.
+     */
+    public static Connection confirmed(int host, Packet original, Packet leaving, boolean snat, boolean dnat, int connmark) {
+        Packet o = isTuple(original) ? original
+                : tuple(original.src(), original.dst(), original.sport(), original.dport(), original.protocol());
+        return new Connection(host, o, tuple(leaving.dst(), leaving.src(), leaving.dport(), leaving.sport(), leaving.protocol()),
+                snat, dnat, connmark);
+    }
+
+    private Connection(int host, Packet original, Packet reply, boolean snat, boolean dnat, int connmark) {
         this.host = host;
         this.original = original;
         this.reply = reply;
@@ -41,12 +61,36 @@ public final class Connection {
         return host;
     }
 
-    public ConnTuple original() {
+    /** The original direction's tuple, as a packet (its TTL means nothing). */
+    public Packet original() {
         return original;
     }
 
-    public ConnTuple reply() {
+    /** The reply direction's tuple, as a packet (its TTL means nothing). */
+    public Packet reply() {
         return reply;
+    }
+
+    /** A tuple as a packet; ports are kept as given, as conntrack compares them. */
+    private static Packet tuple(io.periscope.model.net.Ipv4Address src, io.periscope.model.net.Ipv4Address dst, int sport, int dport,
+                                io.periscope.model.topology.Protocol protocol) {
+        return new Packet(src, dst, sport, dport, protocol, Packet.DEFAULT_TTL);
+    }
+
+    /** Whether {@code p} is a tuple's packet already: TTL 64, size not followed, Don't Fragment as a tuple's. */
+    private static boolean isTuple(Packet p) {
+        return p.ttl() == Packet.DEFAULT_TTL && p.length() == Packet.SMALL && p.df();
+    }
+
+    /** The tuple {@code t} as a trace lists it: {@link Packet#of}, which has no ports without a protocol that has them. */
+    private static Packet listed(Packet t) {
+        return t.protocol().hasPorts() || t.sport() == 0 && t.dport() == 0 ? t
+                : Packet.of(t.src(), t.dst(), t.sport(), t.dport(), t.protocol());
+    }
+
+    /** Whether {@code packet} travels in the direction of tuple {@code t}. */
+    static boolean matches(Packet t, Packet packet) {
+        return t.sameFlow(packet);
     }
 
     public boolean snat() {
@@ -69,7 +113,7 @@ public final class Connection {
     public Optional<ConntrackLookup.Entry> listed() {
         Optional<ConntrackLookup.Entry> entry = listed;
         if (entry == null) {
-            entry = Optional.of(new ConntrackLookup.Entry(original.asPacket(), reply.asPacket(), snat, dnat, connmark, true));
+            entry = Optional.of(new ConntrackLookup.Entry(listed(original), listed(reply), snat, dnat, connmark, true));
             listed = entry;
         }
         return entry;

@@ -103,15 +103,16 @@ public final class ConntrackState {
         if (!mayHold(host)) {
             return null;
         }
-        for (ConntrackState s = this; s.head != null; s = s.tail) {
+        // The summary of each node covers it and all older ones: once it lacks the host, so does the rest.
+        for (ConntrackState s = this; s.mayHold(host); s = s.tail) {
             Connection c = s.head;
             if (c.host() != host) {
                 continue;
             }
-            if (c.original().matches(packet)) {
+            if (Connection.matches(c.original(), packet)) {
                 return new Match(c, false);
             }
-            if (c.reply().matches(packet)) {
+            if (Connection.matches(c.reply(), packet)) {
                 return new Match(c, true);
             }
         }
@@ -124,7 +125,7 @@ public final class ConntrackState {
             return false;
         }
         for (ConntrackState s = this; s.head != null; s = s.tail) {
-            if (s.head.host() == host && s.head.reply().equals(reply)) {
+            if (s.head.host() == host && reply.matches(s.head.reply())) {
                 return true;
             }
         }

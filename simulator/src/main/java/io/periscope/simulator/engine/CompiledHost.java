@@ -17,7 +17,9 @@ import io.periscope.simulator.link.WireGuardFabric;
 import io.periscope.simulator.link.Wiring;
 import io.periscope.simulator.routing.CompiledNexthop;
 import io.periscope.simulator.routing.MultipathHashSettings;
+import io.periscope.simulator.routing.RouteDecision;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -180,6 +182,56 @@ final class CompiledHost {
 
     /** The kernel's MTU for {@code lo}. */
     private static final int LOOPBACK_MTU = 65536;
+
+    /** Where the host's own socket sends toward an address: the source address and the device routing picks. */
+    record SocketRoute(Ipv4Address source, String device) {
+    }
+
+    /** A destination's {@link SocketRoute} (null: none), as {@link #socketRoute} found it. */
+    private record KnownRoute(int destination, SocketRoute route) {
+    }
+
+    /** How many destinations {@link #socketRoute} keeps: a host's cables lead to a few remote ends. */
+    private static final int KNOWN_ROUTES = 16;
+
+    /** Replaced, never changed, so a reader on another thread sees a whole array. */
+    private volatile KnownRoute[] knownRoutes = new KnownRoute[0];
+
+    /**
+     * How the host would send to {@code destination} from an unbound socket (no mark, no source): the
+     * source address and device routing picks, or null when it has no route or no address there. The
+     * routing never changes, and every packet a cable wraps asks for one of a few remote ends (a
+     * VXLAN device's FDB destinations, a WireGuard peer, an IPsec right), so the first answers are
+     * kept instead of routing the outer packet again on every hop.
+     */
+    SocketRoute socketRoute(Ipv4Address destination) {
+        int bits = destination.bits();
+        KnownRoute[] known = knownRoutes;
+        for (KnownRoute k : known) {
+            if (k.destination() == bits) {
+                return k.route();
+            }
+        }
+        SocketRoute route = routeFromSocket(destination);
+        if (known.length < KNOWN_ROUTES) {
+            KnownRoute[] more = Arrays.copyOf(known, known.length + 1);
+            more[known.length] = new KnownRoute(bits, route);
+            // Two threads may both add an answer: the same one, so losing either is harmless.
+            knownRoutes = more;
+        }
+        return route;
+    }
+
+    private SocketRoute routeFromSocket(Ipv4Address destination) {
+        if (routing.lookup(destination, Ipv4Address.ANY, 0, RoutingPolicy.LOOPBACK, null) instanceof RouteDecision.Forward f
+                && !f.nexthops().isEmpty()) {
+            CompiledNexthop nh = f.nexthops().getFirst();
+            Optional<Ipv4Address> routeSource = f.route().route().source();
+            Ipv4Address source = routeSource.isPresent() ? routeSource.get() : egress(nh).firstAddress();
+            return source == null ? null : new SocketRoute(source, nh.device());
+        }
+        return null;
+    }
 
     /** The device's first address, or null when it has none. */
     Ipv4Address firstAddress(String device) {

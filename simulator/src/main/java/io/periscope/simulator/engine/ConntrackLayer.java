@@ -2,7 +2,6 @@ package io.periscope.simulator.engine;
 
 import io.periscope.model.topology.Protocol;
 import io.periscope.plan.netfilter.CtState;
-import io.periscope.simulator.conntrack.ConnTuple;
 import io.periscope.simulator.conntrack.Connection;
 import io.periscope.simulator.conntrack.ConntrackState;
 import io.periscope.simulator.conntrack.TcpSegment;
@@ -122,8 +121,7 @@ final class ConntrackLayer {
             return;
         }
         if (v.isNew) {
-            Connection c = new Connection(v.host.index, ConnTuple.of(v.ctOriginal), ConnTuple.inverseOf(v.packet),
-                    v.snatDone, v.dnatDone, v.connmark);
+            Connection c = Connection.confirmed(v.host.index, v.ctOriginal, v.packet, v.snatDone, v.dnatDone, v.connmark);
             v.conntrack = v.conntrack.with(c);
             v.conn = c;
             v.isNew = false;

@@ -659,6 +659,9 @@ public final class Dataplane {
         }
         for (int i = 0; i < n; i++) {
             Visit b = i == n - 1 ? v : v.copy();
+            // Each branch is walked to its ends before the next starts, and no table's outcome is
+            // pending at a route: the branches may start their tables with one run object.
+            b.run = v.run;
             if (b.record) {
                 b.chose(choice(f, nexthops, i));
             }

@@ -11,8 +11,6 @@ import io.periscope.simulator.hash.NatAddressChoice;
 import io.periscope.simulator.link.VxlanFabric;
 import io.periscope.simulator.routing.CompiledNexthop;
 import io.periscope.simulator.routing.MultipathHash;
-import io.periscope.simulator.routing.RouteDecision;
-import io.periscope.simulator.routing.RoutingPolicy;
 import io.periscope.simulator.trace.Encapsulation;
 import io.periscope.simulator.trace.Packet;
 import io.periscope.simulator.trace.Step;
@@ -101,7 +99,7 @@ final class Encapsulator {
             source = device.local().get();
             underlay = device.underlay().get();
         } else {
-            OuterRoute route = outerRoute(v, found.outerDestination());
+            CompiledHost.SocketRoute route = v.host.socketRoute(found.outerDestination());
             if (route == null) {
                 return new CableExit.Refused(Disposition.NO_ROUTE, v.host.name + " " + device.name() + ": no route to "
                         + found.outerDestination() + ", the FDB's destination");
@@ -114,7 +112,7 @@ final class Encapsulator {
         Packet outer = new Packet(source, found.outerDestination(), entropyPort(v.packet), device.port(),
                 Protocol.UDP, Packet.DEFAULT_TTL, outerLength(v.packet, VXLAN_OVERHEAD), false);
         Tunnel tunnel = new Tunnel.Vxlan(device.vni(), found.mac(), v.packet, v.tunnel);
-        v.step(new Step.Encap(Encapsulation.VXLAN, device.name(), OptionalInt.of(device.vni()), device.port(), source,
+        v.step(new Step.Encap(Encapsulation.VXLAN, device.name(), vxlan.vni(), device.port(), source,
                 found.outerDestination(), underlay, found.how(), false, outer));
         // Only a device bound to its underlay (dev) forces the outer packet out of it.
         String oif = device.underlay().orElse(null);
@@ -137,7 +135,7 @@ final class Encapsulator {
                     + inner.dst() + " (WireGuard answers host unreachable)");
         }
         WireGuardPeer peer = chosen.get();
-        OuterRoute route = outerRoute(v, peer.endpointAddress());
+        CompiledHost.SocketRoute route = v.host.socketRoute(peer.endpointAddress());
         if (route == null) {
             return new CableExit.Refused(Disposition.NO_ROUTE, v.host.name + " " + device.name() + ": no route to peer " + peer.remote()
                     + " at " + peer.endpoint());
@@ -161,7 +159,7 @@ final class Encapsulator {
      */
     private static CableExit esp(Visit v, IpsecConnection connection, String routedDevice) {
         Packet inner = v.packet;
-        OuterRoute route = outerRoute(v, connection.right());
+        CompiledHost.SocketRoute route = v.host.socketRoute(connection.right());
         departBy(v, routedDevice);
         boolean inUdp = connection.encapsulation().inUdp();
         // Tunnel-mode ESP copies the inner Don't Fragment bit to the outer header.
@@ -184,22 +182,6 @@ final class Encapsulator {
             v.hopOut = device;
             v.hopDepart = v.packet;
         }
-    }
-
-    /** Where the host's own socket would send from, toward a cable's remote end. */
-    private record OuterRoute(Ipv4Address source, String device) {
-    }
-
-    /** How the host would send to {@code destination} from a socket: the source address and device routing picks. */
-    private static OuterRoute outerRoute(Visit v, Ipv4Address destination) {
-        if (v.host.routing.lookup(destination, Ipv4Address.ANY, 0, RoutingPolicy.LOOPBACK, null) instanceof RouteDecision.Forward f
-                && !f.nexthops().isEmpty()) {
-            CompiledNexthop nh = f.nexthops().getFirst();
-            Optional<Ipv4Address> routeSource = f.route().route().source();
-            Ipv4Address source = routeSource.isPresent() ? routeSource.get() : v.host.egress(nh).firstAddress();
-            return source == null ? null : new OuterRoute(source, nh.device());
-        }
-        return null;
     }
 
     private static int outerLength(Packet inner, int overhead) {

@@ -90,7 +90,10 @@ final class Visit {
     ConntrackLookup.State ctState;
     Packet ctPacket;
 
-    /** Reused for every table this branch runs; never shared with a copy. */
+    /**
+     * Reused for every table this branch runs. A copy starts without one (a fork inside a table leaves
+     * outcomes pending), except the branches of a route, which share it (see Dataplane.branch).
+     */
     TableRun run;
 
     Visit copy() {

@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -134,13 +135,22 @@ public final class VxlanFabric {
          */
         private volatile Answered[] first = new Answered[0];
 
+        /** The device's VNI as the encapsulation step of every packet it wraps carries it, made once. */
+        private final OptionalInt vni;
+
         private Resolver(int host, VxlanDevice device) {
             this.host = host;
             this.device = device;
+            this.vni = OptionalInt.of(device.vni());
         }
 
         public VxlanDevice device() {
             return device;
+        }
+
+        /** {@code OptionalInt.of(device().vni())}, the same object every time. */
+        public OptionalInt vni() {
+            return vni;
         }
 
         public Resolution resolve(Ipv4Address nextHop) {
