@@ -297,6 +297,10 @@ final class PodTreatment {
         Map<ChainId, Rows> naming = new IdentityHashMap<>();
         BitSet namedRows = new BitSet();
         Map<String, String> ownPlans = new HashMap<>();
+        // Whether a route naming an address delivers it into the pod of that address its device leads
+        // to: the same for every pod of the address (the clusters of a set may all have one), so asked
+        // once per route, by the scan's one object per naming.
+        Map<Naming.InRoute, Boolean> delivers = new IdentityHashMap<>();
         for (SourcePod pod : pods) {
             Ipv4Address address = pod.pod().ip();
             HostId node = HostId.node(pod.cluster(), pod.pod().node());
@@ -316,7 +320,8 @@ final class PodTreatment {
                     case Naming.InRoute r when isDelivery(r, veth) -> {
                         // the pod's own: every pod has one
                     }
-                    case Naming.InRoute r when deliversToOwner(r, address, podVeths, plan) -> memberships.add(new Naming.IntoPod(r.host()));
+                    case Naming.InRoute r when delivers.computeIfAbsent(r, k -> deliversToOwner(r, address, podVeths, plan)) ->
+                            memberships.add(new Naming.IntoPod(r.host()));
                     default -> specific = true;
                 }
             }
