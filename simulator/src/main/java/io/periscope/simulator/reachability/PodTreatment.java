@@ -301,21 +301,49 @@ final class PodTreatment {
         // to: the same for every pod of the address (the clusters of a set may all have one), so asked
         // once per route, by the scan's one object per naming.
         Map<Naming.InRoute, Boolean> delivers = new IdentityHashMap<>();
+        // The chains naming an address name every pod of it alike (the clusters of a set may reuse
+        // their pod CIDRs: ten pods to an address in the benchmarks' set, each address named in some
+        // two hundred chains when its pod is a backend), so they are gone through once per address,
+        // not once per pod; each pod's loop below then reads the address's other namings only.
+        Map<Integer, List<SourcePod>> podsByAddress = new LinkedHashMap<>();
+        for (SourcePod pod : pods) {
+            podsByAddress.computeIfAbsent(pod.pod().ip().bits(), k -> new ArrayList<>(1)).add(pod);
+        }
+        Map<Integer, List<Naming>> otherNamings = new HashMap<>();
+        podsByAddress.forEach((address, alike) -> {
+            List<Naming> others = new ArrayList<>();
+            for (Naming n : scan.namings.getOrDefault(address, List.of())) {
+                if (!(n instanceof Naming.InChain c)) {
+                    others.add(n);
+                    continue;
+                }
+                Rows rows = null;
+                for (SourcePod pod : alike) {
+                    // What the pod's own namespace says about its address is in its own plan, below.
+                    if (!c.host().equals(pod.host())) {
+                        if (rows == null) {
+                            rows = naming.computeIfAbsent(c.chain(), k -> new Rows());
+                        }
+                        rows.add(pod.row());
+                        namedRows.set(pod.row());
+                    }
+                }
+            }
+            otherNamings.put(address, others);
+        });
         for (SourcePod pod : pods) {
             Ipv4Address address = pod.pod().ip();
             HostId node = HostId.node(pod.cluster(), pod.pod().node());
             Segment.Attachment veth = nodeSide.get(pod.host());
             Set<Naming> memberships = new HashSet<>(scan.ipSetsHolding(address));
             boolean specific = veth == null;
-            for (Naming n : scan.namings.getOrDefault(address.bits(), List.of())) {
-                // What the pod's own namespace says about its address is in its own plan, below.
+            for (Naming n : otherNamings.get(address.bits())) {
                 if (n.host().equals(pod.host())) {
                     continue;
                 }
                 switch (n) {
                     case Naming.InChain c -> {
-                        naming.computeIfAbsent(c.chain(), k -> new Rows()).add(pod.row());
-                        namedRows.set(pod.row());
+                        // none here: gone through by address above
                     }
                     case Naming.InRoute r when isDelivery(r, veth) -> {
                         // the pod's own: every pod has one
