@@ -338,6 +338,7 @@ final class PodTreatment {
             Set<Naming> memberships = new HashSet<>(scan.ipSetsHolding(address));
             boolean specific = veth == null;
             for (Naming n : otherNamings.get(address.bits())) {
+                // What the pod's own namespace says about its address is in its own plan, below.
                 if (n.host().equals(pod.host())) {
                     continue;
                 }
