@@ -102,4 +102,29 @@ class APlansHostsAreFoundByIdAndByRange {
         assertThat(byId).hasSize(2);
         assertThat(byId.get(id)).isSameAs(later);
     }
+
+    @Test
+    void idsOfAGeneratedSetWhoseHashCodesCollideAreLookedUpByCodesOfTheirOwn() {
+        // c<k>/ns-<j>/pod-<i>, as the benchmarks' generated sets name their pods: HostId.hashCode
+        // gives thousands of them the same code, the look-up's hash one each.
+        java.util.Set<Integer> hashCodes = new java.util.HashSet<>();
+        java.util.Set<Integer> lookupHashes = new java.util.HashSet<>();
+        List<HostPlan> hosts = new ArrayList<>();
+        for (int c = 0; c < 10; c++) {
+            for (int p = 0; p < 1000; p++) {
+                HostId id = HostId.pod("c" + c, "ns-" + p % 10, "pod-" + p);
+                hashCodes.add(id.hashCode());
+                lookupHashes.add(HostMap.Columns.hash(id));
+                hosts.add(host(id, HostPlan.HostRole.POD));
+            }
+        }
+        assertThat(hashCodes).hasSizeLessThan(5000);
+        assertThat(lookupHashes).hasSize(10_000);
+
+        SortedMap<HostId, HostPlan> byId = ClusterSetPlan.hostsById(hosts.toArray(HostPlan[]::new));
+        for (HostPlan host : hosts) {
+            assertThat(byId.get(host.id())).isSameAs(host);
+        }
+        assertThat(byId.get("c0/ns-0/pod-0")).isNull();
+    }
 }

@@ -188,7 +188,11 @@ public final class Simulator {
      */
     public PathCount count(ResolvedFlow flow, ChainObserver chains, CableSegments segments) {
         // The chains of a segment are kept with it, to be told again to the flows that reuse it.
+        // Only the chains the observer reads are kept: most chains a walk enters name no pod.
         ChainObserver told = chains == null || segments == null ? chains : (host, table, chain, packet) -> {
+            if (chains.ignores(host, table, chain)) {
+                return;
+            }
             chains.entered(host, table, chain, packet);
             segments.entered(host, table, chain, packet);
         };

@@ -14,9 +14,13 @@ import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.Pod;
 import io.periscope.model.topology.Service;
 import io.periscope.model.topology.ServiceExport;
+import io.periscope.plan.HostId;
+import io.periscope.plan.netfilter.Table;
 import io.periscope.planner.Planner;
 import io.periscope.simulator.engine.CableSegments;
 import io.periscope.simulator.engine.SuffixMemo;
+import io.periscope.simulator.netfilter.ChainObserver;
+import io.periscope.simulator.trace.Packet;
 import io.periscope.simulator.trace.PathTrace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,6 +33,7 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -98,6 +103,7 @@ class CountedPathsEqualWalkedPaths {
                     }
                     String dns = to.name() + "." + export.name() + "." + export.namespace() + ".svc.clusterset.local";
                     CableSegments segments = new CableSegments();
+                    CableSegments selectiveSegments = new CableSegments();
                     for (Cluster from : set.clusters()) {
                         for (Pod pod : from.pods()) {
                             if (pod.hostNetwork()) {
@@ -121,6 +127,25 @@ class CountedPathsEqualWalkedPaths {
                             assertThat(shared).as("seed %d, Globalnet %s: %s", seed, globalnet, flow).isEqualTo(walked(simulator, flow));
                             assertThat(toldShared).as("chains entered, seed %d, Globalnet %s: %s", seed, globalnet, flow)
                                     .isEqualTo(toldWalked);
+
+                            // An observer that ignores some chains (as the matrix's ignores those naming no pod)
+                            // is told, through the segments kept without them, of every other chain walked.
+                            Set<List<Object>> toldSelective = new HashSet<>();
+                            PathCount selective = simulator.count(flow, new ChainObserver() {
+                                @Override
+                                public void entered(HostId host, Table table, String chain, Packet packet) {
+                                    assertThat(ignores(host, table, chain)).as("told of an ignored chain %s", chain).isFalse();
+                                    toldSelective.add(List.of(host, table, chain, packet));
+                                }
+
+                                @Override
+                                public boolean ignores(HostId host, Table table, String chain) {
+                                    return (chain.hashCode() & 1) == 0;
+                                }
+                            }, selectiveSegments);
+                            assertThat(selective).as("ignoring chains, seed %d, Globalnet %s: %s", seed, globalnet, flow).isEqualTo(shared);
+                            assertThat(toldSelective).as("chains not ignored, seed %d, Globalnet %s: %s", seed, globalnet, flow)
+                                    .isEqualTo(toldWalked.stream().filter(c -> (c.get(2).hashCode() & 1) != 0).collect(Collectors.toSet()));
                             flows++;
                         }
                     }

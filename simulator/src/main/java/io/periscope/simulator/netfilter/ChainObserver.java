@@ -16,4 +16,14 @@ import io.periscope.simulator.trace.Packet;
 public interface ChainObserver {
 
     void entered(HostId host, Table table, String chain, Packet packet);
+
+    /**
+     * True when being told of {@code chain} does nothing, whatever the packet: a walk that keeps the
+     * chains it entered, to tell them again where its outcome is reused, need not keep this one. A
+     * check of an observer that reads only a few of a plan's chains, cheaper than its own look-up
+     * (the reachability matrix's is told of some hundred million chains in a big check).
+     */
+    default boolean ignores(HostId host, Table table, String chain) {
+        return false;
+    }
 }

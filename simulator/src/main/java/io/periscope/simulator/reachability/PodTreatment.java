@@ -193,6 +193,27 @@ final class PodTreatment {
             for (int address : addresses) {
                 podAddresses.add(address);
             }
+            for (ChainId id : namingChains.keySet()) {
+                int bit = id.chain().hashCode() & NAME_FILTER_MASK;
+                namingNames[bit >>> 6] |= 1L << bit;
+            }
+        }
+
+        /**
+         * The hash codes of the names of the chains that name a pod, as bits: a chain whose name's bit
+         * is clear names none, found without the two look-ups below (a string caches its hash code).
+         * Most chains a walk enters (the built-in ones, kube-proxy's service chains, Submariner's) name
+         * no pod, and the observer is told of each on every path: in the 400-path set of
+         * {@code scripts/benchmark-check}, those look-ups were a fifth of the CPU time. 2^18 bits:
+         * 32 KiB, against some ten thousand names of endpoint chains in that set.
+         */
+        private static final int NAME_FILTER_MASK = (1 << 18) - 1;
+        private final long[] namingNames = new long[(NAME_FILTER_MASK + 1) / 64];
+
+        @Override
+        public boolean ignores(HostId host, Table table, String chain) {
+            int bit = chain.hashCode() & NAME_FILTER_MASK;
+            return (namingNames[bit >>> 6] & 1L << bit) == 0;
         }
 
         /**
@@ -206,6 +227,9 @@ final class PodTreatment {
 
         @Override
         public void entered(HostId host, Table table, String chain, Packet packet) {
+            if (ignores(host, table, chain)) {
+                return;
+            }
             while (byIdentity.size() <= table.ordinal()) {
                 byIdentity.add(new IdentityHashMap<>());
             }
@@ -273,26 +297,60 @@ final class PodTreatment {
         Map<ChainId, Rows> naming = new IdentityHashMap<>();
         BitSet namedRows = new BitSet();
         Map<String, String> ownPlans = new HashMap<>();
+        // Whether a route naming an address delivers it into the pod of that address its device leads
+        // to: the same for every pod of the address (the clusters of a set may all have one), so asked
+        // once per route, by the scan's one object per naming.
+        Map<Naming.InRoute, Boolean> delivers = new IdentityHashMap<>();
+        // The chains naming an address name every pod of it alike (the clusters of a set may reuse
+        // their pod CIDRs: ten pods to an address in the benchmarks' set, each address named in some
+        // two hundred chains when its pod is a backend), so they are gone through once per address,
+        // not once per pod; each pod's loop below then reads the address's other namings only.
+        Map<Integer, List<SourcePod>> podsByAddress = new LinkedHashMap<>();
+        for (SourcePod pod : pods) {
+            podsByAddress.computeIfAbsent(pod.pod().ip().bits(), k -> new ArrayList<>(1)).add(pod);
+        }
+        Map<Integer, List<Naming>> otherNamings = new HashMap<>();
+        podsByAddress.forEach((address, alike) -> {
+            List<Naming> others = new ArrayList<>();
+            for (Naming n : scan.namings.getOrDefault(address, List.of())) {
+                if (!(n instanceof Naming.InChain c)) {
+                    others.add(n);
+                    continue;
+                }
+                Rows rows = null;
+                for (SourcePod pod : alike) {
+                    // What the pod's own namespace says about its address is in its own plan, below.
+                    if (!c.host().equals(pod.host())) {
+                        if (rows == null) {
+                            rows = naming.computeIfAbsent(c.chain(), k -> new Rows());
+                        }
+                        rows.add(pod.row());
+                        namedRows.set(pod.row());
+                    }
+                }
+            }
+            otherNamings.put(address, others);
+        });
         for (SourcePod pod : pods) {
             Ipv4Address address = pod.pod().ip();
             HostId node = HostId.node(pod.cluster(), pod.pod().node());
             Segment.Attachment veth = nodeSide.get(pod.host());
             Set<Naming> memberships = new HashSet<>(scan.ipSetsHolding(address));
             boolean specific = veth == null;
-            for (Naming n : scan.namings.getOrDefault(address.bits(), List.of())) {
+            for (Naming n : otherNamings.get(address.bits())) {
                 // What the pod's own namespace says about its address is in its own plan, below.
                 if (n.host().equals(pod.host())) {
                     continue;
                 }
                 switch (n) {
                     case Naming.InChain c -> {
-                        naming.computeIfAbsent(c.chain(), k -> new Rows()).add(pod.row());
-                        namedRows.set(pod.row());
+                        // none here: gone through by address above
                     }
                     case Naming.InRoute r when isDelivery(r, veth) -> {
                         // the pod's own: every pod has one
                     }
-                    case Naming.InRoute r when deliversToOwner(r, address, podVeths, plan) -> memberships.add(new Naming.IntoPod(r.host()));
+                    case Naming.InRoute r when delivers.computeIfAbsent(r, k -> deliversToOwner(r, address, podVeths, plan)) ->
+                            memberships.add(new Naming.IntoPod(r.host()));
                     default -> specific = true;
                 }
             }
