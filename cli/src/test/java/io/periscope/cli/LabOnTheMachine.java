@@ -64,7 +64,8 @@ final class LabOnTheMachine {
      * Everything of the lab these names belong to that is still on the machine, described: namespaces, state files
      * (a temporary one too) and the lab's directory, the pods' resolver files under /etc/netns, the supervisor (its delay
      * lines and DNS servers are its threads), and the {@code wireguard-go} daemons that were not running in {@code before}
-     * (a daemon whose namespace is gone can no longer be told apart by it).
+     * (a daemon whose namespace is gone can no longer be told apart by it), except those inside a named namespace of
+     * another lab: a lab of another test or person on the machine, running at the same time, is not this lab's leftover.
      */
     static List<String> leftBehind(LabNames names, java.util.Set<Long> wireGuardBefore) throws IOException, InterruptedException {
         List<String> left = new ArrayList<>();
@@ -88,13 +89,28 @@ final class LabOnTheMachine {
             }
             if (readOrEmpty(Path.of("/proc", Long.toString(process.pid()), "comm")).strip().equals("wireguard-go")
                     && !wireGuardBefore.contains(process.pid())) {
-                left.add("wireguard-go pid " + process.pid());
+                String namespace = namespaceOf(process.pid());
+                if (namespace.isEmpty() || namespace.startsWith(names.prefix())) {
+                    left.add("wireguard-go pid " + process.pid() + (namespace.isEmpty() ? " (its namespace deleted)" : " in " + namespace));
+                }
             }
         });
         return left;
     }
 
     /** The {@code wireguard-go} daemons running now, by pid. */
+    /** The name of the namespace {@code pid} runs in, empty when it has none (deleted, or the machine's own). */
+    private static String namespaceOf(long pid) {
+        try {
+            return output("ip", "netns", "identify", Long.toString(pid)).strip();
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
     static java.util.Set<Long> wireGuardDaemons() {
         return ProcessHandle.allProcesses().filter(p -> readOrEmpty(Path.of("/proc", Long.toString(p.pid()), "comm")).strip().equals("wireguard-go"))
                 .map(ProcessHandle::pid).collect(java.util.stream.Collectors.toSet());

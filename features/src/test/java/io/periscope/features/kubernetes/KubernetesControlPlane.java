@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.dataplane.command.RecordingCommandRunner;
 import io.periscope.kubernetes.broker.BrokerSync;
+import io.periscope.kubernetes.broker.GlobalnetInfo;
 import io.periscope.kubernetes.broker.BrokerSyncSettings;
 import io.periscope.kubernetes.crd.CableDriverField;
 import io.periscope.kubernetes.crd.ClusterConnectionPolicies;
@@ -113,18 +114,16 @@ public final class KubernetesControlPlane implements AutoCloseable {
     /**
      * The scenarios' control plane: gateway agents on {@link RecordedKernels}.
      *
-     * @param globalCidrs each cluster's global CIDR as the backend's broker handed them out (empty without Globalnet)
      */
-    public static KubernetesControlPlane start(ClusterSet set, Map<String, Ipv4Prefix> globalCidrs) {
-        return start(set, globalCidrs, new RecordedKernels());
+    public static KubernetesControlPlane start(ClusterSet set) {
+        return start(set, new RecordedKernels());
     }
 
     /**
-     * @param globalCidrs each cluster's global CIDR as the broker hands them out (empty without Globalnet)
-     * @param kernels     where the node agents program; closed with the control plane, after the agents
+     * @param kernels where the node agents program; closed with the control plane, after the agents
      */
-    public static KubernetesControlPlane start(ClusterSet set, Map<String, Ipv4Prefix> globalCidrs, NodeKernels kernels) {
-        return start(set, globalCidrs, kernels, null);
+    public static KubernetesControlPlane start(ClusterSet set, NodeKernels kernels) {
+        return start(set, kernels, null);
     }
 
     /**
@@ -133,8 +132,8 @@ public final class KubernetesControlPlane implements AutoCloseable {
      *
      * @param processes where the agents start; closed with the control plane
      */
-    public static KubernetesControlPlane startProcesses(ClusterSet set, Map<String, Ipv4Prefix> globalCidrs, LabNodeProcesses processes) {
-        return start(set, globalCidrs, new NodeKernels() {
+    public static KubernetesControlPlane startProcesses(ClusterSet set, LabNodeProcesses processes) {
+        return start(set, new NodeKernels() {
             @Override
             public CommandRunner runner(String cluster, String node) {
                 throw new IllegalStateException("the agents of " + cluster + "/" + node + " run as processes with their own runner");
@@ -147,7 +146,7 @@ public final class KubernetesControlPlane implements AutoCloseable {
         }, processes);
     }
 
-    private static KubernetesControlPlane start(ClusterSet set, Map<String, Ipv4Prefix> globalCidrs, NodeKernels kernels, LabNodeProcesses processes) {
+    private static KubernetesControlPlane start(ClusterSet set, NodeKernels kernels, LabNodeProcesses processes) {
         MockApiServer broker = null;
         KubernetesControlPlane plane = null;
         try {
@@ -155,11 +154,20 @@ public final class KubernetesControlPlane implements AutoCloseable {
             broker = new MockApiServer(crds, BROKER_NAMESPACE);
             plane = new KubernetesControlPlane(set, kernels, processes, broker);
             plane.writePolicies();
-            for (Cluster cluster : set.clusters()) {
+            plane.writeGlobalnetInfo();
+            Map<String, MockApiServer> apis = new LinkedHashMap<>();
+            Map<String, BrokerSync> syncs = new LinkedHashMap<>();
+            for (Cluster cluster : joinOrder(set)) {
                 MockApiServer api = new MockApiServer(crds, NAMESPACE);
                 plane.running.add(api);
-                write(api, set, cluster, Optional.ofNullable(globalCidrs.get(cluster.name())));
-                plane.clusters.put(cluster.name(), processes != null ? plane.startProcesses(cluster, api) : plane.startControllers(cluster, api));
+                write(api, set, cluster);
+                apis.put(cluster.name(), api);
+                syncs.put(cluster.name(), plane.joinBroker(cluster, api));
+            }
+            for (Cluster cluster : set.clusters()) {
+                MockApiServer api = apis.get(cluster.name());
+                plane.clusters.put(cluster.name(), processes != null ? plane.startProcesses(cluster, api)
+                        : plane.startControllers(cluster, api, syncs.get(cluster.name())));
             }
             plane.standbys.forEach(Runnable::run);
             plane.standbys.clear();
@@ -230,7 +238,9 @@ public final class KubernetesControlPlane implements AutoCloseable {
     }
 
     /** The cluster as the objects a real cluster holds: its Cluster object, nodes, pods, services, exports and GlobalEgressIPs. */
-    private static void write(MockApiServer api, ClusterSet set, Cluster cluster, Optional<Ipv4Prefix> globalCidr) {
+    private static void write(MockApiServer api, ClusterSet set, Cluster cluster) {
+        // Only a GlobalCIDR the topology file declares (preconfigured); the broker sync asks the broker for the others.
+        Optional<Ipv4Prefix> globalCidr = set.globalnet().enabled() ? cluster.globalCidr() : Optional.empty();
         KubernetesClient client = api.client();
         SubmarinerCluster object = new SubmarinerCluster();
         object.setMetadata(new ObjectMetaBuilder().withName(cluster.name()).withNamespace(NAMESPACE).withLabels(cluster.labels()).build());
@@ -284,10 +294,7 @@ public final class KubernetesControlPlane implements AutoCloseable {
         }
     }
 
-    private MemberCluster startControllers(Cluster cluster, MockApiServer api) {
-        BrokerSync sync = new BrokerSync(api.newClient(), broker.newClient(), new BrokerSyncSettings(cluster.name(), NAMESPACE, BROKER_NAMESPACE,
-                RESYNC)).start();
-        running.add(sync);
+    private MemberCluster startControllers(Cluster cluster, MockApiServer api, BrokerSync sync) {
         Map<String, GatewayAgent> gateways = new LinkedHashMap<>();
         Map<String, CommandRunner> kernels = new LinkedHashMap<>();
         List<Node> labelled = cluster.nodes().stream().filter(Node::gateway).toList();
@@ -377,10 +384,68 @@ public final class KubernetesControlPlane implements AutoCloseable {
                 startGlobalnetProcesses(cluster.name(), api, "globalnet-");
             });
         }
-        processes.start(cluster.name(), nodes.getFirst().name(), "broker-sync", List.of(api, broker),
-                List.of("--broker-kubeconfig", "{kubeconfig:" + broker.address().getPort() + "}", "--broker-namespace", BROKER_NAMESPACE),
-                "broker-sync-0");
         return new MemberCluster(cluster, api, new java.util.concurrent.CopyOnWriteArrayList<>(), null, Map.of(), Map.of(), Map.of());
+    }
+
+    /**
+     * The order in which the clusters join the broker: those whose file declares a GlobalCIDR first,
+     * then the others in file order. {@code periscope plan} hands out the same way (declared blocks
+     * are set aside before any hand-out, the rest in file order), and a cluster joining the broker
+     * takes the lowest free block of what the broker holds then: joined in another order, the
+     * clusters hold other blocks than the plan's, as they would on a real broker.
+     */
+    private static List<Cluster> joinOrder(ClusterSet set) {
+        List<Cluster> order = new ArrayList<>(set.clusters().stream().filter(c -> c.globalCidr().isPresent()).toList());
+        set.clusters().stream().filter(c -> c.globalCidr().isEmpty()).forEach(order::add);
+        return order;
+    }
+
+    /**
+     * The broker's Globalnet settings, as {@code subctl deploy-broker --globalnet} writes them: the
+     * ConfigMap {@value GlobalnetInfo#CONFIG_MAP_NAME} whose record the broker syncs hand the
+     * clusters' GlobalCIDRs out of. Without Globalnet there is none, and the syncs settle nothing.
+     */
+    private void writeGlobalnetInfo() {
+        if (!set.globalnet().enabled()) {
+            return;
+        }
+        broker.client().resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata()
+                .withName(GlobalnetInfo.CONFIG_MAP_NAME).withNamespace(BROKER_NAMESPACE).endMetadata()
+                .withData(GlobalnetInfo.brokerData(set.globalnet().cidr(), set.globalnet().clusterSize())).build()).create();
+    }
+
+    /**
+     * The cluster joins the broker: its broker sync starts (in this JVM, or as the cluster's
+     * {@code broker-sync} process), and with Globalnet the next cluster joins only once this one's
+     * GlobalCIDR is settled: the broker's record holds it and the sync has written it into the
+     * cluster's Cluster object, where the agents read it. Upstream settles it in {@code subctl join},
+     * before any agent is deployed; here too the agents start after every cluster has joined.
+     *
+     * @return the sync when it runs in this JVM, null for a process
+     */
+    private BrokerSync joinBroker(Cluster cluster, MockApiServer api) {
+        BrokerSync sync = null;
+        if (processes != null) {
+            processes.start(cluster.name(), cluster.nodes().getFirst().name(), "broker-sync", List.of(api, broker),
+                    List.of("--broker-kubeconfig", "{kubeconfig:" + broker.address().getPort() + "}", "--broker-namespace", BROKER_NAMESPACE),
+                    "broker-sync-0");
+        } else {
+            sync = new BrokerSync(api.newClient(), broker.newClient(), new BrokerSyncSettings(cluster.name(), NAMESPACE, BROKER_NAMESPACE,
+                    RESYNC)).start();
+            running.add(sync);
+        }
+        if (set.globalnet().enabled()) {
+            awaitStarted("the broker sync of " + cluster.name() + " settles its GlobalCIDR with the broker (" + GlobalnetInfo.CONFIG_MAP_NAME
+                    + " records it and the Cluster object names it)", () -> globalCidrSettled(cluster.name(), api));
+        }
+        return sync;
+    }
+
+    private boolean globalCidrSettled(String cluster, MockApiServer api) {
+        var record = broker.client().configMaps().inNamespace(BROKER_NAMESPACE).withName(GlobalnetInfo.CONFIG_MAP_NAME).get();
+        SubmarinerCluster own = api.client().resources(SubmarinerCluster.class).inNamespace(NAMESPACE).withName(cluster).get();
+        return record != null && GlobalnetInfo.read(record).clusters().containsKey(cluster)
+                && own != null && own.getSpec() != null && !own.getSpec().globalCidr().isEmpty();
     }
 
     /** Until every active gateway of the model holds its Lease and has published its Gateway object. */

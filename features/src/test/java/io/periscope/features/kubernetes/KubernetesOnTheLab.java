@@ -24,7 +24,6 @@ import io.periscope.lab.netns.NamespaceThread;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.up.LabUp;
-import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.policy.ClusterGraph;
 import io.periscope.model.topology.CableDriver;
 import io.periscope.model.topology.Cluster;
@@ -120,7 +119,7 @@ public final class KubernetesOnTheLab implements AutoCloseable {
             throw new IllegalStateException("the agents of " + set.name() + " already run");
         }
         LabNodeProcesses processes = new LabNodeProcesses(layout, agentDirectory(), KubernetesControlPlane.resync());
-        plane = KubernetesControlPlane.startProcesses(set, globalCidrs(plan()), processes);
+        plane = KubernetesControlPlane.startProcesses(set, processes);
         for (Cluster cluster : set.clusters()) {
             writeEndpointSlices(plane.cluster(cluster.name()).client(), cluster);
         }
@@ -179,15 +178,6 @@ public final class KubernetesOnTheLab implements AutoCloseable {
                             .withProtocol(p.protocol().name()).build()).toList())
                     .build()).create();
         }
-    }
-
-    /** The global CIDRs the broker hands out, as {@code periscope plan} allocates them (none without Globalnet). */
-    private static Map<String, Ipv4Prefix> globalCidrs(ClusterSetPlan plan) {
-        Map<String, Ipv4Prefix> cidrs = new LinkedHashMap<>();
-        for (Cluster cluster : plan.clusterSet().clusters()) {
-            plan.allocations().cluster(cluster.name()).ifPresent(a -> cidrs.put(cluster.name(), a.globalCidr()));
-        }
-        return cidrs;
     }
 
     public ClusterSet set() {

@@ -5,7 +5,6 @@ import io.periscope.features.backend.Deployment;
 import io.periscope.features.backend.Evidence;
 import io.periscope.features.backend.EvidenceLog;
 import io.periscope.features.kubernetes.KubernetesControlPlane;
-import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.model.load.TopologyException;
 import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
@@ -124,7 +123,7 @@ public final class ClusterSetUnderTest {
 
     /**
      * The Kubernetes control plane of the deployed cluster set, started by the first step that needs an
-     * API (so scenarios that never ask stay fast), with the global CIDRs the backend's broker handed out.
+     * API (so scenarios that never ask stay fast); its broker syncs settle the clusters' GlobalCIDRs with its broker.
      */
     KubernetesControlPlane controlPlane() {
         if (controlPlane == null && deployment().controlPlane().isPresent()) {
@@ -132,12 +131,7 @@ public final class ClusterSetUnderTest {
             borrowedControlPlane = true;
         }
         if (controlPlane == null) {
-            ClusterSet set = clusterSet();
-            Map<String, Ipv4Prefix> globalCidrs = new LinkedHashMap<>();
-            for (var cluster : set.clusters()) {
-                deployment().allocations().cluster(cluster.name()).ifPresent(a -> globalCidrs.put(cluster.name(), a.globalCidr()));
-            }
-            controlPlane = KubernetesControlPlane.start(set, globalCidrs);
+            controlPlane = KubernetesControlPlane.start(clusterSet());
         }
         // What a step asks the control plane is answered by API objects that Periscope's controllers wrote.
         EvidenceLog.record(Evidence.API_OBJECTS);

@@ -76,6 +76,15 @@ public record GlobalnetInfo(boolean enabled, Ipv4Prefix cidr, int clusterSize, M
         return new GlobalnetInfo(true, cidr, size, clusters);
     }
 
+    /**
+     * A new broker's data, as {@code subctl deploy-broker --globalnet} writes it (and
+     * {@code deploy/broker/globalnet-info.yaml}): Globalnet on, the range JSON-encoded, no cluster
+     * recorded yet.
+     */
+    public static Map<String, String> brokerData(Ipv4Prefix cidr, int clusterSize) {
+        return Map.of(ENABLED_KEY, "true", CIDR_KEY, "\"" + cidr + "\"", CLUSTER_SIZE_KEY, Integer.toString(clusterSize), CLUSTER_INFO_KEY, "[]");
+    }
+
     /** The ConfigMap's data with {@code clusterId}'s GlobalCIDR recorded (replacing an earlier entry of it); other keys kept. */
     public Map<String, String> dataRecording(Map<String, String> data, String clusterId, Ipv4Prefix globalCidr) {
         List<ClusterInfo> entries = new ArrayList<>();

@@ -27,6 +27,18 @@ class GlobalnetInfoReadsUpstreamsConfigMap {
     }
 
     @Test
+    void aNewBrokersDataReadsAsGlobalnetOnWithNoClusterYet() {
+        GlobalnetInfo info = GlobalnetInfo.read(configMap(GlobalnetInfo.brokerData(Ipv4Prefix.parse("242.0.0.0/8"), 65536)));
+
+        assertThat(info.enabled()).isTrue();
+        assertThat(info.cidr()).isEqualTo(Ipv4Prefix.parse("242.0.0.0/8"));
+        assertThat(info.clusterSize()).isEqualTo(65536);
+        assertThat(info.clusters()).isEmpty();
+        assertThat(GlobalnetInfo.brokerData(Ipv4Prefix.parse("242.0.0.0/8"), 65536)).as("upstream's JSON-encoded range")
+                .containsEntry("globalnetCidrRange", "\"242.0.0.0/8\"");
+    }
+
+    @Test
     void aHandWrittenRangeWithoutQuotesIsReadToo() {
         assertThat(GlobalnetInfo.read(configMap(Map.of("globalnetEnabled", "true", "globalnetCidrRange", "169.254.0.0/16",
                 "globalnetClusterSize", "256"))).cidr()).isEqualTo(Ipv4Prefix.parse("169.254.0.0/16"));
