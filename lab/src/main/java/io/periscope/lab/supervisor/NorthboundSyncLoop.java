@@ -90,7 +90,8 @@ final class NorthboundSyncLoop implements AutoCloseable {
             List<NbChange> changes = programmer.program(topology.get());
             passes++;
             if (!changes.isEmpty()) {
-                log.accept(cluster + ": network plugin syncer: " + changes.size() + " northbound changes, submariner_router on chassis "
+                log.accept(cluster + ": network plugin syncer: " + changes.size() + (changes.size() == 1 ? " northbound change" : " northbound changes")
+                        + ", submariner_router on chassis "
                         + bound + (chassis.isEmpty() || chassis.equals(bound) ? "" : " (was " + chassis + ")"));
             }
             chassis = bound;
