@@ -134,6 +134,13 @@ public final class Names {
     /** submariner_gateway is 169.254.254.8/29: submariner_router .9, every node's ovn-k8s-sub0 .10 (seed 003). */
     public static final Ipv4Address SUBMARINER_UPSTREAM_IP = Ipv4Address.parse("169.254.254.9");
     public static final Ipv4Address OVN_K8S_SUB0_IP = Ipv4Address.parse("169.254.254.10");
+    /**
+     * ovn-k8s-sub0's MAC, the same on every node, as upstream's route agent gave it
+     * ({@code ovnK8sSubmarinerInterfaceMAC} in {@code pkg/routeagent_driver/handlers/ovn/constants.go} at
+     * {@code 826316ee^}): every node's port has one address, so when submariner_router moves to another
+     * gateway's chassis the MAC binding OVN learned for 169.254.254.10 still names the port behind it.
+     */
+    public static final String OVN_K8S_SUB0_MAC = "0a:58:66:22:33:44";
     public static final int OVN_LINK_PREFIX_LENGTH = 29;
     /** The priority of Submariner's reroute policies on ovn_cluster_router (upstream's). */
     public static final int OVN_REROUTE_PRIORITY = 20000;

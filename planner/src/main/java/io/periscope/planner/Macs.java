@@ -7,6 +7,7 @@ import io.periscope.plan.link.MacAddress;
  * Fixed MAC addresses of the environment's interfaces (the lab creates them so) and of OVN's logical
  * ports (the northbound database names them), derived from an address the interface is tied to and a
  * byte saying what the interface is. Submariner's VXLAN devices have none: the kernel picks theirs.
+ * ovn-k8s-sub0 has upstream's one MAC on every node ({@code Names.OVN_K8S_SUB0_MAC}).
  */
 final class Macs {
 
@@ -16,7 +17,6 @@ final class Macs {
     static final int CNI = 0x04;
     static final int WAN = 0x05;
     static final int OVN_ROUTER_PORT = 0x06;
-    static final int OVN_K8S_SUB0 = 0x07;
 
     private Macs() {
     }

@@ -8,6 +8,7 @@ import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
 import io.periscope.plan.Names;
+import io.periscope.plan.link.MacAddress;
 import io.periscope.plan.Segment;
 import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.Rule;
@@ -132,7 +133,7 @@ record SubmarinerRouterArchitecture() implements OvnArchitecture {
         List<Ipv4Prefix> remoteSubnets = context.remoteSubnets();
         PlanBuilder plan = context.plan();
         boolean chassis = OvnArchitecture.gatewayReachedFromOvn(cluster).filter(node::equals).isPresent();
-        host.interfaces.add(new Interface(Names.OVN_K8S_SUB0, List.of(Names.OVN_K8S_SUB0_IP), Macs.of(Macs.OVN_K8S_SUB0, node.ip()),
+        host.interfaces.add(new Interface(Names.OVN_K8S_SUB0, List.of(Names.OVN_K8S_SUB0_IP), MacAddress.parse(Names.OVN_K8S_SUB0_MAC),
                 chassis ? OvnTopology.segmentName(cluster.name(), Names.SUBMARINER_GATEWAY) : "", Interface.DEFAULT_MTU));
         Ipv4Prefix gatewayNet = Ipv4Prefix.containing(Names.OVN_K8S_SUB0_IP, Names.OVN_LINK_PREFIX_LENGTH);
         plan.route(Route.unicast(Route.MAIN_TABLE, gatewayNet, List.of(Nexthop.direct(Names.OVN_K8S_SUB0)), RouteProtocol.KERNEL));

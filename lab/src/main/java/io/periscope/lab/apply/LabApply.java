@@ -256,7 +256,7 @@ public final class LabApply {
                 }
                 Map<String, SupervisorStatus.NodeAgentStatus> nodes = status.get().nodes();
                 Set<String> stopped = files.stoppedNodes();
-                List<String> pending = pending(nodes, stopped, revision);
+                List<String> pending = pending(status.get(), stopped, revision);
                 boolean links = status.get().links().converged().equals(revision);
                 if (links && !linksSaid) {
                     linksSaid = true;
@@ -281,16 +281,24 @@ public final class LabApply {
                 : !status.get().links().converged().equals(revision)
                 ? "the links were not shaped as the file asks" + (status.get().links().lastError().isEmpty() ? ""
                 : " (last error: " + status.get().links().lastError() + ")")
-                : "these nodes' agents did not converge: " + String.join(", ", pending(status.get().nodes(), files.stoppedNodes(), revision))
-                + status.get().nodes().values().stream().map(SupervisorStatus.NodeAgentStatus::lastError).filter(e -> !e.isEmpty())
+                : "these agents did not converge: " + String.join(", ", pending(status.get(), files.stoppedNodes(), revision))
+                + java.util.stream.Stream.concat(status.get().nodes().values().stream().map(SupervisorStatus.NodeAgentStatus::lastError),
+                        status.get().northbound().values().stream().map(SupervisorStatus.NorthboundStatus::lastError)).filter(e -> !e.isEmpty())
                 .findFirst().map(e -> " (last error: " + e + ")").orElse("");
         throw new IllegalStateException(why + " within " + CONVERGED_WITHIN.toSeconds() + " s; see " + files.log());
     }
 
-    private static List<String> pending(Map<String, SupervisorStatus.NodeAgentStatus> nodes, Set<String> stopped, String revision) {
-        return nodes.entrySet().stream()
+    /** The running nodes' agents, and the OVN-Kubernetes clusters' network plugin syncers, that have not programmed {@code revision} yet. */
+    static List<String> pending(SupervisorStatus status, Set<String> stopped, String revision) {
+        List<String> pending = status.nodes().entrySet().stream()
                 .filter(e -> e.getValue().running() && !stopped.contains(e.getKey()) && !e.getValue().converged().equals(revision))
                 .map(Map.Entry::getKey).collect(Collectors.toList());
+        status.northbound().forEach((cluster, syncer) -> {
+            if (!syncer.converged().equals(revision)) {
+                pending.add(cluster + "'s network plugin syncer");
+            }
+        });
+        return pending;
     }
 
     private static ClusterSet read(Path written) {

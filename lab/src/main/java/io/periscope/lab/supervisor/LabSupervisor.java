@@ -5,6 +5,9 @@ import io.periscope.dataplane.election.LeaseCandidate;
 import io.periscope.dataplane.election.LeaseTimings;
 import io.periscope.dataplane.health.HealthSettings;
 import io.periscope.lab.agent.ReconcilingAgents;
+import io.periscope.dataplane.ovn.NbctlNorthbound;
+import io.periscope.dataplane.ovn.NorthboundProgrammer;
+import io.periscope.dataplane.ovn.NorthboundScope;
 import io.periscope.dataplane.ovs.OvsBridgeProgrammer;
 import io.periscope.lab.ovn.PlannedOvnCluster;
 import io.periscope.model.topology.Cni;
@@ -67,6 +70,10 @@ import java.util.stream.Collectors;
  * an API server. When {@code up} has just built the lab, the file's first gateway takes each lease
  * before any other candidate stands, so the election starts from what {@code up} programmed.
  *
+ * <p>On an OVN-Kubernetes cluster it also runs Submariner's network plugin syncer
+ * ({@link NorthboundSyncLoop}): Submariner's rows of the cluster's northbound database follow the
+ * same plan, so a lease that changes hands moves {@code submariner_router} to the new holder's chassis.
+ *
  * <p>It also hosts the lab's delay lines ({@link DelayLines}): the links' delay and jitter, which
  * this kernel has no netem for. Which lines the topology wants comes from {@link #delayLineSpecs},
  * asked every tick with the topology planned from now, and the running lines are brought level
@@ -99,6 +106,8 @@ public final class LabSupervisor implements AutoCloseable {
     /** A refusal of the specs (two lines on one queue), so that it is logged once. */
     private String refusedDelayLines = "";
     private final Map<String, NodeAgentLoop> loops = new LinkedHashMap<>();
+    /** Each OVN-Kubernetes cluster's network plugin syncer, by cluster. */
+    private final Map<String, NorthboundSyncLoop> syncers = new LinkedHashMap<>();
     private volatile LinkLoop links;
     private final AtomicReference<SupervisedPlan> current = new AtomicReference<>();
     /** The nodes {@code lab fail} failed ({@code cluster/node}): they cannot reach the leases. */
@@ -112,6 +121,7 @@ public final class LabSupervisor implements AutoCloseable {
     private volatile String firstNamespace;
     private ClusterDnsServers dns;
     private Map<String, SupervisorStatus.NodeAgentStatus> lastWritten = Map.of();
+    private Map<String, SupervisorStatus.NorthboundStatus> lastWrittenNorthbound = Map.of();
     private Map<String, ClusterDnsStatus> lastWrittenDns = Map.of();
     private Map<String, List<Object>> lastWrittenDelayLines = Map.of();
     private String lastWrittenRevision = "";
@@ -215,6 +225,15 @@ public final class LabSupervisor implements AutoCloseable {
         Set<String> stopped = files.stoppedNodes();
         loops.values().forEach(loop -> loop.wanted(!stopped.contains(loop.name())));
         loops.values().forEach(NodeAgentLoop::start);
+        for (Cluster cluster : set.clusters()) {
+            if (cluster.cni() == Cni.OVN_KUBERNETES) {
+                NbctlNorthbound northbound = new NbctlNorthbound(ProcessCommandRunner.here(),
+                        PlannedOvnCluster.northbound(stateFile.directoryFor(hash), cluster.name()));
+                syncers.put(cluster.name(), new NorthboundSyncLoop(cluster.name(), new NorthboundProgrammer(northbound, NorthboundScope.SUBMARINER),
+                        current::get, RESYNC, LabSupervisor::log));
+            }
+        }
+        syncers.values().forEach(NorthboundSyncLoop::start);
         links = new LinkLoop(ProcessCommandRunner.here(), current::get, LINK_RESYNC, LabSupervisor::log);
         links.start();
         while (!closed) {
@@ -295,6 +314,7 @@ public final class LabSupervisor implements AutoCloseable {
         SupervisedPlan planned = SupervisedPlan.of(before.revision(), set, next);
         current.set(planned);
         loops.values().forEach(NodeAgentLoop::poke);
+        syncers.values().forEach(NorthboundSyncLoop::poke);
         dns.follow(planned.plan());
         log("gateway lease changed hands: " + next.entrySet().stream().filter(e -> !e.getValue().equals(before.holders().get(e.getKey())))
                 .map(e -> e.getKey() + " -> " + e.getValue()).collect(Collectors.joining(", ")) + "; planned again in "
@@ -336,6 +356,7 @@ public final class LabSupervisor implements AutoCloseable {
             current.set(planned);
             stopAgentsOfRemovedNodes(planned);
             loops.values().forEach(NodeAgentLoop::poke);
+            syncers.values().forEach(NorthboundSyncLoop::poke);
             links.poke();
             dns.adopt(planned.plan());
             log("topology " + revision.substring(0, 12) + "... applied: planned again in " + (System.nanoTime() - started) / 1_000_000
@@ -385,6 +406,8 @@ public final class LabSupervisor implements AutoCloseable {
     private void writeStatus() {
         Map<String, SupervisorStatus.NodeAgentStatus> nodes = new LinkedHashMap<>();
         loops.forEach((name, loop) -> nodes.put(name, loop.status()));
+        Map<String, SupervisorStatus.NorthboundStatus> northbound = new LinkedHashMap<>();
+        syncers.forEach((name, syncer) -> northbound.put(name, syncer.status()));
         Map<String, ClusterDnsStatus> servers = dns == null ? Map.of() : dns.status();
         Map<String, DelayLineStatus> lines = delayLines.status();
         // A line's counters change with every packet: at once only when a line starts, stops or is retuned.
@@ -393,7 +416,7 @@ public final class LabSupervisor implements AutoCloseable {
         long now = System.nanoTime();
         String revision = current.get() == null ? "" : current.get().revision();
         SupervisorStatus.LinkStatus linkStatus = links == null ? SupervisorStatus.LinkStatus.NONE : links.status();
-        if (nodes.equals(lastWritten) && servers.equals(lastWrittenDns) && revision.equals(lastWrittenRevision)
+        if (nodes.equals(lastWritten) && northbound.equals(lastWrittenNorthbound) && servers.equals(lastWrittenDns) && revision.equals(lastWrittenRevision)
                 && lineShape.equals(lastWrittenDelayLines) && linkStatus.converged().equals(lastWrittenLinks)
                 && now - lastWrite < 1_000_000_000L) {
             return;
@@ -401,12 +424,13 @@ public final class LabSupervisor implements AutoCloseable {
         lastWrittenRevision = revision;
         lastWrittenLinks = linkStatus.converged();
         lastWritten = nodes;
+        lastWrittenNorthbound = northbound;
         lastWrittenDns = servers;
         lastWrittenDelayLines = lineShape;
         lastWrite = now;
         try {
             files.writeStatus(new SupervisorStatus(ProcessHandle.current().pid(), Instant.now().toString(), nodes, servers, revision, linkStatus,
-                    lines));
+                    lines, northbound));
         } catch (RuntimeException e) {
             // The directory is removed by lab down just before it signals us: nothing to report to then.
         }
@@ -420,6 +444,7 @@ public final class LabSupervisor implements AutoCloseable {
         closed = true;
         List<NodeAgentLoop> all = new ArrayList<>(loops.values());
         all.forEach(NodeAgentLoop::close);
+        syncers.values().forEach(NorthboundSyncLoop::close);
         if (links != null) {
             links.close();
         }

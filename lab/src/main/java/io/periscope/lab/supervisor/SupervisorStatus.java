@@ -18,12 +18,16 @@ import java.util.TreeMap;
  * @param revision the revision of the topology it plans and answers from ({@link SupervisorFiles#revision})
  * @param links   the links' rates, queues, loss and delay as it keeps them
  * @param delayLines each delay line it runs, by {@code namespace/queue}; left out of the file when there is none
+ * @param northbound each OVN-Kubernetes cluster's network plugin syncer, by cluster; left out when there is none
  */
 public record SupervisorStatus(long pid, String updated, Map<String, NodeAgentStatus> nodes, Map<String, ClusterDnsStatus> dns,
                                String revision, LinkStatus links,
-                               @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, DelayLineStatus> delayLines) {
+                               @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, DelayLineStatus> delayLines,
+                               @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, NorthboundStatus> northbound) {
 
     public SupervisorStatus {
+        // A status of a lab without OVN-Kubernetes clusters, or written before the lab had them, has none.
+        northbound = northbound == null ? Map.of() : new TreeMap<>(northbound);
         revision = revision == null ? "" : revision;
         // A status written before the supervisor ran delay lines, or by one that runs none, has none.
         delayLines = delayLines == null ? Map.of() : new TreeMap<>(delayLines);
@@ -36,6 +40,27 @@ public record SupervisorStatus(long pid, String updated, Map<String, NodeAgentSt
 
     public SupervisorStatus(long pid, String updated, Map<String, NodeAgentStatus> nodes, Map<String, ClusterDnsStatus> dns, String revision) {
         this(pid, updated, nodes, dns, revision, LinkStatus.NONE, Map.of());
+    }
+
+    public SupervisorStatus(long pid, String updated, Map<String, NodeAgentStatus> nodes, Map<String, ClusterDnsStatus> dns, String revision,
+                            LinkStatus links, Map<String, DelayLineStatus> delayLines) {
+        this(pid, updated, nodes, dns, revision, links, delayLines, Map.of());
+    }
+
+    /**
+     * @param passes    passes that reached the database so far
+     * @param chassis   the chassis its last successful pass bound {@code submariner_router} to ({@code none} under
+     *                  upstream's design), empty before
+     * @param converged the revision of the topology whose plan the database was last brought to, empty before
+     * @param lastError the last pass's error, empty when it succeeded
+     */
+    public record NorthboundStatus(long passes, String chassis, String converged, String lastError) {
+
+        public NorthboundStatus {
+            chassis = chassis == null ? "" : chassis;
+            converged = converged == null ? "" : converged;
+            lastError = lastError == null ? "" : lastError;
+        }
     }
 
     /**

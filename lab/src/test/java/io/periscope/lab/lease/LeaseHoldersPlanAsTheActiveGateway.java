@@ -35,6 +35,13 @@ class LeaseHoldersPlanAsTheActiveGateway {
         }
     }
 
+    /** examples/globalnet-mixed-ovn.yaml with a standby gateway in its OVN-Kubernetes cluster east. */
+    static ClusterSet ovnSingleActive() throws Exception {
+        try (InputStream in = LeaseHoldersPlanAsTheActiveGateway.class.getResourceAsStream("/lease/ovn-single-active.yaml")) {
+            return TopologyLoader.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "ovn-single-active.yaml");
+        }
+    }
+
     @Test
     void onlySingleActiveClustersWithSeveralGatewaysElect() throws Exception {
         assertThat(LabLeases.electing(singleActive())).extracting(c -> c.name()).containsExactly("cluster1");
