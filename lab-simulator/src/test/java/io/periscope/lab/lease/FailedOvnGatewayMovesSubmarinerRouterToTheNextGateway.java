@@ -22,11 +22,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -63,12 +61,12 @@ class FailedOvnGatewayMovesSubmarinerRouterToTheNextGateway {
         String southbound = northbound.replace("nb.sock", "sb.sock");
         LabFailure failure = new LabFailure(ProcessCommandRunner.here());
 
-        awaitStatus(files, s -> s.nodes().get(FIRST).leading() && syncedTo(s, "east-gw"), "east-gw leads and the syncer bound east-gw");
+        SupervisorStatusWait.until(files, s -> s.nodes().get(FIRST).leading() && syncedTo(s, "east-gw"), "east-gw leads and the syncer bound east-gw");
         assertThat(chassisOption(northbound)).isEqualTo("east-gw");
         assertCrosses(lab, "east/east-gw");
 
         failure.fail(up, FIRST, FailureMode.CRASH, line -> { });
-        awaitStatus(files, s -> s.nodes().get(SECOND).leading() && syncedTo(s, "east-gw2"), "east-gw2 takes the lease and the syncer binds it");
+        SupervisorStatusWait.until(files, s -> s.nodes().get(SECOND).leading() && syncedTo(s, "east-gw2"), "east-gw2 takes the lease and the syncer binds it");
 
         assertThat(chassisOption(northbound)).as("options:chassis of submariner_router in the running northbound database").isEqualTo("east-gw2");
         awaitBoundTo(southbound, "east-gw2");
@@ -81,7 +79,7 @@ class FailedOvnGatewayMovesSubmarinerRouterToTheNextGateway {
         assertThat(chassisOption(northbound)).isEqualTo("east-gw2");
 
         failure.fail(up, SECOND, FailureMode.CRASH, line -> { });
-        awaitStatus(files, s -> s.nodes().get(FIRST).leading() && syncedTo(s, "east-gw"), "east-gw takes the lease back and the syncer binds it");
+        SupervisorStatusWait.until(files, s -> s.nodes().get(FIRST).leading() && syncedTo(s, "east-gw"), "east-gw takes the lease back and the syncer binds it");
         assertThat(chassisOption(northbound)).isEqualTo("east-gw");
         awaitBoundTo(southbound, "east-gw");
         assertCrosses(lab, "east/east-gw");
@@ -146,19 +144,5 @@ class FailedOvnGatewayMovesSubmarinerRouterToTheNextGateway {
 
     private static String run(String... argv) {
         return ProcessCommandRunner.here().run(Command.of(argv)).stdout().strip();
-    }
-
-    private static void awaitStatus(SupervisorFiles files, Predicate<SupervisorStatus> condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        List<SupervisorStatus> seen = new ArrayList<>();
-        while (System.nanoTime() < deadline) {
-            Optional<SupervisorStatus> status = files.readStatus();
-            if (status.isPresent() && condition.test(status.get())) {
-                return;
-            }
-            status.ifPresent(seen::add);
-            Thread.sleep(50);
-        }
-        throw new AssertionError(what + " did not happen within 30 s; last status: " + (seen.isEmpty() ? "none" : seen.getLast()));
     }
 }

@@ -9,7 +9,6 @@ import io.periscope.lab.failover.LabFailover;
 import io.periscope.lab.failover.UpLab;
 import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.supervisor.SupervisorFiles;
-import io.periscope.lab.supervisor.SupervisorStatus;
 import io.periscope.labsimulator.SimulatorFailover;
 import io.periscope.model.topology.ClusterSet;
 import org.junit.jupiter.api.AfterEach;
@@ -23,7 +22,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Predicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -62,7 +60,7 @@ class SingleActiveClusterFailsOverByLease {
         lab = RunningLab.up(set, state);
         UpLab up = UpLab.of(Path.of(lab.set().name() + ".yaml"), lab.set(), lab.stateFile(), "test");
         SupervisorFiles files = up.supervisorFiles();
-        awaitStatus(files, s -> s.nodes().get(ACTIVE).leading() && !s.nodes().get(STANDBY).leading(), "gw-1 leads");
+        SupervisorStatusWait.until(files, s -> s.nodes().get(ACTIVE).leading() && !s.nodes().get(STANDBY).leading(), "gw-1 leads");
         assertThat(LabLeases.holders(files.directory(), lab.set())).containsEntry("cluster1", "gw-1");
 
         // While gw-1 is down, what cluster2's DNS server leaves out, once gw-2 holds the lease.
@@ -113,20 +111,6 @@ class SingleActiveClusterFailsOverByLease {
         io.periscope.lab.probe.ProbeReport probed = lab.probe(Optional.of("client-to-nginx"), SimulatorFlows::new);
         assertThat(probed.matchesSimulation()).as(probed.flows().toString()).isTrue();
         assertThat(probed.flows().getFirst().attempts()).isNotEmpty().allSatisfy(a -> assertThat(a.outcome().disposition()).isEqualTo("delivered"));
-    }
-
-    private static void awaitStatus(SupervisorFiles files, Predicate<SupervisorStatus> condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        List<SupervisorStatus> seen = new ArrayList<>();
-        while (System.nanoTime() < deadline) {
-            Optional<SupervisorStatus> status = files.readStatus();
-            if (status.isPresent() && condition.test(status.get())) {
-                return;
-            }
-            status.ifPresent(seen::add);
-            Thread.sleep(50);
-        }
-        throw new AssertionError(what + " did not happen within 30 s; last status: " + (seen.isEmpty() ? "none" : seen.getLast()));
     }
 
     private static boolean onPath(String program) {
