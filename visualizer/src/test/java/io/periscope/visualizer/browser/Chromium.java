@@ -16,6 +16,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,9 +39,12 @@ public final class Chromium implements AutoCloseable {
 
     public final WebDriver driver;
     private final List<String> errors = new ArrayList<>();
+    /** chromedriver's and Chromium's TMPDIR, removed on {@link #close}. */
+    private final Path temporary;
 
-    private Chromium(WebDriver driver) {
+    private Chromium(WebDriver driver, Path temporary) {
         this.driver = driver;
+        this.temporary = temporary;
     }
 
     public static Chromium start() {
@@ -69,8 +73,23 @@ public final class Chromium implements AutoCloseable {
         LoggingPreferences logs = new LoggingPreferences();
         logs.enable(LogType.BROWSER, Level.ALL);
         options.setCapability("goog:loggingPrefs", logs);
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile()).usingAnyFreePort().build();
-        return new Chromium(new ChromeDriver(service, options));
+        // Chromium leaves its singleton directories (/tmp/org.chromium.Chromium.*) behind when chromedriver
+        // ends it, and chromedriver its profile (scoped_dir): about 17 a full run. In a directory of their own
+        // they go with the session.
+        Path temporary;
+        try {
+            temporary = Files.createTempDirectory("periscope-chromium-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make Chromium's temporary directory", e);
+        }
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile()).usingAnyFreePort()
+                .withEnvironment(java.util.Map.of("TMPDIR", temporary.toString())).build();
+        try {
+            return new Chromium(new ChromeDriver(service, options), temporary);
+        } catch (RuntimeException e) {
+            delete(temporary);
+            throw e;
+        }
     }
 
     public WebElement find(String css) {
@@ -117,6 +136,20 @@ public final class Chromium implements AutoCloseable {
 
     @Override
     public void close() {
-        driver.quit();
+        try {
+            driver.quit();
+        } finally {
+            delete(temporary);
+        }
+    }
+
+    private static void delete(Path directory) {
+        try (var paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove Chromium's temporary directory " + directory, e);
+        }
     }
 }
