@@ -27,9 +27,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and the one it leaves by, the hops are the logical routers OVN's own trace of the captured packet
  * crosses, compared with the simulator's logical hops like any host's. With the cluster's
  * northbound database as the plan has it the path matches hop for hop; with a row deliberately
- * wrong (Submariner's reroute policy deleted from {@code ovn_cluster_router}) the probe names the
- * router and the port where OVN took the packet elsewhere, rather than a path that ends where OVN
- * took it. The pod's flow is written with a name: the DNS Service it asks is an OVN load balancer,
+ * wrong the probe names the router and the port where OVN took the packet elsewhere, rather than a
+ * path that ends where OVN took it. The wrong row is someone else's: a policy above Submariner's
+ * reroute on {@code ovn_cluster_router} that lets the traffic for the remote cluster go by the
+ * router's own routes. A row of Submariner's own would not stay wrong: the lab's network plugin
+ * syncer, level-driven as upstream's, puts a deleted reroute policy back within its resync. The pod's flow is written with a name: the DNS Service it asks is an OVN load balancer,
  * as OVN-Kubernetes serves Services. Root and Open vSwitch / OVN; run under {@code flock /tmp/periscope-lab.lock}.
  */
 class AProbeOfAnOvnLabNamesTheLogicalHopWhereOvnDisagrees {
@@ -68,7 +70,8 @@ class AProbeOfAnOvnLabNamesTheLogicalHopWhereOvnDisagrees {
 
         Path east = Path.of(lab.stateFile().read(lab.layout().names().hash()).orElseThrow().ovnRunDirectories().stream()
                 .filter(d -> d.endsWith("/ovn-east")).findFirst().orElseThrow());
-        northbound(east, "lr-policy-del", "ovn_cluster_router", "20000", "ip4.dst == 242.1.0.0/16");
+        // Above the reroute (priority 20000), so OVN stops there and routes the packet itself.
+        northbound(east, "lr-policy-add", "ovn_cluster_router", "30000", "ip4.dst == 242.1.0.0/16", "allow");
         northbound(east, "--wait=hv", "sync");
 
         FlowProbeResult wrongRow = lab.probe(Optional.of(FLOW), SimulatorFlows::new).flows().getFirst();
@@ -79,7 +82,7 @@ class AProbeOfAnOvnLabNamesTheLogicalHopWhereOvnDisagrees {
         assertThat(difference.node()).isEqualTo("east/ovn_cluster_router");
         assertThat(difference.field()).isEqualTo("out");
         assertThat(difference.simulated()).isEqualTo("ovn_cluster_subm_lrp");
-        // Without the policy, ovn_cluster_router's source route sends the node's traffic to its gateway router.
+        // Past the reroute, ovn_cluster_router's source route sends the node's traffic to its gateway router.
         assertThat(difference.observed()).isEqualTo("rtoj-ovn_cluster_router");
     }
 
