@@ -61,12 +61,14 @@ class FailedOvnGatewayMovesSubmarinerRouterToTheNextGateway {
         String southbound = northbound.replace("nb.sock", "sb.sock");
         LabFailure failure = new LabFailure(ProcessCommandRunner.here());
 
-        SupervisorStatusWait.until(files, s -> s.nodes().get(FIRST).leading() && syncedTo(s, "east-gw"), "east-gw leads and the syncer bound east-gw");
+        SupervisorStatusWait.until(files, s -> s.nodes().get(FIRST).leading() && syncedTo(s, "east-gw")
+                && SupervisorStatusWait.everyRunningAgentProgrammed("east", "east-gw").test(s), "east-gw leads, the syncer bound east-gw and every agent programmed it");
         assertThat(chassisOption(northbound)).isEqualTo("east-gw");
         assertCrosses(lab, "east/east-gw");
 
         failure.fail(up, FIRST, FailureMode.CRASH, line -> { });
-        SupervisorStatusWait.until(files, s -> s.nodes().get(SECOND).leading() && syncedTo(s, "east-gw2"), "east-gw2 takes the lease and the syncer binds it");
+        SupervisorStatusWait.until(files, s -> s.nodes().get(SECOND).leading() && syncedTo(s, "east-gw2")
+                && SupervisorStatusWait.everyRunningAgentProgrammed("east", "east-gw2").test(s), "east-gw2 takes the lease, the syncer binds it and every agent programs it");
 
         assertThat(chassisOption(northbound)).as("options:chassis of submariner_router in the running northbound database").isEqualTo("east-gw2");
         awaitBoundTo(southbound, "east-gw2");
@@ -79,7 +81,8 @@ class FailedOvnGatewayMovesSubmarinerRouterToTheNextGateway {
         assertThat(chassisOption(northbound)).isEqualTo("east-gw2");
 
         failure.fail(up, SECOND, FailureMode.CRASH, line -> { });
-        SupervisorStatusWait.until(files, s -> s.nodes().get(FIRST).leading() && syncedTo(s, "east-gw"), "east-gw takes the lease back and the syncer binds it");
+        SupervisorStatusWait.until(files, s -> s.nodes().get(FIRST).leading() && syncedTo(s, "east-gw")
+                && SupervisorStatusWait.everyRunningAgentProgrammed("east", "east-gw").test(s), "east-gw takes the lease back, the syncer binds it and every agent programs it");
         assertThat(chassisOption(northbound)).isEqualTo("east-gw");
         awaitBoundTo(southbound, "east-gw");
         assertCrosses(lab, "east/east-gw");

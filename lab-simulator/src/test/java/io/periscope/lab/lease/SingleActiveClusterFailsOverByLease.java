@@ -108,6 +108,7 @@ class SingleActiveClusterFailsOverByLease {
         assertThat(new String(Files.readAllBytes(files.log()))).contains("gateway lease changed hands: cluster1 -> gw-2");
 
         // lab probe plans with the holder too: real packets take gw-2, as the simulation of the lab now says.
+        SupervisorStatusWait.until(files, SupervisorStatusWait.everyRunningAgentProgrammed("cluster1", "gw-2"), "every agent programmed gw-2's lease");
         io.periscope.lab.probe.ProbeReport probed = lab.probe(Optional.of("client-to-nginx"), SimulatorFlows::new);
         assertThat(probed.matchesSimulation()).as(probed.flows().toString()).isTrue();
         assertThat(probed.flows().getFirst().attempts()).isNotEmpty().allSatisfy(a -> assertThat(a.outcome().disposition()).isEqualTo("delivered"));

@@ -29,4 +29,13 @@ final class SupervisorStatusWait {
         }
         throw new AssertionError(what + " did not happen within 30 s; last status: " + (seen.isEmpty() ? "none" : seen.getLast()));
     }
+
+    /**
+     * Every running agent found its node matching the plan in which {@code cluster}'s lease is held by {@code holder}:
+     * {@code leading} only says who holds the lease, and the takeover's routes and chains follow in the agents' next passes.
+     */
+    static Predicate<SupervisorStatus> everyRunningAgentProgrammed(String cluster, String holder) {
+        return status -> status.nodes().values().stream().filter(SupervisorStatus.NodeAgentStatus::running)
+                .allMatch(agent -> holder.equals(agent.convergedHolders().get(cluster)));
+    }
 }

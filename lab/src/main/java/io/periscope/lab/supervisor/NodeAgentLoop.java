@@ -16,6 +16,7 @@ import io.periscope.plan.DataplanePlan;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -54,6 +55,8 @@ final class NodeAgentLoop implements AutoCloseable {
     private volatile String lastError = "";
     /** The revision of the last plan this node was found to match after a pass. */
     private volatile String converged = "";
+    /** The lease holders of that plan. */
+    private volatile Map<String, String> convergedHolders = Map.of();
     private GatewayHealth health;
     private volatile LeaseCandidate candidate;
     private Thread thread;
@@ -103,7 +106,8 @@ final class NodeAgentLoop implements AutoCloseable {
         GatewayHealth current = health;
         List<String> down = current == null ? List.of() : current.view().down();
         LeaseCandidate standing = candidate;
-        return new SupervisorStatus.NodeAgentStatus(running, down, passes, lastError, standing != null && standing.leading(), converged);
+        return new SupervisorStatus.NodeAgentStatus(running, down, passes, lastError, standing != null && standing.leading(), converged,
+                convergedHolders);
     }
 
     private void signal() {
@@ -175,6 +179,7 @@ final class NodeAgentLoop implements AutoCloseable {
             }
             // Converged as 'lab up' means it: read again after the programs, the node matches the plan.
             if (!result.changedAnything() || reconciler.diff(desired).isEmpty()) {
+                convergedHolders = current.holders();
                 converged = current.revision();
             } else {
                 signal();

@@ -89,11 +89,15 @@ public record SupervisorStatus(long pid, String updated, Map<String, NodeAgentSt
      * @param leading  whether it holds its single-active cluster's gateway lease (false for nodes that stand for none)
      * @param converged the revision of the topology ({@link SupervisorFiles#revision}) whose plan its node was last
      *                 found to match after a pass, empty before; what {@code lab apply} waits for
+     * @param convergedHolders the lease holders (cluster to node) of that plan: a lease changing hands changes the
+     *                 plan but not the revision, so this is what says the node has programmed a takeover
      */
-    public record NodeAgentStatus(boolean running, List<String> down, long passes, String lastError, boolean leading, String converged) {
+    public record NodeAgentStatus(boolean running, List<String> down, long passes, String lastError, boolean leading, String converged,
+                                  Map<String, String> convergedHolders) {
 
         public NodeAgentStatus {
             down = List.copyOf(down);
+            convergedHolders = convergedHolders == null ? Map.of() : Map.copyOf(convergedHolders);
             lastError = lastError == null ? "" : lastError;
             // A status written before lab apply existed has none.
             converged = converged == null ? "" : converged;

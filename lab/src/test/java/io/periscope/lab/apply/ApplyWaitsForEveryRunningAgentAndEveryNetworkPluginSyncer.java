@@ -18,8 +18,8 @@ class ApplyWaitsForEveryRunningAgentAndEveryNetworkPluginSyncer {
 
     private static SupervisorStatus status(String syncerConverged) {
         Map<String, SupervisorStatus.NodeAgentStatus> nodes = Map.of(
-                "east/east-gw", new SupervisorStatus.NodeAgentStatus(true, List.of(), 3, "", true, "new"),
-                "east/east-gw2", new SupervisorStatus.NodeAgentStatus(false, List.of(), 1, "", false, "old"));
+                "east/east-gw", new SupervisorStatus.NodeAgentStatus(true, List.of(), 3, "", true, "new", Map.of()),
+                "east/east-gw2", new SupervisorStatus.NodeAgentStatus(false, List.of(), 1, "", false, "old", Map.of()));
         return new SupervisorStatus(1, "2026-11-29T00:00:00Z", nodes, Map.of(), "new", SupervisorStatus.LinkStatus.NONE, Map.of(),
                 Map.of("east", new SupervisorStatus.NorthboundStatus(2, "east-gw", syncerConverged, "")));
     }

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SupervisorStatusLeavesOutDelayLinesWhenThereAreNone {
 
     private static final Map<String, SupervisorStatus.NodeAgentStatus> NODES =
-            Map.of("c1/gw-1", new SupervisorStatus.NodeAgentStatus(true, List.of(), 3, "", false, "abc"));
+            Map.of("c1/gw-1", new SupervisorStatus.NodeAgentStatus(true, List.of(), 3, "", false, "abc", Map.of()));
     private static final Map<String, ClusterDnsStatus> DNS = Map.of("c1", new ClusterDnsStatus("100.1.0.10", "c1/gw-1 10.0.0.1", List.of(), 0));
 
     @Test
