@@ -142,6 +142,14 @@ public final class Names {
      */
     public static final String OVN_K8S_SUB0_MAC = "0a:58:66:22:33:44";
     public static final int OVN_LINK_PREFIX_LENGTH = 29;
+    /**
+     * The key of the {@code external_ids} by which Submariner's route agent marks the static routes it
+     * writes on {@code ovn_cluster_router} (upstream's {@code ovn_logical_routes.go}), and its value as
+     * Periscope's agents write it: upstream writes its own version there, Periscope its name, as its
+     * Gateway objects' version says.
+     */
+    public static final String OVN_SUBMARINER_EXTERNAL_ID = "submariner";
+    public static final String OVN_SUBMARINER_EXTERNAL_ID_VALUE = "periscope";
     /** The priority of Submariner's reroute policies on ovn_cluster_router (upstream's). */
     public static final int OVN_REROUTE_PRIORITY = 20000;
     public static final int OVN_RULE_PRIORITY = 149;

@@ -74,7 +74,7 @@ record ManagementPortArchitecture() implements OvnArchitecture {
         List<RouterPolicy> policies = remoteSubnets.stream()
                 .map(remote -> RouterPolicy.reroute(Names.OVN_REROUTE_PRIORITY, remote, managementPort.get())).toList();
         List<StaticRoute> routes = remoteSubnets.stream()
-                .map(remote -> new StaticRoute(remote, managementPort.get(), Optional.empty(), StaticRoute.Policy.DST_IP)).toList();
+                .map(remote -> new StaticRoute(remote, managementPort.get(), Optional.empty(), StaticRoute.Policy.DST_IP, true)).toList();
         return new SubmarinerRows(List.of(), policies, routes, List.of(), List.of(), List.of());
     }
 

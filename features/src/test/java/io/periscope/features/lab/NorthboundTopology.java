@@ -104,7 +104,7 @@ final class NorthboundTopology {
         for (NbRow row : rows) {
             if (row instanceof NbRow.RouteRow route && route.router().equals(router)) {
                 routes.add(new StaticRoute(Ipv4Prefix.parse(route.prefix()), Ipv4Address.parse(route.nexthop()), route.outputPort(),
-                        route.policy().equals("src-ip") ? StaticRoute.Policy.SRC_IP : StaticRoute.Policy.DST_IP));
+                        route.policy().equals("src-ip") ? StaticRoute.Policy.SRC_IP : StaticRoute.Policy.DST_IP, route.submariner()));
             }
         }
         return routes;

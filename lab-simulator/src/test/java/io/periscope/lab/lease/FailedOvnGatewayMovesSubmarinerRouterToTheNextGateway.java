@@ -54,7 +54,7 @@ class FailedOvnGatewayMovesSubmarinerRouterToTheNextGateway {
 
     @Test
     void theChassisTheSyncerAndThePacketsFollowTheLeaseAwayAndBack() throws Exception {
-        RunningLab lab = labs.up(RunningLab.forTest(LeaseHoldersPlanAsTheActiveGateway.ovnSingleActive(), "ovnlease"));
+        RunningLab lab = labs.up(RunningLab.forTest(LeaseTopologies.ovnSingleActive(), "ovnlease"));
         UpLab up = UpLab.of(Path.of(lab.set().name() + ".yaml"), lab.set(), lab.stateFile(), "test");
         SupervisorFiles files = up.supervisorFiles();
         String northbound = PlannedOvnCluster.northbound(files.directory(), "east");

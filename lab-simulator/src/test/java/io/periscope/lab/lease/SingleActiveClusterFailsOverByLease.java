@@ -55,7 +55,7 @@ class SingleActiveClusterFailsOverByLease {
     void theStandbyTakesTheLeaseWhenTheActiveGatewayCrashesAndTrafficResumesThroughIt() throws Exception {
         RunningLab.assumeRoot();
         Assumptions.assumeTrue(onPath("nft"), "needs nft (nftables): lab failover's counters use it; apt-get install nftables");
-        ClusterSet set = RunningLab.forTest(LeaseHoldersPlanAsTheActiveGateway.singleActive(), "lease");
+        ClusterSet set = RunningLab.forTest(LeaseTopologies.singleActive(), "lease");
         // RunningLab.up starts the supervisor, as lab up does: its agents stand for the leases.
         lab = RunningLab.up(set, state);
         UpLab up = UpLab.of(Path.of(lab.set().name() + ".yaml"), lab.set(), lab.stateFile(), "test");

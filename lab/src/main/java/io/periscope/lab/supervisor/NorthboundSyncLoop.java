@@ -19,7 +19,10 @@ import java.util.function.Supplier;
  * Kubernetes syncer does ({@code io.periscope.kubernetes.networkpluginsyncer}). The current plan
  * follows the lease holders, so when a standby takes a cluster's lease {@code submariner_router}'s
  * {@code options:chassis} moves to it, with whatever else the plan changes in Submariner's rows; the
- * nodes' agents move the host side (table 149, the chains) from the same plan.
+ * nodes' agents move the host side (table 149, the chains) from the same plan. Under upstream's
+ * design ({@code behaviour: upstream}) there is no {@code submariner_router}: what moves is the
+ * reroute policies and the marked static routes on {@code ovn_cluster_router}, to the new holder's
+ * {@code ovn-k8s-mp0}, which upstream's route agent writes from its gateway route controller.
  *
  * <p>It follows the holders' plan, not a node's health verdicts: upstream's syncer reads the local
  * gateway's Endpoint, which names the lease holder, and so does this one. A pass runs when poked (a
@@ -90,9 +93,11 @@ final class NorthboundSyncLoop implements AutoCloseable {
             List<NbChange> changes = programmer.program(topology.get());
             passes++;
             if (!changes.isEmpty()) {
+                String where = topology.get().router(Names.SUBMARINER_ROUTER).isPresent()
+                        ? "submariner_router on chassis " + bound + (chassis.isEmpty() || chassis.equals(bound) ? "" : " (was " + chassis + ")")
+                        : reroutedTo(topology.get());
                 log.accept(cluster + ": network plugin syncer: " + changes.size() + (changes.size() == 1 ? " northbound change" : " northbound changes")
-                        + ", submariner_router on chassis "
-                        + bound + (chassis.isEmpty() || chassis.equals(bound) ? "" : " (was " + chassis + ")"));
+                        + ", " + where);
             }
             chassis = bound;
             converged = current.revision();
@@ -104,6 +109,17 @@ final class NorthboundSyncLoop implements AutoCloseable {
             }
             lastError = reason;
         }
+    }
+
+    /**
+     * Under upstream's design, where Submariner's reroute policies on {@code ovn_cluster_router} send remote
+     * traffic: the active gateway's {@code ovn-k8s-mp0}.
+     */
+    static String reroutedTo(OvnTopology topology) {
+        List<String> hops = topology.router(Names.OVN_CLUSTER_ROUTER).stream().flatMap(r -> r.policies().stream())
+                .filter(p -> p.priority() == Names.OVN_REROUTE_PRIORITY).flatMap(p -> p.nexthop().stream()).map(Object::toString)
+                .distinct().toList();
+        return hops.isEmpty() ? "nothing rerouted" : "ovn_cluster_router reroutes to " + String.join(", ", hops);
     }
 
     /** The chassis the plan binds {@code submariner_router} to; none under upstream's design or with every gateway down. */

@@ -3,7 +3,6 @@ package io.periscope.lab.lease;
 import io.periscope.dataplane.election.LeaseRecord;
 import io.periscope.lab.layout.HostNamespace;
 import io.periscope.lab.layout.LabLayout;
-import io.periscope.model.load.TopologyLoader;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.model.topology.Node;
 import io.periscope.plan.ClusterSetPlan;
@@ -12,8 +11,6 @@ import io.periscope.planner.Planner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,27 +26,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LeaseHoldersPlanAsTheActiveGateway {
 
-    static ClusterSet singleActive() throws Exception {
-        try (InputStream in = LeaseHoldersPlanAsTheActiveGateway.class.getResourceAsStream("/lease/single-active.yaml")) {
-            return TopologyLoader.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "single-active.yaml");
-        }
-    }
-
-    /** examples/globalnet-mixed-ovn.yaml with a standby gateway in its OVN-Kubernetes cluster east. */
-    static ClusterSet ovnSingleActive() throws Exception {
-        try (InputStream in = LeaseHoldersPlanAsTheActiveGateway.class.getResourceAsStream("/lease/ovn-single-active.yaml")) {
-            return TopologyLoader.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "ovn-single-active.yaml");
-        }
-    }
-
     @Test
     void onlySingleActiveClustersWithSeveralGatewaysElect() throws Exception {
-        assertThat(LabLeases.electing(singleActive())).extracting(c -> c.name()).containsExactly("cluster1");
+        assertThat(LabLeases.electing(LeaseTopologies.singleActive())).extracting(c -> c.name()).containsExactly("cluster1");
     }
 
     @Test
     void theHolderBecomesTheActiveGatewayAndTheLabStaysAsBuilt() throws Exception {
-        ClusterSet set = singleActive();
+        ClusterSet set = LeaseTopologies.singleActive();
         ClusterSetPlan asBuilt = Planner.plan(set);
         ClusterSet gw2Holds = LabLeases.withHolders(set, Map.of("cluster1", "gw-2"));
         ClusterSetPlan replanned = Planner.plan(gw2Holds);
@@ -81,7 +65,7 @@ class LeaseHoldersPlanAsTheActiveGateway {
 
     @Test
     void holdersAreReadFromTheLeaseFilesAndAReleasedLeaseNamesNobody(@TempDir Path lab) throws Exception {
-        ClusterSet set = singleActive();
+        ClusterSet set = LeaseTopologies.singleActive();
         assertThat(LabLeases.holders(lab, set)).isEmpty();
         LabLeaseStore store = LabLeaseStore.reader(LabLeases.file(lab, "cluster1"));
         Instant now = Instant.parse("2026-11-26T00:00:00Z");

@@ -6,13 +6,11 @@ import io.periscope.dataplane.ovn.NbRow;
 import io.periscope.dataplane.ovn.NorthboundProgrammer;
 import io.periscope.dataplane.ovn.NorthboundScope;
 import io.periscope.dataplane.ovn.RecordingNorthbound;
-import io.periscope.model.load.TopologyLoader;
+import io.periscope.lab.lease.LeaseTopologies;
 import io.periscope.model.topology.ClusterSet;
 import io.periscope.plan.Names;
 import org.junit.jupiter.api.Test;
 
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,15 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ALeaseChangingHandsMovesSubmarinerRouterToTheNewHolder {
 
-    static ClusterSet ovnSingleActive() throws Exception {
-        try (InputStream in = ALeaseChangingHandsMovesSubmarinerRouterToTheNewHolder.class.getResourceAsStream("/lease/ovn-single-active.yaml")) {
-            return TopologyLoader.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "ovn-single-active.yaml");
-        }
-    }
-
     @Test
     void theNewHoldersChassisGetsSubmarinerRouterAndNothingElseOfOvnKubernetesChanges() throws Exception {
-        ClusterSet set = ovnSingleActive();
+        ClusterSet set = LeaseTopologies.ovnSingleActive();
         SupervisedPlan asBuilt = SupervisedPlan.of("r1", set, Map.of("east", "east-gw"));
         RecordingNorthbound northbound = new RecordingNorthbound(DesiredNorthbound.of(asBuilt.plan().ovn("east").orElseThrow()).plain());
         AtomicReference<SupervisedPlan> current = new AtomicReference<>(asBuilt);

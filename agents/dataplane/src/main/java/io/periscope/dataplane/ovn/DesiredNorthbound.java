@@ -60,7 +60,7 @@ public final class DesiredNorthbound {
             }
             for (StaticRoute route : router.staticRoutes()) {
                 rows.add(new NbRow.RouteRow(router.name(), route.prefix().toString(), route.nexthop().toString(), route.outputPort(),
-                        route.policy().ovnName()));
+                        route.policy().ovnName(), route.submariner()));
             }
         }
         return NorthboundState.of(rows);

@@ -103,8 +103,12 @@ public sealed interface NbRow {
         }
     }
 
-    /** {@code prefix} always with its length ({@code 10.0.0.1/32}: OVN stores a host route without it); {@code policy} {@code dst-ip} or {@code src-ip}. */
-    record RouteRow(String router, String prefix, String nexthop, Optional<String> outputPort, String policy) implements NbRow {
+    /**
+     * {@code prefix} always with its length ({@code 10.0.0.1/32}: OVN stores a host route without it); {@code policy}
+     * {@code dst-ip} or {@code src-ip}; {@code submariner} whether it carries {@code external_ids:submariner}, the mark
+     * of the routes Submariner's route agent writes on a router it does not own.
+     */
+    record RouteRow(String router, String prefix, String nexthop, Optional<String> outputPort, String policy, boolean submariner) implements NbRow {
         @Override
         public String key() {
             return "logical_router_static_route " + this;

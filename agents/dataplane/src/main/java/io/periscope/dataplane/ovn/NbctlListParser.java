@@ -3,6 +3,7 @@ package io.periscope.dataplane.ovn;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.periscope.plan.Names;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -98,7 +99,8 @@ public final class NbctlListParser {
                     List<String> port = set(route.get("output_port"));
                     List<String> policy = set(route.get("policy"));
                     rows.add(stored(new NbRow.RouteRow(name, prefix.contains("/") ? prefix : prefix + "/32", string(route.get("nexthop")),
-                            port.stream().findFirst(), policy.isEmpty() ? "dst-ip" : policy.getFirst()), route));
+                            port.stream().findFirst(), policy.isEmpty() ? "dst-ip" : policy.getFirst(),
+                            map(route.get("external_ids")).containsKey(Names.OVN_SUBMARINER_EXTERNAL_ID)), route));
                 }
             }
         }

@@ -1,5 +1,7 @@
 package io.periscope.dataplane.ovn;
 
+import io.periscope.plan.Names;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -127,6 +129,17 @@ public final class NbctlTransaction {
                     }
                     commands.add(command);
                 }
+                case NbRow.RouteRow r when r.submariner() -> {
+                    // lr-route-add cannot set external_ids: the route is created with its mark and added to
+                    // the router in the same transaction, in the columns lr-route-add would write.
+                    String id = "@row" + ids++;
+                    List<String> command = new ArrayList<>(List.of("--id=" + id, "create", NbRow.table(r),
+                            "ip_prefix=" + quote(storedPrefix(r.prefix())), "nexthop=" + quote(r.nexthop()), "policy=" + quote(r.policy())));
+                    r.outputPort().ifPresent(port -> command.add("output_port=" + quote(port)));
+                    command.add("external_ids:" + Names.OVN_SUBMARINER_EXTERNAL_ID + "=" + quote(Names.OVN_SUBMARINER_EXTERNAL_ID_VALUE));
+                    commands.add(command);
+                    commands.add(List.of("add", "Logical_Router", r.router(), "static_routes", id));
+                }
                 case NbRow.RouteRow r -> {
                     List<String> command = new ArrayList<>(List.of("--policy=" + r.policy(), "lr-route-add", r.router(), r.prefix(), r.nexthop()));
                     r.outputPort().ifPresent(command::add);
@@ -141,6 +154,11 @@ public final class NbctlTransaction {
             argv.addAll(command);
         }
         return argv;
+    }
+
+    /** The prefix as lr-route-add stores it: a host route without its length ({@link NbRow.RouteRow} reads it back with it). */
+    private static String storedPrefix(String prefix) {
+        return prefix.endsWith("/32") ? prefix.substring(0, prefix.length() - 3) : prefix;
     }
 
     private static List<NbChange> select(List<NbChange> changes, Class<? extends NbChange> kind, Predicate<NbRow> rows) {

@@ -10,7 +10,9 @@ import java.util.Set;
  * its part (seed 003, "Network Plugin Syncer"): {@code submariner_router} with its ports and static
  * routes, the {@code submariner_join} and {@code submariner_gateway} switches with their ports,
  * {@code ovn_cluster_router}'s port on {@code submariner_join}, and the reroute policies it puts on
- * {@code ovn_cluster_router} at its own priority. Everything else (the node switches, pods,
+ * {@code ovn_cluster_router} at its own priority. Under upstream's design the route agent also writes
+ * static routes on {@code ovn_cluster_router}, marked {@code external_ids:submariner}: those are its
+ * own too, and OVN-Kubernetes' routes there, unmarked, are not. Everything else (the node switches, pods,
  * {@code ovn_cluster_router} itself, {@code clusterLBGroup} and its load balancers) it only refers to.
  * {@link #OVN_KUBERNETES} is the rest: what a test or the lab programs to stand in for
  * OVN-Kubernetes where there is none.
@@ -33,7 +35,7 @@ public enum NorthboundScope {
             case NbRow.RouterPortRow p -> ROUTERS.contains(p.router()) || PORTS_ON_SHARED_ROUTERS.contains(p.name());
             case NbRow.SwitchPortRow p -> SWITCHES.contains(p.logicalSwitch());
             case NbRow.PolicyRow p -> ROUTERS.contains(p.router()) || p.priority() == Names.OVN_REROUTE_PRIORITY;
-            case NbRow.RouteRow r -> ROUTERS.contains(r.router());
+            case NbRow.RouteRow r -> ROUTERS.contains(r.router()) || r.submariner();
             case NbRow.LoadBalancerRow lb -> false;
             case NbRow.LoadBalancerGroupRow g -> false;
         };

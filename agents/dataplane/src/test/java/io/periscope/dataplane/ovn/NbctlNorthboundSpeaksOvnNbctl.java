@@ -36,7 +36,7 @@ class NbctlNorthboundSpeaksOvnNbctl {
                 new NbRow.LoadBalancerRow("Service_default/nginx_TCP_cluster", "tcp", new TreeMap<>(java.util.Map.of("10.96.0.50:8080", "10.244.1.10:8080"))),
                 new NbRow.LoadBalancerGroupRow("clusterLBGroup", new TreeSet<>(List.of("Service_default/nginx_TCP_cluster"))),
                 new NbRow.RouterRow("submariner_router", Optional.of("west-gw"), new TreeSet<>(List.of("clusterLBGroup"))),
-                new NbRow.RouteRow("submariner_router", "9.9.9.9/32", "169.254.254.10", Optional.of("submariner_up_lrp"), "dst-ip"),
+                new NbRow.RouteRow("submariner_router", "9.9.9.9/32", "169.254.254.10", Optional.of("submariner_up_lrp"), "dst-ip", false),
                 new NbRow.RouterRow("ovn_cluster_router", Optional.empty(), new TreeSet<>()),
                 new NbRow.RouterPortRow("ovn_cluster_router", "ovn_cluster_subm_lrp", "0a:58:a9:fe:fe:02", List.of("169.254.254.2/29")),
                 new NbRow.PolicyRow("ovn_cluster_router", 20000, "ip4.dst == 242.0.0.0/16", "reroute", List.of("169.254.254.1")));
