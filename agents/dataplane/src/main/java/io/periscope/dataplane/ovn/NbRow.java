@@ -92,6 +92,12 @@ public sealed interface NbRow {
         }
     }
 
+    /**
+     * Keyed by router, priority and match, as {@code ovn-nbctl lr-policy-add} identifies a policy: it refuses a second
+     * one with the same priority and match, even where the same transaction deleted the first before. So a policy whose
+     * next hop moves (upstream's design, where the reroute follows the active gateway's {@code ovn-k8s-mp0}) is updated
+     * in place, not replaced.
+     */
     record PolicyRow(String router, int priority, String match, String action, List<String> nexthops) implements NbRow {
         public PolicyRow {
             nexthops = List.copyOf(nexthops);
@@ -99,7 +105,7 @@ public sealed interface NbRow {
 
         @Override
         public String key() {
-            return "logical_router_policy " + this;
+            return "logical_router_policy " + router + " " + priority + " " + match;
         }
     }
 

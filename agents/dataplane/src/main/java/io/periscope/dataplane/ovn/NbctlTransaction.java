@@ -120,6 +120,9 @@ public final class NbctlTransaction {
         for (NbChange change : select(changes, NbChange.Update.class, r -> r instanceof NbRow.RouterPortRow || r instanceof NbRow.SwitchPortRow)) {
             commands.add(set(((NbChange.Update) change).from(), change.row(), refs));
         }
+        for (NbChange change : select(changes, NbChange.Update.class, r -> r instanceof NbRow.PolicyRow)) {
+            commands.add(set(((NbChange.Update) change).from(), change.row(), refs));
+        }
         for (NbChange change : select(changes, NbChange.Create.class, r -> r instanceof NbRow.PolicyRow || r instanceof NbRow.RouteRow)) {
             switch (change.row()) {
                 case NbRow.PolicyRow p -> {
@@ -188,7 +191,8 @@ public final class NbctlTransaction {
             }
             case NbRow.RouterPortRow p -> List.of("mac=" + quote(p.mac()), "networks=" + set(p.networks()));
             case NbRow.SwitchPortRow p -> List.of("type=" + quote(p.type()), "options=" + map(p.options()), "addresses=" + set(p.addresses()));
-            case NbRow.PolicyRow p -> throw new IllegalArgumentException("a policy has no name, so it is replaced, never updated: " + p);
+            // Priority and match are the policy's key, so only what it does changes.
+            case NbRow.PolicyRow p -> List.of("action=" + quote(p.action()), "nexthops=" + set(p.nexthops()));
             case NbRow.RouteRow r -> throw new IllegalArgumentException("a route has no name, so it is replaced, never updated: " + r);
         };
     }

@@ -72,11 +72,11 @@ class NorthboundProgrammerChangesOnlyItsScopesDifference {
 
         List<NbChange> changes = submariner.program(topology("242.2.0.0/16"));
 
-        assertThat(changes).extracting(c -> c.getClass().getSimpleName() + " " + c.row().key()).containsExactlyInAnyOrder(
-                "Delete logical_router_policy PolicyRow[router=ovn_cluster_router, priority=20000, match=ip4.dst == 242.1.0.0/16, action=reroute, nexthops=[169.254.254.1]]",
-                "Delete logical_router_static_route RouteRow[router=submariner_router, prefix=242.1.0.0/16, nexthop=169.254.254.10, outputPort=Optional[submariner_up_lrp], policy=dst-ip, submariner=false]",
-                "Create logical_router_policy PolicyRow[router=ovn_cluster_router, priority=20000, match=ip4.dst == 242.2.0.0/16, action=reroute, nexthops=[169.254.254.1]]",
-                "Create logical_router_static_route RouteRow[router=submariner_router, prefix=242.2.0.0/16, nexthop=169.254.254.10, outputPort=Optional[submariner_up_lrp], policy=dst-ip, submariner=false]");
+        assertThat(changes).extracting(c -> c.getClass().getSimpleName() + " " + c.row()).containsExactlyInAnyOrder(
+                "Delete PolicyRow[router=ovn_cluster_router, priority=20000, match=ip4.dst == 242.1.0.0/16, action=reroute, nexthops=[169.254.254.1]]",
+                "Delete RouteRow[router=submariner_router, prefix=242.1.0.0/16, nexthop=169.254.254.10, outputPort=Optional[submariner_up_lrp], policy=dst-ip, submariner=false]",
+                "Create PolicyRow[router=ovn_cluster_router, priority=20000, match=ip4.dst == 242.2.0.0/16, action=reroute, nexthops=[169.254.254.1]]",
+                "Create RouteRow[router=submariner_router, prefix=242.2.0.0/16, nexthop=169.254.254.10, outputPort=Optional[submariner_up_lrp], policy=dst-ip, submariner=false]");
         assertThat(northbound.read().plain()).contains(
                 new NbRow.PolicyRow("ovn_cluster_router", 1004, "ip4.dst == 192.168.10.2", "reroute", List.of("10.244.0.2")));
     }
