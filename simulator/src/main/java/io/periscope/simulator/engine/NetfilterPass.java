@@ -75,8 +75,11 @@ final class NetfilterPass {
                 continue;
             }
             CompiledChain chain = v.host.ruleset.builtin(stage.slot());
-            // POSTROUTING has no input device (ip_output passes none), so -i never matches there.
-            if (chain == null || !chain.mayActOn(v.packet, stage.hook() == Hook.POSTROUTING ? null : v.in)) {
+            // POSTROUTING has no input device (ip_output passes none), so -i never matches there. A
+            // chain of TCPMSS targets that would not lower the packet's MSS changes nothing either;
+            // an observer is told of the chains whose rules could match, so it still sees that one.
+            if (chain == null || !chain.mayActOn(v.packet, stage.hook() == Hook.POSTROUTING ? null : v.in)
+                    || v.observer == null && chain.keepsMss(v.mss)) {
                 continue;
             }
             TableRun start = start(v, stage.hook());
