@@ -30,17 +30,37 @@ final class NetfilterPass {
         }
     }
 
-    // The tables of each part of the kernel's path, in its order (see Dataplane).
-    static final Stage[] PREROUTING = {new Stage(Table.RAW, Hook.PREROUTING), new Stage(Table.MANGLE, Hook.PREROUTING),
-            new Stage(Table.NAT, Hook.PREROUTING)};
-    static final Stage[] INPUT = {new Stage(Table.MANGLE, Hook.INPUT), new Stage(Table.FILTER, Hook.INPUT),
-            new Stage(Table.NAT, Hook.INPUT)};
-    static final Stage[] FORWARD_AND_POSTROUTING = {new Stage(Table.MANGLE, Hook.FORWARD),
-            new Stage(Table.FILTER, Hook.FORWARD), new Stage(Table.MANGLE, Hook.POSTROUTING), new Stage(Table.NAT, Hook.POSTROUTING)};
-    static final Stage[] POSTROUTING = {new Stage(Table.MANGLE, Hook.POSTROUTING), new Stage(Table.NAT, Hook.POSTROUTING)};
-    static final Stage[] RAW_OUTPUT = {new Stage(Table.RAW, Hook.OUTPUT)};
-    static final Stage[] OUTPUT = {new Stage(Table.MANGLE, Hook.OUTPUT), new Stage(Table.NAT, Hook.OUTPUT),
-            new Stage(Table.FILTER, Hook.OUTPUT)};
+    /** The parts of the kernel's path the walker runs, each with its tables in the kernel's order (see Dataplane). */
+    enum Part {
+        PREROUTING(new Stage(Table.RAW, Hook.PREROUTING), new Stage(Table.MANGLE, Hook.PREROUTING), new Stage(Table.NAT, Hook.PREROUTING)),
+        INPUT(new Stage(Table.MANGLE, Hook.INPUT), new Stage(Table.FILTER, Hook.INPUT), new Stage(Table.NAT, Hook.INPUT)),
+        FORWARD_AND_POSTROUTING(new Stage(Table.MANGLE, Hook.FORWARD), new Stage(Table.FILTER, Hook.FORWARD),
+                new Stage(Table.MANGLE, Hook.POSTROUTING), new Stage(Table.NAT, Hook.POSTROUTING)),
+        POSTROUTING(new Stage(Table.MANGLE, Hook.POSTROUTING), new Stage(Table.NAT, Hook.POSTROUTING)),
+        RAW_OUTPUT(new Stage(Table.RAW, Hook.OUTPUT)),
+        OUTPUT(new Stage(Table.MANGLE, Hook.OUTPUT), new Stage(Table.NAT, Hook.OUTPUT), new Stage(Table.FILTER, Hook.OUTPUT));
+
+        private final Stage[] stages;
+
+        Part(Stage... stages) {
+            this.stages = stages;
+        }
+    }
+
+    /**
+     * For each {@link Part}, by ordinal, the stages that can do anything on a host with {@code ruleset}:
+     * those whose chain has rules, and every nat stage (a packet of a known connection gets the
+     * translation stored in it whether or not the chain has rules). Most hosts have few tables, and
+     * every packet passes every part of its path: a stage left out is a lookup per hop less.
+     */
+    static Stage[][] present(Ruleset ruleset) {
+        Stage[][] present = new Stage[Part.values().length][];
+        for (Part part : Part.values()) {
+            present[part.ordinal()] = java.util.Arrays.stream(part.stages)
+                    .filter(stage -> stage.nat() || ruleset.builtin(stage.slot()) != null).toArray(Stage[]::new);
+        }
+        return present;
+    }
 
     private final boolean followAll;
 
@@ -49,9 +69,9 @@ final class NetfilterPass {
         this.followAll = followAll;
     }
 
-    /** Runs the tables of {@code stages}, then hands the packet to {@code then} (once per outcome, when a table forks). */
-    void run(Visit v, Stage[] stages, Consumer<Visit> then) {
-        pass(v, stages, 0, then);
+    /** Runs the tables of {@code part}, then hands the packet to {@code then} (once per outcome, when a table forks). */
+    void run(Visit v, Part part, Consumer<Visit> then) {
+        pass(v, v.host.stages[part.ordinal()], 0, then);
     }
 
     /**
