@@ -70,11 +70,20 @@ public final class CompiledChain {
      * {@code packet} arriving on {@code in} (null where there is no input interface).
      */
     public boolean mayActOn(Packet packet, String in) {
-        int protocol = packet.protocol().ordinal();
-        if ((anyPort >>> protocol & 1) == 0 && ((somePort >>> protocol & 1) == 0 || !onPort(ports[protocol], packet.dport()))) {
+        return mayActOn(packet.protocol().ordinal(), packet.dport(), packet.dst().bits(), in);
+    }
+
+    /** As {@link #mayActOn(Packet, String)}, for the packet of {@code run} arriving on its input. */
+    boolean mayActOn(TableRun run) {
+        return mayActOn(run.protocol.ordinal(), run.dport, run.dst, run.in);
+    }
+
+    /** Only a protocol with ports has some ports in a scope, so {@code dport} is only read for one. */
+    private boolean mayActOn(int protocol, int dport, int destination, String in) {
+        if ((anyPort >>> protocol & 1) == 0 && ((somePort >>> protocol & 1) == 0 || !onPort(ports[protocol], dport))) {
             return false;
         }
-        return (masks == null || toDestination(packet.dst().bits())) && (inputs == null || from(in));
+        return (masks == null || toDestination(destination)) && (inputs == null || from(in));
     }
 
     /**

@@ -281,7 +281,7 @@ public final class Ruleset {
                 // A chain that can do nothing to the packet returns without a step: as for a built-in
                 // chain, it is not walked (unless someone is told of every chain entered).
                 if (run.observer == null) {
-                    if (!jump.mayActOn(run.packet, run.in) || jump.keepsMss(run.mss)) {
+                    if (!jump.mayActOn(run) || jump.keepsMss(run.mss)) {
                         continue;
                     }
                     jump = jump.walked;
