@@ -22,11 +22,19 @@ import java.util.function.Consumer;
  */
 final class NetfilterPass {
 
-    /** One table's built-in chain at one hook. */
-    record Stage(Table table, Hook hook, int slot, boolean nat, boolean destinationHook) {
+    /**
+     * One table's built-in chain at one hook: in a {@link Part}, without a chain; in a host's
+     * {@link #present} stages, with that host's chain (null for a nat stage without rules).
+     */
+    record Stage(Table table, Hook hook, boolean nat, boolean destinationHook, CompiledChain chain) {
 
         Stage(Table table, Hook hook) {
-            this(table, hook, Ruleset.slot(table, hook), table == Table.NAT, hook == Hook.PREROUTING || hook == Hook.OUTPUT);
+            this(table, hook, table == Table.NAT, hook == Hook.PREROUTING || hook == Hook.OUTPUT, null);
+        }
+
+        /** This stage on a host with {@code ruleset}. */
+        Stage on(Ruleset ruleset) {
+            return new Stage(table, hook, nat, destinationHook, ruleset.builtin(table, hook));
         }
     }
 
@@ -48,16 +56,17 @@ final class NetfilterPass {
     }
 
     /**
-     * For each {@link Part}, by ordinal, the stages that can do anything on a host with {@code ruleset}:
-     * those whose chain has rules, and every nat stage (a packet of a known connection gets the
-     * translation stored in it whether or not the chain has rules). Most hosts have few tables, and
-     * every packet passes every part of its path: a stage left out is a lookup per hop less.
+     * For each {@link Part}, by ordinal, the stages that can do anything on a host with {@code ruleset},
+     * each with its chain: those whose chain has rules, and every nat stage (a packet of a known
+     * connection gets the translation stored in it whether or not the chain has rules). Most hosts
+     * have few tables, and every packet passes every part of its path: a stage left out, or its chain
+     * at hand, is a lookup per hop less.
      */
     static Stage[][] present(Ruleset ruleset) {
         Stage[][] present = new Stage[Part.values().length][];
         for (Part part : Part.values()) {
-            present[part.ordinal()] = java.util.Arrays.stream(part.stages)
-                    .filter(stage -> stage.nat() || ruleset.builtin(stage.slot()) != null).toArray(Stage[]::new);
+            present[part.ordinal()] = java.util.Arrays.stream(part.stages).map(stage -> stage.on(ruleset))
+                    .filter(stage -> stage.nat() || stage.chain() != null).toArray(Stage[]::new);
         }
         return present;
     }
@@ -94,7 +103,7 @@ final class NetfilterPass {
                 Nat.stored(v, stage.destinationHook());
                 continue;
             }
-            CompiledChain chain = v.host.ruleset.builtin(stage.slot());
+            CompiledChain chain = stage.chain();
             // POSTROUTING has no input device (ip_output passes none), so -i never matches there. A
             // chain of TCPMSS targets that would not lower the packet's MSS changes nothing either;
             // an observer is told of the chains whose rules could match, so it still sees that one.

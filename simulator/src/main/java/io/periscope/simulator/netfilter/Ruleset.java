@@ -226,13 +226,8 @@ public final class Ruleset {
         return builtins[slot(table, hook)];
     }
 
-    /** As {@link #builtin(Table, Hook)}, by the pair's {@link #slot}: for callers that ask for the same pairs again and again. */
-    public CompiledChain builtin(int slot) {
-        return builtins[slot];
-    }
-
     /** A number for a table and a hook, fixed for the program's life. */
-    public static int slot(Table table, Hook hook) {
+    private static int slot(Table table, Hook hook) {
         return table.ordinal() * HOOKS + hook.ordinal();
     }
 
