@@ -51,8 +51,9 @@ public final class Connection {
     /**
      * As {@link #confirmed(int, Packet, Packet, boolean, boolean, int)}, sharing the tuples (and, when
      * the rest is equal too, the listed entry) of {@code like}, a connection of another host with the
-     * same original tuple, where they are the same: the hosts along a path confirm the same tuples hop after hop (no NAT between
-     * them), and those were two packets and an entry per hop. Null {@code like} shares nothing.
+     * same original tuple, where they are the same: the hosts along a path confirm the same tuples hop
+     * after hop (no NAT between them), and those were two packets and an entry per hop. Null
+     * {@code like} shares nothing.
      */
     public static Connection confirmed(int host, Packet original, Packet leaving, boolean snat, boolean dnat, int connmark,
                                        Connection like) {

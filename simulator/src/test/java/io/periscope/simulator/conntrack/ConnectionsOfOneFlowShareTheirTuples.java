@@ -22,8 +22,9 @@ class ConnectionsOfOneFlowShareTheirTuples {
     void aConnectionOfTheSameFlowSharesBothTuplesAndTheEntry() {
         Connection first = Connection.confirmed(1, SYN, SYN, false, false, 0);
         first.listed();
+        Connection like = ConntrackState.EMPTY.with(first).recentFlow(FORWARDED);
 
-        Connection next = Connection.confirmed(2, FORWARDED, FORWARDED, false, false, 0, ConntrackState.EMPTY.with(first).recentFlow(FORWARDED));
+        Connection next = Connection.confirmed(2, FORWARDED, FORWARDED, false, false, 0, like);
 
         assertThat(next).isEqualTo(Connection.confirmed(2, FORWARDED, FORWARDED, false, false, 0));
         assertThat(next.original()).isSameAs(first.original());
