@@ -48,6 +48,34 @@ public final class Connection {
                 snat, dnat, connmark);
     }
 
+    /**
+     * As {@link #confirmed(int, Packet, Packet, boolean, boolean, int)}, sharing the tuples (and, when
+     * the rest is equal too, the listed entry) of {@code like}, a connection of another host with the
+     * same original tuple, where they are the same: the hosts along a path confirm the same tuples hop
+     * after hop (no NAT between them), and those were two packets and an entry per hop. Null
+     * {@code like} shares nothing.
+     */
+    public static Connection confirmed(int host, Packet original, Packet leaving, boolean snat, boolean dnat, int connmark,
+                                       Connection like) {
+        if (like == null || !like.original.sameFlow(original)) {
+            return confirmed(host, original, leaving, snat, dnat, connmark);
+        }
+        // NAT on this host gives it a reply tuple of its own.
+        boolean sameReply = isInverse(like.reply, leaving);
+        Connection c = new Connection(host, like.original, sameReply ? like.reply
+                : tuple(leaving.dst(), leaving.src(), leaving.dport(), leaving.sport(), leaving.protocol()), snat, dnat, connmark);
+        if (sameReply && like.snat == snat && like.dnat == dnat && like.connmark == connmark) {
+            c.listed = like.listed;
+        }
+        return c;
+    }
+
+    /** Whether tuple {@code t} is the reply tuple of a connection whose packet left as {@code leaving}. */
+    private static boolean isInverse(Packet t, Packet leaving) {
+        return t.src().bits() == leaving.dst().bits() && t.dst().bits() == leaving.src().bits() && t.sport() == leaving.dport()
+                && t.dport() == leaving.sport() && t.protocol() == leaving.protocol();
+    }
+
     private Connection(int host, Packet original, Packet reply, boolean snat, boolean dnat, int connmark) {
         this.host = host;
         this.original = original;

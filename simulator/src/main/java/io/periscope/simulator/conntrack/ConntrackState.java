@@ -119,6 +119,24 @@ public final class ConntrackState {
         return null;
     }
 
+    /** How many of the newest entries {@link #recentFlow} looks at: a gateway's hop confirms an inner and an outer connection. */
+    private static final int RECENT = 4;
+
+    /**
+     * One of the few newest entries (of any host) whose original tuple is {@code original}'s flow, or
+     * null: the connection the previous hops of a path confirmed for the same packet, whose tuples a
+     * new one may share.
+     */
+    public Connection recentFlow(Packet original) {
+        ConntrackState s = this;
+        for (int i = 0; i < RECENT && s.head != null; i++, s = s.tail) {
+            if (s.head.original().sameFlow(original)) {
+                return s.head;
+            }
+        }
+        return null;
+    }
+
     /** Whether some entry of {@code host} already expects replies on {@code reply} (a NAT clash). */
     public boolean replyTupleInUse(int host, ConnTuple reply) {
         if (!mayHold(host)) {

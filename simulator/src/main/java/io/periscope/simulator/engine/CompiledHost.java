@@ -52,6 +52,8 @@ final class CompiledHost {
     private final int rpFilterOfOthers;
     final RoutingPolicy routing;
     final Ruleset ruleset;
+    /** The netfilter stages of each part of the path that can do anything here: see {@link NetfilterPass#present}. */
+    final NetfilterPass.Stage[][] stages;
     private final Map<String, Ipv4Address> firstAddress;
     /** Each device's MTU: what a socket's SYN offers as its MSS, and which packets fit, depend on it. */
     private final Map<String, Integer> mtu = new HashMap<>();
@@ -114,6 +116,7 @@ final class CompiledHost {
         this.devices = new DeviceTable(deviceNames, rpFilters);
         this.routing = RoutingPolicy.compile(name, effective, local);
         this.ruleset = Ruleset.compile(name, effective, routing::isLocal, ruleTexts);
+        this.stages = NetfilterPass.present(ruleset);
     }
 
     /**

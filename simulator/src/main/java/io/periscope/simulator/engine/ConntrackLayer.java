@@ -121,7 +121,8 @@ final class ConntrackLayer {
             return;
         }
         if (v.isNew) {
-            Connection c = Connection.confirmed(v.host.index, v.ctOriginal, v.packet, v.snatDone, v.dnatDone, v.connmark);
+            Connection c = Connection.confirmed(v.host.index, v.ctOriginal, v.packet, v.snatDone, v.dnatDone, v.connmark,
+                    v.conntrack.recentFlow(v.ctOriginal));
             v.conntrack = v.conntrack.with(c);
             v.conn = c;
             v.isNew = false;

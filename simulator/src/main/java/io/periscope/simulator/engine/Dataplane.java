@@ -247,7 +247,7 @@ public final class Dataplane {
     private void localOutRouted(Visit v, String oif) {
         ConntrackLayer.lookup(v, true);
         v.oif = oif;
-        netfilter.run(v, NetfilterPass.RAW_OUTPUT, outputRoute);
+        netfilter.run(v, NetfilterPass.Part.RAW_OUTPUT, outputRoute);
     }
 
     /** Routing of a locally generated packet, after raw OUTPUT. */
@@ -279,7 +279,7 @@ public final class Dataplane {
         v.out = device;
         v.branchIndex = branchIndex;
         v.nexthop = nexthop;
-        netfilter.run(v, NetfilterPass.OUTPUT, outputDone);
+        netfilter.run(v, NetfilterPass.Part.OUTPUT, outputDone);
     }
 
     private void outputDone(Visit v) {
@@ -310,7 +310,7 @@ public final class Dataplane {
             postrouting(v, nexthop);
             return;
         }
-        netfilter.run(v, NetfilterPass.POSTROUTING, intoLoopback);
+        netfilter.run(v, NetfilterPass.Part.POSTROUTING, intoLoopback);
     }
 
     // ---------------------------------------------------------------- arriving packets
@@ -500,7 +500,7 @@ public final class Dataplane {
         v.packet = packet;
         v.tunnel = tunnel;
         ConntrackLayer.lookup(v, true);
-        netfilter.run(v, NetfilterPass.PREROUTING, routeInput);
+        netfilter.run(v, NetfilterPass.Part.PREROUTING, routeInput);
     }
 
     private void routeInput(Visit v) {
@@ -535,7 +535,7 @@ public final class Dataplane {
         v.packet = v.packet.withTtl(v.packet.ttl() - 1);
         v.out = nexthop.device();
         v.nexthop = nexthop;
-        netfilter.run(v, NetfilterPass.FORWARD_AND_POSTROUTING, transmitStage);
+        netfilter.run(v, NetfilterPass.Part.FORWARD_AND_POSTROUTING, transmitStage);
     }
 
     /** Names the hosts a path keeps coming back to, when it does: why a TTL ran out. */
@@ -559,11 +559,11 @@ public final class Dataplane {
 
     private void postrouting(Visit v, CompiledNexthop nexthop) {
         v.nexthop = nexthop;
-        netfilter.run(v, NetfilterPass.POSTROUTING, transmitStage);
+        netfilter.run(v, NetfilterPass.Part.POSTROUTING, transmitStage);
     }
 
     private void localIn(Visit v) {
-        netfilter.run(v, NetfilterPass.INPUT, inputDone);
+        netfilter.run(v, NetfilterPass.Part.INPUT, inputDone);
     }
 
     /** The end of INPUT: a cable's datagram goes to its device, anything else to a socket of the host. */

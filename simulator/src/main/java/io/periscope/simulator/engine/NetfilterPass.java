@@ -22,25 +22,54 @@ import java.util.function.Consumer;
  */
 final class NetfilterPass {
 
-    /** One table's built-in chain at one hook. */
-    record Stage(Table table, Hook hook, int slot, boolean nat, boolean destinationHook) {
+    /**
+     * One table's built-in chain at one hook: in a {@link Part}, without a chain; in a host's
+     * {@link #present} stages, with that host's chain (null for a nat stage without rules).
+     */
+    record Stage(Table table, Hook hook, boolean nat, boolean destinationHook, CompiledChain chain) {
 
         Stage(Table table, Hook hook) {
-            this(table, hook, Ruleset.slot(table, hook), table == Table.NAT, hook == Hook.PREROUTING || hook == Hook.OUTPUT);
+            this(table, hook, table == Table.NAT, hook == Hook.PREROUTING || hook == Hook.OUTPUT, null);
+        }
+
+        /** This stage on a host with {@code ruleset}. */
+        Stage on(Ruleset ruleset) {
+            return new Stage(table, hook, nat, destinationHook, ruleset.builtin(table, hook));
         }
     }
 
-    // The tables of each part of the kernel's path, in its order (see Dataplane).
-    static final Stage[] PREROUTING = {new Stage(Table.RAW, Hook.PREROUTING), new Stage(Table.MANGLE, Hook.PREROUTING),
-            new Stage(Table.NAT, Hook.PREROUTING)};
-    static final Stage[] INPUT = {new Stage(Table.MANGLE, Hook.INPUT), new Stage(Table.FILTER, Hook.INPUT),
-            new Stage(Table.NAT, Hook.INPUT)};
-    static final Stage[] FORWARD_AND_POSTROUTING = {new Stage(Table.MANGLE, Hook.FORWARD),
-            new Stage(Table.FILTER, Hook.FORWARD), new Stage(Table.MANGLE, Hook.POSTROUTING), new Stage(Table.NAT, Hook.POSTROUTING)};
-    static final Stage[] POSTROUTING = {new Stage(Table.MANGLE, Hook.POSTROUTING), new Stage(Table.NAT, Hook.POSTROUTING)};
-    static final Stage[] RAW_OUTPUT = {new Stage(Table.RAW, Hook.OUTPUT)};
-    static final Stage[] OUTPUT = {new Stage(Table.MANGLE, Hook.OUTPUT), new Stage(Table.NAT, Hook.OUTPUT),
-            new Stage(Table.FILTER, Hook.OUTPUT)};
+    /** The parts of the kernel's path the walker runs, each with its tables in the kernel's order (see Dataplane). */
+    enum Part {
+        PREROUTING(new Stage(Table.RAW, Hook.PREROUTING), new Stage(Table.MANGLE, Hook.PREROUTING), new Stage(Table.NAT, Hook.PREROUTING)),
+        INPUT(new Stage(Table.MANGLE, Hook.INPUT), new Stage(Table.FILTER, Hook.INPUT), new Stage(Table.NAT, Hook.INPUT)),
+        FORWARD_AND_POSTROUTING(new Stage(Table.MANGLE, Hook.FORWARD), new Stage(Table.FILTER, Hook.FORWARD),
+                new Stage(Table.MANGLE, Hook.POSTROUTING), new Stage(Table.NAT, Hook.POSTROUTING)),
+        POSTROUTING(new Stage(Table.MANGLE, Hook.POSTROUTING), new Stage(Table.NAT, Hook.POSTROUTING)),
+        RAW_OUTPUT(new Stage(Table.RAW, Hook.OUTPUT)),
+        OUTPUT(new Stage(Table.MANGLE, Hook.OUTPUT), new Stage(Table.NAT, Hook.OUTPUT), new Stage(Table.FILTER, Hook.OUTPUT));
+
+        private final Stage[] stages;
+
+        Part(Stage... stages) {
+            this.stages = stages;
+        }
+    }
+
+    /**
+     * For each {@link Part}, by ordinal, the stages that can do anything on a host with {@code ruleset},
+     * each with its chain: those whose chain has rules, and every nat stage (a packet of a known
+     * connection gets the translation stored in it whether or not the chain has rules). Most hosts
+     * have few tables, and every packet passes every part of its path: a stage left out, or its chain
+     * at hand, is a lookup per hop less.
+     */
+    static Stage[][] present(Ruleset ruleset) {
+        Stage[][] present = new Stage[Part.values().length][];
+        for (Part part : Part.values()) {
+            present[part.ordinal()] = java.util.Arrays.stream(part.stages).map(stage -> stage.on(ruleset))
+                    .filter(stage -> stage.nat() || stage.chain() != null).toArray(Stage[]::new);
+        }
+        return present;
+    }
 
     private final boolean followAll;
 
@@ -49,9 +78,9 @@ final class NetfilterPass {
         this.followAll = followAll;
     }
 
-    /** Runs the tables of {@code stages}, then hands the packet to {@code then} (once per outcome, when a table forks). */
-    void run(Visit v, Stage[] stages, Consumer<Visit> then) {
-        pass(v, stages, 0, then);
+    /** Runs the tables of {@code part}, then hands the packet to {@code then} (once per outcome, when a table forks). */
+    void run(Visit v, Part part, Consumer<Visit> then) {
+        pass(v, v.host.stages[part.ordinal()], 0, then);
     }
 
     /**
@@ -74,9 +103,12 @@ final class NetfilterPass {
                 Nat.stored(v, stage.destinationHook());
                 continue;
             }
-            CompiledChain chain = v.host.ruleset.builtin(stage.slot());
-            // POSTROUTING has no input device (ip_output passes none), so -i never matches there.
-            if (chain == null || !chain.mayActOn(v.packet, stage.hook() == Hook.POSTROUTING ? null : v.in)) {
+            CompiledChain chain = stage.chain();
+            // POSTROUTING has no input device (ip_output passes none), so -i never matches there. A
+            // chain of TCPMSS targets that would not lower the packet's MSS changes nothing either;
+            // an observer is told of the chains whose rules could match, so it still sees that one.
+            if (chain == null || !chain.mayActOn(v.packet, stage.hook() == Hook.POSTROUTING ? null : v.in)
+                    || v.observer == null && chain.keepsMss(v.mss)) {
                 continue;
             }
             TableRun start = start(v, stage.hook());

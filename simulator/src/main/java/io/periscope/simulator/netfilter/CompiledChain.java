@@ -24,6 +24,19 @@ public final class CompiledChain {
     private int[] masks = ActionScope.NOTHING.masks;
     private int[] networks = ActionScope.NOTHING.networks;
     private String[] inputs = ActionScope.NOTHING.inputs;
+    /**
+     * When every rule of this chain that acts (and of the chains it jumps to) is a TCPMSS target, the
+     * largest MSS none of them lowers: the kernel's TCPMSS never raises an MSS, so a SYN offering this
+     * or less (or a packet without the option, MSS 0) leaves the chain as it came. A path-MTU clamp
+     * counts as 0, as its value needs a route lookup. -1 when some rule does anything else.
+     */
+    int mssKeptUpTo = -1;
+    /**
+     * The chain a traversal of this one walks: itself, or when its only rule is a plain {@code -j CHAIN}
+     * (upstream's built-in chains each hold one), that chain's, which leaves the same steps and verdict
+     * for one level of walking less. Only where nobody is told of the chains entered.
+     */
+    CompiledChain walked = this;
 
     CompiledChain(Table table, String name) {
         this.table = table;
@@ -57,11 +70,28 @@ public final class CompiledChain {
      * {@code packet} arriving on {@code in} (null where there is no input interface).
      */
     public boolean mayActOn(Packet packet, String in) {
-        int protocol = packet.protocol().ordinal();
-        if ((anyPort >>> protocol & 1) == 0 && ((somePort >>> protocol & 1) == 0 || !onPort(ports[protocol], packet.dport()))) {
+        return mayActOn(packet.protocol().ordinal(), packet.dport(), packet.dst().bits(), in);
+    }
+
+    /** As {@link #mayActOn(Packet, String)}, for the packet of {@code run} arriving on its input. */
+    boolean mayActOn(TableRun run) {
+        return mayActOn(run.protocol.ordinal(), run.dport, run.dst, run.in);
+    }
+
+    /** Only a protocol with ports has some ports in a scope, so {@code dport} is only read for one. */
+    private boolean mayActOn(int protocol, int dport, int destination, String in) {
+        if ((anyPort >>> protocol & 1) == 0 && ((somePort >>> protocol & 1) == 0 || !onPort(ports[protocol], dport))) {
             return false;
         }
-        return (masks == null || toDestination(packet.dst().bits())) && (inputs == null || from(in));
+        return (masks == null || toDestination(destination)) && (inputs == null || from(in));
+    }
+
+    /**
+     * True when every rule of this chain that acts is a TCPMSS target and none of them would lower
+     * {@code mss}, the packet's MSS option (0 for none): the chain cannot change the packet.
+     */
+    public boolean keepsMss(int mss) {
+        return mss <= mssKeptUpTo;
     }
 
     private static boolean onPort(int[] ports, int dport) {

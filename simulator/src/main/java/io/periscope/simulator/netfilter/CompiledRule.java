@@ -191,25 +191,25 @@ public final class CompiledRule {
     }
 
     boolean matchesDeterministic(TableRun run) {
-        var packet = run.packet;
-        if (((packet.src().bits() & srcMask) == srcValue) == srcNegated) {
+        if (((run.src & srcMask) == srcValue) == srcNegated) {
             return false;
         }
-        if (((packet.dst().bits() & dstMask) == dstValue) == dstNegated) {
+        if (((run.dst & dstMask) == dstValue) == dstNegated) {
             return false;
         }
-        if (protocol != null && packet.protocol() != protocol) {
+        if (protocol != null && run.protocol != protocol) {
             return false;
         }
-        if (dport >= 0 && (!packet.protocol().hasPorts() || packet.dport() != dport)) {
+        // A run's ports are -1 for a protocol without them, so a port match fails there.
+        if (dport >= 0 && run.dport != dport) {
             return false;
         }
-        if (sport >= 0 && (!packet.protocol().hasPorts() || packet.sport() != sport)) {
+        if (sport >= 0 && run.sport != sport) {
             return false;
         }
         // The simulator follows a connection's first packet each way: for TCP the SYN and the
         // SYN-ACK, both of which have SYN set and RST clear.
-        if (tcpSyn && packet.protocol() != Protocol.TCP) {
+        if (tcpSyn && run.protocol != Protocol.TCP) {
             return false;
         }
         if (in != null && in.matches(run.in) == inNegated) {

@@ -99,6 +99,9 @@ public final class Ruleset {
             for (CompiledChain chain : chains.values()) {
                 summarizeActions(chain, summarized);
             }
+            for (CompiledChain chain : chains.values()) {
+                chain.walked = walked(chain);
+            }
             for (Hook hook : Hook.values()) {
                 CompiledChain chain = chains.get(hook.name());
                 if (chain != null && table.isBuiltin(hook.name()) && chain.size() > 0) {
@@ -153,14 +156,15 @@ public final class Ruleset {
 
     /**
      * Fills {@link CompiledChain#scope}: the union of what its rules that act can match; a jump counts
-     * with what its chain acts on, narrowed by the jump's own matches. A return or a target without
-     * effect in the simulator (TCPMSS --clamp-mss-to-pmtu) acts on nothing.
+     * with what its chain acts on, narrowed by the jump's own matches. A return acts on nothing. Also
+     * fills {@link CompiledChain#mssKeptUpTo}, for chains whose only actions are TCPMSS targets.
      */
     private static void summarizeActions(CompiledChain chain, Set<CompiledChain> done) {
         if (!done.add(chain)) {
             return;
         }
         ActionScope scope = ActionScope.NOTHING;
+        int mssKept = Integer.MAX_VALUE;
         for (CompiledRule rule : chain.rules) {
             if (rule.jump != null) {
                 summarizeActions(rule.jump, done);
@@ -168,13 +172,38 @@ public final class Ruleset {
             if (rule.random()) {
                 // A statistic rule leaves a choice behind whenever its other matches hold.
                 scope = scope.union(ActionScope.of(rule));
+                mssKept = -1;
             } else if (rule.kind == CompiledRule.JUMP) {
                 scope = scope.union(rule.jump.scope.narrowedBy(rule));
+                mssKept = Math.min(mssKept, rule.jump.mssKeptUpTo);
             } else if (rule.kind != CompiledRule.RETURN && rule.kind != CompiledRule.NOTHING) {
                 scope = scope.union(ActionScope.of(rule));
+                mssKept = Math.min(mssKept, mssKeptBy(rule));
             }
         }
         chain.scope(scope);
+        chain.mssKeptUpTo = mssKept;
+    }
+
+    /** The largest MSS {@code rule}, a rule that acts, leaves as it is: see {@link CompiledChain#mssKeptUpTo}. */
+    private static int mssKeptBy(CompiledRule rule) {
+        return switch (rule.kind) {
+            case CompiledRule.SET_MSS -> rule.mssSet;
+            // The clamp's value is the route's MTU less 40, known only per packet: only MSS 0 passes for sure.
+            case CompiledRule.CLAMP_MSS -> 0;
+            default -> -1;
+        };
+    }
+
+    /** The chain whose rules a traversal of {@code chain} walks: see {@link CompiledChain#walked}. */
+    private static CompiledChain walked(CompiledChain chain) {
+        if (chain.rules.length == 1) {
+            CompiledRule only = chain.rules[0];
+            if (only.kind == CompiledRule.JUMP && only.unconditional && !only.random()) {
+                return walked(only.jump);
+            }
+        }
+        return chain;
     }
 
     private static void markForks(CompiledChain chain, Set<CompiledChain> known) {
@@ -197,13 +226,8 @@ public final class Ruleset {
         return builtins[slot(table, hook)];
     }
 
-    /** As {@link #builtin(Table, Hook)}, by the pair's {@link #slot}: for callers that ask for the same pairs again and again. */
-    public CompiledChain builtin(int slot) {
-        return builtins[slot];
-    }
-
     /** A number for a table and a hook, fixed for the program's life. */
-    public static int slot(Table table, Hook hook) {
+    private static int slot(Table table, Hook hook) {
         return table.ordinal() * HOOKS + hook.ordinal();
     }
 
@@ -224,7 +248,7 @@ public final class Ruleset {
     /** Traverses {@code builtin} when it cannot fork: the one outcome is {@code run} itself, updated. */
     public static TableRun runOnce(CompiledChain builtin, TableRun run) {
         run.entered(builtin);
-        if (!walkOnce(run, builtin)) {
+        if (!walkOnce(run, run.observer == null ? builtin.walked : builtin)) {
             run.verdict = Verdict.ACCEPT;
         }
         return run;
@@ -251,8 +275,11 @@ public final class Ruleset {
                 CompiledChain jump = rule.jump;
                 // A chain that can do nothing to the packet returns without a step: as for a built-in
                 // chain, it is not walked (unless someone is told of every chain entered).
-                if (run.observer == null && !jump.mayActOn(run.packet, run.in)) {
-                    continue;
+                if (run.observer == null) {
+                    if (!jump.mayActOn(run) || jump.keepsMss(run.mss)) {
+                        continue;
+                    }
+                    jump = jump.walked;
                 }
                 run.entered(jump);
                 if (walkOnce(run, jump)) {

@@ -1,5 +1,6 @@
 package io.periscope.simulator.netfilter;
 
+import io.periscope.model.topology.Protocol;
 import io.periscope.plan.HostId;
 import io.periscope.simulator.hash.Jhash;
 import io.periscope.simulator.routing.MultipathHash;
@@ -23,6 +24,16 @@ public final class TableRun {
     private static final List<String> NO_CHOICES = List.of();
 
     Packet packet;
+    /**
+     * The packet's fields the rules test, copied out when the run starts: every rule reads them, and
+     * through the packet and its address records each was a chain of loads. Ports are -1 for a
+     * protocol without them, which no port match equals.
+     */
+    int src;
+    int dst;
+    int sport;
+    int dport;
+    Protocol protocol;
     String in;
     String out;
     int ctStates;
@@ -85,6 +96,12 @@ public final class TableRun {
     /** Makes this a fresh run, forgetting everything the previous one did. Parameters as for the constructor. */
     public TableRun start(Packet packet, String in, String out, int mark, int connmark, int ctStates, boolean followAll) {
         this.packet = packet;
+        this.src = packet.src().bits();
+        this.dst = packet.dst().bits();
+        this.protocol = packet.protocol();
+        boolean ports = protocol.hasPorts();
+        this.sport = ports ? packet.sport() : -1;
+        this.dport = ports ? packet.dport() : -1;
         this.in = in;
         this.out = out;
         this.mark = mark;
