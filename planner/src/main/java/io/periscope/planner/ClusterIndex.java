@@ -22,8 +22,12 @@ final class ClusterIndex {
     private final Set<String> exported = new HashSet<>();
     private final Map<Service, List<Pod>> endpoints = new IdentityHashMap<>();
     private final Map<Service, Boolean> exportedServices = new IdentityHashMap<>();
+    private final List<Pod> pods;
+    /** Made on the first {@link #podsIn}: only Globalnet's GlobalEgressIPs ask. */
+    private Map<String, List<Pod>> podsByNamespace;
 
     ClusterIndex(Cluster cluster) {
+        this.pods = cluster.pods();
         for (ServiceExport export : cluster.exports()) {
             exported.add(export.namespace() + "/" + export.name());
         }
@@ -118,6 +122,23 @@ final class ClusterIndex {
             exportedServices.put(service, known);
         }
         return known;
+    }
+
+    /**
+     * The pods of {@code namespace} that have addresses of their own (not on the host network), in
+     * the cluster's order: a GlobalEgressIP selects among its namespace's pods, and a large set's
+     * 20 GlobalEgressIPs per cluster went through all 2,000 of the cluster's pods each.
+     */
+    List<Pod> podsIn(String namespace) {
+        if (podsByNamespace == null) {
+            podsByNamespace = new HashMap<>();
+            for (Pod pod : pods) {
+                if (!pod.hostNetwork()) {
+                    podsByNamespace.computeIfAbsent(pod.namespace(), n -> new java.util.ArrayList<>()).add(pod);
+                }
+            }
+        }
+        return podsByNamespace.getOrDefault(namespace, List.of());
     }
 
     /** The same answer as {@link Cluster#endpointsOf}, from the index. */
