@@ -74,14 +74,7 @@ final class EnvironmentPlanner {
     static HostDrafts plan(ClusterSet set, Map<String, ClusterIndex> indexes, GlobalAddresses global, List<Segment> segments) {
         // Sized for every node and pod up front: a large set has 105,000 of them, and growing the map
         // rehashes it over and over.
-        int count = 0;
-        for (Cluster cluster : set.clusters()) {
-            count += cluster.nodes().size();
-            for (Pod pod : cluster.pods()) {
-                count += pod.hostNetwork() ? 0 : 1;
-            }
-        }
-        HostDrafts hosts = new HostDrafts(count);
+        HostDrafts hosts = new HostDrafts(hostCount(set));
         // Pods' environment layers equal across clusters (overlapping CIDRs give node k of every
         // cluster the same CNI address) are one record too.
         Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments = new java.util.HashMap<>();
@@ -115,6 +108,23 @@ final class EnvironmentPlanner {
             segments.add(new Segment(WAN_SEGMENT, Segment.SegmentKind.BRIDGE, wan));
         }
         return hosts;
+    }
+
+    /**
+     * Every node and every pod with an address of its own. A method of its own, like every loop
+     * over a large set's pods here: a loop of 100,000 turns in a method called once a planning has
+     * the JIT compile that method on the stack, with all it calls after the loop, again and again
+     * in the middle of the plans.
+     */
+    private static int hostCount(ClusterSet set) {
+        int count = 0;
+        for (Cluster cluster : set.clusters()) {
+            count += cluster.nodes().size();
+            for (Pod pod : cluster.pods()) {
+                count += pod.hostNetwork() ? 0 : 1;
+            }
+        }
+        return count;
     }
 
     /** A gateway on the WAN: its draft and its node, found once rather than for each pair of gateways. */
@@ -172,15 +182,9 @@ final class EnvironmentPlanner {
         }
         List<Rule> externalIpDnat = ovn ? OvnPlanner.externalIpDnat(set, cluster, index, global) : List.of();
         ClusterHosts planned = new ClusterHosts(cluster, hosts, segments, wan, podEnvironments, vethEnds, vethNames, kubeProxy, externalIpDnat);
-        for (Node node : cluster.nodes()) {
-            planned.node(node);
-        }
+        planned.nodes();
         segments.add(new Segment(underlaySegment(cluster.name()), Segment.SegmentKind.BRIDGE, planned.underlay));
-        for (Pod pod : cluster.pods()) {
-            if (!pod.hostNetwork()) {
-                planned.pod(pod);
-            }
-        }
+        planned.pods();
     }
 
     /**
@@ -314,6 +318,22 @@ final class EnvironmentPlanner {
             }
             routesToNodesBy.put(device, toNodes);
             return toNodes;
+        }
+
+        /** The cluster's nodes. (Each loop is a method of its own: see {@link #hostCount}.) */
+        void nodes() {
+            for (Node node : cluster.nodes()) {
+                node(node);
+            }
+        }
+
+        /** The cluster's pods with addresses of their own, after its nodes. */
+        void pods() {
+            for (Pod pod : cluster.pods()) {
+                if (!pod.hostNetwork()) {
+                    pod(pod);
+                }
+            }
         }
 
         void node(Node node) {

@@ -56,15 +56,7 @@ final class KubeProxyPlanner {
      */
     static void plan(Cluster cluster, ClusterIndex index, PlanBuilder environment, Function<Service, Optional<Ipv4Address>> externalIps,
                      SharedChains shared) {
-        // At most KUBE-EXT, KUBE-SVC and a KUBE-SEP per endpoint twice (the internal service's) per
-        // port, and the few chains below: a cluster of a large set has thousands.
-        int chainCount = 8;
-        for (Service service : cluster.services()) {
-            if (!service.headless()) {
-                chainCount += service.ports().size() * (3 + 2 * index.endpointsOf(service).size());
-            }
-        }
-        environment.chainCapacity(Table.NAT, chainCount);
+        environment.chainCapacity(Table.NAT, chainCount(cluster, index));
         List<Rule> services = environment.chain(Table.NAT, Names.KUBE_SERVICES);
         // kube-proxy's --cluster-cidr: the first pod CIDR, when the cluster has one.
         Optional<Ipv4Prefix> clusterCidr = cluster.podCidrs().isEmpty() ? Optional.empty() : Optional.of(cluster.podCidrs().getFirst());
@@ -87,17 +79,37 @@ final class KubeProxyPlanner {
     }
 
     /**
+     * At most KUBE-EXT, KUBE-SVC and a KUBE-SEP per endpoint twice (the internal service's) per
+     * port, and the few chains {@link #plan} adds: a cluster of a large set has thousands. A method
+     * of its own, as each loop here over a large set's services or endpoints: in a method that goes
+     * on after the loop, a loop of many turns has the JIT compile that whole method on the stack.
+     */
+    private static int chainCount(Cluster cluster, ClusterIndex index) {
+        int chainCount = 8;
+        for (Service service : cluster.services()) {
+            if (!service.headless()) {
+                chainCount += service.ports().size() * (3 + 2 * index.endpointsOf(service).size());
+            }
+        }
+        return chainCount;
+    }
+
+    private static List<Ipv4Address> addressesOf(List<Pod> pods) {
+        List<Ipv4Address> addresses = new ArrayList<>(pods.size());
+        for (Pod pod : pods) {
+            addresses.add(pod.ip());
+        }
+        return addresses;
+    }
+
+    /**
      * The chains of one service's ports and their KUBE-SERVICES rules; whether it has a port. A
      * method of its own: a large set plans 10,000 services, and inside the loop over a cluster's
      * services this was compiled twice (on the stack and whole) at some 70 KB of code each.
      */
     private static boolean planService(Service service, ClusterIndex index, PlanBuilder environment, List<Rule> services,
                                        Optional<Ipv4Address> external, Optional<Ipv4Prefix> clusterCidr, SharedChains shared) {
-        List<Pod> endpoints = index.endpointsOf(service);
-        List<Ipv4Address> endpointIps = new ArrayList<>(endpoints.size());
-        for (Pod pod : endpoints) {
-            endpointIps.add(pod.ip());
-        }
+        List<Ipv4Address> endpointIps = addressesOf(index.endpointsOf(service));
         Ipv4Address clusterIp = service.clusterIp().orElseThrow();
         PortNames names = shared.portNames(service);
         boolean any = false;
