@@ -77,7 +77,7 @@ final class EnvironmentPlanner {
         HostDrafts hosts = new HostDrafts(hostCount(set));
         // Pods' environment layers equal across clusters (overlapping CIDRs give node k of every
         // cluster the same CNI address) are one record too.
-        Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments = new java.util.HashMap<>();
+        Map<PodEnvironmentKey, io.periscope.plan.DataplanePlan> podEnvironments = new java.util.HashMap<>();
         List<Segment.Attachment> wan = new ArrayList<>();
         // kube-proxy's chains equal across clusters (the same services, endpoints and CIDRs) are one set of records too.
         KubeProxyPlanner.SharedChains kubeProxyChains = new KubeProxyPlanner.SharedChains();
@@ -165,7 +165,7 @@ final class EnvironmentPlanner {
 
     private static void planCluster(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, HostDrafts hosts,
                                     List<Segment> segments, List<Segment.Attachment> wan,
-                                    Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments,
+                                    Map<PodEnvironmentKey, io.periscope.plan.DataplanePlan> podEnvironments,
                                     KubeProxyPlanner.SharedChains kubeProxyChains, Map<Ipv4Address, VethEnds> vethEnds,
                                     Map<String, String> vethNames) {
         boolean ovn = cluster.cni() == Cni.OVN_KUBERNETES;
@@ -198,7 +198,7 @@ final class EnvironmentPlanner {
         private final HostDrafts hosts;
         private final List<Segment> segments;
         private final List<Segment.Attachment> wan;
-        private final Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments;
+        private final Map<PodEnvironmentKey, io.periscope.plan.DataplanePlan> podEnvironments;
         private final Map<Ipv4Address, VethEnds> vethEnds;
         private final Map<String, String> vethNames;
         private final io.periscope.plan.DataplanePlan kubeProxy;
@@ -224,7 +224,7 @@ final class EnvironmentPlanner {
         private final Map<String, Optional<String>> namespaces = new java.util.HashMap<>();
 
         ClusterHosts(Cluster cluster, HostDrafts hosts, List<Segment> segments, List<Segment.Attachment> wan,
-                     Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments,
+                     Map<PodEnvironmentKey, io.periscope.plan.DataplanePlan> podEnvironments,
                      Map<Ipv4Address, VethEnds> vethEnds, Map<String, String> vethNames, io.periscope.plan.DataplanePlan kubeProxy,
                      List<Rule> externalIpDnat) {
             this.cluster = cluster;
@@ -290,21 +290,27 @@ final class EnvironmentPlanner {
             }
         }
 
+        // Each lookup below finds what was made for the first node (once per cluster and device) and
+        // leaves the making to a method of its own: asked 5,000 times a planning, the lookup is
+        // compiled into its callers, and the making, inlined with it, made them larger for nothing.
         private List<Route> serviceRoutesOn(String device) {
             List<Route> routes = serviceRoutesBy.get(device);
-            if (routes == null) {
-                routes = cluster.serviceCidrs().stream()
-                        .map(cidr -> Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.direct(device)), RouteProtocol.BOOT)).toList();
-                serviceRoutesBy.put(device, routes);
-            }
+            return routes != null ? routes : newServiceRoutesOn(device);
+        }
+
+        private List<Route> newServiceRoutesOn(String device) {
+            List<Route> routes = cluster.serviceCidrs().stream()
+                    .map(cidr -> Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.direct(device)), RouteProtocol.BOOT)).toList();
+            serviceRoutesBy.put(device, routes);
             return routes;
         }
 
         private List<List<Route>> routesToNodesOn(String device) {
             List<List<Route>> known = routesToNodesBy.get(device);
-            if (known != null) {
-                return known;
-            }
+            return known != null ? known : newRoutesToNodesOn(device);
+        }
+
+        private List<List<Route>> newRoutesToNodesOn(String device) {
             List<List<Route>> toNodes = new ArrayList<>(cluster.nodes().size());
             for (Node other : cluster.nodes()) {
                 List<Route> routes = new ArrayList<>();
@@ -496,24 +502,46 @@ final class EnvironmentPlanner {
     }
 
     /**
+     * All that a pod's environment layer is made of: its node's CNI address (the pod's default
+     * gateway) and the cluster's reverse-path filter. Nodes and clusters with equal keys (overlapping
+     * CIDRs) share one layer, found by this small key rather than by building the layer for each of
+     * a large set's 5,000 nodes and hashing all twelve of its lists.
+     */
+    private record PodEnvironmentKey(Ipv4Address gateway, RpFilter rpFilter) {
+
+        // Not the record's: an address hashes to itself, and the nodes' CNI addresses of a cluster
+        // (one per /24, say) differ only above the bits a hash table looks at first.
+        @Override
+        public int hashCode() {
+            return gateway.bits() * 0x9E3779B9 + rpFilter.ordinal();
+        }
+    }
+
+    /**
      * The environment layer of every pod on a node whose CNI address is {@code gateway}: the default
-     * route to it and the cluster's reverse-path filter; equal layers of other nodes and clusters
-     * (overlapping CIDRs) are one record, kept in {@code podEnvironments}.
+     * route to it and the cluster's reverse-path filter; the same layer for the same address and
+     * filter elsewhere, kept in {@code podEnvironments}.
      */
     private static io.periscope.plan.DataplanePlan podEnvironment(Cluster cluster, Ipv4Address gateway,
-                                                                  Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments) {
+                                                                  Map<PodEnvironmentKey, io.periscope.plan.DataplanePlan> podEnvironments) {
+        RpFilter rpFilter = cluster.environment().rpFilter();
+        PodEnvironmentKey key = new PodEnvironmentKey(gateway, rpFilter);
+        io.periscope.plan.DataplanePlan known = podEnvironments.get(key);
+        if (known != null) {
+            return known;
+        }
         PlanBuilder environment = new PlanBuilder();
         environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
                 List.of(Nexthop.onlink(gateway, Names.POD_INTERFACE)), RouteProtocol.BOOT));
         // A pod's namespace copies the node's conf.all and conf.default (IPv4's rule for new
         // namespaces); the kernel's default needs no line.
-        if (cluster.environment().rpFilter() != RpFilter.OFF) {
-            environment.sysctl("net.ipv4.conf.all.rp_filter", cluster.environment().rpFilter().sysctlValue())
-                    .sysctl("net.ipv4.conf.default.rp_filter", cluster.environment().rpFilter().sysctlValue());
+        if (rpFilter != RpFilter.OFF) {
+            environment.sysctl("net.ipv4.conf.all.rp_filter", rpFilter.sysctlValue())
+                    .sysctl("net.ipv4.conf.default.rp_filter", rpFilter.sysctlValue());
         }
         io.periscope.plan.DataplanePlan built = environment.build();
-        io.periscope.plan.DataplanePlan known = podEnvironments.putIfAbsent(built, built);
-        return known == null ? built : known;
+        podEnvironments.put(key, built);
+        return built;
     }
 
     /**
