@@ -82,7 +82,7 @@ final class EnvironmentPlanner {
         // kube-proxy's chains equal across clusters (the same services, endpoints and CIDRs) are one set of records too.
         KubeProxyPlanner.SharedChains kubeProxyChains = new KubeProxyPlanner.SharedChains();
         // And so are the parts of a pod's veth that only its address and node-side name decide.
-        Map<Ipv4Address, VethEnds> vethEnds = new java.util.HashMap<>();
+        AddressMap<VethEnds> vethEnds = new AddressMap<>();
         // And each pod name's first choice of a veth name.
         Map<String, String> vethNames = new java.util.HashMap<>();
         for (Cluster cluster : set.clusters()) {
@@ -166,7 +166,7 @@ final class EnvironmentPlanner {
     private static void planCluster(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, HostDrafts hosts,
                                     List<Segment> segments, List<Segment.Attachment> wan,
                                     Map<PodEnvironmentKey, io.periscope.plan.DataplanePlan> podEnvironments,
-                                    KubeProxyPlanner.SharedChains kubeProxyChains, Map<Ipv4Address, VethEnds> vethEnds,
+                                    KubeProxyPlanner.SharedChains kubeProxyChains, AddressMap<VethEnds> vethEnds,
                                     Map<String, String> vethNames) {
         boolean ovn = cluster.cni() == Cni.OVN_KUBERNETES;
         // kube-proxy programs the same chains on every node: build them once per cluster (a layer
@@ -199,7 +199,7 @@ final class EnvironmentPlanner {
         private final List<Segment> segments;
         private final List<Segment.Attachment> wan;
         private final Map<PodEnvironmentKey, io.periscope.plan.DataplanePlan> podEnvironments;
-        private final Map<Ipv4Address, VethEnds> vethEnds;
+        private final AddressMap<VethEnds> vethEnds;
         private final Map<String, String> vethNames;
         private final io.periscope.plan.DataplanePlan kubeProxy;
         private final List<Rule> externalIpDnat;
@@ -225,7 +225,7 @@ final class EnvironmentPlanner {
 
         ClusterHosts(Cluster cluster, HostDrafts hosts, List<Segment> segments, List<Segment.Attachment> wan,
                      Map<PodEnvironmentKey, io.periscope.plan.DataplanePlan> podEnvironments,
-                     Map<Ipv4Address, VethEnds> vethEnds, Map<String, String> vethNames, io.periscope.plan.DataplanePlan kubeProxy,
+                     AddressMap<VethEnds> vethEnds, Map<String, String> vethNames, io.periscope.plan.DataplanePlan kubeProxy,
                      List<Rule> externalIpDnat) {
             this.cluster = cluster;
             this.hosts = hosts;
