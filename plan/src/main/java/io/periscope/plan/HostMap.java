@@ -3,10 +3,12 @@ package io.periscope.plan;
 import java.util.AbstractCollection;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Iterator;
+import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
@@ -140,9 +142,7 @@ final class HostMap extends AbstractMap<HostId, HostPlan> implements SortedMap<H
      * each host was put into in turn would keep it: every sort here is stable.
      */
     static HostMap byId(HostPlan[] hosts) {
-        sortByCluster(hosts);
-        // The clusters' sorted runs in order: a stable merge that gallops past runs already in place.
-        Arrays.sort(hosts, (a, b) -> a.id().compareTo(b.id()));
+        inClusterOrder(hosts, sortByCluster(hosts));
         int kept = 0;
         for (int i = 0; i < hosts.length; i++) {
             if (i + 1 < hosts.length && hosts[i].id().compareTo(hosts[i + 1].id()) == 0) {
@@ -164,9 +164,10 @@ final class HostMap extends AbstractMap<HostId, HostPlan> implements SortedMap<H
      * deployments under other cluster names), and then the order that sorts one cluster's run sorts
      * the next one's too: that order is tried first and checked in one pass, and only a run it does
      * not sort (strictly: equal ids keep their own order) is sorted itself. Sorting 105,000 hosts
-     * at once compared their names some two million times.
+     * at once compared their names some two million times. The runs, in the array's order.
      */
-    private static void sortByCluster(HostPlan[] hosts) {
+    private static List<Run> sortByCluster(HostPlan[] hosts) {
+        List<Run> runs = new ArrayList<>();
         int[] order = null;
         HostPlan[] run = new HostPlan[0];
         for (int start = 0; start < hosts.length; ) {
@@ -183,8 +184,39 @@ final class HostMap extends AbstractMap<HostId, HostPlan> implements SortedMap<H
                 order = sortRun(hosts, start, length, run);
             }
             System.arraycopy(run, 0, hosts, start, length);
+            runs.add(new Run(cluster, start, length));
             start = end;
         }
+        return runs;
+    }
+
+    /** The hosts of one cluster, together in the array from {@code start} on. */
+    private record Run(String cluster, int start, int length) {
+    }
+
+    /**
+     * Puts the sorted {@code runs} of {@code hosts} in order. Ids compare by cluster first, so when
+     * no cluster has two runs (the planner's order) that is the runs in the order of their clusters'
+     * names, one after the other; otherwise it is a stable merge of the whole. A merge of a large
+     * set's 105,000 hosts compared every one with its neighbour to find the runs again, and its
+     * on-stack compilations were thrown away and made again in every planning.
+     */
+    private static void inClusterOrder(HostPlan[] hosts, List<Run> runs) {
+        Run[] byCluster = runs.toArray(Run[]::new);
+        Arrays.sort(byCluster, Comparator.comparing(Run::cluster));
+        for (int i = 1; i < byCluster.length; i++) {
+            if (byCluster[i - 1].cluster().equals(byCluster[i].cluster())) {
+                Arrays.sort(hosts, (a, b) -> a.id().compareTo(b.id()));
+                return;
+            }
+        }
+        HostPlan[] ordered = new HostPlan[hosts.length];
+        int filled = 0;
+        for (Run run : byCluster) {
+            System.arraycopy(hosts, run.start(), ordered, filled, run.length());
+            filled += run.length();
+        }
+        System.arraycopy(ordered, 0, hosts, 0, hosts.length);
     }
 
     /** Whether {@code order}, applied to the run at {@code start}, sorts it strictly; the run so ordered is left in {@code run}. */

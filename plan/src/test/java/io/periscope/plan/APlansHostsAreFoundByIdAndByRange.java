@@ -92,6 +92,24 @@ class APlansHostsAreFoundByIdAndByRange {
     }
 
     @Test
+    void aClusterWhoseHostsComeInTwoRunsIsSortedAmongTheOthers() {
+        // The planner plans a cluster's hosts together; hosts put in any other order still read as a TreeMap.
+        List<HostPlan> hosts = new ArrayList<>();
+        for (String cluster : List.of("b", "a", "b", "c", "a")) {
+            for (int i = 0; i < 5; i++) {
+                hosts.add(host(HostId.node(cluster, "n" + (hosts.size() * 7) % 23), HostPlan.HostRole.NODE));
+            }
+        }
+        TreeMap<HostId, HostPlan> expected = new TreeMap<>();
+        hosts.forEach(h -> expected.put(h.id(), h));
+
+        SortedMap<HostId, HostPlan> byId = ClusterSetPlan.hostsById(hosts.toArray(HostPlan[]::new));
+
+        assertThat(List.copyOf(byId.keySet())).isEqualTo(List.copyOf(expected.keySet()));
+        assertThat(List.copyOf(byId.values())).isEqualTo(List.copyOf(expected.values()));
+    }
+
+    @Test
     void ofTwoHostsWithOneIdTheLaterIsKept() {
         HostId id = HostId.node("east", "n1");
         HostPlan first = host(id, HostPlan.HostRole.NODE);

@@ -22,16 +22,21 @@ final class ClusterIndex {
     private final Set<String> exported = new HashSet<>();
     private final Map<Service, List<Pod>> endpoints = new IdentityHashMap<>();
     private final Map<Service, Boolean> exportedServices = new IdentityHashMap<>();
+    private final List<Pod> pods;
+    /** The positions of each namespace's pods (those not on the host network), grouped by their labels. */
+    private final Map<String, Map<Map<String, String>, Positions>> podsByNamespace;
+    /** {@link #podsIn}'s answers, made from the groups when first asked: only Globalnet's GlobalEgressIPs ask. */
+    private final Map<String, List<Pod>> podsIn = new HashMap<>();
 
     ClusterIndex(Cluster cluster) {
+        this.pods = cluster.pods();
         for (ServiceExport export : cluster.exports()) {
             exported.add(export.namespace() + "/" + export.name());
         }
         // Pods of a namespace grouped by their labels: a selector is matched once per distinct set
         // of labels (an app's replicas share theirs) instead of once per pod and service. Positions
         // as ints: a large set indexes 100,000 pods, and boxed they were an object each.
-        List<Pod> pods = cluster.pods();
-        Map<String, Map<Map<String, String>, Positions>> podsByNamespace = groupedByLabels(pods);
+        podsByNamespace = groupedByLabels(pods);
         for (Service service : cluster.services()) {
             index(service, podsByNamespace, pods);
         }
@@ -116,6 +121,30 @@ final class ClusterIndex {
         if (known == null) {
             known = exported.contains(service.namespace() + "/" + service.name());
             exportedServices.put(service, known);
+        }
+        return known;
+    }
+
+    /**
+     * The pods of {@code namespace} that have addresses of their own (not on the host network), in
+     * the cluster's order: a GlobalEgressIP selects among its namespace's pods, and a large set's
+     * 20 GlobalEgressIPs per cluster went through all 2,000 of the cluster's pods each.
+     */
+    List<Pod> podsIn(String namespace) {
+        List<Pod> known = podsIn.get(namespace);
+        if (known == null) {
+            // The namespace's label groups together, back in the cluster's order: no lookup per pod.
+            Positions all = new Positions();
+            for (Positions group : podsByNamespace.getOrDefault(namespace, Map.of()).values()) {
+                all.addAll(group);
+            }
+            Arrays.sort(all.values, 0, all.size);
+            Pod[] inOrder = new Pod[all.size];
+            for (int i = 0; i < all.size; i++) {
+                inOrder[i] = pods.get(all.values[i]);
+            }
+            known = List.of(inOrder);
+            podsIn.put(namespace, known);
         }
         return known;
     }

@@ -74,22 +74,15 @@ final class EnvironmentPlanner {
     static HostDrafts plan(ClusterSet set, Map<String, ClusterIndex> indexes, GlobalAddresses global, List<Segment> segments) {
         // Sized for every node and pod up front: a large set has 105,000 of them, and growing the map
         // rehashes it over and over.
-        int count = 0;
-        for (Cluster cluster : set.clusters()) {
-            count += cluster.nodes().size();
-            for (Pod pod : cluster.pods()) {
-                count += pod.hostNetwork() ? 0 : 1;
-            }
-        }
-        HostDrafts hosts = new HostDrafts(count);
+        HostDrafts hosts = new HostDrafts(hostCount(set));
         // Pods' environment layers equal across clusters (overlapping CIDRs give node k of every
         // cluster the same CNI address) are one record too.
-        Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments = new java.util.HashMap<>();
+        Map<PodEnvironmentKey, io.periscope.plan.DataplanePlan> podEnvironments = new java.util.HashMap<>();
         List<Segment.Attachment> wan = new ArrayList<>();
         // kube-proxy's chains equal across clusters (the same services, endpoints and CIDRs) are one set of records too.
         KubeProxyPlanner.SharedChains kubeProxyChains = new KubeProxyPlanner.SharedChains();
         // And so are the parts of a pod's veth that only its address and node-side name decide.
-        Map<Ipv4Address, VethEnds> vethEnds = new java.util.HashMap<>();
+        AddressMap<VethEnds> vethEnds = new AddressMap<>();
         // And each pod name's first choice of a veth name.
         Map<String, String> vethNames = new java.util.HashMap<>();
         for (Cluster cluster : set.clusters()) {
@@ -98,25 +91,18 @@ final class EnvironmentPlanner {
         }
         // Gateway nodes of every cluster share the WAN; each routes the others' endpoint addresses over it.
         // The hosts with a WAN interface, in the order they were planned: those the WAN attaches.
-        List<HostDraft> gateways = wan.stream().map(attachment -> hosts.node(attachment.host())).toList();
-        for (HostDraft gateway : gateways) {
-            Node self = set.requireCluster(gateway.id.cluster()).requireNode(gateway.id.name());
-            for (HostDraft other : gateways) {
-                if (other == gateway) {
-                    continue;
-                }
-                Node peer = set.requireCluster(other.id.cluster()).requireNode(other.id.name());
-                if (!peer.endpointIp().equals(self.endpointIp())) {
-                    // Behind NAT the gateway's own sockets send from its private address, as on a
-                    // real NAT'd machine, and the NAT device below translates it on the WAN side.
-                    Optional<Ipv4Address> source = self.behindNat() ? Optional.of(self.ip()) : Optional.empty();
-                    gateway.environment().route(new Route(Route.MAIN_TABLE, Ipv4Prefix.host(peer.endpointIp()), RouteType.UNICAST,
-                            List.of(Nexthop.direct(Names.WAN)), OptionalInt.empty(), source, 0, RouteProtocol.BOOT));
-                }
-            }
-            if (self.behindNat()) {
-                natDevice(self, gateway.environment());
-            }
+        List<WanGateway> gateways = new ArrayList<>(wan.size());
+        for (Segment.Attachment attachment : wan) {
+            HostDraft host = hosts.node(attachment.host());
+            gateways.add(new WanGateway(host, set.requireCluster(host.id.cluster()).requireNode(host.id.name())));
+        }
+        // The route to a gateway's endpoint address is the same on every gateway not behind NAT: one record each.
+        List<Route> toEndpoints = new ArrayList<>(gateways.size());
+        for (WanGateway gateway : gateways) {
+            toEndpoints.add(toEndpoint(gateway.node(), Optional.empty()));
+        }
+        for (WanGateway gateway : gateways) {
+            wanRoutes(gateway, gateways, toEndpoints);
         }
         if (!wan.isEmpty()) {
             segments.add(new Segment(WAN_SEGMENT, Segment.SegmentKind.BRIDGE, wan));
@@ -124,10 +110,63 @@ final class EnvironmentPlanner {
         return hosts;
     }
 
+    /**
+     * Every node and every pod with an address of its own. A method of its own, like every loop
+     * over a large set's pods here: a loop of 100,000 turns in a method called once a planning has
+     * the JIT compile that method on the stack, with all it calls after the loop, again and again
+     * in the middle of the plans.
+     */
+    private static int hostCount(ClusterSet set) {
+        int count = 0;
+        for (Cluster cluster : set.clusters()) {
+            count += cluster.nodes().size();
+            for (Pod pod : cluster.pods()) {
+                count += pod.hostNetwork() ? 0 : 1;
+            }
+        }
+        return count;
+    }
+
+    /** A gateway on the WAN: its draft and its node, found once rather than for each pair of gateways. */
+    private record WanGateway(HostDraft host, Node node) {
+    }
+
+    /**
+     * A gateway's routes over the WAN to every other gateway's endpoint address, and its NAT device
+     * when it is behind one. A method of its own, with each gateway's node at hand: a large set has
+     * 100 gateways, so 10,000 pairs, and looking both nodes up again for each pair (a search of the
+     * clusters and of the cluster's nodes) was most of this loop's time.
+     */
+    private static void wanRoutes(WanGateway gateway, List<WanGateway> gateways, List<Route> toEndpoints) {
+        Node self = gateway.node();
+        // Behind NAT the gateway's own sockets send from its private address, as on a real NAT'd
+        // machine, and the NAT device below translates it on the WAN side.
+        Optional<Ipv4Address> source = self.behindNat() ? Optional.of(self.ip()) : Optional.empty();
+        for (int i = 0; i < gateways.size(); i++) {
+            WanGateway other = gateways.get(i);
+            if (other.host() == gateway.host()) {
+                continue;
+            }
+            Node peer = other.node();
+            if (!peer.endpointIp().equals(self.endpointIp())) {
+                gateway.host().environment().route(source.isEmpty() ? toEndpoints.get(i) : toEndpoint(peer, source));
+            }
+        }
+        if (self.behindNat()) {
+            natDevice(self, gateway.host().environment());
+        }
+    }
+
+    /** The route over the WAN to {@code peer}'s endpoint address, from {@code source} when the sender is behind NAT. */
+    private static Route toEndpoint(Node peer, Optional<Ipv4Address> source) {
+        return new Route(Route.MAIN_TABLE, Ipv4Prefix.host(peer.endpointIp()), RouteType.UNICAST, List.of(Nexthop.direct(Names.WAN)),
+                OptionalInt.empty(), source, 0, RouteProtocol.BOOT);
+    }
+
     private static void planCluster(ClusterSet set, Cluster cluster, ClusterIndex index, GlobalAddresses global, HostDrafts hosts,
                                     List<Segment> segments, List<Segment.Attachment> wan,
-                                    Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments,
-                                    KubeProxyPlanner.SharedChains kubeProxyChains, Map<Ipv4Address, VethEnds> vethEnds,
+                                    Map<PodEnvironmentKey, io.periscope.plan.DataplanePlan> podEnvironments,
+                                    KubeProxyPlanner.SharedChains kubeProxyChains, AddressMap<VethEnds> vethEnds,
                                     Map<String, String> vethNames) {
         boolean ovn = cluster.cni() == Cni.OVN_KUBERNETES;
         // kube-proxy programs the same chains on every node: build them once per cluster (a layer
@@ -143,18 +182,9 @@ final class EnvironmentPlanner {
         }
         List<Rule> externalIpDnat = ovn ? OvnPlanner.externalIpDnat(set, cluster, index, global) : List.of();
         ClusterHosts planned = new ClusterHosts(cluster, hosts, segments, wan, podEnvironments, vethEnds, vethNames, kubeProxy, externalIpDnat);
-        for (Node node : cluster.nodes()) {
-            planned.node(node);
-        }
+        planned.nodes();
         segments.add(new Segment(underlaySegment(cluster.name()), Segment.SegmentKind.BRIDGE, planned.underlay));
-        for (Node node : cluster.nodes()) {
-            planned.nodesByName.putIfAbsent(node.name(), node);
-        }
-        for (Pod pod : cluster.pods()) {
-            if (!pod.hostNetwork()) {
-                planned.pod(pod);
-            }
-        }
+        planned.pods();
     }
 
     /**
@@ -168,8 +198,8 @@ final class EnvironmentPlanner {
         private final HostDrafts hosts;
         private final List<Segment> segments;
         private final List<Segment.Attachment> wan;
-        private final Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments;
-        private final Map<Ipv4Address, VethEnds> vethEnds;
+        private final Map<PodEnvironmentKey, io.periscope.plan.DataplanePlan> podEnvironments;
+        private final AddressMap<VethEnds> vethEnds;
         private final Map<String, String> vethNames;
         private final io.periscope.plan.DataplanePlan kubeProxy;
         private final List<Rule> externalIpDnat;
@@ -185,24 +215,17 @@ final class EnvironmentPlanner {
          * with no lookup (or capturing lambda) per pair of nodes, of which a large set has a million.
          */
         private final Map<String, List<List<Route>>> routesToNodesBy = new java.util.HashMap<>();
-        private final Map<String, HostDraft> nodeHosts = new java.util.HashMap<>();
-        private final Map<String, Integer> podsOn = new java.util.HashMap<>();
-        private final Map<String, Set<String>> usedNames = new LinkedHashMap<>();
-        /** Looked up once per pod: by name, rather than a search of the cluster's nodes each time. */
-        final Map<String, Node> nodesByName = new java.util.HashMap<>();
-        private final Map<String, io.periscope.plan.DataplanePlan> podEnvironmentOf = new java.util.HashMap<>();
+        /** Each node's part in planning its pods, by node name: one lookup per pod, rather than a search of the cluster's nodes. */
+        private final Map<String, PodsNode> podsNodes = new java.util.HashMap<>();
         /**
-         * A pod's host id and draft carry its namespace and node as Optionals: one per namespace and
-         * per node for all their pods, instead of two for each of a large set's 100,000 pods.
+         * A pod's host id carries its namespace as an Optional: one per namespace for all its pods,
+         * instead of one for each of a large set's 100,000 pods.
          */
         private final Map<String, Optional<String>> namespaces = new java.util.HashMap<>();
-        private final Map<String, Optional<String>> podNodes = new java.util.HashMap<>();
-        /** The node side of every pod's veth has the node's CNI address: one list per node. */
-        private final Map<String, List<Ipv4Address>> peerAddresses = new java.util.HashMap<>();
 
         ClusterHosts(Cluster cluster, HostDrafts hosts, List<Segment> segments, List<Segment.Attachment> wan,
-                     Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments,
-                     Map<Ipv4Address, VethEnds> vethEnds, Map<String, String> vethNames, io.periscope.plan.DataplanePlan kubeProxy,
+                     Map<PodEnvironmentKey, io.periscope.plan.DataplanePlan> podEnvironments,
+                     AddressMap<VethEnds> vethEnds, Map<String, String> vethNames, io.periscope.plan.DataplanePlan kubeProxy,
                      List<Rule> externalIpDnat) {
             this.cluster = cluster;
             this.hosts = hosts;
@@ -216,28 +239,78 @@ final class EnvironmentPlanner {
             this.ovn = cluster.cni() == Cni.OVN_KUBERNETES;
             this.blocks = PodBlocks.of(cluster);
             this.active = cluster.activeGateways();
+            for (Node node : cluster.nodes()) {
+                podsNodes.putIfAbsent(node.name(), new PodsNode(node));
+            }
             for (Pod pod : cluster.pods()) {
-                if (!pod.hostNetwork()) {
-                    podsOn.merge(pod.node(), 1, Integer::sum);
+                PodsNode on = podsNodes.get(pod.node());
+                if (!pod.hostNetwork() && on != null) {
+                    on.podCount++;
                 }
             }
         }
 
+        /**
+         * What the pods of one node take from it: the node, its draft, the veth names used on it, the
+         * Optional naming it in its pods' plans, the start of their segments' names, and (made for
+         * the first pod) their environment layer and the address list of the node side of their
+         * veths, all the same for every pod of the node. A large set plans 100,000 pods, and these
+         * were seven lookups by the node's name for each.
+         */
+        private final class PodsNode {
+            final Node node;
+            final Optional<String> name;
+            final String segmentPrefix;
+            final Set<String> usedNames = new HashSet<>();
+            int podCount;
+            HostDraft host;
+            private io.periscope.plan.DataplanePlan podEnvironment;
+            private List<Ipv4Address> peerAddress;
+
+            PodsNode(Node node) {
+                this.node = node;
+                this.name = Optional.of(node.name());
+                this.segmentPrefix = cluster.name() + "/" + node.name() + "/";
+            }
+
+            /** Every pod of the node has the same environment layer: one record for all of them. */
+            io.periscope.plan.DataplanePlan podEnvironment() {
+                if (podEnvironment == null) {
+                    podEnvironment = EnvironmentPlanner.podEnvironment(cluster, node.cniIp(), podEnvironments);
+                }
+                return podEnvironment;
+            }
+
+            /** The node side of every pod's veth has the node's CNI address: one list for all of them. */
+            List<Ipv4Address> peerAddress() {
+                if (peerAddress == null) {
+                    peerAddress = List.of(node.cniIp());
+                }
+                return peerAddress;
+            }
+        }
+
+        // Each lookup below finds what was made for the first node (once per cluster and device) and
+        // leaves the making to a method of its own: asked 5,000 times a planning, the lookup is
+        // compiled into its callers, and the making, inlined with it, made them larger for nothing.
         private List<Route> serviceRoutesOn(String device) {
             List<Route> routes = serviceRoutesBy.get(device);
-            if (routes == null) {
-                routes = cluster.serviceCidrs().stream()
-                        .map(cidr -> Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.direct(device)), RouteProtocol.BOOT)).toList();
-                serviceRoutesBy.put(device, routes);
-            }
+            return routes != null ? routes : newServiceRoutesOn(device);
+        }
+
+        private List<Route> newServiceRoutesOn(String device) {
+            List<Route> routes = cluster.serviceCidrs().stream()
+                    .map(cidr -> Route.unicast(Route.MAIN_TABLE, cidr, List.of(Nexthop.direct(device)), RouteProtocol.BOOT)).toList();
+            serviceRoutesBy.put(device, routes);
             return routes;
         }
 
         private List<List<Route>> routesToNodesOn(String device) {
             List<List<Route>> known = routesToNodesBy.get(device);
-            if (known != null) {
-                return known;
-            }
+            return known != null ? known : newRoutesToNodesOn(device);
+        }
+
+        private List<List<Route>> newRoutesToNodesOn(String device) {
             List<List<Route>> toNodes = new ArrayList<>(cluster.nodes().size());
             for (Node other : cluster.nodes()) {
                 List<Route> routes = new ArrayList<>();
@@ -253,13 +326,30 @@ final class EnvironmentPlanner {
             return toNodes;
         }
 
+        /** The cluster's nodes. (Each loop is a method of its own: see {@link #hostCount}.) */
+        void nodes() {
+            for (Node node : cluster.nodes()) {
+                node(node);
+            }
+        }
+
+        /** The cluster's pods with addresses of their own, after its nodes. */
+        void pods() {
+            for (Pod pod : cluster.pods()) {
+                if (!pod.hostNetwork()) {
+                    pod(pod);
+                }
+            }
+        }
+
         void node(Node node) {
             HostRole role = active.contains(node) ? HostRole.GATEWAY : HostRole.NODE;
             HostId id = HostId.node(cluster.name(), node.name());
             // Its own interfaces (up to three) and a veth end per pod on it: the list made at that size.
-            HostDraft host = new HostDraft(id, role, Optional.empty(), 3 + (ovn ? 0 : podsOn.getOrDefault(node.name(), 0)));
+            PodsNode on = podsNodes.get(node.name());
+            HostDraft host = new HostDraft(id, role, Optional.empty(), 3 + (ovn ? 0 : on.podCount));
             hosts.add(host);
-            nodeHosts.put(node.name(), host);
+            on.host = host;
             String device = node.link().device();
             host.interfaces.add(new Interface(device, List.of(node.ip()), Macs.of(Macs.UNDERLAY, node.ip()),
                     underlaySegment(cluster.name()), node.link().effectiveMtu()));
@@ -316,7 +406,7 @@ final class EnvironmentPlanner {
         private void nodeRoutes(Node node, HostDraft host, String device) {
             // The routes to the other nodes, the services' and the node's pods' routes, counted
             // first: the node's route list is made once at its full size rather than grown by copying.
-            int routeCount = ovn ? 0 : cluster.serviceCidrs().size() + podsOn.getOrDefault(node.name(), 0);
+            int routeCount = ovn ? 0 : cluster.serviceCidrs().size() + podsNodes.get(node.name()).podCount;
             List<List<Route>> toNodes = routesToNodesOn(device);
             List<Node> nodes = cluster.nodes();
             for (int i = 0; i < nodes.size(); i++) {
@@ -338,9 +428,10 @@ final class EnvironmentPlanner {
         }
 
         /** A pod of OVN-Kubernetes: a port of the node's logical switch; its gateway is the node's port on ovn_cluster_router. */
-        private void ovnPod(Pod pod, Node node) {
+        private void ovnPod(Pod pod, PodsNode on) {
+            Node node = on.node;
             HostId podId = new HostId(cluster.name(), namespaces.computeIfAbsent(pod.namespace(), Optional::of), pod.name());
-            HostDraft podHost = new HostDraft(podId, HostRole.POD, podNodes.computeIfAbsent(node.name(), Optional::of));
+            HostDraft podHost = new HostDraft(podId, HostRole.POD, on.name);
             hosts.add(podHost);
             podHost.interfaces.add(new Interface(Names.POD_INTERFACE, List.of(pod.ip()), Macs.of(Macs.POD, pod.ip()),
                     OvnTopologySegments.nodeSwitch(cluster, node), Interface.DEFAULT_MTU));
@@ -364,54 +455,31 @@ final class EnvironmentPlanner {
             return veth;
         }
 
-        /**
-         * Every pod of the node has the same environment layer: one record for all of them. Looked
-         * up, not computeIfAbsent: a capturing lambda per pod is 100,000 of them in a large set.
-         */
-        private io.periscope.plan.DataplanePlan podEnvironmentOn(Node node) {
-            io.periscope.plan.DataplanePlan podEnvironment = podEnvironmentOf.get(node.name());
-            if (podEnvironment == null) {
-                podEnvironment = podEnvironment(cluster, node.cniIp(), podEnvironments);
-                podEnvironmentOf.put(node.name(), podEnvironment);
-            }
-            return podEnvironment;
-        }
-
-        /** The node side of every pod's veth has the node's CNI address: one list per node. */
-        private List<Ipv4Address> peerAddressOn(Node node) {
-            List<Ipv4Address> peerAddress = peerAddresses.get(node.name());
-            if (peerAddress == null) {
-                peerAddress = List.of(node.cniIp());
-                peerAddresses.put(node.name(), peerAddress);
-            }
-            return peerAddress;
-        }
-
         void pod(Pod pod) {
-            Node node = nodesByName.get(pod.node());
-            if (node == null) {
-                node = cluster.requireNode(pod.node());
+            PodsNode on = podsNodes.get(pod.node());
+            if (on == null) {
+                throw new IllegalArgumentException("cluster " + cluster.name() + " has no node '" + pod.node() + "'");
             }
-            HostDraft nodeHost = nodeHosts.get(node.name());
             if (ovn) {
-                ovnPod(pod, node);
+                ovnPod(pod, on);
                 return;
             }
-            String named = vethName(pod, usedNames.computeIfAbsent(node.name(), n -> new HashSet<>()), vethNames);
+            Node node = on.node;
+            HostDraft nodeHost = on.host;
+            String named = vethName(pod, on.usedNames, vethNames);
             VethEnds veth = vethEnds(pod, named);
             String peerName = veth.peerName();
             HostId podId = new HostId(cluster.name(), namespaces.computeIfAbsent(pod.namespace(), Optional::of), pod.name());
-            String segment = cluster.name() + "/" + node.name() + "/" + pod.namespace() + "/" + pod.name();
-            io.periscope.plan.DataplanePlan podEnvironment = podEnvironmentOn(node);
+            String segment = on.segmentPrefix + pod.namespace() + "/" + pod.name();
             // The pod is complete here (no later planner adds to a pod of a routed CNI): its plan at
             // once, with no draft. A routed CNI gives the pod's veth the node's MTU (what the node's
             // network carries); the pod has no kube-proxy and no Submariner state of its own.
-            hosts.add(new HostPlan(podId, HostRole.POD, podNodes.computeIfAbsent(node.name(), Optional::of),
+            hosts.add(new HostPlan(podId, HostRole.POD, on.name,
                     List.of(new Interface(Names.POD_INTERFACE, veth.podAddresses(), veth.podMac(), segment, node.link().effectiveMtu())),
-                    podEnvironment, io.periscope.plan.DataplanePlan.EMPTY, io.periscope.plan.DataplanePlan.EMPTY));
+                    on.podEnvironment(), io.periscope.plan.DataplanePlan.EMPTY, io.periscope.plan.DataplanePlan.EMPTY));
             // As with the ptp CNI plugin, the node side of each pod's veth also carries the node's
             // CNI address, so the pod's default route has a neighbour to resolve.
-            nodeHost.interfaces.add(new Interface(peerName, peerAddressOn(node), veth.peerMac(), segment, node.link().effectiveMtu()));
+            nodeHost.interfaces.add(new Interface(peerName, on.peerAddress(), veth.peerMac(), segment, node.link().effectiveMtu()));
             nodeHost.environment().route(veth.toPod());
             segments.add(new Segment(segment, Segment.SegmentKind.VETH,
                     List.of(new Segment.Attachment(podId, Names.POD_INTERFACE), new Segment.Attachment(nodeHost.id, peerName))));
@@ -434,24 +502,46 @@ final class EnvironmentPlanner {
     }
 
     /**
+     * All that a pod's environment layer is made of: its node's CNI address (the pod's default
+     * gateway) and the cluster's reverse-path filter. Nodes and clusters with equal keys (overlapping
+     * CIDRs) share one layer, found by this small key rather than by building the layer for each of
+     * a large set's 5,000 nodes and hashing all twelve of its lists.
+     */
+    private record PodEnvironmentKey(Ipv4Address gateway, RpFilter rpFilter) {
+
+        // Not the record's: an address hashes to itself, and the nodes' CNI addresses of a cluster
+        // (one per /24, say) differ only above the bits a hash table looks at first.
+        @Override
+        public int hashCode() {
+            return gateway.bits() * 0x9E3779B9 + rpFilter.ordinal();
+        }
+    }
+
+    /**
      * The environment layer of every pod on a node whose CNI address is {@code gateway}: the default
-     * route to it and the cluster's reverse-path filter; equal layers of other nodes and clusters
-     * (overlapping CIDRs) are one record, kept in {@code podEnvironments}.
+     * route to it and the cluster's reverse-path filter; the same layer for the same address and
+     * filter elsewhere, kept in {@code podEnvironments}.
      */
     private static io.periscope.plan.DataplanePlan podEnvironment(Cluster cluster, Ipv4Address gateway,
-                                                                  Map<io.periscope.plan.DataplanePlan, io.periscope.plan.DataplanePlan> podEnvironments) {
+                                                                  Map<PodEnvironmentKey, io.periscope.plan.DataplanePlan> podEnvironments) {
+        RpFilter rpFilter = cluster.environment().rpFilter();
+        PodEnvironmentKey key = new PodEnvironmentKey(gateway, rpFilter);
+        io.periscope.plan.DataplanePlan known = podEnvironments.get(key);
+        if (known != null) {
+            return known;
+        }
         PlanBuilder environment = new PlanBuilder();
         environment.route(Route.unicast(Route.MAIN_TABLE, Ipv4Prefix.DEFAULT,
                 List.of(Nexthop.onlink(gateway, Names.POD_INTERFACE)), RouteProtocol.BOOT));
         // A pod's namespace copies the node's conf.all and conf.default (IPv4's rule for new
         // namespaces); the kernel's default needs no line.
-        if (cluster.environment().rpFilter() != RpFilter.OFF) {
-            environment.sysctl("net.ipv4.conf.all.rp_filter", cluster.environment().rpFilter().sysctlValue())
-                    .sysctl("net.ipv4.conf.default.rp_filter", cluster.environment().rpFilter().sysctlValue());
+        if (rpFilter != RpFilter.OFF) {
+            environment.sysctl("net.ipv4.conf.all.rp_filter", rpFilter.sysctlValue())
+                    .sysctl("net.ipv4.conf.default.rp_filter", rpFilter.sysctlValue());
         }
         io.periscope.plan.DataplanePlan built = environment.build();
-        io.periscope.plan.DataplanePlan known = podEnvironments.putIfAbsent(built, built);
-        return known == null ? built : known;
+        podEnvironments.put(key, built);
+        return built;
     }
 
     /**

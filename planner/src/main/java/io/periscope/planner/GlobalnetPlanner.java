@@ -127,7 +127,7 @@ final class GlobalnetPlanner {
             // Every gateway of the cluster holds the same members: one list for all of them.
             List<Ipv4Prefix> members = context.shared().list(new EgressIpSetMembers(egress), () -> {
                 List<Ipv4Prefix> selected = new ArrayList<>();
-                for (Pod pod : cluster.pods()) {
+                for (Pod pod : index.podsIn(egress.namespace())) {
                     if (selects(egress, pod)) {
                         selected.add(Ipv4Prefix.host(pod.ip()));
                     }

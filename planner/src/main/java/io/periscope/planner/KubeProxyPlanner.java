@@ -56,15 +56,7 @@ final class KubeProxyPlanner {
      */
     static void plan(Cluster cluster, ClusterIndex index, PlanBuilder environment, Function<Service, Optional<Ipv4Address>> externalIps,
                      SharedChains shared) {
-        // At most KUBE-EXT, KUBE-SVC and a KUBE-SEP per endpoint twice (the internal service's) per
-        // port, and the few chains below: a cluster of a large set has thousands.
-        int chainCount = 8;
-        for (Service service : cluster.services()) {
-            if (!service.headless()) {
-                chainCount += service.ports().size() * (3 + 2 * index.endpointsOf(service).size());
-            }
-        }
-        environment.chainCapacity(Table.NAT, chainCount);
+        environment.chainCapacity(Table.NAT, chainCount(cluster, index));
         List<Rule> services = environment.chain(Table.NAT, Names.KUBE_SERVICES);
         // kube-proxy's --cluster-cidr: the first pod CIDR, when the cluster has one.
         Optional<Ipv4Prefix> clusterCidr = cluster.podCidrs().isEmpty() ? Optional.empty() : Optional.of(cluster.podCidrs().getFirst());
@@ -87,27 +79,50 @@ final class KubeProxyPlanner {
     }
 
     /**
+     * At most KUBE-EXT, KUBE-SVC and a KUBE-SEP per endpoint twice (the internal service's) per
+     * port, and the few chains {@link #plan} adds: a cluster of a large set has thousands. A method
+     * of its own, as each loop here over a large set's services or endpoints: in a method that goes
+     * on after the loop, a loop of many turns has the JIT compile that whole method on the stack.
+     */
+    private static int chainCount(Cluster cluster, ClusterIndex index) {
+        int chainCount = 8;
+        for (Service service : cluster.services()) {
+            if (!service.headless()) {
+                chainCount += service.ports().size() * (3 + 2 * index.endpointsOf(service).size());
+            }
+        }
+        return chainCount;
+    }
+
+    private static List<Ipv4Address> addressesOf(List<Pod> pods) {
+        List<Ipv4Address> addresses = new ArrayList<>(pods.size());
+        for (Pod pod : pods) {
+            addresses.add(pod.ip());
+        }
+        return addresses;
+    }
+
+    /**
      * The chains of one service's ports and their KUBE-SERVICES rules; whether it has a port. A
      * method of its own: a large set plans 10,000 services, and inside the loop over a cluster's
      * services this was compiled twice (on the stack and whole) at some 70 KB of code each.
      */
     private static boolean planService(Service service, ClusterIndex index, PlanBuilder environment, List<Rule> services,
                                        Optional<Ipv4Address> external, Optional<Ipv4Prefix> clusterCidr, SharedChains shared) {
-        List<Pod> endpoints = index.endpointsOf(service);
-        List<Ipv4Address> endpointIps = new ArrayList<>(endpoints.size());
-        for (Pod pod : endpoints) {
-            endpointIps.add(pod.ip());
-        }
+        List<Ipv4Address> endpointIps = addressesOf(index.endpointsOf(service));
         Ipv4Address clusterIp = service.clusterIp().orElseThrow();
+        PortNames names = shared.portNames(service);
         boolean any = false;
-        for (ServicePort port : service.ports()) {
-            String portName = servicePortName(service.qualifiedName(), service, port);
+        List<ServicePort> ports = service.ports();
+        for (int i = 0; i < ports.size(); i++) {
+            ServicePort port = ports.get(i);
+            String portName = names.own(i);
             PortChains chains = shared.chains(new PortKey(portName, false, Optional.of(clusterIp), clusterCidr, port, endpointIps));
             services.add(chains.entryRule(clusterIp, port));
             chains.addTo(environment);
             any = true;
             if (external.isPresent()) {
-                String mirrored = servicePortName(shared.mirroredQualifiedName(service), service, port);
+                String mirrored = names.mirrored(i);
                 // The internal service has no cluster IP of its own to mark: its chains depend on the name, port and endpoints only.
                 PortChains mirroredChains = shared.chains(new PortKey(mirrored, true, Optional.empty(), Optional.empty(), port, endpointIps));
                 services.add(mirroredChains.entryRule(external.get(), port));
@@ -140,6 +155,53 @@ final class KubeProxyPlanner {
         @Override
         public int hashCode() {
             return (portName.hashCode() * 31 + endpoints.hashCode()) * 31 + clusterIp.hashCode();
+        }
+    }
+
+    /**
+     * kube-proxy's port names of one service ({@link #servicePortName}), and with Globalnet those of
+     * its internal service, by the port's position. They depend on the service's namespace, name
+     * and ports only, and clusters repeat those: a large set plans 10,000 services, and writing the
+     * names out again for each (and the internal service's SHA-256) made thousands of strings that
+     * were then hashed as fresh keys.
+     */
+    static final class PortNames {
+        private final Service service;
+        private final String[] own;
+        /** The internal service's, made when first asked: only exported services with a global IP have one. */
+        private String[] mirrored;
+
+        PortNames(Service service) {
+            this.service = service;
+            String qualified = service.qualifiedName();
+            List<ServicePort> ports = service.ports();
+            own = new String[ports.size()];
+            for (int i = 0; i < own.length; i++) {
+                own[i] = servicePortName(qualified, service, ports.get(i));
+            }
+        }
+
+        /** Whether {@code other}'s port names are these: the same namespace, name and ports. */
+        boolean namesPortsOf(Service other) {
+            return other == service || other.namespace().equals(service.namespace()) && other.name().equals(service.name())
+                    && other.ports().equals(service.ports());
+        }
+
+        String own(int port) {
+            return own[port];
+        }
+
+        /** The port name of the internal service Globalnet makes for the service ({@link #mirroredServiceName}). */
+        String mirrored(int port) {
+            if (mirrored == null) {
+                String qualified = service.namespace() + "/" + mirroredServiceName(service);
+                List<ServicePort> ports = service.ports();
+                mirrored = new String[ports.size()];
+                for (int i = 0; i < mirrored.length; i++) {
+                    mirrored[i] = servicePortName(qualified, service, ports.get(i));
+                }
+            }
+            return mirrored[port];
         }
     }
 
@@ -181,18 +243,25 @@ final class KubeProxyPlanner {
         /** {@code -m statistic --probability 1/n}, by n. */
         private final Map<Integer, List<Match>> oneIn = new HashMap<>();
 
-        /** {@code namespace/submariner-<hash>} by the exported service's qualified name: one SHA-256 per name, not per cluster. */
-        private final Map<String, String> mirroredNames = new HashMap<>();
+        /** Port names by the service's namespace and name: see {@link PortNames}. */
+        private final Map<String, Map<String, PortNames>> portNames = new HashMap<>();
 
-        /** The qualified name of the internal service Globalnet makes for {@code service} ({@link #mirroredServiceName}). */
-        String mirroredQualifiedName(Service service) {
-            String qualified = service.qualifiedName();
-            String mirrored = mirroredNames.get(qualified);
-            if (mirrored == null) {
-                mirrored = service.namespace() + "/" + mirroredServiceName(service);
-                mirroredNames.put(qualified, mirrored);
+        /**
+         * The port names of {@code service}, made for the first service of its namespace and name
+         * and ports and taken by the same service of every other cluster; a service of that name with
+         * other ports (rare) gets names of its own.
+         */
+        PortNames portNames(Service service) {
+            Map<String, PortNames> inNamespace = portNames.computeIfAbsent(service.namespace(), n -> new HashMap<>());
+            PortNames known = inNamespace.get(service.name());
+            if (known != null && known.namesPortsOf(service)) {
+                return known;
             }
-            return mirrored;
+            PortNames made = new PortNames(service);
+            if (known == null) {
+                inNamespace.put(service.name(), made);
+            }
+            return made;
         }
 
         PortChains chains(PortKey key) {

@@ -258,7 +258,8 @@ final class PlanBuilder {
                 Map<String, List<Rule>> lastOfTable = last.getOrDefault(table, Map.of());
                 List<Chain> built = new ArrayList<>(chains.size());
                 chains.forEach((name, chain) -> {
-                    List<Rule> lastOfChain = lastOfTable.getOrDefault(name, List.of());
+                    // Looked up only in a table with rules placed last: kube-proxy's, thousands of chains, has none.
+                    List<Rule> lastOfChain = lastOfTable.isEmpty() ? List.of() : lastOfTable.getOrDefault(name, List.of());
                     built.add(switch (chain) {
                         case Chain shared -> lastOfChain.isEmpty() ? shared : new Chain(name, shared.rules(), lastOfChain);
                         case ChainDraft draft -> draft.build(name, lastOfChain);

@@ -28,6 +28,21 @@ final class PodBlocks {
     }
 
     static Map<String, List<Ipv4Prefix>> of(Cluster cluster) {
+        Map<String, List<Ipv4Address>> ownedBy = ownedBy(cluster);
+        long[] all = sortedOwned(ownedBy);
+        Map<String, List<Ipv4Prefix>> blocks = new LinkedHashMap<>();
+        for (Node node : cluster.nodes()) {
+            blocks.put(node.name(), blocksOf(cluster, node, ownedBy.get(node.name()), all));
+        }
+        return blocks;
+    }
+
+    /**
+     * The addresses each node owns: its CNI address and its pods'. The loops over the pods are
+     * methods of their own: a cluster's 2,000 pods in the same method as the blocks had the JIT
+     * compile that method on the stack, with all it calls, in the middle of the plans.
+     */
+    private static Map<String, List<Ipv4Address>> ownedBy(Cluster cluster) {
         Map<String, List<Ipv4Address>> ownedBy = new LinkedHashMap<>();
         for (Node node : cluster.nodes()) {
             List<Ipv4Address> owned = new ArrayList<>();
@@ -44,6 +59,11 @@ final class PodBlocks {
                 owned.add(pod.ip());
             }
         }
+        return ownedBy;
+    }
+
+    /** Every owned address of the cluster, unsigned and sorted. */
+    private static long[] sortedOwned(Map<String, List<Ipv4Address>> ownedBy) {
         // Without streams, candidate prefixes or a set per node: a large set derives 5,000 blocks.
         int count = 0;
         for (List<Ipv4Address> owned : ownedBy.values()) {
@@ -57,11 +77,7 @@ final class PodBlocks {
             }
         }
         Arrays.sort(all);
-        Map<String, List<Ipv4Prefix>> blocks = new LinkedHashMap<>();
-        for (Node node : cluster.nodes()) {
-            blocks.put(node.name(), blocksOf(cluster, node, ownedBy.get(node.name()), all));
-        }
-        return blocks;
+        return all;
     }
 
     /** One node's blocks: a method of its own, so that the JIT compiles it whole rather than on the stack of the loop over nodes. */

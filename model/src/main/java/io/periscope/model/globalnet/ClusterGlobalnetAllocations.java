@@ -36,6 +36,14 @@ public final class ClusterGlobalnetAllocations {
      * question would make planning quadratic in the cluster's size.
      */
     private final Map<String, GlobalIpAllocation> byKey = new HashMap<>();
+    /**
+     * The first GlobalIngressIP of each exported ClusterIP service, by namespace and service name,
+     * and the first Gateway allocation of each node: asked by every gateway and for every node of a
+     * large set, tens of thousands of times a planning, and a key text joined for each question
+     * (then hashed and compared whole) was most of what answering cost.
+     */
+    private final Map<String, Map<String, Ingress>> serviceIngress = new HashMap<>();
+    private final Map<String, Gateway> gateways = new HashMap<>();
 
     public ClusterGlobalnetAllocations(String cluster, Ipv4Prefix globalCidr, List<GlobalIpAllocation> allocations, int freeCount) {
         this.cluster = cluster;
@@ -44,6 +52,13 @@ public final class ClusterGlobalnetAllocations {
         this.freeCount = freeCount;
         for (GlobalIpAllocation allocation : this.allocations) {
             byKey.putIfAbsent(key(allocation), allocation);
+            switch (allocation) {
+                case Ingress i when i.object().target() == GlobalIngressTarget.CLUSTER_IP_SERVICE ->
+                        serviceIngress.computeIfAbsent(i.object().namespace(), n -> new HashMap<>()).putIfAbsent(i.object().serviceName(), i);
+                case Gateway g -> gateways.putIfAbsent(g.node().name(), g);
+                default -> {
+                }
+            }
         }
     }
 
@@ -144,7 +159,8 @@ public final class ClusterGlobalnetAllocations {
 
     /** The GlobalIngressIP of an exported ClusterIP service. */
     public Optional<Ingress> ingressForService(String namespace, String service) {
-        return lookup(Ingress.class, "svc\0" + namespace + "\0" + service);
+        Map<String, Ingress> inNamespace = serviceIngress.get(namespace);
+        return inNamespace == null ? Optional.empty() : Optional.ofNullable(inNamespace.get(service));
     }
 
     /** The GlobalIngressIP of a pod behind an exported headless service. */
@@ -154,7 +170,7 @@ public final class ClusterGlobalnetAllocations {
 
     /** Globalnet 2.0: the global IP the gateway on {@code node} holds on its Gateway object (its health-check address). */
     public Optional<Gateway> gateway(String node) {
-        return lookup(Gateway.class, "gateway\0" + node);
+        return Optional.ofNullable(gateways.get(node));
     }
 
     /**

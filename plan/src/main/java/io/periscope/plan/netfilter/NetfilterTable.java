@@ -12,7 +12,9 @@ public record NetfilterTable(Table table, List<Chain> chains) {
     public NetfilterTable {
         chains = ChainList.of(chains, Chain::name);
         for (Chain chain : chains) {
-            if (!table.isBuiltin(chain.name()) && !chain.last().isEmpty()) {
+            // Most chains have no rules placed last: only those are looked for among the built-in
+            // names (a node of a large set holds thousands of kube-proxy's chains).
+            if (!chain.last().isEmpty() && !table.isBuiltin(chain.name())) {
                 throw new IllegalArgumentException(table.iptablesName() + " chain " + chain.name()
                         + " is not built-in: Periscope owns it whole, so its rules have no position among anyone else's");
             }
