@@ -101,8 +101,10 @@ public final class FailoverSteps {
     public void movedConnectionsAreReset() {
         List<GatewayFailover.Connection> moved = failover().connections().stream().filter(GatewayFailover.Connection::changedGateway).toList();
         List<GatewayFailover.Connection> kept = failover().connections().stream().filter(c -> !c.changedGateway()).toList();
-        assertThat(moved).as("TCP connections that changed gateway").isNotEmpty();
-        assertThat(kept).as("TCP connections that kept their gateway").isNotEmpty();
+        String all = failover().connections().stream().map(c -> c.id() + " " + c.before() + " -> " + c.during() + ": " + c.fate())
+                .collect(java.util.stream.Collectors.joining("; "));
+        assertThat(moved).as("TCP connections that changed gateway, of: %s", all).isNotEmpty();
+        assertThat(kept).as("TCP connections that kept their gateway, of: %s", all).isNotEmpty();
         assertThat(moved).allSatisfy(c -> assertThat(c.survived()).as("connection %d %s -> %s: %s", c.id(), c.before(), c.during(), c.fate())
                 .isFalse());
         assertThat(kept).allSatisfy(c -> assertThat(c.fate()).as("connection %d through %s", c.id(), c.before()).isEqualTo("survived"));

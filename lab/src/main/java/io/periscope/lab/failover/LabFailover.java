@@ -225,8 +225,13 @@ public final class LabFailover {
         List<FailoverReport.TcpResult> tcpResults = new ArrayList<>();
         for (TcpConnections.Outcome outcome : tcpOutcomes) {
             int index = counters.tcpIndex(outcome.id());
+            // From the failure to the last reading, not the streams' window while failed: a connection
+            // that lost its gateway sends nothing but retransmissions, spaced by its backoff (about 0.2,
+            // 0.6, 1.4 and 3 s after the failure), so the one that takes it through another gateway can
+            // fall after the failed window's last reading, and the connection would look as if it had
+            // kept its gateway.
             tcpResults.add(new FailoverReport.TcpResult(outcome, GatewayCounters.crossed(readings.get(0), readings.get(1), index),
-                    GatewayCounters.crossed(readings.get(2), readings.get(3), index)));
+                    GatewayCounters.crossed(readings.get(2), readings.getLast(), index)));
         }
         FailoverReport.Prediction prediction = predict(lab, streams, targets, options, results, workerDifferences);
         // A gateway's streams are the ones its counters saw before the failure; a worker's, the ones whose paths cross it.
