@@ -56,9 +56,9 @@ public record FailoverReport(String topology, String failed, String mode, int ra
     }
 
     /**
-     * A TCP connection's fate and the gateways its packets crossed before the failure and from the
-     * failure to the end of the measurement ({@code during}; the heal and hold-down included where
-     * the node was healed).
+     * A TCP connection's fate and the gateways its packets crossed before the failure and from one
+     * second after it to the end of the measurement ({@code during}; the heal and hold-down included
+     * where the node was healed).
      */
     public record TcpResult(TcpConnections.Outcome outcome, Set<String> before, Set<String> during) {
     }

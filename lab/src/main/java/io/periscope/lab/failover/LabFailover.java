@@ -225,7 +225,7 @@ public final class LabFailover {
         List<FailoverReport.TcpResult> tcpResults = new ArrayList<>();
         for (TcpConnections.Outcome outcome : tcpOutcomes) {
             int index = counters.tcpIndex(outcome.id());
-            // From the failure to the last reading, not the streams' window while failed: a connection
+            // From 1 s after the failure to the last reading, not the streams' window while failed: a connection
             // that lost its gateway sends nothing but retransmissions, spaced by its backoff (about 0.2,
             // 0.6, 1.4 and 3 s after the failure), so the one that takes it through another gateway can
             // fall after the failed window's last reading, and the connection would look as if it had
