@@ -10,6 +10,7 @@ import io.periscope.model.topology.Protocol;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -102,7 +103,7 @@ public final class FailoverSteps {
         List<GatewayFailover.Connection> moved = failover().connections().stream().filter(GatewayFailover.Connection::changedGateway).toList();
         List<GatewayFailover.Connection> kept = failover().connections().stream().filter(c -> !c.changedGateway()).toList();
         String all = failover().connections().stream().map(c -> c.id() + " " + c.before() + " -> " + c.during() + ": " + c.fate())
-                .collect(java.util.stream.Collectors.joining("; "));
+                .collect(Collectors.joining("; "));
         assertThat(moved).as("TCP connections that changed gateway, of: %s", all).isNotEmpty();
         assertThat(kept).as("TCP connections that kept their gateway, of: %s", all).isNotEmpty();
         assertThat(moved).allSatisfy(c -> assertThat(c.survived()).as("connection %d %s -> %s: %s", c.id(), c.before(), c.during(), c.fate())
