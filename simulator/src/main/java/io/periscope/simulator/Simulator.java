@@ -3,12 +3,15 @@ package io.periscope.simulator;
 import io.periscope.model.topology.Disposition;
 import io.periscope.model.topology.Flow;
 import io.periscope.plan.ClusterSetPlan;
+import io.periscope.plan.HostId;
+import io.periscope.plan.netfilter.Table;
 import io.periscope.simulator.conntrack.ConntrackState;
 import io.periscope.simulator.conntrack.TcpSegment;
 import io.periscope.simulator.engine.CableSegments;
 import io.periscope.simulator.engine.CompiledNetwork;
 import io.periscope.simulator.engine.Dataplane;
 import io.periscope.simulator.engine.Ending;
+import io.periscope.simulator.engine.EndpointClasses;
 import io.periscope.simulator.engine.SuffixMemo;
 import io.periscope.simulator.netfilter.ChainObserver;
 import io.periscope.simulator.trace.FlowTrace;
@@ -187,16 +190,44 @@ public final class Simulator {
      * caller keeps one {@code segments} per run of flows (the reachability matrix: per service).
      */
     public PathCount count(ResolvedFlow flow, ChainObserver chains, CableSegments segments) {
+        return count(flow, chains, segments, null);
+    }
+
+    /**
+     * As {@link #count(ResolvedFlow, ChainObserver, CableSegments)}, and where kube-proxy forks the flow
+     * into endpoints of one of {@code classes} (when not null), walking the branches to that class's
+     * pods once and counting the others alike where nothing on the way tells the pods apart (see
+     * {@link EndpointClasses}; {@code chains} is then told of the chains of the branch walked).
+     */
+    public PathCount count(ResolvedFlow flow, ChainObserver chains, CableSegments segments, EndpointClasses classes) {
         // The chains of a segment are kept with it, to be told again to the flows that reuse it.
         // Only the chains the observer reads are kept: most chains a walk enters name no pod.
-        ChainObserver told = chains == null || segments == null ? chains : (host, table, chain, packet) -> {
-            if (chains.ignores(host, table, chain)) {
-                return;
+        ChainObserver told = chains == null || segments == null ? chains : new ChainObserver() {
+            @Override
+            public void entered(HostId host, Table table, String chain, Packet packet) {
+                if (chains.ignores(host, table, chain)) {
+                    return;
+                }
+                chains.entered(host, table, chain, packet);
+                segments.entered(host, table, chain, packet);
             }
-            chains.entered(host, table, chain, packet);
-            segments.entered(host, table, chain, packet);
+
+            @Override
+            public boolean ignores(HostId host, Table table, String chain) {
+                return chains.ignores(host, table, chain);
+            }
+
+            @Override
+            public boolean seesEveryChain() {
+                return chains.seesEveryChain();
+            }
         };
-        return count(flow, told, new SuffixMemo(segments));
+        SuffixMemo memo = new SuffixMemo(segments, classes);
+        PathCount count = count(flow, told, memo);
+        if (classes != null) {
+            classes.folded(memo.folded());
+        }
+        return count;
     }
 
     /** As {@link #count(ResolvedFlow, ChainObserver)}, with the flow's own {@code memo}, for tests to see what it reused. */
@@ -214,8 +245,9 @@ public final class Simulator {
                         return;
                     }
                     Packet expected = memo.expecting(forward.origin().answer());
+                    // Inside a fold's first branch, the reply is part of what the fold watches.
                     dataplane.send(forward.hostIndex(), answer(forward), first.answer(), false, true, forward.conntrack(), List.of(),
-                            chains, false, memo, replies);
+                            memo.observing(chains), false, memo, replies);
                     memo.expecting(expected);
                 });
         return new PathCount(Math.toIntExact(memo.delivered()), Math.toIntExact(memo.paths()));

@@ -81,6 +81,16 @@ public final class ConntrackState {
         return true;
     }
 
+    /** Whether some entry, of any host, is one {@code test} holds for. */
+    public boolean any(java.util.function.Predicate<Connection> test) {
+        for (ConntrackState s = this; s.head != null; s = s.tail) {
+            if (test.test(s.head)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The entries of {@code host}, newest first: all of the state a packet on that host can read. */
     public List<Connection> entriesOf(int host) {
         if (!mayHold(host)) {

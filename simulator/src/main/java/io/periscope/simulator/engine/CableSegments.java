@@ -106,14 +106,18 @@ public final class CableSegments {
                 v.passes, v.invalidAt != null);
     }
 
-    /** A segment walked before from {@code key} whose hosts hold the same entries in {@code conntrack}; null when there is none. */
-    Segment known(Key key, ConntrackState conntrack) {
+    /**
+     * A segment walked before from {@code key} whose hosts hold the same entries in {@code conntrack}, and
+     * that the endpoint folds {@code memo} has under way allow to reuse; null when there is none.
+     */
+    Segment known(Key key, ConntrackState conntrack, SuffixMemo memo) {
         List<Segment> known = segments.get(key);
         if (known == null) {
             return null;
         }
         for (Segment s : known) {
-            if (conntrack.holdsOn(s.hosts(), s.entries())) {
+            if (conntrack.holdsOn(s.hosts(), s.entries()) && memo.foldsAllowReuse(key.host(), key.packet(), key.tunnel(), s.hosts(),
+                    s.entries())) {
                 reused++;
                 return s;
             }

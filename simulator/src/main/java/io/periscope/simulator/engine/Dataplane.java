@@ -104,7 +104,7 @@ public final class Dataplane {
         this.net = net;
         this.followAll = followAllBranches;
         this.choice = choice;
-        this.netfilter = new NetfilterPass(followAllBranches);
+        this.netfilter = new NetfilterPass(followAllBranches, net);
         this.encapsulator = new Encapsulator(net);
         this.decapsulator = new Decapsulator(net);
     }
@@ -318,6 +318,9 @@ public final class Dataplane {
     private void arrive(Visit v, Wiring.Port port) {
         SuffixMemo memo = v.memo;
         if (memo != null) {
+            if (memo.folding()) {
+                memo.arriving(v.host.id, net.host(port.host()).id, v.packet, v.tunnel);
+            }
             CableSegments segments = memo.segments();
             if (memo.keeps(v)) {
                 if (segments != null && segments.walking()) {
@@ -351,7 +354,7 @@ public final class Dataplane {
     private void segmentArrival(Visit v, Wiring.Port port, SuffixMemo memo, CableSegments segments) {
         segments.nested();
         CableSegments.Key key = segments.key(v, port);
-        CableSegments.Segment known = segments.known(key, v.conntrack);
+        CableSegments.Segment known = segments.known(key, v.conntrack, memo);
         if (known == null) {
             segments.open(key, v.conntrack, port.host(), memo);
             arriveHere(v, port);

@@ -72,10 +72,16 @@ final class NetfilterPass {
     }
 
     private final boolean followAll;
+    /** The hosts, for a fork into endpoints to find its pods' and their clusters. */
+    private final CompiledNetwork hosts;
 
-    /** @param followAll follow both ways of a {@code statistic} match instead of the packet's one */
-    NetfilterPass(boolean followAll) {
+    /**
+     * @param followAll follow both ways of a {@code statistic} match instead of the packet's one
+     * @param hosts     the network walked
+     */
+    NetfilterPass(boolean followAll, CompiledNetwork hosts) {
         this.followAll = followAll;
+        this.hosts = hosts;
     }
 
     /** Runs the tables of {@code part}, then hands the packet to {@code then} (once per outcome, when a table forks). */
@@ -107,7 +113,7 @@ final class NetfilterPass {
             // POSTROUTING has no input device (ip_output passes none), so -i never matches there. A
             // chain of TCPMSS targets that would not lower the packet's MSS changes nothing either;
             // an observer is told of the chains whose rules could match, so it still sees that one.
-            if (chain == null || !chain.mayActOn(v.packet, stage.hook() == Hook.POSTROUTING ? null : v.in)
+            if (chain == null || !chain.mayActOn(v.packet, stage.hook() == Hook.POSTROUTING ? null : v.in) && !seesEveryChain(v)
                     || v.observer == null && chain.keepsMss(v.mss)) {
                 continue;
             }
@@ -123,9 +129,18 @@ final class NetfilterPass {
         then.accept(v);
     }
 
+    private static boolean seesEveryChain(Visit v) {
+        return v.observer != null && v.observer.seesEveryChain();
+    }
+
     private void fork(Visit v, CompiledChain chain, TableRun start, Stage[] stages, int at, Consumer<Visit> then) {
         List<TableRun> outcomes = new ArrayList<>(2);
         Ruleset.run(chain, start, outcomes::add);
+        if (stages[at].nat() && outcomes.size() > 2 && v.memo != null && v.memo.endpointClasses() != null) {
+            // kube-proxy's fork into a service's endpoints, in a walk that only counts.
+            EndpointFold.walk(v, v.host.id, outcomes, hosts, (b, o) -> takeOver(b, o, stages[at]), b -> pass(b, stages, at + 1, then));
+            return;
+        }
         for (int i = 0; i < outcomes.size(); i++) {
             Visit b = i == outcomes.size() - 1 ? v : v.copy();
             if (takeOver(b, outcomes.get(i), stages[at])) {
@@ -155,7 +170,7 @@ final class NetfilterPass {
             v.run.start(v.packet, in, v.out, v.mark, v.connmark, ConntrackLayer.states(v), followAll);
         }
         // The clamp reads the packet's source and the output device as they are now: a later table may change them.
-        return v.run.withMss(v.mss, v.host.mssClamp, v.out, v.packet.src()).observedBy(v.observer, v.host.id);
+        return v.run.withMss(v.mss, v.host.mssClamp, v.out, v.packet.src()).observedBy(v.observer, v.host.id).keepingChoices(v.record);
     }
 
     /** Takes over what the rules did; false when the packet was dropped (the branch has ended). */

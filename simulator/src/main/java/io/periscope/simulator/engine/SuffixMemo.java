@@ -1,9 +1,11 @@
 package io.periscope.simulator.engine;
 
+import io.periscope.plan.HostId;
 import io.periscope.simulator.conntrack.Connection;
 import io.periscope.simulator.conntrack.ConntrackState;
 import io.periscope.simulator.conntrack.TcpSegment;
 import io.periscope.simulator.link.Wiring;
+import io.periscope.simulator.netfilter.ChainObserver;
 import io.periscope.simulator.trace.Packet;
 
 import java.util.ArrayList;
@@ -40,6 +42,10 @@ public final class SuffixMemo {
     private final Map<Key, List<Suffix>> suffixes = new HashMap<>();
     /** The segments shared with other flows, null when none are. */
     private final CableSegments segments;
+    private final EndpointClasses classes;
+    /** The folds whose first branch is being walked, innermost last. */
+    private final List<EndpointFold> folds = new ArrayList<>(1);
+    private long folded;
     /** Where the replies of this flow end: counted against {@link #expected}. */
     private Consumer<Ending> replies;
     private long delivered;
@@ -62,11 +68,74 @@ public final class SuffixMemo {
 
     /** A memo of one flow that shares {@code segments} (when not null) with the flows counted before it. */
     public SuffixMemo(CableSegments segments) {
+        this(segments, null);
+    }
+
+    /**
+     * A memo of one flow that shares {@code segments} (when not null) with the flows counted before it,
+     * and walks the branches of a fork into alike endpoints ({@code classes}, when not null) once.
+     */
+    public SuffixMemo(CableSegments segments, EndpointClasses classes) {
         this.segments = segments;
+        this.classes = classes;
     }
 
     CableSegments segments() {
         return segments;
+    }
+
+    /** The classes of alike endpoints whose branches are walked once; null when every branch is walked. */
+    EndpointClasses endpointClasses() {
+        return classes;
+    }
+
+    /** A fold's first branch is being walked: what it meets is shown to the fold. */
+    void begin(EndpointFold fold) {
+        folds.add(fold);
+    }
+
+    /** The first branch of {@code fold}, the innermost fold under way, is walked. */
+    void end(EndpointFold fold) {
+        if (folds.removeLast() != fold) {
+            throw new IllegalStateException("folds ended out of order");
+        }
+    }
+
+    /** Whether the first branch of a fold is being walked. */
+    boolean folding() {
+        return !folds.isEmpty();
+    }
+
+    /** The observer of a walk begun now: the fold under way, which tells {@code chains}, else {@code chains}. */
+    public ChainObserver observing(ChainObserver chains) {
+        return folds.isEmpty() ? chains : folds.getLast();
+    }
+
+    /** A packet of the walk goes from host {@code from} to host {@code to}: shown to the folds under way. */
+    void arriving(HostId from, HostId to, Packet packet, Tunnel tunnel) {
+        for (EndpointFold fold : folds) {
+            fold.crossing(from, to, packet, tunnel);
+        }
+    }
+
+    /** Whether every fold under way allows reusing a walk counted before (see {@link EndpointFold#allowsReuse}). */
+    boolean foldsAllowReuse(int host, Packet packet, Tunnel tunnel, int[] through, List<?>[] entries) {
+        for (EndpointFold fold : folds) {
+            if (!fold.allowsReuse(host, packet, tunnel, through, entries)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code branches} more branches of a fork were counted as the first one of their class. */
+    void folded(long branches) {
+        folded += branches;
+    }
+
+    /** How many branches of forks into endpoints were counted as another of their class, not walked. */
+    public long folded() {
+        return folded;
     }
 
     /** Where the flow's replies end, for the exits of a segment walked by another flow. */
@@ -95,7 +164,7 @@ public final class SuffixMemo {
         counted(answered);
     }
 
-    /** Adds the counts of a segment another flow walked. */
+    /** Adds counts not walked here: a segment another flow walked, or the folded branches of a fork (see {@link EndpointFold}). */
     void add(long segmentDelivered, long segmentPaths) {
         delivered += segmentDelivered;
         paths += segmentPaths;
@@ -182,7 +251,8 @@ public final class SuffixMemo {
             return false;
         }
         for (Suffix s : known) {
-            if (conntrack.holdsOn(s.hosts(), s.entries())) {
+            if (conntrack.holdsOn(s.hosts(), s.entries())
+                    && (folds.isEmpty() || foldsAllowReuse(key.host(), key.packet(), key.tunnel(), s.hosts(), s.entries()))) {
                 reused++;
                 delivered += s.delivered();
                 paths += s.paths();

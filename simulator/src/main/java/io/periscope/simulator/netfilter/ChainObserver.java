@@ -10,7 +10,9 @@ import io.periscope.simulator.trace.Packet;
  * A chain may be reported more than once.
  * A built-in chain none of whose rules can match the packet (by protocol, destination port, destination
  * prefix or input interface) is not traversed at all, so neither it nor the chains it jumps to are
- * reported then: no rule in them could have told two packets apart that differ elsewhere.
+ * reported then, unless the observer {@link #seesEveryChain sees every chain}: no rule in them could have
+ * told two packets apart that differ elsewhere, but one of them could match a packet with another
+ * destination.
  */
 @FunctionalInterface
 public interface ChainObserver {
@@ -24,6 +26,15 @@ public interface ChainObserver {
      * (the reachability matrix's is told of some hundred million chains in a big check).
      */
     default boolean ignores(HostId host, Table table, String chain) {
+        return false;
+    }
+
+    /**
+     * True when this observer must be told of every built-in chain a packet reaches, including those
+     * skipped because none of their rules can match it: a rule naming an address the packet does not
+     * carry matters to an observer that asks whether a packet with that address would be treated alike.
+     */
+    default boolean seesEveryChain() {
         return false;
     }
 }

@@ -78,6 +78,7 @@ public final class TableRun {
         this.choices = other.choices == null ? null : new ArrayList<>(other.choices);
         this.observer = other.observer;
         this.host = other.host;
+        this.keepsChoices = other.keepsChoices;
     }
 
     /** Reports every chain this run enters to {@code chains}, as chains of {@code host}; null reports nothing. */
@@ -184,7 +185,21 @@ public final class TableRun {
         hitMarks = Arrays.copyOf(hitMarks, hits * 2);
     }
 
+    /**
+     * Whether the choices at {@code statistic} rules are kept (see {@link #choices}): not for a walk
+     * that keeps no story, where a fork into a hundred endpoints copied each branch's growing list.
+     */
+    public TableRun keepingChoices(boolean keep) {
+        this.keepsChoices = keep;
+        return this;
+    }
+
+    private boolean keepsChoices = true;
+
     void choose(CompiledRule rule, boolean matched) {
+        if (!keepsChoices) {
+            return;
+        }
         if (choices == null) {
             choices = new ArrayList<>(1);
         }
@@ -244,6 +259,7 @@ public final class TableRun {
         return hitMarks[i];
     }
 
+    /** The choices taken at {@code statistic} rules, in order; empty when they are not kept ({@link #keepingChoices}). */
     public List<String> choices() {
         return choices == null ? NO_CHOICES : choices;
     }

@@ -22,6 +22,7 @@ import io.periscope.plan.routing.Nexthop;
 import io.periscope.plan.routing.PolicyRule;
 import io.periscope.plan.routing.Route;
 import io.periscope.simulator.MultipathMode;
+import io.periscope.simulator.engine.EndpointClasses;
 import io.periscope.simulator.netfilter.ChainObserver;
 import io.periscope.simulator.trace.Packet;
 
@@ -141,9 +142,11 @@ final class PodTreatment {
     private final Optional<String> noClasses;
     /** Each row's pod address, as bits. */
     private final int[] addresses;
+    private final EndpointClasses endpoints;
 
     private PodTreatment(List<PodKey> keys, Map<ChainId, int[]> namingChains, BitSet namedRows, Optional<String> noClasses,
-                         int[] addresses) {
+                         int[] addresses, EndpointClasses endpoints) {
+        this.endpoints = endpoints;
         this.addresses = addresses;
         this.keys = List.copyOf(keys);
         this.namingChains = Map.copyOf(namingChains);
@@ -210,10 +213,21 @@ final class PodTreatment {
         private static final int NAME_FILTER_MASK = (1 << 18) - 1;
         private final long[] namingNames = new long[(NAME_FILTER_MASK + 1) / 64];
 
+        /**
+         * A built-in chain that can act on no packet of the stand-in's is still one to be told of: the
+         * stand-in's reply carries its own address where another pod's reply carries that pod's, and a
+         * chain whose every rule matches another destination (a {@code -d} naming that pod) is skipped
+         * for the one and walked for the other.
+         */
+        @Override
+        public boolean seesEveryChain() {
+            return true;
+        }
+
+        /** True for a chain that names no pod: the name filter, then the chain's rows looked up (and kept). */
         @Override
         public boolean ignores(HostId host, Table table, String chain) {
-            int bit = chain.hashCode() & NAME_FILTER_MASK;
-            return (namingNames[bit >>> 6] & 1L << bit) == 0;
+            return named(host, table, chain).length == 0;
         }
 
         /**
@@ -225,10 +239,11 @@ final class PodTreatment {
         private final List<Map<HostId, Map<String, int[]>>> byIdentity = new ArrayList<>();
         private static final int[] NAMES_NONE = new int[0];
 
-        @Override
-        public void entered(HostId host, Table table, String chain, Packet packet) {
-            if (ignores(host, table, chain)) {
-                return;
+        /** The rows of the pods that {@code chain} of {@code host} names; empty for most chains. */
+        private int[] named(HostId host, Table table, String chain) {
+            int bit = chain.hashCode() & NAME_FILTER_MASK;
+            if ((namingNames[bit >>> 6] & 1L << bit) == 0) {
+                return NAMES_NONE;
             }
             while (byIdentity.size() <= table.ordinal()) {
                 byIdentity.add(new IdentityHashMap<>());
@@ -239,6 +254,12 @@ final class PodTreatment {
                 named = namingChains.getOrDefault(new ChainId(host, table, chain), NAMES_NONE);
                 chains.put(chain, named);
             }
+            return named;
+        }
+
+        @Override
+        public void entered(HostId host, Table table, String chain, Packet packet) {
+            int[] named = named(host, table, chain);
             if (named.length == 0) {
                 return;
             }
@@ -373,8 +394,72 @@ final class PodTreatment {
         Optional<String> noClasses = mode != MultipathMode.ALL_BRANCHES
                 ? Optional.of("one path per flow is picked by a hash of the source address")
                 : scan.sourcePortMatch.or(() -> scan.unevenRange(prefixes));
+        EndpointClasses endpoints = noClasses.isPresent() ? null : endpointClasses(plan, pods, keys, scan);
         return new PodTreatment(keys, namingChains, namedRows, noClasses,
-                pods.stream().mapToInt(p -> p.pod().ip().bits()).toArray());
+                pods.stream().mapToInt(p -> p.pod().ip().bits()).toArray(), endpoints);
+    }
+
+    /**
+     * The pods that are alike as backends: those of one key that nothing names alone, less any whose
+     * address another network namespace of its cluster has too (a packet to it would be delivered
+     * there, the same for no other pod of the class); with every chain that names one of them.
+     */
+    private static EndpointClasses endpointClasses(ClusterSetPlan plan, List<SourcePod> pods, List<PodKey> keys, Scan scan) {
+        // By cluster, each pod address and the network namespaces that have it.
+        Map<String, Map<Integer, Set<HostId>>> holders = new HashMap<>();
+        for (SourcePod pod : pods) {
+            holders.computeIfAbsent(pod.cluster(), c -> new HashMap<>()).put(pod.pod().ip().bits(), new HashSet<>());
+        }
+        for (HostPlan host : plan.hosts().values()) {
+            Map<Integer, Set<HostId>> ofCluster = holders.getOrDefault(host.id().cluster(), Map.of());
+            for (Interface iface : host.interfaces()) {
+                for (Ipv4Address a : iface.addresses()) {
+                    Set<HostId> having = ofCluster.get(a.bits());
+                    if (having != null) {
+                        having.add(host.id());
+                    }
+                }
+            }
+        }
+        Set<HostId> twice = new HashSet<>();
+        for (SourcePod pod : pods) {
+            if (!Set.of(pod.host()).equals(holders.get(pod.cluster()).get(pod.pod().ip().bits()))) {
+                twice.add(pod.host());
+            }
+        }
+        Map<PodKey, List<SourcePod>> alike = new LinkedHashMap<>();
+        for (SourcePod pod : pods) {
+            PodKey key = keys.get(pod.row());
+            if (key.addressSpecific() == null && !twice.contains(pod.host())) {
+                alike.computeIfAbsent(key, k -> new ArrayList<>()).add(pod);
+            }
+        }
+        EndpointClasses.Builder classes = new EndpointClasses.Builder();
+        Set<Integer> addresses = new HashSet<>();
+        for (List<SourcePod> members : alike.values()) {
+            if (members.size() < 2) {
+                continue;
+            }
+            classes.add(members.getFirst().cluster(), members.stream().map(SourcePod::host).toList(),
+                    members.stream().mapToInt(p -> p.pod().ip().bits()).toArray());
+            members.forEach(p -> addresses.add(p.pod().ip().bits()));
+        }
+        for (int address : addresses) {
+            for (Naming n : scan.namings.getOrDefault(address, List.of())) {
+                if (n instanceof Naming.InChain c) {
+                    classes.naming(c.chain().host(), c.chain().table(), c.chain().chain(), address);
+                }
+            }
+        }
+        return classes.build();
+    }
+
+    /**
+     * The classes of pods alike as a service's backends, for a counting walk to fold its branches into
+     * them (see {@link EndpointClasses}); null when no two pods may share a trace in this plan.
+     */
+    EndpointClasses endpointClasses() {
+        return endpoints;
     }
 
     /** Rows of pods, growing, as ints. */

@@ -17,6 +17,7 @@ import io.periscope.simulator.PathCount;
 import io.periscope.simulator.ResolvedFlow;
 import io.periscope.simulator.Simulator;
 import io.periscope.simulator.engine.CableSegments;
+import io.periscope.simulator.engine.EndpointClasses;
 import io.periscope.simulator.netfilter.ChainObserver;
 import io.periscope.simulator.trace.PathTrace;
 
@@ -89,6 +90,14 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
 
     /** The matrix as {@link #of(Simulator, MatrixProgress)} makes it, each cell's paths found as {@code paths} says. */
     static ReachabilityMatrix of(Simulator simulator, MatrixProgress progress, Paths paths) {
+        return of(simulator, progress, paths, folded -> { });
+    }
+
+    /**
+     * As {@link #of(Simulator, MatrixProgress, Paths)}, telling {@code foldedBranches} how many branches of
+     * forks into a service's endpoints were counted as another endpoint of their class instead of walked.
+     */
+    static ReachabilityMatrix of(Simulator simulator, MatrixProgress progress, Paths paths, java.util.function.LongConsumer foldedBranches) {
         List<Probe> probes = probes(simulator.plan().clusterSet());
         List<SourcePod> pods = sourcePods(simulator.plan().clusterSet());
         PodTreatment treatment = PodTreatment.of(simulator.plan(), pods, simulator.mode());
@@ -113,18 +122,19 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
         // Service by service: the flows of all classes to one service share what they walk in its
         // cluster (CableSegments), which is then forgotten.
         CableSegments segments = new CableSegments();
+        EndpointClasses endpoints = treatment.endpointClasses();
         for (int c = 0; c < probes.size(); c++) {
             Probe probe = probes.get(c);
             segments.clear();
             for (PodClass run : runs) {
                 SourcePod stand = run.ordered().getFirst();
-                run.shared()[c] = cell(simulator, stand, probe, named.tracing(stand).orNullWhenUseless(), paths, segments);
+                run.shared()[c] = cell(simulator, stand, probe, named.tracing(stand).orNullWhenUseless(), paths, segments, endpoints);
                 traced++;
                 boolean standNamed = named.named(stand);
                 for (SourcePod member : run.ordered()) {
                     if (member != stand && (standNamed || named.named(member))) {
                         run.own().computeIfAbsent(member, m -> new Cell[probes.size()])[c] = cell(simulator, member, probe, null, paths,
-                                segments);
+                                segments, endpoints);
                         traced++;
                     }
                 }
@@ -132,6 +142,7 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
                 progress.advance(done);
             }
         }
+        foldedBranches.accept(endpoints == null ? 0 : endpoints.folded());
         for (PodClass run : runs) {
             List<Cell> sharedRow = List.of(run.shared());
             for (SourcePod member : run.members()) {
@@ -167,12 +178,17 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
         for (SourcePod pod : pods) {
             Cell[] row = new Cell[probes.size()];
             for (int c = 0; c < row.length; c++) {
-                row[c] = cell(simulator, pod, probes.get(c), null, Paths.WALKED, null);
+                row[c] = cell(simulator, pod, probes.get(c), null, Paths.WALKED, null, null);
             }
             rows.add(Arrays.asList(row));
         }
         return new ReachabilityMatrix(pods.stream().map(SourcePod::label).toList(), probes.stream().map(Probe::column).toList(),
                 rows, (long) pods.size() * probes.size());
+    }
+
+    /** The classes of alike backends whose branches the matrix's walks fold (null when the plan allows none), for tests. */
+    static EndpointClasses endpointClasses(Simulator simulator) {
+        return PodTreatment.of(simulator.plan(), sourcePods(simulator.plan().clusterSet()), simulator.mode()).endpointClasses();
     }
 
     private static List<Probe> probes(ClusterSet set) {
@@ -215,7 +231,8 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
     }
 
     /** @param segments what the flows to {@code probe}'s service walked in its cluster, shared when counting */
-    private static Cell cell(Simulator simulator, SourcePod pod, Probe probe, ChainObserver chains, Paths paths, CableSegments segments) {
+    private static Cell cell(Simulator simulator, SourcePod pod, Probe probe, ChainObserver chains, Paths paths, CableSegments segments,
+                             EndpointClasses endpoints) {
         ResolvedFlow flow;
         try {
             // Named after the service alone: whatever goes wrong resolving it goes wrong for every pod of the cluster.
@@ -228,7 +245,7 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
             return new Cell(0, 0, Optional.of(e.getMessage()));
         }
         if (paths == Paths.COUNTED) {
-            PathCount count = simulator.count(flow, chains, segments);
+            PathCount count = simulator.count(flow, chains, segments, endpoints);
             return new Cell(count.delivered(), count.paths(), Optional.empty());
         }
         List<PathTrace> walked = simulator.trace(flow, chains);
