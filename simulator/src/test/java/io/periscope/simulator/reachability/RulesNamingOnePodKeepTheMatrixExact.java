@@ -25,6 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
@@ -33,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A node's own rules that name one pod (a DROP of what is sent to it or what it sends, in a chain of
- * any table the packets pass) tell that pod apart from the pods the matrix would treat alike, as a
+ * any table the packets pass; a DNAT or MASQUERADE in the nat table) tell that pod apart from the pods the matrix would treat alike, as a
  * sender (its class's stand-in) and as a backend (a fork's folded branches): the matrix must still be
  * the one with every pod traced and every path walked. The cluster sets are small generated ones,
  * the rules drawn with seeded dice.
@@ -44,7 +45,11 @@ class RulesNamingOnePodKeepTheMatrixExact {
         return IntStream.range(0, 100);
     }
 
-    /** Where a node's own rule may sit: a built-in chain of a table, with the target it may have there. */
+    static IntStream natSeeds() {
+        return IntStream.range(100, 150);
+    }
+
+    /** Where a node's own DROP may sit: a built-in chain of a table. */
     private record Place(Table table, String chain) {
     }
 
@@ -54,7 +59,18 @@ class RulesNamingOnePodKeepTheMatrixExact {
 
     @ParameterizedTest
     @MethodSource("seeds")
-    void theMatrixWithRulesNamingPodsIsEveryPodTraced(int seed) {
+    void theMatrixWithDropsNamingPodsIsEveryPodTraced(int seed) {
+        assertEveryPodTraced(seed, false);
+    }
+
+    /** As above, a third of the rules a DNAT of what is sent to the pod to another pod, or a MASQUERADE of what it sends. */
+    @ParameterizedTest
+    @MethodSource("natSeeds")
+    void theMatrixWithNatRulesNamingPodsIsEveryPodTraced(int seed) {
+        assertEveryPodTraced(seed, true);
+    }
+
+    private static void assertEveryPodTraced(int seed, boolean nat) {
         Random dice = new Random(seed);
         ClusterSet set = new SyntheticClusterSet(2 + dice.nextInt(2), 2 + dice.nextInt(3), 1 + dice.nextInt(2), 8 + dice.nextInt(24),
                 1 + dice.nextInt(2), dice.nextInt(3), GlobalnetMode.V2, 1 + dice.nextInt(3)).build();
@@ -65,11 +81,19 @@ class RulesNamingOnePodKeepTheMatrixExact {
             Pod pod = cluster.pods().get(dice.nextInt(cluster.pods().size()));
             // Mostly the pod's own node, where its packets surely pass; sometimes another node of its cluster.
             Node node = dice.nextInt(3) > 0 ? cluster.node(pod.node()).orElseThrow() : cluster.nodes().get(dice.nextInt(cluster.nodes().size()));
-            Place place = PLACES.get(dice.nextInt(PLACES.size()));
             Ipv4Prefix address = Ipv4Prefix.host(pod.ip());
+            Place place = PLACES.get(dice.nextInt(PLACES.size()));
             Match match = dice.nextBoolean() ? new Match.Destination(address, false) : new Match.Source(address, false);
-            plan = withRule(plan, HostId.node(cluster.name(), node.name()), place, Rule.of(new Target.Drop(), match));
-            rules.add(cluster.name() + "/" + node.name() + " " + place + " " + match);
+            Target target = new Target.Drop();
+            if (nat && dice.nextInt(3) == 0) {
+                boolean dnat = dice.nextBoolean();
+                Pod other = cluster.pods().get(dice.nextInt(cluster.pods().size()));
+                place = new Place(Table.NAT, dnat ? "PREROUTING" : "POSTROUTING");
+                match = dnat ? new Match.Destination(address, false) : new Match.Source(address, false);
+                target = dnat ? new Target.Dnat(other.ip(), OptionalInt.empty()) : new Target.Masquerade();
+            }
+            plan = withRule(plan, HostId.node(cluster.name(), node.name()), place, Rule.of(target, match));
+            rules.add(cluster.name() + "/" + node.name() + " " + place + " " + match + " " + target);
         }
         Simulator simulator = new Simulator(plan);
 
