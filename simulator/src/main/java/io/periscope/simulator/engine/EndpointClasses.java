@@ -26,8 +26,30 @@ public final class EndpointClasses {
     /** Not a pod of any class: a branch that DNATs there is walked on its own. */
     public static final int NONE = -1;
 
-    /** A pod of a class: which one, and its network namespace. */
-    private record Member(int classId, HostId pod) {
+    /** A pod of a class: which one, and its network namespace (with its index in the network last asked for it). */
+    static final class Member {
+
+        final int classId;
+        final HostId pod;
+        private volatile Bound bound;
+
+        private record Bound(CompiledNetwork network, int index) {
+        }
+
+        Member(int classId, HostId pod) {
+            this.classId = classId;
+            this.pod = pod;
+        }
+
+        /** The index of the pod's network namespace in {@code network}, -1 when it has none; looked up once per network. */
+        int index(CompiledNetwork network) {
+            Bound b = bound;
+            if (b == null || b.network() != network) {
+                b = new Bound(network, network.indexOf(pod));
+                bound = b;
+            }
+            return b.index();
+        }
     }
 
     private final Map<String, Map<Integer, Member>> byCluster;
@@ -71,16 +93,10 @@ public final class EndpointClasses {
         return addresses.length;
     }
 
-    /** The class of the pod of {@code host}'s cluster that has {@code address}, or {@link #NONE}. */
-    int classOf(HostId host, int address) {
+    /** The pod of {@code host}'s cluster that has {@code address}, when it is of a class; else null. */
+    Member memberOf(HostId host, int address) {
         Map<Integer, Member> members = byCluster.get(host.cluster());
-        Member m = members == null ? null : members.get(address);
-        return m == null ? NONE : m.classId();
-    }
-
-    /** The network namespace of the pod of class {@code classId} that has {@code address}. */
-    HostId podOf(int classId, int address) {
-        return byCluster.get(clusters[classId]).get(address).pod();
+        return members == null ? null : members.get(address);
     }
 
     /** The cluster of the pods of class {@code classId}. */

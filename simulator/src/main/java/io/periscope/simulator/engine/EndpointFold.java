@@ -91,21 +91,22 @@ final class EndpointFold implements ChainObserver {
         SuffixMemo memo = v.memo;
         EndpointClasses classes = memo.endpointClasses();
         List<List<TableRun>> groups = new ArrayList<>();
-        List<Integer> groupClasses = new ArrayList<>();
+        List<List<EndpointClasses.Member>> groupMembers = new ArrayList<>();
         for (TableRun o : outcomes) {
-            int c = classOf(classes, host, o);
-            int g = c == EndpointClasses.NONE ? -1 : groupOf(groups, groupClasses, c, o);
+            EndpointClasses.Member m = memberOf(classes, host, o);
+            int g = m == null ? -1 : groupOf(groups, groupMembers, m.classId, o);
             if (g < 0) {
                 groups.add(new ArrayList<>(List.of(o)));
-                groupClasses.add(c);
+                groupMembers.add(new ArrayList<>(java.util.Collections.singletonList(m)));
             } else {
                 groups.get(g).add(o);
+                groupMembers.get(g).add(m);
             }
         }
         for (int g = 0; g < groups.size(); g++) {
             List<TableRun> group = groups.get(g);
-            int c = groupClasses.get(g);
-            int[] podHosts = group.size() < 2 ? null : podHosts(classes, c, group, network);
+            int c = groupMembers.get(g).getFirst() == null ? EndpointClasses.NONE : groupMembers.get(g).getFirst().classId;
+            int[] podHosts = group.size() < 2 ? null : podHosts(groupMembers.get(g), network);
             EndpointFold fold = podHosts == null ? null
                     : new EndpointFold(classes, c, network, v.observer, podHosts, group.stream().mapToInt(EndpointFold::dnatAddress).toArray());
             if (fold == null || !fold.unmarked(v)) {
@@ -154,21 +155,22 @@ final class EndpointFold implements ChainObserver {
         }
     }
 
-    /** The class of the pod the outcome DNATs to, or {@link EndpointClasses#NONE}. */
-    private static int classOf(EndpointClasses classes, HostId host, TableRun o) {
+    /** The pod the outcome DNATs to, when it is of a class; else null. */
+    private static EndpointClasses.Member memberOf(EndpointClasses classes, HostId host, TableRun o) {
         if (o.verdict() != Verdict.NAT || o.decidedBy() == null || !(o.decidedBy().target() instanceof Target.Dnat d)) {
-            return EndpointClasses.NONE;
+            return null;
         }
-        return classes.classOf(host, d.toAddress().bits());
+        return classes.memberOf(host, d.toAddress().bits());
     }
 
     private static int dnatAddress(TableRun o) {
         return ((Target.Dnat) o.decidedBy().target()).toAddress().bits();
     }
 
-    private static int groupOf(List<List<TableRun>> groups, List<Integer> groupClasses, int c, TableRun o) {
+    private static int groupOf(List<List<TableRun>> groups, List<List<EndpointClasses.Member>> groupMembers, int c, TableRun o) {
         for (int g = 0; g < groups.size(); g++) {
-            if (groupClasses.get(g) == c && equalButTheAddress(groups.get(g).getFirst(), o)) {
+            EndpointClasses.Member first = groupMembers.get(g).getFirst();
+            if (first != null && first.classId == c && equalButTheAddress(groups.get(g).getFirst(), o)) {
                 return g;
             }
         }
@@ -190,10 +192,10 @@ final class EndpointFold implements ChainObserver {
     }
 
     /** The host indexes of the outcomes' pods, in order; null when a pod is not in the network. */
-    private static int[] podHosts(EndpointClasses classes, int c, List<TableRun> group, CompiledNetwork network) {
-        int[] indexes = new int[group.size()];
+    private static int[] podHosts(List<EndpointClasses.Member> members, CompiledNetwork network) {
+        int[] indexes = new int[members.size()];
         for (int i = 0; i < indexes.length; i++) {
-            indexes[i] = network.indexOf(classes.podOf(c, dnatAddress(group.get(i))));
+            indexes[i] = members.get(i).index(network);
             if (indexes[i] < 0) {
                 return null;
             }
