@@ -204,13 +204,13 @@ final class EndpointFold implements ChainObserver {
     }
 
     /**
-     * Whether nothing of cluster C in {@code v}'s state carries an address of the class (the packet at
-     * the fork, which is in C, its connection, the entries of C's hosts), and the class's pods hold no
-     * conntrack entry.
+     * Whether nothing of cluster C in {@code v}'s state carries one of the addresses swapped (the packet
+     * at the fork, which is in C, and its conntrack layer's connection and packets; the entries of C's
+     * hosts), and the pods hold no conntrack entry.
      */
     private boolean unmarked(Visit v) {
-        if (carries(v.packet, v.tunnel) || v.conn != null && carries(v.conn)
-                || v.conntrack.any(conn -> inCluster(conn.host()) && carries(conn))) {
+        if (carries(v.packet, v.tunnel) || v.conn != null && carries(v.conn) || v.ctOriginal != null && carries(v.ctOriginal, null)
+                || v.ctPacket != null && carries(v.ctPacket, null) || v.conntrack.any(conn -> inCluster(conn.host()) && carries(conn))) {
             return false;
         }
         for (int h : podHosts) {
