@@ -165,7 +165,7 @@ class AlikeEndpointsAreWalkedOncePerFork {
     }
 
     /** The plan with {@code rule} added to {@code table}'s built-in {@code chain} of {@code node}, as a rule of the node's own. */
-    private static ClusterSetPlan withRule(ClusterSetPlan plan, HostId node, Table table, String chain, Rule rule) {
+    static ClusterSetPlan withRule(ClusterSetPlan plan, HostId node, Table table, String chain, Rule rule) {
         HostPlan host = plan.hosts().get(node);
         DataplanePlan extra = new DataplanePlan(List.of(new NetfilterTable(table, List.of(new Chain(chain, List.of(rule))))),
                 List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), Map.of());

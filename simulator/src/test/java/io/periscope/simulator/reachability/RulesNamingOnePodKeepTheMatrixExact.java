@@ -8,12 +8,8 @@ import io.periscope.model.topology.GlobalnetMode;
 import io.periscope.model.topology.Node;
 import io.periscope.model.topology.Pod;
 import io.periscope.plan.ClusterSetPlan;
-import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.HostId;
-import io.periscope.plan.HostPlan;
-import io.periscope.plan.netfilter.Chain;
 import io.periscope.plan.netfilter.Match;
-import io.periscope.plan.netfilter.NetfilterTable;
 import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.netfilter.Table;
 import io.periscope.plan.netfilter.Target;
@@ -24,10 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -92,7 +86,8 @@ class RulesNamingOnePodKeepTheMatrixExact {
                 match = dnat ? new Match.Destination(address, false) : new Match.Source(address, false);
                 target = dnat ? new Target.Dnat(other.ip(), OptionalInt.empty()) : new Target.Masquerade();
             }
-            plan = withRule(plan, HostId.node(cluster.name(), node.name()), place, Rule.of(target, match));
+            plan = AlikeEndpointsAreWalkedOncePerFork.withRule(plan, HostId.node(cluster.name(), node.name()), place.table(), place.chain(),
+                    Rule.of(target, match));
             rules.add(cluster.name() + "/" + node.name() + " " + place + " " + match + " " + target);
         }
         Simulator simulator = new Simulator(plan);
@@ -104,17 +99,5 @@ class RulesNamingOnePodKeepTheMatrixExact {
             assertThat(matrix.cells().get(row)).as("seed %d, rules %s, row %s", seed, rules, everyPod.sources().get(row))
                     .isEqualTo(everyPod.cells().get(row));
         }
-    }
-
-    /** The plan with {@code rule} added to {@code place} on {@code node}, as a rule of the node's own. */
-    private static ClusterSetPlan withRule(ClusterSetPlan plan, HostId node, Place place, Rule rule) {
-        HostPlan host = plan.hosts().get(node);
-        DataplanePlan extra = new DataplanePlan(List.of(new NetfilterTable(place.table(), List.of(new Chain(place.chain(), List.of(rule))))),
-                List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), Map.of());
-        Map<HostId, HostPlan> hosts = new TreeMap<>(plan.hosts());
-        hosts.put(node, new HostPlan(host.id(), host.role(), host.node(), host.interfaces(), host.environment().merge(extra), host.kubeProxy(),
-                host.submariner()));
-        return new ClusterSetPlan(plan.clusterSet(), plan.endpoints(), new TreeMap<>(hosts), plan.segments(), plan.serviceRecords(),
-                plan.allocations(), plan.ovn());
     }
 }
