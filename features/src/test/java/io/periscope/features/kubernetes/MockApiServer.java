@@ -3,10 +3,10 @@ package io.periscope.features.kubernetes;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.periscope.kubernetes.testing.AnsweringCrudDispatcher;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +20,8 @@ import java.util.stream.Stream;
 
 /**
  * One API server of the control plane: fabric8's mock server in CRUD mode, with the CRDs Periscope
- * ships ({@code deploy/crds}) created in it so that status is a subresource as on a real server.
+ * ships ({@code deploy/crds}) created in it so that status is a subresource as on a real server,
+ * answering a patch that does not apply as a real one does ({@link AnsweringCrudDispatcher}).
  * It stores and watches objects; it does not authorize (see {@link Rbac}).
  */
 final class MockApiServer implements AutoCloseable {
@@ -32,7 +33,7 @@ final class MockApiServer implements AutoCloseable {
     private final List<KubernetesClient> clients = new ArrayList<>();
 
     MockApiServer(List<CustomResourceDefinition> crds, String... namespaces) {
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new AnsweringCrudDispatcher(), false);
         server.init();
         client = server.createClient();
         for (CustomResourceDefinition crd : crds) {

@@ -45,6 +45,11 @@ import java.util.function.Supplier;
 public final class ControllerRuntime implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ControllerRuntime.class);
+    /**
+     * How long a pass waits for the caches to show the last passes' writes (their watch events take
+     * milliseconds); past it, the pass runs on what the caches hold.
+     */
+    private static final Duration OWN_WRITES_PATIENCE = Duration.ofSeconds(5);
 
     private final String name;
     private final KubernetesClient local;
@@ -317,6 +322,8 @@ public final class ControllerRuntime implements AutoCloseable {
         private final Map<Watch<?>, SharedIndexInformer<? extends HasMetadata>> caches = new LinkedHashMap<>();
         private boolean opened;
         private boolean ended;
+        /** Made on the first pass, once the informers are open. */
+        private UnseenWrites unseen;
 
         Term(Controller controller) {
             this.controller = controller;
@@ -375,19 +382,36 @@ public final class ControllerRuntime implements AutoCloseable {
             return new Snapshot(live == null ? null : live.snapshot(), lists, leading(), leader());
         }
 
-        private void pass() {
+        /** Runs the controller's pass, unless the caches do not show the last passes' writes yet: then how long to wait at most. */
+        private Optional<Duration> pass() {
+            Optional<Duration> wait = unseen().waitFor();
+            if (wait.isPresent()) {
+                return wait;
+            }
             Pass pass = controller.pass(snapshot());
             apply(pass.actions());
             if (pass.comeBackSoon()) {
                 comeBackSoon();
             }
+            return Optional.empty();
+        }
+
+        private synchronized UnseenWrites unseen() {
+            if (unseen == null) {
+                List<UnseenWrites.Watched> watched = new ArrayList<>(live == null ? List.of() : live.watched());
+                caches.forEach((watch, informer) -> watched.add(new UnseenWrites.Watched(watch.api(), watch.kind(), watch.namespace(),
+                        informer.getStore())));
+                unseen = new UnseenWrites(watched, OWN_WRITES_PATIENCE, System::nanoTime);
+            }
+            return unseen;
         }
 
         private void apply(List<Action> actions) {
             List<String> failed = new ArrayList<>();
             for (Action action : actions) {
                 try {
-                    writer.apply(action);
+                    UnseenWrites.Sent sent = UnseenWrites.Sent.of(action);
+                    unseen().wrote(sent, writer.apply(action));
                 } catch (KubernetesClientException e) {
                     switch (controller.refused(action, e)) {
                         case IGNORE -> {

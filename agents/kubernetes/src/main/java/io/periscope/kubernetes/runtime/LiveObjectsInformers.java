@@ -1,5 +1,6 @@
 package io.periscope.kubernetes.runtime;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
@@ -32,6 +33,7 @@ final class LiveObjectsInformers implements AutoCloseable {
 
     private final String clusterId;
     private final List<SharedIndexInformer<?>> all = new ArrayList<>();
+    private final List<UnseenWrites.Watched> watched = new ArrayList<>();
     private final SharedIndexInformer<Node> nodes;
     private final SharedIndexInformer<Pod> pods;
     private final SharedIndexInformer<Service> services;
@@ -51,31 +53,37 @@ final class LiveObjectsInformers implements AutoCloseable {
     LiveObjectsInformers(KubernetesClient client, String submarinerNamespace, String clusterId, Runnable onChange) {
         this.clusterId = clusterId;
         try {
-            nodes = keep(client.nodes().inform(new SignalOnChange<>(onChange)));
-            pods = keep(client.pods().inAnyNamespace().inform(new SignalOnChange<>(onChange)));
-            services = keep(client.services().inAnyNamespace().inform(new SignalOnChange<>(onChange)));
-            endpointSlices = keep(client.discovery().v1().endpointSlices().inAnyNamespace().inform(new SignalOnChange<>(onChange)));
-            serviceExports = keep(client.resources(ServiceExportResource.class).inAnyNamespace().inform(new SignalOnChange<>(onChange)));
-            clusterGlobalEgressIPs = keep(client.resources(ClusterGlobalEgressIPResource.class).inform(new SignalOnChange<>(onChange)));
-            globalEgressIPs = keep(client.resources(GlobalEgressIPResource.class).inAnyNamespace().inform(new SignalOnChange<>(onChange)));
-            globalIngressIPs = keep(client.resources(GlobalIngressIPResource.class).inAnyNamespace().inform(new SignalOnChange<>(onChange)));
-            clusters = keep(client.resources(SubmarinerCluster.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
-            endpoints = keep(client.resources(SubmarinerEndpoint.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
-            connectivityPolicies = keep(client.resources(ClusterConnectivityPolicyResource.class).inNamespace(submarinerNamespace)
+            nodes = keep(Node.class, Optional.empty(), client.nodes().inform(new SignalOnChange<>(onChange)));
+            pods = keep(Pod.class, Optional.empty(), client.pods().inAnyNamespace().inform(new SignalOnChange<>(onChange)));
+            services = keep(Service.class, Optional.empty(), client.services().inAnyNamespace().inform(new SignalOnChange<>(onChange)));
+            endpointSlices = keep(EndpointSlice.class, Optional.empty(), client.discovery().v1().endpointSlices().inAnyNamespace().inform(new SignalOnChange<>(onChange)));
+            serviceExports = keep(ServiceExportResource.class, Optional.empty(), client.resources(ServiceExportResource.class).inAnyNamespace().inform(new SignalOnChange<>(onChange)));
+            clusterGlobalEgressIPs = keep(ClusterGlobalEgressIPResource.class, Optional.empty(), client.resources(ClusterGlobalEgressIPResource.class).inform(new SignalOnChange<>(onChange)));
+            globalEgressIPs = keep(GlobalEgressIPResource.class, Optional.empty(), client.resources(GlobalEgressIPResource.class).inAnyNamespace().inform(new SignalOnChange<>(onChange)));
+            globalIngressIPs = keep(GlobalIngressIPResource.class, Optional.empty(), client.resources(GlobalIngressIPResource.class).inAnyNamespace().inform(new SignalOnChange<>(onChange)));
+            clusters = keep(SubmarinerCluster.class, Optional.of(submarinerNamespace), client.resources(SubmarinerCluster.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
+            endpoints = keep(SubmarinerEndpoint.class, Optional.of(submarinerNamespace), client.resources(SubmarinerEndpoint.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
+            connectivityPolicies = keep(ClusterConnectivityPolicyResource.class, Optional.of(submarinerNamespace), client.resources(ClusterConnectivityPolicyResource.class).inNamespace(submarinerNamespace)
                     .inform(new SignalOnChange<>(onChange)));
-            connectionPolicies = keep(client.resources(ClusterConnectionPolicies.class).inNamespace(submarinerNamespace)
+            connectionPolicies = keep(ClusterConnectionPolicies.class, Optional.of(submarinerNamespace), client.resources(ClusterConnectionPolicies.class).inNamespace(submarinerNamespace)
                     .inform(new SignalOnChange<>(onChange)));
-            leases = keep(client.resources(Lease.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
-            gateways = keep(client.resources(Gateway.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
+            leases = keep(Lease.class, Optional.of(submarinerNamespace), client.resources(Lease.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
+            gateways = keep(Gateway.class, Optional.of(submarinerNamespace), client.resources(Gateway.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
         } catch (RuntimeException e) {
             close();
             throw e;
         }
     }
 
-    private <T> SharedIndexInformer<T> keep(SharedIndexInformer<T> informer) {
+    private <T extends HasMetadata> SharedIndexInformer<T> keep(Class<T> kind, Optional<String> namespace, SharedIndexInformer<T> informer) {
         all.add(informer);
+        watched.add(new UnseenWrites.Watched(Api.LOCAL, kind, namespace, informer.getStore()));
         return informer;
+    }
+
+    /** Each informer's cache, by what it watches: where the runtime looks for its own writes. */
+    List<UnseenWrites.Watched> watched() {
+        return List.copyOf(watched);
     }
 
     /** The caches as they are now. */

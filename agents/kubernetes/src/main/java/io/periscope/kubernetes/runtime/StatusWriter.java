@@ -29,13 +29,18 @@ public final class StatusWriter {
     /**
      * Carries out one action.
      *
+     * @return the object as the API answered a create or an update (its new resourceVersion); empty for other writes
      * @throws KubernetesClientException as the API refused it
      */
-    public void apply(Action action) {
+    public Optional<HasMetadata> apply(Action action) {
         KubernetesClient client = client(action.api());
         switch (action) {
-            case Action.Create create -> client.resource(create.object()).create();
-            case Action.Update update -> client.resource(update.object()).update();
+            case Action.Create create -> {
+                return Optional.ofNullable(client.resource(create.object()).create());
+            }
+            case Action.Update update -> {
+                return Optional.ofNullable(client.resource(update.object()).update());
+            }
             case Action.CreateOrUpdate write -> client.resource(write.object()).createOr(NonDeletingOperation::update);
             case Action.Delete delete -> client.resource(delete.object()).delete();
             case Action.DeleteNamed delete -> deleteNamed(client, delete);
@@ -43,6 +48,7 @@ public final class StatusWriter {
             case Action.EditStatus<?> edit -> editStatus(client, edit);
             case Action.PutStatus<?, ?> put -> putStatus(client, put);
         }
+        return Optional.empty();
     }
 
     private KubernetesClient client(Api api) {

@@ -3,7 +3,6 @@ package io.periscope.kubernetes.testing;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -19,7 +18,8 @@ import java.util.stream.Stream;
 
 /**
  * A fabric8 mock API server in CRUD mode with the CRDs the build generated created in it, so that
- * status is a subresource as on a real API server (an update of the object leaves its status alone).
+ * status is a subresource as on a real API server (an update of the object leaves its status alone),
+ * and a patch that does not apply refused as a real one refuses it ({@link AnsweringCrudDispatcher}).
  */
 public final class MockCluster implements AutoCloseable {
 
@@ -29,7 +29,7 @@ public final class MockCluster implements AutoCloseable {
     private final KubernetesClient client;
 
     public MockCluster() {
-        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false);
+        server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new AnsweringCrudDispatcher(), false);
         server.init();
         client = server.createClient();
         for (CustomResourceDefinition crd : generatedCrds(client)) {
