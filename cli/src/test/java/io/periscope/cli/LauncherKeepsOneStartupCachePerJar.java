@@ -4,7 +4,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.tools.ToolProvider;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -14,10 +13,6 @@ import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.Attributes;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import java.util.jar.Manifest;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,8 +25,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LauncherKeepsOneStartupCachePerJar {
 
-    private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();   // the module (cli/) is at the top level
-
     @TempDir
     Path root;
     private Path jar;
@@ -41,13 +34,10 @@ class LauncherKeepsOneStartupCachePerJar {
 
     @BeforeEach
     void layout() throws Exception {
-        Files.copy(REPOSITORY.resolve("periscope"), root.resolve("periscope"));
-        Files.createDirectories(root.resolve("scripts"));
-        Files.copy(REPOSITORY.resolve("scripts/find-jdk.sh"), root.resolve("scripts/find-jdk.sh"));
+        LauncherLayout.launcher(root);
         Files.createDirectories(root.resolve("examples"));
         Files.writeString(root.resolve("examples/mag-globalnet.yaml"), "the training reads only that this file exists\n");
-        Path sources = Files.createDirectories(root.resolve("program"));
-        Files.writeString(sources.resolve("Main.java"), """
+        jar = LauncherLayout.jar(root, Map.of("Main.java", """
                 package demo;
                 public class Main {
                     public static void main(String[] args) {
@@ -56,8 +46,7 @@ class LauncherKeepsOneStartupCachePerJar {
                         System.out.println("hello " + (cached ? "cached" : "uncached"));
                     }
                 }
-                """);
-        Files.writeString(sources.resolve("StartupTraining.java"), """
+                """, "StartupTraining.java", """
                 package io.periscope.cli;
                 public class StartupTraining {
                     public static void main(String[] args) {
@@ -67,23 +56,7 @@ class LauncherKeepsOneStartupCachePerJar {
                         demo.Main.main(args);
                     }
                 }
-                """);
-        Path classes = Files.createDirectories(root.resolve("classes"));
-        int compiled = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(),
-                sources.resolve("Main.java").toString(), sources.resolve("StartupTraining.java").toString());
-        assertThat(compiled).isZero();
-        jar = Files.createDirectories(root.resolve("cli/target")).resolve("periscope.jar");
-        Manifest manifest = new Manifest();
-        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "demo.Main");
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest);
-             Stream<Path> files = Files.walk(classes)) {
-            for (Path file : files.filter(Files::isRegularFile).toList()) {
-                out.putNextEntry(new JarEntry(classes.relativize(file).toString()));
-                out.write(Files.readAllBytes(file));
-                out.closeEntry();
-            }
-        }
+                """), "demo.Main");
     }
 
     @Test

@@ -1,0 +1,65 @@
+package io.periscope.cli;
+
+import javax.tools.ToolProvider;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A copy of the repository's layout for testing the launcher ({@code ./periscope}) alone: the launcher
+ * and the JDK search it sources, and in place of the CLI's jar a small program compiled from the
+ * sources a test gives, so that what the launcher hands the JVM can be seen without building Periscope.
+ */
+final class LauncherLayout {
+
+    private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();   // the module (cli/) is at the top level
+
+    private LauncherLayout() {
+    }
+
+    /** Puts the launcher and {@code scripts/find-jdk.sh} under {@code root}, and returns the launcher. */
+    static Path launcher(Path root) throws IOException {
+        Files.copy(REPOSITORY.resolve("periscope"), root.resolve("periscope"));
+        Files.createDirectories(root.resolve("scripts"));
+        Files.copy(REPOSITORY.resolve("scripts/find-jdk.sh"), root.resolve("scripts/find-jdk.sh"));
+        return root.resolve("periscope");
+    }
+
+    /**
+     * Compiles {@code sources} (file name to Java source) and writes them as {@code cli/target/periscope.jar}
+     * under {@code root}, with {@code mainClass} as its entry point; returns the jar.
+     */
+    static Path jar(Path root, Map<String, String> sources, String mainClass) throws IOException {
+        Path directory = Files.createDirectories(root.resolve("program"));
+        List<String> arguments = new ArrayList<>(List.of("-d", root.resolve("classes").toString()));
+        for (Map.Entry<String, String> source : sources.entrySet()) {
+            Files.writeString(directory.resolve(source.getKey()), source.getValue());
+            arguments.add(directory.resolve(source.getKey()).toString());
+        }
+        Path classes = Files.createDirectories(root.resolve("classes"));
+        assertThat(ToolProvider.getSystemJavaCompiler().run(null, null, null, arguments.toArray(String[]::new))).isZero();
+        Path jar = Files.createDirectories(root.resolve("cli/target")).resolve("periscope.jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, mainClass);
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest);
+             Stream<Path> files = Files.walk(classes)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                out.putNextEntry(new JarEntry(classes.relativize(file).toString()));
+                out.write(Files.readAllBytes(file));
+                out.closeEntry();
+            }
+        }
+        return jar;
+    }
+}
