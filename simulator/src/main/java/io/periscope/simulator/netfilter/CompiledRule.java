@@ -103,13 +103,21 @@ public final class CompiledRule {
     private final double probability;
     private final boolean random;
     private final int serial;
-    private final String chosen;
-    private final String notChosen;
+    /** The host's name, for the text of a {@code statistic} choice. */
+    private final String host;
+    // The texts of a statistic choice, written when a path first takes one: kube-proxy has a statistic
+    // rule per endpoint on every node, and most are never taken by the paths a command lists.
+    // One record of final fields publishes safely without a lock; two threads writing it at once write equal texts.
+    private ChoiceTexts choiceTexts;
+
+    private record ChoiceTexts(String chosen, String notChosen) {
+    }
+
     CompiledChain jump;
 
-    /** @param choice how taking this rule's {@code statistic} match reads in a path's choices, without the outcome */
+    /** @param host the host's name, which a {@code statistic} match names in a path's choices */
     CompiledRule(Rule rule, RuleRef ref, Matches m, Condition[] others, double probability, boolean random, int serial,
-                 String choice) {
+                 String host) {
         this.rule = rule;
         this.ref = ref;
         this.optionalRef = java.util.Optional.of(ref);
@@ -168,8 +176,7 @@ public final class CompiledRule {
         this.probability = probability;
         this.random = random;
         this.serial = serial;
-        this.chosen = random ? choice + " matched" : null;
-        this.notChosen = random ? choice + " not matched" : null;
+        this.host = host;
     }
 
     public Rule rule() {
@@ -283,7 +290,14 @@ public final class CompiledRule {
 
     /** The text of a path's choice at this {@code statistic} rule. */
     String choice(boolean matched) {
-        return matched ? chosen : notChosen;
+        ChoiceTexts texts = choiceTexts;
+        if (texts == null) {
+            String choice = host + " " + ref.table() + "/" + ref.chain() + ": statistic "
+                    + String.format(java.util.Locale.ROOT, "%.5f", probability);
+            texts = new ChoiceTexts(choice + " matched", choice + " not matched");
+            choiceTexts = texts;
+        }
+        return matched ? texts.chosen() : texts.notChosen();
     }
 
     /** iptables interface names: a trailing {@code +} matches every name with that prefix. */

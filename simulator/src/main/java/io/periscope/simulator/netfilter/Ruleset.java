@@ -87,8 +87,11 @@ public final class Ruleset {
                 }
                 compiled.rules = rules.toArray(CompiledRule[]::new);
             }
+            // One set of chains proven loop-free for the whole table: each chain is then followed once,
+            // where a set per chain followed every chain below it again (kube-proxy's thousands).
+            Set<CompiledChain> loopFree = new HashSet<>();
             for (CompiledChain chain : chains.values()) {
-                checkNoLoop(host, chain, new HashSet<>(), new HashSet<>());
+                checkNoLoop(host, chain, new HashSet<>(), loopFree);
             }
             dropJumpsToEmptyChains(chains.values());
             Set<CompiledChain> known = new HashSet<>();
@@ -485,9 +488,7 @@ public final class Ruleset {
             }
         }
         RuleRef ref = new RuleRef(table.iptablesName(), chain, ruleTexts.computeIfAbsent(rule, IptablesSyntax::rule));
-        String choice = random ? host + " " + ref.table() + "/" + ref.chain() + ": statistic "
-                + String.format(java.util.Locale.ROOT, "%.5f", probability) : null;
-        return new CompiledRule(rule, ref, m, others.toArray(CompiledRule.Condition[]::new), probability, random, serial, choice);
+        return new CompiledRule(rule, ref, m, others.toArray(CompiledRule.Condition[]::new), probability, random, serial, host);
     }
 
     private static int stateBits(Match.ConnState c) {
