@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -66,45 +67,45 @@ class AlikeEndpointsAreWalkedOncePerFork {
 
     @Test
     void aRuleDroppingTrafficToOneBackendIsCountedForThatBackendAlone() {
-        ClusterSet set = set();
-        Cluster c1 = set.clusters().get(1);
-        Pod backend = c1.endpointsOf(c1.services().getFirst()).get(3);
         // In the node's raw PREROUTING, which holds no other rule: the chain can act on no packet but one to
         // that backend, so a walk that skips chains that cannot act on its packet never enters it.
-        ClusterSetPlan plan = withRule(Planner.plan(set), HostId.node(c1.name(), backend.node()), Table.RAW, "PREROUTING",
-                Rule.of(new Target.Drop(), new Match.Destination(Ipv4Prefix.host(backend.ip()), false)));
-        Simulator simulator = new Simulator(plan);
-        long[] folded = {0};
+        long folded = assertOneBackendsPathsFail(3, Table.RAW, "PREROUTING", backend -> new Match.Destination(backend, false));
 
-        ReachabilityMatrix counted = ReachabilityMatrix.of(simulator, MatrixProgress.NONE, ReachabilityMatrix.Paths.COUNTED, f -> folded[0] = f);
-
-        assertThat(counted.cells()).isEqualTo(ReachabilityMatrix.of(simulator, MatrixProgress.NONE, ReachabilityMatrix.Paths.WALKED).cells());
-        assertThat(counted.cells()).isEqualTo(ReachabilityMatrix.everyPodTraced(simulator).cells());
-        assertOneBackendsPathsFail(counted, c1);
-        assertThat(folded[0]).isPositive();
+        assertThat(folded).isPositive();
     }
 
     @Test
     void aRuleDroppingRepliesFromOneBackendIsCountedForThatBackendAlone() {
-        ClusterSet set = set();
-        Cluster c1 = set.clusters().get(1);
-        Pod backend = c1.endpointsOf(c1.services().getFirst()).get(0);
-        ClusterSetPlan plan = withRule(Planner.plan(set), HostId.node(c1.name(), backend.node()), Table.FILTER, "FORWARD",
-                Rule.of(new Target.Drop(), new Match.Source(Ipv4Prefix.host(backend.ip()), false)));
-        Simulator simulator = new Simulator(plan);
-
-        ReachabilityMatrix counted = ReachabilityMatrix.of(simulator, MatrixProgress.NONE, ReachabilityMatrix.Paths.COUNTED);
-
-        assertThat(counted.cells()).isEqualTo(ReachabilityMatrix.of(simulator, MatrixProgress.NONE, ReachabilityMatrix.Paths.WALKED).cells());
-        assertThat(counted.cells()).isEqualTo(ReachabilityMatrix.everyPodTraced(simulator).cells());
-        assertOneBackendsPathsFail(counted, c1);
+        assertOneBackendsPathsFail(0, Table.FILTER, "FORWARD", backend -> new Match.Source(backend, false));
     }
 
     /**
-     * In the column of {@code cluster}'s first service, the rows of the other clusters are "part": their
-     * flows arrive at the backend's node from the gateway, and those sent on to that backend end there.
+     * {@link #assertOneBackendsPathsFail(ClusterSetPlan, Cluster)} for the set with a DROP of what
+     * {@code naming} matches of endpoint {@code endpoint} of cluster 1's first service, in {@code chain} of
+     * {@code table} on that endpoint's node.
      */
-    private static void assertOneBackendsPathsFail(ReachabilityMatrix counted, Cluster cluster) {
+    private static long assertOneBackendsPathsFail(int endpoint, Table table, String chain, Function<Ipv4Prefix, Match> naming) {
+        ClusterSet set = set();
+        Cluster c1 = set.clusters().get(1);
+        Pod backend = c1.endpointsOf(c1.services().getFirst()).get(endpoint);
+        ClusterSetPlan plan = withRule(Planner.plan(set), HostId.node(c1.name(), backend.node()), table, chain,
+                Rule.of(new Target.Drop(), naming.apply(Ipv4Prefix.host(backend.ip()))));
+        return assertOneBackendsPathsFail(plan, c1);
+    }
+
+    /**
+     * The matrix of {@code plan}, counted with alike backends folded, is the one of every path walked and
+     * of every pod traced; in the column of {@code cluster}'s first service, the rows of the other clusters
+     * are "part": their flows arrive at the backend's node from the gateway, and those sent on to that
+     * backend end there. Returns how many branches were folded.
+     */
+    private static long assertOneBackendsPathsFail(ClusterSetPlan plan, Cluster cluster) {
+        Simulator simulator = new Simulator(plan);
+        long[] folded = {0};
+        ReachabilityMatrix counted = ReachabilityMatrix.of(simulator, MatrixProgress.NONE, ReachabilityMatrix.Paths.COUNTED, f -> folded[0] = f);
+
+        assertThat(counted.cells()).isEqualTo(ReachabilityMatrix.of(simulator, MatrixProgress.NONE, ReachabilityMatrix.Paths.WALKED).cells());
+        assertThat(counted.cells()).isEqualTo(ReachabilityMatrix.everyPodTraced(simulator).cells());
         int column = counted.columns().stream().map(ReachabilityMatrix.Column::service).toList()
                 .indexOf(cluster.name() + "/" + cluster.exports().getFirst());
         for (int row = 0; row < counted.sources().size(); row++) {
@@ -113,6 +114,7 @@ class AlikeEndpointsAreWalkedOncePerFork {
                 assertThat(counted.cells().get(row).get(column).symbol()).as(source).isEqualTo("part");
             }
         }
+        return folded[0];
     }
 
     @Test
