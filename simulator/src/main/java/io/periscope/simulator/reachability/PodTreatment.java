@@ -239,12 +239,33 @@ final class PodTreatment {
         private final List<Map<HostId, Map<String, int[]>>> byIdentity = new ArrayList<>();
         private static final int[] NAMES_NONE = new int[0];
 
+        /**
+         * The chain {@link #named} last looked up past the name filter, and its rows: a walk asks
+         * {@link #ignores} and then {@link #entered} of the same chain, one right after the other.
+         */
+        private HostId lastHost;
+        private Table lastTable;
+        private String lastChain;
+        private int[] lastNamed;
+
         /** The rows of the pods that {@code chain} of {@code host} names; empty for most chains. */
         private int[] named(HostId host, Table table, String chain) {
             int bit = chain.hashCode() & NAME_FILTER_MASK;
             if ((namingNames[bit >>> 6] & 1L << bit) == 0) {
                 return NAMES_NONE;
             }
+            if (host == lastHost && table == lastTable && chain == lastChain) {
+                return lastNamed;
+            }
+            int[] named = lookedUp(host, table, chain);
+            lastHost = host;
+            lastTable = table;
+            lastChain = chain;
+            lastNamed = named;
+            return named;
+        }
+
+        private int[] lookedUp(HostId host, Table table, String chain) {
             while (byIdentity.size() <= table.ordinal()) {
                 byIdentity.add(new IdentityHashMap<>());
             }
