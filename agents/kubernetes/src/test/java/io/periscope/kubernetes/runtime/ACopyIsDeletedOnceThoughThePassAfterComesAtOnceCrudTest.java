@@ -5,10 +5,10 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.periscope.kubernetes.testing.MockCluster;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -27,19 +27,14 @@ class ACopyIsDeletedOnceThoughThePassAfterComesAtOnceCrudTest {
     private static final int DOOMED = 20;
     private static final Watch<ConfigMap> CONFIG_MAPS = Watch.inNamespace(Api.LOCAL, ConfigMap.class, "default");
 
-    private final MockCluster cluster = new MockCluster();
-    private ControllerRuntime runtime;
-
-    @AfterEach
-    void stop() {
-        if (runtime != null) {
-            runtime.close();
-        }
-        cluster.close();
-    }
-
     @Test
     void eachDoomedConfigMapGetsOneDelete() {
+        try (MockCluster cluster = new MockCluster()) {
+            deleteTheDoomed(cluster);
+        }
+    }
+
+    private static void deleteTheDoomed(MockCluster cluster) {
         KubernetesClient client = cluster.client();
         for (int i = 0; i < DOOMED; i++) {
             client.configMaps().resource(new ConfigMapBuilder().withNewMetadata().withName("doomed-" + i).withNamespace("default")
@@ -50,26 +45,30 @@ class ACopyIsDeletedOnceThoughThePassAfterComesAtOnceCrudTest {
         AtomicReference<ControllerRuntime> self = new AtomicReference<>();
         Controller deleting = snapshot -> {
             List<Action> deletes = snapshot.list(CONFIG_MAPS).stream().filter(c -> c.getMetadata().getLabels() != null
-                    && "true".equals(c.getMetadata().getLabels().get("doomed"))).sorted(java.util.Comparator.comparing(c -> c.getMetadata().getName()))
+                    && "true".equals(c.getMetadata().getLabels().get("doomed"))).sorted(Comparator.comparing(c -> c.getMetadata().getName()))
                     .limit(1).<Action>map(c -> new Action.Delete(Api.LOCAL, c)).toList();
             if (!deletes.isEmpty() && self.get() != null) {
                 self.get().signal();
             }
             return Pass.writing(deletes);
         };
-        runtime = ControllerRuntime.builder("delete-once", cluster.newClient("delete-once")).watch(CONFIG_MAPS)
-                .resync(Duration.ofHours(1)).retry(Duration.ofMillis(100)).build(deleting);
-        self.set(runtime);
-        runtime.start();
+        try (ControllerRuntime runtime = ControllerRuntime.builder("delete-once", cluster.newClient("delete-once")).watch(CONFIG_MAPS)
+                .resync(Duration.ofHours(1)).retry(Duration.ofMillis(100)).build(deleting)) {
+            self.set(runtime);
+            runtime.start();
+            awaitTheDeletes(client, runtime);
+        }
+        List<String> deletes = cluster.takeRequests().stream().filter(r -> "delete-once".equals(r.getHeader("User-Agent")))
+                .filter(r -> "DELETE".equals(r.getMethod())).map(RecordedRequest::getPath).toList();
+        assertThat(deletes).as("DELETE requests of the controller").hasSize(DOOMED).doesNotHaveDuplicates();
+    }
 
+    /** Until every doomed ConfigMap is gone, the controller's cache shows it, and one more pass ran on that cache. */
+    private static void awaitTheDeletes(KubernetesClient client, ControllerRuntime runtime) {
         await("every doomed ConfigMap is gone", () -> client.configMaps().inNamespace("default").list().getItems().isEmpty());
         await("the controller settled", () -> runtime.snapshot().list(CONFIG_MAPS).isEmpty());
         long passes = runtime.passes();
         runtime.signal();
         await("one more pass on the settled cache", () -> runtime.passes() > passes);
-
-        List<String> deletes = cluster.takeRequests().stream().filter(r -> "delete-once".equals(r.getHeader("User-Agent")))
-                .filter(r -> "DELETE".equals(r.getMethod())).map(RecordedRequest::getPath).toList();
-        assertThat(deletes).as("DELETE requests of the controller").hasSize(DOOMED).doesNotHaveDuplicates();
     }
 }

@@ -36,43 +36,26 @@ class APassWaitsUntilTheCachesShowItsOwnWrites {
     void aDeleteIsWaitedForUntilTheCacheDropsTheObject() {
         ConfigMap copy = configMap("copy", "uid-1", "7");
         configMaps.put(copy);
-        unseen.wrote(UnseenWrites.Sent.of(new Action.Delete(Api.LOCAL, copy)), Optional.empty());
-
-        assertThat(unseen.waitFor()).as("the cache still holds the deleted copy").contains(PATIENCE);
-        configMaps.remove(copy);
-        assertThat(unseen.waitFor()).as("the cache no longer holds it").isEmpty();
+        assertWaitedForUntil(new Action.Delete(Api.LOCAL, copy), () -> configMaps.remove(copy));
     }
 
     @Test
     void aDeleteIsShownByAnotherObjectOfTheSameName() {
-        ConfigMap copy = configMap("copy", "uid-1", "7");
-        configMaps.put(copy);
-        unseen.wrote(UnseenWrites.Sent.of(new Action.DeleteNamed(Api.LOCAL, ConfigMap.class, "default", "copy", Optional.of("uid-1"))), Optional.empty());
-        assertThat(unseen.waitFor()).isPresent();
-
-        configMaps.put(configMap("copy", "uid-2", "9"));
-        assertThat(unseen.waitFor()).as("the one deleted is gone; this one was made since").isEmpty();
+        configMaps.put(configMap("copy", "uid-1", "7"));
+        assertWaitedForUntil(new Action.DeleteNamed(Api.LOCAL, ConfigMap.class, "default", "copy", Optional.of("uid-1")),
+                () -> configMaps.put(configMap("copy", "uid-2", "9")));
     }
 
     @Test
     void aCreateIsWaitedForUntilTheCacheHoldsTheObject() {
-        ConfigMap made = configMap("made", null, null);
-        unseen.wrote(UnseenWrites.Sent.of(new Action.Create(Api.LOCAL, made)), Optional.empty());
-        assertThat(unseen.waitFor()).isPresent();
-
-        configMaps.put(configMap("made", "uid-3", "1"));
-        assertThat(unseen.waitFor()).isEmpty();
+        assertWaitedForUntil(new Action.Create(Api.LOCAL, configMap("made", null, null)), () -> configMaps.put(configMap("made", "uid-3", "1")));
     }
 
     @Test
     void anUpdateIsWaitedForUntilTheCachedVersionIsNoLongerTheOneItCarried() {
-        ConfigMap read = configMap("changed", "uid-4", "12");
-        configMaps.put(read);
-        unseen.wrote(UnseenWrites.Sent.of(new Action.Update(Api.LOCAL, configMap("changed", "uid-4", "12"))), Optional.empty());
-        assertThat(unseen.waitFor()).isPresent();
-
-        configMaps.put(configMap("changed", "uid-4", "13"));
-        assertThat(unseen.waitFor()).isEmpty();
+        configMaps.put(configMap("changed", "uid-4", "12"));
+        assertWaitedForUntil(new Action.Update(Api.LOCAL, configMap("changed", "uid-4", "12")),
+                () -> configMaps.put(configMap("changed", "uid-4", "13")));
     }
 
     @Test
@@ -107,6 +90,14 @@ class APassWaitsUntilTheCachesShowItsOwnWrites {
 
         assertThat(unseen.waitFor()).isEmpty();
         assertThat(unseen.size()).isZero();
+    }
+
+    /** The write is waited for (with the whole patience left) until the cache changes as {@code cacheShowsIt} changes it. */
+    private void assertWaitedForUntil(Action write, Runnable cacheShowsIt) {
+        unseen.wrote(UnseenWrites.Sent.of(write), Optional.empty());
+        assertThat(unseen.waitFor()).as("the cache does not show the write yet").contains(PATIENCE);
+        cacheShowsIt.run();
+        assertThat(unseen.waitFor()).as("the cache shows it").isEmpty();
     }
 
     private static ConfigMap configMap(String name, String uid, String resourceVersion) {
