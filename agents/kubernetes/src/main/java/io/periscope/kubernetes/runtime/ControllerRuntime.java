@@ -410,8 +410,7 @@ public final class ControllerRuntime implements AutoCloseable {
             List<String> failed = new ArrayList<>();
             for (Action action : actions) {
                 try {
-                    UnseenWrites.Sent sent = UnseenWrites.Sent.of(action);
-                    unseen().wrote(sent, writer.apply(action));
+                    unseen().wrote(action, writer.apply(action));
                 } catch (KubernetesClientException e) {
                     switch (controller.refused(action, e)) {
                         case IGNORE -> {

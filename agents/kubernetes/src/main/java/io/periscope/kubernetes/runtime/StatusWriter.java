@@ -29,26 +29,29 @@ public final class StatusWriter {
     /**
      * Carries out one action.
      *
-     * @return the object as the API answered a create or an update (its new resourceVersion); empty for other writes
+     * @return the object as the API answered a write of one (a create, an update, an edit; its new
+     *         resourceVersion, or its old one when the edit changed nothing); empty for a delete and
+     *         for a status put that had nothing to write
      * @throws KubernetesClientException as the API refused it
      */
     public Optional<HasMetadata> apply(Action action) {
         KubernetesClient client = client(action.api());
-        switch (action) {
-            case Action.Create create -> {
-                return Optional.ofNullable(client.resource(create.object()).create());
-            }
-            case Action.Update update -> {
-                return Optional.ofNullable(client.resource(update.object()).update());
-            }
+        return Optional.ofNullable(switch (action) {
+            case Action.Create create -> client.resource(create.object()).create();
+            case Action.Update update -> client.resource(update.object()).update();
             case Action.CreateOrUpdate write -> client.resource(write.object()).createOr(NonDeletingOperation::update);
-            case Action.Delete delete -> client.resource(delete.object()).delete();
-            case Action.DeleteNamed delete -> deleteNamed(client, delete);
+            case Action.Delete delete -> {
+                client.resource(delete.object()).delete();
+                yield null;
+            }
+            case Action.DeleteNamed delete -> {
+                deleteNamed(client, delete);
+                yield null;
+            }
             case Action.Edit<?> edit -> edit(client, edit);
             case Action.EditStatus<?> edit -> editStatus(client, edit);
             case Action.PutStatus<?, ?> put -> putStatus(client, put);
-        }
-        return Optional.empty();
+        });
     }
 
     private KubernetesClient client(Api api) {
@@ -69,15 +72,16 @@ public final class StatusWriter {
         resource.delete();
     }
 
-    private static <T extends HasMetadata> void edit(KubernetesClient client, Action.Edit<T> edit) {
-        named(client, edit.kind(), edit.namespace(), edit.name()).edit(sameUid(edit.uid(), edit.edit()));
+    private static <T extends HasMetadata> T edit(KubernetesClient client, Action.Edit<T> edit) {
+        return named(client, edit.kind(), edit.namespace(), edit.name()).edit(sameUid(edit.uid(), edit.edit()));
     }
 
-    private static <T extends HasMetadata> void editStatus(KubernetesClient client, Action.EditStatus<T> edit) {
-        named(client, edit.kind(), edit.namespace(), edit.name()).editStatus(sameUid(edit.uid(), edit.edit()));
+    private static <T extends HasMetadata> T editStatus(KubernetesClient client, Action.EditStatus<T> edit) {
+        return named(client, edit.kind(), edit.namespace(), edit.name()).editStatus(sameUid(edit.uid(), edit.edit()));
     }
 
-    private static <S, T extends CustomResource<?, S>> void putStatus(KubernetesClient client, Action.PutStatus<S, T> put) {
+    /** The object with its status written; null when it already had that status. */
+    private static <S, T extends CustomResource<?, S>> T putStatus(KubernetesClient client, Action.PutStatus<S, T> put) {
         Resource<T> resource = named(client, put.kind(), put.namespace(), put.name());
         T existing = resource.get();
         if (existing == null) {
@@ -85,9 +89,9 @@ public final class StatusWriter {
             created.setMetadata(new ObjectMetaBuilder().withName(put.name()).withNamespace(put.namespace()).build());
             client.resource(created).create();
         } else if (Objects.equals(put.status(), existing.getStatus())) {
-            return;
+            return null;
         }
-        resource.editStatus(o -> {
+        return resource.editStatus(o -> {
             o.setStatus(put.status());
             return o;
         });

@@ -20,10 +20,11 @@ import java.util.function.Predicate;
  * "expectations", or until {@code patience} has passed since the write (a watch that lags, an event
  * folded into a relist): then it runs on what it has, and the API's answer decides.
  *
- * <p>Only writes a cache can show are followed: a create (the object is there), an update that
- * carried a resourceVersion (the cached one differs from it), a delete (the object, or the one with
- * that uid, is gone). Edits, status writes and create-or-update are not: their passes compare
- * before they write. Used from the runtime's loop thread only.
+ * <p>Only writes to a kind and namespace some cache watches are followed: a create until the
+ * object is there, a delete until it (or the one with that uid) is gone, and any other write until
+ * the cached resourceVersion is no longer the one the cache held when the write returned (unless
+ * that is already the written one: a write that changed nothing makes no event). Used from the
+ * runtime's loop thread only.
  */
 final class UnseenWrites {
 
@@ -55,45 +56,43 @@ final class UnseenWrites {
     }
 
     /**
-     * A write as it was sent: the resourceVersion an update carried is read before the request, as
-     * the client may set the object's version from the answer.
+     * Follows a write the API accepted, if a cache can show it.
+     *
+     * @param answer the object as the API answered the write (for all but deletes): its
+     *               resourceVersion is the one the cache will show, or the one it already shows
+     *               when the write changed nothing (an update or edit that changes nothing keeps the
+     *               version, and no watch event comes for it)
      */
-    record Sent(Action action, String resourceVersion) {
-
-        static Sent of(Action action) {
-            return new Sent(action, action instanceof Action.Update update ? update.object().getMetadata().getResourceVersion() : null);
+    void wrote(Action action, Optional<HasMetadata> answer) {
+        switch (action) {
+            case Action.Create create -> follow(action.api(), create.object(), Objects::nonNull);
+            case Action.Delete delete -> follow(action.api(), delete.object(), gone(delete.object().getMetadata().getUid()));
+            case Action.DeleteNamed delete -> cacheOf(action.api(), delete.kind(), delete.namespace())
+                    .ifPresent(cache -> add(cache, delete.namespace(), delete.name(), gone(delete.uid().orElse(null))));
+            case Action.Update ignored -> answer.ifPresent(written -> followChange(action.api(), written));
+            case Action.CreateOrUpdate ignored -> answer.ifPresent(written -> followChange(action.api(), written));
+            case Action.Edit<?> ignored -> answer.ifPresent(written -> followChange(action.api(), written));
+            case Action.EditStatus<?> ignored -> answer.ifPresent(written -> followChange(action.api(), written));
+            case Action.PutStatus<?, ?> ignored -> answer.ifPresent(written -> followChange(action.api(), written));
         }
     }
 
     /**
-     * Follows a write the API accepted, if a cache can show it.
-     *
-     * @param answer the object as the API answered a create or an update: an update that changed
-     *               nothing keeps its resourceVersion, and no watch event will come for it
+     * A write that left {@code written} on the API: shown once the cache no longer holds the version
+     * it held when the write returned, unless it holds the written one already.
      */
-    void wrote(Sent sent, Optional<HasMetadata> answer) {
-        Action action = sent.action();
-        switch (action) {
-            case Action.Create create -> follow(action.api(), create.object(), Objects::nonNull);
-            case Action.Update update -> {
-                String version = sent.resourceVersion();
-                boolean changed = answer.map(a -> !Objects.equals(version, a.getMetadata().getResourceVersion())).orElse(true);
-                if (version != null && changed) {
-                    follow(action.api(), update.object(), cached -> cached == null || !version.equals(cached.getMetadata().getResourceVersion()));
-                }
+    private void followChange(Api api, HasMetadata written) {
+        String namespace = written.getMetadata().getNamespace();
+        cacheOf(api, written.getClass(), namespace).ifPresent(cache -> {
+            String key = io.fabric8.kubernetes.client.informers.cache.Cache.namespaceKeyFunc(namespace, written.getMetadata().getName());
+            HasMetadata cached = cache.store().getByKey(key);
+            String before = cached == null ? null : cached.getMetadata().getResourceVersion();
+            if (before != null && before.equals(written.getMetadata().getResourceVersion())) {
+                return;
             }
-            case Action.Delete delete -> follow(action.api(), delete.object(), gone(delete.object().getMetadata().getUid()));
-            case Action.DeleteNamed delete -> cacheOf(action.api(), delete.kind(), delete.namespace())
-                    .ifPresent(cache -> add(cache, delete.namespace(), delete.name(), gone(delete.uid().orElse(null))));
-            case Action.CreateOrUpdate ignored -> {
-            }
-            case Action.Edit<?> ignored -> {
-            }
-            case Action.EditStatus<?> ignored -> {
-            }
-            case Action.PutStatus<?, ?> ignored -> {
-            }
-        }
+            add(cache, namespace, written.getMetadata().getName(),
+                    now -> now == null ? before != null : !Objects.equals(before, now.getMetadata().getResourceVersion()));
+        });
     }
 
     /**

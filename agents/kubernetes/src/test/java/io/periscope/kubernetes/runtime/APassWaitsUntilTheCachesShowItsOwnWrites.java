@@ -36,41 +36,56 @@ class APassWaitsUntilTheCachesShowItsOwnWrites {
     void aDeleteIsWaitedForUntilTheCacheDropsTheObject() {
         ConfigMap copy = configMap("copy", "uid-1", "7");
         configMaps.put(copy);
-        assertWaitedForUntil(new Action.Delete(Api.LOCAL, copy), () -> configMaps.remove(copy));
+        assertWaitedForUntil(new Action.Delete(Api.LOCAL, copy), Optional.empty(), () -> configMaps.remove(copy));
     }
 
     @Test
     void aDeleteIsShownByAnotherObjectOfTheSameName() {
         configMaps.put(configMap("copy", "uid-1", "7"));
-        assertWaitedForUntil(new Action.DeleteNamed(Api.LOCAL, ConfigMap.class, "default", "copy", Optional.of("uid-1")),
+        assertWaitedForUntil(new Action.DeleteNamed(Api.LOCAL, ConfigMap.class, "default", "copy", Optional.of("uid-1")), Optional.empty(),
                 () -> configMaps.put(configMap("copy", "uid-2", "9")));
     }
 
     @Test
     void aCreateIsWaitedForUntilTheCacheHoldsTheObject() {
-        assertWaitedForUntil(new Action.Create(Api.LOCAL, configMap("made", null, null)), () -> configMaps.put(configMap("made", "uid-3", "1")));
+        assertWaitedForUntil(new Action.Create(Api.LOCAL, configMap("made", null, null)), Optional.of(configMap("made", "uid-3", "1")),
+                () -> configMaps.put(configMap("made", "uid-3", "1")));
     }
 
     @Test
-    void anUpdateIsWaitedForUntilTheCachedVersionIsNoLongerTheOneItCarried() {
+    void anUpdateIsWaitedForUntilTheCacheNoLongerHoldsTheVersionItHadWhenTheWriteReturned() {
         configMaps.put(configMap("changed", "uid-4", "12"));
-        assertWaitedForUntil(new Action.Update(Api.LOCAL, configMap("changed", "uid-4", "12")),
+        assertWaitedForUntil(new Action.Update(Api.LOCAL, configMap("changed", "uid-4", "12")), Optional.of(configMap("changed", "uid-4", "13")),
                 () -> configMaps.put(configMap("changed", "uid-4", "13")));
     }
 
     @Test
-    void anUpdateThatChangedNothingIsNotWaitedFor() {
-        ConfigMap read = configMap("same", "uid-6", "21");
-        configMaps.put(read);
-        unseen.wrote(UnseenWrites.Sent.of(new Action.Update(Api.LOCAL, configMap("same", "uid-6", "21"))), Optional.of(configMap("same", "uid-6", "21")));
+    void aStatusEditIsWaitedForAsAnUpdateIs() {
+        configMaps.put(configMap("status", "uid-7", "30"));
+        assertWaitedForUntil(new Action.EditStatus<>(ConfigMap.class, "default", "status", "uid-7", c -> c),
+                Optional.of(configMap("status", "uid-7", "31")), () -> configMaps.put(configMap("status", "uid-7", "31")));
+    }
+
+    @Test
+    void aWriteThatChangedNothingIsNotWaitedFor() {
+        configMaps.put(configMap("same", "uid-6", "21"));
+        unseen.wrote(new Action.Update(Api.LOCAL, configMap("same", "uid-6", "21")), Optional.of(configMap("same", "uid-6", "21")));
+        unseen.wrote(new Action.Edit<>(ConfigMap.class, "default", "same", "uid-6", c -> c), Optional.of(configMap("same", "uid-6", "21")));
         assertThat(unseen.waitFor()).as("the API kept the resourceVersion: no event will come").isEmpty();
+    }
+
+    @Test
+    void aWriteTheCacheShowedBeforeItReturnedIsNotWaitedFor() {
+        configMaps.put(configMap("quick", "uid-8", "41"));
+        unseen.wrote(new Action.Update(Api.LOCAL, configMap("quick", "uid-8", "40")), Optional.of(configMap("quick", "uid-8", "41")));
+        assertThat(unseen.waitFor()).isEmpty();
     }
 
     @Test
     void aWriteTheCacheNeverShowsIsWaitedForOnlyAsLongAsThePatience() {
         ConfigMap copy = configMap("copy", "uid-1", "7");
         configMaps.put(copy);
-        unseen.wrote(UnseenWrites.Sent.of(new Action.Delete(Api.LOCAL, copy)), Optional.empty());
+        unseen.wrote(new Action.Delete(Api.LOCAL, copy), Optional.empty());
 
         now.addAndGet(Duration.ofSeconds(2).toNanos());
         assertThat(unseen.waitFor()).as("what is left of the patience").contains(Duration.ofSeconds(3));
@@ -81,20 +96,21 @@ class APassWaitsUntilTheCachesShowItsOwnWrites {
 
     @Test
     void writesNoCacheHoldsAreNotWaitedFor() {
-        unseen.wrote(UnseenWrites.Sent.of(new Action.Create(Api.BROKER, configMap("on-the-broker", null, null))), Optional.empty());
-        unseen.wrote(UnseenWrites.Sent.of(new Action.Create(Api.LOCAL, configMap("elsewhere", null, null, "kube-system"))), Optional.empty());
+        unseen.wrote(new Action.Create(Api.BROKER, configMap("on-the-broker", null, null)), Optional.empty());
+        unseen.wrote(new Action.Create(Api.LOCAL, configMap("elsewhere", null, null, "kube-system")), Optional.empty());
         Secret secret = new Secret();
         secret.setMetadata(configMap("secret", null, null).getMetadata());
-        unseen.wrote(UnseenWrites.Sent.of(new Action.Create(Api.LOCAL, secret)), Optional.empty());
-        unseen.wrote(UnseenWrites.Sent.of(new Action.Update(Api.LOCAL, configMap("no-version", "uid-5", null))), Optional.empty());
+        unseen.wrote(new Action.Create(Api.LOCAL, secret), Optional.empty());
+        unseen.wrote(new Action.PutStatus<>(io.periscope.kubernetes.crd.Gateway.class, io.periscope.kubernetes.crd.Gateway::new, "default", "gw",
+                null), Optional.empty());
 
         assertThat(unseen.waitFor()).isEmpty();
         assertThat(unseen.size()).isZero();
     }
 
     /** The write is waited for (with the whole patience left) until the cache changes as {@code cacheShowsIt} changes it. */
-    private void assertWaitedForUntil(Action write, Runnable cacheShowsIt) {
-        unseen.wrote(UnseenWrites.Sent.of(write), Optional.empty());
+    private void assertWaitedForUntil(Action write, Optional<HasMetadata> answer, Runnable cacheShowsIt) {
+        unseen.wrote(write, answer);
         assertThat(unseen.waitFor()).as("the cache does not show the write yet").contains(PATIENCE);
         cacheShowsIt.run();
         assertThat(unseen.waitFor()).as("the cache shows it").isEmpty();
