@@ -56,19 +56,28 @@ final class LiveObjectsInformers implements AutoCloseable {
             nodes = keep(Node.class, Optional.empty(), client.nodes().inform(new SignalOnChange<>(onChange)));
             pods = keep(Pod.class, Optional.empty(), client.pods().inAnyNamespace().inform(new SignalOnChange<>(onChange)));
             services = keep(Service.class, Optional.empty(), client.services().inAnyNamespace().inform(new SignalOnChange<>(onChange)));
-            endpointSlices = keep(EndpointSlice.class, Optional.empty(), client.discovery().v1().endpointSlices().inAnyNamespace().inform(new SignalOnChange<>(onChange)));
-            serviceExports = keep(ServiceExportResource.class, Optional.empty(), client.resources(ServiceExportResource.class).inAnyNamespace().inform(new SignalOnChange<>(onChange)));
-            clusterGlobalEgressIPs = keep(ClusterGlobalEgressIPResource.class, Optional.empty(), client.resources(ClusterGlobalEgressIPResource.class).inform(new SignalOnChange<>(onChange)));
-            globalEgressIPs = keep(GlobalEgressIPResource.class, Optional.empty(), client.resources(GlobalEgressIPResource.class).inAnyNamespace().inform(new SignalOnChange<>(onChange)));
-            globalIngressIPs = keep(GlobalIngressIPResource.class, Optional.empty(), client.resources(GlobalIngressIPResource.class).inAnyNamespace().inform(new SignalOnChange<>(onChange)));
-            clusters = keep(SubmarinerCluster.class, Optional.of(submarinerNamespace), client.resources(SubmarinerCluster.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
-            endpoints = keep(SubmarinerEndpoint.class, Optional.of(submarinerNamespace), client.resources(SubmarinerEndpoint.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
-            connectivityPolicies = keep(ClusterConnectivityPolicyResource.class, Optional.of(submarinerNamespace), client.resources(ClusterConnectivityPolicyResource.class).inNamespace(submarinerNamespace)
-                    .inform(new SignalOnChange<>(onChange)));
-            connectionPolicies = keep(ClusterConnectionPolicies.class, Optional.of(submarinerNamespace), client.resources(ClusterConnectionPolicies.class).inNamespace(submarinerNamespace)
-                    .inform(new SignalOnChange<>(onChange)));
-            leases = keep(Lease.class, Optional.of(submarinerNamespace), client.resources(Lease.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
-            gateways = keep(Gateway.class, Optional.of(submarinerNamespace), client.resources(Gateway.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
+            endpointSlices = keep(EndpointSlice.class, Optional.empty(),
+                    client.discovery().v1().endpointSlices().inAnyNamespace().inform(new SignalOnChange<>(onChange)));
+            serviceExports = keep(ServiceExportResource.class, Optional.empty(),
+                    client.resources(ServiceExportResource.class).inAnyNamespace().inform(new SignalOnChange<>(onChange)));
+            clusterGlobalEgressIPs = keep(ClusterGlobalEgressIPResource.class, Optional.empty(),
+                    client.resources(ClusterGlobalEgressIPResource.class).inform(new SignalOnChange<>(onChange)));
+            globalEgressIPs = keep(GlobalEgressIPResource.class, Optional.empty(),
+                    client.resources(GlobalEgressIPResource.class).inAnyNamespace().inform(new SignalOnChange<>(onChange)));
+            globalIngressIPs = keep(GlobalIngressIPResource.class, Optional.empty(),
+                    client.resources(GlobalIngressIPResource.class).inAnyNamespace().inform(new SignalOnChange<>(onChange)));
+            clusters = keep(SubmarinerCluster.class, Optional.of(submarinerNamespace),
+                    client.resources(SubmarinerCluster.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
+            endpoints = keep(SubmarinerEndpoint.class, Optional.of(submarinerNamespace),
+                    client.resources(SubmarinerEndpoint.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
+            connectivityPolicies = keep(ClusterConnectivityPolicyResource.class, Optional.of(submarinerNamespace),
+                    client.resources(ClusterConnectivityPolicyResource.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
+            connectionPolicies = keep(ClusterConnectionPolicies.class, Optional.of(submarinerNamespace),
+                    client.resources(ClusterConnectionPolicies.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
+            leases = keep(Lease.class, Optional.of(submarinerNamespace),
+                    client.resources(Lease.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
+            gateways = keep(Gateway.class, Optional.of(submarinerNamespace),
+                    client.resources(Gateway.class).inNamespace(submarinerNamespace).inform(new SignalOnChange<>(onChange)));
         } catch (RuntimeException e) {
             close();
             throw e;

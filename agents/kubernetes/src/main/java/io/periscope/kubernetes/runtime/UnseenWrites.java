@@ -69,11 +69,7 @@ final class UnseenWrites {
             case Action.Delete delete -> follow(action.api(), delete.object(), gone(delete.object().getMetadata().getUid()));
             case Action.DeleteNamed delete -> cacheOf(action.api(), delete.kind(), delete.namespace())
                     .ifPresent(cache -> add(cache, delete.namespace(), delete.name(), gone(delete.uid().orElse(null))));
-            case Action.Update ignored -> answer.ifPresent(written -> followChange(action.api(), written));
-            case Action.CreateOrUpdate ignored -> answer.ifPresent(written -> followChange(action.api(), written));
-            case Action.Edit<?> ignored -> answer.ifPresent(written -> followChange(action.api(), written));
-            case Action.EditStatus<?> ignored -> answer.ifPresent(written -> followChange(action.api(), written));
-            case Action.PutStatus<?, ?> ignored -> answer.ifPresent(written -> followChange(action.api(), written));
+            default -> answer.ifPresent(written -> followChange(action.api(), written));
         }
     }
 
@@ -84,8 +80,7 @@ final class UnseenWrites {
     private void followChange(Api api, HasMetadata written) {
         String namespace = written.getMetadata().getNamespace();
         cacheOf(api, written.getClass(), namespace).ifPresent(cache -> {
-            String key = io.fabric8.kubernetes.client.informers.cache.Cache.namespaceKeyFunc(namespace, written.getMetadata().getName());
-            HasMetadata cached = cache.store().getByKey(key);
+            HasMetadata cached = cache.store().getByKey(key(namespace, written.getMetadata().getName()));
             String before = cached == null ? null : cached.getMetadata().getResourceVersion();
             if (before != null && before.equals(written.getMetadata().getResourceVersion())) {
                 return;
@@ -117,8 +112,12 @@ final class UnseenWrites {
     }
 
     private void add(Watched cache, String namespace, String name, Predicate<HasMetadata> shown) {
-        unseen.add(new Unseen(cache, io.fabric8.kubernetes.client.informers.cache.Cache.namespaceKeyFunc(namespace, name), shown,
-                nanoTime.getAsLong() + patience.toNanos()));
+        unseen.add(new Unseen(cache, key(namespace, name), shown, nanoTime.getAsLong() + patience.toNanos()));
+    }
+
+    /** The key an informer's store files the object under. */
+    private static String key(String namespace, String name) {
+        return io.fabric8.kubernetes.client.informers.cache.Cache.namespaceKeyFunc(namespace, name);
     }
 
     private Optional<Watched> cacheOf(Api api, Class<?> kind, String namespace) {
