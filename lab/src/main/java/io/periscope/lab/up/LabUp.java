@@ -24,6 +24,7 @@ import io.periscope.lab.machine.MachineNetwork;
 import io.periscope.lab.netns.NamespaceWorkers;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.lab.netns.SysctlWriter;
+import io.periscope.lab.ovn.GatewayMacLearning;
 import io.periscope.lab.ovn.OvnCluster;
 import io.periscope.lab.ovn.OvnClusterSpec;
 import io.periscope.lab.ovn.OvnPrograms;
@@ -381,6 +382,27 @@ public final class LabUp {
         phase(progress, rollback, "links", () -> links(set, layout, recorded));
         // After convergence: the kube-proxy stand-in's check above knows only the plan's services.
         phase(progress, rollback, "cluster dns", () -> clusterDns(layout, dns) + ovnClusterDns(set, plan, dns, recorded.get()));
+        // Last: OVN has every row by now, and the agents made ovn-k8s-sub0.
+        if (set.clusters().stream().anyMatch(c -> c.cni() == Cni.OVN_KUBERNETES)) {
+            phase(progress, rollback, "ovn gateway macs", () -> ovnGatewayMacs(set, layout, recorded.get()));
+        }
+    }
+
+    /**
+     * On each OVN cluster with Submariner's {@code submariner_router}, the router learns its gateway's
+     * MAC by ARP, as OVN does, before {@code up} returns ({@link GatewayMacLearning} says why).
+     */
+    private String ovnGatewayMacs(ClusterSet set, LabLayout layout, LabState state) {
+        GatewayMacLearning learning = new GatewayMacLearning(runner);
+        List<String> learnt = new ArrayList<>();
+        for (Cluster cluster : set.clusters()) {
+            if (cluster.cni() != Cni.OVN_KUBERNETES) {
+                continue;
+            }
+            GatewayMacLearning.chassis(layout.nodes(), cluster.name()).ifPresent(chassis -> learnt.add(
+                    learning.learn(chassis, stateFile.directoryFor(state.hash()).resolve("ovn-" + cluster.name()))));
+        }
+        return learnt.isEmpty() ? "none (no cluster reaches its gateway through submariner_router)" : String.join("; ", learnt);
     }
 
     /**

@@ -63,6 +63,14 @@ class AnOvnLabComesUpAndGoesDownLeavingNothing {
         assertThat(ping(web, "10.244.1.1").exitCode()).as(() -> diagnose(lab, web, worker, runDirectories)).isZero();
         assertThat(ping(web, "10.244.0.1").exitCode()).as(() -> diagnose(lab, web, worker, runDirectories)).isZero();
         HostHasOvnPorts.check(lab, "east", "east-gw");
+        // Each cluster's submariner_router knows its gateway's MAC before up returns: the first
+        // packet it sends there is not held while OVN asks by ARP.
+        assertThat(lab.progress()).anyMatch(l -> l.startsWith("ovn gateway macs: east: submariner_router learnt 169.254.254.10 at 0a:58:66:22:33:44"));
+        for (Path directory : runDirectories) {
+            assertThat(ProcessCommandRunner.here().run(Command.of("ovn-sbctl", "--db=unix:" + directory.resolve("central/sb.sock"),
+                    "--bare", "--columns=ip,mac", "find", "MAC_Binding", "logical_port=submariner_up_lrp")).stdout())
+                    .as(directory.toString()).contains("169.254.254.10").contains("0a:58:66:22:33:44");
+        }
         for (String node : List.of("east-gw", "east-worker")) {
             AgentsBuiltTheBridge.check(lab, runDirectories.getFirst(), "east", node);
         }
