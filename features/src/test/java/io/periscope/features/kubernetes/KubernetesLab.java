@@ -3,6 +3,7 @@ package io.periscope.features.kubernetes;
 import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.features.backend.Deployment;
 import io.periscope.features.backend.LabDriver;
+import io.periscope.features.backend.LabExitGuard;
 import io.periscope.lab.failover.LabFailure;
 import io.periscope.lab.failover.UpLab;
 import io.periscope.lab.layout.HostNamespace;
@@ -28,7 +29,7 @@ import java.util.Optional;
  * deletes exports, pods or GlobalEgressIPs goes to the running API servers and agents, any other
  * rebuilds the lab ({@link #takeNotes} says which); the notes also carry what a failover
  * measured (how soon the agents found the gateway down, how long its streams went without packets). A JVM shutdown hook takes the lab down if
- * the run ends without {@link #down}.
+ * the run ends without {@link #down}, even in the middle of a build ({@link LabExitGuard}).
  */
 public final class KubernetesLab implements LabDriver {
 
@@ -40,14 +41,15 @@ public final class KubernetesLab implements LabDriver {
     private KubernetesOnTheLab lab;
     private KubernetesDeployment deployment;
     private Path stateDirectory;
-
-    public KubernetesLab() {
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(this::down));
-    }
+    private final LabExitGuard guard = LabExitGuard.armed("kubernetes-on-lab", this::takeDown);
 
     @Override
-    public synchronized Deployment up(ClusterSet set) {
-        down();
+    public Deployment up(ClusterSet set) {
+        return guard.building(() -> build(set));
+    }
+
+    private Deployment build(ClusterSet set) {
+        takeDown();
         try {
             stateDirectory = Files.createTempDirectory("periscope-acceptance-k8s");
         } catch (IOException e) {
@@ -94,10 +96,14 @@ public final class KubernetesLab implements LabDriver {
      * Any other change rebuilds the lab, and the notes say why.
      */
     @Override
-    public synchronized Deployment change(ClusterSet set) {
+    public Deployment change(ClusterSet set) {
+        return guard.building(() -> changeInPlace(set));
+    }
+
+    private Deployment changeInPlace(ClusterSet set) {
         if (lab == null) {
             notes.add("built anew: no kubernetes-on-lab of '" + set.name() + "' was running to take the change");
-            return up(set);
+            return build(set);
         }
         ClusterSet before = lab.set();
         var planBefore = lab.plan();
@@ -106,7 +112,7 @@ public final class KubernetesLab implements LabDriver {
         if (refused.isPresent()) {
             notes.add("rebuilt: the kubernetes-on-lab backend takes only deleted exports, pods and GlobalEgressIPs in place, so no deletion by "
                     + "the agents is shown here; this change: " + refused.get());
-            return up(set);
+            return build(set);
         }
         awaitConvergence();
         awaitReleased(planBefore, lab.plan());
@@ -134,7 +140,11 @@ public final class KubernetesLab implements LabDriver {
     }
 
     @Override
-    public synchronized List<String> takeNotes() {
+    public List<String> takeNotes() {
+        return guard.locked(this::notesSoFar);
+    }
+
+    private List<String> notesSoFar() {
         List<String> taken = new ArrayList<>(notes);
         notes.clear();
         if (deployment != null) {
@@ -175,7 +185,11 @@ public final class KubernetesLab implements LabDriver {
     }
 
     @Override
-    public synchronized void healFailures() {
+    public void healFailures() {
+        guard.locked(this::heal);
+    }
+
+    private void heal() {
         if (lab == null) {
             return;
         }
@@ -184,7 +198,12 @@ public final class KubernetesLab implements LabDriver {
     }
 
     @Override
-    public synchronized void down() {
+    public void down() {
+        guard.locked(this::takeDown);
+    }
+
+    /** Under the guard's lock: from {@link #down}, from a new build, or from the JVM's shutdown hook. */
+    private void takeDown() {
         if (lab != null) {
             KubernetesOnTheLab going = lab;
             lab = null;

@@ -2,6 +2,7 @@ package io.periscope.features.lab;
 
 import io.periscope.features.backend.Deployment;
 import io.periscope.features.backend.LabDriver;
+import io.periscope.features.backend.LabExitGuard;
 import io.periscope.lab.LabRefusal;
 import io.periscope.lab.agent.ReconcilingAgents;
 import io.periscope.lab.apply.LabApply;
@@ -38,7 +39,7 @@ import java.util.stream.Collectors;
  * cannot take in place (a node or pod added, other clusters) takes the previous lab down
  * and builds the new one, and {@link #takeNotes} says which happened. The state files live in a directory of this run, so the suite never meets a lab
  * someone started by hand; a JVM shutdown hook takes the lab down if the run ends without
- * {@link #down}.
+ * {@link #down}, even in the middle of a build ({@link LabExitGuard}).
  */
 public final class NamespaceLab implements LabDriver {
 
@@ -48,13 +49,14 @@ public final class NamespaceLab implements LabDriver {
     private ClusterSet up;
     private Path stateDirectory;
     private LabStateFile stateFile;
-
-    public NamespaceLab() {
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(this::down));
-    }
+    private final LabExitGuard guard = LabExitGuard.armed("lab", this::takeDown);
 
     @Override
-    public synchronized Deployment change(ClusterSet set) {
+    public Deployment change(ClusterSet set) {
+        return guard.building(() -> changeInPlace(set));
+    }
+
+    private Deployment changeInPlace(ClusterSet set) {
         if (up != null && up.name().equals(set.name())) {
             Optional<Deployment> applied = applyInPlace(set);
             if (applied.isPresent()) {
@@ -63,12 +65,16 @@ public final class NamespaceLab implements LabDriver {
         } else {
             notes.add("built with lab up: no lab of '" + set.name() + "' was running to take the change");
         }
-        return up(set);
+        return build(set);
     }
 
     @Override
-    public synchronized Deployment up(ClusterSet set) {
-        down();
+    public Deployment up(ClusterSet set) {
+        return guard.building(() -> build(set));
+    }
+
+    private Deployment build(ClusterSet set) {
+        takeDown();
         progress.clear();
         try {
             stateDirectory = Files.createTempDirectory("periscope-acceptance-lab");
@@ -113,10 +119,12 @@ public final class NamespaceLab implements LabDriver {
 
     /** What the lab did to realise the changes since the last call: applied in place, or rebuilt and why. */
     @Override
-    public synchronized List<String> takeNotes() {
-        List<String> taken = List.copyOf(notes);
-        notes.clear();
-        return taken;
+    public List<String> takeNotes() {
+        return guard.locked(() -> {
+            List<String> taken = List.copyOf(notes);
+            notes.clear();
+            return taken;
+        });
     }
 
     /**
@@ -125,7 +133,11 @@ public final class NamespaceLab implements LabDriver {
      * after it as before, and no state was written.
      */
     @Override
-    public synchronized Optional<TopologyException> refuse(String yaml) {
+    public Optional<TopologyException> refuse(String yaml) {
+        return guard.building(() -> refusal(yaml));
+    }
+
+    private Optional<TopologyException> refusal(String yaml) {
         Path directory;
         Path file;
         try {
@@ -170,7 +182,11 @@ public final class NamespaceLab implements LabDriver {
     }
 
     @Override
-    public synchronized void healFailures() {
+    public void healFailures() {
+        guard.locked(this::heal);
+    }
+
+    private void heal() {
         if (up == null) {
             return;
         }
@@ -183,7 +199,12 @@ public final class NamespaceLab implements LabDriver {
     }
 
     @Override
-    public synchronized void down() {
+    public void down() {
+        guard.locked(this::takeDown);
+    }
+
+    /** Under the guard's lock: from {@link #down}, from a new build, or from the JVM's shutdown hook. */
+    private void takeDown() {
         if (up != null) {
             ClusterSet going = up;
             up = null;
