@@ -25,7 +25,7 @@ class LabExitGuardTakesTheLabDownWhileAScenarioBuilds {
     @Test
     void aBuildWaitingForTheAgentsIsInterruptedAndTheLabGoesDownUnderTheLock() throws Exception {
         AtomicBoolean buildHeldTheLockDuringTakeDown = new AtomicBoolean();
-        ReentrantHolder holder = new ReentrantHolder();
+        BuildInProgress holder = new BuildInProgress();
         LabExitGuard guard = new LabExitGuard(() -> {
             buildHeldTheLockDuringTakeDown.set(holder.building);
             log.add("taken down");
@@ -108,7 +108,7 @@ class LabExitGuardTakesTheLabDownWhileAScenarioBuilds {
     }
 
     /** Whether the scenario's build is inside its work, seen from the take-down. */
-    private static final class ReentrantHolder {
+    private static final class BuildInProgress {
         volatile boolean building;
     }
 }
