@@ -341,6 +341,8 @@ public final class Dataplane {
                 }
                 segments.arrived(port.host());
             }
+            // The suffixes being counted read this host's entries too, not only those they began on.
+            memo.through(port.host());
         }
         arriveHere(v, port);
     }

@@ -191,6 +191,11 @@ public final class SuffixMemo {
         return paths;
     }
 
+    /** The hosts each kept suffix went through, whose entries decide where it is reused (by host index). */
+    public List<int[]> keptHosts() {
+        return suffixes.values().stream().flatMap(List::stream).map(s -> s.hosts().clone()).toList();
+    }
+
     /** How many times a suffix's count was reused rather than walked. */
     public long reused() {
         return reused;
