@@ -1,18 +1,26 @@
 # Finds a JDK of release 21 or later for ./periscope and ./run-tests; meant to be sourced.
 #
-# periscope_find_jdk sets JAVA_HOME to the JDK it picks and returns 0, or prints what to install and
-# returns 2. Order: $JAVA_HOME, the `java` on PATH, then the newest JDK under /usr/lib/jvm. A JDK
+# periscope_find_jdk sets JAVA_HOME to the JDK it picks (and periscope_release to its feature release)
+# and returns 0, or prints what to install and returns 2. Order: $JAVA_HOME, the `java` on PATH, then the newest JDK under /usr/lib/jvm. A JDK
 # (with javac), not a bare runtime, because both callers may have to compile the project.
 
 PERISCOPE_MIN_JAVA=21
 
-# The feature release of the JDK at $1 (17, 21, 25, ...), or nothing when it is not a usable JDK.
+# The feature release of the JDK at $1 (17, 21, 25, ...) in periscope_release; returns 1 when it is not
+# a usable JDK. A variable, not output: output would be read through $(...), a fork, and on a machine
+# where starting a process takes milliseconds the launcher's forks were a third of a small command
+# (docs/benchmarks.md, "The launcher's own start").
 periscope_jdk_release() {
-    local home=$1 version=
+    local home=$1 version= line
+    periscope_release=
     [ -x "$home/bin/java" ] && [ -x "$home/bin/javac" ] || return 1
     # The release file answers without starting a JVM; older or odd layouts fall back to `java -version`.
     if [ -r "$home/release" ]; then
-        version=$(sed -n 's/^JAVA_VERSION="\(.*\)"$/\1/p' "$home/release")
+        while IFS= read -r line || [ -n "$line" ]; do
+            case $line in
+                JAVA_VERSION=\"*\") version=${line#JAVA_VERSION=\"}; version=${version%\"}; break ;;
+            esac
+        done < "$home/release"
     fi
     if [ -z "$version" ]; then
         version=$("$home/bin/java" -version 2>&1 | sed -n 's/^.* version "\([^"]*\)".*$/\1/p' | head -n 1)
@@ -22,31 +30,41 @@ periscope_jdk_release() {
     esac
     version=${version%%[!0-9]*}
     [ -n "$version" ] || return 1
-    echo "$version"
+    periscope_release=$version
 }
 
-# The JDK home a java launcher belongs to (following /usr/bin/java -> /etc/alternatives -> ...).
+# The JDK home a java launcher belongs to (following /usr/bin/java -> /etc/alternatives -> ...), in
+# periscope_java_home.
 periscope_home_of_java() {
     local java
     java=$(readlink -f "$1") || return 1
-    dirname "$(dirname "$java")"
+    java=${java%/*}
+    periscope_java_home=${java%/*}
 }
 
 periscope_find_jdk() {
-    local candidate release best= best_release=0 on_path too_old=
+    local candidate best= best_release=0 on_path= too_old= dir dirs
 
     if [ -n "${JAVA_HOME:-}" ]; then
-        if release=$(periscope_jdk_release "$JAVA_HOME"); then
-            [ "$release" -ge "$PERISCOPE_MIN_JAVA" ] && return 0
-            too_old="JAVA_HOME=$JAVA_HOME is a JDK $release."
+        if periscope_jdk_release "$JAVA_HOME"; then
+            [ "$periscope_release" -ge "$PERISCOPE_MIN_JAVA" ] && return 0
+            too_old="JAVA_HOME=$JAVA_HOME is a JDK $periscope_release."
         else
             too_old="JAVA_HOME=$JAVA_HOME is not a JDK (no bin/java and bin/javac)."
         fi
     fi
 
-    if on_path=$(command -v java 2>/dev/null); then
-        candidate=$(periscope_home_of_java "$on_path")
-        if release=$(periscope_jdk_release "$candidate") && [ "$release" -ge "$PERISCOPE_MIN_JAVA" ]; then
+    # The first java on PATH, looked up without a fork (as `command -v java` would find it).
+    IFS=: read -r -a dirs <<< "$PATH"
+    for dir in "${dirs[@]}"; do
+        if [ -f "${dir:-.}/java" ] && [ -x "${dir:-.}/java" ]; then
+            on_path=${dir:-.}/java
+            break
+        fi
+    done
+    if [ -n "$on_path" ]; then
+        if periscope_home_of_java "$on_path" && candidate=$periscope_java_home &&
+                periscope_jdk_release "$candidate" && [ "$periscope_release" -ge "$PERISCOPE_MIN_JAVA" ]; then
             export JAVA_HOME=$candidate
             return 0
         fi
@@ -54,14 +72,15 @@ periscope_find_jdk() {
 
     for candidate in /usr/lib/jvm/*; do
         [ -d "$candidate" ] || continue
-        release=$(periscope_jdk_release "$candidate") || continue
-        if [ "$release" -ge "$PERISCOPE_MIN_JAVA" ] && [ "$release" -gt "$best_release" ]; then
+        periscope_jdk_release "$candidate" || continue
+        if [ "$periscope_release" -ge "$PERISCOPE_MIN_JAVA" ] && [ "$periscope_release" -gt "$best_release" ]; then
             best=$candidate
-            best_release=$release
+            best_release=$periscope_release
         fi
     done
     if [ -n "$best" ]; then
         export JAVA_HOME=$best
+        periscope_release=$best_release
         return 0
     fi
 

@@ -18,8 +18,9 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The launcher's start-up cache (JDK 25's AOT cache, or AppCDS before it): made once per jar, made
- * anew when the jar is rebuilt, never in the way of a command. The launcher runs from a copy of the
+ * The launcher's start-up caches (JDK 25's AOT cache, or AppCDS before it), one for the commands that
+ * draw and one for the others: each made once per jar, made anew when the jar is rebuilt, never in the
+ * way of a command. The launcher runs from a copy of the
  * repository's layout whose jar is a small program that says whether the JVM was given a cache; its
  * training class stands in for io.periscope.cli.StartupTraining.
  */
@@ -41,19 +42,21 @@ class LauncherKeepsOneStartupCachePerJar {
                 package demo;
                 public class Main {
                     public static void main(String[] args) {
-                        boolean cached = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                                .anyMatch(a -> a.startsWith("-XX:AOTCache=") || a.startsWith("-XX:SharedArchiveFile="));
-                        System.out.println("hello " + (cached ? "cached" : "uncached"));
+                        String cache = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                                .filter(a -> a.startsWith("-XX:AOTCache=") || a.startsWith("-XX:SharedArchiveFile="))
+                                .map(a -> a.substring(a.lastIndexOf('/') + 1).split("-")[1]).findFirst().orElse(null);
+                        System.out.println("hello " + (cache == null ? "uncached" : "cached") + (args.length > 0 && cache != null ? " (" + cache + ")" : ""));
                     }
                 }
                 """, "StartupTraining.java", """
                 package io.periscope.cli;
                 public class StartupTraining {
                     public static void main(String[] args) {
-                        if (System.getenv("TRAINING_FAILS") != null || !java.nio.file.Files.exists(java.nio.file.Path.of(args[0]))) {
+                        if (System.getenv("TRAINING_FAILS") != null || !java.nio.file.Files.exists(java.nio.file.Path.of(args[1]))
+                                || !args[0].equals("text") && !args[0].equals("picture")) {
                             System.exit(1);
                         }
-                        demo.Main.main(args);
+                        demo.Main.main(new String[0]);
                     }
                 }
                 """), "demo.Main");
@@ -69,6 +72,7 @@ class LauncherKeepsOneStartupCachePerJar {
         Run second = launch(Map.of());
         assertThat(second.out()).isEqualTo("hello cached\n");
         assertThat(second.err()).isEmpty();
+        assertThat(caches().getFirst().getFileName().toString()).startsWith("periscope-text-");
     }
 
     @Test
@@ -82,6 +86,26 @@ class LauncherKeepsOneStartupCachePerJar {
         assertThat(rebuilt.err()).contains("preparing the start-up cache");
         assertThat(rebuilt.out()).isEqualTo("hello cached\n");
         assertThat(caches()).hasSize(1).doesNotContainAnyElementsOf(before);
+    }
+
+    @Test
+    void theCommandsThatDrawGetACacheOfTheirOwnAndARebuildReplacesBoth() throws Exception {
+        assertThat(launch(Map.of(), "trace", "x.yaml").out()).isEqualTo("hello cached (text)\n");
+        Run drawing = launch(Map.of(), "trace", "x.yaml", "--html", "x.html");
+        assertThat(drawing.err()).contains("preparing the start-up cache of the commands that draw");
+        assertThat(drawing.out()).isEqualTo("hello cached (picture)\n");
+        assertThat(launch(Map.of(), "serve", "x.yaml").out()).isEqualTo("hello cached (picture)\n");
+        assertThat(launch(Map.of(), "--debug", "trace", "--dot=x.dot", "x.yaml").out()).isEqualTo("hello cached (picture)\n");
+        assertThat(launch(Map.of(), "plan", "x.yaml").out()).isEqualTo("hello cached (text)\n");
+        assertThat(caches()).hasSize(2);
+        List<Path> before = caches();
+        Files.setLastModifiedTime(jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 60_000));
+
+        launch(Map.of(), "serve", "x.yaml");
+
+        assertThat(caches()).as("the new jar's picture cache alone: the old jar's two are gone")
+                .hasSize(1).doesNotContainAnyElementsOf(before);
+        assertThat(caches().getFirst().getFileName().toString()).startsWith("periscope-picture-");
     }
 
     @Test
@@ -130,8 +154,10 @@ class LauncherKeepsOneStartupCachePerJar {
         }
     }
 
-    private Run launch(Map<String, String> environment) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder("bash", root.resolve("periscope").toString());
+    private Run launch(Map<String, String> environment, String... arguments) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("bash", root.resolve("periscope").toString()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         builder.environment().remove("PERISCOPE_AOT");
         builder.environment().putAll(environment);

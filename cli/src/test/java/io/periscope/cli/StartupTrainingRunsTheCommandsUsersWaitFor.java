@@ -19,7 +19,9 @@ class StartupTrainingRunsTheCommandsUsersWaitFor {
 
     @Test
     void everyTrainingCommandSucceedsOnTheExampleTheLauncherPasses() throws Exception {
-        assertThat(StartupTraining.train(REPOSITORY.resolve("examples/mag-globalnet.yaml"))).isEmpty();
+        Path example = REPOSITORY.resolve("examples/mag-globalnet.yaml");
+        assertThat(StartupTraining.train(example, StartupTraining.Family.TEXT)).isEmpty();
+        assertThat(StartupTraining.train(example, StartupTraining.Family.PICTURE)).isEmpty();
     }
 
     @Test
@@ -27,8 +29,10 @@ class StartupTrainingRunsTheCommandsUsersWaitFor {
         Path broken = directory.resolve("broken.yaml");
         Files.writeString(broken, "name: broken\nclusters: [\n");
 
-        assertThat(StartupTraining.train(broken))
+        assertThat(StartupTraining.train(broken, StartupTraining.Family.TEXT))
                 .contains("trace " + broken, "plan " + broken, "check " + broken)
                 .doesNotContain("--version");
+        assertThat(StartupTraining.train(broken, StartupTraining.Family.PICTURE))
+                .anySatisfy(command -> assertThat(command).startsWith("trace " + broken + " --html "));
     }
 }
