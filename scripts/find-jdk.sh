@@ -1,15 +1,16 @@
 # Finds a JDK of release 21 or later for ./periscope and ./run-tests; meant to be sourced.
 #
 # periscope_find_jdk sets JAVA_HOME to the JDK it picks (and periscope_release to its feature release)
-# and returns 0, or prints what to install and returns 2. Order: $JAVA_HOME, the `java` on PATH, then the newest JDK under /usr/lib/jvm. A JDK
-# (with javac), not a bare runtime, because both callers may have to compile the project.
+# and returns 0, or prints what to install and returns 2. Order: $JAVA_HOME, the `java` on PATH, then
+# the newest JDK under /usr/lib/jvm. A JDK (with javac), not a bare runtime, because both callers may
+# have to compile the project.
 
 PERISCOPE_MIN_JAVA=21
 
 # The feature release of the JDK at $1 (17, 21, 25, ...) in periscope_release; returns 1 when it is not
 # a usable JDK. A variable, not output: output would be read through $(...), a fork, and on a machine
 # where starting a process takes milliseconds the launcher's forks were a third of a small command
-# (docs/benchmarks.md, "The launcher's own start").
+# (docs/benchmarks.md, "A slower machine, and the launcher's own start").
 periscope_jdk_release() {
     local home=$1 version= line
     periscope_release=

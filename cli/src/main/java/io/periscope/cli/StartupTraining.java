@@ -48,7 +48,7 @@ public final class StartupTraining {
     public static void main(String[] args) throws Exception {
         List<Family> families = switch (args.length) {
             case 1 -> List.of(Family.TEXT, Family.PICTURE);
-            case 2 -> family(args[0]) == null ? List.of() : List.of(family(args[0]));
+            case 2 -> family(args[0]);
             default -> List.of();
         };
         if (families.isEmpty()) {
@@ -65,11 +65,12 @@ public final class StartupTraining {
         System.exit(failed.isEmpty() ? 0 : 1);
     }
 
-    private static Family family(String name) {
+    /** The family {@code name} names, alone; none when it names no family. */
+    private static List<Family> family(String name) {
         return switch (name) {
-            case "text" -> Family.TEXT;
-            case "picture" -> Family.PICTURE;
-            default -> null;
+            case "text" -> List.of(Family.TEXT);
+            case "picture" -> List.of(Family.PICTURE);
+            default -> List.of();
         };
     }
 

@@ -20,9 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The launcher's start-up caches (JDK 25's AOT cache, or AppCDS before it), one for the commands that
  * draw and one for the others: each made once per jar, made anew when the jar is rebuilt, never in the
- * way of a command. The launcher runs from a copy of the
- * repository's layout whose jar is a small program that says whether the JVM was given a cache; its
- * training class stands in for io.periscope.cli.StartupTraining.
+ * way of a command. The launcher runs from a copy of the repository's layout whose jar is a small
+ * program that says whether the JVM was given a cache; its training class stands in for
+ * io.periscope.cli.StartupTraining.
  */
 class LauncherKeepsOneStartupCachePerJar {
 
