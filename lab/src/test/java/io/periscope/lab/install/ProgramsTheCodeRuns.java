@@ -117,11 +117,13 @@ record ProgramsTheCodeRuns(TreeMap<String, Set<String>> programs, List<String> u
      * {@code ||}, {@code $(}, a keyword that takes a command ({@code if}, {@code then}, ...), and the
      * word a wrapper runs as well as the wrapper ({@code setsid P}, {@code nohup P}, {@code timeout N P},
      * {@code flock FILE P}, {@code ip netns exec NS P}, {@code runuser -u U -- P}, {@code setpriv OPTIONS P}).
-     * Heredoc bodies, comments, quoted text and assignments are skipped.
+     * Heredoc bodies, comments, quoted text, assignments and the patterns of a {@code case}'s arms
+     * ({@code serve) family=picture ;;}) are skipped.
      */
     static List<String> shellCommandWords(String script) {
         List<String> commands = new ArrayList<>();
         String heredocEnd = null;
+        int caseDepth = 0;
         // Array literals (lab_packages=(...)) may span lines: their words are data.
         for (String raw : script.replace("\\\n", " ").replaceAll("=\\([^)]*\\)", "=()").split("\n")) {
             if (heredocEnd != null) {
@@ -137,6 +139,12 @@ record ProgramsTheCodeRuns(TreeMap<String, Set<String>> programs, List<String> u
             // Quoted text is data (messages), unless it holds a command substitution; $(( is arithmetic.
             String line = raw.replaceAll("'[^']*'", "''").replaceAll("\"[^\"$]*(?:\\$(?!\\()[^\"$]*)*\"", "\"\"")
                     .replace("$((", "$[").replaceAll("(^|\\s)#.*$", "");
+            if (caseDepth > 0) {
+                // An arm's pattern ends in ')' and is not a command: the command, if any, follows it. Only at a
+                // line's start inside case ... esac, since elsewhere "word)" closes a $( ... ) substitution.
+                line = line.replaceFirst("^\\s*\\(?[^\\s()]+\\)", "");
+            }
+            caseDepth += count(line, CASE_OPENS) - count(line, CASE_CLOSES);
             for (String segment : line.split("\\|\\||&&|\\||;|\\$\\(|`|\\bthen\\b|\\bdo\\b|\\belse\\b")) {
                 List<String> words = new ArrayList<>(List.of(segment.strip().split("\\s+")));
                 while (!words.isEmpty() && (words.getFirst().isEmpty() || words.getFirst().contains("=")
@@ -161,6 +169,13 @@ record ProgramsTheCodeRuns(TreeMap<String, Set<String>> programs, List<String> u
             }
         }
         return commands;
+    }
+
+    private static final Pattern CASE_OPENS = Pattern.compile("(^|[\\s;&|(])case\\s");
+    private static final Pattern CASE_CLOSES = Pattern.compile("(^|[\\s;&|])esac\\b");
+
+    private static int count(String line, Pattern pattern) {
+        return (int) pattern.matcher(line).results().count();
     }
 
     /** How many words of {@code runuser}'s options ({@code -u USER}, {@code --}) start {@code words}. */
