@@ -29,14 +29,20 @@ import java.util.function.Consumer;
  *
  * <p>Timeline: the streams run {@link #WARM_UP} before the failure; the node fails; either it heals
  * after {@code healAfter} and the streams run on for the hold-down plus {@link #SETTLE} twice, or
- * they run {@link #OBSERVE} more. Gateways are read from counters at the edges of each phase, a
- * second away from the failure and the heal so that a phase's gateways are the settled ones.
+ * they run {@link #OBSERVE} more. Gateways are read from counters at the edges of each phase, away
+ * from the failure and the heal so that a phase's gateways are the settled ones: the "during" phase
+ * starts once the failed gateway has seen no stream for a while ({@link #rerouted}), the others a
+ * fixed time after the event.
  */
 public final class LabFailover {
 
     static final Duration WARM_UP = Duration.ofSeconds(2);
     static final Duration SETTLE = Duration.ofSeconds(1);
     static final Duration OBSERVE = Duration.ofSeconds(4);
+    /** How long the failed node must see none of the streams for the agents to count as having rerouted. */
+    static final Duration QUIET = Duration.ofMillis(250);
+    /** The shortest "during" phase: waiting for the reroute ends this long before the heal at the latest. */
+    static final Duration SHORTEST_DURING = Duration.ofSeconds(1);
     static final Duration HOLD_DOWN = io.periscope.dataplane.health.HealthSettings.DEFAULTS.holdDown();
     static final int FIRST_UDP_PORT = 42000;
     static final int FIRST_TCP_PORT = 43000;
@@ -171,8 +177,9 @@ public final class LabFailover {
                 failSequence = udp.sentSoFar();
                 rollback.step(() -> failure.fail(lab, options.fail(), options.mode(), progress));
                 sleep(SETTLE);
-                readings.add(rollback.step(counters::read));
                 Duration failedFor = options.healAfter().orElse(OBSERVE);
+                long lastStart = failedAt + failedFor.minus(SHORTEST_DURING).toNanos();
+                readings.add(rollback.step(() -> rerouted(counters, options.fail(), lastStart)));
                 sleep(failedFor.minus(Duration.ofNanos(System.nanoTime() - failedAt)));
                 readings.add(rollback.step(counters::read));
                 long healAt = System.nanoTime();
@@ -242,6 +249,31 @@ public final class LabFailover {
         return new FailoverReport(lab.set().name(), options.fail(), options.mode().text(), options.rate(), healedAfter, results,
                 tcpResults, summary(surviving, options.fail()), summary(moved, options.fail()), prediction, udp.sendErrors(), achievedRate,
                 failedGateway);
+    }
+
+    /**
+     * The reading that starts the "during" phase: the first after which the failed gateway saw no stream
+     * for {@link #QUIET}, that is once its peers' agents have rerouted. A fixed second after the failure
+     * was not enough: under load (the acceptance suite runs the production agents at a load of 20 on 2
+     * cores) their health checks withdrew the gateway later, and streams on their way to it were counted
+     * as if the agents kept sending them there. Agents that never reroute are still caught: the wait ends
+     * at {@code lastStart} and the phase then shows the failed gateway. A failed worker carries no
+     * counters, so the first reading starts the phase.
+     */
+    private static Map<String, long[]> rerouted(GatewayCounters counters, String failed, long lastStart) {
+        Map<String, long[]> earlier = counters.read();
+        if (!counters.counts(failed)) {
+            return earlier;
+        }
+        while (System.nanoTime() + QUIET.toNanos() <= lastStart) {
+            sleep(QUIET);
+            Map<String, long[]> later = counters.read();
+            if (!GatewayCounters.anyStreamReached(earlier, later, failed)) {
+                return earlier;
+            }
+            earlier = later;
+        }
+        return earlier;
     }
 
     /** The undo of an unfinished failover: the node healed if the state still lists it failed, the counting tables removed. */
