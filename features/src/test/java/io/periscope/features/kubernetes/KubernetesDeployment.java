@@ -202,7 +202,8 @@ final class KubernetesDeployment implements Deployment {
             report = new LabFailover(runner, new SimulatorFailover()).runWithOtherAgents(up,
                     new LabFailover.Options(node, FailureMode.BLACKHOLE, streams, GatewayFailover.RATE, tcp, Optional.of(GatewayFailover.FAILED_FOR)),
                     line -> {
-                        if (line.startsWith("fail: ")) {
+                        // The line before the failure: 'fail: ' comes once it is in place, under load after the verdicts.
+                        if (line.startsWith(LabFailover.FAILING_NOW)) {
                             failedAt.compareAndSet(0, System.currentTimeMillis());
                         }
                     });

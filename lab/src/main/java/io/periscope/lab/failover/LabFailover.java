@@ -44,6 +44,8 @@ public final class LabFailover {
     /** The shortest "during" phase: waiting for the reroute ends this long before the heal at the latest. */
     static final Duration SHORTEST_DURING = Duration.ofSeconds(1);
     static final Duration HOLD_DOWN = io.periscope.dataplane.health.HealthSettings.DEFAULTS.holdDown();
+    /** The progress line that marks the moment the node starts failing, followed by its {@code cluster/node}. */
+    public static final String FAILING_NOW = "failover: failing now ";
     static final int FIRST_UDP_PORT = 42000;
     static final int FIRST_TCP_PORT = 43000;
 
@@ -148,6 +150,7 @@ public final class LabFailover {
         LabFailure failure = new LabFailure(runner);
         long[] marks = new long[6];
         List<Map<String, long[]>> readings = new ArrayList<>();
+        List<Map<String, long[]>> tcpDuringFrom = new ArrayList<>();   // one reading, a second after the failure
         int[] failSequence;
         int[] healSequence;
         double achievedRate;
@@ -175,11 +178,16 @@ public final class LabFailover {
                 readings.add(rollback.step(counters::read));
                 long failedAt = System.nanoTime();
                 failSequence = udp.sentSoFar();
+                // Before the failure, not after: 'lab fail' reports it once its programs have run, which on a loaded
+                // machine is after the peers' health checks already found the node dead.
+                progress.accept(FAILING_NOW + options.fail());
                 rollback.step(() -> failure.fail(lab, options.fail(), options.mode(), progress));
                 sleep(SETTLE);
                 Duration failedFor = options.healAfter().orElse(OBSERVE);
                 long lastStart = failedAt + failedFor.minus(SHORTEST_DURING).toNanos();
-                readings.add(rollback.step(() -> rerouted(counters, options.fail(), lastStart)));
+                Map<String, long[]> settled = rollback.step(counters::read);
+                tcpDuringFrom.add(settled);
+                readings.add(rollback.step(() -> rerouted(counters, settled, options.fail(), lastStart)));
                 sleep(failedFor.minus(Duration.ofNanos(System.nanoTime() - failedAt)));
                 readings.add(rollback.step(counters::read));
                 long healAt = System.nanoTime();
@@ -232,13 +240,15 @@ public final class LabFailover {
         List<FailoverReport.TcpResult> tcpResults = new ArrayList<>();
         for (TcpConnections.Outcome outcome : tcpOutcomes) {
             int index = counters.tcpIndex(outcome.id());
-            // From 1 s after the failure to the last reading, not the streams' window while failed: a connection
+            // From 1 s after the failure (not from the reroute: a connection's retransmission may have taken it
+            // through another gateway, and been reset there, before) to the last reading, not the streams'
+            // window while failed: a connection
             // that lost its gateway sends nothing but retransmissions, spaced by its backoff (about 0.2,
             // 0.6, 1.4 and 3 s after the failure), so the one that takes it through another gateway can
             // fall after the failed window's last reading, and the connection would look as if it had
             // kept its gateway.
             tcpResults.add(new FailoverReport.TcpResult(outcome, GatewayCounters.crossed(readings.get(0), readings.get(1), index),
-                    GatewayCounters.crossed(readings.get(2), readings.getLast(), index)));
+                    GatewayCounters.crossed(tcpDuringFrom.getFirst(), readings.getLast(), index)));
         }
         FailoverReport.Prediction prediction = predict(lab, streams, targets, options, results, workerDifferences);
         // A gateway's streams are the ones its counters saw before the failure; a worker's, the ones whose paths cross it.
@@ -260,8 +270,8 @@ public final class LabFailover {
      * at {@code lastStart} and the phase then shows the failed gateway. A failed worker carries no
      * counters, so the first reading starts the phase.
      */
-    private static Map<String, long[]> rerouted(GatewayCounters counters, String failed, long lastStart) {
-        Map<String, long[]> earlier = counters.read();
+    private static Map<String, long[]> rerouted(GatewayCounters counters, Map<String, long[]> first, String failed, long lastStart) {
+        Map<String, long[]> earlier = first;
         if (!counters.counts(failed)) {
             return earlier;
         }
