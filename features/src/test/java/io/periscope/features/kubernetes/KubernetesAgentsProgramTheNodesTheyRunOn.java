@@ -229,22 +229,9 @@ class KubernetesAgentsProgramTheNodesTheyRunOn {
                 .isTrue();
     }
 
-    /** Polls every node until none differs from the plan or the time is up; returns what is left per node. */
+    /** Waits until no node differs from the plan or the time is up; returns what is left per node. */
     private static Map<HostNamespace, List<String>> untilConverged(KubernetesOnTheLab lab) throws InterruptedException {
-        long deadline = System.nanoTime() + CONVERGENCE.toNanos();
-        while (true) {
-            Map<HostNamespace, List<String>> left = new LinkedHashMap<>();
-            for (HostNamespace node : lab.layout().nodes()) {
-                List<String> differences = lab.differences(node);
-                if (!differences.isEmpty()) {
-                    left.put(node, differences);
-                }
-            }
-            if (left.isEmpty() || System.nanoTime() > deadline) {
-                return left;
-            }
-            Thread.sleep(500);
-        }
+        return new NodeConvergence<>(lab.layout().nodes(), lab::differences, Duration.ofMillis(500)).await(CONVERGENCE);
     }
 
     private static String pod(KubernetesOnTheLab lab, String cluster, String namespace, String name) {

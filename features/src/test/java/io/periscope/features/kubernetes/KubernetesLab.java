@@ -35,6 +35,7 @@ public final class KubernetesLab implements LabDriver {
 
     /** Informers, Leases, the Endpoints' trip through the broker and a few reconciles: seconds; ample on a busy machine. */
     static final Duration CONVERGENCE = Duration.ofSeconds(120);
+    private static final Duration POLL = Duration.ofMillis(250);
 
     private final ProcessCommandRunner runner = ProcessCommandRunner.here();
     private final List<String> notes = new ArrayList<>();
@@ -155,32 +156,20 @@ public final class KubernetesLab implements LabDriver {
 
     /** Every node's kernel as periscope plan says, or the run fails naming what each node lacks or holds too much of. */
     private void awaitConvergence() {
-        long deadline = System.nanoTime() + CONVERGENCE.toNanos();
-        while (true) {
-            Map<String, List<String>> left = new LinkedHashMap<>();
-            io.periscope.plan.ClusterSetPlan expected = lab.expectedPlan();
-            for (HostNamespace node : lab.layout().nodes()) {
-                if (expected.host(node.host()).isEmpty()) {
-                    continue;
-                }
-                List<String> differences = lab.differences(node, expected);
-                if (!differences.isEmpty()) {
-                    left.put(node.host().toString(), differences);
-                }
-            }
-            if (left.isEmpty()) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the production agents did not program " + lab.set().name() + " as periscope plan says within "
-                        + CONVERGENCE.toSeconds() + " s (" + lab.controlPlane().processes().map(LabNodeProcesses::describe).orElse("") + "); still different: " + left);
-            }
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while the agents converged", e);
-            }
+        // Nodes without a host in the plan (none of Submariner's layer) have nothing to agree on.
+        List<HostNamespace> planned = lab.layout().nodes().stream().filter(node -> lab.expectedPlan().host(node.host()).isPresent()).toList();
+        Map<HostNamespace, List<String>> left;
+        try {
+            left = new NodeConvergence<>(planned, node -> lab.differences(node, lab.expectedPlan()), POLL).await(CONVERGENCE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the agents converged", e);
+        }
+        if (!left.isEmpty()) {
+            Map<String, List<String>> byNode = new LinkedHashMap<>();
+            left.forEach((node, differences) -> byNode.put(node.host().toString(), differences));
+            throw new AssertionError("the production agents did not program " + lab.set().name() + " as periscope plan says within "
+                    + CONVERGENCE.toSeconds() + " s (" + lab.controlPlane().processes().map(LabNodeProcesses::describe).orElse("") + "); still different: " + byNode);
         }
     }
 
