@@ -1,5 +1,6 @@
 package io.periscope.lab;
 
+import io.periscope.dataplane.TestNamespace;
 import io.periscope.labsimulator.SimulatorFlows;
 import io.periscope.lab.probe.FlowProbeResult;
 import io.periscope.lab.probe.ProbeReport;
@@ -46,7 +47,7 @@ class LibreswanCablesRunInTheLab {
     static Optional<String> espRefusal() {
         ProcessCommandRunner runner = ProcessCommandRunner.here();
         String namespace = "psc-esp-probe-" + ProcessHandle.current().pid();
-        runner.run(Command.of("ip", "netns", "add", namespace));
+        runner.run(Command.of("ip", "netns", "add", TestNamespace.deletedOnExit(namespace)));
         try {
             CommandResult added = runner.execute(Command.of("ip", "xfrm", "state", "add", "src", "192.0.2.1", "dst", "192.0.2.2", "proto", "esp",
                     "spi", "0x100", "mode", "tunnel", "aead", AEAD, "0x0102030405060708090a0b0c0d0e0f1011121314", "128")

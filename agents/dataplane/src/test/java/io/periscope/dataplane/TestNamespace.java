@@ -11,17 +11,27 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A throwaway network namespace ({@code psc-t-} and a random suffix) for tests against the real
  * kernel. Tests create it in {@code @BeforeEach} and close it in {@code @AfterEach}, which deletes
- * it and only it; the machine's own namespace is never touched.
+ * it and only it (and a JVM that ends before that, on a signal, deletes it from a shutdown hook); the
+ * machine's own namespace is never touched.
  */
 public final class TestNamespace implements AutoCloseable {
 
     private static final List<String> TOOLS = List.of("ip", "bridge", "iptables-save", "iptables-restore", "ipset", "sysctl");
+    /** The namespaces not closed yet: a JVM stopped by a signal mid-test (Ctrl-C, a timeout) deletes them on its way out. */
+    private static final Set<String> OPEN = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() ->
+                OPEN.forEach(left -> ProcessCommandRunner.here().execute(Command.of("ip", "netns", "del", left)))));
+    }
 
     private final String name;
     private final ProcessCommandRunner runner;
@@ -29,6 +39,18 @@ public final class TestNamespace implements AutoCloseable {
     private TestNamespace(String name) {
         this.name = name;
         this.runner = ProcessCommandRunner.inNamespace(name);
+    }
+
+    /**
+     * For a test that creates a namespace of its own: the JVM deletes {@code name} on its way out if it
+     * is still there (a signal stopped the test before its own cleanup). Call it before creating the
+     * namespace, since the signal may come while {@code ip} creates it.
+     *
+     * @return {@code name}
+     */
+    public static String deletedOnExit(String name) {
+        OPEN.add(name);
+        return name;
     }
 
     /** Skips the calling test unless it runs as root with the kernel tools installed. */
@@ -44,6 +66,7 @@ public final class TestNamespace implements AutoCloseable {
         byte[] suffix = new byte[4];
         new SecureRandom().nextBytes(suffix);
         TestNamespace namespace = new TestNamespace("psc-t-" + HexFormat.of().formatHex(suffix));
+        OPEN.add(namespace.name);   // before it exists: a signal may come while ip creates it
         ProcessCommandRunner.here().run(Command.of("ip", "netns", "add", namespace.name));
         namespace.run("ip", "link", "set", "lo", "up");
         return namespace;
@@ -77,6 +100,7 @@ public final class TestNamespace implements AutoCloseable {
     @Override
     public void close() {
         ProcessCommandRunner.here().run(Command.of("ip", "netns", "del", name));
+        OPEN.remove(name);
     }
 
     private static boolean isRoot() {

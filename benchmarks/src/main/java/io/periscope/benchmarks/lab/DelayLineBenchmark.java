@@ -77,10 +77,18 @@ public final class DelayLineBenchmark {
         }
         Path work = Files.createTempDirectory("delay-line-benchmark");
         DelayLineBenchmark benchmark = new DelayLineBenchmark(ProcessCommandRunner.here().withTimeout(Duration.ofSeconds(seconds + 60L)), seconds, work);
+        // A signal (Ctrl-C, a timeout) at any moment removes the namespaces and the server too; finally covers the rest.
+        Thread onSignal = Thread.ofPlatform().unstarted(benchmark::removeAll);
+        Runtime.getRuntime().addShutdownHook(onSignal);
         try {
             benchmark.run();
         } finally {
             benchmark.removeAll();
+            try {
+                Runtime.getRuntime().removeShutdownHook(onSignal);
+            } catch (IllegalStateException e) {
+                // already shutting down: the hook finds nothing left
+            }
         }
     }
 
@@ -237,7 +245,8 @@ public final class DelayLineBenchmark {
         }
     }
 
-    private void removeAll() {
+    /** Idempotent: the shutdown hook and the finally may both run it. */
+    private synchronized void removeAll() {
         try {
             Path pidFile = work.resolve("iperf3.pid");
             if (Files.exists(pidFile)) {

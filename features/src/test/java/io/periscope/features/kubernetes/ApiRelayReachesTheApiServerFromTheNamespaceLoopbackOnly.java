@@ -1,5 +1,6 @@
 package io.periscope.features.kubernetes;
 
+import io.periscope.dataplane.TestNamespace;
 import io.periscope.dataplane.command.Command;
 import io.periscope.dataplane.command.ProcessCommandRunner;
 import io.periscope.lab.netns.NamespaceThread;
@@ -32,7 +33,7 @@ class ApiRelayReachesTheApiServerFromTheNamespaceLoopbackOnly {
     void aNamespaceReachesTheServerWhileTheRelayListensAndHoldsNothingMoreForIt() {
         assumeTrue(NetworkNamespaces.runningAsRoot(), "needs root to create a network namespace");
         String namespace = "pk8s-relay-" + ProcessHandle.current().pid();
-        runner.run(Command.of("ip", "netns", "add", namespace));
+        runner.run(Command.of("ip", "netns", "add", TestNamespace.deletedOnExit(namespace)));
         try (MockApiServer api = new MockApiServer(List.of(), KubernetesControlPlane.NAMESPACE);
              NamespaceThread inside = NamespaceThread.enter(namespace)) {
             runner.run(Command.of("ip", "-n", namespace, "link", "set", "lo", "up"));

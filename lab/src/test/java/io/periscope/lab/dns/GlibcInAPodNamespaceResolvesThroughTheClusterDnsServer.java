@@ -1,5 +1,6 @@
 package io.periscope.lab.dns;
 
+import io.periscope.dataplane.TestNamespace;
 import io.periscope.dns.ClustersetZone;
 import io.periscope.lab.netns.NetworkNamespaces;
 import io.periscope.model.load.TopologyLoader;
@@ -53,7 +54,7 @@ class GlibcInAPodNamespaceResolvesThroughTheClusterDnsServer {
         String namespace = "pdns-" + ProcessHandle.current().pid();
         var plan = Planner.plan(TopologyLoader.load(Path.of("../examples/globalnet-egress.yaml")));
         ServiceDiscovery discovery = ServiceDiscovery.of(plan);
-        run("ip", "netns", "add", namespace);
+        run("ip", "netns", "add", TestNamespace.deletedOnExit(namespace));
         try {
             run("ip", "-n", namespace, "link", "set", "lo", "up");
             run("ip", "-n", namespace, "address", "add", DNS_ADDRESS + "/32", "dev", "lo");

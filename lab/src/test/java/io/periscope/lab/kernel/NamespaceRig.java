@@ -1,5 +1,6 @@
 package io.periscope.lab.kernel;
 
+import io.periscope.dataplane.TestNamespace;
 import io.periscope.lab.netns.NetworkNamespaces;
 import org.junit.jupiter.api.Assumptions;
 
@@ -73,7 +74,7 @@ final class NamespaceRig implements AutoCloseable {
 
     /** Creates namespace {@code name}: loopback up, forwarding on, rp_filter 0 for all and new devices. */
     NamespaceRig namespace(String name) {
-        run("ip", "netns", "add", ns(name));
+        run("ip", "netns", "add", TestNamespace.deletedOnExit(ns(name)));
         namespaces.add(ns(name));
         in(name, "ip", "link", "set", "lo", "up");
         in(name, "sysctl", "-qw", "net.ipv4.ip_forward=1");

@@ -1,5 +1,6 @@
 package io.periscope.lab.netns;
 
+import io.periscope.dataplane.TestNamespace;
 import io.periscope.dataplane.command.Command;
 import io.periscope.dataplane.command.ProcessCommandRunner;
 import org.junit.jupiter.api.AfterEach;
@@ -29,7 +30,7 @@ class NamespaceWorkersWorkInsideEachNamespace {
         Assumptions.assumeTrue(NetworkNamespaces.runningAsRoot(), "creates network namespaces, which needs root");
         for (int i = 0; i < 6; i++) {
             String name = "pkw" + ProcessHandle.current().pid() + "-" + i;
-            here.run(Command.of("ip", "netns", "add", name));
+            here.run(Command.of("ip", "netns", "add", TestNamespace.deletedOnExit(name)));
             namespaces.add(name);
         }
     }

@@ -1,5 +1,6 @@
 package io.periscope.lab.ovn;
 
+import io.periscope.dataplane.TestNamespace;
 import io.periscope.dataplane.command.Command;
 import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.dataplane.command.ProcessCommandRunner;
@@ -40,7 +41,7 @@ class AnOvnClusterThatFailsToStartSaysWhyAndLeavesNothing {
         Optional<String> unavailable = OvnPrograms.datapathUnavailable();
         assumeTrue(unavailable.isEmpty(), unavailable::orElseThrow);
         temporary = Files.createTempDirectory("pkof");
-        runner.run(Command.of("ip", "netns", "add", namespace));
+        runner.run(Command.of("ip", "netns", "add", TestNamespace.deletedOnExit(namespace)));
     }
 
     @AfterEach

@@ -1,5 +1,6 @@
 package io.periscope.lab.ovn;
 
+import io.periscope.dataplane.TestNamespace;
 import io.periscope.dataplane.command.Command;
 import io.periscope.dataplane.command.CommandResult;
 import io.periscope.dataplane.command.CommandRunner;
@@ -46,7 +47,7 @@ class OvsBridgeProgrammerKeepsItsBridgeInARealOpenVswitch {
 
         Path runDirectory = Files.createTempDirectory("pkb").resolve("c1");
         try {
-            runner.run(Command.of("ip", "netns", "add", namespace));
+            runner.run(Command.of("ip", "netns", "add", TestNamespace.deletedOnExit(namespace)));
             runner.run(Command.of("ip", "link", "add", "eth0", "type", "veth", "peer", "name", "eth1").inNamespace(namespace));
             runner.run(Command.of("ip", "addr", "add", "172.30.0.1/24", "dev", "eth0").inNamespace(namespace));
             runner.run(Command.of("ip", "link", "set", "eth0", "up").inNamespace(namespace));

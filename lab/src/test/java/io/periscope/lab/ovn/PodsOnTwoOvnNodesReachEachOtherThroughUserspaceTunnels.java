@@ -1,5 +1,6 @@
 package io.periscope.lab.ovn;
 
+import io.periscope.dataplane.TestNamespace;
 import io.periscope.dataplane.command.Command;
 import io.periscope.dataplane.command.CommandResult;
 import io.periscope.dataplane.command.CommandRunner;
@@ -196,7 +197,7 @@ class PodsOnTwoOvnNodesReachEachOtherThroughUserspaceTunnels {
     }
 
     private void namespace(String name) {
-        runner.run(Command.of("ip", "netns", "add", ns(name)));
+        runner.run(Command.of("ip", "netns", "add", TestNamespace.deletedOnExit(ns(name))));
         namespaces.add(ns(name));
         runner.run(Command.of("ip", "link", "set", "lo", "up").inNamespace(ns(name)));
     }
