@@ -40,7 +40,7 @@ public record FailoverReport(String topology, String failed, String mode, int ra
      * @param lostOnHeal        datagrams lost after the heal
      * @param healWindowMillis  the longest run lost after the heal
      * @param before            the gateways it crossed before the failure
-     * @param during            the gateways it crossed while the node was failed (from once the agents had rerouted, {@link LabFailover#rerouted})
+     * @param during            the gateways it crossed while the node was failed (from once the streams had settled, {@link LabFailover#settled})
      * @param after             the gateways it crossed once healed (from hold-down plus a second after the heal)
      */
     public record StreamResult(int id, String flow, int sourcePort, int sent, int received, int lostOnFailure, double failureWindowMillis,

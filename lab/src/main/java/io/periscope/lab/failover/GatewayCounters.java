@@ -107,23 +107,6 @@ final class GatewayCounters implements AutoCloseable {
         return counts;
     }
 
-    /** Whether this measurement counts packets on {@code gateway} (a worker has no counters). */
-    boolean counts(String gateway) {
-        return gateways.containsKey(gateway);
-    }
-
-    /** Whether any stream's packets (UDP streams and TCP connections alike) reached {@code gateway} between two readings. */
-    static boolean anyStreamReached(Map<String, long[]> earlier, Map<String, long[]> later, String gateway) {
-        long[] before = earlier.get(gateway);
-        long[] after = later.get(gateway);
-        for (int i = 0; i < after.length; i++) {
-            if (after[i] > before[i]) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** The gateways a stream's packets reached between two readings. */
     static Set<String> crossed(Map<String, long[]> earlier, Map<String, long[]> later, int stream) {
         Set<String> crossed = new TreeSet<>();

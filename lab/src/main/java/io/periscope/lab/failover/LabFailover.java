@@ -31,17 +31,17 @@ import java.util.function.Consumer;
  * after {@code healAfter} and the streams run on for the hold-down plus {@link #SETTLE} twice, or
  * they run {@link #OBSERVE} more. Gateways are read from counters at the edges of each phase, away
  * from the failure and the heal so that a phase's gateways are the settled ones: the "during" phase
- * starts once the failed gateway has seen no stream for a while ({@link #rerouted}), the others a
- * fixed time after the event.
+ * starts once the streams have settled where the simulator predicts them ({@link #settled}), the
+ * others a fixed time after the event.
  */
 public final class LabFailover {
 
     static final Duration WARM_UP = Duration.ofSeconds(2);
     static final Duration SETTLE = Duration.ofSeconds(1);
     static final Duration OBSERVE = Duration.ofSeconds(4);
-    /** How long the failed node must see none of the streams for the agents to count as having rerouted. */
-    static final Duration QUIET = Duration.ofMillis(250);
-    /** The shortest "during" phase: waiting for the reroute ends this long before the heal at the latest. */
+    /** The window in which every stream must cross its predicted gateways for the "during" phase to start. */
+    static final Duration SETTLED_FOR = Duration.ofMillis(250);
+    /** The shortest "during" phase: waiting for the streams to settle ends this long before the heal at the latest. */
     static final Duration SHORTEST_DURING = Duration.ofSeconds(1);
     static final Duration HOLD_DOWN = io.periscope.dataplane.health.HealthSettings.DEFAULTS.holdDown();
     /** The progress line that marks the moment the node starts failing, followed by its {@code cluster/node}. */
@@ -147,8 +147,11 @@ public final class LabFailover {
         lab.layout().nodes().stream().filter(n -> lab.set().requireCluster(n.host().cluster()).requireNode(n.host().name()).gateway())
                 .forEach(n -> gateways.put(n.host().toString(), n.namespace()));
 
+        // Before the streams start: the "during" phase begins once they are where this says (settled).
+        List<FailoverPrediction.PredictedStream> predicted = predictedStreams(lab, streams, targets, options);
+        Map<Integer, Set<String>> predictedDuring = new LinkedHashMap<>();
+        predicted.forEach(p -> predictedDuring.put(p.id(), p.during()));
         LabFailure failure = new LabFailure(runner);
-        long[] marks = new long[6];
         List<Map<String, long[]>> readings = new ArrayList<>();
         List<Map<String, long[]>> tcpDuringFrom = new ArrayList<>();   // one reading, a second after the failure
         int[] failSequence;
@@ -187,7 +190,7 @@ public final class LabFailover {
                 long lastStart = failedAt + failedFor.minus(SHORTEST_DURING).toNanos();
                 Map<String, long[]> settled = rollback.step(counters::read);
                 tcpDuringFrom.add(settled);
-                readings.add(rollback.step(() -> rerouted(counters, settled, options.fail(), lastStart)));
+                readings.add(rollback.step(() -> settled(counters, settled, predictedDuring, lastStart)));
                 sleep(failedFor.minus(Duration.ofNanos(System.nanoTime() - failedAt)));
                 readings.add(rollback.step(counters::read));
                 long healAt = System.nanoTime();
@@ -250,7 +253,7 @@ public final class LabFailover {
             tcpResults.add(new FailoverReport.TcpResult(outcome, GatewayCounters.crossed(readings.get(0), readings.get(1), index),
                     GatewayCounters.crossed(tcpDuringFrom.getFirst(), readings.getLast(), index)));
         }
-        FailoverReport.Prediction prediction = predict(lab, streams, targets, options, results, workerDifferences);
+        FailoverReport.Prediction prediction = predict(predicted, options, results, workerDifferences);
         // A gateway's streams are the ones its counters saw before the failure; a worker's, the ones whose paths cross it.
         java.util.function.Predicate<FailoverReport.StreamResult> throughTheFailedNode = failedGateway
                 ? r -> r.crossedFailed(options.fail()) : r -> throughFailed.contains(r.id());
@@ -262,23 +265,22 @@ public final class LabFailover {
     }
 
     /**
-     * The reading that starts the "during" phase: the first after which the failed gateway saw no stream
-     * for {@link #QUIET}, that is once its peers' agents have rerouted. A fixed second after the failure
-     * was not enough: under load (the acceptance suite runs the production agents at a load of 20 on 2
-     * cores) their health checks withdrew the gateway later, and streams on their way to it were counted
-     * as if the agents kept sending them there. Agents that never reroute are still caught: the wait ends
-     * at {@code lastStart} and the phase then shows the failed gateway. A failed worker carries no
-     * counters, so the first reading starts the phase.
+     * The reading that starts the "during" phase: the first, from a second after the failure on, after
+     * which every stream crossed exactly the gateways the simulator predicts for it while the node is
+     * failed, for {@link #SETTLED_FOR}. A fixed second after the failure was not enough: under load (the
+     * acceptance suite at a load of 20 on 2 cores) the agents rerouted later, and each node's agents on
+     * their own, so a reading could catch one node's streams moved and another's still on their way.
+     * A prediction the agents never meet is still caught: the wait ends at {@code lastStart}, a second
+     * before the heal, and the phase then shows the streams where they were.
      */
-    private static Map<String, long[]> rerouted(GatewayCounters counters, Map<String, long[]> first, String failed, long lastStart) {
+    private static Map<String, long[]> settled(GatewayCounters counters, Map<String, long[]> first, Map<Integer, Set<String>> predictedDuring,
+                                               long lastStart) {
         Map<String, long[]> earlier = first;
-        if (!counters.counts(failed)) {
-            return earlier;
-        }
-        while (System.nanoTime() + QUIET.toNanos() <= lastStart) {
-            sleep(QUIET);
+        while (System.nanoTime() + SETTLED_FOR.toNanos() <= lastStart) {
+            sleep(SETTLED_FOR);
             Map<String, long[]> later = counters.read();
-            if (!GatewayCounters.anyStreamReached(earlier, later, failed)) {
+            Map<String, long[]> from = earlier;
+            if (predictedDuring.entrySet().stream().allMatch(e -> GatewayCounters.crossed(from, later, e.getKey()).equals(e.getValue()))) {
                 return earlier;
             }
             earlier = later;
@@ -353,16 +355,21 @@ public final class LabFailover {
      * The simulator's prediction for every stream's own 5-tuple ({@link FailoverPrediction}), before,
      * during and after, compared phase by phase with what the counters measured.
      */
-    private FailoverReport.Prediction predict(UpLab lab, List<UdpStreams.Stream> streams, List<ProbeTarget> targets, Options options,
-                                              List<FailoverReport.StreamResult> results, List<String> workerDifferences) {
+    /** The simulator's gateways for each stream before, while and after the node is failed, as the agents would program them. */
+    private List<FailoverPrediction.PredictedStream> predictedStreams(UpLab lab, List<UdpStreams.Stream> streams, List<ProbeTarget> targets,
+                                                                      Options options) {
         List<FailoverPrediction.StreamFlow> flows = new ArrayList<>();
         for (UdpStreams.Stream stream : streams) {
             ProbeTarget target = targets.get(stream.id());
             flows.add(FailoverPrediction.StreamFlow.of(stream.id(), target, stream.sourcePort()));
         }
+        return simulation.streams(lab.plan(), FailoverPrediction.labSeeds(lab.layout()), flows, options.fail(),
+                options.mode() != FailureMode.AGENT_STOP, options.healAfter().isPresent());
+    }
+
+    private static FailoverReport.Prediction predict(List<FailoverPrediction.PredictedStream> predicted, Options options,
+                                                     List<FailoverReport.StreamResult> results, List<String> workerDifferences) {
         boolean healed = options.healAfter().isPresent();
-        List<FailoverPrediction.PredictedStream> predicted = simulation.streams(lab.plan(), FailoverPrediction.labSeeds(lab.layout()), flows,
-                options.fail(), options.mode() != FailureMode.AGENT_STOP, healed);
         Set<String> gatewaysBefore = new TreeSet<>();
         Set<String> gatewaysAfter = new TreeSet<>();
         predicted.forEach(p -> {
