@@ -1,5 +1,9 @@
 package io.periscope.lab;
 
+import io.periscope.dataplane.command.ProcessCommandRunner;
+import io.periscope.lab.down.LabTeardown;
+import io.periscope.lab.state.LabState;
+import io.periscope.lab.state.LabStateFile;
 import io.periscope.model.topology.ClusterSet;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -17,12 +21,15 @@ import java.util.stream.Stream;
  * The labs one test brings up (register it as an instance field): the test is skipped unless it runs
  * as root, its labs keep their state in a directory of the test's own, and after the test every lab
  * it was handed is closed (removing whatever the test left of it), newest first, before that
- * directory is removed.
+ * directory is removed. A JVM stopped by a signal mid-test (Ctrl-C, a build's timeout) removes every
+ * lab whose state is in that directory on its way out, the one still being built or whose supervisor
+ * is starting too: a killed run once left a lab's nine namespaces and its supervisor behind.
  */
 public final class TestLabs implements BeforeEachCallback, AfterEachCallback {
 
     private final List<RunningLab> labs = new ArrayList<>();
     private Path state;
+    private Thread onSignal;
 
     /** {@link RunningLab#up}, with its state in this test's directory. */
     public RunningLab up(ClusterSet set) {
@@ -53,6 +60,17 @@ public final class TestLabs implements BeforeEachCallback, AfterEachCallback {
     public void beforeEach(ExtensionContext context) throws IOException {
         RunningLab.assumeRoot();
         state = Files.createTempDirectory("periscope-labtest-");
+        Path directory = state;
+        onSignal = Thread.ofPlatform().unstarted(() -> removeEveryLab(directory));
+        Runtime.getRuntime().addShutdownHook(onSignal);
+    }
+
+    /** Every lab with its state in {@code directory}: its supervisor stopped, its namespaces and processes removed. */
+    private static void removeEveryLab(Path directory) {
+        LabStateFile states = new LabStateFile(directory);
+        for (LabState left : states.all()) {
+            new LabTeardown(ProcessCommandRunner.here(), states).remove(left);
+        }
     }
 
     @Override
@@ -63,6 +81,11 @@ public final class TestLabs implements BeforeEachCallback, AfterEachCallback {
             }
         } finally {
             labs.clear();
+            try {
+                Runtime.getRuntime().removeShutdownHook(onSignal);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook removes what is left
+            }
             try (Stream<Path> files = Files.walk(state)) {
                 for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
                     Files.delete(file);

@@ -33,6 +33,8 @@ class BlackholedGatewaysFlowsMoveAndSurvivorsLoseNothing {
     static final String FAILED = "cluster1/gw-1";
     static final String SURVIVOR = "cluster1/gw-2";
     static final int TCP_CONNECTIONS = 12;
+    /** Long enough for busy agents: on 2 cores with two other busy processes they took over 2 s to reroute. */
+    static final Duration FAILED_FOR = Duration.ofSeconds(6);
 
     @RegisterExtension
     final TestLabs labs = new TestLabs();
@@ -48,7 +50,7 @@ class BlackholedGatewaysFlowsMoveAndSurvivorsLoseNothing {
         assertThat(SupervisorStop.running(SupervisedLab.supervisor(lab))).as("lab up leaves its supervisor running").isTrue();
 
         FailoverReport report = new LabFailover(ProcessCommandRunner.here(), new SimulatorFailover()).run(SupervisedLab.upLab(lab),
-                new LabFailover.Options(FAILED, FailureMode.BLACKHOLE, 16, 200, TCP_CONNECTIONS, Optional.of(Duration.ofSeconds(3))), line -> { });
+                new LabFailover.Options(FAILED, FailureMode.BLACKHOLE, 16, 200, TCP_CONNECTIONS, Optional.of(FAILED_FOR)), line -> { });
 
         List<FailoverReport.StreamResult> surviving = report.streams().stream().filter(s -> s.before().equals(Set.of(SURVIVOR))).toList();
         List<FailoverReport.StreamResult> failed = report.streams().stream().filter(s -> s.before().equals(Set.of(FAILED))).toList();
