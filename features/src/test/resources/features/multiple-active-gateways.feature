@@ -681,7 +681,7 @@ Feature: Multiple active gateways (seed 004_581c3dab1e5bc183.txt)
         """
 
     Scenario Outline: Option <option>: a gateway fails and comes back while streams and connections run through all three
-      In the lab cluster1/gw-1 is blackholed for 3 s while the streams run: its peers' health checks
+      In the lab cluster1/gw-1 is blackholed for 6 s while the streams run: its peers' health checks
       withdraw it, then take it back after the hold-down. On the simulator each stream's and each
       connection's fate is predicted from its own 5-tuple. A stream keeps its gateway only where the
       option keeps it: a multipath route and a plain group re-spread every flow over the two gateways

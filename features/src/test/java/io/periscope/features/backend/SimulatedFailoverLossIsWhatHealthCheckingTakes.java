@@ -76,11 +76,11 @@ class SimulatedFailoverLossIsWhatHealthCheckingTakes {
         assertThat(SimulatedDeployment.lostOnFailure(moved, "cluster1/gw-1", slow)).isEqualTo(41);
     }
 
-    /** A stream with nowhere else to go keeps being sent into the failed gateway: it loses the whole 3 s failure, 300 datagrams. */
+    /** A stream with nowhere else to go keeps being sent into the failed gateway: it loses the whole failure, 100 datagrams a second for 6 s. */
     @Test
     void aStreamThatCannotMoveLosesTheWholeFailure() {
         PredictedStream stuck = new PredictedStream(0, Set.of("cluster1/gw-1"), Set.of("cluster1/gw-1"), Set.of("cluster1/gw-1"));
 
-        assertThat(SimulatedDeployment.lostOnFailure(stuck, "cluster1/gw-1", FailoverLossWindow.of(HealthSettings.DEFAULTS))).isEqualTo(300);
+        assertThat(SimulatedDeployment.lostOnFailure(stuck, "cluster1/gw-1", FailoverLossWindow.of(HealthSettings.DEFAULTS))).isEqualTo(600);
     }
 }
