@@ -153,7 +153,7 @@ public final class LabFailover {
         predicted.forEach(p -> predictedDuring.put(p.id(), p.during()));
         LabFailure failure = new LabFailure(runner);
         List<Map<String, long[]>> readings = new ArrayList<>();
-        List<Map<String, long[]>> tcpDuringFrom = new ArrayList<>();   // one reading, a second after the failure
+        Map<String, long[]> secondAfterFailure;   // where the TCP connections' "during" starts
         int[] failSequence;
         int[] healSequence;
         double achievedRate;
@@ -188,9 +188,9 @@ public final class LabFailover {
                 sleep(SETTLE);
                 Duration failedFor = options.healAfter().orElse(OBSERVE);
                 long lastStart = failedAt + failedFor.minus(SHORTEST_DURING).toNanos();
-                Map<String, long[]> settled = rollback.step(counters::read);
-                tcpDuringFrom.add(settled);
-                readings.add(rollback.step(() -> settled(counters, settled, predictedDuring, lastStart)));
+                Map<String, long[]> first = rollback.step(counters::read);
+                secondAfterFailure = first;
+                readings.add(rollback.step(() -> settled(counters, first, predictedDuring, lastStart)));
                 sleep(failedFor.minus(Duration.ofNanos(System.nanoTime() - failedAt)));
                 readings.add(rollback.step(counters::read));
                 long healAt = System.nanoTime();
@@ -243,15 +243,14 @@ public final class LabFailover {
         List<FailoverReport.TcpResult> tcpResults = new ArrayList<>();
         for (TcpConnections.Outcome outcome : tcpOutcomes) {
             int index = counters.tcpIndex(outcome.id());
-            // From 1 s after the failure (not from the reroute: a connection's retransmission may have taken it
-            // through another gateway, and been reset there, before) to the last reading, not the streams'
-            // window while failed: a connection
-            // that lost its gateway sends nothing but retransmissions, spaced by its backoff (about 0.2,
-            // 0.6, 1.4 and 3 s after the failure), so the one that takes it through another gateway can
-            // fall after the failed window's last reading, and the connection would look as if it had
-            // kept its gateway.
+            // From 1 s after the failure, not from when the streams settled: a connection's retransmission
+            // may have taken it through another gateway (and been reset there) before. To the last reading,
+            // not the streams' window while failed: a connection that lost its gateway sends nothing but
+            // retransmissions, spaced by its backoff (about 0.2, 0.6, 1.4 and 3 s after the failure), so the
+            // one that takes it through another gateway can fall after the failed window's last reading, and
+            // the connection would look as if it had kept its gateway.
             tcpResults.add(new FailoverReport.TcpResult(outcome, GatewayCounters.crossed(readings.get(0), readings.get(1), index),
-                    GatewayCounters.crossed(tcpDuringFrom.getFirst(), readings.getLast(), index)));
+                    GatewayCounters.crossed(secondAfterFailure, readings.getLast(), index)));
         }
         FailoverReport.Prediction prediction = predict(predicted, options, results, workerDifferences);
         // A gateway's streams are the ones its counters saw before the failure; a worker's, the ones whose paths cross it.
@@ -351,10 +350,6 @@ public final class LabFailover {
         }
     }
 
-    /**
-     * The simulator's prediction for every stream's own 5-tuple ({@link FailoverPrediction}), before,
-     * during and after, compared phase by phase with what the counters measured.
-     */
     /** The simulator's gateways for each stream before, while and after the node is failed, as the agents would program them. */
     private List<FailoverPrediction.PredictedStream> predictedStreams(UpLab lab, List<UdpStreams.Stream> streams, List<ProbeTarget> targets,
                                                                       Options options) {
@@ -367,6 +362,10 @@ public final class LabFailover {
                 options.mode() != FailureMode.AGENT_STOP, options.healAfter().isPresent());
     }
 
+    /**
+     * The simulator's prediction for every stream's own 5-tuple ({@link FailoverPrediction}), before,
+     * during and after, compared phase by phase with what the counters measured.
+     */
     private static FailoverReport.Prediction predict(List<FailoverPrediction.PredictedStream> predicted, Options options,
                                                      List<FailoverReport.StreamResult> results, List<String> workerDifferences) {
         boolean healed = options.healAfter().isPresent();
