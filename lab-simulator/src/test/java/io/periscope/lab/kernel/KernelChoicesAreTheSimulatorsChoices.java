@@ -37,6 +37,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KernelChoicesAreTheSimulatorsChoices {
 
     private static final Pattern VIA = Pattern.compile("via (\\S+)");
+    /** Outer fields whose values the random packets draw: source and destination address, source and destination port. */
+    private static final List<Integer> VARYING_FIELDS = List.of(MultipathHashSettings.SRC_IP, MultipathHashSettings.DST_IP,
+            MultipathHashSettings.SRC_PORT, MultipathHashSettings.DST_PORT);
     private static final Pattern BUCKET = Pattern.compile("index (\\d+) .*nhid (\\d+)");
 
     private NamespaceRig rig;
@@ -110,7 +113,9 @@ class KernelChoicesAreTheSimulatorsChoices {
     void everyHashPolicyPicksTheNexthopTheModelPicks(int policy, String fieldsText) {
         int fields = switch (fieldsText) {
             case "-1" -> MultipathHashSettings.DEFAULT_FIELDS;
-            case "random" -> 1 + random.nextInt(0x0fff);
+            // Random fields, with at least one that differs between the random packets: a draw such as 0x0008 (IPv6's flow
+            // label) or 0x0100 (the inner protocol) hashes every packet alike, and the check below would see one nexthop.
+            case "random" -> random.nextInt(0x1000) | VARYING_FIELDS.get(random.nextInt(VARYING_FIELDS.size()));
             default -> Integer.decode(fieldsText);
         };
         rig.in("r", "sysctl", "-qw", "net.ipv4.fib_multipath_hash_policy=" + policy);
