@@ -27,8 +27,9 @@ import java.util.function.Function;
  * pod with host networking.
  *
  * <p>The JVMs are kept small and quick to start (the client compiler only, a small heap, the serial
- * collector). Each process's output goes to a log file of its own; the harness reads from it the
- * time each JVM took to reach {@code main}. Close stops every process it started (SIGTERM first, so
+ * collector, and a class-data archive per subcommand written by the first agent that ran it:
+ * {@link AgentJvm}). Each process's output goes to a log file of its own; the harness reads from it
+ * the time each JVM took to reach {@code main}. Close stops every process it started (SIGTERM first, so
  * leaders release their Leases; then SIGKILL), and so does a JVM shutdown hook; an agent whose
  * harness dies without hooks ends with its standard input.
  */
@@ -43,6 +44,7 @@ final class AgentProcesses implements AutoCloseable {
     private static final long STOP_WITHIN_SECONDS = 10;
 
     private final Path directory;
+    private final AgentJvm jvm = AgentJvm.shared(classpath());
     private final Map<String, ApiRelay> relays = new LinkedHashMap<>();
     private final List<AgentProcess> processes = new ArrayList<>();
     private final Thread hook = Thread.ofPlatform().unstarted(this::stopAll);
@@ -92,12 +94,16 @@ final class AgentProcesses implements AutoCloseable {
             resolved.add(replaced);
         }
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        String subcommand = resolved.isEmpty() ? "agent" : resolved.getFirst();
         List<String> argv = new ArrayList<>(List.of("ip", "netns", "exec", namespace, java.toString(), "--enable-native-access=ALL-UNNAMED",
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xss512k", "-Xms16m", "-Xmx128m", "-Xshare:auto",
-                "-Dkubernetes.auth.tryServiceAccount=false",
+                // The archive's own notes (classes it skips while writing) would fill the agent's log; its errors still show.
+                "-Xlog:cds=error", "-Xlog:cds+dynamic=error"));
+        argv.addAll(jvm.archiveOptions(subcommand));
+        argv.addAll(List.of("-Dkubernetes.auth.tryServiceAccount=false",
                 // HTTP/1.1, as the mock server's own clients speak to it: the JDK client's h2c upgrade through it stalls now and then.
                 "-Dkubernetes.http2.disable=true",
-                "-cp", classpath(), AgentProcessMain.class.getName()));
+                "-cp", jvm.classPath(), AgentProcessMain.class.getName()));
         argv.addAll(resolved);
         Path log = directory.resolve(name.replace('/', '_') + ".log");
         ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true);
@@ -108,8 +114,10 @@ final class AgentProcesses implements AutoCloseable {
         try {
             process = builder.start();
         } catch (IOException e) {
+            jvm.notStarted(subcommand);
             throw new UncheckedIOException("cannot start the agent " + name + " in " + namespace + ": " + argv, e);
         }
+        jvm.started(subcommand, process);
         CompletableFuture<Long> mainAfter = new CompletableFuture<>();
         AgentProcess agent = new AgentProcess(name, namespace, process, log, started, mainAfter);
         processes.add(agent);
@@ -136,7 +144,7 @@ final class AgentProcesses implements AutoCloseable {
         synchronized (this) {
             processes.remove(agent);
         }
-        stop(List.of(agent));
+        stop(List.of(agent), jvm);
     }
 
     /** What the agent's log says, for a failure message. */
@@ -174,12 +182,14 @@ final class AgentProcesses implements AutoCloseable {
                 .orElse(System.getProperty("java.class.path"));
     }
 
-    private static void stop(List<AgentProcess> agents) {
+    private static void stop(List<AgentProcess> agents, AgentJvm jvm) {
         agents.forEach(a -> a.process().destroy());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_WITHIN_SECONDS);
         for (AgentProcess agent : agents) {
+            boolean endedBySignal = false;
             try {
-                if (!agent.process().waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                endedBySignal = agent.process().waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (!endedBySignal) {
                     agent.process().destroyForcibly();
                     agent.process().waitFor(5, TimeUnit.SECONDS);
                 }
@@ -187,6 +197,7 @@ final class AgentProcesses implements AutoCloseable {
                 agent.process().destroyForcibly();
                 Thread.currentThread().interrupt();
             }
+            jvm.stopped(agent.process(), endedBySignal);
         }
     }
 
@@ -200,7 +211,7 @@ final class AgentProcesses implements AutoCloseable {
             open = List.copyOf(relays.values());
             relays.clear();
         }
-        stop(all.reversed());
+        stop(all.reversed(), jvm);
         open.forEach(ApiRelay::close);
     }
 

@@ -62,13 +62,16 @@ public final class KubernetesLab implements LabDriver {
         }
         long started = System.nanoTime();
         lab = KubernetesOnTheLab.up(set, stateDirectory);
+        long namespacesUp = System.nanoTime();
         KubernetesControlPlane plane = lab.startAgents();
         awaitConvergence();
         if (set.clusters().stream().anyMatch(c -> !c.exports().isEmpty())) {
             lab.awaitExportedNames();
         }
+        long now = System.nanoTime();
         System.out.println("[kubernetes-on-lab] " + set.name() + ": namespaces up and the agents converged in "
-                + (System.nanoTime() - started) / 1_000_000 + " ms; " + startTimes(lab.agentStartMillis()));
+                + (now - started) / 1_000_000 + " ms (namespaces " + (namespacesUp - started) / 1_000_000 + " ms, agents "
+                + (now - namespacesUp) / 1_000_000 + " ms); " + startTimes(lab.agentStartMillis()));
         deployment = new KubernetesDeployment(lab, plane, runner);
         return deployment;
     }
