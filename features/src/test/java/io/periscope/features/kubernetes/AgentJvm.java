@@ -22,8 +22,9 @@ import java.util.stream.Stream;
  * start is loading the same seven thousand classes (fabric8's client and models, Jackson, netty).
  * A dynamic class-data archive ({@code -XX:ArchiveClassesAtExit}, then
  * {@code -XX:SharedArchiveFile}) lets the JVM map them instead. The JVM writes one only for a class
- * path of jars ("Cannot have non-empty directory in paths"), and a test's class path holds the
- * modules' {@code target/classes} directories, so each directory is packed into a jar once.
+ * path of jars ("Cannot have non-empty directory in paths"), and a test's class path holds
+ * directories (the module's own {@code target/test-classes} at least), so each directory is packed
+ * into a jar once.
  *
  * <p>The first agent of each subcommand trains its archive: it runs with
  * {@code -XX:ArchiveClassesAtExit} and the JVM writes the archive when the agent stops. The
@@ -38,7 +39,7 @@ final class AgentJvm {
 
     private final Path directory;
     private final String classPath;
-    /** Subcommand to the agent process training its archive (until it stops). */
+    /** Subcommand to the agent process training its archive, until it stops; null between {@link #archiveOptions} and {@link #started}. */
     private final Map<String, Process> training = new HashMap<>();
 
     private AgentJvm(Path directory, String classPath) {
@@ -84,9 +85,7 @@ final class AgentJvm {
 
     /** The process of an agent that {@link #archiveOptions} was asked for. */
     synchronized void started(String subcommand, Process process) {
-        if (training.containsKey(subcommand) && training.get(subcommand) == null) {
-            training.put(subcommand, process);
-        }
+        training.replace(subcommand, null, process);
     }
 
     /** An agent stopped: a trainer that ended by itself leaves its subcommand's archive; a killed one leaves nothing. */
@@ -111,9 +110,7 @@ final class AgentJvm {
 
     /** A start that failed before any process ran: the next agent of the subcommand trains instead. */
     synchronized void notStarted(String subcommand) {
-        if (training.containsKey(subcommand) && training.get(subcommand) == null) {
-            training.remove(subcommand);
-        }
+        training.remove(subcommand, null);
     }
 
     private Path archive(String subcommand) {

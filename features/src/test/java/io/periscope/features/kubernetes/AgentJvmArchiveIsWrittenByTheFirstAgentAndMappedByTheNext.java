@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 
@@ -20,6 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * SIGTERM stops it, a second process of that subcommand maps it, and a killed trainer leaves none.
  */
 class AgentJvmArchiveIsWrittenByTheFirstAgentAndMappedByTheNext {
+
+    /** Where each started process's output goes, until it is stopped. */
+    private static final Map<Process, Path> outputs = new ConcurrentHashMap<>();
 
     /** A program that waits to be stopped, as an agent does; its class comes from a directory of the test's class path. */
     public static final class Waits {
@@ -103,8 +108,6 @@ class AgentJvmArchiveIsWrittenByTheFirstAgentAndMappedByTheNext {
         assertThat(Files.readString(output)).as("the JVM reached main").contains("waiting");
         return process;
     }
-
-    private static final java.util.Map<Process, Path> outputs = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** SIGTERM, as the harness stops an agent; what the process printed. */
     private static String stop(Process process) throws Exception {
