@@ -22,6 +22,8 @@ import io.periscope.plan.ClusterSetPlan;
 import io.periscope.planner.Planner;
 import org.junit.jupiter.api.Assumptions;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,11 +46,27 @@ public final class RunningLab implements AutoCloseable {
     private final ProcessCommandRunner runner = ProcessCommandRunner.here();
     private final LabLayout layout;
     private final List<String> progress = new ArrayList<>();
+    /**
+     * Removes the lab when a signal stops the JVM before the test closed it (Ctrl-C, a build's timeout,
+     * a stopped CI run): JUnit then runs no {@code @AfterAll}, and a killed run once left a lab's 27
+     * namespaces behind. Registered before anything is created, removed by {@link #close}.
+     */
+    private final Thread onSignal;
 
     private RunningLab(ClusterSet set, Path stateDirectory) {
         this.set = set;
         this.stateFile = new LabStateFile(stateDirectory);
         this.layout = LabLayout.of(Planner.plan(LabCables.of(set).set()));
+        this.onSignal = Thread.ofPlatform().name("remove-lab-" + set.name()).unstarted(() -> {
+            removeWhatIsLeft();
+            try {
+                // The test's temporary directory, which JUnit would have removed; only when the lab left it empty.
+                Files.deleteIfExists(stateDirectory);
+            } catch (IOException e) {
+                // not empty: something else of the test's is in it
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(onSignal);
     }
 
     public static void assumeRoot() {
@@ -167,6 +185,15 @@ public final class RunningLab implements AutoCloseable {
 
     @Override
     public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(onSignal);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down, and the hook removes the lab as well: removal can be repeated
+        }
+        removeWhatIsLeft();
+    }
+
+    private void removeWhatIsLeft() {
         Optional<LabState> state = stateFile.read(layout.names().hash());
         LabState toRemove = state.orElseGet(() -> new LabState(set.name(), "", layout.names().hash(), layout.namespaces(), LabState.BUILDING));
         new LabTeardown(runner, stateFile).remove(toRemove);

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -65,11 +66,45 @@ public final class TestLabs implements BeforeEachCallback, AfterEachCallback {
         Runtime.getRuntime().addShutdownHook(onSignal);
     }
 
-    /** Every lab with its state in {@code directory}: its supervisor stopped, its namespaces and processes removed. */
+    /**
+     * Every lab with its state in {@code directory}: its supervisor stopped, its namespaces and processes
+     * removed; then the directory, which {@link #afterEach} would have removed.
+     */
     private static void removeEveryLab(Path directory) {
-        LabStateFile states = new LabStateFile(directory);
-        for (LabState left : states.all()) {
-            new LabTeardown(ProcessCommandRunner.here(), states).remove(left);
+        // The test's thread carries on while the JVM shuts down: a lab it was starting may write its state
+        // once more after the first pass. Passes go on until the directory stayed away for a while (at most 5 s).
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        int absent = 0;
+        while (absent < 3 && System.nanoTime() < deadline) {
+            if (!Files.exists(directory)) {
+                absent++;
+            } else {
+                absent = 0;
+                LabStateFile states = new LabStateFile(directory);
+                for (LabState left : states.all()) {
+                    new LabTeardown(ProcessCommandRunner.here(), states).remove(left);
+                }
+                try {
+                    deleteTree(directory);
+                } catch (NoSuchFileException e) {
+                    // a lab's own hook removed it first
+                } catch (IOException e) {
+                    System.err.println("could not remove " + directory + ": " + e.getMessage());
+                }
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    private static void deleteTree(Path directory) throws IOException {
+        try (Stream<Path> files = Files.walk(directory)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(file);
+            }
         }
     }
 
@@ -86,11 +121,7 @@ public final class TestLabs implements BeforeEachCallback, AfterEachCallback {
             } catch (IllegalStateException e) {
                 // the JVM is shutting down: the hook removes what is left
             }
-            try (Stream<Path> files = Files.walk(state)) {
-                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(file);
-                }
-            }
+            deleteTree(state);
         }
     }
 }
