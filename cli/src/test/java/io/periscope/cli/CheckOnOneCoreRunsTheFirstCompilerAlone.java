@@ -28,14 +28,14 @@ class CheckOnOneCoreRunsTheFirstCompilerAlone {
     @BeforeEach
     void layout() throws Exception {
         LauncherLayout.launcher(root);
-        LauncherLayout.jar(root, Map.of("Main.java", """
-                package demo;
-                public class Main {
+        LauncherLayout.jar(root, Map.of("PeriscopeCommand.java", """
+                package io.periscope.cli;
+                public class PeriscopeCommand {
                     public static void main(String[] args) {
                         java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().forEach(System.out::println);
                     }
                 }
-                """), "demo.Main");
+                """), LauncherLayout.MAIN_CLASS);
     }
 
     @Test

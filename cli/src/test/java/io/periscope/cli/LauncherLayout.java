@@ -22,6 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 final class LauncherLayout {
 
+    /** The class the launcher starts by name, as the real jar's manifest names it too: a test's program is this class. */
+    static final String MAIN_CLASS = "io.periscope.cli.PeriscopeCommand";
+
     private static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();   // the module (cli/) is at the top level
 
     private LauncherLayout() {

@@ -38,9 +38,9 @@ class LauncherStartsTwoProgramsBeforeTheJvm {
         LauncherLayout.launcher(root);
         Files.createDirectories(root.resolve("examples"));
         Files.writeString(root.resolve("examples/mag-globalnet.yaml"), "the training reads only that this file exists\n");
-        LauncherLayout.jar(root, Map.of("Main.java", """
-                package demo;
-                public class Main {
+        LauncherLayout.jar(root, Map.of("PeriscopeCommand.java", """
+                package io.periscope.cli;
+                public class PeriscopeCommand {
                     public static void main(String[] args) {
                         System.out.println("hello from " + System.getProperty("java.home"));
                     }
@@ -49,10 +49,10 @@ class LauncherStartsTwoProgramsBeforeTheJvm {
                 package io.periscope.cli;
                 public class StartupTraining {
                     public static void main(String[] args) {
-                        demo.Main.main(args);
+                        PeriscopeCommand.main(args);
                     }
                 }
-                """), "demo.Main");
+                """), LauncherLayout.MAIN_CLASS);
         log = root.resolve("programs.log");
         shims = Files.createDirectories(root.resolve("shims"));
         for (String program : PROGRAMS) {
@@ -71,7 +71,7 @@ class LauncherStartsTwoProgramsBeforeTheJvm {
 
     @Test
     void aLaunchWithAFreshJarAndItsCacheRunsFindAndStat() throws Exception {
-        launch("--version");   // makes the start-up cache
+        launch("trace");   // makes trace's start-up cache
         Files.deleteIfExists(log);
 
         assertThat(launch("trace")).isEqualTo("hello from " + System.getProperty("java.home") + "\n");
@@ -95,7 +95,7 @@ class LauncherStartsTwoProgramsBeforeTheJvm {
         Path bin = Files.createDirectories(root.resolve("bin"));
         Files.createSymbolicLink(bin.resolve("java"), Path.of(System.getProperty("java.home"), "bin", "java"));
         String path = shims + ":" + bin;
-        launch("--version", Map.of("PATH", path));
+        launch("trace", Map.of("PATH", path));
         Files.deleteIfExists(log);
 
         String out = launch("trace", Map.of("PATH", path));
