@@ -42,17 +42,17 @@ class LauncherStartsTheMainClassByName {
 
     @Test
     void theJvmRunsPeriscopeCommandWithTheJarOnItsClassPath() throws Exception {
-        List<String> lines = launch("trace", "a file with spaces.yaml", "--json");
+        List<String> lines = launchTraceOfAFileWithSpaces();
 
         assertThat(lines.get(0)).as("what the JVM was asked to run").isEqualTo(LauncherLayout.MAIN_CLASS + " trace a file with spaces.yaml --json");
         assertThat(Path.of(lines.get(1)).toRealPath()).isEqualTo(jar.toRealPath());
         assertThat(lines.get(2)).contains("--enable-native-access=ALL-UNNAMED");
     }
 
-    private List<String> launch(String... arguments) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of(root.resolve("periscope").toString()));
-        command.addAll(List.of(arguments));
-        ProcessBuilder builder = new ProcessBuilder(command);
+    /** Runs {@code periscope trace "a file with spaces.yaml" --json} through env, as the launcher's first line does; returns its output. */
+    private List<String> launchTraceOfAFileWithSpaces() throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("/usr/bin/env", "bash", root.resolve("periscope").toString(), "trace",
+                "a file with spaces.yaml", "--json");
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         builder.environment().put("PERISCOPE_AOT", "off");
         Path out = root.resolve("out.txt");
