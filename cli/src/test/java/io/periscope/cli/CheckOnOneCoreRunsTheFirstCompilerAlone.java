@@ -1,14 +1,10 @@
 package io.periscope.cli;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,19 +20,6 @@ class CheckOnOneCoreRunsTheFirstCompilerAlone {
 
     @TempDir
     Path root;
-
-    @BeforeEach
-    void layout() throws Exception {
-        LauncherLayout.launcher(root);
-        LauncherLayout.jar(root, Map.of("PeriscopeCommand.java", """
-                package io.periscope.cli;
-                public class PeriscopeCommand {
-                    public static void main(String[] args) {
-                        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().forEach(System.out::println);
-                    }
-                }
-                """), LauncherLayout.MAIN_CLASS);
-    }
 
     @Test
     void checkPinnedToOneCoreGetsTheFirstCompilerAlone() throws Exception {
@@ -74,20 +57,6 @@ class CheckOnOneCoreRunsTheFirstCompilerAlone {
 
     /** The JVM options the launcher started the jar with, running {@code arguments} on core 0 alone or on every core. */
     private List<String> launch(boolean oneCore, String... arguments) throws Exception {
-        List<String> command = new ArrayList<>();
-        if (oneCore) {
-            command.addAll(List.of("taskset", "-c", "0"));
-        }
-        command.addAll(List.of("bash", root.resolve("periscope").toString()));
-        command.addAll(List.of(arguments));
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        // The cache's training would run the jar too; its flags are not what this test reads.
-        builder.environment().put("PERISCOPE_AOT", "off");
-        Path out = root.resolve("out.txt");
-        Process process = builder.redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the launcher ends").isTrue();
-        assertThat(process.exitValue()).isZero();
-        return Files.readAllLines(out);
+        return LauncherLayout.jvmOptions(root, oneCore, arguments);
     }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -64,5 +65,45 @@ final class LauncherLayout {
             }
         }
         return jar;
+    }
+
+    /** The launcher under {@code root} with, in place of the CLI, a program that prints the options the JVM was started with. */
+    private static void printingJvmOptions(Path root) throws IOException {
+        launcher(root);
+        jar(root, Map.of("PeriscopeCommand.java", """
+                package io.periscope.cli;
+                public class PeriscopeCommand {
+                    public static void main(String[] args) {
+                        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().forEach(System.out::println);
+                    }
+                }
+                """), MAIN_CLASS);
+    }
+
+    /**
+     * The JVM options the launcher gives for {@code arguments}, one per line, for tests of which flags a
+     * command gets: the first call lays out under {@code root} the launcher and, in place of the CLI, a
+     * program that prints them. With {@code oneCore}, the launcher runs under {@code taskset -c 0}, as a
+     * user or a one-CPU machine would give it one core.
+     */
+    static List<String> jvmOptions(Path root, boolean oneCore, String... arguments) throws IOException, InterruptedException {
+        if (!Files.exists(root.resolve("periscope"))) {
+            printingJvmOptions(root);
+        }
+        List<String> command = new ArrayList<>();
+        if (oneCore) {
+            command.addAll(List.of("taskset", "-c", "0"));
+        }
+        command.addAll(List.of("bash", root.resolve("periscope").toString()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        // The cache's training would run the program too; its flags are not what the tests read.
+        builder.environment().put("PERISCOPE_AOT", "off");
+        Path out = root.resolve("out.txt");
+        Process process = builder.redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the launcher ends").isTrue();
+        assertThat(process.exitValue()).isZero();
+        return Files.readAllLines(out);
     }
 }
