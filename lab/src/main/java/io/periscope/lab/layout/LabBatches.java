@@ -1,6 +1,5 @@
 package io.periscope.lab.layout;
 
-import io.periscope.dataplane.iproute.IpBatchRenderer;
 import io.periscope.model.net.Ipv4Address;
 import io.periscope.plan.DataplanePlan;
 import io.periscope.plan.Interface;
@@ -9,14 +8,12 @@ import io.periscope.plan.netfilter.Chain;
 import io.periscope.plan.netfilter.IptablesSyntax;
 import io.periscope.plan.netfilter.NetfilterTable;
 import io.periscope.plan.ovn.OvnTopology;
-import io.periscope.plan.routing.NexthopGroup;
-import io.periscope.plan.routing.NexthopObject;
-import io.periscope.plan.routing.PolicyRule;
 import io.periscope.plan.routing.Route;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -73,28 +70,35 @@ public final class LabBatches {
     }
 
     /**
-     * Run inside a host namespace once its veths exist: loopback, the port-less bridges standing in for
+     * Run inside a host namespace once its veths exist: the {@link #hostSteps} as {@code ip -batch} input.
+     */
+    public static String hostBatch(HostNamespace host) {
+        return hostSteps(host).stream().map(step -> step.ipBatchLine() + "\n").collect(Collectors.joining());
+    }
+
+    /**
+     * What a host namespace needs once its veths exist: loopback, the port-less bridges standing in for
      * interfaces the plan plugs into nothing ({@code cni0}; the kernel here has no {@code dummy}),
      * addresses, links up, then the environment's nexthops, routes and rules. Routes are appended in
      * plan order, so where the plan lists two routes to one destination the kernel, like the plan,
      * uses the first.
      */
-    public static String hostBatch(HostNamespace host) {
-        StringBuilder text = new StringBuilder();
-        text.append("link set lo up\n");
+    public static List<HostStep> hostSteps(HostNamespace host) {
+        List<HostStep> steps = new ArrayList<>();
+        steps.add(HostStep.LinkUp.loopback());
         List<String> ovn = ovnInterfaceNames(host);
         for (Interface iface : host.plan().interfaces()) {
             if (iface.segment().isEmpty() && !ovn.contains(iface.name())) {
-                text.append("link add ").append(iface.name()).append(" address ").append(iface.mac()).append(" type bridge\n");
+                steps.add(new HostStep.BridgeAdd(iface.name(), iface.mac()));
             }
         }
         for (Interface iface : host.plan().interfaces()) {
             if (!ovn.contains(iface.name())) {
-                addressAndLink(text, iface);
+                addressAndLink(steps, iface);
             }
         }
-        routing(host.plan().environment(), route -> !throughAny(route, ovn)).forEach(line -> text.append(line).append('\n'));
-        return text.toString();
+        steps.addAll(routingSteps(host.plan().environment(), route -> !throughAny(route, ovn)));
+        return steps;
     }
 
     /**
@@ -107,15 +111,15 @@ public final class LabBatches {
         if (ovn.isEmpty()) {
             return Optional.empty();
         }
-        StringBuilder text = new StringBuilder();
+        List<HostStep> steps = new ArrayList<>();
         for (Interface iface : host.plan().interfaces()) {
             // ovn-k8s-sub0 is Submariner's: the agents make br-submariner with it and give it its address.
             if (OvnTopology.isSegment(iface.segment()) && !iface.name().equals(Names.OVN_K8S_SUB0)) {
-                addressAndLink(text, iface);
+                addressAndLink(steps, iface);
             }
         }
-        routing(host.plan().environment(), route -> throughAny(route, ovn)).forEach(line -> text.append(line).append('\n'));
-        return Optional.of(text.toString());
+        steps.addAll(routingSteps(host.plan().environment(), route -> throughAny(route, ovn)));
+        return Optional.of(steps.stream().map(step -> step.ipBatchLine() + "\n").collect(Collectors.joining()));
     }
 
     /**
@@ -135,15 +139,11 @@ public final class LabBatches {
         return route.nexthops().stream().anyMatch(n -> devices.contains(n.device()));
     }
 
-    private static void addressAndLink(StringBuilder text, Interface iface) {
+    private static void addressAndLink(List<HostStep> steps, Interface iface) {
         for (Ipv4Address address : iface.addresses()) {
-            text.append("addr add ").append(address).append("/32 dev ").append(iface.name()).append('\n');
+            steps.add(new HostStep.AddressAdd(address, iface.name()));
         }
-        text.append("link set ").append(iface.name());
-        if (iface.mtu() != Interface.DEFAULT_MTU) {
-            text.append(" mtu ").append(iface.mtu());
-        }
-        text.append(" up\n");
+        steps.add(new HostStep.LinkUp(iface.name(), iface.mtu()));
     }
 
     /**
@@ -176,31 +176,20 @@ public final class LabBatches {
 
     /**
      * The routing part of a plan layer as batch lines: nexthop objects, groups, routes, rules, in the
-     * agent's own words ({@link IpBatchRenderer}) for each entry. The verbs are the lab's: it builds a
+     * agent's own words ({@code IpBatchRenderer}) for each entry. The verbs are the lab's: it builds a
      * fresh namespace, so it adds; and it appends routes, so that where the plan lists two routes to one
      * destination both are there and the kernel, like the plan, uses the first.
      */
     public static List<String> routing(DataplanePlan layer) {
-        return routing(layer, route -> true);
+        return routingSteps(layer, route -> true).stream().map(HostStep::ipBatchLine).toList();
     }
 
-    private static List<String> routing(DataplanePlan layer, java.util.function.Predicate<Route> routes) {
-        List<String> lines = new ArrayList<>();
-        for (NexthopObject object : layer.nexthops()) {
-            lines.add("nexthop add " + IpBatchRenderer.nexthop(object));
-        }
-        for (NexthopGroup group : layer.nexthopGroups()) {
-            lines.add("nexthop add " + IpBatchRenderer.group(group));
-        }
-        for (Route route : layer.routes()) {
-            if (!routes.test(route)) {
-                continue;
-            }
-            lines.add("route append " + IpBatchRenderer.route(route));
-        }
-        for (PolicyRule rule : layer.rules()) {
-            lines.add("rule add " + IpBatchRenderer.policyRule(rule));
-        }
-        return lines;
+    private static List<HostStep> routingSteps(DataplanePlan layer, Predicate<Route> routes) {
+        List<HostStep> steps = new ArrayList<>();
+        layer.nexthops().forEach(object -> steps.add(new HostStep.NexthopAdd(object)));
+        layer.nexthopGroups().forEach(group -> steps.add(new HostStep.GroupAdd(group)));
+        layer.routes().stream().filter(routes).forEach(route -> steps.add(new HostStep.RouteAppend(route)));
+        layer.rules().forEach(rule -> steps.add(new HostStep.RuleAdd(rule)));
+        return steps;
     }
 }

@@ -9,8 +9,9 @@ import io.periscope.lab.dns.ClusterDnsRules;
 import io.periscope.lab.dns.OvnClusterDns;
 import io.periscope.lab.dns.PodResolverFiles;
 import io.periscope.lab.layout.HostNamespace;
-import io.periscope.lab.layout.LabCables;
+import io.periscope.lab.layout.HostStep;
 import io.periscope.lab.layout.LabBatches;
+import io.periscope.lab.layout.LabCables;
 import io.periscope.lab.layout.LabLayout;
 import io.periscope.lab.layout.SwitchNamespace;
 import io.periscope.lab.layout.SysctlSettings;
@@ -35,6 +36,7 @@ import io.periscope.dataplane.command.CommandRunner;
 import io.periscope.dataplane.command.CommandResult;
 import io.periscope.lab.down.LabTeardown;
 import io.periscope.lab.rollback.LabRollback;
+import io.periscope.lab.rtnetlink.HostSetupOverNetlink;
 import io.periscope.lab.state.LabState;
 import io.periscope.lab.state.LabStateFile;
 import io.periscope.lab.state.TopologySource;
@@ -308,10 +310,17 @@ public final class LabUp {
         phase(progress, rollback, "addresses and routes", () -> {
             Progress ticks = new Progress(progress, "addresses and routes", layout.hosts().size());
             // From a thread inside the host's namespace: "ip -n" would unshare a mount namespace per host.
-            int lines = NamespaceWorkers.inEach(layout.hosts(), HostNamespace::namespace, NamespaceWorkers.threads(), host -> {
-                String batch = LabBatches.hostBatch(host);
+            // A pod's few steps go over netlink from that thread: an ip program would cost more to start than they take.
+            AtomicInteger overNetlink = new AtomicInteger();
+            int steps = NamespaceWorkers.inEach(layout.hosts(), HostNamespace::namespace, NamespaceWorkers.threads(), host -> {
+                List<HostStep> hostSteps = LabBatches.hostSteps(host);
                 try {
-                    runner.run(Command.of("ip", "-batch", "-").withStdin(batch));
+                    if (HostSetupOverNetlink.writes(hostSteps)) {
+                        HostSetupOverNetlink.write(hostSteps);
+                        overNetlink.incrementAndGet();
+                    } else {
+                        runner.run(Command.of("ip", "-batch", "-").withStdin(LabBatches.hostBatch(host)));
+                    }
                     Map<String, String> late = SysctlSettings.afterInterfaces(host);
                     if (!late.isEmpty()) {
                         SysctlWriter.write(late);
@@ -320,9 +329,11 @@ public final class LabUp {
                     throw new IllegalStateException("in namespace " + host.namespace() + " (" + host.host() + "): " + e.getMessage(), e);
                 }
                 ticks.done();
-                return (int) batch.lines().count();
+                return hostSteps.size();
             }).stream().mapToInt(Integer::intValue).sum();
-            return lines + " ip commands in " + layout.hosts().size() + " hosts";
+            int hosts = layout.hosts().size();
+            return steps + " steps in " + hosts + " hosts (" + overNetlink.get() + " over netlink, " + (hosts - overNetlink.get())
+                    + " with ip -batch)";
         });
         AtomicReference<LabState> recorded = new AtomicReference<>(initial);
         // Before the agents: Submariner's routes on an OVN node go through ovn-k8s-mp0 and ovn-k8s-sub0, which OVN plugs.
