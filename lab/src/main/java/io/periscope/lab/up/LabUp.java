@@ -288,7 +288,7 @@ public final class LabUp {
             Progress ticks = new Progress(progress, "sysctls", all.size());
             // One thread: the kernel's IPv6 sysctl handlers retry while another writer holds the RTNL lock
             // (rtnl_trylock, then restart the write), so writers in parallel spin against each other.
-            int count = NamespaceWorkers.inEach(all, NamespaceSettings::namespace, 1, each -> {
+            int count = NamespaceWorkers.writingSysctlsInEach(all, NamespaceSettings::namespace, 1, each -> {
                 SysctlWriter.write(each.settings());
                 ticks.done();
                 return each.settings().size();
