@@ -1,14 +1,14 @@
 package io.periscope.lab.netns;
 
-import io.periscope.dataplane.TestNamespace;
 import io.periscope.dataplane.command.Command;
 import io.periscope.dataplane.command.ProcessCommandRunner;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -23,21 +23,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class NamespaceWorkersWorkInsideEachNamespace {
 
     private final ProcessCommandRunner here = ProcessCommandRunner.here();
-    private final List<String> namespaces = new ArrayList<>();
+    private NamedTestNamespaces namespaces;
 
     @BeforeEach
     void sixNamespaces() {
-        Assumptions.assumeTrue(NetworkNamespaces.runningAsRoot(), "creates network namespaces, which needs root");
-        for (int i = 0; i < 6; i++) {
-            String name = "pkw" + ProcessHandle.current().pid() + "-" + i;
-            here.run(Command.of("ip", "netns", "add", TestNamespace.deletedOnExit(name)));
-            namespaces.add(name);
-        }
+        namespaces = NamedTestNamespaces.create("pkw", 6);
     }
 
     @AfterEach
     void removeThem() {
-        namespaces.forEach(ns -> here.execute(Command.of("ip", "netns", "del", ns)));
+        if (namespaces != null) {
+            namespaces.close();
+        }
     }
 
     @Test
@@ -53,10 +50,26 @@ class NamespaceWorkersWorkInsideEachNamespace {
         assertThat(done).containsExactly("item 0", "item 1", "item 2", "item 3", "item 4", "item 5");
         for (int i = 0; i < namespaces.size(); i++) {
             String ns = namespaces.get(i);
-            assertThat(here.run(Command.of("ip", "netns", "exec", ns, "cat", "/proc/sys/net/ipv4/ip_default_ttl")).stdout().strip())
-                    .isEqualTo(Integer.toString(100 + i));
+            assertThat(namespaces.read(i, "/proc/sys/net/ipv4/ip_default_ttl")).isEqualTo(Integer.toString(100 + i));
             assertThat(here.run(Command.of("ip", "-n", ns, "-o", "link", "show", "lo")).stdout()).contains("mtu " + (2000 + i) + " ");
         }
+    }
+
+    /** Through each worker's own procfs ({@link SysctlProcfs}), with nothing mounted where the process's other threads look. */
+    @Test
+    void sysctlsWrittenThroughTheWorkersOwnProcfsLandInEachItemsNamespace() throws IOException {
+        String mounts = Files.readString(Path.of("/proc/self/mountinfo"));
+        List<Integer> items = IntStream.range(0, namespaces.size()).boxed().toList();
+
+        NamespaceWorkers.writingSysctlsInEach(items, namespaces::get, 2, i -> {
+            SysctlWriter.write(Map.of("net.ipv4.ip_default_ttl", Integer.toString(200 + i)));
+            return i;
+        });
+
+        for (int i = 0; i < namespaces.size(); i++) {
+            assertThat(namespaces.read(i, "/proc/sys/net/ipv4/ip_default_ttl")).isEqualTo(Integer.toString(200 + i));
+        }
+        assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).isEqualTo(mounts);
     }
 
     @Test

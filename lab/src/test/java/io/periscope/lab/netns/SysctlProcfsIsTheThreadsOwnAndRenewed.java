@@ -1,10 +1,6 @@
 package io.periscope.lab.netns;
 
-import io.periscope.dataplane.TestNamespace;
-import io.periscope.dataplane.command.Command;
-import io.periscope.dataplane.command.ProcessCommandRunner;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -12,13 +8,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,22 +22,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SysctlProcfsIsTheThreadsOwnAndRenewed {
 
-    private final ProcessCommandRunner here = ProcessCommandRunner.here();
-    private final List<String> namespaces = new ArrayList<>();
+    private NamedTestNamespaces namespaces;
 
     @BeforeEach
     void fiveNamespaces() {
-        Assumptions.assumeTrue(NetworkNamespaces.runningAsRoot(), "creates network namespaces and mounts procfs, which needs root");
-        for (int i = 0; i < 5; i++) {
-            String name = "psp" + ProcessHandle.current().pid() + "-" + i;
-            here.run(Command.of("ip", "netns", "add", TestNamespace.deletedOnExit(name)));
-            namespaces.add(name);
-        }
+        namespaces = NamedTestNamespaces.create("psp", 5);
     }
 
     @AfterEach
     void removeThem() {
-        namespaces.forEach(ns -> here.execute(Command.of("ip", "netns", "del", ns)));
+        if (namespaces != null) {
+            namespaces.close();
+        }
     }
 
     @Test
@@ -67,27 +56,9 @@ class SysctlProcfsIsTheThreadsOwnAndRenewed {
         assertThat(procfsMounts).as("a procfs of the thread's own, renewed every two namespaces").hasSize(3)
                 .doesNotContain(CompletableFuture.supplyAsync(SysctlProcfsIsTheThreadsOwnAndRenewed::sysctlNetInode).get());
         for (int i = 0; i < namespaces.size(); i++) {
-            assertThat(here.run(Command.of("ip", "netns", "exec", namespaces.get(i), "cat", "/proc/sys/net/ipv4/ip_default_ttl")).stdout().strip())
-                    .isEqualTo(Integer.toString(100 + i));
+            assertThat(namespaces.read(i, "/proc/sys/net/ipv4/ip_default_ttl")).isEqualTo(Integer.toString(100 + i));
         }
         assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).as("the process's own mounts").isEqualTo(machineMounts);
-    }
-
-    @Test
-    void theWorkersWriteEachItemsSysctlsIntoItsNamespace() throws IOException {
-        String machineMounts = Files.readString(Path.of("/proc/self/mountinfo"));
-        List<Integer> items = IntStream.range(0, namespaces.size()).boxed().toList();
-
-        NamespaceWorkers.writingSysctlsInEach(items, namespaces::get, 2, i -> {
-            SysctlWriter.write(Map.of("net.ipv4.ip_default_ttl", Integer.toString(200 + i)));
-            return i;
-        });
-
-        for (int i = 0; i < namespaces.size(); i++) {
-            assertThat(here.run(Command.of("ip", "netns", "exec", namespaces.get(i), "cat", "/proc/sys/net/ipv4/ip_default_ttl")).stdout().strip())
-                    .isEqualTo(Integer.toString(200 + i));
-        }
-        assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).isEqualTo(machineMounts);
     }
 
     /**
