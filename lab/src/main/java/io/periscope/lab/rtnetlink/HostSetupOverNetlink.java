@@ -54,7 +54,7 @@ public final class HostSetupOverNetlink {
                             add.address());
                     case HostStep.RouteAppend append -> RtnetlinkRequests.routeAppend(socket.nextSequence(), append.route(),
                             append.route().nexthops().isEmpty() ? 0 : index(indexes, append.route().nexthops().getFirst().device(), step));
-                    default -> throw new IllegalStateException("unreachable: writes() accepted " + step);
+                    default -> throw new IllegalStateException("writes() above refuses " + step);
                 };
                 socket.request(request, step.ipBatchLine());
             }
