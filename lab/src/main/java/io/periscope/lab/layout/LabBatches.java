@@ -73,7 +73,12 @@ public final class LabBatches {
      * Run inside a host namespace once its veths exist: the {@link #hostSteps} as {@code ip -batch} input.
      */
     public static String hostBatch(HostNamespace host) {
-        return hostSteps(host).stream().map(step -> step.ipBatchLine() + "\n").collect(Collectors.joining());
+        return batch(hostSteps(host));
+    }
+
+    /** Steps as {@code ip -batch} input, one line each. */
+    public static String batch(List<HostStep> steps) {
+        return steps.stream().map(step -> step.ipBatchLine() + "\n").collect(Collectors.joining());
     }
 
     /**
@@ -119,7 +124,7 @@ public final class LabBatches {
             }
         }
         steps.addAll(routingSteps(host.plan().environment(), route -> throughAny(route, ovn)));
-        return Optional.of(steps.stream().map(step -> step.ipBatchLine() + "\n").collect(Collectors.joining()));
+        return Optional.of(batch(steps));
     }
 
     /**

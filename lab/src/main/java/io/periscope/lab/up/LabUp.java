@@ -319,7 +319,7 @@ public final class LabUp {
                         HostSetupOverNetlink.write(hostSteps);
                         overNetlink.incrementAndGet();
                     } else {
-                        runner.run(Command.of("ip", "-batch", "-").withStdin(LabBatches.hostBatch(host)));
+                        runner.run(Command.of("ip", "-batch", "-").withStdin(LabBatches.batch(hostSteps)));
                     }
                     Map<String, String> late = SysctlSettings.afterInterfaces(host);
                     if (!late.isEmpty()) {
