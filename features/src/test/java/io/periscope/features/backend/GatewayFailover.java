@@ -24,8 +24,10 @@ public record GatewayFailover(String failed, List<Stream> streams, List<Connecti
         }
         List<Stream> streams = report.streams().stream()
                 .map(r -> new Stream(r.id(), r.before(), r.during(), r.after(), r.lostOnFailure(), r.lostOnHeal())).toList();
+        // The fate with the socket's own words ("reset (Connection reset by peer)"), so that a failure says what ended it.
         List<Connection> connections = report.tcp().stream().map(t -> new Connection(t.outcome().id(),
-                t.before(), t.during(), t.outcome().fate().equals("survived"), t.outcome().fate())).toList();
+                t.before(), t.during(), t.outcome().fate().equals("survived"),
+                t.outcome().error().isEmpty() ? t.outcome().fate() : t.outcome().fate() + " (" + t.outcome().error() + ")")).toList();
         return new GatewayFailover(node, streams, connections);
     }
 
