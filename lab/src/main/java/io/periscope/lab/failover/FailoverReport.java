@@ -41,7 +41,7 @@ public record FailoverReport(String topology, String failed, String mode, int ra
      * @param healWindowMillis  the longest run lost after the heal
      * @param before            the gateways it crossed before the failure
      * @param during            the gateways it crossed while the node was failed (from once the streams had settled, {@link LabFailover#settled})
-     * @param after             the gateways it crossed once healed (from hold-down plus a second after the heal)
+     * @param after             the gateways it crossed once healed (from when the streams settled where predicted after the hold-down, 8 s after it at the latest, for 2 s)
      */
     public record StreamResult(int id, String flow, int sourcePort, int sent, int received, int lostOnFailure, double failureWindowMillis,
                                int lostOnHeal, double healWindowMillis, Set<String> before, Set<String> during, Set<String> after) {
