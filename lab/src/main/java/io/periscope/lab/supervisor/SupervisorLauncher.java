@@ -58,7 +58,8 @@ public final class SupervisorLauncher {
         }
         ProcessHandle handle = process.toHandle();
         Instant started = handle.info().startInstant().orElse(Instant.EPOCH);
-        SupervisorProcess supervisor = new SupervisorProcess(handle.pid(), started.toString(), files.directory().toString());
+        SupervisorProcess supervisor = new SupervisorProcess(handle.pid(), started.toString(),
+                ProcessStart.ticksSinceBoot(handle.pid()).orElse(0), files.directory().toString());
         stateFile.write(state.withSupervisor(supervisor));
         long deadline = System.nanoTime() + READY_WITHIN.toNanos();
         while (System.nanoTime() < deadline) {

@@ -5,6 +5,7 @@ import io.periscope.lab.state.SupervisorProcess;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -12,7 +13,7 @@ import java.util.function.Consumer;
 
 /**
  * Stops a lab's supervisor: SIGTERM, a wait for its agents to close, then SIGKILL with a message.
- * Only while the pid still names the process that was recorded (same start time): after a crash or
+ * Only while the pid still names the process that was recorded (same start since boot): after a crash or
  * a reboot the pid may be someone else's.
  */
 public final class SupervisorStop {
@@ -41,12 +42,17 @@ public final class SupervisorStop {
         return true;
     }
 
-    /** Whether the supervisor runs (the recorded pid, started at the recorded time). */
+    /** Whether the supervisor runs (the recorded pid, started at the recorded tick since boot). */
     public static boolean running(SupervisorProcess supervisor) {
         return ProcessHandle.of(supervisor.pid()).filter(ProcessHandle::isAlive).filter(h -> isTheRecordedProcess(h, supervisor)).isPresent();
     }
 
-    private static boolean isTheRecordedProcess(ProcessHandle handle, SupervisorProcess supervisor) {
+    static boolean isTheRecordedProcess(ProcessHandle handle, SupervisorProcess supervisor) {
+        if (supervisor.startTicks() > 0) {
+            OptionalLong ticks = ProcessStart.ticksSinceBoot(handle.pid());
+            return ticks.isPresent() && ticks.getAsLong() == supervisor.startTicks();
+        }
+        // A state file from before the ticks were recorded: its instant is all there is.
         Optional<Instant> started = handle.info().startInstant();
         return started.isPresent() && started.get().toString().equals(supervisor.started());
     }
