@@ -177,60 +177,63 @@ public final class LabFailover {
         // Whatever ends the measurement (Ctrl-C, SIGTERM, a failure), the node is healed and the counters go.
         LabRollback rollback = LabRollback.arm(why -> restore(lab, options.fail(), failure, counters, why, progress), progress,
                 "heal it with 'lab heal " + lab.file() + " " + options.fail() + "', or remove the lab with 'lab down " + lab.file() + "'");
+        // The catch inside the try: a try-with-resources closes its resource before its own catch runs.
         try (rollback) {
-            try (udp; tcp) {
-                rollback.run(counters::install);
-                udp.open(List.copyOf(receiverNamespaces), receiverPorts);
-                tcp.open(List.copyOf(tcpNamespaces), tcpPorts);
-                rollback.run(() -> counters.addTcp(connections, tcp.connectedPorts()));
-                progress.accept("failover: " + streams.size() + " UDP streams at " + options.rate() + " pps each over " + udpFlows.size()
-                        + " flow(s), " + connections.size() + " TCP connections; failing " + options.fail() + " (" + options.mode() + ") in "
-                        + WARM_UP.toSeconds() + " s");
-                udp.start();
-                sleep(SETTLE);
-                readings.add(rollback.step(counters::read));
-                sleep(WARM_UP.minus(SETTLE));
-                readings.add(rollback.step(counters::read));
-                long failedAt = System.nanoTime();
-                failSequence = udp.sentSoFar();
-                // Before the failure, not after: 'lab fail' reports it once its programs have run, which on a loaded
-                // machine is after the peers' health checks already found the node dead.
-                progress.accept(FAILING_NOW + options.fail());
-                rollback.step(() -> failure.fail(lab, options.fail(), options.mode(), progress));
-                sleep(SETTLE);
-                Duration failedFor = options.healAfter().orElse(OBSERVE);
-                long lastStart = failedAt + failedFor.minus(SHORTEST_DURING).toNanos();
-                Map<String, long[]> first = rollback.step(counters::read);
-                secondAfterFailure = first;
-                readings.add(rollback.step(() -> settled(counters, first, predictedDuring, lastStart)));
-                sleep(failedFor.minus(Duration.ofNanos(System.nanoTime() - failedAt)));
-                readings.add(rollback.step(counters::read));
-                long healAt = System.nanoTime();
-                healSequence = udp.sentSoFar();
-                if (options.healAfter().isPresent()) {
-                    rollback.step(() -> failure.heal(lab, options.fail(), progress));
-                    healedAfter = (healAt - failedAt) / 1_000_000;
-                    sleep(HOLD_DOWN);
-                    Map<String, long[]> afterHoldDown = rollback.step(counters::read);
-                    long settleBy = System.nanoTime() + SETTLE_AFTER_HEAL_WITHIN.toNanos();
-                    readings.add(rollback.step(() -> settled(counters, afterHoldDown, predictedAfter, settleBy)));
-                    sleep(SETTLE.plus(SETTLE));
+            try {
+                try (udp; tcp) {
+                    rollback.run(counters::install);
+                    udp.open(List.copyOf(receiverNamespaces), receiverPorts);
+                    tcp.open(List.copyOf(tcpNamespaces), tcpPorts);
+                    rollback.run(() -> counters.addTcp(connections, tcp.connectedPorts()));
+                    progress.accept("failover: " + streams.size() + " UDP streams at " + options.rate() + " pps each over " + udpFlows.size()
+                            + " flow(s), " + connections.size() + " TCP connections; failing " + options.fail() + " (" + options.mode() + ") in "
+                            + WARM_UP.toSeconds() + " s");
+                    udp.start();
+                    sleep(SETTLE);
                     readings.add(rollback.step(counters::read));
+                    sleep(WARM_UP.minus(SETTLE));
+                    readings.add(rollback.step(counters::read));
+                    long failedAt = System.nanoTime();
+                    failSequence = udp.sentSoFar();
+                    // Before the failure, not after: 'lab fail' reports it once its programs have run, which on a loaded
+                    // machine is after the peers' health checks already found the node dead.
+                    progress.accept(FAILING_NOW + options.fail());
+                    rollback.step(() -> failure.fail(lab, options.fail(), options.mode(), progress));
+                    sleep(SETTLE);
+                    Duration failedFor = options.healAfter().orElse(OBSERVE);
+                    long lastStart = failedAt + failedFor.minus(SHORTEST_DURING).toNanos();
+                    Map<String, long[]> first = rollback.step(counters::read);
+                    secondAfterFailure = first;
+                    readings.add(rollback.step(() -> settled(counters, first, predictedDuring, lastStart)));
+                    sleep(failedFor.minus(Duration.ofNanos(System.nanoTime() - failedAt)));
+                    readings.add(rollback.step(counters::read));
+                    long healAt = System.nanoTime();
+                    healSequence = udp.sentSoFar();
+                    if (options.healAfter().isPresent()) {
+                        rollback.step(() -> failure.heal(lab, options.fail(), progress));
+                        healedAfter = (healAt - failedAt) / 1_000_000;
+                        sleep(HOLD_DOWN);
+                        Map<String, long[]> afterHoldDown = rollback.step(counters::read);
+                        long settleBy = System.nanoTime() + SETTLE_AFTER_HEAL_WITHIN.toNanos();
+                        readings.add(rollback.step(() -> settled(counters, afterHoldDown, predictedAfter, settleBy)));
+                        sleep(SETTLE.plus(SETTLE));
+                        readings.add(rollback.step(counters::read));
+                    }
+                    tcpOutcomes = tcp.outcomes(1500);
+                    achievedRate = udp.achievedRate();
+                    udp.stop(Duration.ofMillis(300));
                 }
-                tcpOutcomes = tcp.outcomes(1500);
-                achievedRate = udp.achievedRate();
-                udp.stop(Duration.ofMillis(300));
+                // Left failed until the end without --heal-after: healed now, as every failover ends.
+                rollback.finish(() -> {
+                    if (lab.current().failure(options.fail()).isPresent()) {
+                        failure.heal(lab, options.fail(), progress);
+                    }
+                    counters.close();
+                });
+            } catch (RuntimeException e) {
+                rollback.undoNow();
+                throw e;
             }
-            // Left failed until the end without --heal-after: healed now, as every failover ends.
-            rollback.finish(() -> {
-                if (lab.current().failure(options.fail()).isPresent()) {
-                    failure.heal(lab, options.fail(), progress);
-                }
-                counters.close();
-            });
-        } catch (RuntimeException e) {
-            rollback.undoNow();
-            throw e;
         }
         List<FailoverReport.StreamResult> results = new ArrayList<>();
         List<String> workerDifferences = new ArrayList<>();

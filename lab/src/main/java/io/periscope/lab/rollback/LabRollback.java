@@ -52,6 +52,7 @@ public final class LabRollback implements AutoCloseable {
     private volatile boolean begun;
     private volatile boolean finished;
     private volatile Thread stepThread;
+    private volatile boolean armed;
 
     private LabRollback(Undo undo, Consumer<String> report, String ifUndoFails) {
         this.undo = undo;
@@ -69,6 +70,7 @@ public final class LabRollback implements AutoCloseable {
     public static LabRollback arm(Undo undo, Consumer<String> report, String ifUndoFails) {
         LabRollback rollback = new LabRollback(undo, report, ifUndoFails);
         Runtime.getRuntime().addShutdownHook(rollback.hook);
+        rollback.armed = true;
         return rollback;
     }
 
@@ -136,17 +138,32 @@ public final class LabRollback implements AutoCloseable {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+        disarm();
     }
 
-    /** The command ended one way or the other and undid what it had to: no hook needed any more. */
+    /**
+     * The command ended: the hook goes once its work stands ({@link #finish}) or was undone. Otherwise it
+     * stays: a {@code try (rollback)} with a {@code catch} that calls {@link #undoNow} closes the rollback
+     * before the catch runs, and a signal in between would find no hook, so the JVM would halt in the
+     * middle of the undo the catch started (a failover interrupted while a counter was read left its node
+     * failed and one of its links down).
+     */
     @Override
     public void close() {
-        disarm();
+        if (finished || undone.getCount() == 0) {
+            disarm();
+        }
+    }
+
+    /** Whether an exit of the JVM still runs (or waits for) the undo. */
+    boolean armed() {
+        return armed;
     }
 
     private void disarm() {
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
+            armed = false;
         } catch (IllegalStateException shuttingDown) {
             // the JVM is exiting: the hook runs, and finds the work finished or undoes it
         }

@@ -47,6 +47,32 @@ class ARollbackUndoesOnceAndNeverAFinishedCommand {
     }
 
     @Test
+    void aRollbackClosedBeforeItsUndoKeepsTheExitsHookUntilTheUndoIsDone() {
+        // What 'try (rollback) { ... } catch (e) { rollback.undoNow(); }' does: the close comes first.
+        LabRollback rollback = LabRollback.arm(undone::add, reported::add, "");
+        rollback.run(() -> { });
+        rollback.close();
+
+        assertThat(rollback.armed()).as("a signal now still finds the hook, which runs or waits for the undo").isTrue();
+        rollback.undoNow();
+        assertThat(undone).containsExactly(LabRollback.FAILED);
+        assertThat(rollback.armed()).isFalse();
+    }
+
+    @Test
+    void aFinishedOrUndoneCommandLeavesNoHook() {
+        LabRollback finished = LabRollback.arm(undone::add, reported::add, "");
+        finished.finish(() -> { });
+        finished.close();
+        LabRollback undoneFirst = LabRollback.arm(undone::add, reported::add, "");
+        undoneFirst.undoNow();
+        undoneFirst.close();
+
+        assertThat(finished.armed()).isFalse();
+        assertThat(undoneFirst.armed()).isFalse();
+    }
+
+    @Test
     void theUndoWaitsForTheStepItInterrupts() throws Exception {
         CountDownLatch inStep = new CountDownLatch(1);
         List<String> order = new CopyOnWriteArrayList<>();
