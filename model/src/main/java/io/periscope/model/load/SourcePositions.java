@@ -1,5 +1,7 @@
 package io.periscope.model.load;
 
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -19,9 +21,20 @@ public record SourcePositions(Map<String, SourcePosition> byPath, Map<String, Li
     /** For cluster sets that come from somewhere other than a file. */
     public static final SourcePositions NONE = new SourcePositions(Map.of(), Map.of());
 
+    /** The class of an unmodifiable view: {@link #handedOver} passes one, which is kept rather than copied. */
+    private static final Class<?> VIEW = Collections.unmodifiableMap(new HashMap<>()).getClass();
+
     public SourcePositions {
-        byPath = Map.copyOf(byPath);
+        byPath = byPath.getClass() == VIEW ? byPath : Map.copyOf(byPath);
         fileIndices = Map.copyOf(fileIndices);
+    }
+
+    /**
+     * Positions from a reader that is done with its maps: kept behind an unmodifiable view instead of
+     * copied, since copying the hundred thousand positions of a large file cost as much as recording them.
+     */
+    static SourcePositions handedOver(Map<String, SourcePosition> byPath, Map<String, List<Integer>> fileIndices) {
+        return new SourcePositions(Collections.unmodifiableMap(byPath), fileIndices);
     }
 
     /** The position of the field at {@code path}, or of its nearest enclosing field that has one. */

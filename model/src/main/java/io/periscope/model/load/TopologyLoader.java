@@ -10,7 +10,6 @@ import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.parser.ParserImpl;
 import org.yaml.snakeyaml.reader.ReaderException;
-import org.yaml.snakeyaml.resolver.Resolver;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -116,7 +115,7 @@ public final class TopologyLoader {
         Node root;
         try {
             LoaderOptions options = TopologyFileLimits.loaderOptions();
-            root = new Composer(new ParserImpl(new InMemoryStreamReader(yamlText), options), new Resolver(), options).getSingleNode();
+            root = new Composer(new ParserImpl(new InMemoryStreamReader(yamlText), options), new RememberingResolver(), options).getSingleNode();
         } catch (MarkedYAMLException e) {
             Optional<TopologyError> limit = TopologyFileLimits.limitHit(fileName, e.getMessage());
             if (limit.isPresent()) {
