@@ -128,11 +128,9 @@ class InterruptedLabUpAndFailoverLeaveNothingBehind {
             problems.addAll(saidOnlyWhatHappened(interruption, up, output));
             if (output.stream().anyMatch(l -> l.startsWith("up: "))) {
                 // It finished before the signal: what it said is up must be up, supervisor and all.
-                Optional<LabState> state = new LabStateFile().read(names.hash());
-                if (state.isEmpty() || !state.get().state().equals(LabState.CONVERGED) || state.get().supervisor() == null
-                        || !SupervisorStop.running(state.get().supervisor())) {
-                    problems.add(interruption + ": said 'up:' but the lab is not whole: " + state + "\n" + String.join("\n", output));
-                }
+                Optional<String> notWhole = notWhole(new LabStateFile().read(names.hash()));
+                notWhole.ifPresent(why -> problems.add(interruption + ": said 'up:' but the lab is not whole: " + why + "\n"
+                        + String.join("\n", output)));
                 PeriscopeRun down = PeriscopeRun.of("lab", "down", file.toString());
                 assertThat(down.status()).as(down.err()).isZero();
             }
@@ -199,6 +197,25 @@ class InterruptedLabUpAndFailoverLeaveNothingBehind {
         PeriscopeRun failover = PeriscopeRun.of("lab", "failover", file.toString(), "--fail", "cluster1/gw-1", "--flows", "4", "--rate", "200",
                 "--tcp", "0");
         assertThat(failover.status()).as("the next failover works: %s", failover.err()).isZero();
+    }
+
+    /** Why a lab that said {@code up:} is not whole; empty when it is (converged, its supervisor running). */
+    private static Optional<String> notWhole(Optional<LabState> state) {
+        if (state.isEmpty()) {
+            return Optional.of("no state file");
+        }
+        if (!state.get().state().equals(LabState.CONVERGED)) {
+            return Optional.of("its state is " + state.get().state() + ": " + state.get());
+        }
+        if (state.get().supervisor() == null) {
+            return Optional.of("no supervisor recorded: " + state.get());
+        }
+        if (!SupervisorStop.running(state.get().supervisor())) {
+            boolean pidAlive = ProcessHandle.of(state.get().supervisor().pid()).map(ProcessHandle::isAlive).orElse(false);
+            return Optional.of(pidAlive ? "pid " + state.get().supervisor().pid() + " runs, but not as the recorded supervisor (its start differs): "
+                    + state.get().supervisor() : "the supervisor is not running: " + state.get().supervisor());
+        }
+        return Optional.empty();
     }
 
     private void writeTopology(String prefix) throws IOException {
