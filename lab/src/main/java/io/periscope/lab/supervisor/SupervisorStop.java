@@ -47,7 +47,7 @@ public final class SupervisorStop {
         return ProcessHandle.of(supervisor.pid()).filter(ProcessHandle::isAlive).filter(h -> isTheRecordedProcess(h, supervisor)).isPresent();
     }
 
-    static boolean isTheRecordedProcess(ProcessHandle handle, SupervisorProcess supervisor) {
+    private static boolean isTheRecordedProcess(ProcessHandle handle, SupervisorProcess supervisor) {
         if (supervisor.startTicks() > 0) {
             OptionalLong ticks = ProcessStart.ticksSinceBoot(handle.pid());
             return ticks.isPresent() && ticks.getAsLong() == supervisor.startTicks();
