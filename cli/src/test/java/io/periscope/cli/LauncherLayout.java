@@ -67,8 +67,12 @@ final class LauncherLayout {
         return jar;
     }
 
-    /** The launcher under {@code root} with, in place of the CLI, a program that prints the options the JVM was started with. */
-    private static void printingJvmOptions(Path root) throws IOException {
+    /**
+     * The launcher under {@code root} with, in place of the CLI, a program that prints the options the JVM
+     * was started with: what {@link #jvmOptions} lays out on its first call, for a test that changes the
+     * launcher's copy before.
+     */
+    static void printingJvmOptions(Path root) throws IOException {
         launcher(root);
         jar(root, Map.of("PeriscopeCommand.java", """
                 package io.periscope.cli;
@@ -87,6 +91,12 @@ final class LauncherLayout {
      * user or a one-CPU machine would give it one core.
      */
     static List<String> jvmOptions(Path root, boolean oneCore, String... arguments) throws IOException, InterruptedException {
+        return jvmOptions(root, oneCore, Map.of(), arguments);
+    }
+
+    /** As {@link #jvmOptions(Path, boolean, String...)}, with {@code environment} added to the launcher's. */
+    static List<String> jvmOptions(Path root, boolean oneCore, Map<String, String> environment, String... arguments)
+            throws IOException, InterruptedException {
         if (!Files.exists(root.resolve("periscope"))) {
             printingJvmOptions(root);
         }
@@ -100,6 +110,7 @@ final class LauncherLayout {
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         // The cache's training would run the program too; its flags are not what the tests read.
         builder.environment().put("PERISCOPE_AOT", "off");
+        builder.environment().putAll(environment);
         Path out = root.resolve("out.txt");
         Process process = builder.redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the launcher ends").isTrue();
