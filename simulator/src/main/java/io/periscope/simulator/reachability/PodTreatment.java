@@ -635,9 +635,10 @@ final class PodTreatment {
          */
         final Map<HostId, Map<String, Set<Ipv4Prefix>>> routedOver = new HashMap<>();
         final Map<Ipv4Range, HostId> snatRanges = new LinkedHashMap<>();
-        /** Single-address members of every ipset, and the network members with their set. */
+        /** Single-address members of every ipset, with their set. */
         final Map<Integer, List<Naming.InIpSet>> setMembers = new HashMap<>();
-        final List<Map.Entry<Ipv4Prefix, Naming.InIpSet>> setNetworks = new ArrayList<>();
+        /** The network members of every ipset, with their set. */
+        final PrefixIndex<Naming.InIpSet> setNetworks = new PrefixIndex<>();
         Optional<String> sourcePortMatch = Optional.empty();
 
         void layer(HostId host, DataplanePlan layer) {
@@ -655,7 +656,7 @@ final class PodTreatment {
                     if (member.length() == 32) {
                         setMembers.computeIfAbsent(member.network().bits(), k -> new ArrayList<>()).add(named);
                     } else {
-                        setNetworks.add(Map.entry(member, named));
+                        setNetworks.add(member, named);
                     }
                 }
             }
@@ -741,11 +742,7 @@ final class PodTreatment {
 
         List<Naming.InIpSet> ipSetsHolding(Ipv4Address address) {
             List<Naming.InIpSet> sets = new ArrayList<>(setMembers.getOrDefault(address.bits(), List.of()));
-            for (Map.Entry<Ipv4Prefix, Naming.InIpSet> network : setNetworks) {
-                if (network.getKey().contains(address)) {
-                    sets.add(network.getValue());
-                }
-            }
+            setNetworks.holding(address, sets);
             return sets;
         }
 
