@@ -56,9 +56,11 @@ public record FailoverReport(String topology, String failed, String mode, int ra
     }
 
     /**
-     * A TCP connection's fate and the gateways its packets crossed before the failure and from one
-     * second after it to the end of the measurement ({@code during}; the heal and hold-down included
-     * where the node was healed).
+     * A TCP connection's fate and the gateways that carried its packets: from when it connected to the
+     * failure ({@code before}), and from the failure to the end of the measurement ({@code during}; the
+     * heal and hold-down included where the node was healed), leaving out the failed node while a
+     * blackhole swallowed what reached it. Every counted packet is in one of the two, so a connection
+     * that left its gateway at any moment, even for one retransmission, shows it.
      */
     public record TcpResult(TcpConnections.Outcome outcome, Set<String> before, Set<String> during) {
     }

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -116,6 +117,21 @@ final class GatewayCounters implements AutoCloseable {
             }
         });
         return crossed;
+    }
+
+    /**
+     * The gateways that carried a stream's packets on from the failure ({@code failure}, the reading
+     * just before it) to {@code last}: like {@link #crossed}, except that until {@code healed} (the
+     * reading just after the heal; to the end when there was none) the {@code swallowing} node's
+     * count is left out, since a node that drops whatever reaches it (a blackhole) carried nothing on,
+     * and a segment it swallowed can neither have reached a server nor have been reset there.
+     */
+    static Set<String> carried(Map<String, long[]> failure, Optional<Map<String, long[]>> healed, Map<String, long[]> last, int stream,
+                               Optional<String> swallowing) {
+        Set<String> carried = new TreeSet<>(crossed(failure, healed.orElse(last), stream));
+        swallowing.ifPresent(carried::remove);
+        healed.ifPresent(heal -> carried.addAll(crossed(heal, last, stream)));
+        return carried;
     }
 
     @Override

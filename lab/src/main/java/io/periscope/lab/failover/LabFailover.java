@@ -165,7 +165,8 @@ public final class LabFailover {
         });
         LabFailure failure = new LabFailure(runner);
         List<Map<String, long[]>> readings = new ArrayList<>();
-        Map<String, long[]> secondAfterFailure;   // where the TCP connections' "during" starts
+        Map<String, long[]> connected;            // where the TCP connections' counts start
+        Map<String, long[]> healed = null;        // right after the heal: the failed node forwards again
         int[] failSequence;
         int[] healSequence;
         double achievedRate;
@@ -185,6 +186,7 @@ public final class LabFailover {
                     udp.open(List.copyOf(receiverNamespaces), receiverPorts);
                     tcp.open(List.copyOf(tcpNamespaces), tcpPorts);
                     rollback.run(() -> counters.addTcp(connections, tcp.connectedPorts()));
+                    connected = rollback.step(counters::read);
                     progress.accept("failover: " + streams.size() + " UDP streams at " + options.rate() + " pps each over " + udpFlows.size()
                             + " flow(s), " + connections.size() + " TCP connections; failing " + options.fail() + " (" + options.mode() + ") in "
                             + WARM_UP.toSeconds() + " s");
@@ -203,7 +205,6 @@ public final class LabFailover {
                     Duration failedFor = options.healAfter().orElse(OBSERVE);
                     long lastStart = failedAt + failedFor.minus(SHORTEST_DURING).toNanos();
                     Map<String, long[]> first = rollback.step(counters::read);
-                    secondAfterFailure = first;
                     readings.add(rollback.step(() -> settled(counters, first, predictedDuring, lastStart)));
                     sleep(failedFor.minus(Duration.ofNanos(System.nanoTime() - failedAt)));
                     readings.add(rollback.step(counters::read));
@@ -211,6 +212,7 @@ public final class LabFailover {
                     healSequence = udp.sentSoFar();
                     if (options.healAfter().isPresent()) {
                         rollback.step(() -> failure.heal(lab, options.fail(), progress));
+                        healed = rollback.step(counters::read);
                         healedAfter = (healAt - failedAt) / 1_000_000;
                         sleep(HOLD_DOWN);
                         Map<String, long[]> afterHoldDown = rollback.step(counters::read);
@@ -258,16 +260,16 @@ public final class LabFailover {
             }
         }
         List<FailoverReport.TcpResult> tcpResults = new ArrayList<>();
+        // Every counted packet of a connection falls in one of its two windows: a connection's segments
+        // carry its socket's random flow hash, which the nodes' multipath choice uses instead of the
+        // 5-tuple and which the kernel draws anew on a retransmission timeout, so a connection of a
+        // surviving gateway can move (and be reset) at any moment, the second after the failure
+        // included, when the machine is busiest.
+        Optional<String> swallowing = options.mode() == FailureMode.BLACKHOLE ? Optional.of(options.fail()) : Optional.empty();
         for (TcpConnections.Outcome outcome : tcpOutcomes) {
             int index = counters.tcpIndex(outcome.id());
-            // From 1 s after the failure, not from when the streams settled: a connection's retransmission
-            // may have taken it through another gateway (and been reset there) before. To the last reading,
-            // not the streams' window while failed: a connection that lost its gateway sends nothing but
-            // retransmissions, spaced by its backoff (about 0.2, 0.6, 1.4 and 3 s after the failure), so the
-            // one that takes it through another gateway can fall after the failed window's last reading, and
-            // the connection would look as if it had kept its gateway.
-            tcpResults.add(new FailoverReport.TcpResult(outcome, GatewayCounters.crossed(readings.get(0), readings.get(1), index),
-                    GatewayCounters.crossed(secondAfterFailure, readings.getLast(), index)));
+            tcpResults.add(new FailoverReport.TcpResult(outcome, GatewayCounters.crossed(connected, readings.get(1), index),
+                    GatewayCounters.carried(readings.get(1), Optional.ofNullable(healed), readings.getLast(), index, swallowing)));
         }
         FailoverReport.Prediction prediction = predict(predicted, options, results, workerDifferences);
         // A gateway's streams are the ones its counters saw before the failure; a worker's, the ones whose paths cross it.
