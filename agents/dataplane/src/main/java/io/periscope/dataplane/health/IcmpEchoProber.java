@@ -54,10 +54,15 @@ public final class IcmpEchoProber implements Prober {
 
     @Override
     public synchronized Set<Ipv4Address> round(Collection<Ipv4Address> targets, Duration timeout) {
-        Set<Ipv4Address> answered = new HashSet<>();
         if (closed || targets.isEmpty()) {
-            return answered;
+            return new HashSet<>();
         }
+        Set<Ipv4Address> waiting = send(targets);
+        return collect(waiting, System.nanoTime() + timeout.toNanos());
+    }
+
+    /** Sends this round's echo requests; the targets a request went out to. */
+    synchronized Set<Ipv4Address> send(Collection<Ipv4Address> targets) {
         sequence = (sequence + 1) & 0xffff;
         Set<Ipv4Address> waiting = new HashSet<>();
         for (Ipv4Address target : targets) {
@@ -68,23 +73,34 @@ public final class IcmpEchoProber implements Prober {
             }
             // A send that fails (no route, the device down) is a lost probe, as it is for the traffic.
         }
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!waiting.isEmpty()) {
+        return waiting;
+    }
+
+    /**
+     * The targets of {@code waiting} whose answers to this round are in by {@code deadline}
+     * ({@link System#nanoTime}), or already queued when this thread gets to look: on a busy node the
+     * thread may run again only after the deadline, and the answers that wait in the socket then came
+     * in time; a gateway is not to be declared dead because its watcher was not scheduled.
+     */
+    synchronized Set<Ipv4Address> collect(Set<Ipv4Address> waiting, long deadline) {
+        Set<Ipv4Address> answered = new HashSet<>();
+        Set<Ipv4Address> pending = new HashSet<>(waiting);
+        while (!pending.isEmpty()) {
+            long length;
+            while ((length = LIBC.recv(fd, buffer, buffer.length, IcmpSockets.MSG_DONTWAIT)) > 0) {
+                replyFrom(buffer, (int) length, identifier, sequence).filter(pending::remove).ifPresent(answered::add);
+            }
             long left = (deadline - System.nanoTime()) / 1_000_000;
-            if (left <= 0) {
+            if (pending.isEmpty() || left <= 0) {
                 break;
             }
             byte[] poll = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putInt(fd).putShort(IcmpSockets.POLLIN).putShort((short) 0).array();
             int ready = LIBC.poll(poll, 1, (int) left);
-            if (ready <= 0) {
-                if (ready < 0 && Native.getLastError() == IcmpSockets.EINTR) {
-                    continue;
-                }
-                break;
+            if (ready < 0 && Native.getLastError() == IcmpSockets.EINTR) {
+                continue;
             }
-            long length;
-            while ((length = LIBC.recv(fd, buffer, buffer.length, IcmpSockets.MSG_DONTWAIT)) > 0) {
-                replyFrom(buffer, (int) length, identifier, sequence).filter(waiting::remove).ifPresent(answered::add);
+            if (ready <= 0) {
+                break;
             }
         }
         return answered;
