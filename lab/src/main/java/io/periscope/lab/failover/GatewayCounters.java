@@ -18,8 +18,10 @@ import java.util.TreeSet;
  * Which gateway each stream crosses, counted on the gateways themselves: an nftables table of the
  * measurement's own in each gateway's namespace counts, per stream, the packets arriving there (by
  * the stream's source address and port, before any NAT and before a blackhole's drop, so a stream
- * still sent to a dead gateway shows there). Two readings apart give each stream's gateways in that
- * interval. The table is removed when the measurement ends.
+ * still sent straight to a dead gateway shows there; one that reaches it through a tunnel, as a
+ * worker's does, is counted once unwrapped, and a blackhole drops the tunnel's packet before that,
+ * so it shows nowhere). Two readings apart give each stream's gateways in that interval. The table
+ * is removed when the measurement ends.
  */
 final class GatewayCounters implements AutoCloseable {
 
