@@ -264,7 +264,10 @@ public final class LabFailover {
         // carry its socket's random flow hash, which the nodes' multipath choice uses instead of the
         // 5-tuple and which the kernel draws anew on a retransmission timeout, so a connection of a
         // surviving gateway can move (and be reset) at any moment, the second after the failure
-        // included, when the machine is busiest.
+        // included, when the machine is busiest. "During" runs to the last reading, not to the end of the
+        // streams' window while failed: a connection that lost its gateway sends only retransmissions,
+        // spaced by its backoff (about 0.2, 0.6, 1.4 and 3 s after the failure), so the one that takes it
+        // through another gateway can come after that window.
         Optional<String> swallowing = options.mode() == FailureMode.BLACKHOLE ? Optional.of(options.fail()) : Optional.empty();
         for (TcpConnections.Outcome outcome : tcpOutcomes) {
             int index = counters.tcpIndex(outcome.id());
