@@ -23,11 +23,20 @@ import io.periscope.simulator.trace.PathTrace;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongConsumer;
 
 /**
  * Which source pods reach which exported services, through the simulator: a row per pod with its own
@@ -96,8 +105,31 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
     /**
      * As {@link #of(Simulator, MatrixProgress, Paths)}, telling {@code foldedBranches} how many branches of
      * forks into a service's endpoints were counted as another endpoint of their class instead of walked.
+     * Its columns are shared among as many threads as the JVM has processors, the others joining the
+     * caller's once the JIT compiler no longer keeps the other processors busy: while it does, a second
+     * walking thread slows both (on 2 cores, a check of seconds took as long or longer on two threads;
+     * one of half a minute took 0.85 of the time once a second thread walked).
      */
-    static ReachabilityMatrix of(Simulator simulator, MatrixProgress progress, Paths paths, java.util.function.LongConsumer foldedBranches) {
+    static ReachabilityMatrix of(Simulator simulator, MatrixProgress progress, Paths paths, LongConsumer foldedBranches) {
+        return of(simulator, progress, paths, foldedBranches, Runtime.getRuntime().availableProcessors(), true);
+    }
+
+    /**
+     * As {@link #of(Simulator, MatrixProgress, Paths, LongConsumer)}, on {@code threads}
+     * threads (the caller's among them). A column is one thread's: the flows of all classes to one service
+     * share what they walk in its cluster ({@link CableSegments}) in the order they are walked, so every
+     * cell is what one thread would make, whatever the number of threads. All threads start at once.
+     */
+    static ReachabilityMatrix of(Simulator simulator, MatrixProgress progress, Paths paths, LongConsumer foldedBranches,
+                                 int threads) {
+        return of(simulator, progress, paths, foldedBranches, threads, false);
+    }
+
+    private static ReachabilityMatrix of(Simulator simulator, MatrixProgress progress, Paths paths, LongConsumer foldedBranches,
+                                         int threads, boolean whenCompilerIdle) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("a matrix needs at least one thread, not " + threads);
+        }
         List<Probe> probes = probes(simulator.plan().clusterSet());
         List<SourcePod> pods = sourcePods(simulator.plan().clusterSet());
         PodTreatment treatment = PodTreatment.of(simulator.plan(), pods, simulator.mode());
@@ -106,43 +138,18 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
             Object key = treatment.noClasses().isPresent() ? pod : treatment.key(pod);
             classes.computeIfAbsent(key, k -> new ArrayList<>()).add(pod);
         }
-        List<List<Cell>> rows = new ArrayList<>(java.util.Collections.nCopies(pods.size(), List.of()));
-        long total = (long) pods.size() * probes.size();
-        progress.start(total);
-        long done = 0;
-        long traced = 0;
-        PodTreatment.NamedPods named = treatment.chainsNaming();
+        List<List<Cell>> rows = new ArrayList<>(Collections.nCopies(pods.size(), List.of()));
+        progress.start((long) pods.size() * probes.size());
         List<PodClass> runs = new ArrayList<>();
         for (List<SourcePod> members : classes.values()) {
             // A pod no rule names is the best stand-in: its trace concerns nobody's address but its own.
             List<SourcePod> ordered = new ArrayList<>(members);
             ordered.sort((a, b) -> Boolean.compare(treatment.namedInSomeChain(a), treatment.namedInSomeChain(b)));
-            runs.add(new PodClass(members, ordered, new Cell[probes.size()], new HashMap<>()));
+            runs.add(new PodClass(members, ordered, new Cell[probes.size()], new ConcurrentHashMap<>()));
         }
-        // Service by service: the flows of all classes to one service share what they walk in its
-        // cluster (CableSegments), which is then forgotten.
-        CableSegments segments = new CableSegments();
-        EndpointClasses endpoints = treatment.endpointClasses();
-        for (int c = 0; c < probes.size(); c++) {
-            Probe probe = probes.get(c);
-            segments.clear();
-            for (PodClass run : runs) {
-                SourcePod stand = run.ordered().getFirst();
-                run.shared()[c] = cell(simulator, stand, probe, named.tracing(stand).orNullWhenUseless(), paths, segments, endpoints);
-                traced++;
-                boolean standNamed = named.named(stand);
-                for (SourcePod member : run.ordered()) {
-                    if (member != stand && (standNamed || named.named(member))) {
-                        run.own().computeIfAbsent(member, m -> new Cell[probes.size()])[c] = cell(simulator, member, probe, null, paths,
-                                segments, endpoints);
-                        traced++;
-                    }
-                }
-                done += run.members().size();
-                progress.advance(done);
-            }
-        }
-        foldedBranches.accept(endpoints == null ? 0 : endpoints.folded());
+        Columns columns = new Columns(simulator, probes, runs, treatment, paths, progress);
+        columns.fill(Math.min(threads, Math.max(1, probes.size())), whenCompilerIdle);
+        foldedBranches.accept(columns.endpoints == null ? 0 : columns.endpoints.folded());
         for (PodClass run : runs) {
             List<Cell> sharedRow = List.of(run.shared());
             for (SourcePod member : run.members()) {
@@ -160,14 +167,148 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
             }
         }
         return new ReachabilityMatrix(pods.stream().map(SourcePod::label).toList(), probes.stream().map(Probe::column).toList(),
-                rows, traced);
+                rows, columns.traced.sum());
+    }
+
+    /**
+     * The matrix's columns, taken one at a time by each thread that fills them: the flows of every
+     * class to the column's service, and of the members a trace concerned. What the threads write is
+     * apart (a column's cells; a member's row by {@link ConcurrentHashMap}); the counts are shared.
+     */
+    private static final class Columns {
+
+        private final Simulator simulator;
+        private final List<Probe> probes;
+        private final List<PodClass> runs;
+        private final PodTreatment treatment;
+        private final Paths paths;
+        private final MatrixProgress progress;
+        private final EndpointClasses endpoints;
+        private final AtomicInteger next = new AtomicInteger();
+        private final LongAdder traced = new LongAdder();
+        /** Cells decided; advanced under the progress's lock, so that it is told totals in order. */
+        private long done;
+        private volatile boolean stopped;
+
+        Columns(Simulator simulator, List<Probe> probes, List<PodClass> runs, PodTreatment treatment, Paths paths,
+                MatrixProgress progress) {
+            this.simulator = simulator;
+            this.probes = probes;
+            this.runs = runs;
+            this.treatment = treatment;
+            this.paths = paths;
+            this.progress = progress;
+            this.endpoints = treatment.endpointClasses();
+        }
+
+        /**
+         * Fills every column on up to {@code threads} threads, this one among them; what a thread throws is
+         * thrown here. With {@code whenCompilerIdle} the other threads start only once the JIT compiler
+         * has left the other cores to the walk (see {@link CompilerWatch}); else at once.
+         */
+        void fill(int threads, boolean whenCompilerIdle) {
+            List<Thread> helpers = new ArrayList<>();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Runnable helper = () -> {
+                try {
+                    fillColumns(null);
+                } catch (Throwable t) {
+                    stopped = true;
+                    failure.compareAndSet(null, t);
+                }
+            };
+            Runnable startHelpers = () -> {
+                for (int i = 1; i < threads; i++) {
+                    helpers.add(Thread.ofPlatform().name("periscope-matrix-" + i).daemon().start(helper));
+                }
+            };
+            CompilerWatch watch = threads < 2 ? null : whenCompilerIdle ? CompilerWatch.start() : null;
+            if (threads > 1 && watch == null) {
+                startHelpers.run();
+            }
+            try {
+                fillColumns(watch == null ? null : () -> {
+                    if (watch.idle()) {
+                        startHelpers.run();
+                        return true;
+                    }
+                    return false;
+                });
+            } catch (Throwable t) {
+                stopped = true;
+                failure.compareAndSet(null, t);
+            }
+            boolean interrupted = false;
+            for (Thread h : helpers) {
+                while (true) {
+                    try {
+                        h.join();
+                        break;
+                    } catch (InterruptedException e) {
+                        // Asked to stop: the helpers stop after their column; the interrupt is kept for the caller.
+                        interrupted = true;
+                        stopped = true;
+                    }
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+                throw new CancellationException("the reachability matrix was interrupted");
+            }
+            Throwable t = failure.get();
+            if (t instanceof RuntimeException e) {
+                throw e;
+            }
+            if (t instanceof Error e) {
+                throw e;
+            }
+            if (t != null) {
+                throw new IllegalStateException(t);
+            }
+        }
+
+        /** @param helpersStarted asked after each column until it says true, when not null */
+        private void fillColumns(BooleanSupplier helpersStarted) {
+            // Each thread its own: the observer keeps what the trace it watches entered, the segments one service's walks.
+            PodTreatment.NamedPods named = treatment.chainsNaming();
+            CableSegments segments = new CableSegments();
+            for (int c = next.getAndIncrement(); c < probes.size() && !stopped; c = next.getAndIncrement()) {
+                Probe probe = probes.get(c);
+                segments.clear();
+                for (PodClass run : runs) {
+                    SourcePod stand = run.ordered().getFirst();
+                    run.shared()[c] = cell(simulator, stand, probe, named.tracing(stand).orNullWhenUseless(), paths, segments, endpoints);
+                    traced.increment();
+                    boolean standNamed = named.named(stand);
+                    for (SourcePod member : run.ordered()) {
+                        if (member != stand && (standNamed || named.named(member))) {
+                            run.own().computeIfAbsent(member, m -> new Cell[probes.size()])[c] = cell(simulator, member, probe, null, paths,
+                                    segments, endpoints);
+                            traced.increment();
+                        }
+                    }
+                    advance(run.members().size());
+                }
+                if (helpersStarted != null && helpersStarted.getAsBoolean()) {
+                    helpersStarted = null;
+                }
+            }
+        }
+
+        private void advance(int cells) {
+            synchronized (progress) {
+                done += cells;
+                progress.advance(done);
+            }
+        }
     }
 
     /**
      * A class of alike pods: its stand-in first in {@code ordered}, the cells of its row that the
      * stand-in's traces fill, and those of members traced themselves.
      */
-    private record PodClass(List<SourcePod> members, List<SourcePod> ordered, Cell[] shared, Map<SourcePod, Cell[]> own) {
+    private record PodClass(List<SourcePod> members, List<SourcePod> ordered, Cell[] shared,
+                            ConcurrentMap<SourcePod, Cell[]> own) {
     }
 
     /** The matrix with every pod traced to every service, every path built in full: what {@link #of} must equal. */

@@ -112,7 +112,7 @@ class AlikePodsGiveTheMatrixOfEveryPodTraced {
     }
 
     /** 2-3 clusters of 2-4 nodes with the synthetic set's wiring, half of the time shaken. */
-    private static ClusterSet generate(Random dice) {
+    static ClusterSet generate(Random dice) {
         int nodes = 2 + dice.nextInt(3);
         int services = 1 + dice.nextInt(3);
         ClusterSet set = new SyntheticClusterSet(2 + dice.nextInt(2), nodes, 1 + dice.nextInt(Math.min(2, nodes)), 4 + dice.nextInt(12),
