@@ -107,8 +107,8 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
      * forks into a service's endpoints were counted as another endpoint of their class instead of walked.
      * Its columns are shared among as many threads as the JVM has processors, the others joining the
      * caller's once the JIT compiler no longer keeps the other processors busy: while it does, a second
-     * walking thread slows both (on 2 cores, a check of seconds took as long or longer on two threads;
-     * one of half a minute took 0.85 of the time once a second thread walked).
+     * walking thread slows both (on 2 cores, the sets of {@code scripts/benchmark-check} took as long as on
+     * one thread, a 20-cluster variant of its 400-path set 0.86 of the time: docs/benchmarks.md).
      */
     static ReachabilityMatrix of(Simulator simulator, MatrixProgress progress, Paths paths, LongConsumer foldedBranches) {
         return of(simulator, progress, paths, foldedBranches, Runtime.getRuntime().availableProcessors(), true);
