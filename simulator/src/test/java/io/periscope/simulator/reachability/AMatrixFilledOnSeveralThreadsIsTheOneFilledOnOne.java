@@ -14,9 +14,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -61,24 +58,13 @@ class AMatrixFilledOnSeveralThreadsIsTheOneFilledOnOne {
         // 3 clusters x 6 services: 18 columns taken by 3 threads; backends folded (4 per service).
         ClusterSet set = new SyntheticClusterSet(3, 3, 2, 24, 6, 1, GlobalnetMode.V2, 4).build();
         Simulator simulator = new Simulator(Planner.plan(set));
-        List<Long> reported = Collections.synchronizedList(new ArrayList<>());
-        long[] total = {0};
+        RecordedProgress progress = new RecordedProgress();
 
-        ReachabilityMatrix matrix = ReachabilityMatrix.of(simulator, new MatrixProgress() {
-            @Override
-            public void start(long cells) {
-                total[0] = cells;
-            }
-
-            @Override
-            public void advance(long cellsDone) {
-                reported.add(cellsDone);
-            }
-        }, ReachabilityMatrix.Paths.COUNTED, folded -> { }, 3);
+        ReachabilityMatrix matrix = ReachabilityMatrix.of(simulator, progress, ReachabilityMatrix.Paths.COUNTED, folded -> { }, 3);
 
         assertThat(matrix.columns()).hasSize(18);
-        assertThat(reported).isSorted().last().isEqualTo(total[0]);
-        assertThat(total[0]).isEqualTo((long) matrix.sources().size() * matrix.columns().size());
+        assertThat(progress.reported()).isSorted().last().isEqualTo(progress.total());
+        assertThat(progress.total()).isEqualTo((long) matrix.sources().size() * matrix.columns().size());
         assertSameOnOneAndFour(simulator, "18 services");
     }
 

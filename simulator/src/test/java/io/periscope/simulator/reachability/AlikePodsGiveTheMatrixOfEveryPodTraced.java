@@ -92,23 +92,12 @@ class AlikePodsGiveTheMatrixOfEveryPodTraced {
     @Test
     void progressCountsEveryCellOnce() {
         ClusterSet set = new SyntheticClusterSet(2, 2, 1, 6, 2, 0, GlobalnetMode.V2, 3).build();
-        List<Long> reported = new ArrayList<>();
-        long[] total = {0};
+        RecordedProgress progress = new RecordedProgress();
 
-        ReachabilityMatrix matrix = ReachabilityMatrix.of(new Simulator(Planner.plan(set)), new MatrixProgress() {
-            @Override
-            public void start(long cells) {
-                total[0] = cells;
-            }
+        ReachabilityMatrix matrix = ReachabilityMatrix.of(new Simulator(Planner.plan(set)), progress);
 
-            @Override
-            public void advance(long cellsDone) {
-                reported.add(cellsDone);
-            }
-        });
-
-        assertThat(total[0]).isEqualTo((long) matrix.sources().size() * matrix.columns().size());
-        assertThat(reported).isSorted().last().isEqualTo(total[0]);
+        assertThat(progress.total()).isEqualTo((long) matrix.sources().size() * matrix.columns().size());
+        assertThat(progress.reported()).isSorted().last().isEqualTo(progress.total());
     }
 
     /** 2-3 clusters of 2-4 nodes with the synthetic set's wiring, half of the time shaken. */
