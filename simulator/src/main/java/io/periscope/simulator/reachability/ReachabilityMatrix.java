@@ -24,7 +24,6 @@ import io.periscope.simulator.trace.PathTrace;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -186,9 +185,10 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
         private final EndpointClasses endpoints;
         private final AtomicInteger next = new AtomicInteger();
         private final LongAdder traced = new LongAdder();
-        /** Cells decided; advanced under the progress's lock, so that it is told totals in order. */
+        /** Cells decided; advanced under this object's lock, so that the progress is told totals in order. */
         private long done;
         private volatile boolean stopped;
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
         Columns(Simulator simulator, List<Probe> probes, List<PodClass> runs, PodTreatment treatment, Paths paths,
                 MatrixProgress progress) {
@@ -208,36 +208,22 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
          */
         void fill(int threads, boolean whenCompilerIdle) {
             List<Thread> helpers = new ArrayList<>();
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            Runnable helper = () -> {
-                try {
-                    fillColumns(null);
-                } catch (Throwable t) {
-                    stopped = true;
-                    failure.compareAndSet(null, t);
-                }
-            };
             Runnable startHelpers = () -> {
                 for (int i = 1; i < threads; i++) {
-                    helpers.add(Thread.ofPlatform().name("periscope-matrix-" + i).daemon().start(helper));
+                    helpers.add(Thread.ofPlatform().name("periscope-matrix-" + i).daemon().start(() -> fillColumnsOrStop(null)));
                 }
             };
             CompilerWatch watch = threads < 2 ? null : whenCompilerIdle ? CompilerWatch.start() : null;
             if (threads > 1 && watch == null) {
                 startHelpers.run();
             }
-            try {
-                fillColumns(watch == null ? null : () -> {
-                    if (watch.idle()) {
-                        startHelpers.run();
-                        return true;
-                    }
-                    return false;
-                });
-            } catch (Throwable t) {
-                stopped = true;
-                failure.compareAndSet(null, t);
-            }
+            fillColumnsOrStop(watch == null ? null : () -> {
+                if (watch.idle()) {
+                    startHelpers.run();
+                    return true;
+                }
+                return false;
+            });
             boolean interrupted = false;
             for (Thread h : helpers) {
                 while (true) {
@@ -264,6 +250,16 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
             }
             if (t != null) {
                 throw new IllegalStateException(t);
+            }
+        }
+
+        /** {@link #fillColumns}, keeping the first failure of any thread and stopping the others after their column. */
+        private void fillColumnsOrStop(BooleanSupplier helpersStarted) {
+            try {
+                fillColumns(helpersStarted);
+            } catch (Throwable t) {
+                stopped = true;
+                failure.compareAndSet(null, t);
             }
         }
 
@@ -295,11 +291,9 @@ public record ReachabilityMatrix(List<String> sources, List<Column> columns, Lis
             }
         }
 
-        private void advance(int cells) {
-            synchronized (progress) {
-                done += cells;
-                progress.advance(done);
-            }
+        private synchronized void advance(int cells) {
+            done += cells;
+            progress.advance(done);
         }
     }
 
