@@ -71,12 +71,24 @@ public record DataplanePlan(
         ipsecConnections = List.copyOf(ipsecConnections);
     }
 
+    // Loops, not streams: the simulator asks these of every host's plan, and merge asks table twice
+    // for each table of each host.
     public Optional<NetfilterTable> table(Table table) {
-        return netfilter.stream().filter(t -> t.table() == table).findFirst();
+        for (NetfilterTable t : netfilter) {
+            if (t.table() == table) {
+                return Optional.of(t);
+            }
+        }
+        return Optional.empty();
     }
 
     public Optional<IpSet> ipset(String name) {
-        return ipsets.stream().filter(s -> s.name().equals(name)).findFirst();
+        for (IpSet s : ipsets) {
+            if (s.name().equals(name)) {
+                return Optional.of(s);
+            }
+        }
+        return Optional.empty();
     }
 
     public List<Route> routesIn(int tableId) {

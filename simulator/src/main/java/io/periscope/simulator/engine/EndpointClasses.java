@@ -52,7 +52,7 @@ public final class EndpointClasses {
         }
     }
 
-    private final Map<String, Map<Integer, Member>> byCluster;
+    private final Map<String, Members> byCluster;
     /** Each class's pod addresses, sorted. */
     private final int[][] addresses;
     private final String[] clusters;
@@ -65,7 +65,7 @@ public final class EndpointClasses {
     private record ChainKey(HostId host, Table table, String chain) {
     }
 
-    private EndpointClasses(Map<String, Map<Integer, Member>> byCluster, int[][] addresses, String[] clusters, Map<ChainKey, int[]> naming) {
+    private EndpointClasses(Map<String, Members> byCluster, int[][] addresses, String[] clusters, Map<ChainKey, int[]> naming) {
         this.byCluster = byCluster;
         this.addresses = addresses;
         this.clusters = clusters;
@@ -95,8 +95,30 @@ public final class EndpointClasses {
 
     /** The pod of {@code host}'s cluster that has {@code address}, when it is of a class; else null. */
     Member memberOf(HostId host, int address) {
-        Map<Integer, Member> members = byCluster.get(host.cluster());
-        return members == null ? null : members.get(address);
+        Members members = byCluster.get(host.cluster());
+        return members == null ? null : members.at(address);
+    }
+
+    /**
+     * A cluster's pods of some class by address: sorted addresses and their members, in the same
+     * order. Asked once for each branch of every fork into endpoints, a hundred per service in a big
+     * check, where a map of boxed addresses allocated an Integer for each question.
+     */
+    private record Members(int[] addresses, Member[] members) {
+
+        static Members of(Map<Integer, Member> byAddress) {
+            int[] addresses = byAddress.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
+            Member[] members = new Member[addresses.length];
+            for (int i = 0; i < addresses.length; i++) {
+                members[i] = byAddress.get(addresses[i]);
+            }
+            return new Members(addresses, members);
+        }
+
+        Member at(int address) {
+            int i = Arrays.binarySearch(addresses, address);
+            return i < 0 ? null : members[i];
+        }
     }
 
     /** The cluster of the pods of class {@code classId}. */
@@ -181,7 +203,9 @@ public final class EndpointClasses {
         }
 
         public EndpointClasses build() {
-            return new EndpointClasses(Map.copyOf(byCluster), addresses.toArray(int[][]::new), clusters.toArray(String[]::new),
+            Map<String, Members> members = new HashMap<>();
+            byCluster.forEach((cluster, byAddress) -> members.put(cluster, Members.of(byAddress)));
+            return new EndpointClasses(Map.copyOf(members), addresses.toArray(int[][]::new), clusters.toArray(String[]::new),
                     Map.copyOf(naming));
         }
     }

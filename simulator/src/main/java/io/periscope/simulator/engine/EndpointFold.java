@@ -10,6 +10,7 @@ import io.periscope.simulator.netfilter.Verdict;
 import io.periscope.simulator.trace.Packet;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
@@ -79,7 +80,7 @@ final class EndpointFold implements ChainObserver {
         this.podHosts = podHosts;
         this.firstPod = network.host(podHosts[0]).id;
         this.addresses = addresses.clone();
-        java.util.Arrays.sort(this.addresses);
+        Arrays.sort(this.addresses);
     }
 
     /**
@@ -90,23 +91,38 @@ final class EndpointFold implements ChainObserver {
                      Consumer<Visit> onward) {
         SuffixMemo memo = v.memo;
         EndpointClasses classes = memo.endpointClasses();
-        List<List<TableRun>> groups = new ArrayList<>();
-        List<List<EndpointClasses.Member>> groupMembers = new ArrayList<>();
-        for (TableRun o : outcomes) {
+        // Each outcome's group, in the order of the groups' first outcomes, then each group's outcomes
+        // gathered in arrays of its size: a fork into a hundred endpoints grew a list for every group.
+        int n = outcomes.size();
+        EndpointClasses.Member[] members = new EndpointClasses.Member[n];
+        int[] groupOf = new int[n];
+        int[] firstOf = new int[n];
+        int[] sizes = new int[n];
+        int groupCount = 0;
+        for (int i = 0; i < n; i++) {
+            TableRun o = outcomes.get(i);
             EndpointClasses.Member m = memberOf(classes, host, o);
-            int g = m == null ? -1 : groupOf(groups, groupMembers, m.classId, o);
+            members[i] = m;
+            int g = m == null ? -1 : groupOf(outcomes, members, firstOf, groupCount, m.classId, o);
             if (g < 0) {
-                groups.add(new ArrayList<>(List.of(o)));
-                groupMembers.add(new ArrayList<>(java.util.Collections.singletonList(m)));
-            } else {
-                groups.get(g).add(o);
-                groupMembers.get(g).add(m);
+                g = groupCount++;
+                firstOf[g] = i;
             }
+            groupOf[i] = g;
+            sizes[g]++;
         }
-        for (int g = 0; g < groups.size(); g++) {
-            List<TableRun> group = groups.get(g);
-            int c = groupMembers.get(g).getFirst() == null ? EndpointClasses.NONE : groupMembers.get(g).getFirst().classId;
-            int[] podHosts = group.size() < 2 ? null : podHosts(groupMembers.get(g), network);
+        for (int g = 0; g < groupCount; g++) {
+            TableRun[] runs = new TableRun[sizes[g]];
+            EndpointClasses.Member[] groupMembers = new EndpointClasses.Member[sizes[g]];
+            for (int i = firstOf[g], k = 0; k < runs.length; i++) {
+                if (groupOf[i] == g) {
+                    runs[k] = outcomes.get(i);
+                    groupMembers[k++] = members[i];
+                }
+            }
+            List<TableRun> group = Arrays.asList(runs);
+            int c = groupMembers[0] == null ? EndpointClasses.NONE : groupMembers[0].classId;
+            int[] podHosts = group.size() < 2 ? null : podHosts(groupMembers, network);
             EndpointFold fold = podHosts == null ? null
                     : new EndpointFold(classes, c, network, v.observer, podHosts, group.stream().mapToInt(EndpointFold::dnatAddress).toArray());
             if (fold == null || !fold.unmarked(v)) {
@@ -167,10 +183,11 @@ final class EndpointFold implements ChainObserver {
         return ((Target.Dnat) o.decidedBy().target()).toAddress().bits();
     }
 
-    private static int groupOf(List<List<TableRun>> groups, List<List<EndpointClasses.Member>> groupMembers, int c, TableRun o) {
-        for (int g = 0; g < groups.size(); g++) {
-            EndpointClasses.Member first = groupMembers.get(g).getFirst();
-            if (first != null && first.classId == c && equalButTheAddress(groups.get(g).getFirst(), o)) {
+    /** The group of the first {@code groups} (by their first outcomes, {@code firstOf}) that {@code o} of class {@code c} joins; -1 for none. */
+    private static int groupOf(List<TableRun> outcomes, EndpointClasses.Member[] members, int[] firstOf, int groups, int c, TableRun o) {
+        for (int g = 0; g < groups; g++) {
+            EndpointClasses.Member first = members[firstOf[g]];
+            if (first != null && first.classId == c && equalButTheAddress(outcomes.get(firstOf[g]), o)) {
                 return g;
             }
         }
@@ -192,10 +209,10 @@ final class EndpointFold implements ChainObserver {
     }
 
     /** The host indexes of the outcomes' pods, in order; null when a pod is not in the network. */
-    private static int[] podHosts(List<EndpointClasses.Member> members, CompiledNetwork network) {
-        int[] indexes = new int[members.size()];
+    private static int[] podHosts(EndpointClasses.Member[] members, CompiledNetwork network) {
+        int[] indexes = new int[members.length];
         for (int i = 0; i < indexes.length; i++) {
-            indexes[i] = members.get(i).index(network);
+            indexes[i] = members[i].index(network);
             if (indexes[i] < 0) {
                 return null;
             }
@@ -244,7 +261,7 @@ final class EndpointFold implements ChainObserver {
     }
 
     private boolean swapped(int address) {
-        return java.util.Arrays.binarySearch(addresses, address) >= 0;
+        return Arrays.binarySearch(addresses, address) >= 0;
     }
 
     /** Tells the walk's observer again of the chains of C the first branch entered, as the branch to {@code other}'s pod would have. */

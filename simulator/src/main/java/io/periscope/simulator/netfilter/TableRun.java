@@ -44,9 +44,15 @@ public final class TableRun {
     /** The MSS option of the TCP SYN (or SYN-ACK) being traversed; 0 for any other packet. */
     int mss;
     boolean notrack;
-    private CompiledRule[] hitRules = new CompiledRule[4];
-    private int[] hitMarks = new int[4];
+    private CompiledRule[] hitRules;
+    private int[] hitMarks;
     private int hits;
+    /**
+     * The hit arrays are another run's too (a fork's copy and the run it was copied from share them
+     * until either records a hit): a fork into a hundred endpoints copied them for every branch, and
+     * most branches record no hit of their own.
+     */
+    private boolean hitsShared;
     List<String> choices;
     Verdict verdict;
     CompiledRule decidedBy;
@@ -61,20 +67,36 @@ public final class TableRun {
      * @param followAll follow both outcomes of {@code statistic} matches; otherwise pick one by a hash of the flow
      */
     public TableRun(Packet packet, String in, String out, int mark, int connmark, int ctStates, boolean followAll) {
+        this.hitRules = new CompiledRule[4];
+        this.hitMarks = new int[4];
         start(packet, in, out, mark, connmark, ctStates, followAll);
     }
 
+    /** The run as it is in the middle of a traversal, for the other outcome of a fork. */
     private TableRun(TableRun other) {
-        this(other.packet, other.in, other.out, other.mark, other.connmark, other.ctStates, other.followAll);
-        this.notrack = other.notrack;
+        this.packet = other.packet;
+        this.src = other.src;
+        this.dst = other.dst;
+        this.sport = other.sport;
+        this.dport = other.dport;
+        this.protocol = other.protocol;
+        this.in = other.in;
+        this.out = other.out;
+        this.ctStates = other.ctStates;
+        this.followAll = other.followAll;
+        this.mark = other.mark;
+        this.connmark = other.connmark;
         this.mss = other.mss;
+        this.notrack = other.notrack;
         this.clampMss = other.clampMss;
         this.clampSource = other.clampSource;
         this.clampOut = other.clampOut;
         this.clampFrom = other.clampFrom;
-        this.hitRules = Arrays.copyOf(other.hitRules, other.hitRules.length);
-        this.hitMarks = Arrays.copyOf(other.hitMarks, other.hitMarks.length);
+        this.hitRules = other.hitRules;
+        this.hitMarks = other.hitMarks;
         this.hits = other.hits;
+        this.hitsShared = true;
+        other.hitsShared = true;
         this.choices = other.choices == null ? null : new ArrayList<>(other.choices);
         this.observer = other.observer;
         this.host = other.host;
@@ -172,17 +194,20 @@ public final class TableRun {
     }
 
     void hit(CompiledRule rule, int markAfter) {
-        if (hits == hitRules.length) {
-            grow();
+        if (hitsShared || hits == hitRules.length) {
+            ownHits();
         }
         hitRules[hits] = rule;
         hitMarks[hits] = markAfter;
         hits++;
     }
 
-    private void grow() {
-        hitRules = Arrays.copyOf(hitRules, hits * 2);
-        hitMarks = Arrays.copyOf(hitMarks, hits * 2);
+    /** Hit arrays of this run's own, with room for one more hit than it has. */
+    private void ownHits() {
+        int length = hits == hitRules.length ? hits * 2 : hitRules.length;
+        hitRules = Arrays.copyOf(hitRules, length);
+        hitMarks = Arrays.copyOf(hitMarks, length);
+        hitsShared = false;
     }
 
     /**
