@@ -71,8 +71,8 @@ public record DataplanePlan(
         ipsecConnections = List.copyOf(ipsecConnections);
     }
 
-    // Loops, not streams: the simulator asks these of every host's plan, and merge asks table twice
-    // for each table of each host.
+    // Loops, not streams: the simulator asks these of every host's plan, and merge asks table three
+    // times for each kind of table of each host.
     public Optional<NetfilterTable> table(Table table) {
         for (NetfilterTable t : netfilter) {
             if (t.table() == table) {
