@@ -7,8 +7,8 @@ import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
 import io.periscope.plan.cable.WireGuardDevice;
 import io.periscope.plan.link.VxlanDevice;
-import io.periscope.plan.netfilter.Rule;
 import io.periscope.simulator.netfilter.Ruleset;
+import io.periscope.simulator.netfilter.SharedCompilation;
 import io.periscope.simulator.ovn.LogicalRouterPipeline;
 import io.periscope.simulator.routing.RoutingPolicy;
 
@@ -69,7 +69,7 @@ final class CompiledHost {
     /** For an OVN logical router, its pipeline (it has no kernel: no netfilter, no policy routing); null for a host. */
     final LogicalRouterPipeline logical;
 
-    CompiledHost(int index, HostPlan plan, DataplanePlan effective, LogicalRouterPipeline logical, Map<Rule, String> ruleTexts) {
+    CompiledHost(int index, HostPlan plan, DataplanePlan effective, LogicalRouterPipeline logical, SharedCompilation shared) {
         this.index = index;
         this.logical = logical;
         this.id = plan.id();
@@ -115,7 +115,7 @@ final class CompiledHost {
         }
         this.devices = new DeviceTable(deviceNames, rpFilters);
         this.routing = RoutingPolicy.compile(name, effective, local);
-        this.ruleset = Ruleset.compile(name, effective, routing::isLocal, ruleTexts);
+        this.ruleset = Ruleset.compile(name, effective, routing::isLocal, shared);
         this.stages = NetfilterPass.present(ruleset);
     }
 

@@ -6,17 +6,16 @@ import io.periscope.plan.HostId;
 import io.periscope.plan.HostPlan;
 import io.periscope.plan.Interface;
 import io.periscope.plan.ovn.LogicalRouter;
-import io.periscope.plan.netfilter.Rule;
 import io.periscope.plan.ovn.OvnTopology;
 import io.periscope.simulator.ovn.LogicalRouterPipeline;
 import io.periscope.simulator.link.IpsecPolicies;
 import io.periscope.simulator.link.VxlanFabric;
 import io.periscope.simulator.link.WireGuardFabric;
 import io.periscope.simulator.link.Wiring;
+import io.periscope.simulator.netfilter.SharedCompilation;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -79,14 +78,14 @@ public final class CompiledNetwork {
         effective = new ArrayList<>();
         List<List<Interface>> interfaces = new ArrayList<>();
         CompiledHost[] compiled = new CompiledHost[compileNow ? plans.size() : 0];
-        // Rule texts of this compilation only: hosts compiled later, perhaps by several threads at once, make their own.
-        Map<Rule, String> ruleTexts = new IdentityHashMap<>();
+        // Shared by the hosts of this compilation only: hosts compiled later, perhaps by several threads at once, compile their own.
+        SharedCompilation shared = new SharedCompilation();
         for (int i = 0; i < plans.size(); i++) {
             HostPlan host = plans.get(i);
             DataplanePlan merged = host.effective();
             if (compileNow) {
                 // Compiled in this order, before the wiring, so that a plan with several faults names the same one first.
-                compiled[i] = new CompiledHost(i, host, merged, routers.get(host.id()), ruleTexts);
+                compiled[i] = new CompiledHost(i, host, merged, routers.get(host.id()), shared);
             }
             byId.put(host.id(), host);
             index.put(host.id(), i);
@@ -118,7 +117,7 @@ public final class CompiledNetwork {
 
     private CompiledHost compile(int i) {
         HostPlan plan = plans.get(i);
-        CompiledHost host = new CompiledHost(i, plan, effective.get(i), routers.get(plan.id()), new IdentityHashMap<>());
+        CompiledHost host = new CompiledHost(i, plan, effective.get(i), routers.get(plan.id()), new SharedCompilation());
         host.connect(wiring, vxlan, wireGuard);
         // Two threads may compile the same host at once; both get the first one stored, equal to theirs.
         CompiledHost stored = hosts.compareAndExchange(i, null, host);

@@ -48,16 +48,18 @@ public final class Ruleset {
      *                                  a loop: iptables-restore would refuse such a table
      */
     public static Ruleset compile(String host, DataplanePlan plan, Predicate<Ipv4Address> isLocal) {
-        return compile(host, plan, isLocal, new IdentityHashMap<>());
+        return compile(host, plan, isLocal, new SharedCompilation());
     }
 
     /**
-     * As {@link #compile(String, DataplanePlan, Predicate)}, with each rule's {@code iptables-save} text
-     * (what a trace shows of it) taken from {@code ruleTexts} and added there: the hosts of a network share
-     * most rules (every node of a cluster has kube-proxy's), and one rule object has one text, so a whole
-     * network's compilation writes each once.
+     * As {@link #compile(String, DataplanePlan, Predicate)}, sharing with the hosts compiled before it
+     * with {@code shared} (and those after) each rule's {@code iptables-save} text, what a trace shows of
+     * it, and every chain that compiles alike on each of them (see {@link SharedCompilation}): the hosts
+     * of a network share most rules (every node of a cluster has kube-proxy's), and one rule object has
+     * one text and, in such a chain, one compiled rule.
      */
-    public static Ruleset compile(String host, DataplanePlan plan, Predicate<Ipv4Address> isLocal, Map<Rule, String> ruleTexts) {
+    public static Ruleset compile(String host, DataplanePlan plan, Predicate<Ipv4Address> isLocal, SharedCompilation shared) {
+        Map<Rule, String> ruleTexts = shared.ruleTexts;
         Map<String, CompiledIpSet> sets = new HashMap<>();
         for (IpSet set : plan.ipsets()) {
             sets.put(set.name(), new CompiledIpSet(set));
@@ -66,14 +68,32 @@ public final class Ruleset {
         CompiledChain[] builtins = new CompiledChain[Table.values().length * HOOKS];
         for (NetfilterTable nt : plan.netfilter()) {
             Table table = nt.table();
+            Map<String, Chain> byName = new HashMap<>();
+            for (Chain chain : nt.chains()) {
+                byName.put(chain.name(), chain);
+            }
+            // The chains another host compiled before (finished then), and those compiled here to share.
+            Map<String, CompiledChain> sharedHere = new HashMap<>();
+            Set<CompiledChain> finished = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            for (Chain chain : nt.chains()) {
+                sharedChain(table, chain, byName, sharedHere, new HashSet<>(), shared, finished);
+            }
             Map<String, CompiledChain> chains = new LinkedHashMap<>();
             for (Chain chain : nt.chains()) {
-                chains.put(chain.name(), new CompiledChain(table, chain.name()));
+                CompiledChain compiled = sharedHere.get(chain.name());
+                chains.put(chain.name(), compiled != null ? compiled : new CompiledChain(table, chain.name()));
             }
             for (Chain chain : nt.chains()) {
+                List<Rule> inOrder = chain.inOrder();
+                if (sharedHere.get(chain.name()) != null) {
+                    // Numbered as if compiled here: a statistic rule's draw reads its serial, and it must
+                    // not depend on which chains before it were shared.
+                    serial[0] += inOrder.size();
+                    continue;
+                }
                 CompiledChain compiled = chains.get(chain.name());
                 List<CompiledRule> rules = new ArrayList<>();
-                for (Rule rule : chain.inOrder()) {
+                for (Rule rule : inOrder) {
                     CompiledRule cr = compileRule(host, table, chain.name(), rule, sets, isLocal, serial[0]++, ruleTexts);
                     if (rule.target() instanceof Target.Jump jump) {
                         cr.jump = chains.get(jump.chain());
@@ -87,22 +107,30 @@ public final class Ruleset {
                 }
                 compiled.rules = rules.toArray(CompiledRule[]::new);
             }
+            // Chains finished by an earlier host are left as they are: they and every chain they jump
+            // to were proven loop-free, stripped and summarized then, and other hosts trace with them.
+            List<CompiledChain> unfinished = new ArrayList<>();
+            for (CompiledChain chain : chains.values()) {
+                if (!finished.contains(chain)) {
+                    unfinished.add(chain);
+                }
+            }
             // One set of chains proven loop-free for the whole table: each chain is then followed once,
             // where a set per chain followed every chain below it again (kube-proxy's thousands).
-            Set<CompiledChain> loopFree = new HashSet<>();
-            for (CompiledChain chain : chains.values()) {
+            Set<CompiledChain> loopFree = new HashSet<>(finished);
+            for (CompiledChain chain : unfinished) {
                 checkNoLoop(host, chain, new HashSet<>(), loopFree);
             }
-            dropJumpsToEmptyChains(chains.values());
-            Set<CompiledChain> known = new HashSet<>();
-            for (CompiledChain chain : chains.values()) {
+            dropJumpsToEmptyChains(unfinished);
+            Set<CompiledChain> known = new HashSet<>(finished);
+            for (CompiledChain chain : unfinished) {
                 markForks(chain, known);
             }
-            Set<CompiledChain> summarized = new HashSet<>();
-            for (CompiledChain chain : chains.values()) {
+            Set<CompiledChain> summarized = new HashSet<>(finished);
+            for (CompiledChain chain : unfinished) {
                 summarizeActions(chain, summarized);
             }
-            for (CompiledChain chain : chains.values()) {
+            for (CompiledChain chain : unfinished) {
                 chain.walked = walked(chain);
             }
             for (Hook hook : Hook.values()) {
@@ -113,6 +141,66 @@ public final class Ruleset {
             }
         }
         return new Ruleset(builtins);
+    }
+
+    /**
+     * The compiled chain {@code chain} of this host's {@code table} shares with other hosts (see
+     * {@link SharedCompilation}), compiled now when no host compiled it before, or null when it reads the
+     * host or jumps to a chain that does not share (or to none, or in a loop: the host's own compilation
+     * then says what iptables-restore would refuse). Kept by name in {@code here}; a chain taken from an
+     * earlier host is added to {@code finished}.
+     */
+    private static CompiledChain sharedChain(Table table, Chain chain, Map<String, Chain> byName, Map<String, CompiledChain> here,
+                                             Set<String> visiting, SharedCompilation shared, Set<CompiledChain> finished) {
+        String name = chain.name();
+        if (here.containsKey(name)) {
+            return here.get(name);
+        }
+        if (!visiting.add(name)) {
+            return null;
+        }
+        CompiledChain result = null;
+        if (SharedCompilation.readsNoHost(chain)) {
+            List<Rule> inOrder = chain.inOrder();
+            List<CompiledChain> targets = new ArrayList<>();
+            boolean alike = true;
+            for (Rule rule : inOrder) {
+                if (rule.target() instanceof Target.Jump jump) {
+                    Chain target = table.isBuiltin(jump.chain()) ? null : byName.get(jump.chain());
+                    CompiledChain compiled = target == null ? null
+                            : sharedChain(table, target, byName, here, visiting, shared, finished);
+                    if (compiled == null) {
+                        alike = false;
+                        break;
+                    }
+                    targets.add(compiled);
+                }
+            }
+            if (alike) {
+                CompiledChain[] jumps = targets.toArray(CompiledChain[]::new);
+                result = shared.find(table, chain, jumps);
+                if (result != null) {
+                    finished.add(result);
+                } else {
+                    result = new CompiledChain(table, name);
+                    CompiledRule[] rules = new CompiledRule[inOrder.size()];
+                    int j = 0;
+                    for (int i = 0; i < rules.length; i++) {
+                        Rule rule = inOrder.get(i);
+                        // No host, sets or addresses: the chain reads none (serial: it has no statistic rule to draw).
+                        rules[i] = compileRule(null, table, name, rule, Map.of(), null, -1, shared.ruleTexts);
+                        if (rule.target() instanceof Target.Jump) {
+                            rules[i].jump = jumps[j++];
+                        }
+                    }
+                    result.rules = rules;
+                    shared.keep(table, chain, jumps, result);
+                }
+            }
+        }
+        visiting.remove(name);
+        here.put(name, result);
+        return result;
     }
 
     private static void checkNoLoop(String host, CompiledChain chain, Set<CompiledChain> path, Set<CompiledChain> done) {

@@ -1,0 +1,89 @@
+package io.periscope.simulator.netfilter;
+
+import io.periscope.plan.netfilter.Chain;
+import io.periscope.plan.netfilter.Match;
+import io.periscope.plan.netfilter.Rule;
+import io.periscope.plan.netfilter.Table;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the hosts of one network's compilation share: each rule's {@code iptables-save} text, and the
+ * chains that compile alike on every host that has them.
+ *
+ * <p>A plan gives the hosts of a cluster the same chain objects wherever their rules are the same
+ * (kube-proxy's chains on every node, Submariner's on every gateway), and a chain compiles to the same
+ * thing on each of them when nothing in it reads the host: no {@code statistic} match (its draw and the
+ * choice it leaves name the host's rule), no {@code addrtype} match (it asks the host's addresses), no
+ * ipset match (the sets are the host's), and every chain it jumps to is shared too, the same objects on
+ * each host. Such a chain is compiled once, by the first host that has it, and every later host with
+ * the same chain jumping to the same compiled chains takes that one: a cluster set's 600,000 rules are
+ * then some thousands of compiled ones (see docs/benchmarks.md).
+ *
+ * <p>A compiled chain is finished (jumps to empty chains dropped, what it acts on summarized) by the
+ * table that compiled it, before any later host takes it, and nothing changes it after: sharing it
+ * between hosts, and the threads that trace them, needs no lock. Not thread-safe while compiling: one
+ * thread compiles a network's hosts with one of these; hosts compiled on first use each have their own.
+ */
+public final class SharedCompilation {
+
+    final Map<Rule, String> ruleTexts = new IdentityHashMap<>();
+    /** Each plan chain's compilations: by table, and by the compiled chains its jumps went to. */
+    private final Map<Chain, List<Compiled>> chains = new IdentityHashMap<>();
+
+    private record Compiled(Table table, CompiledChain[] targets, CompiledChain chain) {
+    }
+
+    /** A compilation for one host alone: nothing is shared with another. */
+    public SharedCompilation() {
+    }
+
+    /**
+     * Whether {@code chain} compiles the same on every host, apart from where its jumps go: no rule of
+     * it reads anything of the host's.
+     */
+    static boolean readsNoHost(Chain chain) {
+        for (Rule rule : chain.inOrder()) {
+            for (Match match : rule.matches()) {
+                if (match instanceof Match.RandomProbability || match instanceof Match.DestinationIsLocal
+                        || match instanceof Match.SetMatch) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** The chain compiled before for {@code chain} of {@code table} whose jumps go to {@code targets}, in order; null when none was. */
+    CompiledChain find(Table table, Chain chain, CompiledChain[] targets) {
+        List<Compiled> compiled = chains.get(chain);
+        if (compiled != null) {
+            for (Compiled c : compiled) {
+                if (c.table == table && sameObjects(c.targets, targets)) {
+                    return c.chain;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Keeps {@code compiled}, the compilation of {@code chain} of {@code table} with jumps to {@code targets}, for the hosts after. */
+    void keep(Table table, Chain chain, CompiledChain[] targets, CompiledChain compiled) {
+        chains.computeIfAbsent(chain, c -> new ArrayList<>(1)).add(new Compiled(table, targets, compiled));
+    }
+
+    private static boolean sameObjects(CompiledChain[] a, CompiledChain[] b) {
+        if (a.length != b.length) {
+            return false;
+        }
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] != b[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
