@@ -14,6 +14,7 @@ import io.periscope.simulator.engine.Ending;
 import io.periscope.simulator.engine.EndpointClasses;
 import io.periscope.simulator.engine.SuffixMemo;
 import io.periscope.simulator.netfilter.ChainObserver;
+import io.periscope.simulator.netfilter.NetfilterFootprint;
 import io.periscope.simulator.trace.FlowTrace;
 import io.periscope.simulator.trace.Packet;
 import io.periscope.simulator.trace.PathTrace;
@@ -85,6 +86,11 @@ public final class Simulator {
         this.dataplane = new Dataplane(network, choice);
         this.resolver = new FlowResolver(plan);
         this.links = new io.periscope.simulator.link.PathLinkCrossings(plan.clusterSet());
+    }
+
+    /** How many compiled netfilter chains and rules its hosts hold, and how many objects they are (benchmarks). */
+    public NetfilterFootprint netfilterFootprint() {
+        return network.netfilterFootprint();
     }
 
     public ClusterSetPlan plan() {

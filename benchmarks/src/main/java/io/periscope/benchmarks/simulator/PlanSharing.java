@@ -8,6 +8,8 @@ import io.periscope.plan.netfilter.Chain;
 import io.periscope.plan.netfilter.NetfilterTable;
 import io.periscope.plan.netfilter.Rule;
 import io.periscope.planner.Planner;
+import io.periscope.simulator.Simulator;
+import io.periscope.simulator.netfilter.NetfilterFootprint;
 
 import java.nio.file.Path;
 import java.util.Collections;
@@ -20,7 +22,9 @@ import java.util.Set;
  * every host's effective plan, so each rule of each host is a compiled rule, while the planner hands
  * the hosts the same table, chain and rule objects wherever they hold the same thing (kube-proxy's
  * chains on every node of every cluster). The ratio of rules to distinct rule objects bounds what a
- * compilation shared between hosts would save. Run it with {@code cli/target/periscope.jar} and the
+ * compilation shared between hosts could save at most. Then what the simulator's compilation keeps:
+ * compiled chains and rules summed over the hosts, and how many objects they are (a chain that reads
+ * nothing of its host is compiled once for every host that has it). Run it with {@code cli/target/periscope.jar} and the
  * benchmarks' jar on the class path (scripts/benchmarks-jar.sh); the argument is a topology file.
  */
 public final class PlanSharing {
@@ -64,6 +68,14 @@ public final class PlanSharing {
                 (double) chains / distinctChains.size());
         System.out.printf(Locale.ROOT, "  rules %,d, distinct objects %,d (%.0fx)%n", rules, distinctRules.size(),
                 (double) rules / distinctRules.size());
+        long start = System.nanoTime();
+        NetfilterFootprint compiled = new Simulator(plan).netfilterFootprint();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf(Locale.ROOT, "compiled by the simulator (%.2f s, the JIT cold):%n", seconds);
+        System.out.printf(Locale.ROOT, "  chains %,d, distinct objects %,d (%.1fx)%n", compiled.chains(), compiled.distinctChains(),
+                (double) compiled.chains() / compiled.distinctChains());
+        System.out.printf(Locale.ROOT, "  rules %,d, distinct objects %,d (%.1fx)%n", compiled.rules(), compiled.distinctRules(),
+                (double) compiled.rules() / compiled.distinctRules());
     }
 
     private static <T> Set<T> identitySet() {

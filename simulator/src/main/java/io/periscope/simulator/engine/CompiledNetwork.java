@@ -12,6 +12,8 @@ import io.periscope.simulator.link.IpsecPolicies;
 import io.periscope.simulator.link.VxlanFabric;
 import io.periscope.simulator.link.WireGuardFabric;
 import io.periscope.simulator.link.Wiring;
+import io.periscope.simulator.netfilter.NetfilterFootprint;
+import io.periscope.simulator.netfilter.Ruleset;
 import io.periscope.simulator.netfilter.SharedCompilation;
 
 import java.util.ArrayList;
@@ -107,6 +109,15 @@ public final class CompiledNetwork {
     public int indexOf(HostId id) {
         Integer i = index.get(id);
         return i == null ? -1 : i;
+    }
+
+    /** The compiled chains and rules of every host (each compiled now if no packet reached it before). */
+    public NetfilterFootprint netfilterFootprint() {
+        List<Ruleset> rulesets = new ArrayList<>();
+        for (int i = 0; i < hosts.length(); i++) {
+            rulesets.add(host(i).ruleset);
+        }
+        return NetfilterFootprint.of(rulesets);
     }
 
     /** The host at index {@code i}, compiled now if no packet reached it before. */

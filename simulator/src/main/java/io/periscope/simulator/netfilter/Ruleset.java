@@ -317,6 +317,11 @@ public final class Ruleset {
         return builtins[slot(table, hook)];
     }
 
+    /** Every built-in chain slot, null where the chain has no rules: for {@link NetfilterFootprint}. */
+    CompiledChain[] builtins() {
+        return builtins;
+    }
+
     /** A number for a table and a hook, fixed for the program's life. */
     private static int slot(Table table, Hook hook) {
         return table.ordinal() * HOOKS + hook.ordinal();

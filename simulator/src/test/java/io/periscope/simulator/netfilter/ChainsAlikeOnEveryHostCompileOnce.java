@@ -114,4 +114,14 @@ class ChainsAlikeOnEveryHostCompileOnce {
         assertThat(without[0].serial()).isEqualTo(6);
         assertThat(withSharing[1].serial()).isEqualTo(without[1].serial());
     }
+
+    @Test
+    void theFootprintCountsASharedChainOnEveryHostButAsOneObject() {
+        SharedCompilation shared = new SharedCompilation();
+        Ruleset n1 = Ruleset.compile("n1", plan(SVC, SEP), address -> false, shared);
+        Ruleset n2 = Ruleset.compile("n2", plan(SVC, SEP), address -> false, shared);
+
+        // Each host: FORWARD (two jumps, its own), KUBE-SVC-A (one rule) and KUBE-SEP-A (two), both shared.
+        assertThat(NetfilterFootprint.of(List.of(n1, n2))).isEqualTo(new NetfilterFootprint(2, 6, 4, 10, 7));
+    }
 }
