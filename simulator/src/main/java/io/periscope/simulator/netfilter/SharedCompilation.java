@@ -14,14 +14,16 @@ import java.util.Map;
  * What the hosts of one network's compilation share: each rule's {@code iptables-save} text, and the
  * chains that compile alike on every host that has them.
  *
- * <p>A plan gives the hosts of a cluster the same chain objects wherever their rules are the same
- * (kube-proxy's chains on every node, Submariner's on every gateway), and a chain compiles to the same
- * thing on each of them when nothing in it reads the host: no {@code statistic} match (its draw and the
- * choice it leaves name the host's rule), no {@code addrtype} match (it asks the host's addresses), no
- * ipset match (the sets are the host's), and every chain it jumps to is shared too, the same objects on
- * each host. Such a chain is compiled once, by the first host that has it, and every later host with
- * the same chain jumping to the same compiled chains takes that one: a cluster set's 600,000 rules are
- * then some thousands of compiled ones (see docs/benchmarks.md).
+ * <p>A plan gives its hosts the same chain objects wherever their rules are the same (kube-proxy's
+ * chains on every node, Submariner's on every gateway), and a chain compiles to the same thing on each
+ * of them when nothing in it reads the host: no {@code statistic} match (its draw reads the rule's
+ * serial, numbered per host, and the choice it leaves names the host), no {@code addrtype} match (it
+ * asks the host's addresses), no ipset match (the sets are the host's), and every chain it jumps to is
+ * shared too, the same objects on each host. Such a chain is compiled once, by the first host that has
+ * it, and every later host with the same chain jumping to the same compiled chains takes that one:
+ * kube-proxy's endpoint chains, for one, are compiled once for all the nodes of a cluster set instead
+ * of once per node; the services' chains of statistic rules stay each node's own (docs/benchmarks.md
+ * counts both).
  *
  * <p>A compiled chain is finished (jumps to empty chains dropped, what it acts on summarized) by the
  * table that compiled it, before any later host takes it, and nothing changes it after: sharing it
