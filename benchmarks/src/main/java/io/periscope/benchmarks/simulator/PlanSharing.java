@@ -24,8 +24,9 @@ import java.util.Set;
  * chains on every node of every cluster). The ratio of rules to distinct rule objects bounds what a
  * compilation shared between hosts could save at most. Then what the simulator's compilation keeps:
  * compiled chains and rules summed over the hosts, and how many objects they are (a chain that reads
- * nothing of its host is compiled once for every host that has it). Run it with {@code cli/target/periscope.jar} and the
- * benchmarks' jar on the class path (scripts/benchmarks-jar.sh); the argument is a topology file.
+ * nothing of its host is compiled once for every host that has it). Run it with
+ * {@code cli/target/periscope.jar} and the benchmarks' jar on the class path
+ * (scripts/benchmarks-jar.sh); the argument is a topology file.
  */
 public final class PlanSharing {
 

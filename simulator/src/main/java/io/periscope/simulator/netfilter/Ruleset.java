@@ -15,6 +15,7 @@ import io.periscope.plan.netfilter.Target;
 import io.periscope.simulator.trace.RuleRef;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.HashSet;
@@ -74,9 +75,11 @@ public final class Ruleset {
             }
             // The chains another host compiled before (finished then), and those compiled here to share.
             Map<String, CompiledChain> sharedHere = new HashMap<>();
-            Set<CompiledChain> finished = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            Set<CompiledChain> finished = Collections.newSetFromMap(new IdentityHashMap<>());
+            // Empty again after each chain: a chain is in it only while the chains it jumps to are looked at.
+            Set<String> visiting = new HashSet<>();
             for (Chain chain : nt.chains()) {
-                sharedChain(table, chain, byName, sharedHere, new HashSet<>(), shared, finished);
+                sharedChain(table, chain, byName, sharedHere, visiting, shared, finished);
             }
             Map<String, CompiledChain> chains = new LinkedHashMap<>();
             for (Chain chain : nt.chains()) {
