@@ -163,8 +163,8 @@ public final class Ruleset {
             return null;
         }
         CompiledChain result = null;
-        if (SharedCompilation.readsNoHost(chain)) {
-            List<Rule> inOrder = chain.inOrder();
+        List<Rule> inOrder = chain.inOrder();
+        if (SharedCompilation.readsNoHost(inOrder)) {
             List<CompiledChain> targets = new ArrayList<>();
             boolean alike = true;
             for (Rule rule : inOrder) {

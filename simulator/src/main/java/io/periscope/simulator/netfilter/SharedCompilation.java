@@ -39,16 +39,16 @@ public final class SharedCompilation {
     private record Compiled(Table table, CompiledChain[] targets, CompiledChain chain) {
     }
 
-    /** A compilation for one host alone: nothing is shared with another. */
+    /** Nothing compiled yet: the hosts compiled with it share with those compiled after them. */
     public SharedCompilation() {
     }
 
     /**
-     * Whether {@code chain} compiles the same on every host, apart from where its jumps go: no rule of
-     * it reads anything of the host's.
+     * Whether a chain of {@code rules} compiles the same on every host, apart from where its jumps go:
+     * no rule of it reads anything of the host's.
      */
-    static boolean readsNoHost(Chain chain) {
-        for (Rule rule : chain.inOrder()) {
+    static boolean readsNoHost(List<Rule> rules) {
+        for (Rule rule : rules) {
             for (Match match : rule.matches()) {
                 if (match instanceof Match.RandomProbability || match instanceof Match.DestinationIsLocal
                         || match instanceof Match.SetMatch) {

@@ -2,6 +2,8 @@ package io.periscope.simulator.netfilter;
 
 import io.periscope.model.net.Ipv4Prefix;
 import io.periscope.plan.DataplanePlan;
+import io.periscope.plan.ipset.IpSet;
+import io.periscope.plan.ipset.IpSetType;
 import io.periscope.plan.netfilter.Chain;
 import io.periscope.plan.netfilter.Match;
 import io.periscope.plan.netfilter.NetfilterTable;
@@ -42,7 +44,7 @@ class ChainsAlikeOnEveryHostCompileOnce {
         chains.add(new Chain("FORWARD", forward));
         chains.addAll(List.of(userChains));
         return new DataplanePlan(List.of(new NetfilterTable(Table.FILTER, chains)),
-                List.of(new io.periscope.plan.ipset.IpSet("S", io.periscope.plan.ipset.IpSetType.HASH_NET, List.of())),
+                List.of(new IpSet("S", IpSetType.HASH_NET, List.of())),
                 List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), Map.of());
     }
 
