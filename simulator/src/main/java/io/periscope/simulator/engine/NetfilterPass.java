@@ -122,7 +122,7 @@ final class NetfilterPass {
                 fork(v, chain, start, stages, i, then);
                 return;
             }
-            if (!takeOver(v, Ruleset.runOnce(chain, start), stage)) {
+            if (!takeOver(v, v.host.ruleset.runOnce(chain, start), stage)) {
                 return;
             }
         }
@@ -135,7 +135,7 @@ final class NetfilterPass {
 
     private void fork(Visit v, CompiledChain chain, TableRun start, Stage[] stages, int at, Consumer<Visit> then) {
         List<TableRun> outcomes = new ArrayList<>(2);
-        Ruleset.run(chain, start, outcomes::add);
+        v.host.ruleset.run(chain, start, outcomes::add);
         if (stages[at].nat() && outcomes.size() > 2 && v.memo != null && v.memo.endpointClasses() != null) {
             // kube-proxy's fork into a service's endpoints, in a walk that only counts.
             EndpointFold.walk(v, v.host.id, outcomes, hosts, (b, o) -> takeOver(b, o, stages[at]), b -> pass(b, stages, at + 1, then));

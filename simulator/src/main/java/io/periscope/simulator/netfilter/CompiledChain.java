@@ -37,6 +37,13 @@ public final class CompiledChain {
      * for one level of walking less. Only where nobody is told of the chains entered.
      */
     CompiledChain walked = this;
+    /**
+     * Whether this chain is shared between hosts (see {@link SharedCompilation}) and has {@code statistic}
+     * rules: their serials then count from the chain's first rule, and each host adds the serial the
+     * chain starts at in its own tables ({@link Ruleset#serialOf}), so a draw is the one it would be
+     * with the chain the host's own.
+     */
+    boolean drawsPerHost;
 
     CompiledChain(Table table, String name) {
         this.table = table;

@@ -102,20 +102,29 @@ public final class CompiledRule {
     private final Condition[] others;
     private final double probability;
     private final boolean random;
+    /**
+     * What a {@code statistic} draw reads besides the flow: the rule's place in its host's tables, or in
+     * a chain shared between hosts its place in that chain (the host adds where the chain starts).
+     */
     private final int serial;
-    /** The host's name, for the text of a {@code statistic} choice. */
+    /** The host's name, for the text of a {@code statistic} choice; null in a chain shared between hosts. */
     private final String host;
     // The texts of a statistic choice, written when a path first takes one: kube-proxy has a statistic
     // rule per endpoint on every node, and most are never taken by the paths a command lists.
     // One record of final fields publishes safely without a lock; two threads writing it at once write equal texts.
     private ChoiceTexts choiceTexts;
 
-    private record ChoiceTexts(String chosen, String notChosen) {
+    /** What a path's choice at a {@code statistic} rule says, taken and not taken. */
+    record ChoiceTexts(String chosen, String notChosen) {
+
+        String of(boolean matched) {
+            return matched ? chosen : notChosen;
+        }
     }
 
     CompiledChain jump;
 
-    /** @param host the host's name, which a {@code statistic} match names in a path's choices */
+    /** @param host the host's name, which a {@code statistic} match names in a path's choices; null in a chain shared between hosts */
     CompiledRule(Rule rule, RuleRef ref, Matches m, Condition[] others, double probability, boolean random, int serial,
                  String host) {
         this.rule = rule;
@@ -288,16 +297,26 @@ public final class CompiledRule {
         return serial;
     }
 
-    /** The text of a path's choice at this {@code statistic} rule. */
+    /** The text of a path's choice at this {@code statistic} rule, when its chain is its host's own (else see {@link Ruleset}). */
     String choice(boolean matched) {
         ChoiceTexts texts = choiceTexts;
         if (texts == null) {
-            String choice = host + " " + ref.table() + "/" + ref.chain() + ": statistic "
-                    + String.format(java.util.Locale.ROOT, "%.5f", probability);
-            texts = new ChoiceTexts(choice + " matched", choice + " not matched");
+            texts = choiceTexts(host);
             choiceTexts = texts;
         }
-        return matched ? texts.chosen() : texts.notChosen();
+        return texts.of(matched);
+    }
+
+    /** Whether the rule names its host (its chain is the host's own, not shared): see {@link #choice}. */
+    boolean namesItsHost() {
+        return host != null;
+    }
+
+    /** The texts of a path's choice at this {@code statistic} rule on host {@code hostName}. */
+    ChoiceTexts choiceTexts(String hostName) {
+        String choice = hostName + " " + ref.table() + "/" + ref.chain() + ": statistic "
+                + String.format(java.util.Locale.ROOT, "%.5f", probability);
+        return new ChoiceTexts(choice + " matched", choice + " not matched");
     }
 
     /** iptables interface names: a trailing {@code +} matches every name with that prefix. */

@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -37,9 +38,24 @@ public final class Ruleset {
     /** By table and hook ordinal (table * hooks + hook): every packet asks for several per host. */
     private final CompiledChain[] builtins;
     private static final int HOOKS = Hook.values().length;
+    /** The host's name, which its {@code statistic} choices name. */
+    private final String host;
+    /**
+     * Where each chain shared with other hosts that has {@code statistic} rules starts in this host's
+     * numbering of its rules (see {@link CompiledChain#drawsPerHost}); written while compiling, read only after.
+     */
+    private final Map<CompiledChain, Integer> serialBases;
+    /**
+     * The texts of the choices at the {@code statistic} rules of shared chains, with this host's name, as
+     * paths first take them: they are this host's, where the rule is every host's. Traces of one host may
+     * run on several threads ({@code serve}).
+     */
+    private final Map<CompiledRule, CompiledRule.ChoiceTexts> sharedChoiceTexts = new ConcurrentHashMap<>();
 
-    private Ruleset(CompiledChain[] builtins) {
+    private Ruleset(String host, CompiledChain[] builtins, Map<CompiledChain, Integer> serialBases) {
+        this.host = host;
         this.builtins = builtins;
+        this.serialBases = serialBases;
     }
 
     /**
@@ -66,6 +82,7 @@ public final class Ruleset {
             sets.put(set.name(), new CompiledIpSet(set));
         }
         int[] serial = {0};
+        Map<CompiledChain, Integer> serialBases = new IdentityHashMap<>();
         CompiledChain[] builtins = new CompiledChain[Table.values().length * HOOKS];
         for (NetfilterTable nt : plan.netfilter()) {
             Table table = nt.table();
@@ -88,9 +105,13 @@ public final class Ruleset {
             }
             for (Chain chain : nt.chains()) {
                 List<Rule> inOrder = chain.inOrder();
-                if (sharedHere.get(chain.name()) != null) {
+                CompiledChain sharedChain = sharedHere.get(chain.name());
+                if (sharedChain != null) {
                     // Numbered as if compiled here: a statistic rule's draw reads its serial, and it must
-                    // not depend on which chains before it were shared.
+                    // not depend on which chains were shared, here or before it.
+                    if (sharedChain.drawsPerHost) {
+                        serialBases.put(sharedChain, serial[0]);
+                    }
                     serial[0] += inOrder.size();
                     continue;
                 }
@@ -143,7 +164,7 @@ public final class Ruleset {
                 }
             }
         }
-        return new Ruleset(builtins);
+        return new Ruleset(host, builtins, serialBases);
     }
 
     /**
@@ -190,11 +211,13 @@ public final class Ruleset {
                     int j = 0;
                     for (int i = 0; i < rules.length; i++) {
                         Rule rule = inOrder.get(i);
-                        // No host, sets or addresses: the chain reads none (serial: it has no statistic rule to draw).
-                        rules[i] = compileRule(null, table, name, rule, Map.of(), null, -1, shared.ruleTexts);
+                        // No host, sets or addresses: the chain reads none. A statistic rule's serial is
+                        // its place in the chain; each host adds where the chain starts in its own tables.
+                        rules[i] = compileRule(null, table, name, rule, Map.of(), null, i, shared.ruleTexts);
                         if (rule.target() instanceof Target.Jump) {
                             rules[i].jump = jumps[j++];
                         }
+                        result.drawsPerHost |= rules[i].random();
                     }
                     result.rules = rules;
                     shared.keep(table, chain, jumps, result);
@@ -334,7 +357,8 @@ public final class Ruleset {
      * Traverses {@code builtin} with {@code run}; every outcome (one, or more where a {@code statistic}
      * match is followed both ways) is handed to {@code outcomes}, the matching branch first.
      */
-    public static void run(CompiledChain builtin, TableRun run, Consumer<TableRun> outcomes) {
+    public void run(CompiledChain builtin, TableRun run, Consumer<TableRun> outcomes) {
+        run.rules = this;
         run.entered(builtin);
         walk(run, builtin, 0, null, outcomes, false);
     }
@@ -345,7 +369,8 @@ public final class Ruleset {
     }
 
     /** Traverses {@code builtin} when it cannot fork: the one outcome is {@code run} itself, updated. */
-    public static TableRun runOnce(CompiledChain builtin, TableRun run) {
+    public TableRun runOnce(CompiledChain builtin, TableRun run) {
+        run.rules = this;
         run.entered(builtin);
         if (!walkOnce(run, run.observer == null ? builtin.walked : builtin)) {
             run.verdict = Verdict.ACCEPT;
@@ -366,7 +391,7 @@ public final class Ruleset {
             }
             // Without forks a statistic match is decided by the flow's draw; a chain that may fork
             // only comes here when the run picks one outcome per flow.
-            if (rule.random() && !drawn(run, rule)) {
+            if (rule.random() && !drawn(run, chain, rule)) {
                 continue;
             }
             int kind = rule.kind;
@@ -393,9 +418,25 @@ public final class Ruleset {
         return false;
     }
 
-    private static boolean drawn(TableRun run, CompiledRule rule) {
+    private static boolean drawn(TableRun run, CompiledChain chain, CompiledRule rule) {
         double p = rule.probability();
-        return p >= 1.0 || p > 0.0 && run.draw(rule) < p;
+        return p >= 1.0 || p > 0.0 && run.draw(chain, rule) < p;
+    }
+
+    /**
+     * The serial {@code rule} of {@code chain} draws with on this host: its place in the host's
+     * numbering of its rules, table after table, chain after chain, as if no chain were shared.
+     */
+    int serialOf(CompiledChain chain, CompiledRule rule) {
+        return chain.drawsPerHost ? serialBases.get(chain) + rule.serial() : rule.serial();
+    }
+
+    /** The text of a path's choice at {@code rule}, a {@code statistic} rule of this host's. */
+    String choice(CompiledRule rule, boolean matched) {
+        if (rule.namesItsHost()) {
+            return rule.choice(matched);
+        }
+        return sharedChoiceTexts.computeIfAbsent(rule, r -> r.choiceTexts(host)).of(matched);
     }
 
     /**
@@ -495,7 +536,7 @@ public final class Ruleset {
                         run.choose(rule, false);
                         matched = false;
                     } else {
-                        matched = run.draw(rule) < p;
+                        matched = run.draw(chain, rule) < p;
                     }
                     if (!matched) {
                         index++;

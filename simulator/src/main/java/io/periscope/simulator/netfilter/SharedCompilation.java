@@ -16,14 +16,16 @@ import java.util.Map;
  *
  * <p>A plan gives its hosts the same chain objects wherever their rules are the same (kube-proxy's
  * chains on every node, Submariner's on every gateway), and a chain compiles to the same thing on each
- * of them when nothing in it reads the host: no {@code statistic} match (its draw reads the rule's
- * serial, numbered per host, and the choice it leaves names the host), no {@code addrtype} match (it
- * asks the host's addresses), no ipset match (the sets are the host's), and every chain it jumps to is
- * shared too, the same objects on each host. Such a chain is compiled once, by the first host that has
- * it, and every later host with the same chain jumping to the same compiled chains takes that one:
- * kube-proxy's endpoint chains, for one, are compiled once for all the nodes of a cluster set instead
- * of once per node; the services' chains of statistic rules stay each node's own (docs/benchmarks.md
- * counts both).
+ * of them when nothing in it reads the host: no {@code addrtype} match (it asks the host's addresses),
+ * no ipset match (the sets are the host's), and every chain it jumps to is shared too, the same objects
+ * on each host. Such a chain is compiled once, by the first host that has it, and every later host with
+ * the same chain jumping to the same compiled chains takes that one: kube-proxy's service and endpoint
+ * chains, for one, are compiled once for all the nodes of a cluster set instead of once per node
+ * (docs/benchmarks.md counts them). A {@code statistic} rule reads its host only through its serial
+ * and the choice it leaves, which names the host: in a shared chain its serial is its place in the
+ * chain, each host adds where the chain starts in its own tables, and the host names itself in the
+ * choice ({@link Ruleset#serialOf}, {@link Ruleset#choice}), so draws and choices are the ones the
+ * host's own chain would give.
  *
  * <p>A compiled chain is finished (jumps to empty chains dropped, what it acts on summarized) by the
  * table that compiled it, before any later host takes it, and nothing changes it after: sharing it
@@ -45,12 +47,13 @@ public final class SharedCompilation {
 
     /**
      * Whether a chain of {@code rules} compiles the same on every host, apart from where its jumps go:
-     * no rule of it reads anything of the host's.
+     * no rule of it reads anything of the host's but the serials and choices of its {@code statistic}
+     * rules, which the host supplies as they are drawn.
      */
     static boolean readsNoHost(List<Rule> rules) {
         for (Rule rule : rules) {
             for (Match match : rule.matches()) {
-                if (match instanceof Match.RandomProbability || match instanceof Match.DestinationIsLocal
+                if (match instanceof Match.DestinationIsLocal
                         || match instanceof Match.SetMatch) {
                     return false;
                 }

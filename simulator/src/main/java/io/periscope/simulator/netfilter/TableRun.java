@@ -59,6 +59,8 @@ public final class TableRun {
     /** Where the chains entered are reported, with the host they belong to; null when nobody asks. */
     ChainObserver observer;
     HostId host;
+    /** The host's ruleset being traversed: where a chain shared between hosts starts on it, and its name. */
+    Ruleset rules;
 
     /**
      * @param in        input interface, or null where there is none (locally generated packets)
@@ -100,6 +102,7 @@ public final class TableRun {
         this.choices = other.choices == null ? null : new ArrayList<>(other.choices);
         this.observer = other.observer;
         this.host = other.host;
+        this.rules = other.rules;
         this.keepsChoices = other.keepsChoices;
     }
 
@@ -228,16 +231,16 @@ public final class TableRun {
         if (choices == null) {
             choices = new ArrayList<>(1);
         }
-        choices.add(rule.choice(matched));
+        choices.add(rules.choice(rule, matched));
     }
 
     /**
-     * A value in [0, 1) fixed by the flow (the multipath hash of its packet) and the rule, standing in
-     * for the kernel's random draw.
+     * A value in [0, 1) fixed by the flow (the multipath hash of its packet) and the rule (its serial on
+     * this host), standing in for the kernel's random draw. {@code chain} is the chain {@code rule} is in.
      */
-    double draw(CompiledRule rule) {
+    double draw(CompiledChain chain, CompiledRule rule) {
         int flowHash = MultipathHash.hash(packet);
-        return (Jhash.jhash2(flowHash, rule.serial(), 0, 0, 0) >>> 1) / (double) (1L << 31);
+        return (Jhash.jhash2(flowHash, rules.serialOf(chain, rule), 0, 0, 0) >>> 1) / (double) (1L << 31);
     }
 
     public Packet packet() {

@@ -21,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Hosts compiled together share the compiled chain of a plan chain they both have, when nothing in it
  * reads the host and its jumps go to chains they share too; every other chain each host compiles for
- * itself, and a statistic rule draws with the serial it has when nothing is shared.
+ * itself, and a statistic rule draws with the serial it has when nothing is shared and names its host
+ * in the choices it leaves.
  */
 class ChainsAlikeOnEveryHostCompileOnce {
 
@@ -89,16 +90,30 @@ class ChainsAlikeOnEveryHostCompileOnce {
     @Test
     void chainsThatReadTheHostAreEachHostsOwn() {
         SharedCompilation shared = new SharedCompilation();
-        Ruleset n1 = Ruleset.compile("n1", plan(SVC_RANDOM, LOCAL, IN_SET, SVC, SEP), address -> false, shared);
-        Ruleset n2 = Ruleset.compile("n2", plan(SVC_RANDOM, LOCAL, IN_SET, SVC, SEP), address -> true, shared);
+        Ruleset n1 = Ruleset.compile("n1", plan(LOCAL, IN_SET, SVC, SEP), address -> false, shared);
+        Ruleset n2 = Ruleset.compile("n2", plan(LOCAL, IN_SET, SVC, SEP), address -> true, shared);
 
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 2; i++) {
             assertThat(userChain(n2, i)).as("chain %d", i).isNotSameAs(userChain(n1, i));
         }
         // What they jump to that reads no host is still shared.
         assertThat(userChain(n2, 0).rules[0].jump).isSameAs(userChain(n1, 0).rules[0].jump);
-        // The same rule at the same place in the same plan: the same draw on either host.
-        assertThat(userChain(n1, 0).rules[0].serial()).isEqualTo(userChain(n2, 0).rules[0].serial());
+    }
+
+    @Test
+    void aChainOfStatisticRulesIsSharedAndEachHostDrawsWithItsOwnSerials() {
+        SharedCompilation shared = new SharedCompilation();
+        // The same chain object, third on n1 and first on n2: after FORWARD's three rules and six more on n1.
+        Ruleset n1 = Ruleset.compile("n1", plan(SVC, SEP, SVC_RANDOM), address -> false, shared);
+        Ruleset n2 = Ruleset.compile("n2", plan(SVC_RANDOM, SVC, SEP), address -> false, shared);
+        CompiledChain random = userChain(n1, 2);
+        CompiledRule first = random.rules[0];
+
+        assertThat(userChain(n2, 0)).isSameAs(random);
+        assertThat(n1.serialOf(random, first)).isEqualTo(6);
+        assertThat(n2.serialOf(random, first)).isEqualTo(3);
+        assertThat(n1.choice(first, true)).isEqualTo("n1 filter/KUBE-SVC-R: statistic 0.50000 matched");
+        assertThat(n2.choice(first, false)).isEqualTo("n2 filter/KUBE-SVC-R: statistic 0.50000 not matched");
     }
 
     @Test
@@ -109,12 +124,12 @@ class ChainsAlikeOnEveryHostCompileOnce {
         Ruleset alone = Ruleset.compile("n2", plan(SVC, SEP, SVC_RANDOM), address -> false);
 
         assertThat(userChain(sharing, 0)).isSameAs(userChain(Ruleset.compile("n3", plan(SVC, SEP, SVC_RANDOM), address -> false, shared), 0));
-        CompiledRule[] withSharing = userChain(sharing, 2).rules;
-        CompiledRule[] without = userChain(alone, 2).rules;
-        assertThat(withSharing[0].serial()).isEqualTo(without[0].serial());
+        CompiledChain withSharing = userChain(sharing, 2);
+        CompiledChain without = userChain(alone, 2);
         // FORWARD's three rules, KUBE-SVC-A's one and KUBE-SEP-A's two come first.
-        assertThat(without[0].serial()).isEqualTo(6);
-        assertThat(withSharing[1].serial()).isEqualTo(without[1].serial());
+        for (int i = 0; i < 2; i++) {
+            assertThat(sharing.serialOf(withSharing, withSharing.rules[i])).isEqualTo(alone.serialOf(without, without.rules[i])).isEqualTo(6 + i);
+        }
     }
 
     @Test

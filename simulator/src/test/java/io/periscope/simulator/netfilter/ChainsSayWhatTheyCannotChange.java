@@ -27,10 +27,14 @@ class ChainsSayWhatTheyCannotChange {
 
     private static final Packet SYN = Packet.of(Ipv4Address.of(10, 1, 0, 4), Ipv4Address.of(10, 2, 0, 5), 40000, 80, Protocol.TCP);
 
-    private static CompiledChain postrouting(Chain... chains) {
+    private static Ruleset mangle(Chain... chains) {
         DataplanePlan plan = new DataplanePlan(List.of(new NetfilterTable(Table.MANGLE, List.of(chains))), List.of(), List.of(),
                 List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), Map.of());
-        return Ruleset.compile("n1", plan, address -> false).builtin(Table.MANGLE, Hook.POSTROUTING);
+        return Ruleset.compile("n1", plan, address -> false);
+    }
+
+    private static CompiledChain postrouting(Chain... chains) {
+        return mangle(chains).builtin(Table.MANGLE, Hook.POSTROUTING);
     }
 
     private static Rule setMss(int mss) {
@@ -65,12 +69,13 @@ class ChainsSayWhatTheyCannotChange {
 
     @Test
     void aBuiltinChainOfOnePlainJumpIsWalkedAsTheChainAtTheEndOfItsJumps() {
-        CompiledChain chain = postrouting(new Chain("POSTROUTING", List.of(Rule.of(new Target.Jump("SUBMARINER-POSTROUTING")))),
+        Ruleset mangle = mangle(new Chain("POSTROUTING", List.of(Rule.of(new Target.Jump("SUBMARINER-POSTROUTING")))),
                 new Chain("SUBMARINER-POSTROUTING", List.of(Rule.of(new Target.Jump("SUBMARINER-MSS")))),
                 new Chain("SUBMARINER-MSS", List.of(setMss(1380))));
+        CompiledChain chain = mangle.builtin(Table.MANGLE, Hook.POSTROUTING);
 
         assertThat(chain.walked.name()).isEqualTo("SUBMARINER-MSS");
-        TableRun run = Ruleset.runOnce(chain, new TableRun(SYN, "eth0", "eth1", 0, 0, 0, true).withMss(1460));
+        TableRun run = mangle.runOnce(chain, new TableRun(SYN, "eth0", "eth1", 0, 0, 0, true).withMss(1460));
         assertThat(run.verdict()).isEqualTo(Verdict.ACCEPT);
         assertThat(run.mss()).isEqualTo(1380);
         assertThat(run.hits()).isEqualTo(1);
@@ -88,11 +93,11 @@ class ChainsSayWhatTheyCannotChange {
 
     @Test
     void anObservedTraversalEntersTheBuiltinChainAndEveryChainItJumpsTo() {
-        CompiledChain chain = postrouting(new Chain("POSTROUTING", List.of(Rule.of(new Target.Jump("SUBMARINER-POSTROUTING")))),
+        Ruleset mangle = mangle(new Chain("POSTROUTING", List.of(Rule.of(new Target.Jump("SUBMARINER-POSTROUTING")))),
                 new Chain("SUBMARINER-POSTROUTING", List.of(setMss(1380))));
         List<String> entered = new java.util.ArrayList<>();
 
-        Ruleset.runOnce(chain, new TableRun(SYN, "eth0", "eth1", 0, 0, 0, true).withMss(1380)
+        mangle.runOnce(mangle.builtin(Table.MANGLE, Hook.POSTROUTING), new TableRun(SYN, "eth0", "eth1", 0, 0, 0, true).withMss(1380)
                 .observedBy((host, table, name, packet) -> entered.add(name), null));
 
         assertThat(entered).containsExactly("POSTROUTING", "SUBMARINER-POSTROUTING");

@@ -50,9 +50,9 @@ class EachOutcomeOfAForkKeepsItsOwnHits {
                 new Chain("TAKEN-1", List.of(mark(0x100), mark(0x200), mark(0x400), mark(0x800), mark(0x1000), Rule.of(new Target.Accept()))),
                 new Chain("TAKEN-2", List.of(mark(0x2000), Rule.of(new Target.Accept())))))),
                 List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), Map.of());
-        CompiledChain chain = Ruleset.compile("n1", plan, address -> false).builtin(Table.MANGLE, Hook.PREROUTING);
+        Ruleset ruleset = Ruleset.compile("n1", plan, address -> false);
         List<TableRun> outcomes = new ArrayList<>();
-        Ruleset.run(chain, new TableRun(PACKET, "eth0", null, 0, 0, 0, true), outcomes::add);
+        ruleset.run(ruleset.builtin(Table.MANGLE, Hook.PREROUTING), new TableRun(PACKET, "eth0", null, 0, 0, 0, true), outcomes::add);
         return outcomes;
     }
 
@@ -95,10 +95,11 @@ class EachOutcomeOfAForkKeepsItsOwnHits {
 
         // The walk reuses a run for the next table once its outcome is taken over.
         last.start(PACKET, "eth0", null, 0x40000, 0, 0, true);
-        Ruleset.runOnce(Ruleset.compile("n1", new DataplanePlan(List.of(new NetfilterTable(Table.FILTER, List.of(
+        Ruleset input = Ruleset.compile("n1", new DataplanePlan(List.of(new NetfilterTable(Table.FILTER, List.of(
                         new Chain("INPUT", List.of(mark(0x80000), Rule.of(new Target.Accept())))))),
                         List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), Map.of()),
-                address -> false).builtin(Table.FILTER, Hook.INPUT), last);
+                address -> false);
+        input.runOnce(input.builtin(Table.FILTER, Hook.INPUT), last);
 
         assertThat(marks(last)).containsExactly(0xc0000, 0xc0000);
         assertThat(outcomes.subList(0, 2).stream().map(EachOutcomeOfAForkKeepsItsOwnHits::marks).toList())
