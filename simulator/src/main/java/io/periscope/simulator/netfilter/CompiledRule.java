@@ -107,13 +107,6 @@ public final class CompiledRule {
      * a chain shared between hosts its place in that chain (the host adds where the chain starts).
      */
     private final int serial;
-    /** The host's name, for the text of a {@code statistic} choice; null in a chain shared between hosts. */
-    private final String host;
-    // The texts of a statistic choice, written when a path first takes one: kube-proxy has a statistic
-    // rule per endpoint on every node, and most are never taken by the paths a command lists.
-    // One record of final fields publishes safely without a lock; two threads writing it at once write equal texts.
-    private ChoiceTexts choiceTexts;
-
     /** What a path's choice at a {@code statistic} rule says, taken and not taken. */
     record ChoiceTexts(String chosen, String notChosen) {
 
@@ -124,9 +117,7 @@ public final class CompiledRule {
 
     CompiledChain jump;
 
-    /** @param host the host's name, which a {@code statistic} match names in a path's choices; null in a chain shared between hosts */
-    CompiledRule(Rule rule, RuleRef ref, Matches m, Condition[] others, double probability, boolean random, int serial,
-                 String host) {
+    CompiledRule(Rule rule, RuleRef ref, Matches m, Condition[] others, double probability, boolean random, int serial) {
         this.rule = rule;
         this.ref = ref;
         this.optionalRef = java.util.Optional.of(ref);
@@ -185,7 +176,6 @@ public final class CompiledRule {
         this.probability = probability;
         this.random = random;
         this.serial = serial;
-        this.host = host;
     }
 
     public Rule rule() {
@@ -295,21 +285,6 @@ public final class CompiledRule {
 
     int serial() {
         return serial;
-    }
-
-    /** The text of a path's choice at this {@code statistic} rule, when its chain is its host's own (else see {@link Ruleset}). */
-    String choice(boolean matched) {
-        ChoiceTexts texts = choiceTexts;
-        if (texts == null) {
-            texts = choiceTexts(host);
-            choiceTexts = texts;
-        }
-        return texts.of(matched);
-    }
-
-    /** Whether the rule names its host (its chain is the host's own, not shared): see {@link #choice}. */
-    boolean namesItsHost() {
-        return host != null;
     }
 
     /** The texts of a path's choice at this {@code statistic} rule on host {@code hostName}. */

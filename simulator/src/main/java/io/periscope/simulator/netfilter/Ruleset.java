@@ -46,11 +46,12 @@ public final class Ruleset {
      */
     private final Map<CompiledChain, Integer> serialBases;
     /**
-     * The texts of the choices at the {@code statistic} rules of shared chains, with this host's name, as
-     * paths first take them: they are this host's, where the rule is every host's. Traces of one host may
-     * run on several threads ({@code serve}).
+     * The texts of the choices at this host's {@code statistic} rules, with its name, written as paths
+     * first take them: kube-proxy has a rule per endpoint on every node, most never taken by the paths a
+     * command lists, and a rule of a shared chain is every host's. Traces of one host may run on several
+     * threads ({@code serve}).
      */
-    private final Map<CompiledRule, CompiledRule.ChoiceTexts> sharedChoiceTexts = new ConcurrentHashMap<>();
+    private final Map<CompiledRule, CompiledRule.ChoiceTexts> choiceTexts = new ConcurrentHashMap<>();
 
     private Ruleset(String host, CompiledChain[] builtins, Map<CompiledChain, Integer> serialBases) {
         this.host = host;
@@ -433,10 +434,7 @@ public final class Ruleset {
 
     /** The text of a path's choice at {@code rule}, a {@code statistic} rule of this host's. */
     String choice(CompiledRule rule, boolean matched) {
-        if (rule.namesItsHost()) {
-            return rule.choice(matched);
-        }
-        return sharedChoiceTexts.computeIfAbsent(rule, r -> r.choiceTexts(host)).of(matched);
+        return choiceTexts.computeIfAbsent(rule, r -> r.choiceTexts(host)).of(matched);
     }
 
     /**
@@ -625,7 +623,7 @@ public final class Ruleset {
             }
         }
         RuleRef ref = new RuleRef(table.iptablesName(), chain, ruleTexts.computeIfAbsent(rule, IptablesSyntax::rule));
-        return new CompiledRule(rule, ref, m, others.toArray(CompiledRule.Condition[]::new), probability, random, serial, host);
+        return new CompiledRule(rule, ref, m, others.toArray(CompiledRule.Condition[]::new), probability, random, serial);
     }
 
     private static int stateBits(Match.ConnState c) {
